@@ -1,0 +1,32 @@
+# Belay: the two set-up commands are `make run` and `make test`.
+SWIFT ?= swift
+CONFIG ?= config.json
+
+.PHONY: run test build release deps bench clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## Runs the server on its embedded default: ./data, migrations applied, hold catalogue loaded.
+run: release
+	.build/release/belay serve --config $(CONFIG)
+
+## Runs the whole test suite (unit, CLI, end-to-end and fault tests).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Runs every benchmark under bench/ and prints the comparisons.
+bench: release
+	bench/render
+	bench/http
+	bench/backfill
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Belay: the backend of a climbing club's app.
+///
+/// Module layering (dependencies point one way only):
+///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
+///   BelayConfig (no dependencies)
+///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayRender ──────────────────► BelayPipeline
+///   BelayHTTP + BelayPipeline ─► BelayAPI ─► BelayCommandLine ─► belay (executable)
+
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+/// Pixel loops are unusably slow at -Onone, so the renderer is optimised even in debug builds.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+    name: "Belay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "belay", targets: ["belay"]),
+    ],
+    targets: [
+        // C libraries from Debian.
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng16", apt: ["libpng-dev"]),
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
+        systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
+        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+
+        // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
+        .target(name: "CImageShim", dependencies: ["CPNG", "CJPEG", "CDeflate"]),
+        .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
+
+        // Swift modules.
+        .target(name: "BelayConfig"),
+        .target(name: "BelayStorage", dependencies: ["CSQLite"]),
+        .target(
+            name: "BelayRender",
+            dependencies: ["CImageShim", "CFreeType", "CHarfBuzz"],
+            swiftSettings: optimisedInDebug
+        ),
+        .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
+        .target(name: "BelayDomain", dependencies: ["BelayStorage", "BelayConfig"]),
+        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender"]),
+        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
+        .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
+
+        // Shared helpers for tests: temporary directories, running the real binary, free ports.
+        .target(name: "BelayTestSupport", dependencies: ["BelayStorage"], path: "Tests/BelayTestSupport"),
+
+        .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
+        .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"]),
+        .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
+        .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
+        .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
+        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
+    ]
+)

@@ -1,0 +1,3 @@
+// BelayHTTP
+import CMicroHTTPD
+import CHTTPShim

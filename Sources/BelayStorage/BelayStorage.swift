@@ -1,0 +1,2 @@
+// BelayStorage
+import CSQLite
