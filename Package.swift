@@ -32,6 +32,7 @@ let package = Package(
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
 
         // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
         .target(name: "CImageShim", dependencies: ["CPNG", "CJPEG", "CDeflate"]),
@@ -46,7 +47,7 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
-        .target(name: "BelayDomain", dependencies: ["BelayStorage", "BelayConfig"]),
+        .target(name: "BelayDomain", dependencies: ["BelayStorage", "BelayConfig", "CCrypto"]),
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),

@@ -1,1 +1,2 @@
 // BelayDomain
+import CCrypto
