@@ -5,10 +5,10 @@ import PackageDescription
 ///
 /// Module layering (dependencies point one way only):
 ///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
-///   BelayConfig (no dependencies)
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayRender ──────────────────► BelayPipeline
-///   BelayHTTP + BelayPipeline ─► BelayAPI ─► BelayCommandLine ─► belay (executable)
+///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
+/// Lower modules take plain settings structs; only BelayAPI and BelayCommandLine read config.json.
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
@@ -47,9 +47,9 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
-        .target(name: "BelayDomain", dependencies: ["BelayStorage", "BelayConfig", "CCrypto"]),
+        .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender"]),
-        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP"]),
+        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
 
