@@ -120,6 +120,20 @@ public struct OptionalArgument<Value: ExpressibleByArgument>: ArgumentDefinition
     }
 }
 
+/// One or more positional arguments at the end (`belay attendees add 3 minji jun`); read
+/// them as `[Value]`, in the order given.
+public struct RepeatedArgument<Value: ExpressibleByArgument>: ArgumentDefinition {
+    public let spec: ArgumentSpec
+
+    /// - Parameter required: whether at least one value must be given.
+    public init(_ valueName: String, required: Bool = true, help: String) {
+        spec = ArgumentSpec(kind: .positional, name: valueName, valueName: valueName, help: help,
+                            isRequired: required, isRepeating: true, defaultDescription: nil,
+                            allowedValues: Value.allowedValues, expectation: Value.expectation,
+                            convert: { Value(argument: $0) })
+    }
+}
+
 /// Options every command shares.
 public enum CommonOptions {
     /// `--json`: machine-readable output instead of a table. List it in the arguments of any
