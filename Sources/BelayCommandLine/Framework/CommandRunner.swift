@@ -13,9 +13,14 @@ public struct CommandRunner: Sendable {
     /// Printed by `--version`.
     public let version: String
 
-    public init(root: any ParsableCommand.Type, version: String) {
+    /// Turns an error from a lower layer into the text after `Error: `; nil keeps its
+    /// `description`.
+    public let describe: @Sendable (any Error) -> String?
+
+    public init(root: any ParsableCommand.Type, version: String, describe: @escaping @Sendable (any Error) -> String? = { _ in nil }) {
         self.root = root
         self.version = version
+        self.describe = describe
     }
 
     /// Runs `arguments` (without the program name) and returns the exit code.
@@ -51,7 +56,7 @@ public struct CommandRunner: Sendable {
             errorOutput.write("Fix the configuration and run the command again (`belay config check` shows every problem at once).\n")
             return ExitCode.failure
         } catch {
-            errorOutput.write("Error: \(String(describing: error))\n")
+            errorOutput.write("Error: \(describe(error) ?? String(describing: error))\n")
             return ExitCode.failure
         }
     }
