@@ -55,7 +55,7 @@ public struct Option<Value: ExpressibleByArgument>: ArgumentDefinition {
         self.defaultValue = defaultValue
         spec = ArgumentSpec(kind: .option, name: name, valueName: valueName, help: help,
                             isRequired: defaultValue == nil, isRepeating: false,
-                            defaultDescription: defaultValue.map { "\($0)" },
+                            defaultDescription: defaultValue.map { "\($0)" }.flatMap { $0.isEmpty ? nil : $0 },
                             allowedValues: Value.allowedValues, expectation: Value.expectation,
                             convert: { Value(argument: $0) })
     }

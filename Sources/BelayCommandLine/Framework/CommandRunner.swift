@@ -28,6 +28,11 @@ public struct CommandRunner: Sendable {
                     output: TextSink = .standardOutput, errorOutput: TextSink = .standardError,
                     now: @escaping @Sendable () -> Date = { Date() }) -> Int32 {
         var path: [any ParsableCommand.Type] = [root]
+        var arguments = arguments
+        // `belay help meetups create` is `belay meetups create --help`.
+        if arguments.first == "help", !root.configuration.subcommands.contains(where: { $0.configuration.name == "help" }) {
+            arguments = Array(arguments.dropFirst()) + ["--help"]
+        }
         do {
             let invocation = try resolve(arguments, path: &path)
             switch invocation {
