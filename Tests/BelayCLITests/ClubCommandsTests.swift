@@ -211,6 +211,23 @@ import BelayTestSupport
         #expect(missing.standardError.contains("[invalid_catalog]"))
     }
 
+    @Test func addingReportsEachMemberThatCannotJoinAndAddsTheRest() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try workspace.succeed("users", "create", "minji", "--name", "Minji")
+        try workspace.succeed("meetups", "create", "--title", "T", "--place", "P", "--capacity", "4",
+                              "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo")
+        let result = try workspace.run("attendees", "add", "1", "ghost", "minji")
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("minji   going   added"))
+        #expect(result.standardError.hasPrefix("Error: Could not add 1 of 2 members:\n  ghost: There is no user 'ghost'."))
+        let again = try workspace.run("attendees", "add", "1", "minji")
+        #expect(again.standardOutput.contains("minji   going   already attending"))
+        let notYet = try workspace.run("attendees", "check-in", "1", "minji")
+        #expect(notYet.status == 1)
+        #expect(notYet.standardError.contains("[window_not_open]"))
+    }
+
     @Test func rewardsListNeedsAMemberOrMeetup() throws {
         let result = try club().run("rewards", "list")
         #expect(result.status == 64)
