@@ -26,6 +26,11 @@ public struct ImageStore: Sendable {
             .appendingPathComponent("\(digest).\(fileExtension)")
     }
 
+    /// The file's path relative to `root`: `<fan-out>/<digest>.<extension>`.
+    public func relativePath(digest: String, fileExtension: String) -> String {
+        "\(digest.prefix(2))/\(digest).\(fileExtension)"
+    }
+
     /// True when a complete image with this digest is stored.
     public func contains(digest: String, fileExtension: String) -> Bool {
         var info = stat()
@@ -73,6 +78,15 @@ public struct ImageStore: Sendable {
         succeeded = true
         try syncDirectory(directory)
         return destination
+    }
+
+    /// Sets a stored file's modification time to now. A render that finds its image already
+    /// stored touches it, so `belay gc` (which spares recent files) cannot remove it in the
+    /// moment before the reward row points at it.
+    /// - Returns: false when the file is not there (any more).
+    @discardableResult
+    public func touch(digest: String, fileExtension: String) -> Bool {
+        utimensat(AT_FDCWD, url(digest: digest, fileExtension: fileExtension).path, nil, 0) == 0
     }
 
     /// Reads a stored image.
