@@ -45,7 +45,7 @@ let package = Package(
 
         // Swift modules.
         .target(name: "BelayConfig"),
-        .target(name: "BelayStorage", dependencies: ["CSQLite"]),
+        .target(name: "BelayStorage", dependencies: ["CSQLite", "CCrypto"]),
         .target(
             name: "BelayRender",
             dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CCrypto"],
@@ -53,7 +53,7 @@ let package = Package(
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
-        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender"]),
+        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
