@@ -45,7 +45,8 @@ public struct PipelineComponents: Sendable {
             schedule: BackfillSchedule(configuration: configuration), runner: backfill,
             options: BackfillOptions(jobs: configuration.backfill.jobs, purpose: "belay serve (scheduled backfill)"),
             clock: domain.clock, log: log)
-        collections = CollectionService(domain: domain, settings: settings, renderer: rendering)
+        collections = CollectionService(domain: domain, settings: settings,
+                                        rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
     }
 }

@@ -175,7 +175,7 @@ public final class BackfillRunner: Sendable {
                         stop.request("the database failed while claiming a render job: \(error)")
                         return
                     }
-                    let jobReport = service.process(job, in: box.context)
+                    let jobReport = service.process(job, in: box.context, storageRetryDelay: 0)
                     metrics.record(jobReport)
                     let update = tally.withLock { tally -> BackfillProgress in
                         tally.add(jobReport.outcome)
