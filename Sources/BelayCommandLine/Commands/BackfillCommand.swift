@@ -66,7 +66,8 @@ struct BackfillCommand: ParsableCommand {
         var skipped: Int
         var failed: Int
         var durationSeconds: Double
-        var reusedImages: Int
+        var reusedJobs: Int
+        var imagesRendered: Int
         var skippedWithoutCatalog: Int
         var queued: RenderNeedCounts
         var failedAttemptsRetried: Int
@@ -149,7 +150,7 @@ struct BackfillCommand: ParsableCommand {
         if json {
             return try context.printJSON(Summary(
                 dryRun: false, awarded: report.awarded, rendered: report.rendered, skipped: report.skipped, failed: report.failed,
-                durationSeconds: (report.durationSeconds * 1000).rounded() / 1000, reusedImages: report.reused,
+                durationSeconds: (report.durationSeconds * 1000).rounded() / 1000, reusedJobs: report.reused, imagesRendered: report.imagesRendered,
                 skippedWithoutCatalog: report.skippedWithoutCatalog, queued: report.queued,
                 failedAttemptsRetried: report.failedWillRetry, waitingForRetry: report.waitingForRetry,
                 nextRetryAt: report.nextRetryAt, postponed: report.postponed, stoppedEarly: report.stoppedEarly))
