@@ -1,0 +1,34 @@
+import Foundation
+
+/// One render worker's own tools: its renderer (with its own text engine) and its date
+/// formatters. Used by one thread at a time; each worker thread makes its own.
+public final class RenderWorkerContext {
+    /// The worker's renderer.
+    public let renderer: any RewardImageRenderer
+    /// The lease owner name the worker claims jobs under.
+    public let owner: String
+    private var formatters: [String: DateFormatter] = [:]
+
+    public init(renderer: any RewardImageRenderer, owner: String) {
+        self.renderer = renderer
+        self.owner = owner
+    }
+
+    /// `instant` formatted with `pattern` in `timeZone` (falling back to UTC for an unknown
+    /// identifier) and `locale`.
+    func dateText(_ instant: Date, timeZone: String, locale: String, pattern: String) -> String {
+        let key = "\(timeZone)|\(locale)|\(pattern)"
+        let formatter: DateFormatter
+        if let cached = formatters[key] {
+            formatter = cached
+        } else {
+            formatter = DateFormatter()
+            formatter.locale = Locale(identifier: locale)
+            formatter.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)
+            formatter.calendar = Calendar(identifier: .gregorian)
+            formatter.dateFormat = pattern
+            formatters[key] = formatter
+        }
+        return formatter.string(from: instant)
+    }
+}
