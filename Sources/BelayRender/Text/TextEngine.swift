@@ -228,6 +228,9 @@ public final class TextEngine {
         return face
     }
 
+    /// How many rasterised glyphs the cache holds.
+    var cachedGlyphCount: Int { glyphCache.count }
+
     // MARK: Drawing
 
     /// Draws `line` with its origin at (`x`, `baseline`) in `pixmap`'s pixels; emoji keep
