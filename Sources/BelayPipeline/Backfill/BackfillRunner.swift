@@ -175,7 +175,7 @@ public final class BackfillRunner: Sendable {
                         stop.request("the database failed while claiming a render job: \(error)")
                         return
                     }
-                    let jobReport = service.process(job, in: box.context)
+                    let jobReport = service.process(job, in: box.context, storageRetryDelay: 0)
                     metrics.record(jobReport)
                     let update = tally.withLock { tally -> BackfillProgress in
                         tally.add(jobReport.outcome)
@@ -196,6 +196,7 @@ public final class BackfillRunner: Sendable {
         let final = tally.withLock { $0 }
         report.rendered = final.rendered
         report.reused = final.reused
+        report.imagesRendered = final.imagesRendered
         report.failedWillRetry = final.failedWillRetry
         report.failed = final.failed
         report.postponed = final.postponed
@@ -208,6 +209,7 @@ private struct Tally {
     var total: Int
     var rendered = 0
     var reused = 0
+    var imagesRendered = 0
     var failedWillRetry = 0
     var failed = 0
     var postponed = 0
@@ -219,6 +221,7 @@ private struct Tally {
         switch outcome {
         case let .completed(_, rendered, _):
             if rendered > 0 { self.rendered += 1 } else { reused += 1 }
+            imagesRendered += rendered
         case let .failed(_, _, retryAt):
             if retryAt == nil { failed += 1 } else {
                 failedWillRetry += 1

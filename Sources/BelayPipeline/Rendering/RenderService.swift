@@ -69,7 +69,10 @@ public final class RenderService: Sendable {
 
     /// Renders, stores and records one claimed job; never throws (every failure becomes an
     /// outcome and is recorded in the queue where it can be).
-    public func process(_ job: RenderJob, in worker: RenderWorkerContext) -> RenderJobReport {
+    /// - Parameter storageRetryDelay: how long a job the data directory refused waits
+    ///   (default `settings.storageRetryDelay`); the backfill, which stops at the first
+    ///   refusal, passes 0 so that the next run can take the job at once.
+    public func process(_ job: RenderJob, in worker: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
         let started = DispatchTime.now().uptimeNanoseconds
         var renderSeconds = 0.0
         let outcome: RenderJobOutcome
@@ -105,7 +108,7 @@ public final class RenderService: Sendable {
                 return .completed(rewardID: job.rewardID, renderedImages: rendered, reusedImages: 2 - rendered)
             }
         } catch let error as ImageStoreError where error.isTransient {
-            let until = clock.now().addingTimeInterval(settings.storageRetryDelay)
+            let until = clock.now().addingTimeInterval(storageRetryDelay ?? settings.storageRetryDelay)
             let reason = error.description
             outcome = record(job) {
                 try queue.postpone(jobID: job.id, owner: job.leaseOwner, until: until, reason: reason)
