@@ -41,15 +41,15 @@ public final class BelayApplication: Sendable {
     /// The frozen router: every request goes through it (tests can call it in-process).
     public let responder: RouterResponder<APIContext>
     public let server: HTTPServer
-    /// The render workers; nil when no renderer could be made (rewards then stay pending
-    /// until a backfill renders them).
-    public let workers: RenderWorkerPool?
+    /// The render workers. When no renderer can be made (a font is missing) they do not
+    /// start, and rewards stay pending until a backfill renders them.
+    public let workers: RenderWorkerPool
     public let scheduler: BackfillScheduler
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
-         server: HTTPServer, workers: RenderWorkerPool?, scheduler: BackfillScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
+         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -70,12 +70,10 @@ public final class BelayApplication: Sendable {
     /// Starts the render workers, the backfill schedule and the HTTP server.
     /// - Throws: `ApplicationError` when the address cannot be bound.
     public func start() throws {
-        if let workers {
-            do {
-                try workers.start()
-            } catch {
-                logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
-            }
+        do {
+            try workers.start()
+        } catch {
+            logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
         }
         scheduler.start()
         do {
@@ -102,14 +100,15 @@ public final class BelayApplication: Sendable {
 
     private func stopBackground() {
         scheduler.stop()
-        workers?.stop()
+        workers.stop()
     }
 
     /// Everything `/metrics` shows.
     func metricsText() -> String {
         var text = services.metrics.registry.prometheusText()
-        var snapshots = [backfillMetrics.snapshot()]
-        if let workers { snapshots.append(workers.metrics.snapshot()) }
+        // The scheduled backfill may count into the workers' metrics; count each source once.
+        let snapshots = workers.metrics === backfillMetrics
+            ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
         text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
         return text
     }
@@ -149,15 +148,21 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
     }
 
-    let pipeline = try RenderPipeline(configuration: configuration, domain: domain, options: options, logger: logger)
+    let pipeline: PipelineComponents
+    do {
+        pipeline = try PipelineComponents(configuration: configuration, domain: domain, rendererFactory: options.rendererFactory,
+                                          log: { line in logger.info(line) })
+    } catch {
+        throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
+    }
     let metricsRegistry = MetricsRegistry()
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
     let services = APIServices(
         domain: domain, presentation: Presentation(configuration: configuration),
         imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
-        notifyRenderWorkers: { [workers = pipeline.workers] in workers?.notify() },
-        metrics: apiMetrics, collections: options.collections,
+        notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
+        metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         readiness: { readiness(pool: pool, migrator: migrator) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
 
@@ -171,7 +176,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler,
-                                       backfillMetrics: pipeline.backfillMetrics, logger: logger)
+                                       backfillMetrics: pipeline.backfill.metrics, logger: logger)
     applicationBox.set(application)
     return application
 }

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayPipeline
 import Foundation
 
 /// Renders a member's whole collection as one PNG, cached by content (the pipeline's
@@ -51,5 +52,12 @@ public struct ReadinessReport: Sendable {
     public init(checks: [(name: String, status: String)], isReady: Bool) {
         self.checks = checks
         self.isReady = isReady
+    }
+}
+
+extension CollectionService: CollectionImageSource {
+    public func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String) {
+        let image = try image(memberID: memberID, scale: scale)
+        return (image.url, image.digest)
     }
 }
