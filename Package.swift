@@ -40,7 +40,7 @@ let package = Package(
 
         // Swift modules.
         .target(name: "BelayConfig"),
-        .target(name: "BelayStorage", dependencies: ["CSQLite"]),
+        .target(name: "BelayStorage", dependencies: ["CSQLite", "CCrypto"]),
         .target(
             name: "BelayRender",
             dependencies: ["CImageShim", "CFreeType", "CHarfBuzz"],

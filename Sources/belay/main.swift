@@ -1,1 +1,3 @@
 import BelayCommandLine
+
+BelayCLI.main()

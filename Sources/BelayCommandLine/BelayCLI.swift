@@ -1,0 +1,18 @@
+import Foundation
+
+/// The entry point of the `belay` executable; `main.swift` only calls `BelayCLI.main()`.
+public enum BelayCLI {
+    /// Printed by `belay --version`.
+    public static let version = "belay 0.1.0"
+
+    /// The command tree, for tests that run commands in-process.
+    public static let runner = CommandRunner(root: BelayRootCommand.self, version: version)
+
+    /// Runs the process's command line and exits with its status.
+    public static func main() -> Never {
+        let status = runner.run(arguments: Array(CommandLine.arguments.dropFirst()),
+                                environment: ProcessInfo.processInfo.environment,
+                                currentDirectory: FileManager.default.currentDirectoryPath)
+        exit(status)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import BelayStorage
+
+/// `belay db backup|check`: safe copies and health checks of the SQLite database.
+struct DatabaseCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "db", abstract: "Back up or check the database.", subcommands: [Backup.self, Check.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    /// `belay db backup FILE`.
+    struct Backup: ParsableCommand {
+        static let file = Argument<String>("file", help: "Where to write the copy (an existing file is replaced only with --force).")
+        static let force = Flag("force", help: "Replace FILE if it exists.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "backup",
+                abstract: "Copy the database to FILE, safely while the server runs.",
+                discussion: "Uses SQLite's online backup: the copy is one consistent snapshot and FILE is never half-written.",
+                arguments: [file, force]
+            )
+        }
+
+        let file: String
+        let force: Bool
+
+        init(arguments: ParsedArguments) {
+            file = arguments[Self.file]
+            force = arguments[Self.force]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let destination = context.absolutePath(file)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
+                if isDirectory.boolValue {
+                    throw CommandLineError.failure("\(destination) is a directory; give a file name such as \(destination)/belay-backup.sqlite3")
+                }
+                if !force { throw CommandLineError.failure("\(destination) already exists; choose another name, or add --force to replace it") }
+            }
+            let pool = try context.openDatabase()
+            try pool.backup(to: destination)
+            let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
+            context.print(destination)
+            context.note("Backed up \(pool.path) to \(destination) (\(size) bytes).")
+        }
+    }
+
+    /// `belay db check`.
+    struct Check: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "check",
+                abstract: "Check the database's integrity and foreign keys.",
+                discussion: "Exits 0 when the database is sound, 1 with each problem listed when it is not.",
+                arguments: [CommonOptions.json]
+            )
+        }
+
+        let json: Bool
+
+        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+
+        struct Report: Encodable {
+            var database: String
+            var healthy: Bool
+            var integrityProblems: [String]
+            var foreignKeyViolations: [String]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let pool = try context.openDatabase()
+            let result = try pool.check()
+            let report = Report(database: pool.path, healthy: result.isHealthy, integrityProblems: result.integrityProblems,
+                                foreignKeyViolations: result.foreignKeyViolations.map(\.description))
+            if json {
+                try context.printJSON(report)
+            } else {
+                for problem in report.integrityProblems { context.print("integrity: \(problem)") }
+                for violation in report.foreignKeyViolations { context.print("foreign key: \(violation)") }
+                if result.isHealthy { context.print("ok") }
+            }
+            guard result.isHealthy else {
+                throw CommandLineError.failure("\(pool.path) has \(report.integrityProblems.count) integrity problem(s) and \(report.foreignKeyViolations.count) broken reference(s). Stop the server, restore the latest good backup (`belay db backup` makes them), and keep the damaged file for inspection.")
+            }
+            context.note("\(pool.path): integrity and foreign keys ok.")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import BelayStorage
+
+/// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
+struct MigrateCommand: ParsableCommand {
+    static let dryRun = Flag("dry-run", help: "List the migrations that would be applied, and apply nothing.")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "migrate",
+            abstract: "Create the database or apply the migrations it is missing.",
+            discussion: """
+            Applies Migrations/NNNN_name.sql files in order, each in its own transaction. Creates the
+            database (and its directory) when there is none. Safe to run again: it applies only what is
+            missing. Back up a live database first with `belay db backup FILE`.
+            """,
+            arguments: [dryRun, CommonOptions.json]
+        )
+    }
+
+    let dryRun: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) {
+        dryRun = arguments[Self.dryRun]
+        json = arguments[CommonOptions.json]
+    }
+
+    struct Report: Encodable {
+        var database: String
+        var dryRun: Bool
+        var applied: [String]
+        var pending: [String]
+        var alreadyApplied: Int
+    }
+
+    func run(_ context: CommandContext) throws {
+        let configuration = try context.configuration()
+        let path = configuration.databasePath
+        let migrator = try context.migrator()
+        let exists = FileManager.default.fileExists(atPath: path)
+
+        var report = Report(database: path, dryRun: dryRun, applied: [], pending: [], alreadyApplied: 0)
+        if dryRun {
+            if exists {
+                let database = try Database(path: path, readOnly: true)
+                let status = try refusalsAsFailures { try migrator.status(of: database) }
+                try database.close()
+                report.pending = status.pending.map(\.identifier)
+                report.alreadyApplied = status.applied.count
+            } else {
+                report.pending = migrator.migrations.map(\.identifier)
+            }
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandLineError.failure("Cannot create the data directory \(directory): \(error.localizedDescription). Create it, or point data_directory somewhere writable.")
+            }
+            let pool = try DatabasePool(path: path)
+            let applied = try refusalsAsFailures { try migrator.migrate(pool) }
+            let status = try pool.read { try migrator.status(of: $0) }
+            report.applied = applied.map(\.identifier)
+            report.alreadyApplied = status.applied.count - applied.count
+        }
+
+        if json { return try context.printJSON(report) }
+        let listed = dryRun ? report.pending : report.applied
+        for identifier in listed { context.print(identifier) }
+        if dryRun {
+            context.note(listed.isEmpty
+                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
+                : "Would apply \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path)\(exists ? "" : " (a new database)"). Run `belay migrate` to apply.")
+        } else {
+            context.note(listed.isEmpty
+                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
+                : "Applied \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path).")
+        }
+    }
+
+    private func refusalsAsFailures<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError where error.migrationRefusal != nil {
+            throw CommandLineError.failure(error.description)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads and writes the times admins type and scripts parse.
+///
+/// Accepted input: RFC 3339 (`2026-12-05T19:00:00+09:00`, `2026-12-05T10:00:00Z`, fractions
+/// of a second allowed), or a local time in a given zone: `2026-12-05 19:00`,
+/// `2026-12-05T19:00`, `2026-12-05 19:00:30`.
+public enum TimeFormatting {
+    /// Parses `text` as RFC 3339 or as a local time in `zone`.
+    /// - Throws: `CommandLineError.usage` naming `option` and showing both accepted forms; a
+    ///   local time that does not exist in `zone` (skipped by a clock change) is refused too.
+    public static func parse(_ text: String, in zone: TimeZone, option: String) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = parseRFC3339(trimmed) { return date }
+        if let components = localComponents(trimmed) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            guard let date = calendar.date(from: components) else {
+                throw CommandLineError.usage("\(option): '\(text)' is not a valid date")
+            }
+            let back = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            guard back.year == components.year, back.month == components.month, back.day == components.day,
+                  back.hour == components.hour, back.minute == components.minute else {
+                throw CommandLineError.usage("\(option): '\(text)' does not exist in \(zone.identifier) (the clocks skip it, or the date is invalid); give another time or an RFC 3339 time with an offset")
+            }
+            return date
+        }
+        throw CommandLineError.usage("\(option): '\(text)' is not a time; write it as '2026-12-05 19:00' (local time in \(zone.identifier)) or RFC 3339 such as '2026-12-05T19:00:00+09:00'")
+    }
+
+    private static func localComponents(_ text: String) -> DateComponents? {
+        let pattern = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/
+        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        var components = DateComponents()
+        components.year = Int(match.1)
+        components.month = Int(match.2)
+        components.day = Int(match.3)
+        components.hour = Int(match.4)
+        components.minute = Int(match.5)
+        components.second = match.6.flatMap { Int($0) } ?? 0
+        guard let month = components.month, (1...12).contains(month), let day = components.day, (1...31).contains(day),
+              let hour = components.hour, (0...23).contains(hour), let minute = components.minute, (0...59).contains(minute),
+              let second = components.second, (0...59).contains(second) else { return nil }
+        return components
+    }
+
+    private static func parseRFC3339(_ text: String) -> Date? {
+        let pattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        let offsetText = String(match.8)
+        var offset = 0
+        if offsetText.uppercased() != "Z" {
+            let sign = offsetText.hasPrefix("-") ? -1 : 1
+            let parts = offsetText.dropFirst().split(separator: ":")
+            guard let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var components = DateComponents()
+        components.year = Int(match.1)
+        components.month = Int(match.2)
+        components.day = Int(match.3)
+        components.hour = Int(match.4)
+        components.minute = Int(match.5)
+        components.second = Int(match.6)
+        guard let month = components.month, (1...12).contains(month), let day = components.day, (1...31).contains(day),
+              let hour = components.hour, hour < 24, let minute = components.minute, minute < 60,
+              let second = components.second, second < 61,
+              let date = calendar.date(from: components) else { return nil }
+        guard calendar.component(.day, from: date) == day else { return nil }
+        let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
+        return date.addingTimeInterval(fraction)
+    }
+
+    /// `2026-12-05T10:00:00Z`: RFC 3339 in UTC, whole seconds, for JSON output.
+    public static func rfc3339(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    /// `2026-12-05 19:00`: local time in `zone`, for tables.
+    public static func local(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+    }
+}

@@ -1,0 +1,67 @@
+extension BelayConfiguration {
+    /// The effective settings as `config.json`-shaped JSON (resolved paths, the effective
+    /// database path and thread count), for `belay config show`. Loading it again gives the
+    /// same configuration.
+    public func formattedJSON() -> String {
+        func string(_ value: String) -> JSONValue { .string(value) }
+        func integer(_ value: Int) -> JSONValue { .integer(value) }
+        let tree = JSONValue.object([
+            ("server", .object([
+                ("host", string(server.host)),
+                ("port", integer(server.port)),
+                ("threads", integer(server.threads)),
+                ("connection_timeout_seconds", integer(server.connectionTimeoutSeconds)),
+                ("max_connections", integer(server.maxConnections)),
+                ("max_connections_per_ip", integer(server.maxConnectionsPerIP)),
+                ("max_body_bytes", integer(server.maxBodyBytes)),
+                ("public_base_url", string(server.publicBaseURL)),
+            ])),
+            ("data_directory", string(dataDirectory)),
+            ("database_path", string(databasePath)),
+            ("assets_directory", string(assetsDirectory)),
+            ("migrations_directory", string(migrationsDirectory)),
+            ("fonts", .object([
+                ("bold", string(fonts.bold)),
+                ("regular", string(fonts.regular)),
+                ("emoji", string(fonts.emoji)),
+                ("last_resort", string(fonts.lastResort)),
+            ])),
+            ("club", .object([
+                ("name", string(club.name)),
+                ("time_zone", string(club.timeZone)),
+                ("locale", string(club.locale)),
+                ("share_link_base_url", string(club.shareLinkBaseURL)),
+            ])),
+            ("check_in", .object([
+                ("opens_minutes_before_start", integer(checkIn.opensMinutesBeforeStart)),
+                ("closes_minutes_after_end", integer(checkIn.closesMinutesAfterEnd)),
+                ("code_step_seconds", integer(checkIn.codeStepSeconds)),
+                ("max_wrong_attempts", integer(checkIn.maxWrongAttempts)),
+            ])),
+            ("rewards", .object([
+                ("milestones", .object(rewards.milestones.sorted { $0.key < $1.key }.map { (String($0.key), string($0.value)) })),
+                ("rarity_weights", .object(rewards.rarityWeights.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { ($0.key, integer($0.value)) })),
+            ])),
+            ("render", .object([
+                ("workers", integer(render.workers)),
+                ("story_format", string(render.storyFormat.rawValue)),
+                ("jpeg_quality", integer(render.jpegQuality)),
+                ("max_image_side", integer(render.maxImageSide)),
+                ("max_decoded_bytes", integer(render.maxDecodedBytes)),
+                ("max_attempts", integer(render.maxAttempts)),
+                ("retry_base_seconds", integer(render.retryBaseSeconds)),
+            ])),
+            ("backfill", .object([
+                ("daily_at", string(backfill.dailyAt?.description ?? "")),
+                ("every_minutes", integer(backfill.everyMinutes)),
+                ("jobs", integer(backfill.jobs)),
+                ("lease_seconds", integer(backfill.leaseSeconds)),
+            ])),
+            ("share", .object([
+                ("instagram_app_id", string(share.instagramAppID)),
+                ("facebook_app_id", string(share.facebookAppID)),
+            ])),
+        ])
+        return tree.formatted()
+    }
+}

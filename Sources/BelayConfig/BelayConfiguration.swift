@@ -1,0 +1,161 @@
+import Foundation
+
+/// Belay's settings, as read from `config.json`, `BELAY_*` environment variables and built-in
+/// defaults (see `ConfigurationLoader` for the rules).
+///
+/// The shape mirrors the JSON: each section is a nested struct and each property is the
+/// snake_case key in camelCase (`server.max_connections_per_ip` → `server.maxConnectionsPerIP`).
+/// A loaded configuration is already validated and resolved: every path is absolute,
+/// `databasePath` is never empty and `server.threads` is at least 1.
+///
+/// Lower modules never see this type; `BelayAPI` and `BelayCommandLine` translate it into
+/// their own settings structs.
+public struct BelayConfiguration: Sendable, Equatable {
+    /// `server`: the HTTP listener.
+    public struct Server: Sendable, Equatable {
+        /// Address to listen on (`127.0.0.1` keeps the server private to the machine).
+        public var host: String
+        /// TCP port; 0 asks the system for any free port.
+        public var port: Int
+        /// Worker threads answering requests; 0 in the file means one per core.
+        public var threads: Int
+        /// Seconds an idle connection is kept open.
+        public var connectionTimeoutSeconds: Int
+        /// Connections served at once.
+        public var maxConnections: Int
+        /// Connections served at once from one client address.
+        public var maxConnectionsPerIP: Int
+        /// Largest request body accepted, in bytes.
+        public var maxBodyBytes: Int
+        /// The address clients reach the server at; image URLs in share payloads start with it.
+        public var publicBaseURL: String
+    }
+
+    /// `fonts`: font files used to draw text on stickers, tried in fallback order.
+    public struct Fonts: Sendable, Equatable {
+        public var bold: String
+        public var regular: String
+        public var emoji: String
+        public var lastResort: String
+    }
+
+    /// `club`: who the club is and where it lives.
+    public struct Club: Sendable, Equatable {
+        public var name: String
+        /// IANA time zone identifier (e.g. `Asia/Seoul`): the default zone of new meetups and
+        /// the zone `backfill.daily_at` is read in.
+        public var timeZone: String
+        /// Locale identifier (e.g. `ko_KR`) for dates drawn on stickers.
+        public var locale: String
+        /// Base of the link put in share-sheet text.
+        public var shareLinkBaseURL: String
+
+        /// The club's time zone (validated when loading, so this always exists).
+        public var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }
+    }
+
+    /// `check_in`: when and how members check in.
+    public struct CheckIn: Sendable, Equatable {
+        /// Minutes before a meetup's start that check-in opens (negative: after the start).
+        public var opensMinutesBeforeStart: Int
+        /// Minutes after a meetup's end that check-in closes (negative: before the end).
+        public var closesMinutesAfterEnd: Int
+        /// Seconds each rotating check-in code is valid (30–60).
+        public var codeStepSeconds: Int
+        /// Wrong codes a member may enter for one meetup before being refused.
+        public var maxWrongAttempts: Int
+    }
+
+    /// `rewards`: which hold a check-in earns.
+    public struct Rewards: Sendable, Equatable {
+        /// The hold id given for a member's Nth check-in, keyed by N.
+        public var milestones: [Int: String]
+        /// Relative weight of each rarity in the ordinary weighted pick.
+        public var rarityWeights: [String: Int]
+    }
+
+    /// The image format of the story background.
+    public enum StoryFormat: String, Sendable, Equatable, CaseIterable {
+        case png, jpeg
+    }
+
+    /// `render`: image rendering.
+    public struct Render: Sendable, Equatable {
+        public var workers: Int
+        public var storyFormat: StoryFormat
+        /// JPEG quality 1–100 when `storyFormat` is `jpeg`.
+        public var jpegQuality: Int
+        /// Largest width or height of any image read or written, in pixels.
+        public var maxImageSide: Int
+        /// Largest decoded image accepted, in bytes.
+        public var maxDecodedBytes: Int
+        /// Attempts at a render job before it is left as failed.
+        public var maxAttempts: Int
+        /// First retry delay; each further retry doubles it.
+        public var retryBaseSeconds: Int
+    }
+
+    /// A wall-clock time of day, `HH:MM`.
+    public struct TimeOfDay: Sendable, Equatable, CustomStringConvertible {
+        public var hour: Int
+        public var minute: Int
+
+        public init(hour: Int, minute: Int) {
+            self.hour = hour
+            self.minute = minute
+        }
+
+        /// Parses `HH:MM` (00:00–23:59); nil for anything else.
+        public init?(_ text: String) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+            else { return nil }
+            self.init(hour: hour, minute: minute)
+        }
+
+        public var description: String {
+            (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+        }
+    }
+
+    /// `backfill`: the scheduled reward backfill run by the server.
+    public struct Backfill: Sendable, Equatable {
+        /// Time of day (in the club's zone) for a daily run; nil (`""` in the file) for none.
+        public var dailyAt: TimeOfDay?
+        /// Minutes between runs; 0 for no periodic run.
+        public var everyMinutes: Int
+        /// Jobs processed at once.
+        public var jobs: Int
+        /// Seconds a worker holds a job before another may take it over.
+        public var leaseSeconds: Int
+    }
+
+    /// `share`: the App IDs Instagram and Facebook Stories require.
+    public struct Share: Sendable, Equatable {
+        /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
+        public var instagramAppID: String
+        /// Facebook App ID for Facebook Stories; empty when not set up.
+        public var facebookAppID: String
+    }
+
+    public var server: Server
+    /// Where Belay keeps its database and rendered images.
+    public var dataDirectory: String
+    /// The SQLite database; `""` in the file means `<data_directory>/belay.sqlite3`.
+    public var databasePath: String
+    /// Backgrounds, hold artworks and template settings.
+    public var assetsDirectory: String
+    /// The `NNNN_name.sql` migrations applied by `belay migrate`.
+    public var migrationsDirectory: String
+    public var fonts: Fonts
+    public var club: Club
+    public var checkIn: CheckIn
+    public var rewards: Rewards
+    public var render: Render
+    public var backfill: Backfill
+    public var share: Share
+    /// The configuration file these settings were read from; nil when only built-in defaults
+    /// and the environment were used.
+    public var sourceFile: String?
+}

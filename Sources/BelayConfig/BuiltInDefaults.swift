@@ -1,0 +1,89 @@
+/// The built-in default of every setting, as JSON. It is also the schema: a key that is not
+/// here is unknown, and each value's JSON type is the type the key must have. The
+/// `config.json` at the top of the repository holds the same values (a test keeps them equal).
+enum BuiltInDefaults {
+    static let json = """
+    {
+      "server": {
+        "host": "127.0.0.1",
+        "port": 8080,
+        "threads": 0,
+        "connection_timeout_seconds": 30,
+        "max_connections": 1024,
+        "max_connections_per_ip": 256,
+        "max_body_bytes": 65536,
+        "public_base_url": "http://127.0.0.1:8080"
+      },
+      "data_directory": "./data",
+      "database_path": "",
+      "assets_directory": "./Assets",
+      "migrations_directory": "./Migrations",
+      "fonts": {
+        "bold": "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf",
+        "regular": "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+        "emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+        "last_resort": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+      },
+      "club": {
+        "name": "Belay Climbing Club",
+        "time_zone": "Asia/Seoul",
+        "locale": "ko_KR",
+        "share_link_base_url": "https://belay.example/rewards/"
+      },
+      "check_in": {
+        "opens_minutes_before_start": 30,
+        "closes_minutes_after_end": 120,
+        "code_step_seconds": 30,
+        "max_wrong_attempts": 5
+      },
+      "rewards": {
+        "milestones": {
+          "1": "jug-gold",
+          "10": "crimp-silver",
+          "25": "sloper-emerald",
+          "50": "pinch-obsidian",
+          "100": "volume-aurora"
+        },
+        "rarity_weights": {
+          "common": 60,
+          "uncommon": 25,
+          "rare": 12,
+          "epic": 3
+        }
+      },
+      "render": {
+        "workers": 2,
+        "story_format": "png",
+        "jpeg_quality": 90,
+        "max_image_side": 8192,
+        "max_decoded_bytes": 67108864,
+        "max_attempts": 5,
+        "retry_base_seconds": 30
+      },
+      "backfill": {
+        "daily_at": "",
+        "every_minutes": 0,
+        "jobs": 2,
+        "lease_seconds": 60
+      },
+      "share": {
+        "instagram_app_id": "",
+        "facebook_app_id": ""
+      }
+    }
+    """
+
+    /// Objects whose keys are chosen by the club rather than fixed by Belay; a file that sets
+    /// one replaces it whole. The value is the JSON type of each entry's value.
+    static let openMaps: [String: ConfigurationSchema.ValueType] = [
+        "rewards.milestones": .string,
+        "rewards.rarity_weights": .integer,
+    ]
+
+    /// Keys holding file-system paths; a relative path is resolved against the directory of
+    /// the configuration file it came from (or the working directory for the environment).
+    static let pathKeys: Set<String> = [
+        "data_directory", "database_path", "assets_directory", "migrations_directory",
+        "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort",
+    ]
+}

@@ -1,2 +1,0 @@
-// BelayStorage
-import CSQLite

@@ -1,0 +1,129 @@
+import CSQLite
+
+/// The error thrown by BelayStorage: a failed SQLite call, a column that could not be
+/// converted, or a migration refusal.
+///
+/// The description names the SQLite result code, SQLite's message and the SQL that was
+/// running, never the values bound to it (they may be tokens or personal data):
+/// `SQLite error 19: NOT NULL constraint failed: meetups.title – while executing `INSERT …``.
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    enum Kind: Sendable {
+        /// SQLite returned an error code.
+        case sqlite(extendedCode: Int32, message: String, sql: String?)
+        /// A column held a value of a type the caller did not ask for (for example NULL
+        /// read as a non-optional).
+        case conversion(column: Int, expected: String, found: String, sql: String?)
+        /// The migrator refused to run.
+        case migration(MigrationRefusal, message: String)
+        /// The API was used in a way SQLite cannot honour (for example a closed connection).
+        case misuse(message: String)
+    }
+
+    let kind: Kind
+
+    // Extended result codes are C macros built from expressions, which Swift does not import.
+    static let constraintUnique: Int32 = 2067       // SQLITE_CONSTRAINT | (8 << 8)
+    static let constraintPrimaryKey: Int32 = 1555   // SQLITE_CONSTRAINT | (6 << 8)
+    static let constraintForeignKey: Int32 = 787    // SQLITE_CONSTRAINT | (3 << 8)
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    /// An error from a SQLite result code, reading the message from the connection.
+    init(code: Int32, connection: OpaquePointer?, sql: String?) {
+        let message: String
+        if let connection, let text = sqlite3_errmsg(connection) {
+            message = String(cString: text)
+        } else {
+            message = String(cString: sqlite3_errstr(code))
+        }
+        self.init(.sqlite(extendedCode: code, message: message, sql: sql))
+    }
+
+    /// The extended SQLite result code (for example 2067 for a UNIQUE constraint), or nil
+    /// when the error did not come from SQLite.
+    public var extendedResultCode: Int32? {
+        if case let .sqlite(code, _, _) = kind { return code }
+        return nil
+    }
+
+    /// The primary SQLite result code (for example 19 for any constraint), or nil when the
+    /// error did not come from SQLite.
+    public var resultCode: Int32? { extendedResultCode.map { $0 & 0xFF } }
+
+    /// SQLite's own message, when the error came from SQLite.
+    public var sqliteMessage: String? {
+        if case let .sqlite(_, message, _) = kind { return message }
+        return nil
+    }
+
+    /// The SQL that was running, if any. Bound values are never recorded.
+    public var sql: String? {
+        switch kind {
+        case let .sqlite(_, _, sql): return sql
+        case let .conversion(_, _, _, sql): return sql
+        case .migration, .misuse: return nil
+        }
+    }
+
+    /// True for any constraint violation (UNIQUE, NOT NULL, CHECK, FOREIGN KEY, …).
+    public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
+
+    /// True for a UNIQUE or PRIMARY KEY constraint violation.
+    public var isUniqueConstraintViolation: Bool {
+        extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey
+    }
+
+    /// True for a FOREIGN KEY constraint violation.
+    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey }
+
+    /// True when another connection or process held a lock longer than the busy timeout.
+    public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+
+    /// The migration refusal, when the migrator refused to run.
+    public var migrationRefusal: MigrationRefusal? {
+        if case let .migration(refusal, _) = kind { return refusal }
+        return nil
+    }
+
+    public var description: String {
+        switch kind {
+        case let .sqlite(code, message, sql):
+            let primary = code & 0xFF
+            var text = primary == code ? "SQLite error \(code): \(message)"
+                                       : "SQLite error \(primary) (extended \(code)): \(message)"
+            if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
+            return text
+        case let .conversion(column, expected, found, sql):
+            var text = "Cannot read column \(column) as \(expected): it holds \(found)"
+            if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
+            return text
+        case let .migration(_, message):
+            return message
+        case let .misuse(message):
+            return message
+        }
+    }
+
+    /// Collapses whitespace so multi-line SQL stays on one line of a log.
+    static func abbreviated(_ sql: String) -> String {
+        let collapsed = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            .joined(separator: " ")
+        return collapsed.count > 500 ? String(collapsed.prefix(500)) + "…" : collapsed
+    }
+}
+
+/// Why the migrator refused to touch a database.
+public enum MigrationRefusal: String, Sendable, CaseIterable {
+    /// The migrations directory is missing or unreadable.
+    case directoryUnreadable = "directory_unreadable"
+    /// A file in the migrations directory is not named `NNNN_name.sql`.
+    case badFileName = "bad_file_name"
+    /// Two files share a number.
+    case duplicateNumber = "duplicate_number"
+    /// The numbers do not run 0001, 0002, … without a gap.
+    case gapInNumbering = "gap_in_numbering"
+    /// A migration already applied to the database has been edited since.
+    case checksumChanged = "checksum_changed"
+    /// The database has migrations this binary does not know: its schema is newer.
+    case unknownMigrationApplied = "unknown_migration_applied"
+}

@@ -1,0 +1,96 @@
+import CSQLite
+import Foundation
+
+/// A row that `PRAGMA foreign_key_check` reports: a child row whose parent is missing.
+public struct ForeignKeyViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The child table.
+    public let table: String
+    /// The child row's rowid (nil for WITHOUT ROWID tables).
+    public let rowID: Int64?
+    /// The parent table the row refers to.
+    public let parent: String
+
+    public var description: String {
+        "\(table) row \(rowID.map(String.init) ?? "?") refers to a missing \(parent) row"
+    }
+}
+
+/// The outcome of `belay db check`.
+public struct DatabaseCheckReport: Sendable {
+    /// Problems `PRAGMA integrity_check` reported; empty when the file is sound.
+    public let integrityProblems: [String]
+    /// Rows whose foreign keys point nowhere; empty when all references hold.
+    public let foreignKeyViolations: [ForeignKeyViolation]
+    /// True when both checks passed.
+    public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyViolations.isEmpty }
+}
+
+extension Database {
+    /// Runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`.
+    /// - Throws: `DatabaseError` when the checks cannot run (e.g. the file is not a database).
+    public func check() throws -> DatabaseCheckReport {
+        let integrity: [String] = try query("PRAGMA integrity_check") { try $0.get(0) }
+        let violations = try query("PRAGMA foreign_key_check") { row in
+            ForeignKeyViolation(table: try row.get(0), rowID: try row.get(1), parent: try row.get(2))
+        }
+        return DatabaseCheckReport(integrityProblems: integrity == ["ok"] ? [] : integrity,
+                                   foreignKeyViolations: violations)
+    }
+
+    /// Copies the whole database to `destination` with SQLite's online backup API.
+    ///
+    /// The copy is one consistent snapshot even while other connections or processes write
+    /// (in WAL mode they are not blocked). It is written to a temporary file beside
+    /// `destination` and renamed into place, so `destination` is never half-written.
+    /// - Throws: `DatabaseError` when the destination cannot be written or the copy fails.
+    public func backup(to destination: String) throws {
+        guard let source = handle else {
+            throw DatabaseError(.misuse(message: "The database \(path) is closed; open a new connection to back it up"))
+        }
+        let temporary = destination + ".partial-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        var target: OpaquePointer?
+        let openCode = sqlite3_open_v2(temporary, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        defer { sqlite3_close_v2(target) }
+        guard openCode == SQLITE_OK, let target else {
+            let error = DatabaseError(code: openCode, connection: target, sql: nil)
+            throw DatabaseError(.sqlite(extendedCode: openCode,
+                                        message: "cannot create the backup file \(destination): \(error.sqliteMessage ?? ""); check that its directory exists and is writable",
+                                        sql: nil))
+        }
+        guard let backup = sqlite3_backup_init(target, "main", source, "main") else {
+            throw DatabaseError(code: sqlite3_errcode(target), connection: target, sql: nil)
+        }
+        var code: Int32
+        repeat {
+            code = sqlite3_backup_step(backup, -1)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { sqlite3_sleep(10) }
+        } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+        let finishCode = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE, finishCode == SQLITE_OK else {
+            throw DatabaseError(code: code == SQLITE_DONE ? finishCode : code, connection: target, sql: nil)
+        }
+        if FileManager.default.fileExists(atPath: destination) {
+            try? FileManager.default.removeItem(atPath: destination)
+        }
+        do {
+            try FileManager.default.moveItem(atPath: temporary, toPath: destination)
+        } catch {
+            throw DatabaseError(.misuse(message: "Cannot move the backup into place at \(destination): \(error.localizedDescription)"))
+        }
+    }
+}
+
+extension DatabasePool {
+    /// Checks integrity and foreign keys on a reader connection.
+    /// - Throws: `DatabaseError` when the checks cannot run.
+    public func check() throws -> DatabaseCheckReport {
+        try read { try $0.check() }
+    }
+
+    /// Backs the database up to `destination` from a reader connection, while writes go on.
+    /// - Throws: `DatabaseError` when the backup cannot be written.
+    public func backup(to destination: String) throws {
+        try readWithoutTransaction { try $0.backup(to: destination) }
+    }
+}

@@ -1,0 +1,85 @@
+import CSQLite
+import Foundation
+
+/// One prepared SQLite statement, finalised when the value is released.
+///
+/// Statements belong to the `Database` that prepared them and are used only through it
+/// (`execute`, `query`), which binds arguments, steps and resets them.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    unowned let database: Database
+    /// True while a caller is stepping through rows, so a nested use of the same SQL gets
+    /// its own statement instead of clobbering this one.
+    var isInUse = false
+
+    /// Prepares `sql`, which must hold exactly one statement.
+    /// - Throws: `DatabaseError` when SQLite cannot compile it.
+    init(database: Database, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw DatabaseError(code: code, connection: database.handle, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `arguments` to the parameters `?1…?n`.
+    /// - Throws: `DatabaseError` when the count is wrong or SQLite refuses a value.
+    func bind(_ arguments: [any DatabaseValueConvertible]) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard arguments.count == expected else {
+            throw DatabaseError(.misuse(message:
+                "Statement expects \(expected) argument(s) but \(arguments.count) were given – while preparing `\(DatabaseError.abbreviated(sql))`"))
+        }
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch argument.databaseValue {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case let .integer(value):
+                code = sqlite3_bind_int64(handle, index, value)
+            case let .real(value):
+                code = sqlite3_bind_double(handle, index, value)
+            case let .text(value):
+                code = sqlite3_bind_text(handle, index, value, -1, belay_sqlite_transient())
+            case let .blob(value):
+                if value.isEmpty {
+                    code = sqlite3_bind_zeroblob(handle, index, 0)
+                } else {
+                    code = value.withUnsafeBytes { bytes in
+                        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), belay_sqlite_transient())
+                    }
+                }
+            }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(code: code, connection: database.handle, sql: sql)
+            }
+        }
+    }
+
+    /// Steps once. Returns true when a row is available, false when the statement is done.
+    /// - Throws: `DatabaseError` carrying SQLite's code and this statement's SQL.
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw DatabaseError(code: code, connection: database.handle, sql: sql)
+        }
+    }
+
+    /// Makes the statement ready for its next use and drops bound values (which may be secrets).
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+}

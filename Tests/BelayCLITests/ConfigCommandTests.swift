@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import BelayTestSupport
+
+/// `belay config show|check`, and how every command refuses a bad configuration.
+@Suite struct ConfigCommandTests {
+    @Test func showPrintsResolvedSettingsThatParseAsJSON() throws {
+        let workspace = try CLIWorkspace()
+        let output = try workspace.succeed("config", "show")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let resolvedDirectory = URL(fileURLWithPath: workspace.path).standardizedFileURL.path
+        #expect(object["data_directory"] as? String == resolvedDirectory + "/data")
+        #expect(object["database_path"] as? String == resolvedDirectory + "/data/belay.sqlite3")
+        #expect((object["server"] as? [String: Any])?["port"] as? Int == 8080)
+    }
+
+    @Test func configFileWorksFromAnyDirectory() throws {
+        let workspace = try CLIWorkspace()
+        let elsewhere = try TemporaryDirectory()
+        let result = try BelayProcess.run(["config", "show", "--config", workspace.directory.file("config.json")], in: elsewhere.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.contains(URL(fileURLWithPath: workspace.path).standardizedFileURL.path + "/data/belay.sqlite3"))
+    }
+
+    @Test func environmentOverridesAreApplied() throws {
+        let workspace = try CLIWorkspace()
+        workspace.environment = ["BELAY_SERVER_PORT": "9000", "BELAY_SHARE_INSTAGRAM_APP_ID": "4242"]
+        let output = try workspace.succeed("config", "show")
+        #expect(output.contains("\"port\": 9000"))
+        #expect(output.contains("\"instagram_app_id\": \"4242\""))
+    }
+
+    @Test func checkSaysOkForAValidConfiguration() throws {
+        let result = try CLIWorkspace().run("config", "check")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "ok\n")
+    }
+
+    @Test func impossibleValueIsRefusedNamingTheKey() throws {
+        let workspace = try CLIWorkspace(settings: #""server": {"port": 70000}"#)
+        let result = try workspace.run("config", "check")
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.hasPrefix("Error: config.json: server.port: 70000 is not a port (1–65535, or 0 for any free port)\n"))
+        // Every command that needs the configuration refuses it the same way.
+        let migrate = try workspace.run("migrate")
+        #expect(migrate.status == 1)
+        #expect(migrate.standardError.hasPrefix("Error: config.json: server.port: 70000 is not a port"))
+    }
+
+    @Test func unknownKeyIsRefusedWithASuggestion() throws {
+        let result = try CLIWorkspace(settings: #""club": {"timezone": "Asia/Seoul"}"#).run("config", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix(#"Error: config.json: club.timezone: unknown key; did you mean "club.time_zone"?"#))
+    }
+
+    @Test func wrongTypeIsRefusedNamingTheKey() throws {
+        let result = try CLIWorkspace(settings: #""render": {"workers": "2"}"#).run("config", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix(#"Error: config.json: render.workers: expected an integer, found the string "2" (write it without quotes)"#))
+    }
+
+    @Test func badEnvironmentVariableIsRefusedNamingIt() throws {
+        let workspace = try CLIWorkspace()
+        workspace.environment = ["BELAY_CHECK_IN_CODE_STEP_SECONDS": "90"]
+        let result = try workspace.run("config", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("Error: BELAY_CHECK_IN_CODE_STEP_SECONDS: check_in.code_step_seconds: 90 seconds is outside 30–60"))
+    }
+
+    @Test func missingConfigFileIsNamed() throws {
+        let result = try CLIWorkspace().run("config", "check", "--config", "nope.json")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("Error: nope.json: no such file"))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import BelayTestSupport
+
+/// `belay migrate`, `belay db backup` and `belay db check` against small sample migrations.
+@Suite struct DatabaseCommandTests {
+    @Test func dryRunListsWithoutCreatingTheDatabase() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let result = try workspace.run("migrate", "--dry-run")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput == "0001_first\n0002_second\n")
+        #expect(result.standardError.contains("Would apply 2 migrations"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
+    }
+
+    @Test func migrateCreatesTheDatabaseAndIsIdempotent() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let first = try workspace.run("migrate")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.standardOutput == "0001_first\n0002_second\n")
+        #expect(first.standardError.contains("Applied 2 migrations"))
+        #expect(FileManager.default.fileExists(atPath: workspace.databasePath))
+
+        let again = try workspace.run("migrate")
+        #expect(again.status == 0)
+        #expect(again.standardOutput == "")
+        #expect(again.standardError.contains("up to date (2 migrations applied)"))
+
+        let report = try #require(try workspace.json("migrate", "--dry-run") as? [String: Any])
+        #expect(report["pending"] as? [String] == [])
+        #expect(report["already_applied"] as? Int == 2)
+    }
+
+    @Test func commandsRefuseAMissingDatabase() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let result = try workspace.run("db", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("Error: There is no database at "))
+        #expect(result.standardError.contains("Run `belay migrate` to create it"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
+    }
+
+    @Test func commandsRefusePendingMigrations() throws {
+        let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
+        try workspace.succeed("migrate")
+        try sampleMigrations["0002_second.sql"]!.write(toFile: workspace.directory.file("Migrations/0002_second.sql"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("db", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is missing 1 migration this version of Belay needs (0002_second)"))
+        #expect(result.standardError.contains("then run `belay migrate`"))
+        try workspace.succeed("migrate")
+        try workspace.succeed("db", "check")
+    }
+
+    @Test func newerSchemaIsRefused() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        try FileManager.default.removeItem(atPath: workspace.directory.file("Migrations/0002_second.sql"))
+        let result = try workspace.run("db", "check")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("0002_second, which this version of Belay does not know"))
+    }
+
+    @Test func checkReportsAHealthyDatabase() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        let result = try workspace.run("db", "check")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "ok\n")
+        let report = try #require(try workspace.json("db", "check") as? [String: Any])
+        #expect(report["healthy"] as? Bool == true)
+    }
+
+    @Test func backupWritesAUsableCopyAndRefusesToOverwrite() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        let result = try workspace.run("db", "backup", "copy.sqlite3")
+        #expect(result.status == 0, "\(result)")
+        let copy = URL(fileURLWithPath: workspace.path).standardizedFileURL.path + "/copy.sqlite3"
+        #expect(result.standardOutput == copy + "\n")
+        #expect(result.standardError.contains("Backed up"))
+
+        // The copy is a database with the same migrations applied.
+        let checkCopy = try BelayProcess.run(["migrate", "--dry-run", "--json"],
+                                             environment: ["BELAY_DATABASE_PATH": copy], in: workspace.path)
+        #expect(checkCopy.status == 0, "\(checkCopy)")
+        #expect(checkCopy.standardOutput.contains("\"already_applied\" : 2"))
+
+        let again = try workspace.run("db", "backup", "copy.sqlite3")
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("already exists; choose another name, or add --force"))
+        try workspace.succeed("db", "backup", "copy.sqlite3", "--force")
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+@testable import BelayConfig
+import BelayTestSupport
+
+/// Writes `json` as `name` in `directory` and returns its path.
+private func write(_ json: String, to directory: TemporaryDirectory, as name: String = "config.json") throws -> String {
+    let path = directory.file(name)
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// Loads with no environment, so the machine's own BELAY_* variables never leak in.
+private func load(_ file: String?, env: [String: String] = [:], cwd: String) throws(ConfigurationError) -> BelayConfiguration {
+    try BelayConfiguration.load(configFile: file, environment: env, currentDirectory: cwd)
+}
+
+/// The problem lines of a refused configuration.
+private func problems(_ body: () throws -> Void) -> [String] {
+    do {
+        try body()
+        return []
+    } catch let error as ConfigurationError {
+        return error.problems.map(\.description)
+    } catch {
+        return ["unexpected error: \(error)"]
+    }
+}
+
+@Suite struct BelayConfigurationLoadingTests {
+    @Test func repositoryConfigFileHoldsExactlyTheBuiltInDefaults() throws {
+        let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fromFile = try load(repositoryRoot.appendingPathComponent("config.json").path, cwd: "/")
+        var defaults = BelayConfiguration.builtInDefaults(relativeTo: repositoryRoot.path)
+        defaults.sourceFile = fromFile.sourceFile
+        #expect(fromFile == defaults)
+        let fileTree = try JSONParser.parse(String(contentsOf: repositoryRoot.appendingPathComponent("config.json"), encoding: .utf8))
+        #expect(fileTree == ConfigurationSchema.shared.defaults)
+    }
+
+    @Test func builtInDefaultsMatchTheDocumentedValues() {
+        let config = BelayConfiguration.builtInDefaults(relativeTo: "/srv/belay")
+        #expect(config.server.host == "127.0.0.1")
+        #expect(config.server.port == 8080)
+        #expect(config.server.threads == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(config.dataDirectory == "/srv/belay/data")
+        #expect(config.databasePath == "/srv/belay/data/belay.sqlite3")
+        #expect(config.assetsDirectory == "/srv/belay/Assets")
+        #expect(config.migrationsDirectory == "/srv/belay/Migrations")
+        #expect(config.club.timeZone == "Asia/Seoul")
+        #expect(config.club.locale == "ko_KR")
+        #expect(config.checkIn.codeStepSeconds == 30)
+        #expect(config.rewards.milestones[10] == "crimp-silver")
+        #expect(config.rewards.rarityWeights == ["common": 60, "uncommon": 25, "rare": 12, "epic": 3])
+        #expect(config.render.storyFormat == .png)
+        #expect(config.backfill.dailyAt == nil)
+        #expect(config.sourceFile == nil)
+    }
+
+    @Test func missingKeysTakeTheirDefaults() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"server": {"port": 9000}, "check_in": {"code_step_seconds": 45}}"#, to: directory)
+        let config = try load(file, cwd: "/")
+        #expect(config.server.port == 9000)
+        #expect(config.server.host == "127.0.0.1")
+        #expect(config.checkIn.codeStepSeconds == 45)
+        #expect(config.checkIn.maxWrongAttempts == 5)
+        #expect(config.club.name == "Belay Climbing Club")
+    }
+
+    @Test func relativePathsResolveAgainstTheConfigFilesDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"data_directory": "var/data", "fonts": {"bold": "../fonts/Bold.ttf"}}"#, to: directory, as: "etc/config.json")
+        let elsewhere = try TemporaryDirectory()
+        let config = try load(file, cwd: elsewhere.path)
+        let etc = URL(fileURLWithPath: directory.path).appendingPathComponent("etc").standardizedFileURL.path
+        #expect(config.dataDirectory == etc + "/var/data")
+        #expect(config.databasePath == etc + "/var/data/belay.sqlite3")
+        #expect(config.fonts.bold == URL(fileURLWithPath: directory.path).standardizedFileURL.path + "/fonts/Bold.ttf")
+        // Defaults count as written in the file: ./Assets sits beside it.
+        #expect(config.assetsDirectory == etc + "/Assets")
+        #expect(config.migrationsDirectory == etc + "/Migrations")
+        #expect(config.fonts.regular == "/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
+        #expect(config.sourceFile == file)
+    }
+
+    @Test func aRelativeConfigFileIsFoundFromTheWorkingDirectory() throws {
+        let directory = try TemporaryDirectory()
+        _ = try write(#"{"server": {"port": 7000}}"#, to: directory, as: "conf/belay.json")
+        let config = try load("conf/belay.json", cwd: directory.path)
+        #expect(config.server.port == 7000)
+        #expect(config.dataDirectory.hasSuffix("/conf/data"))
+    }
+
+    @Test func explicitDatabasePathIsKept() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"database_path": "db/club.sqlite3"}"#, to: directory)
+        let config = try load(file, cwd: "/")
+        #expect(config.databasePath == URL(fileURLWithPath: directory.path).standardizedFileURL.path + "/db/club.sqlite3")
+    }
+
+    @Test func withoutAFileTheWorkingDirectorysConfigJSONIsUsed() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try load(nil, cwd: directory.path).server.port == 8080)
+        #expect(try load(nil, cwd: directory.path).sourceFile == nil)
+        _ = try write(#"{"server": {"port": 8181}}"#, to: directory)
+        let config = try load(nil, cwd: directory.path)
+        #expect(config.server.port == 8181)
+        #expect(config.sourceFile != nil)
+    }
+
+    @Test func belayConfigVariableNamesTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"server": {"port": 8282}}"#, to: directory, as: "elsewhere.json")
+        #expect(try load(nil, env: ["BELAY_CONFIG": file], cwd: "/").server.port == 8282)
+    }
+
+    @Test func zeroThreadsMeansOnePerCore() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try load(try write(#"{"server": {"threads": 0}}"#, to: directory), cwd: "/").server.threads == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(try load(try write(#"{"server": {"threads": 3}}"#, to: directory), cwd: "/").server.threads == 3)
+    }
+
+    @Test func mapsInTheFileReplaceTheDefaultMapWhole() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"rewards": {"milestones": {"5": "jug-gold"}}, "backfill": {"daily_at": "03:30"}}"#, to: directory)
+        let config = try load(file, cwd: "/")
+        #expect(config.rewards.milestones == [5: "jug-gold"])
+        #expect(config.rewards.rarityWeights["common"] == 60)
+        #expect(config.backfill.dailyAt == .init(hour: 3, minute: 30))
+    }
+}
+
+@Suite struct BelayConfigurationEnvironmentTests {
+    @Test func variableNamesJoinTheKeyPathWithUnderscores() {
+        #expect(BelayConfiguration.environmentVariable(forKey: "server.port") == "BELAY_SERVER_PORT")
+        #expect(BelayConfiguration.environmentVariable(forKey: "data_directory") == "BELAY_DATA_DIRECTORY")
+        #expect(BelayConfiguration.environmentVariable(forKey: "share.instagram_app_id") == "BELAY_SHARE_INSTAGRAM_APP_ID")
+        // No two keys may share a variable.
+        let names = BelayConfiguration.keys.map(BelayConfiguration.environmentVariable(forKey:))
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test func environmentOverridesTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"server": {"port": 9000}, "data_directory": "filedata"}"#, to: directory)
+        let cwd = try TemporaryDirectory()
+        let config = try load(file, env: [
+            "BELAY_SERVER_PORT": "9100",
+            "BELAY_DATA_DIRECTORY": "envdata",
+            "BELAY_SHARE_INSTAGRAM_APP_ID": "1234567890",
+            "BELAY_REWARDS_MILESTONES": #"{"2": "crimp-silver"}"#,
+            "PATH": "/usr/bin",
+        ], cwd: cwd.path)
+        #expect(config.server.port == 9100)
+        #expect(config.dataDirectory == URL(fileURLWithPath: cwd.path).standardizedFileURL.path + "/envdata")
+        #expect(config.databasePath.hasSuffix("/envdata/belay.sqlite3"))
+        #expect(config.share.instagramAppID == "1234567890")
+        #expect(config.rewards.milestones == [2: "crimp-silver"])
+    }
+
+    @Test func environmentValuesAreCheckedAndNamed() throws {
+        let lines = problems { _ = try load(nil, env: ["BELAY_SERVER_PORT": "eighty"], cwd: "/") }
+        #expect(lines == [#"BELAY_SERVER_PORT: server.port: expected an integer, found "eighty""#])
+        let impossible = problems { _ = try load(nil, env: ["BELAY_SERVER_PORT": "70000"], cwd: "/") }
+        #expect(impossible == ["BELAY_SERVER_PORT: server.port: 70000 is not a port (1–65535, or 0 for any free port)"])
+    }
+
+    @Test func unknownBelayVariablesAreRefusedWithASuggestion() {
+        let lines = problems { _ = try load(nil, env: ["BELAY_SERVER_PROT": "9000"], cwd: "/") }
+        #expect(lines == ["BELAY_SERVER_PROT: unknown setting; did you mean BELAY_SERVER_PORT?"])
+    }
+}
+
+@Suite struct BelayConfigurationValidationTests {
+    private func refusal(_ json: String) throws -> [String] {
+        let directory = try TemporaryDirectory()
+        let file = try write(json, to: directory)
+        return problems { _ = try load(file, cwd: directory.path) }.map {
+            $0.replacingOccurrences(of: file, with: "config.json")
+        }
+    }
+
+    @Test func unknownKeysAreNamedWithASuggestion() throws {
+        #expect(try refusal(#"{"server": {"prot": 80}}"#) == [#"config.json: server.prot: unknown key; did you mean "server.port"?"#])
+        #expect(try refusal(#"{"port": 80}"#) == [#"config.json: port: unknown key; did you mean "server.port"?"#])
+        let unrelated = try refusal(#"{"check_in": {"colour": "red"}}"#)
+        #expect(unrelated.count == 1)
+        #expect(unrelated[0].hasPrefix(#"config.json: check_in.colour: unknown key in "check_in" (known keys: "opens_minutes_before_start""#))
+    }
+
+    @Test func wrongTypesAreNamed() throws {
+        #expect(try refusal(#"{"server": {"port": "8080"}}"#) == [#"config.json: server.port: expected an integer, found the string "8080" (write it without quotes)"#])
+        #expect(try refusal(#"{"server": {"port": 80.5}}"#) == ["config.json: server.port: expected an integer, found the number 80.5"])
+        #expect(try refusal(#"{"server": 8080}"#) == ["config.json: server: expected an object, found the integer 8080"])
+        #expect(try refusal(#"{"club": {"name": 7}}"#) == ["config.json: club.name: expected a string, found the integer 7 (write it in double quotes)"])
+        #expect(try refusal(#"{"rewards": {"rarity_weights": {"rare": "12"}}}"#) == [#"config.json: rewards.rarity_weights.rare: expected an integer, found the string "12" (write it without quotes)"#])
+        #expect(try refusal("[1, 2]") == ["config.json: must be a JSON object at the top level, found an array"])
+    }
+
+    @Test func impossiblePortIsNamed() throws {
+        #expect(try refusal(#"{"server": {"port": 70000}}"#) == ["config.json: server.port: 70000 is not a port (1–65535, or 0 for any free port)"])
+        #expect(try refusal(#"{"server": {"port": 0}}"#) == [])
+    }
+
+    @Test(arguments: [
+        (#"{"server": {"threads": -1}}"#, "server.threads: -1 is not a thread count"),
+        (#"{"server": {"max_connections": 0}}"#, "server.max_connections: 0 is too small; it must be at least 1 connection"),
+        (#"{"server": {"public_base_url": "belay.example"}}"#, #"server.public_base_url: "belay.example" is not an http(s) URL"#),
+        (#"{"server": {"host": ""}}"#, "server.host: must not be empty"),
+        (#"{"check_in": {"opens_minutes_before_start": 30, "closes_minutes_after_end": -60}}"#, "check_in.closes_minutes_after_end: the check-in window would close (-60 min after the end) before it opens (30 min before the start)"),
+        (#"{"check_in": {"code_step_seconds": 10}}"#, "check_in.code_step_seconds: 10 seconds is outside 30–60"),
+        (#"{"check_in": {"code_step_seconds": 61}}"#, "check_in.code_step_seconds: 61 seconds is outside 30–60"),
+        (#"{"check_in": {"max_wrong_attempts": -2}}"#, "check_in.max_wrong_attempts: -2 is too small"),
+        (#"{"club": {"time_zone": "Mars/Olympus"}}"#, #"club.time_zone: "Mars/Olympus" is not a known IANA time zone"#),
+        (#"{"club": {"locale": "ko-KR"}}"#, #"club.locale: "ko-KR" is not a known locale (e.g. ko_KR, en_US); did you mean "ko_KR"?"#),
+        (#"{"render": {"workers": 0}}"#, "render.workers: 0 is too small; it must be at least 1 worker"),
+        (#"{"render": {"story_format": "gif"}}"#, #"render.story_format: "gif" is not a story format (png or jpeg)"#),
+        (#"{"render": {"jpeg_quality": 101}}"#, "render.jpeg_quality: 101 is not a JPEG quality (1–100)"),
+        (#"{"render": {"max_image_side": 100}}"#, "render.max_image_side: 100 is too small"),
+        (#"{"backfill": {"daily_at": "7am"}}"#, #"backfill.daily_at: "7am" is not a time of day HH:MM"#),
+        (#"{"backfill": {"daily_at": "24:00"}}"#, #"backfill.daily_at: "24:00" is not a time of day HH:MM"#),
+        (#"{"backfill": {"every_minutes": -5}}"#, "backfill.every_minutes: -5 is too small"),
+        (#"{"backfill": {"jobs": 0}}"#, "backfill.jobs: 0 is too small"),
+        (#"{"rewards": {"milestones": {"ten": "jug-gold"}}}"#, #"rewards.milestones.ten: "ten" is not a check-in count"#),
+        (#"{"rewards": {"milestones": {"0": "jug-gold"}}}"#, #"rewards.milestones.0: "0" is not a check-in count"#),
+        (#"{"rewards": {"rarity_weights": {"rare": -1}}}"#, "rewards.rarity_weights.rare: -1 is negative"),
+        (#"{"rewards": {"rarity_weights": {"rare": 0}}}"#, "rewards.rarity_weights: every weight is 0"),
+        (#"{"share": {"instagram_app_id": "my-app"}}"#, #"share.instagram_app_id: "my-app" is not a Facebook App ID"#),
+        (#"{"data_directory": ""}"#, "data_directory: must not be empty"),
+    ])
+    func impossibleValuesAreNamed(json: String, expected: String) throws {
+        let lines = try refusal(json)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasPrefix("config.json: " + expected) == true, "\(lines)")
+    }
+
+    @Test func everyProblemIsReportedAtOnce() throws {
+        let lines = try refusal(#"{"server": {"port": 70000, "bogus": 1}, "render": {"workers": 0}}"#)
+        #expect(lines.count == 1, "unknown keys come first, before values are judged: \(lines)")
+        let values = try refusal(#"{"server": {"port": 70000}, "render": {"workers": 0}, "check_in": {"code_step_seconds": 5}}"#)
+        #expect(values.count == 3)
+    }
+
+    @Test func syntaxErrorsNameLineAndColumn() throws {
+        let lines = try refusal("{\n  \"server\": {\n    \"port\": 8080,\n  }\n}")
+        #expect(lines == ["config.json: is not valid JSON: line 4, column 3: expected a key in double quotes, found '}'"])
+    }
+
+    @Test func aMissingFileIsNamed() {
+        let lines = problems { _ = try load("/nonexistent/belay.json", cwd: "/") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("/nonexistent/belay.json: no such file") == true)
+    }
+}
+
+@Suite struct JSONParserTests {
+    @Test func keepsIntegersBooleansAndKeyOrder() throws {
+        let value = try JSONParser.parse(#"{"b": 1, "a": [true, 1.5, null, "x\u00e9\n"], "c": -0}"#)
+        #expect(value == .object([
+            ("b", .integer(1)),
+            ("a", .array([.bool(true), .number(1.5), .null, .string("xé\n")])),
+            ("c", .integer(0)),
+        ]))
+    }
+
+    @Test(arguments: ["{", "{\"a\" 1}", "[1,]", "01", "\"\\x\"", "{\"a\": 1, \"a\": 2}", "tru", "1 2"])
+    func refusesMalformedDocuments(text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+    }
+}
+
+@Suite struct SuggestionTests {
+    @Test func suggestsTheClosePlausibleWord() {
+        #expect(Suggestion.closest(to: "metups", among: ["meetups", "users", "migrate"]) == "meetups")
+        #expect(Suggestion.closest(to: "mirgate", among: ["meetups", "users", "migrate"]) == "migrate")
+        #expect(Suggestion.closest(to: "zzz", among: ["meetups", "users"]) == nil)
+        #expect(Suggestion.editDistance("kitten", "sitting") == 3)
+    }
+}

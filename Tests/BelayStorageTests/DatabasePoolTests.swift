@@ -1,0 +1,130 @@
+import BelayStorage
+import BelayTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct DatabasePoolTests {
+    let directory: TemporaryDirectory
+    let pool: DatabasePool
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        pool = try DatabasePool(path: directory.file("pool.sqlite"))
+        try pool.write { try $0.execute("CREATE TABLE counters (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)") }
+    }
+
+    @Test func writeRollsBackWhenTheBodyThrows() throws {
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try pool.write { db in
+                try db.execute("INSERT INTO counters (value) VALUES (?)", [1])
+                throw Abort()
+            }
+        }
+        #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters", as: Int64.self) } == 0)
+    }
+
+    @Test func readersCannotWrite() throws {
+        let error = try #require(throws: DatabaseError.self) {
+            try pool.read { try $0.execute("INSERT INTO counters (value) VALUES (1)") }
+        }
+        #expect(error.resultCode == 8) // SQLITE_READONLY
+    }
+
+    @Test func writesFromManyThreadsAreSerialised() throws {
+        try pool.write { try $0.execute("INSERT INTO counters (id, value) VALUES (1, 0)") }
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 {
+                do {
+                    try pool.write { db in
+                        let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
+                        try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
+                    }
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(try pool.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 400)
+    }
+
+    @Test func readersRunConcurrently() throws {
+        // Each reader waits inside its read until the other has entered its own: this can
+        // only finish if two reads are in progress at the same time.
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let mine = index == 0 ? first : second
+            let theirs = index == 0 ? second : first
+            let met = (try? pool.read { db -> Bool in
+                _ = try db.scalar("SELECT count(*) FROM counters", as: Int64.self)
+                mine.signal()
+                return theirs.wait(timeout: .now() + 10) == .success
+            }) ?? false
+            outcomes.withLock { $0.append(met) }
+        }
+        #expect(outcomes.withLock { $0 } == [true, true])
+    }
+
+    @Test func readersSeeCommittedWritesAndOneSnapshot() throws {
+        try pool.write { try $0.execute("INSERT INTO counters (value) VALUES (1)") }
+        let counts = try pool.read { db -> (Int64?, Int64?) in
+            let before = try db.scalar("SELECT count(*) FROM counters", as: Int64.self)
+            try pool.write { try $0.execute("INSERT INTO counters (value) VALUES (2)") }
+            let after = try db.scalar("SELECT count(*) FROM counters", as: Int64.self)
+            return (before, after)
+        }
+        #expect(counts.0 == 1)
+        #expect(counts.1 == 1)
+        #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters", as: Int64.self) } == 2)
+    }
+
+    @Test func backupIsConsistentWhileAnotherConnectionWrites() throws {
+        let stop = Atomic<Bool>(false)
+        let written = Atomic<Int>(0)
+        let writerDone = DispatchSemaphore(value: 0)
+        let writerStarted = DispatchSemaphore(value: 0)
+        // A second, independent connection plays the part of the running server.
+        let path = directory.file("pool.sqlite")
+        Thread.detachNewThread {
+            defer { writerDone.signal() }
+            guard let server = try? Database(path: path) else { writerStarted.signal(); return }
+            while !stop.load(ordering: .relaxed) {
+                do {
+                    try server.transaction {
+                        for value in 0..<20 { try server.execute("INSERT INTO counters (value) VALUES (?)", [value]) }
+                    }
+                    if written.add(1, ordering: .relaxed).newValue == 5 { writerStarted.signal() }
+                } catch {
+                    if written.load(ordering: .relaxed) < 5 { writerStarted.signal() }
+                    return
+                }
+            }
+        }
+        writerStarted.wait()
+        let destination = directory.file("backup.sqlite")
+        try pool.backup(to: destination)
+        stop.store(true, ordering: .relaxed)
+        writerDone.wait()
+        #expect(written.load(ordering: .relaxed) >= 5)
+
+        let copy = try Database(path: destination)
+        #expect(try copy.check().isHealthy)
+        let rows = try copy.scalar("SELECT count(*) FROM counters", as: Int64.self) ?? 0
+        #expect(rows > 0)
+        #expect(rows % 20 == 0, "a backup holds whole transactions only")
+        #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
+    }
+
+    @Test func backupToAMissingDirectoryFailsClearly() throws {
+        let error = try #require(throws: DatabaseError.self) {
+            try pool.backup(to: directory.file("no/such/dir/backup.sqlite"))
+        }
+        #expect(error.description.contains("cannot create the backup file"))
+    }
+}
