@@ -1,0 +1,133 @@
+import BelayStorage
+import Foundation
+
+/// SQL for attendances.
+enum AttendanceRepository {
+    static let columns = """
+        a.id, a.meetup_id, a.member_id, a.status, a.joined_at, a.updated_at, a.checked_in_at, a.check_in_method,
+        a.checked_in_by,
+        CASE WHEN a.status = 'waitlisted' THEN
+            (SELECT count(*) FROM attendances w WHERE w.meetup_id = a.meetup_id AND w.status = 'waitlisted'
+                                                  AND w.queue_position <= a.queue_position)
+        END
+        """
+
+    static func decode(_ row: Row) throws -> Attendance {
+        Attendance(id: try row.get(0), meetupID: try row.get(1), memberID: try row.get(2),
+                   status: AttendanceStatus(rawValue: try row.get(3)) ?? .cancelled,
+                   waitlistPosition: try row.get(9), joinedAt: try row.get(4), updatedAt: try row.get(5),
+                   checkedInAt: try row.get(6), checkInMethod: try row.get(7, as: String?.self).flatMap(CheckInMethod.init(rawValue:)),
+                   checkedInBy: try row.get(8))
+    }
+
+    static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
+        try db.queryOne("SELECT \(columns) FROM attendances a WHERE a.meetup_id = ? AND a.member_id = ?",
+                        [meetupID, memberID], decode)
+    }
+
+    static func find(id: Int64, in db: Database) throws -> Attendance? {
+        try db.queryOne("SELECT \(columns) FROM attendances a WHERE a.id = ?", [id], decode)
+    }
+
+    /// Places taken (`going` + `checked_in`) and members waiting.
+    static func counts(meetupID: Int64, in db: Database) throws -> (taken: Int, waiting: Int) {
+        try db.queryOne("""
+            SELECT count(*) FILTER (WHERE status IN ('going', 'checked_in')), count(*) FILTER (WHERE status = 'waitlisted')
+            FROM attendances WHERE meetup_id = ? AND status IN ('going', 'checked_in', 'waitlisted')
+            """, [meetupID]) { (try $0.get(0, as: Int.self), try $0.get(1, as: Int.self)) } ?? (0, 0)
+    }
+
+    static func nextQueuePosition(meetupID: Int64, in db: Database) throws -> Int64 {
+        (try db.scalar("SELECT max(queue_position) FROM attendances WHERE meetup_id = ?", [meetupID], as: Int64?.self) ?? nil).map { $0 + 1 } ?? 1
+    }
+
+    static func insert(meetupID: Int64, memberID: Int64, status: AttendanceStatus, queuePosition: Int64,
+                       at now: Date, in db: Database) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO attendances (meetup_id, member_id, status, queue_position, joined_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [meetupID, memberID, status.rawValue, queuePosition, now, now])
+        return db.lastInsertRowID
+    }
+
+    static func rejoin(id: Int64, status: AttendanceStatus, queuePosition: Int64, at now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE attendances SET status = ?, queue_position = ?, joined_at = ?, updated_at = ?,
+                                   checked_in_at = NULL, check_in_method = NULL, checked_in_by = NULL
+            WHERE id = ?
+            """, [status.rawValue, queuePosition, now, now, id])
+    }
+
+    static func setStatus(_ status: AttendanceStatus, id: Int64, at now: Date, in db: Database) throws {
+        try db.execute("UPDATE attendances SET status = ?, updated_at = ? WHERE id = ?", [status.rawValue, now, id])
+    }
+
+    static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,
+                              in db: Database) throws {
+        try db.execute("""
+            UPDATE attendances SET status = 'checked_in', checked_in_at = ?, check_in_method = ?, checked_in_by = ?,
+                                   updated_at = ?
+            WHERE id = ?
+            """, [instant, method.rawValue, actorID, now, id])
+    }
+
+    static func undoCheckIn(id: Int64, at now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE attendances SET status = 'going', checked_in_at = NULL, check_in_method = NULL, checked_in_by = NULL,
+                                   updated_at = ?
+            WHERE id = ?
+            """, [now, id])
+    }
+
+    /// Moves waitlisted members to `going`, first in line first, while places are free.
+    static func promoteWaitlisted(meetupID: Int64, capacity: Int, at now: Date, in db: Database) throws -> [Attendance] {
+        let (taken, _) = try counts(meetupID: meetupID, in: db)
+        let free = capacity - taken
+        guard free > 0 else { return [] }
+        let ids: [Int64] = try db.query("""
+            SELECT id FROM attendances WHERE meetup_id = ? AND status = 'waitlisted' ORDER BY queue_position LIMIT ?
+            """, [meetupID, free]) { try $0.get(0) }
+        var promoted: [Attendance] = []
+        for id in ids {
+            try setStatus(.going, id: id, at: now, in: db)
+            if let attendance = try find(id: id, in: db) { promoted.append(attendance) }
+        }
+        return promoted
+    }
+
+    /// Cancels every `going` or `waitlisted` attendance of a meetup.
+    static func cancelOpen(meetupID: Int64, at now: Date, in db: Database) throws -> Int {
+        try db.execute("""
+            UPDATE attendances SET status = 'cancelled', updated_at = ?
+            WHERE meetup_id = ? AND status IN ('going', 'waitlisted')
+            """, [now, meetupID])
+        return db.changes
+    }
+
+    static func attendees(meetupID: Int64, status: AttendanceStatus?, afterPosition: Int64, limit: Int,
+                          in db: Database) throws -> [(position: Int64, attendee: Attendee)] {
+        try db.query("""
+            SELECT \(columns), a.queue_position, u.handle, u.display_name
+            FROM attendances a JOIN users u ON u.id = a.member_id
+            WHERE a.meetup_id = ?1 AND (?2 IS NULL OR a.status = ?2) AND a.queue_position > ?3
+            ORDER BY a.queue_position LIMIT ?4
+            """, [meetupID, status?.rawValue, afterPosition, limit]) { row in
+            (try row.get(10), Attendee(attendance: try decode(row), handle: try row.get(11), displayName: try row.get(12)))
+        }
+    }
+
+    static func attendances(memberID: Int64, beforeID: Int64, limit: Int, in db: Database) throws -> [Attendance] {
+        try db.query("""
+            SELECT \(columns) FROM attendances a WHERE a.member_id = ? AND a.id < ? ORDER BY a.id DESC LIMIT ?
+            """, [memberID, beforeID, limit], decode)
+    }
+
+    /// The member's check-in number of this attendance: how many of their checked-in
+    /// attendances were checked in at or before it (ties broken by id).
+    static func checkInNumber(memberID: Int64, checkedInAt: Date, attendanceID: Int64, in db: Database) throws -> Int {
+        try db.scalar("""
+            SELECT count(*) FROM attendances
+            WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) <= (?2, ?3)
+            """, [memberID, checkedInAt, attendanceID], as: Int.self) ?? 0
+    }
+}

@@ -1,0 +1,154 @@
+import BelayStorage
+import Foundation
+
+/// Joining and leaving meetups, the waitlist, and attendee lists.
+///
+/// Every change runs in one `BEGIN IMMEDIATE` transaction, which SQLite serialises across
+/// threads and processes, so the capacity is never exceeded however many join at once.
+/// A member acts for themselves; the meetup's host or an admin may act for anyone.
+public final class AttendanceService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+
+    public init(pool: DatabasePool, clock: any WallClock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    /// Joins a meetup: `going` while there is a place and nobody is waiting, otherwise
+    /// `waitlisted` at the back of the line. Joining again while attending changes nothing;
+    /// joining after leaving puts the member at the back of the line.
+    /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
+    ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
+    public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.requireMeetup(meetupID, in: db)
+                try Self.requireActing(for: memberID, at: meetup, actor)
+                switch meetup.status {
+                case .scheduled: break
+                case .cancelled: throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; it takes no more members")
+                case .completed: throw DomainError(.meetupCompleted, "Meetup \(meetupID) is completed; it takes no more members")
+                }
+                guard now < meetup.endsAt else {
+                    throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended")
+                }
+                guard try UserRepository.find(id: memberID, in: db) != nil else {
+                    throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")
+                }
+                let existing = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db)
+                if let existing, existing.status != .cancelled {
+                    return JoinResult(attendance: existing, changed: false)
+                }
+                let (taken, waiting) = try AttendanceRepository.counts(meetupID: meetupID, in: db)
+                let status: AttendanceStatus = taken < meetup.capacity && waiting == 0 ? .going : .waitlisted
+                let position = try AttendanceRepository.nextQueuePosition(meetupID: meetupID, in: db)
+                let id: Int64
+                if let existing {
+                    try AttendanceRepository.rejoin(id: existing.id, status: status, queuePosition: position, at: now, in: db)
+                    id = existing.id
+                } else {
+                    id = try AttendanceRepository.insert(meetupID: meetupID, memberID: memberID, status: status,
+                                                         queuePosition: position, at: now, in: db)
+                }
+                return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)
+            }
+        }
+    }
+
+    /// Leaves a meetup. When a `going` member leaves, the first waitlisted members are
+    /// promoted to `going` in the same transaction, as far as places are free.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `not_attending`,
+    ///   `already_cancelled`, `already_checked_in` (undo the check-in first).
+    public func leave(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> LeaveResult {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.requireMeetup(meetupID, in: db)
+                try Self.requireActing(for: memberID, at: meetup, actor)
+                guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
+                    throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
+                }
+                switch attendance.status {
+                case .cancelled:
+                    throw DomainError(.alreadyCancelled, "User \(memberID) already left meetup \(meetupID)")
+                case .checkedIn:
+                    throw DomainError(.alreadyCheckedIn, "User \(memberID) has checked in to meetup \(meetupID); a host must undo the check-in first")
+                case .going, .waitlisted:
+                    break
+                }
+                try AttendanceRepository.setStatus(.cancelled, id: attendance.id, at: now, in: db)
+                var promoted: [Attendance] = []
+                if attendance.status == .going && meetup.status == .scheduled {
+                    promoted = try AttendanceRepository.promoteWaitlisted(meetupID: meetupID, capacity: meetup.capacity,
+                                                                         at: now, in: db)
+                }
+                return LeaveResult(attendance: try AttendanceRepository.find(id: attendance.id, in: db)!, promoted: promoted)
+            }
+        }
+    }
+
+    /// The member's attendance of a meetup, or nil when they never joined it.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func attendance(meetupID: Int64, memberID: Int64) throws -> Attendance? {
+        try domainCall {
+            try pool.read { db in
+                guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
+                    guard try MeetupRepository.essentials(id: meetupID, in: db) != nil else {
+                        throw MeetupService.notFound(meetupID)
+                    }
+                    return nil
+                }
+                return attendance
+            }
+        }
+    }
+
+    /// A meetup's attendees in join order, optionally only those with one status.
+    /// - Throws: `DomainError`: `meetup_not_found`, bad limit or cursor.
+    public func attendees(meetupID: Int64, status: AttendanceStatus? = nil, limit: Int = 50,
+                          cursor: String? = nil) throws -> Page<Attendee> {
+        let limit = try validatedLimit(limit, maximum: 500)
+        let listName = "attendees-\(meetupID)-\(status?.rawValue ?? "all")"
+        let after = try cursor.map { try Cursor.decode($0, list: listName).key } ?? 0
+        let rows = try domainCall {
+            try pool.read { db in
+                guard try MeetupRepository.essentials(id: meetupID, in: db) != nil else { throw MeetupService.notFound(meetupID) }
+                return try AttendanceRepository.attendees(meetupID: meetupID, status: status, afterPosition: after,
+                                                          limit: limit + 1, in: db)
+            }
+        }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { Cursor(list: listName, key: $0.position, id: 0).encoded } : nil
+        return Page(items: page.map(\.attendee), nextCursor: next)
+    }
+
+    /// A member's attendances, most recent first.
+    /// - Throws: `DomainError` for a bad limit or cursor.
+    public func attendances(memberID: Int64, limit: Int = 50, cursor: String? = nil) throws -> Page<Attendance> {
+        let limit = try validatedLimit(limit)
+        let listName = "attendances-\(memberID)"
+        let before = try cursor.map { try Cursor.decode($0, list: listName).id } ?? Int64.max
+        let rows = try domainCall {
+            try pool.read { try AttendanceRepository.attendances(memberID: memberID, beforeID: before, limit: limit + 1, in: $0) }
+        }
+        let page = Array(rows.prefix(limit))
+        let next = rows.count > limit ? page.last.map { Cursor(list: listName, key: 0, id: $0.id).encoded } : nil
+        return Page(items: page, nextCursor: next)
+    }
+
+    // MARK: Rules
+
+    static func requireMeetup(_ id: Int64, in db: Database) throws -> MeetupRepository.Essentials {
+        guard let meetup = try MeetupRepository.essentials(id: id, in: db) else { throw MeetupService.notFound(id) }
+        return meetup
+    }
+
+    /// A member acts for themselves; the meetup's host or an admin for anyone.
+    static func requireActing(for memberID: Int64, at meetup: MeetupRepository.Essentials, _ actor: Actor) throws {
+        guard actor.userID == memberID || actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+            throw DomainError(.notPermitted, "Only the member themselves, the meetup's host or an admin may do this")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// BelayDomain
-import CCrypto

@@ -1,0 +1,185 @@
+import BelayStorage
+import Foundation
+
+/// Checking members in (by rotating code, by a host, or offline), and undoing it.
+///
+/// A check-in, its reward and the reward's render job are written in one transaction.
+/// Refusals carry a stable `RefusalReason`; they are checked in this order:
+/// `meetup_not_found`, `idempotency_key_reused`, `not_permitted`, (already checked in →
+/// the first result again), `meetup_cancelled`, `not_attending`, `already_cancelled`,
+/// `waitlisted`, `invalid_input` (offline time in the future), `window_not_open` /
+/// `window_closed`, `too_many_attempts`, `bad_code`. See `CheckInPolicy` for the lock-out rule.
+public final class CheckInService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+    private let policy: CheckInPolicy
+    private let codes: CheckInCodeGenerator
+    private let awarder: RewardAwarder
+
+    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = checkInPolicy
+        self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
+        self.awarder = RewardAwarder(policy: rewardPolicy)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = checkInPolicy
+        self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
+        self.awarder = awarder
+    }
+
+    private enum Outcome {
+        case checkedIn(attendanceID: Int64, isRepeat: Bool)
+        /// Refused after writing something that must stay (a wrong attempt).
+        case refused(DomainError)
+    }
+
+    /// Checks a member in. Idempotent: when the member is already checked in, or the
+    /// idempotency key was used before for the same request, the first result comes back
+    /// with `isRepeat` set.
+    /// - Parameters:
+    ///   - request: meetup, member, proof and optional idempotency key.
+    ///   - actor: the member themselves for `.code`; the meetup's host or an admin for
+    ///     `.host` and `.offline`.
+    /// - Throws: `DomainError` with one of the reasons listed on the type.
+    public func checkIn(_ request: CheckInRequest, by actor: Actor) throws -> CheckInResult {
+        if let key = request.idempotencyKey {
+            guard (1...200).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
+                throw DomainError.invalid("idempotency_key", "An idempotency key is 1–200 visible ASCII characters")
+            }
+        }
+        let now = clock.now()
+        let outcome = try domainCall { try pool.write { db in try checkIn(request, by: actor, now: now, in: db) } }
+        switch outcome {
+        case let .refused(error):
+            throw error
+        case let .checkedIn(attendanceID, isRepeat):
+            return try domainCall {
+                try pool.read { db in
+                    CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
+                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db), isRepeat: isRepeat)
+                }
+            }
+        }
+    }
+
+    private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {
+        guard let meetup = try MeetupRepository.essentials(id: request.meetupID, in: db) else {
+            throw MeetupService.notFound(request.meetupID)
+        }
+        let actorKey = actor.userID ?? 0
+        if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
+            guard seen.fingerprint == request.fingerprint else {
+                throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
+            }
+            return .checkedIn(attendanceID: seen.attendanceID, isRepeat: true)
+        }
+        switch request.proof {
+        case .code:
+            guard actor.userID == request.memberID else {
+                throw DomainError(.notPermitted, "A member checks in with a code only for themselves; hosts check others in without a code")
+            }
+        case .host, .offline:
+            guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+                throw DomainError(.notPermitted, "Only the meetup's host or an admin checks members in on their behalf")
+            }
+        }
+        let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        if let attendance, attendance.status == .checkedIn {
+            return .checkedIn(attendanceID: attendance.id, isRepeat: true)
+        }
+        guard meetup.status != .cancelled else {
+            throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
+        }
+        guard let attendance else {
+            throw DomainError(.notAttending, "User \(request.memberID) has not joined meetup \(meetup.id); join first")
+        }
+        switch attendance.status {
+        case .cancelled: throw DomainError(.alreadyCancelled, "User \(request.memberID) left meetup \(meetup.id); join again first")
+        case .waitlisted: throw DomainError(.waitlisted, "User \(request.memberID) is on the waitlist of meetup \(meetup.id), not going")
+        case .going, .checkedIn: break
+        }
+
+        var instant = now
+        if case let .offline(at) = request.proof {
+            guard at <= now else {
+                throw DomainError.invalid("checked_in_at", "An offline check-in time cannot be in the future")
+            }
+            instant = at
+        }
+        let window = policy.window(start: meetup.startsAt, end: meetup.endsAt)
+        if let refusal = window.refusal(at: instant) {
+            let formatter = ISO8601DateFormatter()
+            throw refusal == .windowNotOpen
+                ? DomainError(.windowNotOpen, "Check-in opens at \(formatter.string(from: window.opensAt))")
+                : DomainError(.windowClosed, "Check-in closed at \(formatter.string(from: window.closesAt))")
+        }
+
+        if case let .code(code) = request.proof {
+            var wrong = 0
+            if let attempts = try CheckInRepository.attempts(meetupID: meetup.id, memberID: request.memberID, in: db) {
+                let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
+                if attempts.count >= policy.maxWrongAttempts {
+                    if now < lockedUntil {
+                        throw DomainError(.tooManyAttempts, "Too many wrong codes; try again after \(ISO8601DateFormatter().string(from: lockedUntil)) or ask the host to check you in")
+                    }
+                } else {
+                    wrong = attempts.count
+                }
+            }
+            let trimmed = code.trimmingCharacters(in: .whitespaces)
+            guard codes.accepts(trimmed, secret: meetup.secret, at: now) else {
+                wrong += 1
+                try CheckInRepository.recordWrongAttempt(meetupID: meetup.id, memberID: request.memberID, count: wrong, at: now, in: db)
+                if wrong >= policy.maxWrongAttempts {
+                    return .refused(DomainError(.tooManyAttempts, "That code is wrong, and it was the last attempt allowed; try again in \(policy.lockoutMinutes) minutes or ask the host to check you in"))
+                }
+                return .refused(DomainError(.badCode, "That code is wrong or has expired; enter the code the host shows now (\(policy.maxWrongAttempts - wrong) attempts left)", field: "code"))
+            }
+            try CheckInRepository.clearAttempts(meetupID: meetup.id, memberID: request.memberID, in: db)
+        }
+
+        let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
+        try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method, by: checkedInBy, now: now, in: db)
+        _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
+                              checkedInAt: instant, reason: .award, now: now, in: db)
+        if let key = request.idempotencyKey {
+            try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
+                                              attendanceID: attendance.id, at: now, in: db)
+        }
+        return .checkedIn(attendanceID: attendance.id, isRepeat: false)
+    }
+
+    /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not
+    /// deleted) and queued renders of it cancelled. Checking in again reinstates the reward.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the meetup's host
+    ///   or an admin), `not_attending`, `not_checked_in`.
+    public func undoCheckIn(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> Attendance {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { throw MeetupService.notFound(meetupID) }
+                guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+                    throw DomainError(.notPermitted, "Only the meetup's host or an admin undoes a check-in")
+                }
+                guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
+                    throw DomainError(.notAttending, "User \(memberID) has not joined meetup \(meetupID)")
+                }
+                guard attendance.status == .checkedIn else {
+                    throw DomainError(.notCheckedIn, "User \(memberID) is \(attendance.status.rawValue) at meetup \(meetupID), not checked in")
+                }
+                try AttendanceRepository.undoCheckIn(id: attendance.id, at: now, in: db)
+                if let reward = try RewardRepository.standing(attendanceID: attendance.id, in: db) {
+                    try RewardRepository.setRevoked(now, id: reward.id, in: db)
+                    try RenderJobRepository.cancelQueued(rewardID: reward.id, now: now, in: db)
+                }
+                try CheckInRepository.forgetKeys(attendanceID: attendance.id, in: db)
+                return try AttendanceRepository.find(id: attendance.id, in: db)!
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import BelayStorage
+import Foundation
+
+/// Every domain service over one database, sharing one clock and one set of settings.
+///
+/// Build it once at start-up (the server, the CLI, the pipeline) and hand the services to
+/// the code that needs them. All services are thread-safe.
+public struct DomainServices: Sendable {
+    public let pool: DatabasePool
+    public let clock: any WallClock
+    public let settings: DomainSettings
+    public let users: UserService
+    public let meetups: MeetupService
+    public let attendance: AttendanceService
+    public let checkIns: CheckInService
+    public let catalog: CatalogService
+    public let rewards: RewardService
+    public let renderJobs: RenderJobQueue
+    public let shares: ShareService
+
+    /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
+    public init(pool: DatabasePool, clock: any WallClock = SystemWallClock(), settings: DomainSettings = DomainSettings()) throws {
+        try settings.validate()
+        self.pool = pool
+        self.clock = clock
+        self.settings = settings
+        let awarder = RewardAwarder(policy: settings.rewards)
+        users = UserService(pool: pool, clock: clock)
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
+        attendance = AttendanceService(pool: pool, clock: clock)
+        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder)
+        catalog = CatalogService(pool: pool, clock: clock)
+        rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
+        renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs)
+        shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Rotating six-digit check-in codes: HMAC-SHA256 of the meetup's secret and the time
+/// step (seconds since 1970 divided by the step length, as an 8-byte big-endian integer),
+/// truncated as in RFC 4226 (HOTP) to 6 decimal digits.
+struct CheckInCodeGenerator: Sendable {
+    let stepSeconds: Int
+
+    /// The time step that contains `instant`.
+    func step(at instant: Date) -> Int64 {
+        Int64((instant.timeIntervalSince1970 / Double(stepSeconds)).rounded(.down))
+    }
+
+    /// The code of `step`.
+    func code(secret: [UInt8], step: Int64) -> String {
+        var message = [UInt8](repeating: 0, count: 8)
+        var value = UInt64(bitPattern: step)
+        for index in (0..<8).reversed() {
+            message[index] = UInt8(value & 0xFF)
+            value >>= 8
+        }
+        let digest = Crypto.hmacSHA256(key: secret, message: message)
+        let offset = Int(digest[digest.count - 1] & 0x0F)
+        let truncated = (UInt32(digest[offset] & 0x7F) << 24) | (UInt32(digest[offset + 1]) << 16)
+            | (UInt32(digest[offset + 2]) << 8) | UInt32(digest[offset + 3])
+        let number = truncated % 1_000_000
+        let digits = String(number)
+        return String(repeating: "0", count: 6 - digits.count) + digits
+    }
+
+    /// The code current at `instant`, with its validity.
+    func current(secret: [UInt8], at instant: Date) -> CheckInCode {
+        let step = step(at: instant)
+        let start = Date(timeIntervalSince1970: Double(step) * Double(stepSeconds))
+        return CheckInCode(code: code(secret: secret, step: step), validFrom: start,
+                           expiresAt: start.addingTimeInterval(Double(stepSeconds)), stepSeconds: stepSeconds)
+    }
+
+    /// True when `candidate` is the code of the step containing `instant` or of the one
+    /// before (so a code read just before it rotated still works).
+    func accepts(_ candidate: String, secret: [UInt8], at instant: Date) -> Bool {
+        let candidateBytes = Array(candidate.utf8)
+        guard candidateBytes.count == 6 else { return false }
+        let current = step(at: instant)
+        var matched = false
+        for step in [current, current - 1] {
+            // Compare without an early exit so timing does not reveal how much matched.
+            let expected = Array(code(secret: secret, step: step).utf8)
+            var difference: UInt8 = 0
+            for index in 0..<6 { difference |= expected[index] ^ candidateBytes[index] }
+            if difference == 0 { matched = true }
+        }
+        return matched
+    }
+}

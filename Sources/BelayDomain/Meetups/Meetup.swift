@@ -1,0 +1,140 @@
+import Foundation
+
+/// Where a meetup stands.
+public enum MeetupStatus: String, Sendable, CaseIterable, Codable {
+    case scheduled
+    case cancelled
+    case completed
+}
+
+/// A meetup as members and hosts see it (the check-in secret is never part of it).
+public struct Meetup: Sendable, Hashable {
+    public let id: Int64
+    public let title: String
+    public let description: String
+    public let placeName: String
+    public let address: String?
+    public let startsAt: Date
+    public let endsAt: Date
+    /// IANA time-zone identifier the meetup is shown in, e.g. `Asia/Seoul`.
+    public let timeZone: String
+    public let capacity: Int
+    public let hostID: Int64
+    public let status: MeetupStatus
+    /// Members holding a place: `going` plus `checked_in`.
+    public let goingCount: Int
+    public let waitlistCount: Int
+    public let checkedInCount: Int
+    public let createdAt: Date
+    public let updatedAt: Date
+
+    /// Places left before joiners are waitlisted (0 when full or over capacity).
+    public var placesLeft: Int { max(0, capacity - goingCount) }
+}
+
+/// The fields of a new meetup.
+public struct NewMeetup: Sendable, Hashable {
+    /// 1–200 characters.
+    public var title: String
+    /// Up to 5,000 characters.
+    public var description: String
+    /// 1–200 characters; shown on the sticker.
+    public var placeName: String
+    /// Up to 500 characters.
+    public var address: String?
+    public var startsAt: Date
+    /// After `startsAt`, at most 14 days later.
+    public var endsAt: Date
+    /// An IANA identifier such as `Asia/Seoul`.
+    public var timeZone: String
+    /// 1–10,000.
+    public var capacity: Int
+    /// A user with the role `host` or `admin`.
+    public var hostID: Int64
+
+    public init(title: String, description: String = "", placeName: String, address: String? = nil,
+                startsAt: Date, endsAt: Date, timeZone: String, capacity: Int, hostID: Int64) {
+        self.title = title
+        self.description = description
+        self.placeName = placeName
+        self.address = address
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+        self.capacity = capacity
+        self.hostID = hostID
+    }
+}
+
+/// Changes to a meetup; nil fields stay as they are.
+public struct MeetupChanges: Sendable, Hashable {
+    public var title: String?
+    public var description: String?
+    public var placeName: String?
+    /// `.some(nil)` removes the address.
+    public var address: String??
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var timeZone: String?
+    /// Lowering it never removes anyone; raising it promotes waitlisted members in order.
+    public var capacity: Int?
+    public var hostID: Int64?
+
+    public init(title: String? = nil, description: String? = nil, placeName: String? = nil, address: String?? = nil,
+                startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil, capacity: Int? = nil,
+                hostID: Int64? = nil) {
+        self.title = title
+        self.description = description
+        self.placeName = placeName
+        self.address = address
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+        self.capacity = capacity
+        self.hostID = hostID
+    }
+}
+
+/// Which meetups to list.
+public struct MeetupQuery: Sendable, Hashable {
+    public enum Scope: String, Sendable, CaseIterable {
+        /// Not yet ended, soonest first.
+        case upcoming
+        /// Ended, most recent first.
+        case past
+        /// All, by start time ascending.
+        case all
+    }
+
+    public var scope: Scope
+    /// Only meetups at this exact place name.
+    public var placeName: String?
+    /// Only meetups of this host.
+    public var hostID: Int64?
+    /// Also list cancelled meetups (default true, so clients can show them struck through).
+    public var includeCancelled: Bool
+    public var limit: Int
+    /// From a previous page's `nextCursor`.
+    public var cursor: String?
+
+    public init(scope: Scope = .upcoming, placeName: String? = nil, hostID: Int64? = nil,
+                includeCancelled: Bool = true, limit: Int = 20, cursor: String? = nil) {
+        self.scope = scope
+        self.placeName = placeName
+        self.hostID = hostID
+        self.includeCancelled = includeCancelled
+        self.limit = limit
+        self.cursor = cursor
+    }
+}
+
+/// The code a host shows for check-in, and how long it stays current.
+public struct CheckInCode: Sendable, Hashable {
+    /// Six digits.
+    public let code: String
+    /// When this code became current.
+    public let validFrom: Date
+    /// When the next code replaces it (the previous code is still accepted for one more step).
+    public let expiresAt: Date
+    public let stepSeconds: Int
+}

@@ -1,0 +1,97 @@
+import BelayStorage
+import Foundation
+
+/// SQL for meetups.
+enum MeetupRepository {
+    static let columns = """
+        m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
+        m.host_id, m.status, m.created_at, m.updated_at,
+        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status IN ('going', 'checked_in')),
+        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status = 'waitlisted'),
+        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status = 'checked_in')
+        """
+
+    static func decode(_ row: Row) throws -> Meetup {
+        Meetup(id: try row.get(0), title: try row.get(1), description: try row.get(2), placeName: try row.get(3),
+               address: try row.get(4), startsAt: try row.get(5), endsAt: try row.get(6), timeZone: try row.get(7),
+               capacity: try row.get(8), hostID: try row.get(9),
+               status: MeetupStatus(rawValue: try row.get(10)) ?? .scheduled,
+               goingCount: try row.get(13), waitlistCount: try row.get(14), checkedInCount: try row.get(15),
+               createdAt: try row.get(11), updatedAt: try row.get(12))
+    }
+
+    static func find(id: Int64, in db: Database) throws -> Meetup? {
+        try db.queryOne("SELECT \(columns) FROM meetups m WHERE m.id = ?", [id], decode)
+    }
+
+    /// The few facts the rules need, without the counts.
+    struct Essentials {
+        let id: Int64
+        let startsAt: Date
+        let endsAt: Date
+        let capacity: Int
+        let hostID: Int64
+        let status: MeetupStatus
+        let secret: [UInt8]
+    }
+
+    static func essentials(id: Int64, in db: Database) throws -> Essentials? {
+        try db.queryOne("SELECT id, starts_at, ends_at, capacity, host_id, status, check_in_secret FROM meetups WHERE id = ?", [id]) { row in
+            Essentials(id: try row.get(0), startsAt: try row.get(1), endsAt: try row.get(2), capacity: try row.get(3),
+                       hostID: try row.get(4), status: MeetupStatus(rawValue: try row.get(5)) ?? .scheduled,
+                       secret: Array(try row.get(6, as: Data.self)))
+        }
+    }
+
+    static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO meetups (title, description, place_name, address, starts_at, ends_at, time_zone, capacity,
+                                 host_id, status, check_in_secret, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?)
+            """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
+                  meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now])
+        return db.lastInsertRowID
+    }
+
+    static func update(id: Int64, with meetup: NewMeetup, at now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE meetups SET title = ?, description = ?, place_name = ?, address = ?, starts_at = ?, ends_at = ?,
+                               time_zone = ?, capacity = ?, host_id = ?, updated_at = ?
+            WHERE id = ?
+            """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
+                  meetup.timeZone, meetup.capacity, meetup.hostID, now, id])
+    }
+
+    static func setStatus(_ status: MeetupStatus, id: Int64, at now: Date, in db: Database) throws {
+        try db.execute("UPDATE meetups SET status = ?, updated_at = ? WHERE id = ?", [status.rawValue, now, id])
+    }
+
+    static func list(_ query: MeetupQuery, now: Date, after cursor: Cursor?, limit: Int, in db: Database) throws -> [Meetup] {
+        let filters = """
+            (?1 IS NULL OR m.place_name = ?1) AND (?2 IS NULL OR m.host_id = ?2) AND (?3 = 1 OR m.status <> 'cancelled')
+            """
+        let common: [any DatabaseValueConvertible] = [query.placeName, query.hostID, query.includeCancelled]
+        let key = cursor?.key
+        let id = cursor?.id
+        switch query.scope {
+        case .upcoming:
+            return try db.query("""
+                SELECT \(columns) FROM meetups m
+                WHERE \(filters) AND m.ends_at > ?4 AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
+                ORDER BY m.starts_at, m.id LIMIT ?7
+                """, common + [now, key, id, limit], decode)
+        case .past:
+            return try db.query("""
+                SELECT \(columns) FROM meetups m
+                WHERE \(filters) AND m.ends_at <= ?4 AND (?5 IS NULL OR (m.starts_at, m.id) < (?5, ?6))
+                ORDER BY m.starts_at DESC, m.id DESC LIMIT ?7
+                """, common + [now, key, id, limit], decode)
+        case .all:
+            return try db.query("""
+                SELECT \(columns) FROM meetups m
+                WHERE \(filters) AND ?4 IS NOT NULL AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
+                ORDER BY m.starts_at, m.id LIMIT ?7
+                """, common + [now, key, id, limit], decode)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import BelayStorage
+import Foundation
+
+/// Creating, changing, cancelling, reading and listing meetups, and the host's check-in code.
+///
+/// Creating needs a host or admin; changing, cancelling and reading the code need the
+/// meetup's host or an admin (`not_permitted` otherwise).
+public final class MeetupService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+    private let policy: CheckInPolicy
+    private let codes: CheckInCodeGenerator
+
+    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = checkInPolicy
+        self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
+    }
+
+    /// Creates a scheduled meetup with a fresh check-in secret.
+    /// - Throws: `DomainError`: `not_permitted` (a member, or a host creating for another
+    ///   host), `invalid_input` naming the field, `user_not_found` for the host, or
+    ///   `not_permitted` when the named host is only a member.
+    public func create(_ new: NewMeetup, by actor: Actor) throws -> Meetup {
+        guard actor.role != .member else {
+            throw DomainError(.notPermitted, "Only hosts and admins create meetups")
+        }
+        guard actor.isAdmin || actor.userID == new.hostID else {
+            throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
+        }
+        let meetup = try Self.validated(new)
+        let secret = Crypto.randomBytes(32)
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                try Self.requireHost(meetup.hostID, in: db)
+                let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
+                return try MeetupRepository.find(id: id, in: db)!
+            }
+        }
+    }
+
+    /// Applies `changes`. Raising the capacity promotes waitlisted members in order in the
+    /// same transaction; lowering it never removes anyone.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `invalid_input`,
+    ///   `meetup_cancelled` / `meetup_completed` (those are final).
+    public func update(id: Int64, _ changes: MeetupChanges, by actor: Actor) throws -> Meetup {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let current = try Self.require(id, in: db)
+                try Self.requireManager(of: current, actor)
+                try Self.requireOpen(current)
+                var merged = NewMeetup(title: changes.title ?? current.title,
+                                       description: changes.description ?? current.description,
+                                       placeName: changes.placeName ?? current.placeName,
+                                       address: changes.address ?? current.address,
+                                       startsAt: changes.startsAt ?? current.startsAt,
+                                       endsAt: changes.endsAt ?? current.endsAt,
+                                       timeZone: changes.timeZone ?? current.timeZone,
+                                       capacity: changes.capacity ?? current.capacity,
+                                       hostID: changes.hostID ?? current.hostID)
+                merged = try Self.validated(merged)
+                if merged.hostID != current.hostID {
+                    guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
+                    try Self.requireHost(merged.hostID, in: db)
+                }
+                try MeetupRepository.update(id: id, with: merged, at: now, in: db)
+                if merged.capacity > current.capacity {
+                    _ = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
+                }
+                return try MeetupRepository.find(id: id, in: db)!
+            }
+        }
+    }
+
+    /// Cancels a meetup and, in the same transaction, every `going` and `waitlisted`
+    /// attendance. Check-ins already made (and their rewards) stand. Cancelling twice is harmless.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `meetup_completed`.
+    public func cancel(id: Int64, by actor: Actor) throws -> Meetup {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let current = try Self.require(id, in: db)
+                try Self.requireManager(of: current, actor)
+                if current.status == .cancelled { return current }
+                guard current.status != .completed else {
+                    throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
+                }
+                try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
+                _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
+                return try MeetupRepository.find(id: id, in: db)!
+            }
+        }
+    }
+
+    /// Marks a meetup completed (it no longer takes joins). Completing twice is harmless.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `meetup_cancelled`.
+    public func complete(id: Int64, by actor: Actor) throws -> Meetup {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let current = try Self.require(id, in: db)
+                try Self.requireManager(of: current, actor)
+                if current.status == .completed { return current }
+                guard current.status != .cancelled else {
+                    throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
+                }
+                try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
+                return try MeetupRepository.find(id: id, in: db)!
+            }
+        }
+    }
+
+    /// One meetup with its attendance counts. One indexed read on a reader connection.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func meetup(id: Int64) throws -> Meetup {
+        try domainCall { try pool.read { try Self.require(id, in: $0) } }
+    }
+
+    /// A page of meetups (keyset pagination: stable while meetups are added).
+    /// - Throws: `DomainError` for a bad limit or cursor.
+    public func list(_ query: MeetupQuery) throws -> Page<Meetup> {
+        let limit = try validatedLimit(query.limit)
+        let listName = "meetups-\(query.scope.rawValue)"
+        let cursor = try query.cursor.map { try Cursor.decode($0, list: listName) }
+        let now = clock.now()
+        let meetups = try domainCall {
+            try pool.read { try MeetupRepository.list(query, now: now, after: cursor, limit: limit + 1, in: $0) }
+        }
+        let page = Array(meetups.prefix(limit))
+        let next = meetups.count > limit
+            ? page.last.map { Cursor(list: listName, key: $0.startsAt.millisecondsSince1970, id: $0.id).encoded }
+            : nil
+        return Page(items: page, nextCursor: next)
+    }
+
+    /// The check-in window of a meetup under this service's policy.
+    public func checkInWindow(of meetup: Meetup) -> CheckInWindow {
+        policy.window(start: meetup.startsAt, end: meetup.endsAt)
+    }
+
+    /// The code to show on the host's screen now, and when it expires.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the meetup's host
+    ///   or an admin may see it), `meetup_cancelled`.
+    public func currentCheckInCode(meetupID: Int64, by actor: Actor) throws -> CheckInCode {
+        let now = clock.now()
+        let meetup = try domainCall { try pool.read { try MeetupRepository.essentials(id: meetupID, in: $0) } }
+        guard let meetup else { throw Self.notFound(meetupID) }
+        guard actor.isAdmin || actor.userID == meetup.hostID else {
+            throw DomainError(.notPermitted, "Only the meetup's host or an admin sees its check-in code")
+        }
+        guard meetup.status != .cancelled else {
+            throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; there is nothing to check in to")
+        }
+        return codes.current(secret: meetup.secret, at: now)
+    }
+
+    // MARK: Rules
+
+    static func notFound(_ id: Int64) -> DomainError {
+        DomainError(.meetupNotFound, "No meetup has id \(id); list meetups to find the right one")
+    }
+
+    static func require(_ id: Int64, in db: Database) throws -> Meetup {
+        guard let meetup = try MeetupRepository.find(id: id, in: db) else { throw notFound(id) }
+        return meetup
+    }
+
+    static func requireManager(of meetup: Meetup, _ actor: Actor) throws {
+        guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+            throw DomainError(.notPermitted, "Only the meetup's host or an admin may do this")
+        }
+    }
+
+    static func requireOpen(_ meetup: Meetup) throws {
+        switch meetup.status {
+        case .scheduled: return
+        case .cancelled: throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled; create a new one instead")
+        case .completed: throw DomainError(.meetupCompleted, "Meetup \(meetup.id) is completed and can no longer change")
+        }
+    }
+
+    static func requireHost(_ userID: Int64, in db: Database) throws {
+        guard let host = try UserRepository.find(id: userID, in: db) else {
+            throw DomainError(.userNotFound, "No user has id \(userID) to host the meetup", field: "host_id")
+        }
+        guard host.role != .member else {
+            throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host before they host a meetup")
+        }
+    }
+
+    static let knownTimeZones = Set(TimeZone.knownTimeZoneIdentifiers)
+
+    static func validated(_ input: NewMeetup) throws -> NewMeetup {
+        var meetup = input
+        meetup.title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        meetup.placeName = input.placeName.trimmingCharacters(in: .whitespacesAndNewlines)
+        meetup.description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        meetup.address = input.address?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if meetup.address?.isEmpty == true { meetup.address = nil }
+        guard (1...200).contains(meetup.title.count) else {
+            throw DomainError.invalid("title", "A title is 1–200 characters (got \(meetup.title.count))")
+        }
+        guard (1...200).contains(meetup.placeName.count) else {
+            throw DomainError.invalid("place_name", "A place name is 1–200 characters (got \(meetup.placeName.count))")
+        }
+        guard meetup.description.count <= 5_000 else {
+            throw DomainError.invalid("description", "A description is at most 5,000 characters")
+        }
+        guard (meetup.address?.count ?? 0) <= 500 else {
+            throw DomainError.invalid("address", "An address is at most 500 characters")
+        }
+        guard meetup.endsAt > meetup.startsAt else {
+            throw DomainError.invalid("ends_at", "The meetup must end after it starts")
+        }
+        guard meetup.endsAt.timeIntervalSince(meetup.startsAt) <= 14 * 86_400 else {
+            throw DomainError.invalid("ends_at", "A meetup lasts at most 14 days")
+        }
+        guard knownTimeZones.contains(meetup.timeZone) else {
+            throw DomainError.invalid("time_zone", "\"\(meetup.timeZone)\" is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+        }
+        guard (1...10_000).contains(meetup.capacity) else {
+            throw DomainError.invalid("capacity", "Capacity must be between 1 and 10,000 (got \(meetup.capacity))")
+        }
+        return meetup
+    }
+}

@@ -1,0 +1,175 @@
+import BelayStorage
+import Foundation
+
+/// The render outbox: jobs written in the same transaction as the rewards they render,
+/// claimed by workers with a lease, completed or failed with back-off (see `RenderJobPolicy`).
+///
+/// Safe to use from many threads and processes: a claim is one `UPDATE … RETURNING` in a
+/// write transaction, so no two workers get the same job while its lease runs.
+public final class RenderJobQueue: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+    private let policy: RenderJobPolicy
+
+    public init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = policy
+    }
+
+    /// Queues a render of a reward, available at once. A reward has at most one job in flight:
+    /// when one is already queued or running, nothing is added. A failed reward goes back
+    /// to `pending`.
+    /// - Returns: the new job's id, or nil when a job was already in flight.
+    /// - Throws: `DomainError.rewardNotFound`.
+    @discardableResult
+    public func enqueue(rewardID: Int64, reason: RenderJobReason) throws -> Int64? {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard try db.scalar("SELECT 1 FROM rewards WHERE id = ?", [rewardID], as: Int64.self) != nil else {
+                    throw DomainError(.rewardNotFound, "No reward has id \(rewardID)")
+                }
+                let id = try RenderJobRepository.enqueue(rewardID: rewardID, reason: reason, availableAt: now, now: now, in: db)
+                if id != nil { try RenderJobRepository.markRewardPending(rewardID: rewardID, in: db) }
+                return id
+            }
+        }
+    }
+
+    /// Claims up to `limit` jobs that are due, oldest first, for `leaseSeconds`.
+    ///
+    /// Jobs whose lease ran out (the worker crashed or hung) are first put back in the
+    /// queue, or failed for good when they have used every attempt.
+    /// - Parameter owner: a name unique to this worker (e.g. `host:pid:thread`); pass it to
+    ///   `complete` and `fail`.
+    /// - Returns: the claimed jobs, each with everything needed to render it.
+    /// - Throws: `DomainError` for an empty owner or a limit outside 1…100.
+    public func claim(owner: String, limit: Int = 1) throws -> [RenderJob] {
+        guard !owner.isEmpty else { throw DomainError.invalid("owner", "A worker needs a non-empty owner name") }
+        let limit = try validatedLimit(limit, maximum: 100)
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                for expired in try RenderJobRepository.expiredLeases(now: now, in: db) {
+                    let error = "the render worker did not finish within its \(policy.leaseSeconds) s lease"
+                    if expired.attempts >= policy.maxAttempts {
+                        try RenderJobRepository.markFailed(id: expired.id, error: error, now: now, in: db)
+                        try RenderJobRepository.markRewardFailed(rewardID: expired.rewardID,
+                                                                 reason: "\(error) (\(expired.attempts) attempts)", in: db)
+                    } else {
+                        try RenderJobRepository.requeue(id: expired.id, availableAt: now, error: error, now: now, in: db)
+                    }
+                }
+                let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))
+                let ids = try RenderJobRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, limit: limit, in: db)
+                return try ids.sorted().compactMap { try RenderJobRepository.claimedJob(id: $0, in: db) }
+            }
+        }
+    }
+
+    /// Records a finished render: the job is done and the reward `ready` with the images.
+    /// - Returns: the updated reward.
+    /// - Throws: `DomainError.leaseLost` when `owner` no longer holds the job (its lease
+    ///   ran out and another worker took it, or it was already finished); the result must
+    ///   then be dropped. `render_job_not_found` for an unknown job.
+    @discardableResult
+    public func complete(jobID: Int64, owner: String, output: RenderOutput) throws -> Reward {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard let held = try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) else {
+                    throw try Self.notHeld(jobID, owner, in: db)
+                }
+                _ = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db)
+                try RenderJobRepository.markRewardReady(rewardID: held.rewardID, output: output, now: now, in: db)
+                return try RewardRepository.find(id: held.rewardID, in: db)!
+            }
+        }
+    }
+
+    /// Records a failed render. Before the last attempt the job is queued again after an
+    /// exponential back-off; after it, the job and the reward are `failed` with `error`.
+    /// - Throws: `DomainError.leaseLost` / `render_job_not_found` as for `complete`.
+    @discardableResult
+    public func fail(jobID: Int64, owner: String, error: String) throws -> RenderFailureOutcome {
+        let now = clock.now()
+        let message = error.isEmpty ? "unknown render error" : String(error.prefix(2_000))
+        return try domainCall {
+            try pool.write { db in
+                guard let held = try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) else {
+                    throw try Self.notHeld(jobID, owner, in: db)
+                }
+                if held.attempts >= policy.maxAttempts {
+                    try RenderJobRepository.markFailed(id: jobID, error: message, now: now, in: db)
+                    try RenderJobRepository.markRewardFailed(rewardID: held.rewardID, reason: message, in: db)
+                    return .gaveUp(attempts: held.attempts)
+                }
+                let retryAt = now.addingTimeInterval(policy.retryDelay(afterAttempt: held.attempts))
+                try RenderJobRepository.requeue(id: jobID, availableAt: retryAt, error: message, now: now, in: db)
+                return .willRetry(retryAt: retryAt, attempts: held.attempts)
+            }
+        }
+    }
+
+    /// Active rewards whose images are missing, were rendered with a template older than
+    /// `templateVersion`, or (when `includeFailed`) failed — and that have no job in flight.
+    /// Ordered by reward id; pass the last id as `afterRewardID` for the next batch.
+    public func rewardsNeedingRender(templateVersion: Int, includeFailed: Bool = true, afterRewardID: Int64 = 0,
+                                     limit: Int = 100) throws -> [RenderNeed] {
+        let limit = try validatedLimit(limit, maximum: 10_000)
+        return try domainCall {
+            try pool.read {
+                try RenderJobRepository.needs(templateVersion: templateVersion, includeFailed: includeFailed,
+                                              afterRewardID: afterRewardID, limit: limit, in: $0)
+            }
+        }
+    }
+
+    /// Finds up to `limit` rewards needing a render (as `rewardsNeedingRender`) and queues a
+    /// job for each, in one transaction. Idempotent: run it again until it returns 0.
+    /// - Returns: the jobs queued.
+    @discardableResult
+    public func enqueueNeededRenders(templateVersion: Int, includeFailed: Bool = true, limit: Int = 100) throws -> [RenderNeed] {
+        let limit = try validatedLimit(limit, maximum: 10_000)
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let needs = try RenderJobRepository.needs(templateVersion: templateVersion, includeFailed: includeFailed,
+                                                          afterRewardID: 0, limit: limit, in: db)
+                for need in needs {
+                    _ = try RenderJobRepository.enqueue(rewardID: need.rewardID, reason: need.jobReason, availableAt: now,
+                                                        now: now, in: db)
+                    try RenderJobRepository.markRewardPending(rewardID: need.rewardID, in: db)
+                }
+                return needs
+            }
+        }
+    }
+
+    /// One job's row.
+    /// - Throws: `DomainError.renderJobNotFound`.
+    public func job(id: Int64) throws -> RenderJobRecord {
+        guard let record = try domainCall({ try pool.read { try RenderJobRepository.record(id: id, in: $0) } }) else {
+            throw DomainError(.renderJobNotFound, "No render job has id \(id)")
+        }
+        return record
+    }
+
+    /// Every job of a reward, oldest first.
+    public func jobs(rewardID: Int64) throws -> [RenderJobRecord] {
+        try domainCall { try pool.read { try RenderJobRepository.records(rewardID: rewardID, in: $0) } }
+    }
+
+    /// How many jobs are in each state (for progress reports and health checks).
+    public func counts() throws -> RenderQueueCounts {
+        try domainCall { try pool.read { try RenderJobRepository.counts(in: $0) } }
+    }
+
+    private static func notHeld(_ jobID: Int64, _ owner: String, in db: Database) throws -> DomainError {
+        guard let record = try RenderJobRepository.record(id: jobID, in: db) else {
+            return DomainError(.renderJobNotFound, "No render job has id \(jobID)")
+        }
+        return DomainError(.leaseLost, "Render job \(jobID) is \(record.status.rawValue) and not held by \(owner) (its lease ran out or it finished); drop this result")
+    }
+}

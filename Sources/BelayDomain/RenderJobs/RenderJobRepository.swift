@@ -1,0 +1,171 @@
+import BelayStorage
+import Foundation
+
+/// SQL for the render job queue.
+enum RenderJobRepository {
+    /// Queues a job unless one is already queued or running for the reward.
+    /// - Returns: the new job's id, or nil when one was already in flight.
+    static func enqueue(rewardID: Int64, reason: RenderJobReason, availableAt: Date, now: Date, in db: Database) throws -> Int64? {
+        try db.execute("""
+            INSERT INTO render_jobs (reward_id, reason, status, attempts, available_at, created_at, updated_at)
+            VALUES (?, ?, 'queued', 0, ?, ?, ?)
+            ON CONFLICT (reward_id) WHERE status IN ('queued', 'running') DO NOTHING
+            """, [rewardID, reason.rawValue, availableAt, now, now])
+        return db.changes > 0 ? db.lastInsertRowID : nil
+    }
+
+    static let recordColumns = "id, reward_id, reason, status, attempts, available_at, lease_owner, lease_expires_at, last_error, created_at, updated_at"
+
+    static func decodeRecord(_ row: Row) throws -> RenderJobRecord {
+        RenderJobRecord(id: try row.get(0), rewardID: try row.get(1),
+                        reason: RenderJobReason(rawValue: try row.get(2)) ?? .award,
+                        status: RenderJobStatus(rawValue: try row.get(3)) ?? .queued, attempts: try row.get(4),
+                        availableAt: try row.get(5), leaseOwner: try row.get(6), leaseExpiresAt: try row.get(7),
+                        lastError: try row.get(8), createdAt: try row.get(9), updatedAt: try row.get(10))
+    }
+
+    static func record(id: Int64, in db: Database) throws -> RenderJobRecord? {
+        try db.queryOne("SELECT \(recordColumns) FROM render_jobs WHERE id = ?", [id], decodeRecord)
+    }
+
+    static func records(rewardID: Int64, in db: Database) throws -> [RenderJobRecord] {
+        try db.query("SELECT \(recordColumns) FROM render_jobs WHERE reward_id = ? ORDER BY id", [rewardID], decodeRecord)
+    }
+
+    struct Expired {
+        let id: Int64
+        let rewardID: Int64
+        let attempts: Int
+    }
+
+    static func expiredLeases(now: Date, in db: Database) throws -> [Expired] {
+        try db.query("SELECT id, reward_id, attempts FROM render_jobs WHERE status = 'running' AND lease_expires_at <= ?", [now]) {
+            Expired(id: try $0.get(0), rewardID: try $0.get(1), attempts: try $0.get(2))
+        }
+    }
+
+    static func requeue(id: Int64, availableAt: Date, error: String, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE render_jobs SET status = 'queued', available_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+                                   last_error = ?, updated_at = ?
+            WHERE id = ?
+            """, [availableAt, error, now, id])
+    }
+
+    static func markFailed(id: Int64, error: String, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE render_jobs SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_error = ?, updated_at = ?
+            WHERE id = ?
+            """, [error, now, id])
+    }
+
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, in db: Database) throws -> [Int64] {
+        try db.query("""
+            UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
+                                   updated_at = ?3
+            WHERE id IN (SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
+                         ORDER BY available_at, id LIMIT ?4)
+            RETURNING id
+            """, [owner, leaseUntil, now, limit]) { try $0.get(0) }
+    }
+
+    static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
+        try db.queryOne("""
+            SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
+                   r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
+                   h.id, h.name, h.type, h.color, h.rarity, h.artwork_path, h.milestone_only, h.retired_at,
+                   b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at
+            FROM render_jobs j
+            JOIN rewards r ON r.id = j.reward_id
+            JOIN users u ON u.id = r.member_id
+            JOIN meetups m ON m.id = r.meetup_id
+            JOIN holds h ON h.id = r.hold_id
+            JOIN backgrounds b ON b.id = r.background_id
+            WHERE j.id = ?
+            """, [id]) { row in
+            RenderJob(id: try row.get(0), rewardID: try row.get(1), reason: RenderJobReason(rawValue: try row.get(2)) ?? .award,
+                      attempt: try row.get(3), leaseOwner: try row.get(4), leaseExpiresAt: try row.get(5),
+                      memberID: try row.get(6), memberDisplayName: try row.get(7), meetupID: try row.get(8),
+                      meetupTitle: try row.get(9), placeName: try row.get(10), meetupStartsAt: try row.get(11),
+                      meetupTimeZone: try row.get(12), hold: try CatalogRepository.decodeHold(row, from: 14),
+                      background: try CatalogRepository.decodeBackground(row, from: 22), milestone: try row.get(13))
+        }
+    }
+
+    /// Marks the job done if `owner` still holds it. Returns false when it does not.
+    static func markDone(id: Int64, owner: String, now: Date, in db: Database) throws -> Bool {
+        try db.execute("""
+            UPDATE render_jobs SET status = 'done', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = ?
+            WHERE id = ? AND status = 'running' AND lease_owner = ?
+            """, [now, id, owner])
+        return db.changes > 0
+    }
+
+    static func runningAttempts(id: Int64, owner: String, in db: Database) throws -> (rewardID: Int64, attempts: Int)? {
+        try db.queryOne("SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?",
+                        [id, owner]) { (try $0.get(0), try $0.get(1)) }
+    }
+
+    static func cancelQueued(rewardID: Int64, now: Date, in db: Database) throws {
+        try db.execute("UPDATE render_jobs SET status = 'cancelled', updated_at = ? WHERE reward_id = ? AND status = 'queued'",
+                       [now, rewardID])
+    }
+
+    static func counts(in db: Database) throws -> RenderQueueCounts {
+        var counts = RenderQueueCounts()
+        for (status, count) in try db.query("SELECT status, count(*) FROM render_jobs GROUP BY status", [], {
+            (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
+        }) {
+            switch RenderJobStatus(rawValue: status) {
+            case .queued: counts.queued = count
+            case .running: counts.running = count
+            case .done: counts.done = count
+            case .failed: counts.failed = count
+            case .cancelled: counts.cancelled = count
+            case nil: break
+            }
+        }
+        return counts
+    }
+
+    // MARK: Rewards touched by the queue
+
+    static func markRewardReady(rewardID: Int64, output: RenderOutput, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE rewards SET render_status = 'ready', sticker_hash = ?, sticker_path = ?, story_hash = ?, story_path = ?,
+                               template_version = ?, rendered_at = ?, failure_reason = NULL
+            WHERE id = ?
+            """, [output.stickerHash, output.stickerPath, output.storyHash, output.storyPath, output.templateVersion, now, rewardID])
+    }
+
+    /// A reward whose images are still usable stays `ready` (its re-render failed);
+    /// otherwise it becomes `failed`.
+    static func markRewardFailed(rewardID: Int64, reason: String, in db: Database) throws {
+        try db.execute("""
+            UPDATE rewards SET render_status = CASE WHEN sticker_hash IS NULL THEN 'failed' ELSE render_status END,
+                               failure_reason = ?
+            WHERE id = ?
+            """, [reason, rewardID])
+    }
+
+    static func markRewardPending(rewardID: Int64, in db: Database) throws {
+        try db.execute("UPDATE rewards SET render_status = 'pending' WHERE id = ? AND render_status = 'failed'", [rewardID])
+    }
+
+    static func needs(templateVersion: Int, includeFailed: Bool, afterRewardID: Int64, limit: Int, in db: Database) throws -> [RenderNeed] {
+        try db.query("""
+            SELECT r.id, CASE WHEN r.render_status = 'failed' THEN 'failed'
+                              WHEN r.render_status = 'ready' AND r.sticker_hash IS NOT NULL THEN 'outdated'
+                              ELSE 'missing' END
+            FROM rewards r
+            WHERE r.id > ?1 AND r.revoked_at IS NULL
+              AND ((r.render_status = 'pending')
+                   OR (r.render_status = 'ready' AND (r.sticker_hash IS NULL OR r.template_version < ?2))
+                   OR (r.render_status = 'failed' AND ?3 = 1))
+              AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
+            ORDER BY r.id LIMIT ?4
+            """, [afterRewardID, templateVersion, includeFailed, limit]) { row in
+            RenderNeed(rewardID: try row.get(0), kind: RenderNeed.Kind(rawValue: try row.get(1)) ?? .missing)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import BelayStorage
+import Foundation
+import Synchronization
+
+/// Gives a checked-in attendance its reward and render job, inside the caller's transaction.
+///
+/// Keeps the catalogue in memory and reloads it when an import (in any process) has bumped
+/// `catalog_generation`, so a check-in reads one small row instead of the whole catalogue.
+final class RewardAwarder: Sendable {
+    let picker: RewardPicker
+    private let cached = Mutex<CatalogSnapshot?>(nil)
+
+    init(policy: RewardPolicy) {
+        picker = RewardPicker(policy: policy)
+    }
+
+    func catalog(in db: Database) throws -> CatalogSnapshot {
+        let generation = try CatalogRepository.generation(in: db)
+        if let snapshot = cached.withLock({ $0 }), snapshot.generation == generation { return snapshot }
+        let snapshot = CatalogSnapshot(generation: generation, holds: try CatalogRepository.holds(in: db),
+                                       backgrounds: try CatalogRepository.backgrounds(in: db))
+        cached.withLock { $0 = snapshot }
+        return snapshot
+    }
+
+    /// Makes sure the checked-in attendance has an active reward with a render job when it
+    /// needs one: creates it, or reinstates a reward revoked by an undone check-in.
+    /// - Returns: the reward id, or nil when the catalogue has nothing to award yet.
+    func award(attendanceID: Int64, memberID: Int64, meetupID: Int64, checkedInAt: Date, reason: RenderJobReason,
+               now: Date, in db: Database) throws -> Int64? {
+        if let existing = try RewardRepository.standing(attendanceID: attendanceID, in: db) {
+            if existing.revoked { try RewardRepository.setRevoked(nil, id: existing.id, in: db) }
+            if existing.renderStatus != .ready {
+                _ = try RenderJobRepository.enqueue(rewardID: existing.id, reason: reason, availableAt: now, now: now, in: db)
+            }
+            return existing.id
+        }
+        let number = try AttendanceRepository.checkInNumber(memberID: memberID, checkedInAt: checkedInAt,
+                                                            attendanceID: attendanceID, in: db)
+        guard let pick = picker.pick(memberID: memberID, meetupID: meetupID, checkInNumber: number,
+                                     catalog: try catalog(in: db)) else { return nil }
+        let rewardID = try RewardRepository.insert(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
+                                                   pick: pick, at: now, in: db)
+        _ = try RenderJobRepository.enqueue(rewardID: rewardID, reason: reason, availableAt: now, now: now, in: db)
+        return rewardID
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// How rewards are chosen. Defaults match `config.json`'s `rewards` section.
+///
+/// A member's Nth check-in (counting their checked-in attendances in check-in order) gets
+/// `milestones[N]` when configured; any other check-in gets a rarity tier picked with
+/// `rarityWeights`, then a hold of that tier uniformly, among holds that are neither
+/// retired nor milestone-only. The pick is seeded from (member, meetup) with SHA-256, so a
+/// backfill reproduces it exactly.
+public struct RewardPolicy: Sendable, Hashable {
+    /// Check-in number → hold id.
+    public var milestones: [Int: String]
+    /// Relative weight of each rarity tier; a tier with weight 0 is never picked.
+    public var rarityWeights: [HoldRarity: Int]
+
+    public init(milestones: [Int: String] = [1: "jug-gold", 10: "crimp-silver", 25: "sloper-emerald",
+                                             50: "pinch-obsidian", 100: "volume-aurora"],
+                rarityWeights: [HoldRarity: Int] = [.common: 60, .uncommon: 25, .rare: 12, .epic: 3]) {
+        self.milestones = milestones
+        self.rarityWeights = rarityWeights
+    }
+
+    /// Checks the milestones and weights.
+    /// - Throws: `DomainError` (`invalid_input`) naming the impossible entry.
+    public func validate() throws {
+        for (number, hold) in milestones {
+            guard number >= 1 else {
+                throw DomainError.invalid("milestones", "milestone numbers start at 1 (got \(number))")
+            }
+            guard !hold.isEmpty else {
+                throw DomainError.invalid("milestones", "milestone \(number) names no hold")
+            }
+        }
+        for (rarity, weight) in rarityWeights where weight < 0 {
+            throw DomainError.invalid("rarity_weights", "the weight of \(rarity.rawValue) must be 0 or more (got \(weight))")
+        }
+        guard rarityWeights.values.contains(where: { $0 > 0 }) else {
+            throw DomainError.invalid("rarity_weights", "at least one rarity needs a weight above 0")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import BelayStorage
+import Foundation
+
+/// Reading rewards, and awarding those that are missing (the backfill's first step).
+public final class RewardService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+    private let awarder: RewardAwarder
+
+    public init(pool: DatabasePool, clock: any WallClock, policy: RewardPolicy) {
+        self.pool = pool
+        self.clock = clock
+        self.awarder = RewardAwarder(policy: policy)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, awarder: RewardAwarder) {
+        self.pool = pool
+        self.clock = clock
+        self.awarder = awarder
+    }
+
+    /// One reward with its hold, background, meetup facts and render status.
+    /// - Throws: `DomainError.rewardNotFound`.
+    public func reward(id: Int64) throws -> Reward {
+        guard let reward = try domainCall({ try pool.read { try RewardRepository.find(id: id, in: $0) } }) else {
+            throw DomainError(.rewardNotFound, "No reward has id \(id)")
+        }
+        return reward
+    }
+
+    /// A member's rewards, newest first; revoked ones only when asked.
+    /// - Throws: `DomainError` for a bad limit or cursor.
+    public func rewards(memberID: Int64, includeRevoked: Bool = false, limit: Int = 50, cursor: String? = nil) throws -> Page<Reward> {
+        let limit = try validatedLimit(limit)
+        let listName = "rewards-\(memberID)"
+        let before = try cursor.map { try Cursor.decode($0, list: listName).id } ?? Int64.max
+        let rows = try domainCall {
+            try pool.read { try RewardRepository.list(memberID: memberID, includeRevoked: includeRevoked, beforeID: before,
+                                                      limit: limit + 1, in: $0) }
+        }
+        let page = Array(rows.prefix(limit))
+        let next = rows.count > limit ? page.last.map { Cursor(list: listName, key: 0, id: $0.id).encoded } : nil
+        return Page(items: page, nextCursor: next)
+    }
+
+    /// Awards rewards (and queues their renders) for checked-in attendances that lack one,
+    /// oldest check-in first, with the same rules and determinism as a live check-in.
+    ///
+    /// Works in small transactions of up to 100 attendances, so it can run beside the
+    /// server, and is idempotent: after a crash, run it again.
+    /// - Parameters:
+    ///   - since: only check-ins at or after this instant.
+    ///   - meetupID: only this meetup.
+    ///   - limit: look at most at this many attendances (1…100,000).
+    /// - Throws: `DomainError` for a bad limit, or `storage_failure`.
+    public func awardMissingRewards(since: Date? = nil, meetupID: Int64? = nil, limit: Int = 1_000) throws -> AwardReport {
+        let limit = try validatedLimit(limit, maximum: 100_000)
+        var report = AwardReport()
+        var remaining = limit
+        var skipped = Set<Int64>()
+        while remaining > 0 {
+            let batchSize = min(100, remaining)
+            let now = clock.now()
+            let (batch, awarded, stillMissing) = try domainCall {
+                try pool.write { db -> (Int, [Int64], [Int64]) in
+                    let missing = try RewardRepository.attendancesWithoutReward(since: since, meetupID: meetupID,
+                                                                                limit: batchSize + skipped.count, in: db)
+                        .filter { !skipped.contains($0.attendanceID) }
+                        .prefix(batchSize)
+                    var awarded: [Int64] = []
+                    var stillMissing: [Int64] = []
+                    for attendance in missing {
+                        if let id = try awarder.award(attendanceID: attendance.attendanceID, memberID: attendance.memberID,
+                                                      meetupID: attendance.meetupID, checkedInAt: attendance.checkedInAt,
+                                                      reason: .backfill, now: now, in: db) {
+                            awarded.append(id)
+                        } else {
+                            stillMissing.append(attendance.attendanceID)
+                        }
+                    }
+                    return (missing.count, awarded, stillMissing)
+                }
+            }
+            report.awarded += awarded
+            report.skippedWithoutCatalog += stillMissing.count
+            skipped.formUnion(stillMissing)
+            remaining -= batch
+            if batch < batchSize { return report }
+        }
+        report.hasMore = try domainCall {
+            try pool.read { !(try RewardRepository.attendancesWithoutReward(since: since, meetupID: meetupID, limit: skipped.count + 1, in: $0)
+                .filter { !skipped.contains($0.attendanceID) }.isEmpty) }
+        }
+        return report
+    }
+}

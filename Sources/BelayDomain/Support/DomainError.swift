@@ -1,0 +1,119 @@
+import BelayStorage
+import Foundation
+
+/// A stable, machine-readable reason why the domain refused a request. The raw values are
+/// part of the API (clients switch on them) and never change.
+public enum RefusalReason: String, Sendable, CaseIterable {
+    // Looking things up.
+    case userNotFound = "user_not_found"
+    case tokenNotFound = "token_not_found"
+    case meetupNotFound = "meetup_not_found"
+    case rewardNotFound = "reward_not_found"
+    case holdNotFound = "hold_not_found"
+    case renderJobNotFound = "render_job_not_found"
+
+    // Input.
+    case invalidInput = "invalid_input"
+    case invalidCursor = "invalid_cursor"
+    case handleTaken = "handle_taken"
+    case emailTaken = "email_taken"
+    case invalidCatalog = "invalid_catalog"
+
+    // Permissions.
+    case notPermitted = "not_permitted"
+
+    // Meetups and attendance.
+    case meetupCancelled = "meetup_cancelled"
+    case meetupCompleted = "meetup_completed"
+    case meetupOver = "meetup_over"
+    case notAttending = "not_attending"
+    case waitlisted = "waitlisted"
+    case alreadyCancelled = "already_cancelled"
+    case alreadyCheckedIn = "already_checked_in"
+    case notCheckedIn = "not_checked_in"
+
+    // Check-in.
+    case windowNotOpen = "window_not_open"
+    case windowClosed = "window_closed"
+    case badCode = "bad_code"
+    case tooManyAttempts = "too_many_attempts"
+    case idempotencyKeyReused = "idempotency_key_reused"
+
+    // Render jobs.
+    case leaseLost = "lease_lost"
+
+    // The store itself failed (busy beyond the timeout, disk full, corrupt file, …).
+    case storageFailure = "storage_failure"
+}
+
+/// The error every BelayDomain operation throws.
+///
+/// `reason` is the stable code to switch on (and to send to clients); `message` says in
+/// words what was wrong and what to do; `field` names the offending input for
+/// `invalid_input`. A failure of the store underneath is `storage_failure`, with the
+/// `DatabaseError` kept in `underlying` for logs.
+public struct DomainError: Error, CustomStringConvertible, Sendable {
+    enum Kind: Sendable {
+        case refused(RefusalReason, message: String, field: String?)
+        case storage(DatabaseError)
+    }
+
+    let kind: Kind
+
+    init(_ reason: RefusalReason, _ message: String, field: String? = nil) {
+        kind = .refused(reason, message: message, field: field)
+    }
+
+    init(storage error: DatabaseError) {
+        kind = .storage(error)
+    }
+
+    /// An `invalid_input` error naming the field.
+    static func invalid(_ field: String, _ message: String) -> DomainError {
+        DomainError(.invalidInput, message, field: field)
+    }
+
+    /// The stable reason code.
+    public var reason: RefusalReason {
+        switch kind {
+        case let .refused(reason, _, _): return reason
+        case .storage: return .storageFailure
+        }
+    }
+
+    /// What was wrong and what to do next.
+    public var message: String {
+        switch kind {
+        case let .refused(_, message, _): return message
+        case let .storage(error):
+            return error.isBusy
+                ? "The database is busy; try again in a moment"
+                : "The database failed: \(error.description)"
+        }
+    }
+
+    /// The input field at fault, for `invalid_input`.
+    public var field: String? {
+        if case let .refused(_, _, field) = kind { return field }
+        return nil
+    }
+
+    /// The storage error behind a `storage_failure`.
+    public var underlying: DatabaseError? {
+        if case let .storage(error) = kind { return error }
+        return nil
+    }
+
+    public var description: String { "\(reason.rawValue): \(message)" }
+}
+
+/// Runs `body`, turning storage errors into `DomainError.storageFailure`.
+func domainCall<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as DomainError {
+        throw error
+    } catch let error as DatabaseError {
+        throw DomainError(storage: error)
+    }
+}

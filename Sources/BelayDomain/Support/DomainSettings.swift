@@ -1,0 +1,28 @@
+import Foundation
+
+/// Everything the domain needs from configuration, as plain values. BelayAPI and
+/// BelayCommandLine fill it from `config.json`.
+public struct DomainSettings: Sendable {
+    public var checkIn: CheckInPolicy
+    public var rewards: RewardPolicy
+    public var renderJobs: RenderJobPolicy
+    /// The club's time zone: share statistics are grouped by day in it.
+    public var clubTimeZone: TimeZone
+
+    public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
+                renderJobs: RenderJobPolicy = RenderJobPolicy(),
+                clubTimeZone: TimeZone = TimeZone(identifier: "Asia/Seoul") ?? .gmt) {
+        self.checkIn = checkIn
+        self.rewards = rewards
+        self.renderJobs = renderJobs
+        self.clubTimeZone = clubTimeZone
+    }
+
+    /// Validates every policy.
+    /// - Throws: the first policy's `DomainError`.
+    public func validate() throws {
+        try checkIn.validate()
+        try rewards.validate()
+        try renderJobs.validate()
+    }
+}

@@ -1,0 +1,90 @@
+import BelayStorage
+import Foundation
+
+/// SQL for users and API tokens.
+enum UserRepository {
+    static let userColumns = "id, handle, display_name, email, role, created_at"
+
+    static func decodeUser(_ row: Row) throws -> User {
+        User(id: try row.get(0), handle: try row.get(1), displayName: try row.get(2), email: try row.get(3),
+             role: Role(rawValue: try row.get(4)) ?? .member, createdAt: try row.get(5))
+    }
+
+    static let tokenColumns = "id, user_id, prefix, label, created_at, last_used_at, revoked_at"
+
+    static func decodeToken(_ row: Row) throws -> APIToken {
+        APIToken(id: try row.get(0), userID: try row.get(1), prefix: try row.get(2), label: try row.get(3),
+                 createdAt: try row.get(4), lastUsedAt: try row.get(5), revokedAt: try row.get(6))
+    }
+
+    static func insert(_ user: NewUser, at now: Date, in db: Database) throws -> User {
+        try db.execute("INSERT INTO users (handle, display_name, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
+                       [user.handle, user.displayName, user.email, user.role.rawValue, now])
+        return User(id: db.lastInsertRowID, handle: user.handle, displayName: user.displayName,
+                    email: user.email, role: user.role, createdAt: Date(millisecondsSince1970: now.millisecondsSince1970))
+    }
+
+    static func find(id: Int64, in db: Database) throws -> User? {
+        try db.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", [id], decodeUser)
+    }
+
+    static func find(handle: String, in db: Database) throws -> User? {
+        try db.queryOne("SELECT \(userColumns) FROM users WHERE handle = ?", [handle], decodeUser)
+    }
+
+    static func list(after id: Int64, limit: Int, in db: Database) throws -> [User] {
+        try db.query("SELECT \(userColumns) FROM users WHERE id > ? ORDER BY id LIMIT ?", [id, limit], decodeUser)
+    }
+
+    static func setRole(_ role: Role, userID: Int64, in db: Database) throws -> Bool {
+        try db.execute("UPDATE users SET role = ? WHERE id = ?", [role.rawValue, userID])
+        return db.changes > 0
+    }
+
+    static func insertToken(userID: Int64, hash: [UInt8], prefix: String, label: String, at now: Date,
+                            in db: Database) throws -> APIToken {
+        try db.execute("INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",
+                       [userID, Data(hash), prefix, label, now])
+        return APIToken(id: db.lastInsertRowID, userID: userID, prefix: prefix, label: label,
+                        createdAt: Date(millisecondsSince1970: now.millisecondsSince1970), lastUsedAt: nil, revokedAt: nil)
+    }
+
+    static func tokens(userID: Int64, in db: Database) throws -> [APIToken] {
+        try db.query("SELECT \(tokenColumns) FROM api_tokens WHERE user_id = ? ORDER BY id", [userID], decodeToken)
+    }
+
+    static func token(id: Int64, in db: Database) throws -> APIToken? {
+        try db.queryOne("SELECT \(tokenColumns) FROM api_tokens WHERE id = ?", [id], decodeToken)
+    }
+
+    static func revokeToken(id: Int64, at now: Date, in db: Database) throws {
+        try db.execute("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [now, id])
+    }
+
+    static func revokeTokens(userID: Int64, at now: Date, in db: Database) throws -> Int {
+        try db.execute("UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [now, userID])
+        return db.changes
+    }
+
+    struct TokenOwner {
+        let user: AuthenticatedUser
+        let lastUsedAt: Date?
+    }
+
+    static func activeTokenOwner(hash: [UInt8], in db: Database) throws -> TokenOwner? {
+        try db.queryOne("""
+            SELECT t.id, t.last_used_at, u.id, u.handle, u.display_name, u.role
+            FROM api_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = ? AND t.revoked_at IS NULL
+            """, [Data(hash)]) { row in
+            TokenOwner(user: AuthenticatedUser(userID: try row.get(2), handle: try row.get(3), displayName: try row.get(4),
+                                               role: Role(rawValue: try row.get(5)) ?? .member, tokenID: try row.get(0)),
+                       lastUsedAt: try row.get(1))
+        }
+    }
+
+    static func touchToken(id: Int64, at now: Date, notUsedSince threshold: Date, in db: Database) throws {
+        try db.execute("UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+                       [now, id, threshold])
+    }
+}

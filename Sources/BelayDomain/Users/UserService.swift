@@ -1,0 +1,202 @@
+import BelayStorage
+import Foundation
+import Synchronization
+
+/// Users, roles and API tokens, and the authentication every request goes through.
+///
+/// Managing users is an admin's job: callers (the API, the CLI) check that the actor is an
+/// admin before calling the mutating methods here.
+public final class UserService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+    /// When each token's `last_used_at` was last written by this process, so a busy token
+    /// costs one write a minute rather than one per request.
+    private let lastUseWritten = Mutex<[Int64: Date]>([:])
+    /// How stale `last_used_at` may get before it is written again.
+    static let lastUseResolution: TimeInterval = 60
+    static let tokenPrefix = "belay_"
+
+    public init(pool: DatabasePool, clock: any WallClock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    /// Creates a user.
+    /// - Throws: `DomainError` with `invalid_input` (naming the field), `handle_taken` or `email_taken`.
+    public func createUser(_ new: NewUser) throws -> User {
+        var user = new
+        user.handle = new.handle.trimmingCharacters(in: .whitespaces)
+        user.displayName = new.displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+        user.email = new.email?.trimmingCharacters(in: .whitespaces)
+        if user.email?.isEmpty == true { user.email = nil }
+        try Self.validate(user)
+        let now = clock.now()
+        return try domainCall {
+            do {
+                return try pool.write { try UserRepository.insert(user, at: now, in: $0) }
+            } catch let error as DatabaseError where error.isUniqueConstraintViolation {
+                if error.sqliteMessage?.contains("users.email") == true {
+                    throw DomainError(.emailTaken, "The email \(user.email ?? "") is already used by another user; use another or update that user", field: "email")
+                }
+                throw DomainError(.handleTaken, "The handle \(user.handle) is taken; choose another", field: "handle")
+            }
+        }
+    }
+
+    static func validate(_ user: NewUser) throws {
+        let handleCharacters = user.handle.unicodeScalars
+        guard (1...40).contains(user.handle.count),
+              let first = handleCharacters.first, CharacterSet.alphanumerics.contains(first), first.isASCII,
+              handleCharacters.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0)) })
+        else {
+            throw DomainError.invalid("handle", "A handle is 1–40 letters, digits, '_', '.' or '-', starting with a letter or digit (got \"\(user.handle)\")")
+        }
+        guard (1...100).contains(user.displayName.count) else {
+            throw DomainError.invalid("display_name", "A display name is 1–100 characters (got \(user.displayName.count))")
+        }
+        if let email = user.email {
+            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+            guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+                  !email.contains(where: \.isWhitespace) else {
+                throw DomainError.invalid("email", "\"\(email)\" is not an email address like name@example.com")
+            }
+        }
+    }
+
+    /// The user with `id`.
+    /// - Throws: `DomainError.userNotFound`.
+    public func user(id: Int64) throws -> User {
+        guard let user = try domainCall({ try pool.read { try UserRepository.find(id: id, in: $0) } }) else {
+            throw DomainError(.userNotFound, "No user has id \(id); list users to find the right one")
+        }
+        return user
+    }
+
+    /// The user with `handle` (case-insensitive).
+    /// - Throws: `DomainError.userNotFound`.
+    public func user(handle: String) throws -> User {
+        guard let user = try domainCall({ try pool.read { try UserRepository.find(handle: handle, in: $0) } }) else {
+            throw DomainError(.userNotFound, "No user has the handle \(handle); list users to find the right one")
+        }
+        return user
+    }
+
+    /// Users in creation order.
+    /// - Throws: `DomainError` for a bad limit or cursor.
+    public func listUsers(limit: Int = 50, cursor: String? = nil) throws -> Page<User> {
+        let limit = try validatedLimit(limit)
+        let after = try cursor.map { try Cursor.decode($0, list: "users").id } ?? 0
+        let users = try domainCall { try pool.read { try UserRepository.list(after: after, limit: limit + 1, in: $0) } }
+        let page = Array(users.prefix(limit))
+        let next = users.count > limit ? page.last.map { Cursor(list: "users", key: 0, id: $0.id).encoded } : nil
+        return Page(items: page, nextCursor: next)
+    }
+
+    /// Changes a user's role.
+    /// - Throws: `DomainError.userNotFound`.
+    public func setRole(_ role: Role, userID: Int64) throws -> User {
+        try domainCall {
+            try pool.write { db in
+                guard try UserRepository.setRole(role, userID: userID, in: db), let user = try UserRepository.find(id: userID, in: db) else {
+                    throw DomainError(.userNotFound, "No user has id \(userID); list users to find the right one")
+                }
+                return user
+            }
+        }
+    }
+
+    // MARK: Tokens
+
+    /// Creates an API token for a user. The returned secret is shown once: only its
+    /// SHA-256 is stored.
+    /// - Throws: `DomainError.userNotFound`, or `invalid_input` for a label over 100 characters.
+    public func issueToken(userID: Int64, label: String = "") throws -> IssuedToken {
+        guard label.count <= 100 else { throw DomainError.invalid("label", "A token label is at most 100 characters") }
+        let secret = Self.tokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
+        let hash = Crypto.sha256(Array(secret.utf8))
+        let now = clock.now()
+        let token = try domainCall {
+            try pool.write { db -> APIToken in
+                guard try UserRepository.find(id: userID, in: db) != nil else {
+                    throw DomainError(.userNotFound, "No user has id \(userID); create the user first")
+                }
+                return try UserRepository.insertToken(userID: userID, hash: hash, prefix: String(secret.prefix(12)),
+                                                      label: label, at: now, in: db)
+            }
+        }
+        return IssuedToken(secret: secret, token: token)
+    }
+
+    /// A user's tokens, active and revoked, oldest first.
+    /// - Throws: `DomainError.userNotFound`.
+    public func tokens(userID: Int64) throws -> [APIToken] {
+        try domainCall {
+            try pool.read { db in
+                guard try UserRepository.find(id: userID, in: db) != nil else {
+                    throw DomainError(.userNotFound, "No user has id \(userID)")
+                }
+                return try UserRepository.tokens(userID: userID, in: db)
+            }
+        }
+    }
+
+    /// Revokes one token; it stops authenticating at once. Revoking twice is harmless.
+    /// - Throws: `DomainError.tokenNotFound`.
+    @discardableResult
+    public func revokeToken(id: Int64) throws -> APIToken {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                try UserRepository.revokeToken(id: id, at: now, in: db)
+                guard let token = try UserRepository.token(id: id, in: db) else {
+                    throw DomainError(.tokenNotFound, "No API token has id \(id); list the user's tokens to find it")
+                }
+                return token
+            }
+        }
+    }
+
+    /// Revokes every active token of a user.
+    /// - Returns: how many tokens were revoked.
+    /// - Throws: `DomainError.userNotFound`.
+    @discardableResult
+    public func revokeAllTokens(userID: Int64) throws -> Int {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard try UserRepository.find(id: userID, in: db) != nil else {
+                    throw DomainError(.userNotFound, "No user has id \(userID)")
+                }
+                return try UserRepository.revokeTokens(userID: userID, at: now, in: db)
+            }
+        }
+    }
+
+    /// The user behind a bearer token, or nil when the token is unknown, malformed or revoked.
+    ///
+    /// Costs one SHA-256 and one indexed read; `last_used_at` is written at most about once
+    /// a minute per token (and a failure to write it does not fail the authentication).
+    /// - Throws: `DomainError.storageFailure` only when the database cannot be read.
+    public func authenticate(token: String) throws -> AuthenticatedUser? {
+        guard token.utf8.count == Self.tokenPrefix.utf8.count + 43, token.hasPrefix(Self.tokenPrefix) else { return nil }
+        let hash = Crypto.sha256(Array(token.utf8))
+        guard let owner = try domainCall({ try pool.read { try UserRepository.activeTokenOwner(hash: hash, in: $0) } }) else {
+            return nil
+        }
+        let now = clock.now()
+        let threshold = now.addingTimeInterval(-Self.lastUseResolution)
+        if owner.lastUsedAt.map({ $0 < threshold }) ?? true {
+            let tokenID = owner.user.tokenID
+            let shouldWrite = lastUseWritten.withLock { written -> Bool in
+                if let last = written[tokenID], last >= threshold, last <= now { return false }
+                written[tokenID] = now
+                return true
+            }
+            if shouldWrite {
+                // Bookkeeping only: a busy database must not turn a valid token away.
+                try? pool.write { try UserRepository.touchToken(id: tokenID, at: now, notUsedSince: threshold, in: $0) }
+            }
+        }
+        return owner.user
+    }
+}

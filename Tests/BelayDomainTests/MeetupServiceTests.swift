@@ -1,0 +1,111 @@
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+
+@Suite struct MeetupServiceTests {
+    let fixture: DomainFixture
+    init() throws { fixture = try DomainFixture(importCatalog: false) }
+    var meetups: MeetupService { fixture.domain.meetups }
+
+    func draft(startsIn: TimeInterval = 3_600, place: String = "Seoul Forest Gym") -> NewMeetup {
+        let start = fixture.clock.now().addingTimeInterval(startsIn)
+        return NewMeetup(title: "Bouldering", description: "Bring shoes", placeName: place, address: "Seoul",
+                         startsAt: start, endsAt: start.addingTimeInterval(7_200), timeZone: "Asia/Seoul",
+                         capacity: 12, hostID: fixture.host.id)
+    }
+
+    @Test func createsAndReadsAMeetup() throws {
+        let created = try meetups.create(draft(), by: fixture.hostActor)
+        #expect(created.status == .scheduled)
+        #expect(created.capacity == 12)
+        #expect(created.goingCount == 0)
+        #expect(created.placesLeft == 12)
+        #expect(try meetups.meetup(id: created.id) == created)
+        #expect(refusal { _ = try meetups.meetup(id: 999) } == .meetupNotFound)
+    }
+
+    @Test func refusesImpossibleMeetupsNamingTheField() throws {
+        var badZone = draft()
+        badZone.timeZone = "Mars/Olympus"
+        var badCapacity = draft()
+        badCapacity.capacity = 0
+        var backwards = draft()
+        backwards.endsAt = backwards.startsAt
+        var untitled = draft()
+        untitled.title = "  "
+        for (input, field) in [(badZone, "time_zone"), (badCapacity, "capacity"), (backwards, "ends_at"), (untitled, "title")] {
+            let error = try #require(throws: DomainError.self) { try meetups.create(input, by: fixture.hostActor) }
+            #expect(error.reason == .invalidInput)
+            #expect(error.field == field)
+        }
+    }
+
+    @Test func onlyHostsAndAdminsCreateAndOnlyTheirHostOrAnAdminChanges() throws {
+        let member = try fixture.member()
+        #expect(refusal { _ = try meetups.create(draft(), by: .user(member.id, role: .member)) } == .notPermitted)
+        var forMember = draft()
+        forMember.hostID = member.id
+        #expect(refusal { _ = try meetups.create(forMember, by: .commandLine) } == .notPermitted)
+        let meetup = try meetups.create(draft(), by: .commandLine)
+        let otherHost = try fixture.domain.users.createUser(NewUser(handle: "other", displayName: "Other", role: .host))
+        #expect(refusal { _ = try meetups.update(id: meetup.id, MeetupChanges(title: "Mine"), by: .user(otherHost.id, role: .host)) } == .notPermitted)
+        #expect(refusal { _ = try meetups.cancel(id: meetup.id, by: .user(member.id, role: .member)) } == .notPermitted)
+        let updated = try meetups.update(id: meetup.id, MeetupChanges(title: "Lead climbing", address: .some(nil)), by: fixture.hostActor)
+        #expect(updated.title == "Lead climbing")
+        #expect(updated.address == nil)
+        #expect(updated.description == "Bring shoes")
+        let cancelled = try meetups.cancel(id: meetup.id, by: .commandLine)
+        #expect(cancelled.status == .cancelled)
+        #expect(try meetups.cancel(id: meetup.id, by: .commandLine).status == .cancelled)
+        #expect(refusal { _ = try meetups.update(id: meetup.id, MeetupChanges(capacity: 3), by: .commandLine) } == .meetupCancelled)
+    }
+
+    @Test func listsUpcomingAndPastWithCursorsAndFilters() throws {
+        let created = try (0..<5).map { index in
+            try meetups.create(draft(startsIn: Double(index) * 86_400 - 2 * 86_400, place: index % 2 == 0 ? "Crag" : "Gym"),
+                               by: fixture.hostActor)
+        }
+        // Meetups 0 and 1 are over; 2 (running now? no: starts now) and later are upcoming.
+        var upcoming: [Int64] = []
+        var cursor: String?
+        repeat {
+            let page = try meetups.list(MeetupQuery(scope: .upcoming, limit: 2, cursor: cursor))
+            upcoming += page.items.map(\.id)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(upcoming == [created[2].id, created[3].id, created[4].id])
+        let past = try meetups.list(MeetupQuery(scope: .past, limit: 10))
+        #expect(past.items.map(\.id) == [created[1].id, created[0].id])
+        let crag = try meetups.list(MeetupQuery(scope: .all, placeName: "Crag"))
+        #expect(crag.items.map(\.id) == [created[0].id, created[2].id, created[4].id])
+        _ = try meetups.cancel(id: created[3].id, by: fixture.hostActor)
+        #expect(try meetups.list(MeetupQuery(scope: .upcoming, includeCancelled: false)).items.map(\.id) == [created[2].id, created[4].id])
+        let firstPage = try meetups.list(MeetupQuery(scope: .upcoming, limit: 1))
+        #expect(refusal { _ = try meetups.list(MeetupQuery(scope: .past, cursor: firstPage.nextCursor)) } == .invalidCursor)
+        #expect(refusal { _ = try meetups.list(MeetupQuery(limit: 0)) } == .invalidInput)
+    }
+
+    @Test func completedMeetupsTakeNoJoins() throws {
+        let meetup = try meetups.create(draft(), by: fixture.hostActor)
+        #expect(try meetups.complete(id: meetup.id, by: fixture.hostActor).status == .completed)
+        let member = try fixture.member()
+        #expect(refusal { _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .commandLine) } == .meetupCompleted)
+        #expect(refusal { _ = try meetups.cancel(id: meetup.id, by: .commandLine) } == .meetupCompleted)
+    }
+
+    @Test func theShippedMigrationsGiveAHealthySchema() throws {
+        let status = try fixture.pool.read { try DomainFixture.migrator().status(of: $0) }
+        #expect(status.isCurrent)
+        #expect(status.applied.first == "0001_initial")
+        #expect(try fixture.pool.check().isHealthy)
+    }
+
+    @Test func settingsAreValidated() {
+        #expect(refusal { try CheckInPolicy(codeStepSeconds: 10).validate() } == .invalidInput)
+        #expect(refusal { try RewardPolicy(rarityWeights: [.common: 0]).validate() } == .invalidInput)
+        #expect(refusal { try RenderJobPolicy(maxAttempts: 0).validate() } == .invalidInput)
+        #expect(refusal { try DomainSettings().validate() } == nil)
+    }
+}

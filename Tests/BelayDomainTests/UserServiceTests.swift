@@ -1,0 +1,81 @@
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+
+@Suite struct UserServiceTests {
+    let fixture: DomainFixture
+    init() throws { fixture = try DomainFixture(importCatalog: false) }
+    var users: UserService { fixture.domain.users }
+
+    @Test func createsUsersWithUniqueHandlesAndEmails() throws {
+        let user = try users.createUser(NewUser(handle: "jisoo", displayName: " Jisoo Kim ", email: "jisoo@example.com"))
+        #expect(user.displayName == "Jisoo Kim")
+        #expect(user.role == .member)
+        #expect(try users.user(handle: "JISOO") == user)
+        #expect(refusal { _ = try users.createUser(NewUser(handle: "Jisoo", displayName: "Other")) } == .handleTaken)
+        #expect(refusal { _ = try users.createUser(NewUser(handle: "other", displayName: "Other", email: "JISOO@example.com")) } == .emailTaken)
+        let invalid = try #require(throws: DomainError.self) { try users.createUser(NewUser(handle: "no spaces", displayName: "x")) }
+        #expect(invalid.field == "handle")
+        #expect(refusal { _ = try users.createUser(NewUser(handle: "ok", displayName: "x", email: "not-an-email")) } == .invalidInput)
+        #expect(refusal { _ = try users.createUser(NewUser(handle: "ok", displayName: "")) } == .invalidInput)
+        #expect(try users.setRole(.host, userID: user.id).role == .host)
+        #expect(refusal { _ = try users.user(id: 999) } == .userNotFound)
+    }
+
+    @Test func listsUsersByPage() throws {
+        for index in 0..<5 { _ = try users.createUser(NewUser(handle: "u\(index)", displayName: "U")) }
+        let first = try users.listUsers(limit: 4)
+        let second = try users.listUsers(limit: 4, cursor: first.nextCursor)
+        #expect(first.items.count == 4)
+        #expect(second.items.count == 3) // admin, host and five members
+        #expect(second.nextCursor == nil)
+    }
+
+    @Test func tokensAuthenticateUntilRevokedAndAreStoredOnlyAsHashes() throws {
+        let user = try users.createUser(NewUser(handle: "jisoo", displayName: "Jisoo", role: .host))
+        let issued = try users.issueToken(userID: user.id, label: "phone")
+        #expect(issued.secret.hasPrefix("belay_"))
+        #expect(issued.secret.count == 49)
+        #expect(issued.token.prefix == String(issued.secret.prefix(12)))
+        let authenticated = try #require(try users.authenticate(token: issued.secret))
+        #expect(authenticated.userID == user.id)
+        #expect(authenticated.role == .host)
+        #expect(authenticated.actor == .user(user.id, role: .host))
+
+        let stored = try fixture.pool.read { db in
+            try db.query("SELECT token_hash, prefix FROM api_tokens", [], { (try $0.get(0, as: Data.self), try $0.get(1, as: String.self)) })
+        }
+        #expect(stored.count == 1)
+        #expect(stored[0].0.count == 32)
+        #expect(!String(decoding: stored[0].0, as: UTF8.self).contains(issued.secret))
+
+        #expect(try users.authenticate(token: issued.secret.dropLast() + "A") == nil)
+        #expect(try users.authenticate(token: "nonsense") == nil)
+        #expect(try users.revokeToken(id: issued.token.id).revokedAt != nil)
+        #expect(try users.authenticate(token: issued.secret) == nil)
+        #expect(refusal { try users.revokeToken(id: 999) } == .tokenNotFound)
+        let second = try users.issueToken(userID: user.id)
+        #expect(try users.revokeAllTokens(userID: user.id) == 1)
+        #expect(try users.authenticate(token: second.secret) == nil)
+        #expect(try users.tokens(userID: user.id).allSatisfy { !$0.isActive })
+        #expect(refusal { _ = try users.issueToken(userID: 999) } == .userNotFound)
+    }
+
+    @Test func lastUseIsWrittenAtMostAboutOnceAMinute() throws {
+        let user = try users.createUser(NewUser(handle: "jisoo", displayName: "Jisoo"))
+        let issued = try users.issueToken(userID: user.id)
+        func lastUsed() throws -> Date? { try users.tokens(userID: user.id).first?.lastUsedAt }
+        #expect(try lastUsed() == nil)
+        _ = try users.authenticate(token: issued.secret)
+        let first = try lastUsed()
+        #expect(first == fixture.clock.now())
+        fixture.clock.advance(by: 59)
+        _ = try users.authenticate(token: issued.secret)
+        #expect(try lastUsed() == first)
+        fixture.clock.advance(by: 2)
+        _ = try users.authenticate(token: issued.secret)
+        #expect(try lastUsed() == fixture.clock.now())
+    }
+}
