@@ -35,6 +35,7 @@ def gradient(stops, t):
     for i in range(len(stops) - 1):
         p0, p1 = positions[i], positions[i + 1]
         w = np.clip((t - p0) / max(p1 - p0, 1e-6), 0, 1)
+        w = w * w * (3.0 - 2.0 * w)   # eased, so no Mach bands at the stops
         inside = (t >= p0) & (t <= p1) if i < len(stops) - 2 else (t >= p0)
         value = colours[i] * (1 - w[..., None]) + colours[i + 1] * w[..., None]
         out = np.where(inside[..., None], value, out)
@@ -203,84 +204,136 @@ def paint_crag_sunset(rng):
 
 
 def paint_gym_night(rng):
-    """A bouldering gym after hours: spotlights on an overhang, holds blurred into bokeh."""
-    base = gradient([(0.0, "#0E1526"), (0.5, "#152038"), (1.0, "#070A12")], V)
-    # Angled wall panels catching the light.
-    facet = np.floor((XS * 0.8 + YS * 0.35) / 300.0) + np.floor((YS - XS * 0.3) / 420.0) * 3
-    shade = (np.sin(facet * 12.9898) * 43758.5453) % 1.0
-    base *= (0.75 + 0.35 * shade)[..., None]
-    # Spotlight cones from the ceiling.
-    image = base.copy()
-    for cx, spread, strength, colour in ((0.22, 0.16, 1.3, "#FFD9A0"), (0.62, 0.2, 1.0, "#A8C8FF"),
-                                         (0.92, 0.12, 0.7, "#FFD9A0")):
-        width = 0.03 + spread * V
-        cone = np.exp(-((U - cx - 0.05 * V) / width) ** 2) * smoothstep(0.0, 0.08, V) * smoothstep(0.95, 0.3, V)
-        image += (cone * strength * 0.35)[..., None] * srgb_to_linear(hex_to_rgb(colour))
-        lamp = np.exp(-(((U - cx) / 0.03) ** 2 + (V / 0.02) ** 2))
-        image += (lamp * 3.0)[..., None] * srgb_to_linear(hex_to_rgb(colour))
-    # Out-of-focus holds: soft discs in climbing colours.
-    colours = ["#E53935", "#FDD835", "#43A047", "#1E88E5", "#8E24AA", "#FB8C00", "#EC407A", "#00ACC1"]
-    bokeh = np.zeros_like(image)
-    for _ in range(46):
-        x = rng.uniform(0, WIDTH)
-        y = rng.uniform(0, HEIGHT * 0.7)
-        radius = rng.uniform(14, 46)
+    """A bouldering gym after hours, shot wide open: a set wall blurred by the shallow depth
+    of field, pools of spotlight on it, dark crash pads at the bottom."""
+    # Wall panels at different angles: each facet gets its own tone.
+    facet_edges = [(-1.0, 0.38), (0.38, 0.7), (0.7, 2.0)]
+    wall = np.zeros((HEIGHT, WIDTH), np.float32)
+    tones = [0.16, 0.24, 0.12]
+    kink = 0.04 * np.sin(V * 3.0)
+    for (left, right), tone in zip(facet_edges, tones):
+        inside = (U >= left + kink) & (U < right + kink)
+        wall = np.where(inside, tone * (0.85 + 0.3 * V), wall)
+    band = smoothstep(0.34, 0.36, V) * smoothstep(0.56, 0.54, V)          # an overhanging band
+    wall = wall * (1 - 0.35 * band)
+    base = srgb_to_linear(hex_to_rgb("#3A4660"))
+    image = base * wall[..., None] * 2.0
+    # Holds set on the wall: shaded blobs in climbing colours, with t-nuts between them.
+    colours = ["#E53935", "#FDD835", "#43A047", "#1E88E5", "#8E24AA", "#FB8C00", "#EC407A", "#00ACC1",
+               "#F5F5F5", "#212121"]
+    # A few big volumes first, their facets lit unevenly.
+    for _ in range(4):
+        cx, cy = rng.uniform(0.1, 0.9) * WIDTH, rng.uniform(0.1, 0.65) * HEIGHT
+        size = rng.uniform(90, 160)
+        angle = rng.uniform(0, 2 * np.pi)
+        corners = [(cx + size * math.cos(angle + k * 2.1), cy + size * math.sin(angle + k * 2.1)) for k in range(3)]
+        tone = srgb_to_linear(hex_to_rgb(["#2B3A55", "#4A3A2A", "#3C3C44"][rng.integers(3)]))
+        for k in range(3):
+            (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 3]
+            # Facet k is the triangle (corner k, corner k+1, centre).
+            def side(px, py, qx, qy):
+                return (qx - px) * (YS - py) - (qy - py) * (XS - px)
+            s1, s2, s3 = side(ax, ay, bx, by), side(bx, by, cx, cy), side(cx, cy, ax, ay)
+            inside = ((s1 >= 0) & (s2 >= 0) & (s3 >= 0)) | ((s1 <= 0) & (s2 <= 0) & (s3 <= 0))
+            shade = 0.6 + 0.5 * math.cos(angle + k * 2.1 + 1.05 - 3.9)
+            image = np.where(inside[..., None], tone * shade * 1.6, image)
+    for _ in range(80):
+        cx, cy = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT * 0.8)
+        rx = rng.uniform(8, 34)
+        ry = rx * rng.uniform(0.5, 1.0)
+        x0, x1 = int(max(0, cx - 2 * rx)), int(min(WIDTH, cx + 2 * rx))
+        y0, y1 = int(max(0, cy - 2 * rx)), int(min(HEIGHT, cy + 2 * rx))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        harmonics = [(2, rng.uniform(0, 0.2), rng.uniform(0, 6.3)), (3, rng.uniform(0, 0.12), rng.uniform(0, 6.3))]
+        d = blob_mask(cx, cy, rx, ry, harmonics, rng.uniform(0, 3.1))[y0:y1, x0:x1]
+        body = smoothstep(1.0, 0.9, d)
+        light = 1.0 - 0.5 * np.clip(((XS[y0:y1, x0:x1] - cx) + (YS[y0:y1, x0:x1] - cy)) / (rx + ry), -1, 1)
         colour = srgb_to_linear(hex_to_rgb(colours[rng.integers(len(colours))]))
-        d = np.sqrt((XS - x) ** 2 + (YS - y) ** 2)
-        disc = smoothstep(radius, radius - 6, d) * (0.7 + 0.3 * smoothstep(radius * 0.5, radius, d))
-        lit = 0.25 + 0.6 * np.exp(-((x / WIDTH - 0.3) ** 2) / 0.08)
-        bokeh += disc[..., None] * colour * lit * rng.uniform(0.4, 0.9)
-    image = image + bokeh * 0.6
-    # Crash pads: a dark blue band with soft highlights along the seams.
-    pad = smoothstep(0.8, 0.82, V)
-    pad_colour = srgb_to_linear(hex_to_rgb("#0A1430")) * (0.9 + 0.2 * (np.sin(XS * 0.02) * 0.5 + 0.5))[..., None]
-    image = image * (1 - pad[..., None]) + pad_colour * pad[..., None]
-    haze = fbm(rng, HEIGHT, WIDTH, 3, octaves=4) * 0.5 + 0.5
-    image += (haze * 0.015)[..., None]
+        region = image[y0:y1, x0:x1]
+        image[y0:y1, x0:x1] = region * (1 - body[..., None]) + colour * (0.22 * light * body)[..., None]
+    # The lens: everything on the wall is soft.
+    image = np.stack([gaussian_blur(image[..., c], 10.0) for c in range(3)], axis=2)
+    # Pools of light from the ceiling spots, and a little haze in their beams.
+    lights = np.full((HEIGHT, WIDTH), 0.22, np.float32)[..., None] * srgb_to_linear(hex_to_rgb("#7A8CC8"))
+    for cx, cy, sx, sy, strength, colour in ((0.22, 0.3, 0.22, 0.3, 2.4, "#FFD9A0"),
+                                             (0.63, 0.38, 0.2, 0.32, 2.0, "#BFD4FF"),
+                                             (0.95, 0.25, 0.14, 0.25, 1.6, "#FFD9A0")):
+        pool = np.exp(-(((U - cx) / sx) ** 2 + ((V - cy) / sy) ** 2))
+        lights = lights + (pool * strength)[..., None] * srgb_to_linear(hex_to_rgb(colour))
+    image = image * lights
+    for cx, colour in ((0.22, "#FFD9A0"), (0.63, "#BFD4FF"), (0.95, "#FFD9A0")):
+        beam = np.exp(-((U - cx) / (0.02 + 0.12 * V)) ** 2) * smoothstep(0.0, 0.05, V) * smoothstep(0.8, 0.2, V)
+        image += (beam * 0.05)[..., None] * srgb_to_linear(hex_to_rgb(colour))
+        lamp = np.exp(-(((U - cx) / 0.025) ** 2 + (V / 0.015) ** 2))
+        image += (lamp * 3.0)[..., None] * srgb_to_linear(hex_to_rgb(colour))
+    # Crash pads: a dark band with soft seams, catching a little light on their top edge.
+    pad = smoothstep(0.79, 0.8, V)
+    seams = 1.0 - 0.3 * np.exp(-(((XS % 270) - 135) / 3.0) ** 2)
+    pad_colour = srgb_to_linear(hex_to_rgb("#0C1530")) * seams[..., None]
+    lip = np.exp(-((V - 0.802) / 0.004) ** 2) * 0.025
+    image = image * (1 - pad[..., None]) + pad_colour * pad[..., None] + lip[..., None]
     image = lower_third_shade(image, 0.45, 0.6)
     return vignette(image, 0.45)
 
 
 def paint_alpine_ridges(rng):
-    """Mountain ridges layered into blue haze under a star-flecked dusk sky."""
-    sky = gradient([(0.0, "#0B1026"), (0.3, "#1F2A5C"), (0.55, "#5A6FA8"), (0.7, "#E8A98A")], V)
-    stars = (rng.random((HEIGHT, WIDTH)) > 0.9993).astype(np.float32)
-    stars = gaussian_blur(stars, 0.7) * 6 * smoothstep(0.45, 0.05, V)
-    image = sky + stars[..., None]
-    layers = [(0.52, "#4C5A8C", 0.05, 5), (0.6, "#36406E", 0.06, 6), (0.69, "#252C52", 0.07, 7),
-              (0.79, "#171C38", 0.06, 8), (0.9, "#0C0F20", 0.05, 9)]
-    for base_height, colour, amplitude, detail in layers:
+    """Mountain ridges layered into blue haze under a starry dusk sky, alpenglow behind them."""
+    sky = gradient([(0.0, "#0A0F24"), (0.24, "#18224C"), (0.4, "#32427A"), (0.47, "#6A6A9C"),
+                    (0.53, "#E0A08A")], V)
+    # Stars: many faint, a few bright, fading out towards the glow.
+    magnitude = rng.random((HEIGHT, WIDTH)).astype(np.float32)
+    stars = np.where(magnitude > 0.9992, (magnitude - 0.9992) / 0.0008, 0.0).astype(np.float32)
+    stars = stars ** 3 * 2.5 + (magnitude > 0.9992) * 0.25
+    stars = gaussian_blur(stars, 0.6) * 4.0 * smoothstep(0.42, 0.05, V)
+    milky = np.clip(fbm(np.random.default_rng(9041), HEIGHT, WIDTH, 6, octaves=5) * 0.5 + 0.5, 0, 1)
+    band = np.exp(-((U * 0.6 + V - 0.45) / 0.12) ** 2) * smoothstep(0.45, 0.1, V)
+    image = sky + stars[..., None] + (band * milky * 0.03)[..., None] * srgb_to_linear(hex_to_rgb("#B8C4FF"))
+    layers = [(0.52, "#5A5A8C", 0.05, 5), (0.6, "#3A4272", 0.06, 6), (0.69, "#262C54", 0.07, 7),
+              (0.79, "#161B38", 0.06, 8), (0.9, "#0B0E1F", 0.05, 9)]
+    for index, (base_height, colour, amplitude, detail) in enumerate(layers):
         profile = base_height + amplitude * fbm(rng, 1, WIDTH, detail * 0.5, octaves=6)[0]
         # Sharpen peaks.
         profile = base_height - np.abs(profile - base_height) * 1.6 + amplitude * 0.4
-        mask = smoothstep(profile - 0.0015, profile + 0.0015, V)
+        mask = smoothstep(profile - 0.0012, profile + 0.0012, V)
         fog = smoothstep(profile, profile + 0.12, V)
-        layer = srgb_to_linear(hex_to_rgb(colour)) * (1.0 - 0.25 * fog)[..., None]
+        layer = srgb_to_linear(hex_to_rgb(colour)) * (1.0 - 0.3 * fog)[..., None]
+        if index < 2:
+            # Alpenglow: the upper slopes of the far ridges still catch the last light.
+            glow = np.clip(1.0 - (V - profile) / 0.05, 0, 1) ** 2 * (0.22 - 0.1 * index)
+            layer = layer * (1 - glow[..., None]) + glow[..., None] * srgb_to_linear(hex_to_rgb("#C98A8C"))
         image = image * (1 - mask[..., None]) + layer * mask[..., None]
     image = lower_third_shade(image, 0.35, 0.7)
     return vignette(image, 0.25)
 
 
 def paint_chalk_dust(rng):
-    """Chalk dust drifting over a charcoal slab, like a clap of chalked hands under a lamp."""
-    base = gradient([(0.0, "#2B2F36"), (0.6, "#1C1F24"), (1.0, "#0F1114")], V)
+    """A clap of chalk drifting through a lamp's beam over a charcoal slab: soft filaments of
+    dust, lit warm from the top left, fading into the dark at the bottom."""
+    base = gradient([(0.0, "#2A2C33"), (0.55, "#1A1C21"), (1.0, "#0C0D10")], V)
     slab = fbm(rng, HEIGHT, WIDTH, 8, octaves=6)
-    image = base * (0.85 + 0.25 * slab[..., None])
-    dust = np.zeros((HEIGHT, WIDTH), np.float32)
-    for _ in range(5):
-        cx, cy = rng.uniform(0.15, 0.85), rng.uniform(0.12, 0.55)
-        sx, sy = rng.uniform(0.15, 0.3), rng.uniform(0.1, 0.2)
-        cloud = np.exp(-(((U - cx) / sx) ** 2 + ((V - cy) / sy) ** 2))
-        dust += cloud * rng.uniform(0.4, 0.8)
-    wisps = np.clip(fbm(rng, HEIGHT, WIDTH, 5, octaves=7) + 0.25, 0, 1)
-    dust = np.clip(dust * wisps * 0.55, 0, 0.6)
-    particles = (rng.random((HEIGHT, WIDTH)) > 0.996).astype(np.float32)
-    particles = gaussian_blur(particles, 0.9) * 3.5 * smoothstep(0.15, 0.6, dust)
-    light = np.exp(-(((U - 0.4) / 0.6) ** 2 + ((V - 0.25) / 0.5) ** 2))
-    chalk = np.array([0.92, 0.92, 0.9], np.float32)
-    image = image * (1 - 0.7 * dust[..., None]) + chalk * ((0.7 * dust + particles) * (0.3 + 0.9 * light))[..., None]
+    image = base * (0.85 + 0.2 * slab[..., None])
+    # Filaments: ridged noise (1 - |n|) gives thin, smoky strands; broad noise groups them.
+    strands = np.zeros((HEIGHT, WIDTH), np.float32)
+    for cells, weight in ((3.0, 0.6), (6.0, 0.4)):
+        strands += weight * (1.0 - np.abs(fbm(rng, HEIGHT, WIDTH, cells, octaves=5))) ** 4
+    clouds = np.zeros((HEIGHT, WIDTH), np.float32)
+    for _ in range(4):
+        cx, cy = rng.uniform(0.2, 0.8), rng.uniform(0.15, 0.45)
+        sx, sy = rng.uniform(0.2, 0.35), rng.uniform(0.12, 0.2)
+        clouds += np.exp(-(((U - cx) / sx) ** 2 + ((V - cy) / sy) ** 2)) * rng.uniform(0.5, 0.9)
+    haze = gaussian_blur(clouds * (0.5 + 0.5 * fbm(rng, HEIGHT, WIDTH, 4, octaves=4)), 6.0)
+    dust = np.clip(0.22 * haze + 0.5 * strands * clouds, 0, 0.7) * smoothstep(0.85, 0.45, V)
+    draw = rng.random((HEIGHT, WIDTH)).astype(np.float32)
+    fine = np.where(draw > 0.9988, ((draw - 0.9988) / 0.0012) ** 2, 0.0).astype(np.float32)
+    coarse = np.where(draw < 0.00025, 1.0, 0.0).astype(np.float32)
+    particles = gaussian_blur(fine, 0.7) * 2.5 + gaussian_blur(coarse, 1.8) * 6.0
+    particles *= smoothstep(0.05, 0.5, clouds)
+    lamp = np.exp(-(((U - 0.3) / 0.55) ** 2 + ((V - 0.18) / 0.45) ** 2))
+    warm = srgb_to_linear(hex_to_rgb("#FFE2C4"))
+    image = image * (1 - 0.6 * dust[..., None]) + warm * ((0.75 * dust + particles) * (0.25 + 0.9 * lamp))[..., None]
     image = lower_third_shade(image, 0.55, 0.55)
-    return vignette(image, 0.35)
+    return vignette(image, 0.4)
 
 
 PAINTERS = {

@@ -100,6 +100,25 @@ def round_edge(depth, radius):
     return np.sqrt(1.0 - (1.0 - t) ** 2)
 
 
+def rotate_geometry(geo: Geometry, degrees: float) -> Geometry:
+    """The same hold turned anticlockwise on the wall about the canvas centre."""
+    def turn(field_values, fill):
+        image = Image.fromarray(np.ascontiguousarray(field_values, np.float32), mode="F")
+        return np.asarray(image.rotate(degrees, resample=Image.BILINEAR, fillcolor=fill), np.float32)
+
+    angle = math.radians(degrees)
+    c, s = math.cos(angle), math.sin(angle)
+    centre = SIZE / 2
+
+    def move(point):
+        x, y = point[0] - centre, point[1] - centre
+        return (centre + x * c + y * s, centre - x * s + y * c)
+
+    return Geometry(turn(geo.sdf, 1000.0), turn(geo.height, 0.0), turn(geo.grip, 0.0), move(geo.bolt),
+                    [move(p) for p in geo.screws],
+                    interior=None if geo.interior is None else turn(geo.interior, 0.0))
+
+
 # --------------------------------------------------------------------------- hold types
 
 
@@ -122,8 +141,8 @@ def jug_geometry(rng, variant):
 
     # The incut: a smile-shaped mouth in the upper half (inside the lip's ellipse, below the
     # back wall's ellipse) whose floor dives under the lip, darkest right behind the edge.
-    px, py = cx + rng.uniform(-10, 10), cy - 40.0
-    ax, ay = 150.0, 82.0
+    px, py = cx + rng.uniform(-10, 10), cy - [40.0, 34.0, 44.0][variant % 3]
+    ax, ay = [(150.0, 82.0), (138.0, 96.0), (158.0, 74.0)][variant % 3]
     ell = ((XS - px) / ax) ** 2 + ((YS - py) / ay) ** 2
     back = ((XS - px) / (ax * 1.08)) ** 2 + ((YS - (py - 0.62 * ay)) / (ay * 1.02)) ** 2
     mouth = np.clip(1.0 - ell, 0.0, 1.0) * smoothstep(0.9, 1.25, back)
@@ -141,7 +160,11 @@ def jug_geometry(rng, variant):
     grip = np.exp(-((rim_distance - 4.0) / 16.0) ** 2) * lower
     bolt = (cx + rng.uniform(-18, 18), cy + 88.0)
     screws = [(cx - 132.0, cy + 52.0 + rng.uniform(-10, 10))]
-    return Geometry(sdf, height, grip.astype(np.float32), bolt, screws, interior=interior)
+    geo = Geometry(sdf, height, grip.astype(np.float32), bolt, screws, interior=interior)
+    if variant % 3 == 2:
+        # Turned on the wall: a side-pull jug whose mouth opens up and to the left.
+        geo = rotate_geometry(geo, 32.0)
+    return geo
 
 
 CRIMP_PROFILES = {
@@ -237,10 +260,13 @@ def pinch_geometry(rng, variant):
         height -= 9.0 * np.exp(-(((lx - 44) / 20) ** 2 + ((ly - offset) / 26) ** 2))
     if variant % 3 == 2:
         # Knapped glass: shallow conchoidal scallops all over.
-        for _ in range(26):
-            sx, sy = rng.uniform(-80, 80), rng.uniform(-200, 200)
-            radius = rng.uniform(22, 48)
-            height -= rng.uniform(3, 7) * np.exp(-(((lx - sx) ** 2 + (ly - sy) ** 2) / radius ** 2))
+        scallops = np.zeros_like(height)
+        for _ in range(34):
+            sx, sy = rng.uniform(-90, 90), rng.uniform(-210, 210)
+            radius = rng.uniform(24, 56)
+            dish = rng.uniform(7, 13) * np.clip(1.0 - ((lx - sx) ** 2 + (ly - sy) ** 2) / radius ** 2, 0, None)
+            scallops = np.maximum(scallops, dish)
+        height -= gaussian_blur(scallops, 0.8 * SUPERSAMPLE)
     height = np.maximum(height, 0) * round_edge(depth, 14.0)
     interior = (np.exp(-(((lx + 40) / 20) ** 2 + ((ly + 50) / 32) ** 2)) * 0.35).astype(np.float32)
     grip = np.exp(-((np.abs(lx) - 42) / 20) ** 2) * smoothstep(60, -140, ly)
@@ -253,9 +279,9 @@ def volume_geometry(rng, variant):
     if variant == 0:      # triangle with an off-centre apex
         pts = np.array([[40, 450], [472, 430], [230, 52]], np.float32)
         slopes = [0.95, 0.62, 0.8]
-    elif variant == 1:    # four-sided pyramid, a big "dual-tex" style box
-        pts = np.array([[60, 150], [450, 86], [478, 420], [70, 462]], np.float32)
-        slopes = [0.7, 0.95, 0.55, 0.85]
+    elif variant == 1:    # a box: four bevelled sides around a flat top face
+        pts = np.array([[56, 140], [446, 70], [482, 418], [74, 468]], np.float32)
+        slopes = [0.9, 1.1, 0.75, 1.0]
     else:                 # a ridge: long pentagon with a hipped roof
         pts = np.array([[34, 330], [170, 86], [470, 120], [470, 400], [150, 470]], np.float32)
         slopes = [0.85, 0.6, 0.75, 0.7, 0.9]
@@ -279,12 +305,20 @@ def volume_geometry(rng, variant):
     soft = -k * np.log(np.sum(np.exp(-(stack - hard[None]) / k), axis=0)) + hard
     sdf = outline_sdf(pts)
     depth = np.maximum(-sdf, 0.0)
-    height = np.minimum(np.maximum(soft, 0.0), 170.0) * round_edge(depth, 4.0)
+    cap = {1: 88.0}.get(variant, 170.0)
+    top = np.maximum(soft, 0.0)
+    # Soft-clip at the cap so the flat top meets the sides in a narrow rounded bevel.
+    top = cap - k * np.log1p(np.exp(-(top - cap) / k)) if variant == 1 else np.minimum(top, cap)
+    height = np.maximum(top, 0.0) * round_edge(depth, 4.0)
     seam = np.exp(-((sorted_planes[1] - sorted_planes[0]) / 1.2) ** 2) * (depth > 3)
+    if variant == 1:
+        # The top face is one more facet; the side seams stop at it and a seam rings it.
+        facet = np.where(hard >= cap, len(pts), facet)
+        seam = seam * (hard < cap) + 0.8 * np.exp(-((hard - cap) / 1.2) ** 2)
     grip = np.zeros_like(height)
-    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 270.0), 2: (300.0, 270.0)}
+    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 272.0), 2: (300.0, 270.0)}
     bolt = bolt_candidates[variant % 3]
-    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(150, 200), (380, 210), (380, 380), (150, 390)],
+    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(190, 210), (340, 200), (345, 345), (190, 355)],
               2: [(130, 320), (390, 200), (390, 340)]}[variant % 3]
     return Geometry(sdf, height.astype(np.float32), grip, bolt, screws, facet=facet, seam=seam.astype(np.float32))
 
@@ -341,7 +375,7 @@ def environment(rx, ry, rz):
     box_dir /= np.linalg.norm(box_dir)
     box = smoothstep(0.82, 0.96, rx * box_dir[0] + ry * box_dir[1] + rz * box_dir[2]) * 2.2
     rim = smoothstep(0.85, 0.98, rx * 0.75 + ry * 0.1 + rz * 0.65) * 0.45
-    return sky + box + rim
+    return sky, box + rim
 
 
 def render(spec: HoldSpec) -> Image.Image:
@@ -381,7 +415,7 @@ def render(spec: HoldSpec) -> Image.Image:
         albedo = albedo * (1 - 0.45 * vein[..., None]) + 0.7 * 0.45 * vein[..., None]
     if spec.finish == "aurora":
         stops = [hex_to_rgb(c) for c in ("#3DF5C8", "#2FA8FF", "#7B4DFF", "#FF4FC8")]
-        t = np.clip((XS * 0.7 + (SIZE - YS) * 0.3) / SIZE + 0.15 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
+        t = np.clip((XS * 0.6 + (SIZE - YS) * 0.4 - 70) / (SIZE - 140) + 0.12 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
         idx = np.floor(t).astype(int)
         frac = (t - idx)[..., None]
         palette = srgb_to_linear(np.stack(stops))
@@ -398,7 +432,7 @@ def render(spec: HoldSpec) -> Image.Image:
         albedo = albedo * (1 - 0.45 * grain_field[..., None]) + dark * 0.45 * grain_field[..., None]
     speck = value_noise(rng, N, N, SIZE / 1.2)
     flecks = (speck > 0.86).astype(np.float32) * 0.12 - (speck < 0.12).astype(np.float32) * 0.12
-    mottle = 0.06 * fbm(rng, N, N, 12, octaves=3)
+    mottle = (0.02 if spec.finish == "glass" else 0.06) * fbm(rng, N, N, 12, octaves=3)
     albedo *= (1.0 + flecks * (spec.finish in ("polyurethane", "marble", "gem")) + mottle)[..., None]
 
     # Chalk on the grip.
@@ -471,7 +505,9 @@ def render(spec: HoldSpec) -> Image.Image:
     rx = 2 * nz * nx
     ry = 2 * nz * ny
     rz = 2 * nz * nz - 1
-    env = environment(rx, ry, rz) * ao
+    env_sky, env_lights = environment(rx, ry, rz)
+    # Black glass mirrors the lights and little of the dim room.
+    env = (env_sky * (0.3 if finish == "glass" else 1.0) + env_lights) * ao
     fresnel = 0.04 + 0.96 * (1 - nz) ** 5
 
     colour = albedo * (diffuse * 0.95 * ao[...] ** 0.5)[..., None] + albedo * ambient[..., None]
@@ -479,9 +515,10 @@ def render(spec: HoldSpec) -> Image.Image:
     colour = colour * (1 - metal[..., None] * 0.75)
     colour += metal_tint * (specular[..., None] + (env * env_map)[..., None] * (0.35 + 0.65 * metal[..., None]))
     colour += (fresnel * 0.25 * (env_map > 0) * ao)[..., None] * 0.6
-    if finish in ("gem", "glass", "aurora", "metal"):
+    if finish in ("gem", "aurora", "metal"):
         # Glitter: tiny flakes that catch the light.
-        flakes = (value_noise(rng, N, N, SIZE / 1.0) > 0.93).astype(np.float32)
+        threshold = 0.96 if finish == "metal" else 0.93
+        flakes = (value_noise(rng, N, N, SIZE / 1.0) > threshold).astype(np.float32)
         flakes = gaussian_blur(flakes, 0.8) * (value_noise(rng, N, N, 40) > 0.45)
         sparkle = flakes * np.clip(ndotl, 0, 1) * lit * (~is_hardware)
         colour += (sparkle * {"gem": 1.4, "glass": 0.6, "aurora": 1.0, "metal": 1.2}[finish])[..., None] * \

@@ -24,9 +24,12 @@ struct BelayRootCommand: ParsableCommand {
         RewardsCommand.self,
         HoldsCommand.self,
         StatsCommand.self,
+        BackfillCommand.self,
+        GarbageCollectCommand.self,
         MigrateCommand.self,
         DatabaseCommand.self,
         ConfigCommand.self,
+        DevCommand.self,
     ]
 
     init(arguments: ParsedArguments) {}
