@@ -35,6 +35,7 @@ def gradient(stops, t):
     for i in range(len(stops) - 1):
         p0, p1 = positions[i], positions[i + 1]
         w = np.clip((t - p0) / max(p1 - p0, 1e-6), 0, 1)
+        w = w * w * (3.0 - 2.0 * w)   # eased, so no Mach bands at the stops
         inside = (t >= p0) & (t <= p1) if i < len(stops) - 2 else (t >= p0)
         value = colours[i] * (1 - w[..., None]) + colours[i + 1] * w[..., None]
         out = np.where(inside[..., None], value, out)
@@ -277,45 +278,62 @@ def paint_gym_night(rng):
 
 
 def paint_alpine_ridges(rng):
-    """Mountain ridges layered into blue haze under a star-flecked dusk sky."""
-    sky = gradient([(0.0, "#0B1026"), (0.3, "#1F2A5C"), (0.55, "#5A6FA8"), (0.7, "#E8A98A")], V)
-    stars = (rng.random((HEIGHT, WIDTH)) > 0.9993).astype(np.float32)
-    stars = gaussian_blur(stars, 0.7) * 6 * smoothstep(0.45, 0.05, V)
-    image = sky + stars[..., None]
-    layers = [(0.52, "#4C5A8C", 0.05, 5), (0.6, "#36406E", 0.06, 6), (0.69, "#252C52", 0.07, 7),
-              (0.79, "#171C38", 0.06, 8), (0.9, "#0C0F20", 0.05, 9)]
-    for base_height, colour, amplitude, detail in layers:
+    """Mountain ridges layered into blue haze under a starry dusk sky, alpenglow behind them."""
+    sky = gradient([(0.0, "#0A0F24"), (0.24, "#18224C"), (0.4, "#32427A"), (0.47, "#6A6A9C"),
+                    (0.53, "#E0A08A")], V)
+    # Stars: many faint, a few bright, fading out towards the glow.
+    magnitude = rng.random((HEIGHT, WIDTH)).astype(np.float32)
+    stars = np.where(magnitude > 0.9992, (magnitude - 0.9992) / 0.0008, 0.0).astype(np.float32)
+    stars = stars ** 3 * 2.5 + (magnitude > 0.9992) * 0.25
+    stars = gaussian_blur(stars, 0.6) * 4.0 * smoothstep(0.42, 0.05, V)
+    milky = np.clip(fbm(np.random.default_rng(9041), HEIGHT, WIDTH, 6, octaves=5) * 0.5 + 0.5, 0, 1)
+    band = np.exp(-((U * 0.6 + V - 0.45) / 0.12) ** 2) * smoothstep(0.45, 0.1, V)
+    image = sky + stars[..., None] + (band * milky * 0.03)[..., None] * srgb_to_linear(hex_to_rgb("#B8C4FF"))
+    layers = [(0.52, "#5A5A8C", 0.05, 5), (0.6, "#3A4272", 0.06, 6), (0.69, "#262C54", 0.07, 7),
+              (0.79, "#161B38", 0.06, 8), (0.9, "#0B0E1F", 0.05, 9)]
+    for index, (base_height, colour, amplitude, detail) in enumerate(layers):
         profile = base_height + amplitude * fbm(rng, 1, WIDTH, detail * 0.5, octaves=6)[0]
         # Sharpen peaks.
         profile = base_height - np.abs(profile - base_height) * 1.6 + amplitude * 0.4
-        mask = smoothstep(profile - 0.0015, profile + 0.0015, V)
+        mask = smoothstep(profile - 0.0012, profile + 0.0012, V)
         fog = smoothstep(profile, profile + 0.12, V)
-        layer = srgb_to_linear(hex_to_rgb(colour)) * (1.0 - 0.25 * fog)[..., None]
+        layer = srgb_to_linear(hex_to_rgb(colour)) * (1.0 - 0.3 * fog)[..., None]
+        if index < 2:
+            # Alpenglow: the upper slopes of the far ridges still catch the last light.
+            glow = np.clip(1.0 - (V - profile) / 0.05, 0, 1) ** 2 * (0.22 - 0.1 * index)
+            layer = layer * (1 - glow[..., None]) + glow[..., None] * srgb_to_linear(hex_to_rgb("#C98A8C"))
         image = image * (1 - mask[..., None]) + layer * mask[..., None]
     image = lower_third_shade(image, 0.35, 0.7)
     return vignette(image, 0.25)
 
 
 def paint_chalk_dust(rng):
-    """Chalk dust drifting over a charcoal slab, like a clap of chalked hands under a lamp."""
-    base = gradient([(0.0, "#2B2F36"), (0.6, "#1C1F24"), (1.0, "#0F1114")], V)
+    """A clap of chalk drifting through a lamp's beam over a charcoal slab: soft filaments of
+    dust, lit warm from the top left, fading into the dark at the bottom."""
+    base = gradient([(0.0, "#2A2C33"), (0.55, "#1A1C21"), (1.0, "#0C0D10")], V)
     slab = fbm(rng, HEIGHT, WIDTH, 8, octaves=6)
-    image = base * (0.85 + 0.25 * slab[..., None])
-    dust = np.zeros((HEIGHT, WIDTH), np.float32)
-    for _ in range(5):
-        cx, cy = rng.uniform(0.15, 0.85), rng.uniform(0.12, 0.55)
-        sx, sy = rng.uniform(0.15, 0.3), rng.uniform(0.1, 0.2)
-        cloud = np.exp(-(((U - cx) / sx) ** 2 + ((V - cy) / sy) ** 2))
-        dust += cloud * rng.uniform(0.4, 0.8)
-    wisps = np.clip(fbm(rng, HEIGHT, WIDTH, 5, octaves=7) + 0.25, 0, 1)
-    dust = np.clip(dust * wisps * 0.55, 0, 0.6)
-    particles = (rng.random((HEIGHT, WIDTH)) > 0.996).astype(np.float32)
-    particles = gaussian_blur(particles, 0.9) * 3.5 * smoothstep(0.15, 0.6, dust)
-    light = np.exp(-(((U - 0.4) / 0.6) ** 2 + ((V - 0.25) / 0.5) ** 2))
-    chalk = np.array([0.92, 0.92, 0.9], np.float32)
-    image = image * (1 - 0.7 * dust[..., None]) + chalk * ((0.7 * dust + particles) * (0.3 + 0.9 * light))[..., None]
+    image = base * (0.85 + 0.2 * slab[..., None])
+    # Filaments: ridged noise (1 - |n|) gives thin, smoky strands; broad noise groups them.
+    strands = np.zeros((HEIGHT, WIDTH), np.float32)
+    for cells, weight in ((3.0, 0.6), (6.0, 0.4)):
+        strands += weight * (1.0 - np.abs(fbm(rng, HEIGHT, WIDTH, cells, octaves=5))) ** 4
+    clouds = np.zeros((HEIGHT, WIDTH), np.float32)
+    for _ in range(4):
+        cx, cy = rng.uniform(0.2, 0.8), rng.uniform(0.15, 0.45)
+        sx, sy = rng.uniform(0.2, 0.35), rng.uniform(0.12, 0.2)
+        clouds += np.exp(-(((U - cx) / sx) ** 2 + ((V - cy) / sy) ** 2)) * rng.uniform(0.5, 0.9)
+    haze = gaussian_blur(clouds * (0.5 + 0.5 * fbm(rng, HEIGHT, WIDTH, 4, octaves=4)), 6.0)
+    dust = np.clip(0.22 * haze + 0.5 * strands * clouds, 0, 0.7) * smoothstep(0.85, 0.45, V)
+    draw = rng.random((HEIGHT, WIDTH)).astype(np.float32)
+    fine = np.where(draw > 0.9988, ((draw - 0.9988) / 0.0012) ** 2, 0.0).astype(np.float32)
+    coarse = np.where(draw < 0.00025, 1.0, 0.0).astype(np.float32)
+    particles = gaussian_blur(fine, 0.7) * 2.5 + gaussian_blur(coarse, 1.8) * 6.0
+    particles *= smoothstep(0.05, 0.5, clouds)
+    lamp = np.exp(-(((U - 0.3) / 0.55) ** 2 + ((V - 0.18) / 0.45) ** 2))
+    warm = srgb_to_linear(hex_to_rgb("#FFE2C4"))
+    image = image * (1 - 0.6 * dust[..., None]) + warm * ((0.75 * dust + particles) * (0.25 + 0.9 * lamp))[..., None]
     image = lower_third_shade(image, 0.55, 0.55)
-    return vignette(image, 0.35)
+    return vignette(image, 0.4)
 
 
 PAINTERS = {

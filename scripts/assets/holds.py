@@ -279,9 +279,9 @@ def volume_geometry(rng, variant):
     if variant == 0:      # triangle with an off-centre apex
         pts = np.array([[40, 450], [472, 430], [230, 52]], np.float32)
         slopes = [0.95, 0.62, 0.8]
-    elif variant == 1:    # four-sided pyramid, a big "dual-tex" style box
-        pts = np.array([[60, 150], [450, 86], [478, 420], [70, 462]], np.float32)
-        slopes = [0.7, 0.95, 0.55, 0.85]
+    elif variant == 1:    # a box: four bevelled sides around a flat top face
+        pts = np.array([[56, 140], [446, 70], [482, 418], [74, 468]], np.float32)
+        slopes = [0.9, 1.1, 0.75, 1.0]
     else:                 # a ridge: long pentagon with a hipped roof
         pts = np.array([[34, 330], [170, 86], [470, 120], [470, 400], [150, 470]], np.float32)
         slopes = [0.85, 0.6, 0.75, 0.7, 0.9]
@@ -305,12 +305,20 @@ def volume_geometry(rng, variant):
     soft = -k * np.log(np.sum(np.exp(-(stack - hard[None]) / k), axis=0)) + hard
     sdf = outline_sdf(pts)
     depth = np.maximum(-sdf, 0.0)
-    height = np.minimum(np.maximum(soft, 0.0), 170.0) * round_edge(depth, 4.0)
+    cap = {1: 88.0}.get(variant, 170.0)
+    top = np.maximum(soft, 0.0)
+    # Soft-clip at the cap so the flat top meets the sides in a narrow rounded bevel.
+    top = cap - k * np.log1p(np.exp(-(top - cap) / k)) if variant == 1 else np.minimum(top, cap)
+    height = np.maximum(top, 0.0) * round_edge(depth, 4.0)
     seam = np.exp(-((sorted_planes[1] - sorted_planes[0]) / 1.2) ** 2) * (depth > 3)
+    if variant == 1:
+        # The top face is one more facet; the side seams stop at it and a seam rings it.
+        facet = np.where(hard >= cap, len(pts), facet)
+        seam = seam * (hard < cap) + 0.8 * np.exp(-((hard - cap) / 1.2) ** 2)
     grip = np.zeros_like(height)
-    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 270.0), 2: (300.0, 270.0)}
+    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 272.0), 2: (300.0, 270.0)}
     bolt = bolt_candidates[variant % 3]
-    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(150, 200), (380, 210), (380, 380), (150, 390)],
+    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(190, 210), (340, 200), (345, 345), (190, 355)],
               2: [(130, 320), (390, 200), (390, 340)]}[variant % 3]
     return Geometry(sdf, height.astype(np.float32), grip, bolt, screws, facet=facet, seam=seam.astype(np.float32))
 
@@ -407,7 +415,7 @@ def render(spec: HoldSpec) -> Image.Image:
         albedo = albedo * (1 - 0.45 * vein[..., None]) + 0.7 * 0.45 * vein[..., None]
     if spec.finish == "aurora":
         stops = [hex_to_rgb(c) for c in ("#3DF5C8", "#2FA8FF", "#7B4DFF", "#FF4FC8")]
-        t = np.clip((XS * 0.7 + (SIZE - YS) * 0.3) / SIZE + 0.15 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
+        t = np.clip((XS * 0.6 + (SIZE - YS) * 0.4 - 70) / (SIZE - 140) + 0.12 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
         idx = np.floor(t).astype(int)
         frac = (t - idx)[..., None]
         palette = srgb_to_linear(np.stack(stops))
@@ -548,7 +556,7 @@ HOLDS = [
     HoldSpec("jug-crimson", "Crimson Jug", "jug", "#C8102E", "common", False, 201, variant=0),
     HoldSpec("jug-azure", "Azure Jug", "jug", "#1E88E5", "common", False, 202, variant=2),
     HoldSpec("jug-sunflower", "Sunflower Jug", "jug", "#F6C026", "uncommon", False, 203, variant=1),
-    HoldSpec("jug-nebula", "Nebula Jug", "jug", "#5B3FA8", "rare", False, 204, finish="marble", accent="#2EC4E6", variant=0),
+    HoldSpec("jug-nebula", "Nebula Jug", "jug", "#5B3FA8", "epic", False, 204, finish="marble", accent="#2EC4E6", variant=0),
     HoldSpec("crimp-tangerine", "Tangerine Crimp", "crimp", "#F57C00", "common", False, 211, variant=0),
     HoldSpec("crimp-violet", "Violet Crimp", "crimp", "#7E57C2", "common", False, 212, variant=2),
     HoldSpec("sloper-sand", "Sand Sloper", "sloper", "#D8C3A5", "common", False, 221, variant=0),

@@ -70,6 +70,8 @@ public struct BackfillReport: Sendable, Hashable, Codable {
     public var rendered = 0
     /// Render jobs completed whose images were all already stored (nothing drawn).
     public var reused = 0
+    /// Images drawn and stored (a job draws up to two: sticker and story).
+    public var imagesRendered = 0
     /// Attendances left without a reward because the catalogue has nothing to award.
     public var skippedWithoutCatalog = 0
     /// Render attempts that failed and will be retried after a back-off.

@@ -158,24 +158,10 @@ public final class BackfillRunner: Sendable {
         for context in contexts {
             group.enter()
             let box = ContextBox(context)
+            let metrics = metrics
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !stop.isRequested {
-                    guard budget.withLock({ remaining -> Bool in
-                        guard remaining > 0 else { return false }
-                        remaining -= 1
-                        return true
-                    }) else { return }
-                    let job: RenderJob
-                    do {
-                        guard let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
-                        else { return }
-                        job = claimed
-                    } catch {
-                        stop.request("the database failed while claiming a render job: \(error)")
-                        return
-                    }
-                    let jobReport = service.process(job, in: box.context)
+                let renderer = PipelinedRenderer(service: service, context: box.context, storageRetryDelay: 0) { _, jobReport in
                     metrics.record(jobReport)
                     let update = tally.withLock { tally -> BackfillProgress in
                         tally.add(jobReport.outcome)
@@ -187,6 +173,32 @@ public final class BackfillRunner: Sendable {
                         stop.request(reason + ". The backfill stopped; the remaining rewards stay pending. Run it again once the data directory is writable")
                     }
                 }
+                defer { renderer.drain() }
+                while !stop.isRequested {
+                    guard budget.withLock({ remaining -> Bool in
+                        guard remaining > 0 else { return false }
+                        remaining -= 1
+                        return true
+                    }) else { return }
+                    let job: RenderJob
+                    do {
+                        guard let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
+                        else {
+                            // A failed attempt retried at once may still be on its way back to
+                            // the queue: look again once the commit in hand is done.
+                            renderer.drain()
+                            guard let retried = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
+                            else { return }
+                            renderer.handle(retried)
+                            continue
+                        }
+                        job = claimed
+                    } catch {
+                        stop.request("the database failed while claiming a render job: \(error)")
+                        return
+                    }
+                    renderer.handle(job)
+                }
             }
             thread.name = "belay-\(context.owner)"
             thread.stackSize = 4 << 20
@@ -196,6 +208,7 @@ public final class BackfillRunner: Sendable {
         let final = tally.withLock { $0 }
         report.rendered = final.rendered
         report.reused = final.reused
+        report.imagesRendered = final.imagesRendered
         report.failedWillRetry = final.failedWillRetry
         report.failed = final.failed
         report.postponed = final.postponed
@@ -208,6 +221,7 @@ private struct Tally {
     var total: Int
     var rendered = 0
     var reused = 0
+    var imagesRendered = 0
     var failedWillRetry = 0
     var failed = 0
     var postponed = 0
@@ -219,6 +233,7 @@ private struct Tally {
         switch outcome {
         case let .completed(_, rendered, _):
             if rendered > 0 { self.rendered += 1 } else { reused += 1 }
+            imagesRendered += rendered
         case let .failed(_, _, retryAt):
             if retryAt == nil { failed += 1 } else {
                 failedWillRetry += 1

@@ -7,16 +7,26 @@ public final class RenderWorkerContext {
     public let renderer: any RewardImageRenderer
     /// The lease owner name the worker claims jobs under.
     public let owner: String
-    private var formatters: [String: DateFormatter] = [:]
+    private let dates = DateTextFormatter()
 
     public init(renderer: any RewardImageRenderer, owner: String) {
         self.renderer = renderer
         self.owner = owner
     }
 
-    /// `instant` formatted with `pattern` in `timeZone` (falling back to UTC for an unknown
-    /// identifier) and `locale`.
+    /// `instant` formatted with `pattern` in `timeZone` and `locale`.
     func dateText(_ instant: Date, timeZone: String, locale: String, pattern: String) -> String {
+        dates.text(instant, timeZone: timeZone, locale: locale, pattern: pattern)
+    }
+}
+
+/// Formats dates for images, keeping one `DateFormatter` per zone, locale and pattern.
+/// Used by one thread at a time.
+final class DateTextFormatter {
+    private var formatters: [String: DateFormatter] = [:]
+
+    /// `instant` formatted with `pattern` in `timeZone` (UTC for an unknown identifier) and `locale`.
+    func text(_ instant: Date, timeZone: String, locale: String, pattern: String) -> String {
         let key = "\(timeZone)|\(locale)|\(pattern)"
         let formatter: DateFormatter
         if let cached = formatters[key] {

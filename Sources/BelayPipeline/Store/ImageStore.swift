@@ -80,6 +80,58 @@ public struct ImageStore: Sendable {
         return destination
     }
 
+    /// Stores the image with this digest that `produce` writes to a temporary path (for images
+    /// too large to hold in memory, such as a long collection rendered in bands), atomically
+    /// and durably as `write(_:digest:fileExtension:)` does.
+    /// - Parameter produce: writes the whole image to the path it is given (which does not
+    ///   exist yet, in the destination's directory).
+    /// - Returns: the file's location.
+    /// - Throws: `ImageStoreError` as `write` does; what `produce` throws. No partial file is
+    ///   left behind either way.
+    @discardableResult
+    public func write(digest: String, fileExtension: String, using produce: (String) throws -> Void) throws -> URL {
+        let destination = url(digest: digest, fileExtension: fileExtension)
+        let directory = destination.deletingLastPathComponent()
+        try makeDirectory(directory)
+        let temporaryPath = directory.appendingPathComponent(".\(digest).\(UInt32.random(in: 0 ... .max)).tmp").path
+        var succeeded = false
+        defer {
+            if !succeeded { unlink(temporaryPath) }
+        }
+        do {
+            try produce(temporaryPath)
+        } catch let error as ImageStoreError {
+            throw error
+        } catch {
+            // A producer that could not write its file says so with its own error; a full or
+            // read-only disk is still reported as such, so the caller can treat it as transient.
+            if let refusal = Self.unwritable(directory) { throw refusal }
+            throw error
+        }
+        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write") }
+        let synced = fsync(fd) == 0
+        let syncError = errno
+        close(fd)
+        guard synced else { throw ImageStoreError.fromErrno(syncError, path: destination.path, operation: "write") }
+        guard rename(temporaryPath, destination.path) == 0 else {
+            throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write")
+        }
+        succeeded = true
+        try syncDirectory(directory)
+        return destination
+    }
+
+    /// An error when `directory` cannot be written to because its file system is full or read-only.
+    private static func unwritable(_ directory: URL) -> ImageStoreError? {
+        var info = statvfs()
+        guard statvfs(directory.path, &info) == 0 else { return nil }
+        if info.f_flag & UInt(ST_RDONLY) != 0 { return ImageStoreError.fromErrno(EROFS, path: directory.path, operation: "write into") }
+        if info.f_bavail == 0 { return ImageStoreError.fromErrno(ENOSPC, path: directory.path, operation: "write into") }
+        if access(directory.path, W_OK) != 0 { return ImageStoreError.fromErrno(errno, path: directory.path, operation: "write into") }
+        return nil
+    }
+
     /// Sets a stored file's modification time to now. A render that finds its image already
     /// stored touches it, so `belay gc` (which spares recent files) cannot remove it in the
     /// moment before the reward row points at it.
