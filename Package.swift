@@ -35,7 +35,12 @@ let package = Package(
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
 
         // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
-        .target(name: "CImageShim", dependencies: ["CPNG", "CJPEG", "CDeflate"]),
+        .target(
+            name: "CImageShim",
+            dependencies: ["CPNG", "CJPEG", "CDeflate"],
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("z")]
+        ),
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
 
         // Swift modules.
@@ -43,12 +48,12 @@ let package = Package(
         .target(name: "BelayStorage", dependencies: ["CSQLite", "CCrypto"]),
         .target(
             name: "BelayRender",
-            dependencies: ["CImageShim", "CFreeType", "CHarfBuzz"],
+            dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CCrypto"],
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
-        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender"]),
+        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
@@ -58,7 +63,11 @@ let package = Package(
 
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
         .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
-        .testTarget(name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"]),
+        .testTarget(
+            name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
+            // Test inputs and golden images, found through #filePath rather than bundled.
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),

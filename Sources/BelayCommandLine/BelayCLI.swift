@@ -1,4 +1,5 @@
 import Foundation
+import BelayDomain
 
 /// The entry point of the `belay` executable; `main.swift` only calls `BelayCLI.main()`.
 public enum BelayCLI {
@@ -6,7 +7,18 @@ public enum BelayCLI {
     public static let version = "belay 0.1.0"
 
     /// The command tree, for tests that run commands in-process.
-    public static let runner = CommandRunner(root: BelayRootCommand.self, version: version)
+    public static let runner = CommandRunner(root: BelayRootCommand.self, version: version, describe: describe)
+
+    /// Domain refusals print their message and stable reason code, e.g.
+    /// `Error: Meetup 3 is full … (waitlisted)`.
+    @Sendable static func describe(_ error: any Error) -> String? {
+        if let error = error as? DomainError {
+            var text = error.message
+            if !text.hasSuffix(".") { text += "." }
+            return text + " [\(error.reason.rawValue)]"
+        }
+        return nil
+    }
 
     /// Runs the process's command line and exits with its status.
     public static func main() -> Never {

@@ -56,9 +56,9 @@ public struct BelayConfiguration: Sendable, Equatable {
 
     /// `check_in`: when and how members check in.
     public struct CheckIn: Sendable, Equatable {
-        /// Minutes before a meetup's start that check-in opens (negative: after the start).
+        /// Minutes before a meetup's start that check-in opens (0 or more).
         public var opensMinutesBeforeStart: Int
-        /// Minutes after a meetup's end that check-in closes (negative: before the end).
+        /// Minutes after a meetup's end that check-in closes (0 or more).
         public var closesMinutesAfterEnd: Int
         /// Seconds each rotating check-in code is valid (30–60).
         public var codeStepSeconds: Int

@@ -118,13 +118,15 @@ struct ConfigurationValidator {
         let opens = integer("check_in.opens_minutes_before_start")
         let closes = integer("check_in.closes_minutes_after_end")
         let yearOfMinutes = 366 * 24 * 60
-        if abs(opens) > yearOfMinutes {
+        if opens < 0 {
+            refuse("check_in.opens_minutes_before_start", "\(opens) would open check-in only after the meetup has started (and after it closes, for a short meetup); give 0 or more minutes before the start")
+        } else if opens > yearOfMinutes {
             refuse("check_in.opens_minutes_before_start", "\(opens) minutes is more than a year; give the minutes before the start at which check-in opens")
         }
-        if abs(closes) > yearOfMinutes {
+        if closes < 0 {
+            refuse("check_in.closes_minutes_after_end", "\(closes) would close the check-in window before the meetup ends (before it opens, for a short meetup); give 0 or more minutes after the end")
+        } else if closes > yearOfMinutes {
             refuse("check_in.closes_minutes_after_end", "\(closes) minutes is more than a year; give the minutes after the end at which check-in closes")
-        } else if abs(opens) <= yearOfMinutes, opens + closes <= 0 {
-            refuse("check_in.closes_minutes_after_end", "the check-in window would close \(Self.minutes(closes, "after the end")) before it opens \(Self.minutes(opens, "before the start")) for a meetup that ends as it starts; opens_minutes_before_start + closes_minutes_after_end must be above 0")
         }
         let step = integer("check_in.code_step_seconds")
         if !(30...60).contains(step) {
@@ -215,9 +217,5 @@ struct ConfigurationValidator {
             share: share,
             sourceFile: sourceFile
         )
-    }
-
-    private static func minutes(_ value: Int, _ relation: String) -> String {
-        "(\(value) min \(relation))"
     }
 }

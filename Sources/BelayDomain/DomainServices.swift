@@ -17,6 +17,10 @@ public struct DomainServices: Sendable {
     public let rewards: RewardService
     public let renderJobs: RenderJobQueue
     public let shares: ShareService
+    /// Named leases (one backfill at a time across processes).
+    public let leases: LeaseService
+    /// The backfill's scoped queries and queueing.
+    public let backfill: BackfillService
 
     /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
     public init(pool: DatabasePool, clock: any WallClock = SystemWallClock(), settings: DomainSettings = DomainSettings()) throws {
@@ -33,5 +37,7 @@ public struct DomainServices: Sendable {
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
         renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs)
         shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone)
+        leases = LeaseService(pool: pool, clock: clock)
+        backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
     }
 }

@@ -1,1 +1,143 @@
 #include "http_shim.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct belay_http_daemon {
+    struct MHD_Daemon *daemon;
+    belay_http_log_function log_function;
+    void *log_context;
+    int quiesced;
+};
+
+static void belay_http_format_and_log(void *cls, const char *format, va_list arguments) {
+    const belay_http_daemon *options = cls;
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    /* libmicrohttpd ends most messages with a newline; the Swift logger adds its own. */
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == '\r')) {
+        message[--length] = '\0';
+    }
+    if (options->log_function != NULL) {
+        options->log_function(options->log_context, message);
+    }
+}
+
+belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *options,
+                                           char *error, size_t error_size) {
+    if (error_size > 0) error[0] = '\0';
+
+    struct sockaddr_storage address;
+    memset(&address, 0, sizeof address);
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+
+    const char *host = options->host;
+    if (host == NULL || host[0] == '\0') host = "0.0.0.0";
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    struct addrinfo *found = NULL;
+    int status = getaddrinfo(host, NULL, &hints, &found);
+    if (status != 0 || found == NULL) {
+        snprintf(error, error_size, "cannot resolve host \"%s\": %s", host, gai_strerror(status));
+        return NULL;
+    }
+    if (found->ai_family == AF_INET6) {
+        struct sockaddr_in6 *ipv6 = (struct sockaddr_in6 *)&address;
+        memcpy(ipv6, found->ai_addr, sizeof *ipv6);
+        ipv6->sin6_port = htons(options->port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        struct sockaddr_in *ipv4 = (struct sockaddr_in *)&address;
+        memcpy(ipv4, found->ai_addr, sizeof *ipv4);
+        ipv4->sin_port = htons(options->port);
+    }
+    freeaddrinfo(found);
+
+    /* The logger's closure must live as long as the daemon: it is the handle itself. */
+    belay_http_daemon *handle = calloc(1, sizeof *handle);
+    if (handle == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    handle->log_function = options->log_function;
+    handle->log_context = options->log_context;
+
+    struct MHD_OptionItem items[16];
+    size_t count = 0;
+    items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, &address };
+    items[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)options->completed_handler, options->handler_context };
+    items[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)belay_http_format_and_log, handle };
+    items[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)options->connection_timeout_seconds, NULL };
+    if (options->thread_count > 1) {
+        items[count++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)options->thread_count, NULL };
+    }
+    if (options->connection_limit > 0) {
+        items[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)options->connection_limit, NULL };
+    }
+    if (options->per_ip_connection_limit > 0) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)options->per_ip_connection_limit, NULL };
+    }
+    if (options->listen_backlog > 0) {
+        items[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)options->listen_backlog, NULL };
+    }
+    if (options->connection_memory_limit > 0) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)options->connection_memory_limit, NULL };
+    }
+    items[count++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+
+    handle->daemon = MHD_start_daemon(flags, options->port, NULL, NULL,
+                                      options->access_handler, options->handler_context,
+                                      MHD_OPTION_ARRAY, items, MHD_OPTION_END);
+    if (handle->daemon == NULL) {
+        snprintf(error, error_size, "cannot listen on %s port %u", host, (unsigned)options->port);
+        free(handle);
+        return NULL;
+    }
+    return handle;
+}
+
+uint16_t belay_http_bound_port(belay_http_daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
+    if (daemon->quiesced) return;
+    daemon->quiesced = 1;
+    MHD_socket listening = MHD_quiesce_daemon(daemon->daemon);
+    if (listening != MHD_INVALID_SOCKET) close(listening);
+}
+
+void belay_http_stop_daemon(belay_http_daemon *daemon) {
+    MHD_stop_daemon(daemon->daemon);
+    free(daemon);
+}
+
+size_t belay_http_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || size == 0) return 0;
+    const struct sockaddr *address = info->client_addr;
+    const char *written = NULL;
+    if (address->sa_family == AF_INET) {
+        written = inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        written = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size);
+    }
+    return written == NULL ? 0 : strlen(buffer);
+}

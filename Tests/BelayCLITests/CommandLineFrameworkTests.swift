@@ -17,7 +17,7 @@ import BelayTestSupport
         let result = try workspace.run("--help")
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("OVERVIEW: "))
-        for command in ["migrate", "db", "config"] { #expect(result.standardOutput.contains("\n  \(command) ")) }
+        for command in ["users", "meetups", "attendees", "rewards", "holds", "stats", "migrate", "db", "config"] { #expect(result.standardOutput.contains("\n  \(command) ")) }
         #expect(result.standardError == "")
     }
 
@@ -28,6 +28,14 @@ import BelayTestSupport
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("USAGE: belay "))
         #expect(result.standardOutput.contains("-h, --help"))
+    }
+
+    @Test func helpCommandShowsTheNamedCommandsHelp() throws {
+        let workspace = try CLIWorkspace()
+        let viaHelp = try workspace.run("help", "db", "backup")
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.standardOutput == (try workspace.run("db", "backup", "--help")).standardOutput)
+        #expect(viaHelp.standardOutput.hasPrefix("OVERVIEW: Copy the database to FILE"))
     }
 
     @Test func noCommandIsAUsageError() throws {

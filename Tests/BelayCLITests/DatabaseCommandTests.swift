@@ -44,10 +44,13 @@ import BelayTestSupport
         let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
         try workspace.succeed("migrate")
         try sampleMigrations["0002_second.sql"]!.write(toFile: workspace.directory.file("Migrations/0002_second.sql"), atomically: true, encoding: .utf8)
-        let result = try workspace.run("db", "check")
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("is missing 1 migration this version of Belay needs (0002_second)"))
-        #expect(result.standardError.contains("then run `belay migrate`"))
+        let stale = try workspace.run("holds", "list")
+        #expect(stale.status == 1)
+        #expect(stale.standardError.contains("is missing 1 migration this version of Belay needs (0002_second)"))
+        #expect(stale.standardError.contains("Back it up with `belay db backup FILE`, then run `belay migrate`"))
+        // The advice works: maintenance runs on the old schema, then migrate brings it up to date.
+        try workspace.succeed("db", "check")
+        try workspace.succeed("db", "backup", "before-0002.sqlite3")
         try workspace.succeed("migrate")
         try workspace.succeed("db", "check")
     }
@@ -56,9 +59,11 @@ import BelayTestSupport
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         try FileManager.default.removeItem(atPath: workspace.directory.file("Migrations/0002_second.sql"))
-        let result = try workspace.run("db", "check")
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("0002_second, which this version of Belay does not know"))
+        for command in [["migrate"], ["holds", "list"]] {
+            let result = try BelayProcess.run(command, in: workspace.path)
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("0002_second, which this version of Belay does not know"), "\(command)")
+        }
     }
 
     @Test func checkReportsAHealthyDatabase() throws {

@@ -100,6 +100,25 @@ def round_edge(depth, radius):
     return np.sqrt(1.0 - (1.0 - t) ** 2)
 
 
+def rotate_geometry(geo: Geometry, degrees: float) -> Geometry:
+    """The same hold turned anticlockwise on the wall about the canvas centre."""
+    def turn(field_values, fill):
+        image = Image.fromarray(np.ascontiguousarray(field_values, np.float32), mode="F")
+        return np.asarray(image.rotate(degrees, resample=Image.BILINEAR, fillcolor=fill), np.float32)
+
+    angle = math.radians(degrees)
+    c, s = math.cos(angle), math.sin(angle)
+    centre = SIZE / 2
+
+    def move(point):
+        x, y = point[0] - centre, point[1] - centre
+        return (centre + x * c + y * s, centre - x * s + y * c)
+
+    return Geometry(turn(geo.sdf, 1000.0), turn(geo.height, 0.0), turn(geo.grip, 0.0), move(geo.bolt),
+                    [move(p) for p in geo.screws],
+                    interior=None if geo.interior is None else turn(geo.interior, 0.0))
+
+
 # --------------------------------------------------------------------------- hold types
 
 
@@ -122,8 +141,8 @@ def jug_geometry(rng, variant):
 
     # The incut: a smile-shaped mouth in the upper half (inside the lip's ellipse, below the
     # back wall's ellipse) whose floor dives under the lip, darkest right behind the edge.
-    px, py = cx + rng.uniform(-10, 10), cy - 40.0
-    ax, ay = 150.0, 82.0
+    px, py = cx + rng.uniform(-10, 10), cy - [40.0, 34.0, 44.0][variant % 3]
+    ax, ay = [(150.0, 82.0), (138.0, 96.0), (158.0, 74.0)][variant % 3]
     ell = ((XS - px) / ax) ** 2 + ((YS - py) / ay) ** 2
     back = ((XS - px) / (ax * 1.08)) ** 2 + ((YS - (py - 0.62 * ay)) / (ay * 1.02)) ** 2
     mouth = np.clip(1.0 - ell, 0.0, 1.0) * smoothstep(0.9, 1.25, back)
@@ -139,45 +158,65 @@ def jug_geometry(rng, variant):
     interior = (smoothstep(0.0, 0.3, mouth) * (0.45 + 0.55 * towards_lip)).astype(np.float32)
 
     grip = np.exp(-((rim_distance - 4.0) / 16.0) ** 2) * lower
-    bolt = (cx + rng.uniform(-18, 18), cy + 58.0)
-    screws = [(cx - 120.0, cy + 40.0 + rng.uniform(-10, 10))]
-    return Geometry(sdf, height, grip.astype(np.float32), bolt, screws, interior=interior)
+    bolt = (cx + rng.uniform(-18, 18), cy + 88.0)
+    screws = [(cx - 132.0, cy + 52.0 + rng.uniform(-10, 10))]
+    geo = Geometry(sdf, height, grip.astype(np.float32), bolt, screws, interior=interior)
+    if variant % 3 == 2:
+        # Turned on the wall: a side-pull jug whose mouth opens up and to the left.
+        geo = rotate_geometry(geo, 32.0)
+    return geo
+
+
+CRIMP_PROFILES = {
+    # (v from the top edge to the bottom, height as a fraction of the peak): a ledge band that
+    # rises to the edge (faces up, catches the light and the chalk), then the face below it.
+    0: [(0.0, 0.0), (0.03, 0.22), (0.27, 0.9), (0.31, 1.0), (0.35, 0.9), (0.42, 0.72), (0.6, 0.66),
+        (0.8, 0.55), (1.0, 0.3)],
+    1: [(0.0, 0.0), (0.03, 0.22), (0.19, 0.88), (0.22, 1.0), (0.26, 0.88), (0.32, 0.66), (0.48, 0.5),
+        (0.5, 0.48), (0.64, 0.8), (0.67, 0.86), (0.71, 0.74), (0.78, 0.6), (1.0, 0.3)],
+    2: [(0.0, 0.0), (0.03, 0.25), (0.3, 0.92), (0.34, 1.0), (0.38, 0.9), (0.46, 0.7), (0.7, 0.6),
+        (1.0, 0.28)],
+}
 
 
 def crimp_geometry(rng, variant):
     cx, cy = 256.0, 262.0
-    bend = [-0.18, 0.22, -0.08][variant % 3]
-    rx, ry = [(218, 92), (214, 108), (220, 84)][variant % 3]
-    pts = superellipse_points(cx, cy, rx, ry, 3.2, rotation=[-0.06, 0.05, 0.0][variant % 3], bend=bend, taper=0.0)
+    v_index = variant % 3
+    bend = [-0.16, 0.12, -0.06][v_index]
+    rotation = [-0.06, 0.04, 0.02][v_index]
+    rx, ry = [(222, 96), (214, 118), (226, 82)][v_index]
+    pts = superellipse_points(cx, cy, rx, ry, 3.0, rotation=rotation, bend=bend, taper=0.0)
+    # Squash the ends a little and roughen the lower outline: a poured hold, not a pill.
+    theta = np.linspace(0, 2 * np.pi, len(pts), endpoint=False)
+    wobble = 4.0 * np.sin(3 * theta + 0.7) + 3.0 * np.sin(5 * theta + 2.1)
+    pts[:, 1] += wobble * (np.sin(theta) > 0)
     sdf = outline_sdf(pts)
     depth = np.maximum(-sdf, 0.0)
 
     # Local vertical coordinate: 0 at the top edge, 1 at the bottom, following the bend.
-    c, s = math.cos([-0.06, 0.05, 0.0][variant % 3]), math.sin([-0.06, 0.05, 0.0][variant % 3])
+    c, s = math.cos(rotation), math.sin(rotation)
     lx = (XS - cx) * c + (YS - cy) * s
     ly = -(XS - cx) * s + (YS - cy) * c
     centre_line = bend * (lx / rx) ** 2 * ry
     v = np.clip((ly - centre_line + ry) / (2 * ry), 0.0, 1.0)
 
-    peak = 62.0
-    edge_up = smoothstep(0.0, 0.13, v)                      # the steep top face (the edge)
-    face = 1.0 - 0.62 * smoothstep(0.13, 1.0, v) ** 0.9     # the front face sloping away
-    profile = peak * edge_up * face
-    if variant == 1:
-        # A second, lower edge: the tiered rail.
-        step = smoothstep(0.5, 0.56, v)
-        profile = profile - 16.0 * step + 14.0 * np.exp(-((v - 0.56) / 0.04) ** 2)
-    height = gaussian_blur(profile * round_edge(depth, 14.0), 1.5 * SUPERSAMPLE) * round_edge(depth, 5.0)
-    # A shallow incut just behind the edge line so the edge reads as sharp.
-    height -= 6.0 * np.exp(-((v - 0.035) / 0.03) ** 2) * round_edge(depth, 20.0)
+    peak = 74.0
+    knots = CRIMP_PROFILES[v_index]
+    profile = peak * np.interp(v, [k[0] for k in knots], [k[1] for k in knots]).astype(np.float32)
+    # The edge fades a little towards the ends, where the rail turns into the wall.
+    profile *= 0.8 + 0.2 * smoothstep(1.0, 0.55, np.abs(lx) / rx)
+    height = gaussian_blur(profile * round_edge(depth, 16.0), 1.8 * SUPERSAMPLE) * round_edge(depth, 5.0)
     height = np.maximum(height, 0.0)
 
-    grip = np.exp(-((v - 0.1) / 0.07) ** 2)
-    if variant == 1:
-        grip = np.maximum(grip, 0.8 * np.exp(-((v - 0.56) / 0.05) ** 2))
-    bolt = (cx + rng.uniform(-30, 30), cy + 0.15 * ry + bend * 0.0)
-    screws = [(cx - rx * 0.72, cy + 0.2 * ry), (cx + rx * 0.72, cy + 0.2 * ry)]
-    return Geometry(sdf, height, grip.astype(np.float32), bolt, screws)
+    edge_v = [0.31, 0.22, 0.34][v_index]
+    grip = np.exp(-((v - edge_v + 0.05) / 0.08) ** 2)
+    if v_index == 1:
+        grip = np.maximum(grip, 0.8 * np.exp(-((v - 0.62) / 0.06) ** 2))
+    interior = (np.exp(-((v - 0.02) / 0.04) ** 2) * 0.5 * round_edge(depth, 24.0)).astype(np.float32)
+    bolt_v = [0.62, 0.84, 0.66][v_index]
+    bolt = (cx + rng.uniform(-24, 24), cy - ry + bolt_v * 2 * ry + bend * 0.1 * ry)
+    screws = [(cx - rx * 0.74, bolt[1] - 6), (cx + rx * 0.74, bolt[1] - 6)]
+    return Geometry(sdf, height, grip.astype(np.float32), bolt, screws, interior=interior)
 
 
 def sloper_geometry(rng, variant):
@@ -200,34 +239,49 @@ def sloper_geometry(rng, variant):
 
 
 def pinch_geometry(rng, variant):
-    cx, cy = 256.0, 258.0
-    rotation = [0.16, -0.2, 0.05][variant % 3]
-    pts = superellipse_points(cx, cy, 92, 222, 2.4, rotation=rotation, taper=-0.22, count=260)
+    cx, cy = 256.0, 262.0
+    rotation = [0.16, -0.2, 0.08][variant % 3]
+    pts = superellipse_points(cx, cy, 98, 224, 2.2, rotation=rotation, taper=-0.3, count=260)
+    theta = np.linspace(0, 2 * np.pi, len(pts), endpoint=False)
+    pts += (rng.normal(0, 1, 2) * 0).astype(np.float32)
+    pts[:, 0] += 6.0 * np.sin(2 * theta + variant) * np.abs(np.cos(theta))
     sdf = outline_sdf(pts)
     depth = np.maximum(-sdf, 0.0)
-    # A tent along the long axis gives the two gripping faces; soften the ridge.
-    height = 1.25 * np.minimum(depth, 85.0)
-    height = gaussian_blur(height, 9 * SUPERSAMPLE)
     c, s = math.cos(rotation), math.sin(rotation)
-    ly = -(XS - cx) * s + (YS - cy) * c
     lx = (XS - cx) * c + (YS - cy) * s
-    height *= 0.82 + 0.18 * smoothstep(-220, 120, -ly)
-    # Thumb catch: a dimple on the left face, finger scoops on the right.
-    height -= 12.0 * np.exp(-(((lx + 38) / 26) ** 2 + ((ly + 40) / 40) ** 2))
-    height -= 10.0 * np.exp(-(((lx - 40) / 24) ** 2 + ((ly - 10) / 70) ** 2))
-    height = np.maximum(height, 0) * round_edge(depth, 16.0)
-    grip = np.exp(-((np.abs(lx) - 45) / 22) ** 2) * smoothstep(80, -120, ly)
-    bolt = (cx + s * 96 * -1, cy + c * 96)
-    return Geometry(sdf, height.astype(np.float32), grip.astype(np.float32), bolt, [(cx - s * -150, cy - c * 150)])
+    ly = -(XS - cx) * s + (YS - cy) * c
+    # A fin: two flat-ish gripping faces meeting in a rounded ridge along the long axis.
+    height = 1.55 * np.minimum(depth, 80.0)
+    height = gaussian_blur(height, 4 * SUPERSAMPLE)
+    height *= 0.8 + 0.2 * smoothstep(-230, 140, -ly)
+    # Thumb catch on the left face, finger scoops on the right.
+    height -= 16.0 * np.exp(-(((lx + 40) / 24) ** 2 + ((ly + 50) / 38) ** 2))
+    for offset in (-70.0, 0.0, 70.0):
+        height -= 9.0 * np.exp(-(((lx - 44) / 20) ** 2 + ((ly - offset) / 26) ** 2))
+    if variant % 3 == 2:
+        # Knapped glass: shallow conchoidal scallops all over.
+        scallops = np.zeros_like(height)
+        for _ in range(34):
+            sx, sy = rng.uniform(-90, 90), rng.uniform(-210, 210)
+            radius = rng.uniform(24, 56)
+            dish = rng.uniform(7, 13) * np.clip(1.0 - ((lx - sx) ** 2 + (ly - sy) ** 2) / radius ** 2, 0, None)
+            scallops = np.maximum(scallops, dish)
+        height -= gaussian_blur(scallops, 0.8 * SUPERSAMPLE)
+    height = np.maximum(height, 0) * round_edge(depth, 14.0)
+    interior = (np.exp(-(((lx + 40) / 20) ** 2 + ((ly + 50) / 32) ** 2)) * 0.35).astype(np.float32)
+    grip = np.exp(-((np.abs(lx) - 42) / 20) ** 2) * smoothstep(60, -140, ly)
+    bolt = (cx - s * 120, cy + c * 120)
+    return Geometry(sdf, height.astype(np.float32), grip.astype(np.float32), bolt,
+                    [(cx + s * 170, cy - c * 170)], interior=interior)
 
 
 def volume_geometry(rng, variant):
     if variant == 0:      # triangle with an off-centre apex
         pts = np.array([[40, 450], [472, 430], [230, 52]], np.float32)
         slopes = [0.95, 0.62, 0.8]
-    elif variant == 1:    # four-sided pyramid, a big "dual-tex" style box
-        pts = np.array([[60, 150], [450, 86], [478, 420], [70, 462]], np.float32)
-        slopes = [0.7, 0.95, 0.55, 0.85]
+    elif variant == 1:    # a box: four bevelled sides around a flat top face
+        pts = np.array([[56, 140], [446, 70], [482, 418], [74, 468]], np.float32)
+        slopes = [0.9, 1.1, 0.75, 1.0]
     else:                 # a ridge: long pentagon with a hipped roof
         pts = np.array([[34, 330], [170, 86], [470, 120], [470, 400], [150, 470]], np.float32)
         slopes = [0.85, 0.6, 0.75, 0.7, 0.9]
@@ -251,12 +305,20 @@ def volume_geometry(rng, variant):
     soft = -k * np.log(np.sum(np.exp(-(stack - hard[None]) / k), axis=0)) + hard
     sdf = outline_sdf(pts)
     depth = np.maximum(-sdf, 0.0)
-    height = np.minimum(np.maximum(soft, 0.0), 170.0) * round_edge(depth, 4.0)
+    cap = {1: 88.0}.get(variant, 170.0)
+    top = np.maximum(soft, 0.0)
+    # Soft-clip at the cap so the flat top meets the sides in a narrow rounded bevel.
+    top = cap - k * np.log1p(np.exp(-(top - cap) / k)) if variant == 1 else np.minimum(top, cap)
+    height = np.maximum(top, 0.0) * round_edge(depth, 4.0)
     seam = np.exp(-((sorted_planes[1] - sorted_planes[0]) / 1.2) ** 2) * (depth > 3)
+    if variant == 1:
+        # The top face is one more facet; the side seams stop at it and a seam rings it.
+        facet = np.where(hard >= cap, len(pts), facet)
+        seam = seam * (hard < cap) + 0.8 * np.exp(-((hard - cap) / 1.2) ** 2)
     grip = np.zeros_like(height)
-    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 270.0), 2: (300.0, 270.0)}
+    bolt_candidates = {0: (235.0, 300.0), 1: (262.0, 272.0), 2: (300.0, 270.0)}
     bolt = bolt_candidates[variant % 3]
-    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(150, 200), (380, 210), (380, 380), (150, 390)],
+    screws = {0: [(150.0, 380.0), (350.0, 370.0)], 1: [(190, 210), (340, 200), (345, 345), (190, 355)],
               2: [(130, 320), (390, 200), (390, 340)]}[variant % 3]
     return Geometry(sdf, height.astype(np.float32), grip, bolt, screws, facet=facet, seam=seam.astype(np.float32))
 
@@ -277,7 +339,7 @@ def add_bolt(height, bolt, material_metal, scale=1.0):
     local = float(height[yi, xi])
     floor = local - 14.0 * scale
     washer_r, head_r = 17.0 * scale, 10.5 * scale
-    cone = floor + (r - washer_r) * 1.3
+    cone = floor + (r - washer_r) * 2.2
     carved = np.minimum(height, cone)
     inside_washer = r < washer_r + 0.5
     washer = floor + 2.5 * scale * round_edge(washer_r - r, 2.0 * scale)
@@ -313,7 +375,7 @@ def environment(rx, ry, rz):
     box_dir /= np.linalg.norm(box_dir)
     box = smoothstep(0.82, 0.96, rx * box_dir[0] + ry * box_dir[1] + rz * box_dir[2]) * 2.2
     rim = smoothstep(0.85, 0.98, rx * 0.75 + ry * 0.1 + rz * 0.65) * 0.45
-    return sky + box + rim
+    return sky, box + rim
 
 
 def render(spec: HoldSpec) -> Image.Image:
@@ -330,9 +392,9 @@ def render(spec: HoldSpec) -> Image.Image:
     # Grippy surface: fine sand-like bump, stronger on polyurethane, none on the bolt.
     grain = value_noise(rng, N, N, SIZE / 1.4) - 0.5
     grain2 = value_noise(rng, N, N, SIZE / 3.5) - 0.5
-    bump_strength = {"polyurethane": 0.55, "marble": 0.55, "gem": 0.25, "glass": 0.06, "metal": 0.18,
+    bump_strength = {"polyurethane": 0.4, "marble": 0.4, "gem": 0.25, "glass": 0.06, "metal": 0.18,
                      "fibreglass": 0.12, "aurora": 0.1, "wood": 0.2}[spec.finish]
-    bumpy = height + bump_strength * (grain * 1.0 + grain2 * 0.8) * (~is_hardware)
+    bumpy = height + bump_strength * (grain * 1.0 + grain2 * 0.45) * (~is_hardware)
 
     gy, gx = np.gradient(bumpy * SUPERSAMPLE)
     nx, ny, nz = -gx, -gy, np.ones_like(gx)
@@ -343,13 +405,17 @@ def render(spec: HoldSpec) -> Image.Image:
     base = srgb_to_linear(hex_to_rgb(spec.color))
     albedo = np.broadcast_to(base, (N, N, 3)).copy()
     if spec.finish == "marble" and spec.accent:
+        # Two resins poured together: broad swirls with soft fronts and pale veins between them.
         accent = srgb_to_linear(hex_to_rgb(spec.accent))
-        swirl = np.sin((XS * 0.02 + YS * 0.012) * 2.5 + 5.0 * fbm(rng, N, N, 3, octaves=4))
-        mix = smoothstep(-0.3, 0.5, swirl)[..., None]
+        warp = fbm(rng, N, N, 2.5, octaves=5)
+        swirl = np.sin((XS * 0.011 - YS * 0.006) * 2.0 + 4.5 * warp)
+        mix = smoothstep(-0.55, 0.55, swirl)[..., None]
         albedo = albedo * (1 - mix) + accent * mix
+        vein = np.exp(-(swirl / 0.06) ** 2) * (0.5 + 0.5 * fbm(rng, N, N, 9, octaves=3))
+        albedo = albedo * (1 - 0.45 * vein[..., None]) + 0.7 * 0.45 * vein[..., None]
     if spec.finish == "aurora":
         stops = [hex_to_rgb(c) for c in ("#3DF5C8", "#2FA8FF", "#7B4DFF", "#FF4FC8")]
-        t = np.clip((XS * 0.7 + (SIZE - YS) * 0.3) / SIZE + 0.15 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
+        t = np.clip((XS * 0.6 + (SIZE - YS) * 0.4 - 70) / (SIZE - 140) + 0.12 * fbm(rng, N, N, 2, octaves=3), 0, 0.999) * 3
         idx = np.floor(t).astype(int)
         frac = (t - idx)[..., None]
         palette = srgb_to_linear(np.stack(stops))
@@ -366,7 +432,7 @@ def render(spec: HoldSpec) -> Image.Image:
         albedo = albedo * (1 - 0.45 * grain_field[..., None]) + dark * 0.45 * grain_field[..., None]
     speck = value_noise(rng, N, N, SIZE / 1.2)
     flecks = (speck > 0.86).astype(np.float32) * 0.12 - (speck < 0.12).astype(np.float32) * 0.12
-    mottle = 0.06 * fbm(rng, N, N, 12, octaves=3)
+    mottle = (0.02 if spec.finish == "glass" else 0.06) * fbm(rng, N, N, 12, octaves=3)
     albedo *= (1.0 + flecks * (spec.finish in ("polyurethane", "marble", "gem")) + mottle)[..., None]
 
     # Chalk on the grip.
@@ -439,7 +505,9 @@ def render(spec: HoldSpec) -> Image.Image:
     rx = 2 * nz * nx
     ry = 2 * nz * ny
     rz = 2 * nz * nz - 1
-    env = environment(rx, ry, rz) * ao
+    env_sky, env_lights = environment(rx, ry, rz)
+    # Black glass mirrors the lights and little of the dim room.
+    env = (env_sky * (0.3 if finish == "glass" else 1.0) + env_lights) * ao
     fresnel = 0.04 + 0.96 * (1 - nz) ** 5
 
     colour = albedo * (diffuse * 0.95 * ao[...] ** 0.5)[..., None] + albedo * ambient[..., None]
@@ -447,9 +515,10 @@ def render(spec: HoldSpec) -> Image.Image:
     colour = colour * (1 - metal[..., None] * 0.75)
     colour += metal_tint * (specular[..., None] + (env * env_map)[..., None] * (0.35 + 0.65 * metal[..., None]))
     colour += (fresnel * 0.25 * (env_map > 0) * ao)[..., None] * 0.6
-    if finish in ("gem", "glass", "aurora", "metal"):
+    if finish in ("gem", "aurora", "metal"):
         # Glitter: tiny flakes that catch the light.
-        flakes = (value_noise(rng, N, N, SIZE / 1.0) > 0.93).astype(np.float32)
+        threshold = 0.96 if finish == "metal" else 0.93
+        flakes = (value_noise(rng, N, N, SIZE / 1.0) > threshold).astype(np.float32)
         flakes = gaussian_blur(flakes, 0.8) * (value_noise(rng, N, N, 40) > 0.45)
         sparkle = flakes * np.clip(ndotl, 0, 1) * lit * (~is_hardware)
         colour += (sparkle * {"gem": 1.4, "glass": 0.6, "aurora": 1.0, "metal": 1.2}[finish])[..., None] * \

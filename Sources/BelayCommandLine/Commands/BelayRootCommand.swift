@@ -18,9 +18,18 @@ struct BelayRootCommand: ParsableCommand {
 
     /// Top-level commands in help order. Add yours here.
     static let subcommands: [any ParsableCommand.Type] = [
+        UsersCommand.self,
+        MeetupsCommand.self,
+        AttendeesCommand.self,
+        RewardsCommand.self,
+        HoldsCommand.self,
+        StatsCommand.self,
+        BackfillCommand.self,
+        GarbageCollectCommand.self,
         MigrateCommand.self,
         DatabaseCommand.self,
         ConfigCommand.self,
+        DevCommand.self,
     ]
 
     init(arguments: ParsedArguments) {}

@@ -40,7 +40,7 @@ struct DatabaseCommand: ParsableCommand {
                 }
                 if !force { throw CommandLineError.failure("\(destination) already exists; choose another name, or add --force to replace it") }
             }
-            let pool = try context.openDatabase()
+            let pool = try context.openDatabase(requireCurrentSchema: false)
             try pool.backup(to: destination)
             let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
             context.print(destination)
@@ -71,7 +71,7 @@ struct DatabaseCommand: ParsableCommand {
         }
 
         func run(_ context: CommandContext) throws {
-            let pool = try context.openDatabase()
+            let pool = try context.openDatabase(requireCurrentSchema: false)
             let result = try pool.check()
             let report = Report(database: pool.path, healthy: result.isHealthy, integrityProblems: result.integrityProblems,
                                 foreignKeyViolations: result.foreignKeyViolations.map(\.description))

@@ -55,7 +55,7 @@ public struct Option<Value: ExpressibleByArgument>: ArgumentDefinition {
         self.defaultValue = defaultValue
         spec = ArgumentSpec(kind: .option, name: name, valueName: valueName, help: help,
                             isRequired: defaultValue == nil, isRepeating: false,
-                            defaultDescription: defaultValue.map { "\($0)" },
+                            defaultDescription: defaultValue.map { "\($0)" }.flatMap { $0.isEmpty ? nil : $0 },
                             allowedValues: Value.allowedValues, expectation: Value.expectation,
                             convert: { Value(argument: $0) })
     }
@@ -115,6 +115,20 @@ public struct OptionalArgument<Value: ExpressibleByArgument>: ArgumentDefinition
     public init(_ valueName: String, help: String) {
         spec = ArgumentSpec(kind: .positional, name: valueName, valueName: valueName, help: help,
                             isRequired: false, isRepeating: false, defaultDescription: nil,
+                            allowedValues: Value.allowedValues, expectation: Value.expectation,
+                            convert: { Value(argument: $0) })
+    }
+}
+
+/// One or more positional arguments at the end (`belay attendees add 3 minji jun`); read
+/// them as `[Value]`, in the order given.
+public struct RepeatedArgument<Value: ExpressibleByArgument>: ArgumentDefinition {
+    public let spec: ArgumentSpec
+
+    /// - Parameter required: whether at least one value must be given.
+    public init(_ valueName: String, required: Bool = true, help: String) {
+        spec = ArgumentSpec(kind: .positional, name: valueName, valueName: valueName, help: help,
+                            isRequired: required, isRepeating: true, defaultDescription: nil,
                             allowedValues: Value.allowedValues, expectation: Value.expectation,
                             convert: { Value(argument: $0) })
     }

@@ -1,5 +1,6 @@
 import Foundation
 import BelayConfig
+import Synchronization
 
 /// Where a command writes: standard output for data, standard error for messages.
 public struct TextSink: Sendable {
@@ -16,7 +17,7 @@ public struct TextSink: Sendable {
 
 /// What a running command may use: its output streams, the environment, the working
 /// directory, the `--config` file and, loaded on first use, the configuration.
-public final class CommandContext: @unchecked Sendable {
+public final class CommandContext: Sendable {
     /// The process environment (`BELAY_*` overrides are read from here).
     public let environment: [String: String]
     /// The directory relative paths on the command line are resolved against.
@@ -29,7 +30,7 @@ public final class CommandContext: @unchecked Sendable {
 
     let output: TextSink
     let errorOutput: TextSink
-    private var loadedConfiguration: BelayConfiguration?
+    private let loadedConfiguration = Mutex<BelayConfiguration?>(nil)
 
     public init(environment: [String: String], currentDirectory: String, configFile: String?,
                 output: TextSink = .standardOutput, errorOutput: TextSink = .standardError,
@@ -66,10 +67,10 @@ public final class CommandContext: @unchecked Sendable {
     /// with `BELAY_*` overrides; loaded and validated once.
     /// - Throws: `ConfigurationError` naming each wrong key.
     public func configuration() throws -> BelayConfiguration {
-        if let loadedConfiguration { return loadedConfiguration }
+        if let loaded = loadedConfiguration.withLock({ $0 }) { return loaded }
         let configuration = try BelayConfiguration.load(configFile: configFile, environment: environment,
                                                         currentDirectory: currentDirectory)
-        loadedConfiguration = configuration
+        loadedConfiguration.withLock { $0 = configuration }
         return configuration
     }
 

@@ -13,9 +13,14 @@ public struct CommandRunner: Sendable {
     /// Printed by `--version`.
     public let version: String
 
-    public init(root: any ParsableCommand.Type, version: String) {
+    /// Turns an error from a lower layer into the text after `Error: `; nil keeps its
+    /// `description`.
+    public let describe: @Sendable (any Error) -> String?
+
+    public init(root: any ParsableCommand.Type, version: String, describe: @escaping @Sendable (any Error) -> String? = { _ in nil }) {
         self.root = root
         self.version = version
+        self.describe = describe
     }
 
     /// Runs `arguments` (without the program name) and returns the exit code.
@@ -23,6 +28,11 @@ public struct CommandRunner: Sendable {
                     output: TextSink = .standardOutput, errorOutput: TextSink = .standardError,
                     now: @escaping @Sendable () -> Date = { Date() }) -> Int32 {
         var path: [any ParsableCommand.Type] = [root]
+        var arguments = arguments
+        // `belay help meetups create` is `belay meetups create --help`.
+        if arguments.first == "help", !root.configuration.subcommands.contains(where: { $0.configuration.name == "help" }) {
+            arguments = Array(arguments.dropFirst()) + ["--help"]
+        }
         do {
             let invocation = try resolve(arguments, path: &path)
             switch invocation {
@@ -51,7 +61,7 @@ public struct CommandRunner: Sendable {
             errorOutput.write("Fix the configuration and run the command again (`belay config check` shows every problem at once).\n")
             return ExitCode.failure
         } catch {
-            errorOutput.write("Error: \(String(describing: error))\n")
+            errorOutput.write("Error: \(describe(error) ?? String(describing: error))\n")
             return ExitCode.failure
         }
     }

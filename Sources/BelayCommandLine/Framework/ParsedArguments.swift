@@ -38,6 +38,10 @@ public struct ParsedArguments: Sendable {
         Self.undeclared(argument.spec)
     }
 
+    public subscript<Value>(_ argument: RepeatedArgument<Value>) -> [Value] {
+        (values[Self.key(argument.spec)] ?? []).compactMap { $0 as? Value }
+    }
+
     public subscript<Value>(_ argument: OptionalArgument<Value>) -> Value? {
         first(argument.spec) as? Value
     }

@@ -24,14 +24,17 @@ extension CommandContext {
     /// Nothing is applied silently: a missing database or pending migrations are refused
     /// with the command to run (`belay migrate`), and a database migrated by a newer Belay
     /// is refused too.
+    /// - Parameter requireCurrentSchema: false for maintenance that must work on any schema
+    ///   (`db backup` before a migration, `db check`); the file must still exist.
     /// - Throws: `CommandLineError.failure` saying what to run; `DatabaseError` when the
     ///   file cannot be opened.
-    public func openDatabase() throws -> DatabasePool {
+    public func openDatabase(requireCurrentSchema: Bool = true) throws -> DatabasePool {
         let configuration = try configuration()
         let path = configuration.databasePath
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandLineError.failure("There is no database at \(path) yet. Run `belay migrate` to create it (the path comes from data_directory / database_path in \(configuration.sourceFile ?? "the built-in defaults")).")
         }
+        guard requireCurrentSchema else { return try DatabasePool(path: path) }
         let migrator = try migrator()
         let pool = try DatabasePool(path: path)
         let status: MigrationStatus

@@ -9,8 +9,10 @@ public enum TimeFormatting {
     /// Parses `text` as RFC 3339 or as a local time in `zone`.
     /// - Throws: `CommandLineError.usage` naming `option` and showing both accepted forms; a
     ///   local time that does not exist in `zone` (skipped by a clock change) is refused too.
-    public static func parse(_ text: String, in zone: TimeZone, option: String) throws -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+    /// - Parameter allowDay: also accept a day alone (`2026-12-01`), meaning its midnight.
+    public static func parse(_ text: String, in zone: TimeZone, option: String, allowDay: Bool = false) throws -> Date {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        if allowDay, trimmed.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil { trimmed += " 00:00" }
         if let date = parseRFC3339(trimmed) { return date }
         if let components = localComponents(trimmed) {
             var calendar = Calendar(identifier: .gregorian)
@@ -25,7 +27,7 @@ public enum TimeFormatting {
             }
             return date
         }
-        throw CommandLineError.usage("\(option): '\(text)' is not a time; write it as '2026-12-05 19:00' (local time in \(zone.identifier)) or RFC 3339 such as '2026-12-05T19:00:00+09:00'")
+        throw CommandLineError.usage("\(option): '\(text)' is not a time; write it as '2026-12-05 19:00' (local time in \(zone.identifier))\(allowDay ? ", '2026-12-05' (midnight)" : "") or RFC 3339 such as '2026-12-05T19:00:00+09:00'")
     }
 
     private static func localComponents(_ text: String) -> DateComponents? {

@@ -41,11 +41,13 @@ public final class RenderJobQueue: Sendable {
     ///
     /// Jobs whose lease ran out (the worker crashed or hung) are first put back in the
     /// queue, or failed for good when they have used every attempt.
-    /// - Parameter owner: a name unique to this worker (e.g. `host:pid:thread`); pass it to
-    ///   `complete` and `fail`.
+    /// - Parameters:
+    ///   - owner: a name unique to this worker (e.g. `host:pid:thread`); pass it to
+    ///     `complete` and `fail`.
+    ///   - scope: only jobs of rewards in this scope (the backfill's `--meetup`/`--since`).
     /// - Returns: the claimed jobs, each with everything needed to render it.
     /// - Throws: `DomainError` for an empty owner or a limit outside 1…100.
-    public func claim(owner: String, limit: Int = 1) throws -> [RenderJob] {
+    public func claim(owner: String, limit: Int = 1, scope: RewardScope = .all) throws -> [RenderJob] {
         guard !owner.isEmpty else { throw DomainError.invalid("owner", "A worker needs a non-empty owner name") }
         let limit = try validatedLimit(limit, maximum: 100)
         let now = clock.now()
@@ -62,7 +64,8 @@ public final class RenderJobQueue: Sendable {
                     }
                 }
                 let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))
-                let ids = try RenderJobRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, limit: limit, in: db)
+                let ids = try RenderJobRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, limit: limit,
+                                                       scope: scope, in: db)
                 return try ids.sorted().compactMap { try RenderJobRepository.claimedJob(id: $0, in: db) }
             }
         }
@@ -110,6 +113,39 @@ public final class RenderJobQueue: Sendable {
                 return .willRetry(retryAt: retryAt, attempts: held.attempts)
             }
         }
+    }
+
+    /// Gives a claimed job back without counting the attempt, to be claimed again at
+    /// `until`: for failures of the machine rather than of the job (the disk is full, the
+    /// data directory is read-only), which must not use up the job's attempts. The reward
+    /// stays as it was (`pending`, or `ready` with its older images).
+    /// - Throws: `DomainError.leaseLost` / `render_job_not_found` as for `complete`.
+    public func postpone(jobID: Int64, owner: String, until: Date, reason: String) throws {
+        let now = clock.now()
+        try domainCall {
+            try pool.write { db in
+                guard try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) != nil else {
+                    throw try Self.notHeld(jobID, owner, in: db)
+                }
+                try RenderJobRepository.postpone(id: jobID, availableAt: max(until, now), error: String(reason.prefix(2_000)),
+                                                 now: now, in: db)
+            }
+        }
+    }
+
+    /// The distinct owners of running jobs (to find workers of processes that are gone).
+    public func runningOwners() throws -> [String] {
+        try domainCall { try pool.read { try RenderJobRepository.runningOwners(in: $0) } }
+    }
+
+    /// Ends the leases of every job `owner` holds now, as if they had run out: the next
+    /// `claim` puts them back in the queue (counting the attempt). For owners known to be
+    /// dead (their process is gone), so their jobs need not wait for the lease to expire.
+    /// - Returns: how many leases were ended.
+    @discardableResult
+    public func expireLeases(owner: String) throws -> Int {
+        let now = clock.now()
+        return try domainCall { try pool.write { try RenderJobRepository.expireLeases(owner: owner, now: now, in: $0) } }
     }
 
     /// Active rewards whose images are missing, were rendered with a template older than

@@ -52,6 +52,26 @@ enum RenderJobRepository {
             """, [availableAt, error, now, id])
     }
 
+    /// Back in the queue with the claim's attempt given back.
+    static func postpone(id: Int64, availableAt: Date, error: String, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE render_jobs SET status = 'queued', available_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+                                   attempts = max(attempts - 1, 0), last_error = ?, updated_at = ?
+            WHERE id = ?
+            """, [availableAt, error, now, id])
+    }
+
+    static func runningOwners(in db: Database) throws -> [String] {
+        try db.query("SELECT DISTINCT lease_owner FROM render_jobs WHERE status = 'running' AND lease_owner IS NOT NULL ORDER BY 1",
+                     []) { try $0.get(0) }
+    }
+
+    static func expireLeases(owner: String, now: Date, in db: Database) throws -> Int {
+        try db.execute("UPDATE render_jobs SET lease_expires_at = ? WHERE status = 'running' AND lease_owner = ? AND lease_expires_at > ?",
+                       [now, owner, now])
+        return db.changes
+    }
+
     static func markFailed(id: Int64, error: String, now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE render_jobs SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_error = ?, updated_at = ?
@@ -59,8 +79,20 @@ enum RenderJobRepository {
             """, [error, now, id])
     }
 
-    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, in db: Database) throws -> [Int64] {
-        try db.query("""
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, scope: RewardScope = .all,
+                      in db: Database) throws -> [Int64] {
+        guard scope.isAll else {
+            return try db.query("""
+                UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
+                                       updated_at = ?3
+                WHERE id IN (SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
+                                                            JOIN attendances a ON a.id = r.attendance_id
+                             WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
+                             ORDER BY j.available_at, j.id LIMIT ?4)
+                RETURNING id
+                """, BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)) { try $0.get(0) }
+        }
+        return try db.query("""
             UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
                                    updated_at = ?3
             WHERE id IN (SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3

@@ -1,4 +1,68 @@
 #ifndef BELAY_HTTP_SHIM_H
 #define BELAY_HTTP_SHIM_H
-/* libmicrohttpd calls Swift cannot make (variadic MHD_start_daemon, MHD_get_daemon_info). */
+/*
+ * libmicrohttpd calls Swift cannot make: MHD_start_daemon, MHD_get_daemon_info and
+ * MHD_get_connection_info are C-variadic, and the external logger takes a va_list.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Receives one formatted libmicrohttpd diagnostic message.
+typedef void (*belay_http_log_function)(void *context, const char *message);
+
+/// Everything needed to start a daemon; plain values so Swift can fill it in.
+typedef struct belay_http_daemon_options {
+    /// Numeric IPv4/IPv6 address or host name to bind; NULL or "" binds every interface.
+    const char *host;
+    uint16_t port;
+    /// Worker threads, each with its own epoll loop; 1 means a single internal thread.
+    unsigned int thread_count;
+    /// Seconds of inactivity before a connection is closed; 0 disables the timeout.
+    unsigned int connection_timeout_seconds;
+    /// 0 leaves libmicrohttpd's default.
+    unsigned int connection_limit;
+    /// 0 means no per-address limit.
+    unsigned int per_ip_connection_limit;
+    /// 0 leaves libmicrohttpd's default.
+    unsigned int listen_backlog;
+    /// Bytes of per-connection memory for headers and buffers; 0 leaves the default (32 KiB).
+    size_t connection_memory_limit;
+
+    MHD_AccessHandlerCallback access_handler;
+    MHD_RequestCompletedCallback completed_handler;
+    /// Passed to both handlers.
+    void *handler_context;
+    belay_http_log_function log_function;
+    void *log_context;
+} belay_http_daemon_options;
+
+/// A running daemon and the logger closure it points at; owned by whoever started it.
+typedef struct belay_http_daemon belay_http_daemon;
+
+/// Resolves the host, builds the option array and starts the daemon.
+/// Returns NULL on failure with a message in `error` (always NUL-terminated when error_size > 0);
+/// libmicrohttpd's own explanation (e.g. a bind failure) goes to the log function.
+belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *options,
+                                           char *error, size_t error_size);
+
+/// The port the daemon's listening socket is bound to (the real one when 0 was asked for);
+/// 0 when it cannot be read.
+uint16_t belay_http_bound_port(belay_http_daemon *daemon);
+
+/// Stops accepting connections (closes the listening socket); requests on open connections
+/// are still served. Safe to call more than once.
+void belay_http_quiesce_daemon(belay_http_daemon *daemon);
+
+/// Closes every connection, joins the worker threads and frees the daemon. After this returns
+/// no handler runs again.
+void belay_http_stop_daemon(belay_http_daemon *daemon);
+
+/// Writes the client's numeric address (IPv4 or IPv6, without port) into `buffer`.
+/// Returns the length written, or 0 when the address is unknown.
+size_t belay_http_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
+
 #endif

@@ -1,4 +1,106 @@
 #ifndef BELAY_IMAGE_SHIM_H
 #define BELAY_IMAGE_SHIM_H
-/* PNG and JPEG calls whose libraries report errors with longjmp; setjmp stays in this C code. */
+/*
+ * PNG, JPEG and zlib calls for Belay's renderer.
+ *
+ * libpng and libjpeg report errors by longjmp; every setjmp lives in image_shim.c, so a longjmp
+ * never crosses a Swift frame. Each function returns 0 on success and -1 on failure, with the
+ * library's message in `status->message`. zlib's initialisers are macros, which Swift cannot
+ * call, so they are wrapped here too; PNG row filtering is here because it is the hottest loop
+ * of PNG encoding and is compiled with -O2 in every configuration.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+/// Why a call failed, beyond the library's message.
+enum {
+    BELAY_IMAGE_FAILURE_NONE = 0,
+    BELAY_IMAGE_FAILURE_CORRUPT = 1,    /* the data is not a valid image of its format */
+    BELAY_IMAGE_FAILURE_TRUNCATED = 2,  /* the data ends before the image does */
+    BELAY_IMAGE_FAILURE_EMPTY = 3,      /* the image has no pixels (zero width or height) */
+    BELAY_IMAGE_FAILURE_ENCODER = 4,    /* an encoder could not allocate or was misconfigured */
+};
+
+typedef struct belay_image_status {
+    /// One of BELAY_IMAGE_FAILURE_*.
+    int failure;
+    /// What the library reported, NUL-terminated; empty on success.
+    char message[256];
+} belay_image_status;
+
+/* MARK: PNG decoding (libpng) */
+
+/// Reads the IHDR of a PNG held in memory.
+int belay_png_read_size(const uint8_t *data, size_t size,
+                        uint32_t *width, uint32_t *height, belay_image_status *status);
+
+/// Decodes a whole PNG into straight (not premultiplied) 8-bit RGBA rows, `width * 4` bytes each.
+/// Every colour type, bit depth and interlacing is converted; `rgba_size` must be exactly
+/// width * height * 4 for the size `belay_png_read_size` reported.
+int belay_png_decode_rgba(const uint8_t *data, size_t size,
+                          uint8_t *rgba, size_t rgba_size, belay_image_status *status);
+
+/* MARK: PNG encoding through libpng (the reference encoder) */
+
+/// Encodes straight RGBA (`channels` 4) or RGB (`channels` 3) rows with libpng's own writer.
+/// `filters` is a mask of PNG_FILTER_* values; `strategy` a zlib strategy. The result is
+/// malloc'ed: release it with `belay_image_free`.
+int belay_png_encode_libpng(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                            int level, int filters, int strategy,
+                            uint8_t **out, size_t *out_size, belay_image_status *status);
+
+/* MARK: PNG row filtering */
+
+/// PNG filter types, plus `BELAY_PNG_FILTER_ADAPTIVE`: per row, the type whose output has the
+/// smallest sum of absolute values (libpng's and Pillow's heuristic).
+enum {
+    BELAY_PNG_FILTER_NONE = 0,
+    BELAY_PNG_FILTER_SUB = 1,
+    BELAY_PNG_FILTER_UP = 2,
+    BELAY_PNG_FILTER_AVERAGE = 3,
+    BELAY_PNG_FILTER_PAETH = 4,
+    BELAY_PNG_FILTER_ADAPTIVE = 5,
+};
+
+/// Filters `row_count` rows of `row_bytes` bytes (`stride` apart) into `out`, each output row
+/// being its filter-type byte followed by `row_bytes` filtered bytes. `previous_row` is the
+/// unfiltered row above the first one, or NULL at the top of the image. `scratch` must hold
+/// 5 * row_bytes bytes (used by the adaptive filter only).
+void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *previous_row,
+                           uint32_t row_count, uint32_t row_bytes, uint32_t bytes_per_pixel,
+                           int filter, uint8_t *scratch, uint8_t *out);
+
+/* MARK: zlib */
+
+/// Largest output `belay_deflate_segment` can produce for `size` input bytes.
+size_t belay_deflate_segment_bound(size_t size);
+
+/// Compresses one segment of a zlib stream as raw deflate ending with a sync flush (byte-aligned,
+/// not final), so independently compressed segments concatenate into one valid stream; the
+/// stream is closed by an empty final block. `strategy` is a zlib strategy (Z_RLE = 3).
+int belay_deflate_segment(const uint8_t *input, size_t size, int level, int strategy,
+                          uint8_t *out, size_t out_capacity, size_t *out_size,
+                          belay_image_status *status);
+
+/// The Adler-32 of two concatenated pieces from the Adler-32s of each.
+uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
+
+/* MARK: JPEG (libjpeg-turbo) */
+
+/// Reads the size of a JPEG held in memory.
+int belay_jpeg_read_size(const uint8_t *data, size_t size,
+                         uint32_t *width, uint32_t *height, belay_image_status *status);
+
+/// Decodes a JPEG into 8-bit RGBA rows (alpha 255). Corrupt-data warnings are errors.
+int belay_jpeg_decode_rgba(const uint8_t *data, size_t size,
+                           uint8_t *rgba, size_t rgba_size, belay_image_status *status);
+
+/// Encodes RGB rows (`width * 3` bytes each) as a baseline JPEG of the given quality (1–100).
+/// The result is malloc'ed: release it with `belay_image_free`.
+int belay_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                          uint8_t **out, size_t *out_size, belay_image_status *status);
+
+/// Releases a buffer returned by this shim.
+void belay_image_free(void *pointer);
+
 #endif

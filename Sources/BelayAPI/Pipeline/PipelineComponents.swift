@@ -1,0 +1,79 @@
+import BelayConfig
+import BelayDomain
+import BelayPipeline
+import Foundation
+
+/// The render pipeline of one Belay process, built from `config.json`: the render service
+/// and its image store, one renderer per worker, the server's worker pool, the backfill
+/// runner and its schedule, the collection renderer and the garbage collector.
+///
+/// `belay serve` builds one and calls `workers.start()`, `scheduler.start()`, and
+/// `workers.notify()` after each check-in commits; on shutdown `scheduler.stop()` then
+/// `workers.stop()`. The CLI's `backfill`, `gc` and `render collection` use the same parts.
+public struct PipelineComponents: Sendable {
+    public let settings: RenderPipelineSettings
+    public let service: RenderService
+    /// Makes one renderer (with its own text engine) per worker thread.
+    public let rendererFactory: RewardImageRendererFactory
+    /// The server's render workers (not started).
+    public let workers: RenderWorkerPool
+    /// Runs backfills (`belay backfill`, and the scheduler).
+    public let backfill: BackfillRunner
+    /// The server's backfill schedule (not started; `off` when both settings are unset).
+    public let scheduler: BackfillScheduler
+    /// Renders members' whole collections on demand, cached by content.
+    public let collections: CollectionService
+    /// `belay gc`.
+    public let garbageCollector: ImageGarbageCollector
+
+    /// - Parameters:
+    ///   - rendererFactory: replaces the real renderer (tests).
+    ///   - log: one line per notable event of the workers and the scheduler.
+    /// - Throws: `PipelineError` naming a setting that cannot work.
+    public init(configuration: BelayConfiguration, domain: DomainServices, rendererFactory: RewardImageRendererFactory? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        settings = RenderPipelineSettings(configuration: configuration)
+        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings)
+        let rendering = RewardRendererSettings(configuration: configuration)
+        self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
+        let metrics = RenderMetrics()
+        workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
+                                   workers: configuration.render.workers, metrics: metrics, log: log)
+        backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
+                                  leaseDuration: 30, metrics: metrics)
+        scheduler = BackfillScheduler(
+            schedule: BackfillSchedule(configuration: configuration), runner: backfill,
+            options: BackfillOptions(jobs: configuration.backfill.jobs, purpose: "belay serve (scheduled backfill)"),
+            clock: domain.clock, log: log)
+        collections = CollectionService(domain: domain, settings: settings,
+                                        rendererFactory: { try BelayRewardRenderer(settings: rendering) })
+        garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
+    }
+}
+
+extension RenderPipelineSettings {
+    /// The pipeline's settings from `config.json`.
+    public init(configuration: BelayConfiguration) {
+        let story: StoryImageFormat = configuration.render.storyFormat == .jpeg
+            ? .jpeg(quality: configuration.render.jpegQuality) : .png
+        self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
+                  clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
+    }
+}
+
+extension RewardRendererSettings {
+    /// The renderer's fonts and input limits from `config.json`.
+    public init(configuration: BelayConfiguration) {
+        self.init(boldFont: configuration.fonts.bold, regularFont: configuration.fonts.regular,
+                  emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
+                  maxImageSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes)
+    }
+}
+
+extension BackfillSchedule {
+    /// `backfill.daily_at` (in `club.time_zone`) or `backfill.every_minutes`; off when both are unset.
+    public init(configuration: BelayConfiguration) {
+        self.init(dailyAt: configuration.backfill.dailyAt.map { (hour: $0.hour, minute: $0.minute) },
+                  everyMinutes: configuration.backfill.everyMinutes, timeZone: configuration.club.zone)
+    }
+}

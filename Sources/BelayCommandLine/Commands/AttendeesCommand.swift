@@ -1,0 +1,261 @@
+import Foundation
+import BelayDomain
+
+/// `belay attendees list|add|remove|check-in|undo-check-in`.
+struct AttendeesCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "attendees", abstract: "See who is going, add and remove members, check them in.",
+                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    static let meetup = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
+    static let member = Argument<String>("handle", help: "The member's handle.")
+
+    /// An attendance as `--json` shows it.
+    struct AttendanceOutput: Encodable {
+        var meetupId: Int64
+        var member: String
+        var memberId: Int64
+        var displayName: String?
+        var status: String
+        var waitlistPosition: Int?
+        var joinedAt: Date
+        var checkedInAt: Date?
+        var checkInMethod: String?
+
+        init(_ attendance: Attendance, handle: String, displayName: String? = nil) {
+            meetupId = attendance.meetupID
+            member = handle
+            memberId = attendance.memberID
+            self.displayName = displayName
+            status = attendance.status.rawValue
+            waitlistPosition = attendance.waitlistPosition
+            joinedAt = attendance.joinedAt
+            checkedInAt = attendance.checkedInAt
+            checkInMethod = attendance.checkInMethod?.rawValue
+        }
+    }
+
+    /// `going`, `waitlisted #2`, `checked_in`, …
+    static func describe(_ attendance: Attendance) -> String {
+        if attendance.status == .waitlisted, let position = attendance.waitlistPosition { return "waitlisted #\(position)" }
+        return attendance.status.rawValue
+    }
+
+    /// `belay attendees list`.
+    struct List: ParsableCommand {
+        static let status = OptionalOption<AttendanceStatus>("status", valueName: "status", help: "Only attendees with this status.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "list", abstract: "List a meetup's attendees in join order, with the waitlist.",
+                                 arguments: [AttendeesCommand.meetup, status, CommonOptions.json])
+        }
+
+        let meetupID: Int64, status: AttendanceStatus?, json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetupID = arguments[AttendeesCommand.meetup]
+            status = arguments[Self.status]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let meetup = try services.meetup(meetupID)
+            let attendees = try ClubServices.all { try services.attendance.attendees(meetupID: meetupID, status: status, limit: 500, cursor: $0) }
+            if json {
+                return try context.printJSON(attendees.map { AttendanceOutput($0.attendance, handle: $0.handle, displayName: $0.displayName) })
+            }
+            var table = Table(columns: ["handle", "name", "status", "joined", "checked in"])
+            for attendee in attendees {
+                let attendance = attendee.attendance
+                table.append([attendee.handle, attendee.displayName, AttendeesCommand.describe(attendance),
+                              TimeFormatting.local(attendance.joinedAt, in: meetup.zone),
+                              attendance.checkedInAt.map { TimeFormatting.local($0, in: meetup.zone) + " (\(attendance.checkInMethod?.rawValue ?? "?"))" } ?? "-"])
+            }
+            context.printTable(table, emptyMessage: "No attendees\(status.map { " with status \($0.rawValue)" } ?? ""). Add members with `belay attendees add \(meetupID) HANDLE…`.")
+            context.note("Meetup \(meetup.id): \(meetup.goingCount)/\(meetup.capacity) going, \(meetup.waitlistCount) waitlisted, \(meetup.checkedInCount) checked in.")
+        }
+    }
+
+    /// `belay attendees add`.
+    struct Add: ParsableCommand {
+        static let handles = RepeatedArgument<String>("handle", help: "The members' handles, in the order they join.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "add",
+                abstract: "Add members to a meetup: going while there is room, then waitlisted in order.",
+                discussion: "Example: belay attendees add 3 minji dahye jun\nMembers already attending stay as they are. A member who cannot be added is reported and the others are still added (exit 1).",
+                arguments: [AttendeesCommand.meetup, handles, CommonOptions.json]
+            )
+        }
+
+        let meetupID: Int64, handles: [String], json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetupID = arguments[AttendeesCommand.meetup]
+            handles = arguments[Self.handles]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            _ = try services.meetup(meetupID)
+            var results: [AttendanceOutput] = []
+            var table = Table(columns: ["handle", "status", "change"])
+            var failures: [String] = []
+            for handle in handles {
+                do {
+                    let user = try services.user(handle)
+                    let result = try services.attendance.join(meetupID: meetupID, memberID: user.id, by: .commandLine)
+                    results.append(AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName))
+                    table.append([user.handle, AttendeesCommand.describe(result.attendance), result.changed ? "added" : "already attending"])
+                } catch {
+                    failures.append("\(handle): \(BelayCLI.describe(error) ?? String(describing: error))")
+                }
+            }
+            if json { try context.printJSON(results) } else if !results.isEmpty { context.printTable(table) }
+            guard failures.isEmpty else {
+                throw CommandLineError.failure("Could not add \(failures.count) of \(handles.count) member\(handles.count == 1 ? "" : "s"):\n  " + failures.joined(separator: "\n  "))
+            }
+        }
+    }
+
+    /// `belay attendees remove`.
+    struct Remove: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "remove",
+                abstract: "Take a member off a meetup; the first waitlisted member moves up to going.",
+                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+            )
+        }
+
+        let meetupID: Int64, handle: String, json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetupID = arguments[AttendeesCommand.meetup]
+            handle = arguments[AttendeesCommand.member]
+            json = arguments[CommonOptions.json]
+        }
+
+        struct Output: Encodable {
+            var removed: AttendanceOutput
+            var promoted: [AttendanceOutput]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            _ = try services.meetup(meetupID)
+            let user = try services.user(handle)
+            let result = try services.attendance.leave(meetupID: meetupID, memberID: user.id, by: .commandLine)
+            let promoted = try result.promoted.map { attendance -> AttendanceOutput in
+                let member = try services.users.user(id: attendance.memberID)
+                return AttendanceOutput(attendance, handle: member.handle, displayName: member.displayName)
+            }
+            if json {
+                return try context.printJSON(Output(removed: AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName), promoted: promoted))
+            }
+            var table = Table(columns: ["handle", "status", "change"])
+            table.append([user.handle, result.attendance.status.rawValue, "removed"])
+            for member in promoted { table.append([member.member, member.status, "promoted from the waitlist"]) }
+            context.printTable(table)
+        }
+    }
+
+    /// `belay attendees check-in`.
+    struct CheckIn: ParsableCommand {
+        static let at = OptionalOption<String>("at", valueName: "time", help: "Record an earlier check-in made offline, at this time inside the window: \(MeetupsCommand.timeHelp)")
+        static let code = OptionalOption<String>("code", valueName: "digits", help: "Check in with the code the member typed, as the app does (wrong codes count against the member).")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "check-in",
+                abstract: "Check a member in (now, or --at an earlier time); awards their hold.",
+                discussion: "Checking in someone already checked in changes nothing and shows the first result.",
+                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, at, code, CommonOptions.json]
+            )
+        }
+
+        let meetupID: Int64, handle: String, at: String?, code: String?, json: Bool
+
+        init(arguments: ParsedArguments) throws {
+            meetupID = arguments[AttendeesCommand.meetup]
+            handle = arguments[AttendeesCommand.member]
+            at = arguments[Self.at]
+            code = arguments[Self.code]
+            json = arguments[CommonOptions.json]
+            if at != nil && code != nil { throw CommandLineError.usage("--at and --code cannot be combined: a code check-in happens now") }
+        }
+
+        struct Output: Encodable {
+            var attendance: AttendanceOutput
+            var reward: RewardOutput?
+            var repeated: Bool
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let meetup = try services.meetup(meetupID)
+            let user = try services.user(handle)
+            let proof: CheckInRequest.Proof
+            let actor: Actor
+            if let at {
+                proof = .offline(at: try TimeFormatting.parse(at, in: meetup.zone, option: "--at"))
+                actor = .commandLine
+            } else if let code {
+                proof = .code(code)
+                actor = .user(user.id, role: user.role)
+            } else {
+                proof = .host
+                actor = .commandLine
+            }
+            let result = try services.checkIns.checkIn(CheckInRequest(meetupID: meetupID, memberID: user.id, proof: proof), by: actor)
+            let reward = result.reward.map { RewardOutput($0, member: user.handle) }
+            if json {
+                return try context.printJSON(Output(attendance: AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName),
+                                                    reward: reward, repeated: result.isRepeat))
+            }
+            var table = Table(columns: ["handle", "status", "checked in", "reward", "hold", "rarity"])
+            table.append([user.handle, result.attendance.status.rawValue,
+                          result.attendance.checkedInAt.map { TimeFormatting.local($0, in: meetup.zone) } ?? "-",
+                          reward.map { String($0.id) } ?? "-", reward.map { "\($0.holdName) (\($0.holdId))" } ?? "-",
+                          reward.map { $0.milestone.map { "milestone #\($0)" } ?? $0.rarity } ?? "-"])
+            context.printTable(table)
+            if result.isRepeat { context.note("\(user.handle) was already checked in; nothing changed.") }
+            if result.reward == nil { context.note("No hold could be awarded yet: import the catalogue with `belay holds import`; the backfill awards it later.") }
+        }
+    }
+
+    /// `belay attendees undo-check-in`.
+    struct UndoCheckIn: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "undo-check-in",
+                abstract: "Undo a check-in: the member is going again and the reward is revoked (kept, not deleted).",
+                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+            )
+        }
+
+        let meetupID: Int64, handle: String, json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetupID = arguments[AttendeesCommand.meetup]
+            handle = arguments[AttendeesCommand.member]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            _ = try services.meetup(meetupID)
+            let user = try services.user(handle)
+            let attendance = try services.checkIns.undoCheckIn(meetupID: meetupID, memberID: user.id, by: .commandLine)
+            if json { return try context.printJSON(AttendanceOutput(attendance, handle: user.handle, displayName: user.displayName)) }
+            context.print("\(user.handle)  \(attendance.status.rawValue)")
+            context.note("Undid \(user.handle)'s check-in; their reward is revoked.")
+        }
+    }
+}

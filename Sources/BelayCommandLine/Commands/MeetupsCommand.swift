@@ -1,0 +1,314 @@
+import Foundation
+import BelayDomain
+
+/// `belay meetups create|list|show|update|cancel|code`.
+struct MeetupsCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
+                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    static let id = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
+    static let timeHelp = "RFC 3339 (2026-12-05T19:00:00+09:00) or local time in the meetup's zone (2026-12-05 19:00)."
+
+    /// `belay meetups create`.
+    struct Create: ParsableCommand {
+        static let title = Option<String>("title", valueName: "text", help: "The meetup's title.")
+        static let place = Option<String>("place", valueName: "name", help: "The gym or crag; drawn on the reward sticker.")
+        static let address = OptionalOption<String>("address", valueName: "text", help: "The street address.")
+        static let description = Option<String>("description", valueName: "text", default: "", help: "Details for members.")
+        static let starts = Option<String>("starts", valueName: "time", help: "When it starts: \(MeetupsCommand.timeHelp)")
+        static let ends = Option<String>("ends", valueName: "time", help: "When it ends, in the same forms.")
+        static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "IANA time zone, e.g. Asia/Seoul (default: club.time_zone).")
+        static let capacity = Option<Int>("capacity", valueName: "n", help: "Places; later joiners are waitlisted.")
+        static let host = Option<String>("host", valueName: "handle", help: "The hosting user (role host or admin).")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "create",
+                abstract: "Create a meetup.",
+                discussion: "Example: belay meetups create --title \"Friday bouldering\" --place \"The Cliff Seoul\" --starts \"2026-12-05 19:00\" --ends \"2026-12-05 22:00\" --capacity 12 --host jisoo",
+                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, CommonOptions.json]
+            )
+        }
+
+        let title: String, place: String, address: String?, description: String
+        let starts: String, ends: String, timeZone: String?, capacity: Int, host: String, json: Bool
+
+        init(arguments: ParsedArguments) {
+            title = arguments[Self.title]
+            place = arguments[Self.place]
+            address = arguments[Self.address]
+            description = arguments[Self.description]
+            starts = arguments[Self.starts]
+            ends = arguments[Self.ends]
+            timeZone = arguments[Self.timeZone]
+            capacity = arguments[Self.capacity]
+            host = arguments[Self.host]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
+            if let timeZone, TimeZone(identifier: timeZone) == nil {
+                throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+            }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let zoneName = timeZone ?? services.configuration.club.timeZone
+            let zone = TimeZone(identifier: zoneName) ?? services.configuration.club.zone
+            let startsAt = try TimeFormatting.parse(starts, in: zone, option: "--starts")
+            let endsAt = try TimeFormatting.parse(ends, in: zone, option: "--ends")
+            guard endsAt > startsAt else {
+                throw CommandLineError.usage("--ends (\(TimeFormatting.local(endsAt, in: zone))) must be after --starts (\(TimeFormatting.local(startsAt, in: zone)))")
+            }
+            let hostUser = try services.user(host)
+            let meetup = try services.meetups.create(
+                NewMeetup(title: title, description: description, placeName: place, address: address,
+                          startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
+                by: .commandLine)
+            let window = services.meetups.checkInWindow(of: meetup)
+            if json { return try context.printJSON(MeetupOutput(meetup, host: hostUser.handle, window: window)) }
+            MeetupsCommand.printDetails(meetup, host: hostUser.handle, window: window, context)
+            context.note("Created meetup \(meetup.id). Add members with `belay attendees add \(meetup.id) HANDLE…`.")
+        }
+    }
+
+    /// Key/value lines describing one meetup.
+    static func printDetails(_ meetup: Meetup, host: String?, window: CheckInWindow, _ context: CommandContext) {
+        let zone = meetup.zone
+        var table = Table(columns: ["field", "value"])
+        table.rows = [
+            ["id", String(meetup.id)],
+            ["title", meetup.title],
+            ["place", meetup.placeName],
+            ["address", meetup.address ?? "-"],
+            ["starts", TimeFormatting.local(meetup.startsAt, in: zone) + " " + meetup.timeZone],
+            ["ends", TimeFormatting.local(meetup.endsAt, in: zone) + " " + meetup.timeZone],
+            ["check-in", TimeFormatting.local(window.opensAt, in: zone) + " – " + TimeFormatting.local(window.closesAt, in: zone)],
+            ["host", host ?? String(meetup.hostID)],
+            ["status", meetup.status.rawValue],
+            ["capacity", String(meetup.capacity)],
+            ["going", "\(meetup.goingCount) (\(meetup.placesLeft) places left)"],
+            ["waitlisted", String(meetup.waitlistCount)],
+            ["checked in", String(meetup.checkedInCount)],
+        ]
+        if !meetup.description.isEmpty { table.rows.insert(["description", meetup.description], at: 3) }
+        for line in table.lines.dropFirst() { context.print(line) }
+    }
+
+    /// `belay meetups list`.
+    struct List: ParsableCommand {
+        enum Scope: String, ExpressibleByArgument, CaseIterable { case upcoming, past, all }
+
+        static let scope = Option<Scope>("scope", valueName: "which", default: .upcoming, help: "Which meetups to list.")
+        static let all = Flag("all", help: "Same as --scope all.")
+        static let host = OptionalOption<String>("host", valueName: "handle", help: "Only meetups of this host.")
+        static let place = OptionalOption<String>("place", valueName: "name", help: "Only meetups at this place.")
+        static let hideCancelled = Flag("hide-cancelled", help: "Leave cancelled meetups out.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "list", abstract: "List meetups (upcoming by default, soonest first).",
+                                 arguments: [scope, all, host, place, hideCancelled, CommonOptions.json])
+        }
+
+        let scope: Scope, host: String?, place: String?, hideCancelled: Bool, json: Bool
+
+        init(arguments: ParsedArguments) throws {
+            if arguments[Self.all] && arguments.wasGiven(Self.scope) && arguments[Self.scope] != .all {
+                throw CommandLineError.usage("--all and --scope \(arguments[Self.scope].rawValue) contradict each other; give one")
+            }
+            scope = arguments[Self.all] ? .all : arguments[Self.scope]
+            host = arguments[Self.host]
+            place = arguments[Self.place]
+            hideCancelled = arguments[Self.hideCancelled]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let hostID = try host.map { try services.user($0).id }
+            let domainScope: MeetupQuery.Scope = switch scope { case .upcoming: .upcoming; case .past: .past; case .all: .all }
+            let meetups = try ClubServices.all {
+                try services.meetups.list(MeetupQuery(scope: domainScope, placeName: place, hostID: hostID,
+                                                      includeCancelled: !hideCancelled, limit: 200, cursor: $0))
+            }
+            let handles = try MeetupsCommand.hostHandles(meetups, services)
+            if json {
+                return try context.printJSON(meetups.map { MeetupOutput($0, host: handles[$0.hostID], window: services.meetups.checkInWindow(of: $0)) })
+            }
+            var table = Table(columns: ["id", "starts", "title", "place", "host", "status", "going", "waitlist", "checked in"])
+            for meetup in meetups {
+                table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: meetup.zone), meetup.title, meetup.placeName,
+                              handles[meetup.hostID] ?? String(meetup.hostID), meetup.status.rawValue,
+                              "\(meetup.goingCount)/\(meetup.capacity)", String(meetup.waitlistCount), String(meetup.checkedInCount)])
+            }
+            context.printTable(table, emptyMessage: "No \(scope == .all ? "" : scope.rawValue + " ")meetups. Create one with `belay meetups create`.")
+        }
+    }
+
+    /// Handles of the hosts of `meetups`, by user id.
+    static func hostHandles(_ meetups: [Meetup], _ services: ClubServices) throws -> [Int64: String] {
+        var handles: [Int64: String] = [:]
+        for id in Set(meetups.map(\.hostID)) { handles[id] = try? services.users.user(id: id).handle }
+        return handles
+    }
+
+    /// `belay meetups show`.
+    struct Show: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "show", abstract: "Show one meetup: times, check-in window, places and counts.",
+                                 arguments: [MeetupsCommand.id, CommonOptions.json])
+        }
+
+        let id: Int64, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[MeetupsCommand.id]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let meetup = try services.meetup(id)
+            let host = try? services.users.user(id: meetup.hostID).handle
+            let window = services.meetups.checkInWindow(of: meetup)
+            if json { return try context.printJSON(MeetupOutput(meetup, host: host, window: window)) }
+            MeetupsCommand.printDetails(meetup, host: host, window: window, context)
+        }
+    }
+
+    /// `belay meetups update`.
+    struct Update: ParsableCommand {
+        static let title = OptionalOption<String>("title", valueName: "text", help: "New title.")
+        static let place = OptionalOption<String>("place", valueName: "name", help: "New place name.")
+        static let address = OptionalOption<String>("address", valueName: "text", help: "New address (\"\" removes it).")
+        static let description = OptionalOption<String>("description", valueName: "text", help: "New description.")
+        static let starts = OptionalOption<String>("starts", valueName: "time", help: "New start: \(MeetupsCommand.timeHelp)")
+        static let ends = OptionalOption<String>("ends", valueName: "time", help: "New end, in the same forms.")
+        static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "New IANA time zone (times given here are read in it).")
+        static let capacity = OptionalOption<Int>("capacity", valueName: "n", help: "New capacity; raising it promotes waitlisted members, lowering it removes no one.")
+        static let host = OptionalOption<String>("host", valueName: "handle", help: "New host.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "update", abstract: "Change a meetup; only the options given change.",
+                                 arguments: [MeetupsCommand.id, title, place, address, description, starts, ends, timeZone, capacity, host, CommonOptions.json])
+        }
+
+        let id: Int64, title: String?, place: String?, address: String?, description: String?
+        let starts: String?, ends: String?, timeZone: String?, capacity: Int?, host: String?, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[MeetupsCommand.id]
+            title = arguments[Self.title]
+            place = arguments[Self.place]
+            address = arguments[Self.address]
+            description = arguments[Self.description]
+            starts = arguments[Self.starts]
+            ends = arguments[Self.ends]
+            timeZone = arguments[Self.timeZone]
+            capacity = arguments[Self.capacity]
+            host = arguments[Self.host]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            if [title, place, address, description, starts, ends, timeZone, host].allSatisfy({ $0 == nil }) && capacity == nil {
+                throw CommandLineError.usage("nothing to change; give at least one of --title, --place, --address, --description, --starts, --ends, --time-zone, --capacity, --host")
+            }
+            if let capacity, capacity < 1 { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
+            if let timeZone, TimeZone(identifier: timeZone) == nil {
+                throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+            }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let current = try services.meetup(id)
+            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? current.zone
+            var changes = MeetupChanges(title: title, description: description, placeName: place,
+                                        timeZone: timeZone, capacity: capacity)
+            if let address { changes.address = .some(address.isEmpty ? nil : address) }
+            if let starts { changes.startsAt = try TimeFormatting.parse(starts, in: zone, option: "--starts") }
+            if let ends { changes.endsAt = try TimeFormatting.parse(ends, in: zone, option: "--ends") }
+            if let host { changes.hostID = try services.user(host).id }
+            let before = current
+            let meetup = try services.meetups.update(id: id, changes, by: .commandLine)
+            let hostHandle = try? services.users.user(id: meetup.hostID).handle
+            let window = services.meetups.checkInWindow(of: meetup)
+            if json { return try context.printJSON(MeetupOutput(meetup, host: hostHandle, window: window)) }
+            MeetupsCommand.printDetails(meetup, host: hostHandle, window: window, context)
+            let promoted = before.waitlistCount - meetup.waitlistCount
+            context.note("Updated meetup \(meetup.id)." + (promoted > 0 ? " \(promoted) waitlisted member\(promoted == 1 ? " was" : "s were") promoted to going." : ""))
+        }
+    }
+
+    /// `belay meetups cancel`.
+    struct Cancel: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "cancel", abstract: "Cancel a meetup; every attendance is cancelled with it. Final.",
+                                 arguments: [MeetupsCommand.id, CommonOptions.json])
+        }
+
+        let id: Int64, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[MeetupsCommand.id]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            _ = try services.meetup(id)
+            let meetup = try services.meetups.cancel(id: id, by: .commandLine)
+            if json { return try context.printJSON(MeetupOutput(meetup, window: services.meetups.checkInWindow(of: meetup))) }
+            context.print("\(meetup.id)  \(meetup.status.rawValue)")
+            context.note("Cancelled meetup \(meetup.id) (\(meetup.title)); its attendances are cancelled too.")
+        }
+    }
+
+    /// `belay meetups code`.
+    struct Code: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "code",
+                abstract: "Print the meetup's current check-in code, for the host to show.",
+                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step.",
+                arguments: [MeetupsCommand.id, CommonOptions.json]
+            )
+        }
+
+        let id: Int64, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[MeetupsCommand.id]
+            json = arguments[CommonOptions.json]
+        }
+
+        struct Output: Encodable {
+            var meetupId: Int64
+            var code: String
+            var validFrom: Date
+            var expiresAt: Date
+            var stepSeconds: Int
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let meetup = try services.meetup(id)
+            let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine)
+            if json {
+                return try context.printJSON(Output(meetupId: id, code: code.code, validFrom: code.validFrom, expiresAt: code.expiresAt, stepSeconds: code.stepSeconds))
+            }
+            context.print(code.code)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = meetup.zone
+            let expiry = calendar.dateComponents([.hour, .minute, .second], from: code.expiresAt)
+            context.note(String(format: "Current until %02d:%02d:%02d; a new code every %d s.", expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0, code.stepSeconds))
+        }
+    }
+}

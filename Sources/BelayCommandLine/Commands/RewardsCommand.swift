@@ -1,0 +1,109 @@
+import Foundation
+import BelayDomain
+
+/// `belay rewards list|award`: the holds members earned.
+struct RewardsCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "rewards", abstract: "See the holds members earned; award missing ones.",
+                             subcommands: [List.self, Award.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    /// `belay rewards list`.
+    struct List: ParsableCommand {
+        static let member = OptionalOption<String>("member", valueName: "handle", help: "Rewards of this member.")
+        static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Rewards given at this meetup.")
+        static let revoked = Flag("revoked", help: "Also list rewards revoked by an undone check-in.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "list", abstract: "List rewards of a member or a meetup, newest first.",
+                                 discussion: "Give --member, --meetup, or both.",
+                                 arguments: [member, meetup, revoked, CommonOptions.json])
+        }
+
+        let member: String?, meetup: Int64?, revoked: Bool, json: Bool
+
+        init(arguments: ParsedArguments) {
+            member = arguments[Self.member]
+            meetup = arguments[Self.meetup]
+            revoked = arguments[Self.revoked]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            if member == nil && meetup == nil { throw CommandLineError.usage("give --member <handle>, --meetup <id>, or both") }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            var members: [(id: Int64, handle: String)] = []
+            if let member {
+                let user = try services.user(member)
+                members = [(user.id, user.handle)]
+            } else if let meetup {
+                _ = try services.meetup(meetup)
+                members = try ClubServices.all { try services.attendance.attendees(meetupID: meetup, limit: 500, cursor: $0) }
+                    .map { ($0.attendance.memberID, $0.handle) }
+            }
+            var rewards: [RewardOutput] = []
+            for (id, handle) in members {
+                let all = try ClubServices.all { try services.rewards.rewards(memberID: id, includeRevoked: revoked, limit: 200, cursor: $0) }
+                rewards += all.filter { meetup == nil || $0.meetupID == meetup }.map { RewardOutput($0, member: handle) }
+            }
+            rewards.sort { ($0.awardedAt, $0.id) > ($1.awardedAt, $1.id) }
+            if json { return try context.printJSON(rewards) }
+            let zone = services.configuration.club.zone
+            var table = Table(columns: ["id", "member", "meetup", "hold", "rarity", "awarded", "images"])
+            for reward in rewards {
+                let kind = reward.milestone.map { "milestone #\($0)" } ?? reward.rarity
+                var images = reward.renderStatus
+                if let reason = reward.failureReason, reward.renderStatus == RenderStatus.failed.rawValue { images += ": \(reason)" }
+                if reward.revokedAt != nil { images = "revoked" }
+                table.append([String(reward.id), reward.member, "\(reward.meetupId) \(reward.meetupTitle)", "\(reward.holdName) (\(reward.holdId))",
+                              kind, TimeFormatting.local(reward.awardedAt, in: zone), images])
+            }
+            context.printTable(table, emptyMessage: "No rewards yet: members earn one when they check in.")
+        }
+    }
+
+    /// `belay rewards award`.
+    struct Award: ParsableCommand {
+        static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Only check-ins at this meetup.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "award",
+                abstract: "Award holds to check-ins that have none (e.g. made before the catalogue was imported).",
+                discussion: "Uses the same deterministic pick as a live check-in; safe to repeat.",
+                arguments: [meetup, CommonOptions.json]
+            )
+        }
+
+        let meetup: Int64?, json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetup = arguments[Self.meetup]
+            json = arguments[CommonOptions.json]
+        }
+
+        struct Output: Encodable { var awarded: [Int64]; var skippedWithoutCatalog: Int }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            if let meetup { _ = try services.meetup(meetup) }
+            var awarded: [Int64] = []
+            var skipped = 0
+            var report: AwardReport
+            repeat {
+                report = try services.rewards.awardMissingRewards(meetupID: meetup, limit: 10_000)
+                awarded += report.awarded
+                skipped = report.skippedWithoutCatalog
+            } while report.hasMore && !report.awarded.isEmpty
+            if json { return try context.printJSON(Output(awarded: awarded, skippedWithoutCatalog: skipped)) }
+            for id in awarded { context.print(String(id)) }
+            context.note("Awarded \(awarded.count) reward\(awarded.count == 1 ? "" : "s").")
+            if skipped > 0 { context.note("\(skipped) check-in\(skipped == 1 ? "" : "s") still lack a reward: import the catalogue with `belay holds import`, then run this again.") }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import BelayConfig
+import BelayDomain
+import BelayStorage
+
+/// The domain services a command uses, over one open database and the command's clock,
+/// with the policies translated from the configuration. Commands act as
+/// `Actor.commandLine` (the operator at the server, with admin rights).
+struct ClubServices {
+    let configuration: BelayConfiguration
+    let domain: DomainServices
+
+    var pool: DatabasePool { domain.pool }
+    var users: UserService { domain.users }
+    var meetups: MeetupService { domain.meetups }
+    var attendance: AttendanceService { domain.attendance }
+    var checkIns: CheckInService { domain.checkIns }
+    var catalog: CatalogService { domain.catalog }
+    var rewards: RewardService { domain.rewards }
+    var shares: ShareService { domain.shares }
+
+    /// The user with `handle`, or a failure that says how to find the right handle.
+    func user(_ handle: String) throws -> User {
+        do {
+            return try users.user(handle: handle)
+        } catch let error as DomainError where error.reason == .userNotFound {
+            throw CommandLineError.failure("There is no user '\(handle)'. Run `belay users list` to see handles, or `belay users create` to add one.")
+        }
+    }
+
+    /// The meetup with `id`, or a failure that says how to find the right id.
+    func meetup(_ id: Int64) throws -> Meetup {
+        do {
+            return try meetups.meetup(id: id)
+        } catch let error as DomainError where error.reason == .meetupNotFound {
+            throw CommandLineError.failure("There is no meetup \(id). Run `belay meetups list --all` to see meetup ids.")
+        }
+    }
+
+    /// Every page of a paginated list.
+    static func all<Item>(_ page: (String?) throws -> Page<Item>) throws -> [Item] {
+        var items: [Item] = []
+        var cursor: String?
+        repeat {
+            let next = try page(cursor)
+            items += next.items
+            cursor = next.nextCursor
+        } while cursor != nil
+        return items
+    }
+}
+
+/// `CommandContext.now` as the domain's clock.
+struct ContextClock: WallClock {
+    let read: @Sendable () -> Date
+    func now() -> Date { read() }
+}
+
+extension DomainSettings {
+    /// The domain's policies from `config.json`.
+    /// - Throws: `CommandLineError.failure` naming the key when a value passes the file's
+    ///   rules but not the domain's (a rarity the catalogue does not have).
+    init(configuration: BelayConfiguration) throws {
+        var weights: [HoldRarity: Int] = [:]
+        for (name, weight) in configuration.rewards.rarityWeights {
+            guard let rarity = HoldRarity(rawValue: name) else {
+                let known = HoldRarity.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CommandLineError.failure("\(configuration.sourceFile ?? "config.json"): rewards.rarity_weights.\(name): not a rarity of the hold catalogue (\(known))")
+            }
+            weights[rarity] = weight
+        }
+        self.init(
+            checkIn: CheckInPolicy(opensMinutesBeforeStart: configuration.checkIn.opensMinutesBeforeStart,
+                                   closesMinutesAfterEnd: configuration.checkIn.closesMinutesAfterEnd,
+                                   codeStepSeconds: configuration.checkIn.codeStepSeconds,
+                                   maxWrongAttempts: configuration.checkIn.maxWrongAttempts),
+            rewards: RewardPolicy(milestones: configuration.rewards.milestones, rarityWeights: weights),
+            renderJobs: RenderJobPolicy(maxAttempts: configuration.render.maxAttempts,
+                                        retryBaseSeconds: configuration.render.retryBaseSeconds,
+                                        leaseSeconds: configuration.backfill.leaseSeconds),
+            clubTimeZone: configuration.club.zone
+        )
+    }
+}
+
+extension CommandContext {
+    /// Opens the database (refusing a missing one or pending migrations) and builds the
+    /// domain services with this command's clock.
+    func services() throws -> ClubServices {
+        let configuration = try configuration()
+        let settings = try DomainSettings(configuration: configuration)
+        let pool = try openDatabase()
+        return ClubServices(configuration: configuration,
+                            domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings))
+    }
+}
+
+extension Role: ExpressibleByArgument {}
+extension MeetupStatus: ExpressibleByArgument {}
+extension AttendanceStatus: ExpressibleByArgument {}

@@ -1,0 +1,17 @@
+import Foundation
+import BelayAPI
+import BelayPipeline
+
+extension CommandContext {
+    /// The render pipeline over the command's domain services, with messages of the workers
+    /// going to standard error.
+    /// - Throws: `CommandLineError.failure` naming a render setting that cannot work.
+    func pipeline(_ services: ClubServices) throws -> PipelineComponents {
+        do {
+            return try PipelineComponents(configuration: services.configuration, domain: services.domain,
+                                          log: { [errorOutput] line in errorOutput.write(line + "\n") })
+        } catch let error as PipelineError {
+            throw CommandLineError.failure(error.description)
+        }
+    }
+}

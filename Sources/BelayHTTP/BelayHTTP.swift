@@ -1,3 +1,0 @@
-// BelayHTTP
-import CMicroHTTPD
-import CHTTPShim

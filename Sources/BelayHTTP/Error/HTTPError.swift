@@ -1,0 +1,106 @@
+/// An error a handler throws to answer with an RFC 9457 problem: a status, a stable
+/// machine-readable `code`, a human `detail` saying what was wrong and what to do, optional
+/// response headers (`WWW-Authenticate`, `Allow`, `Retry-After`) and extension members (e.g.
+/// `reason` for a refused check-in).
+///
+/// ```swift
+/// throw HTTPError(.conflict, code: "check_in_refused",
+///                 detail: "The check-in window closed at 21:00.", extensions: ["reason": "window_closed"])
+/// ```
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    /// Stable identifier clients switch on, e.g. `invalid_path_parameter`; also ends the problem `type` URI.
+    public var code: String
+    /// Short summary that is the same for every occurrence of `code`; defaults to the reason phrase.
+    public var title: String
+    /// This occurrence explained for the person reading it: what was wrong and what to do.
+    public var detail: String
+    /// Headers added to the problem response.
+    public var headers: HTTPHeaders
+    /// Extra members of the problem object, e.g. `field`, `reason`.
+    public var extensions: [String: JSONValue]
+
+    public init(
+        _ status: HTTPStatus,
+        code: String,
+        title: String? = nil,
+        detail: String,
+        headers: HTTPHeaders = [:],
+        extensions: [String: JSONValue] = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.title = title ?? status.reasonPhrase
+        self.detail = detail
+        self.headers = headers
+        self.extensions = extensions
+    }
+
+    public var description: String { "\(status.code) \(code): \(detail)" }
+
+    // MARK: Common problems
+
+    /// 400 for a request that is wrong in a way no more specific problem covers.
+    public static func badRequest(code: String = "bad_request", detail: String, extensions: [String: JSONValue] = [:]) -> HTTPError {
+        HTTPError(.badRequest, code: code, detail: detail, extensions: extensions)
+    }
+
+    /// 401 with a `WWW-Authenticate` challenge (RFC 9110 §11.6.1).
+    public static func unauthorized(detail: String, challenge: String = "Bearer", code: String = "unauthorized") -> HTTPError {
+        HTTPError(.unauthorized, code: code, detail: detail, headers: ["WWW-Authenticate": challenge])
+    }
+
+    public static func forbidden(detail: String, code: String = "forbidden") -> HTTPError {
+        HTTPError(.forbidden, code: code, detail: detail)
+    }
+
+    public static func notFound(detail: String, code: String = "not_found") -> HTTPError {
+        HTTPError(.notFound, code: code, detail: detail)
+    }
+
+    public static func conflict(code: String, detail: String, extensions: [String: JSONValue] = [:]) -> HTTPError {
+        HTTPError(.conflict, code: code, detail: detail, extensions: extensions)
+    }
+
+    /// 422 for a well-formed body whose content is not acceptable.
+    public static func unprocessable(code: String, detail: String, extensions: [String: JSONValue] = [:]) -> HTTPError {
+        HTTPError(.unprocessableContent, code: code, detail: detail, extensions: extensions)
+    }
+
+    /// 413 for a body over the server's limit.
+    public static func contentTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.contentTooLarge, code: "body_too_large",
+                  detail: "The request body is larger than the \(limit) bytes this server accepts; send a smaller body.",
+                  extensions: ["limit_bytes": .int(Int64(limit))])
+    }
+
+    static func routeNotFound(path: String) -> HTTPError {
+        HTTPError(.notFound, code: "route_not_found",
+                  detail: "No route matches this path; check the URL against the API documentation.")
+    }
+
+    static func methodNotAllowed(_ method: HTTPMethod, allowed: [HTTPMethod]) -> HTTPError {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        return HTTPError(.methodNotAllowed, code: "method_not_allowed",
+                         detail: "\(method.rawValue) is not allowed on this path; use one of: \(list).",
+                         headers: ["Allow": list],
+                         extensions: ["allowed_methods": .array(allowed.map { .string($0.rawValue) })])
+    }
+
+    static func invalidPathParameter(_ name: String, value: String, expected: String) -> HTTPError {
+        HTTPError(.badRequest, code: "invalid_path_parameter",
+                  detail: "Path parameter `\(name)` must be \(expected); got `\(ProblemRenderer.excerpt(value))`.",
+                  extensions: ["parameter": .string(name), "expected": .string(expected)])
+    }
+
+    static func invalidQueryParameter(_ name: String, value: String, expected: String) -> HTTPError {
+        HTTPError(.badRequest, code: "invalid_query_parameter",
+                  detail: "Query parameter `\(name)` must be \(expected); got `\(ProblemRenderer.excerpt(value))`.",
+                  extensions: ["parameter": .string(name), "expected": .string(expected)])
+    }
+
+    static func internalError(requestID: String) -> HTTPError {
+        HTTPError(.internalServerError, code: "internal_error",
+                  detail: "The server could not complete this request. It has been logged; quote request id \(requestID) when reporting it.")
+    }
+}

@@ -1,0 +1,46 @@
+/// Writes one line per request at `info` level once the response is known:
+///
+/// `info http: GET /v1/meetups/{id} 200 bytes=231 duration_ms=0.412 request_id=5f1c9a0e-2b`
+///
+/// The route pattern, not the path, is logged (unmatched requests log their path quoted), so
+/// lines group by endpoint and ids stay out of the pattern. Put it before `ErrorMiddleware` so
+/// it sees mapped errors; errors thrown past it are logged with the status they will map to.
+public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    public init(logger: Logger) { self.logger = logger }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+        guard logger.isEnabled(.info) else { return try next(request, context) }
+        let start = MonotonicClock.nanoseconds()
+        do {
+            let response = try next(request, context)
+            write(request, context, status: response.status.code, bytes: response.body.count, start: start)
+            return response
+        } catch {
+            let status = (error as? HTTPError)?.status.code ?? 500
+            write(request, context, status: status, bytes: 0, start: start)
+            throw error
+        }
+    }
+
+    private func write(_ request: Request, _ context: Context, status: Int, bytes: Int, start: UInt64) {
+        let elapsed = MonotonicClock.nanoseconds() &- start
+        let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
+        logger.sink.write(LogEntry(
+            level: .info, label: logger.label,
+            message: "\(request.method.rawValue) \(route) \(status)",
+            metadata: [
+                ("bytes", String(bytes)),
+                ("duration_ms", Self.milliseconds(elapsed)),
+                ("request_id", context.requestID),
+            ] + logger.metadata))
+    }
+
+    /// `0.412` for 412 µs: three decimals without Foundation formatting.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let microseconds = nanoseconds / 1000
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

@@ -1,0 +1,19 @@
+/// Catches every error thrown further down the chain and answers it as a problem response.
+/// Unexpected errors (anything but `HTTPError`) are logged with the request id and answered 500.
+public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+    let renderer: ProblemRenderer
+
+    public init(logger: Logger, renderer: ProblemRenderer = ProblemRenderer()) {
+        self.logger = logger
+        self.renderer = renderer
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+        do {
+            return try next(request, context)
+        } catch {
+            return renderer.response(for: error, request: request, requestID: context.requestID, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// Counts requests by method, route and status (`http_requests_total`) and records their latency
+/// by route (`http_request_duration_seconds`). Unmatched requests count under the route
+/// `unmatched`, so scanning for random paths cannot create unbounded series.
+public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let registry: MetricsRegistry
+    private let cache: SeriesCache
+
+    /// Looks series up by route without building label dictionaries on every request.
+    final class SeriesCache: Sendable {
+        struct CounterKey: Hashable {
+            let method: String
+            let route: String
+            let status: Int
+        }
+
+        let counters = Mutex<[CounterKey: Counter]>([:])
+        let histograms = Mutex<[String: Histogram]>([:])
+    }
+
+    public init(registry: MetricsRegistry) {
+        self.registry = registry
+        cache = SeriesCache()
+        // Register the families up front so /metrics shows them before the first request.
+        _ = registry.counter("http_requests_total", help: "HTTP requests answered, by method, route and status.",
+                             labels: ["method": "GET", "route": "unmatched", "status": "404"])
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+        let start = MonotonicClock.nanoseconds()
+        let status: Int
+        let response: Response
+        do {
+            response = try next(request, context)
+            status = response.status.code
+        } catch {
+            record(request, context, status: (error as? HTTPError)?.status.code ?? 500, start: start)
+            throw error
+        }
+        record(request, context, status: status, start: start)
+        return response
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+        let seconds = Double(MonotonicClock.nanoseconds() &- start) / 1e9
+        let route = context.route ?? "unmatched"
+        let key = SeriesCache.CounterKey(method: request.method.rawValue, route: route, status: status)
+        let counter = cache.counters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.counter("http_requests_total", help: "HTTP requests answered, by method, route and status.",
+                                           labels: ["method": key.method, "route": route, "status": String(status)])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let histogram = cache.histograms.withLock { histograms in
+            if let histogram = histograms[route] { return histogram }
+            let histogram = registry.histogram("http_request_duration_seconds", help: "Time to answer HTTP requests, by route.",
+                                               labels: ["route": route])
+            histograms[route] = histogram
+            return histogram
+        }
+        histogram.observe(seconds)
+    }
+}
+
+extension Response {
+    /// The registry's metrics in the Prometheus text format.
+    public static func metrics(_ registry: MetricsRegistry) -> Response {
+        Response(status: .ok, headers: ["Content-Type": MetricsRegistry.contentType], body: ResponseBody(string: registry.prometheusText()))
+    }
+}

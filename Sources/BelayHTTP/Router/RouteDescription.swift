@@ -1,0 +1,11 @@
+/// One registered route, for documentation checks (every route in the OpenAPI document) and
+/// listings.
+public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
+    public let method: HTTPMethod
+    /// The normalised pattern, e.g. `/v1/meetups/{id}`.
+    public let pattern: String
+    /// The pattern's `{name}` parameters, in order.
+    public let parameterNames: [String]
+
+    public var description: String { "\(method) \(pattern)" }
+}

@@ -1,0 +1,83 @@
+/// The frozen router: finds the route, builds the request's context, runs the middleware chain
+/// and the handler. Immutable and safe to call from every server thread at once.
+public struct RouterResponder<Context: RequestContext>: HTTPResponder {
+    typealias Chain = @Sendable (Request, Context) throws -> Response
+
+    struct Endpoint: Sendable {
+        let pattern: String
+        let parameterNames: [String]
+        let chain: Chain
+    }
+
+    let trie: RouteTrie<Endpoint>
+    /// Global middleware around the answer for unmatched paths and methods.
+    let fallback: Chain
+    /// Every route, for documentation checks.
+    public let routes: [RouteDescription]
+    let requestIDHeader: String
+    let requestIDs = RequestIDGenerator()
+    let logger: Logger
+    let problemRenderer: ProblemRenderer
+
+    init(trie: RouteTrie<Endpoint>, fallback: @escaping Chain, routes: [RouteDescription], requestIDHeader: String,
+         logger: Logger, problemRenderer: ProblemRenderer) {
+        self.trie = trie
+        self.fallback = fallback
+        self.routes = routes
+        self.requestIDHeader = requestIDHeader
+        self.logger = logger
+        self.problemRenderer = problemRenderer
+    }
+
+    public func respond(to request: Request) -> Response {
+        var core = CoreRequestContext(requestID: requestIDs.id(accepting: request.headers[requestIDHeader]), logger: logger)
+        let chain: Chain
+        var captures: [Substring] = []
+        if let node = trie.node(for: request.path, captures: &captures) {
+            core.route = node.pattern
+            if let endpoint = node.endpoints[request.method] ?? (request.method == .head ? node.endpoints[.get] : nil) {
+                core.route = endpoint.pattern
+                var entries: [Parameters.Entry] = []
+                entries.reserveCapacity(captures.count)
+                for (name, value) in zip(endpoint.parameterNames, captures) {
+                    entries.append(Parameters.Entry(name: name, value: value))
+                }
+                core.parameters = Parameters(entries: entries)
+                chain = endpoint.chain
+            } else {
+                var allowed = Array(node.endpoints.keys)
+                if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+                if !allowed.contains(.options) { allowed.append(.options) }
+                allowed.sort { $0.rawValue < $1.rawValue }
+                core.routingOutcome = request.method == .options ? .options(allowed: allowed) : .methodNotAllowed(allowed: allowed)
+                chain = fallback
+            }
+        } else {
+            core.routingOutcome = .notFound
+            chain = fallback
+        }
+
+        let requestID = core.requestID
+        var response: Response
+        do {
+            response = try chain(request, Context(core: core))
+        } catch {
+            // Only reached when no ErrorMiddleware is installed or middleware outside it threw.
+            response = problemRenderer.response(for: error, request: request, requestID: requestID, logger: logger)
+        }
+        response.headers.replaceOrAdd(name: requestIDHeader, value: requestID)
+        return response
+    }
+
+    /// The end of the chain for requests no route answers.
+    static func answerRoutingFailure(_ request: Request, _ context: Context) throws -> Response {
+        switch context.core.routingOutcome {
+        case .matched, .notFound:
+            throw HTTPError.routeNotFound(path: request.path)
+        case .methodNotAllowed(let allowed):
+            throw HTTPError.methodNotAllowed(request.method, allowed: allowed)
+        case .options(let allowed):
+            return Response(status: .noContent, headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
+        }
+    }
+}

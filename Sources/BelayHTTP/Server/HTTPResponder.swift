@@ -1,0 +1,14 @@
+/// Turns a request into a response. The server calls it on its worker threads, concurrently.
+public protocol HTTPResponder: Sendable {
+    /// Answers one request. Never throws: errors are mapped to responses before they get here.
+    func respond(to request: Request) -> Response
+}
+
+/// A responder made from a closure; handy for tests and tiny servers.
+public struct ClosureResponder: HTTPResponder {
+    let body: @Sendable (Request) -> Response
+
+    public init(_ body: @escaping @Sendable (Request) -> Response) { self.body = body }
+
+    public func respond(to request: Request) -> Response { body(request) }
+}

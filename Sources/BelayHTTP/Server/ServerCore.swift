@@ -1,0 +1,242 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CHTTPShim
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// The state libmicrohttpd's callbacks reach through their context pointer. Everything here is
+/// immutable or atomic: callbacks run concurrently on the daemon's worker threads.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maxBodyBytes: Int
+    let keepAlive: Bool
+    let logger: Logger
+    /// Requests whose handler was entered and whose completion has not been reported yet.
+    let inFlight = Atomic<Int>(0)
+    let stopping = Atomic<Bool>(false)
+    /// Signalled when `inFlight` drops to zero while stopping.
+    let drained = DispatchSemaphore(value: 0)
+    /// libmicrohttpd's recent messages, so a failed start can say why.
+    let diagnostics = Mutex<[String]>([])
+
+    init(responder: some HTTPResponder, settings: ServerSettings, logger: Logger) {
+        self.responder = responder
+        maxBodyBytes = settings.maxBodyBytes
+        keepAlive = settings.keepAlive
+        self.logger = logger
+    }
+
+    /// Marks a request slot whose request carries no body, so no per-request object is allocated.
+    private static var bodylessRequest: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
+    /// libmicrohttpd's access handler: called once when the headers are in, once per chunk of body,
+    /// and once when the request is complete (RFC: the upload_data protocol).
+    func access(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let slot = requestSlot.pointee else {
+            // Headers received: decide how the body will be read.
+            inFlight.add(1, ordering: .relaxed)
+            switch Self.bodyExpectation(connection) {
+            case .none:
+                requestSlot.pointee = Self.bodylessRequest
+                return .YES
+            case .length(let length) where length > UInt64(maxBodyBytes):
+                // Answer now: libmicrohttpd then discards the body unread and closes the connection.
+                requestSlot.pointee = Self.bodylessRequest
+                let request = makeRequest(connection: connection, url: url, method: method, body: [], bodyExceedsLimit: true)
+                return queue(responder.respond(to: request), on: connection)
+            case .length(let length):
+                requestSlot.pointee = Unmanaged.passRetained(RequestBody(capacity: Int(length))).toOpaque()
+                return .YES
+            case .chunked:
+                requestSlot.pointee = Unmanaged.passRetained(RequestBody(capacity: 0)).toOpaque()
+                return .YES
+            }
+        }
+
+        if uploadDataSize.pointee > 0 {
+            guard slot != Self.bodylessRequest, let uploadData else { return .NO }
+            let body = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
+            let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
+            if body.bytes.count + chunk.count > maxBodyBytes {
+                // A chunked body outgrew the limit; a response cannot be queued mid-upload.
+                logger.info("closing connection: chunked request body exceeds \(maxBodyBytes) bytes")
+                return .NO
+            }
+            body.bytes.append(contentsOf: chunk)
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+
+        // The whole request is in.
+        var bytes: [UInt8] = []
+        if slot != Self.bodylessRequest {
+            let body = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
+            swap(&bytes, &body.bytes)
+        }
+        let request = makeRequest(connection: connection, url: url, method: method, body: bytes, bodyExceedsLimit: false)
+        return queue(responder.respond(to: request), on: connection)
+    }
+
+    /// libmicrohttpd's completion notice: the response was sent or the connection died.
+    func completed(requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let slot = requestSlot.pointee else { return }
+        if slot != Self.bodylessRequest {
+            Unmanaged<RequestBody>.fromOpaque(slot).release()
+        }
+        requestSlot.pointee = nil
+        let remaining = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if remaining == 0 && stopping.load(ordering: .sequentiallyConsistent) {
+            drained.signal()
+        }
+    }
+
+    func diagnostic(_ message: String) {
+        diagnostics.withLock { messages in
+            if messages.count >= 16 { messages.removeFirst() }
+            messages.append(message)
+        }
+        logger.warning("libmicrohttpd: \(message)")
+    }
+
+    // MARK: - Requests
+
+    private enum BodyExpectation {
+        case none
+        case length(UInt64)
+        case chunked
+    }
+
+    private static func bodyExpectation(_ connection: OpaquePointer) -> BodyExpectation {
+        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
+            // libmicrohttpd has already rejected malformed lengths with 400.
+            var value: UInt64 = 0
+            var pointer = UnsafeRawPointer(length).assumingMemoryBound(to: UInt8.self)
+            while pointer.pointee >= UInt8(ascii: "0") && pointer.pointee <= UInt8(ascii: "9") {
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(pointer.pointee - UInt8(ascii: "0")))
+                if overflow1 || overflow2 { return .length(.max) }
+                value = sum
+                pointer += 1
+            }
+            return value == 0 ? .none : .length(value)
+        }
+        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil {
+            return .chunked
+        }
+        return .none
+    }
+
+    private func makeRequest(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        body: [UInt8],
+        bodyExceedsLimit: Bool
+    ) -> Request {
+        var headers: [HTTPField] = []
+        headers.reserveCapacity(8)
+        _ = withUnsafeMutablePointer(to: &headers) { pointer in
+            MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, value, valueSize in
+                guard let context, let key else { return .YES }
+                context.assumingMemoryBound(to: [HTTPField].self).pointee.append(HTTPField(
+                    name: ServerCore.string(key, keySize),
+                    value: value.map { ServerCore.string($0, valueSize) } ?? ""))
+                return .YES
+            }, pointer)
+        }
+        var query: [QueryItem] = []
+        _ = withUnsafeMutablePointer(to: &query) { pointer in
+            MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { context, _, key, keySize, value, valueSize in
+                guard let context, let key else { return .YES }
+                context.assumingMemoryBound(to: [QueryItem].self).pointee.append(QueryItem(
+                    name: ServerCore.string(key, keySize),
+                    value: value.map { ServerCore.string($0, valueSize) }))
+                return .YES
+            }, pointer)
+        }
+        let remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let length = belay_http_client_address(connection, buffer.baseAddress, buffer.count)
+            return ServerCore.string(buffer.baseAddress!, length)
+        }
+        return Request(
+            method: HTTPMethod(cString: method),
+            path: String(cString: url),
+            queryItems: query,
+            headers: HTTPHeaders(headers),
+            body: body,
+            remoteAddress: remoteAddress,
+            bodyExceedsLimit: bodyExceedsLimit,
+            bodyLimit: maxBodyBytes)
+    }
+
+    /// Decodes bytes as UTF-8, replacing invalid sequences rather than failing.
+    private static func string(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    // MARK: - Responses
+
+    private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        let created: OpaquePointer?
+        switch response.body.storage {
+        case .bytes(let bytes):
+            created = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .data(let data):
+            created = data.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .file(let region):
+            if let fd = region.takeDescriptor() {
+                created = MHD_create_response_from_fd_at_offset64(UInt64(region.length), fd, UInt64(region.offset))
+                if created == nil { close(fd) }
+            } else {
+                logger.error("a file response body was sent twice; answering 500")
+                created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+                if let created {
+                    defer { MHD_destroy_response(created) }
+                    return MHD_queue_response(connection, 500, created)
+                }
+            }
+        }
+        guard let created else {
+            logger.error("libmicrohttpd could not create a response; closing the connection")
+            return .NO
+        }
+        defer { MHD_destroy_response(created) }
+        for field in response.headers.fields {
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(created, name, value) }
+            }
+            if added == .NO {
+                logger.warning("dropped response header that libmicrohttpd refused", metadata: [("name", field.name)])
+            }
+        }
+        if !keepAlive || stopping.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(created, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(clamping: response.status.code), created)
+    }
+}
+
+/// The body of one request as it arrives in chunks; touched only by the connection's worker thread.
+final class RequestBody {
+    var bytes: [UInt8]
+
+    init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+}

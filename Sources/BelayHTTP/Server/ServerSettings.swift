@@ -1,0 +1,61 @@
+/// How the HTTP server listens and what it accepts. Plain values; the application maps its
+/// configuration file onto them.
+public struct ServerSettings: Sendable, Equatable {
+    /// Address to bind: a numeric IPv4/IPv6 address or a host name. "" binds every interface.
+    public var host: String
+    /// TCP port; 0 binds a free port, readable from `HTTPServer.port` after `start()`.
+    public var port: Int
+    /// Worker threads, each running its own epoll loop and the handlers of its connections;
+    /// 0 uses one per CPU core. Handlers may block (e.g. on the database), so more threads than
+    /// cores can help when they do.
+    public var threads: Int
+    /// Seconds a connection may stay idle before it is closed; 0 never closes idle connections.
+    public var connectionTimeoutSeconds: Int
+    /// Open connections across all clients; 0 leaves libmicrohttpd's default (about the fd limit).
+    public var maxConnections: Int
+    /// Open connections from one client address; 0 means no limit.
+    public var maxConnectionsPerIP: Int
+    /// Largest request body accepted. A larger declared `Content-Length` is answered 413 without
+    /// reading the body; a chunked body that grows past it has its connection closed.
+    public var maxBodyBytes: Int
+    /// Whether connections stay open between requests (HTTP/1.1 keep-alive).
+    public var keepAlive: Bool
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        threads: Int = 0,
+        connectionTimeoutSeconds: Int = 30,
+        maxConnections: Int = 1024,
+        maxConnectionsPerIP: Int = 0,
+        maxBodyBytes: Int = 1 << 20,
+        keepAlive: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.maxBodyBytes = maxBodyBytes
+        self.keepAlive = keepAlive
+    }
+
+    /// Checks every value, naming the first bad one.
+    /// - Throws: `HTTPServerError` naming the setting and its allowed range.
+    public func validate() throws {
+        if !(0...65535).contains(port) { throw HTTPServerError.invalidSettings("port", "\(port) is outside 0–65535") }
+        if !(0...1024).contains(threads) { throw HTTPServerError.invalidSettings("threads", "\(threads) is outside 0–1024 (0 means one per core)") }
+        if connectionTimeoutSeconds < 0 || connectionTimeoutSeconds > 86_400 {
+            throw HTTPServerError.invalidSettings("connection_timeout_seconds", "\(connectionTimeoutSeconds) is outside 0–86400")
+        }
+        if maxConnections < 0 || maxConnections > 1_000_000 {
+            throw HTTPServerError.invalidSettings("max_connections", "\(maxConnections) is outside 0–1000000")
+        }
+        if maxConnectionsPerIP < 0 || maxConnectionsPerIP > 1_000_000 {
+            throw HTTPServerError.invalidSettings("max_connections_per_ip", "\(maxConnectionsPerIP) is outside 0–1000000")
+        }
+        if maxBodyBytes < 0 { throw HTTPServerError.invalidSettings("max_body_bytes", "\(maxBodyBytes) is negative") }
+        if host.utf8.contains(0) { throw HTTPServerError.invalidSettings("host", "contains a NUL byte") }
+    }
+}

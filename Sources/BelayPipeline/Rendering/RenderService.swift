@@ -1,0 +1,150 @@
+import BelayDomain
+import Foundation
+
+/// Renders claimed jobs: turns a `RenderJob` into the sticker and story, stores them
+/// content-addressed and atomically under `<data>/images`, and records the result.
+///
+/// Order matters for durability: both files are complete on disk (written to a temporary
+/// file, fsynced, renamed, directory fsynced) before the reward row is pointed at them, so a
+/// row never names a missing or partial file. Identical inputs (same content keys) are
+/// rendered once: a stored image is reused.
+///
+/// - A bad artwork (or any render error) fails the job with the renderer's message, which
+///   names the file; the queue retries it with back-off and finally leaves it `failed`.
+/// - A write refused by the data directory (disk full, read-only) postpones the job without
+///   spending an attempt; nothing is recorded.
+public final class RenderService: Sendable {
+    public let settings: RenderPipelineSettings
+    /// Where reward images are stored.
+    public let store: ImageStore
+    private let queue: RenderJobQueue
+    private let clock: any WallClock
+
+    /// - Throws: `PipelineError` for impossible settings.
+    public init(queue: RenderJobQueue, clock: any WallClock = SystemWallClock(), settings: RenderPipelineSettings) throws {
+        try settings.validate()
+        self.settings = settings
+        self.queue = queue
+        self.clock = clock
+        store = ImageStore(root: settings.imagesDirectory)
+    }
+
+    /// The path stored in reward rows (relative to the data directory) for a digest.
+    public func rowPath(digest: String, fileExtension: String) -> String {
+        RenderPipelineSettings.imagesFolder + "/" + store.relativePath(digest: digest, fileExtension: fileExtension)
+    }
+
+    /// The absolute location of a path stored in a reward row, or nil when the path does not
+    /// lie inside the image store (a row can never make Belay read elsewhere).
+    public func fileURL(forRowPath path: String) -> URL? {
+        let prefix = RenderPipelineSettings.imagesFolder + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, let dot = parts[1].firstIndex(of: "."),
+              ContentDigest.isDigest(parts[1][..<dot]), parts[1].hasPrefix(parts[0]) else { return nil }
+        return settings.imagesDirectory.appendingPathComponent(String(parts[0])).appendingPathComponent(String(parts[1]))
+    }
+
+    /// True when the file a reward row names exists and is not empty.
+    public func rowFileExists(_ path: String) -> Bool {
+        guard let url = fileURL(forRowPath: path),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              let size = attributes[.size] as? NSNumber else { return false }
+        return size.int64Value > 0
+    }
+
+    /// What the sticker and story of a job show: artwork paths resolved against the assets
+    /// directory, the date in the meetup's zone and the club's locale.
+    public func request(for job: RenderJob, in worker: RenderWorkerContext) -> RewardImageRequest {
+        let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
+        return RewardImageRequest(
+            holdArtworkPath: assets.appendingPathComponent(job.hold.artworkPath).path,
+            backgroundPath: assets.appendingPathComponent(job.background.filePath).path,
+            topColor: job.background.topColor, bottomColor: job.background.bottomColor,
+            placeName: job.placeName,
+            dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
+                                      pattern: settings.datePattern),
+            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat)
+    }
+
+    /// Renders, stores and records one claimed job; never throws (every failure becomes an
+    /// outcome and is recorded in the queue where it can be).
+    /// - Parameter storageRetryDelay: how long a job the data directory refused waits
+    ///   (default `settings.storageRetryDelay`); the backfill, which stops at the first
+    ///   refusal, passes 0 so that the next run can take the job at once.
+    public func process(_ job: RenderJob, in worker: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var renderSeconds = 0.0
+        let outcome: RenderJobOutcome
+        do {
+            let request = request(for: job, in: worker)
+            let keys = try worker.renderer.contentKeys(for: request)
+            let stickerDigest = ContentDigest.hex(of: keys.sticker)
+            let storyDigest = ContentDigest.hex(of: keys.story)
+            let storyExtension = settings.storyFormat.fileExtension
+            let needSticker = !(store.contains(digest: stickerDigest, fileExtension: "png")
+                && store.touch(digest: stickerDigest, fileExtension: "png"))
+            let needStory = !(store.contains(digest: storyDigest, fileExtension: storyExtension)
+                && store.touch(digest: storyDigest, fileExtension: storyExtension))
+            if needSticker || needStory {
+                let renderStart = DispatchTime.now().uptimeNanoseconds
+                let files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
+                renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
+                if needSticker {
+                    guard let bytes = files.sticker, !bytes.isEmpty else { throw RendererContractError(image: "sticker") }
+                    try store.write(bytes, digest: stickerDigest, fileExtension: "png")
+                }
+                if needStory {
+                    guard let bytes = files.story, !bytes.isEmpty else { throw RendererContractError(image: "story") }
+                    try store.write(bytes, digest: storyDigest, fileExtension: storyExtension)
+                }
+            }
+            let output = RenderOutput(stickerHash: stickerDigest, stickerPath: rowPath(digest: stickerDigest, fileExtension: "png"),
+                                      storyHash: storyDigest, storyPath: rowPath(digest: storyDigest, fileExtension: storyExtension),
+                                      templateVersion: worker.renderer.templateVersion)
+            outcome = record(job) {
+                try queue.complete(jobID: job.id, owner: job.leaseOwner, output: output)
+                let rendered = (needSticker ? 1 : 0) + (needStory ? 1 : 0)
+                return .completed(rewardID: job.rewardID, renderedImages: rendered, reusedImages: 2 - rendered)
+            }
+        } catch let error as ImageStoreError where error.isTransient {
+            let until = clock.now().addingTimeInterval(storageRetryDelay ?? settings.storageRetryDelay)
+            let reason = error.description
+            outcome = record(job) {
+                try queue.postpone(jobID: job.id, owner: job.leaseOwner, until: until, reason: reason)
+                return .postponed(rewardID: job.rewardID, reason: reason, until: until)
+            }
+        } catch {
+            let reason = Self.reason(for: error, job: job)
+            outcome = record(job) {
+                switch try queue.fail(jobID: job.id, owner: job.leaseOwner, error: reason) {
+                case let .willRetry(retryAt, _): return .failed(rewardID: job.rewardID, reason: reason, retryAt: retryAt)
+                case .gaveUp: return .failed(rewardID: job.rewardID, reason: reason, retryAt: nil)
+                }
+            }
+        }
+        let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: renderSeconds, totalSeconds: total)
+    }
+
+    /// Records an outcome in the queue; when that fails the job is abandoned to its lease.
+    private func record(_ job: RenderJob, _ body: () throws -> RenderJobOutcome) -> RenderJobOutcome {
+        do {
+            return try body()
+        } catch {
+            return .abandoned(rewardID: job.rewardID, reason: "could not record the result of render job \(job.id): \(error)")
+        }
+    }
+
+    /// The failure reason stored on the job and reward: the renderer's message (which names
+    /// the file), prefixed with what was being rendered.
+    static func reason(for error: any Error, job: RenderJob) -> String {
+        "rendering hold \(job.hold.id) on background \(job.background.id) failed: \(error)"
+    }
+}
+
+/// A renderer returned no bytes for an image it was asked for (a defect of the renderer).
+struct RendererContractError: Error, CustomStringConvertible {
+    let image: String
+    var description: String { "the renderer returned no \(image) image" }
+}

@@ -1,0 +1,61 @@
+/// The PNG row filter applied before compression.
+public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
+    case none, sub, up, average, paeth
+    /// Per row, the filter whose output has the smallest sum of magnitudes (libpng's and
+    /// Pillow's default heuristic).
+    case adaptive
+
+    var shimValue: Int32 {
+        switch self {
+        case .none: 0
+        case .sub: 1
+        case .up: 2
+        case .average: 3
+        case .paeth: 4
+        case .adaptive: 5
+        }
+    }
+}
+
+/// zlib's match-finding strategy.
+public enum ZlibStrategy: String, Sendable, Hashable, CaseIterable {
+    case `default`, filtered, huffmanOnly = "huffman_only", rle
+
+    var zlibValue: Int32 {
+        switch self {
+        case .default: 0
+        case .filtered: 1
+        case .huffmanOnly: 2
+        case .rle: 3
+        }
+    }
+}
+
+/// How PNGs are compressed. Changing these changes bytes and speed, never pixels.
+public struct PNGSettings: Hashable, Sendable {
+    public enum Compressor: Hashable, Sendable {
+        /// zlib (level 0–9 and a strategy) inside Belay's PNG writer: rows are cut into
+        /// segments compressed independently (on `threads` cores) and joined into one stream.
+        case zlib(level: Int, strategy: ZlibStrategy)
+        /// libdeflate (level 1–12) over the whole image at once, on one core.
+        case libdeflate(level: Int)
+        /// libpng's own writer (level 0–9 and a strategy), on one core.
+        case libpng(level: Int, strategy: ZlibStrategy)
+    }
+
+    public var filter: PNGRowFilter
+    public var compressor: Compressor
+    /// Cores one encode may use (the zlib compressor only); 1 inside a pool of render workers.
+    public var threads: Int
+
+    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .zlib(level: 6, strategy: .rle), threads: Int = 1) {
+        self.filter = filter
+        self.compressor = compressor
+        self.threads = max(1, threads)
+    }
+
+    /// Adaptive filtering and zlib's run-length strategy: measured on the sticker and story
+    /// (bench/render), the fastest setting whose output stays within 1% of Pillow's default
+    /// (zlib 6, adaptive) for the sticker and is smaller for the story.
+    public static let `default` = PNGSettings()
+}

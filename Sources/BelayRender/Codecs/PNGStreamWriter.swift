@@ -1,0 +1,121 @@
+import CDeflate
+import CImageShim
+
+/// Writes a PNG whose rows arrive in bands, so an image taller than memory allows can be
+/// rendered and encoded a band at a time.
+///
+/// Each band is filtered and cut into segments compressed with zlib on up to `threads` cores;
+/// every segment ends with a sync flush, so the segments join into one zlib stream, closed by
+/// an empty final block and the Adler-32 of all filtered bytes.
+final class PNGStreamWriter {
+    let width: Int
+    let height: Int
+    let colorType: PNGColorType
+    private let filter: PNGRowFilter
+    private let level: Int
+    private let strategy: ZlibStrategy
+    private let threads: Int
+    private let container: PNGContainer
+    private var rowsWritten = 0
+    private var previousRow: [UInt8]?
+    private var adler: UInt32 = 1
+    private var wroteStreamHeader = false
+
+    /// Starts the PNG: writes its signature and header to `sink`.
+    init(width: Int, height: Int, colorType: PNGColorType, settings: PNGSettings, sink: PNGByteSink) throws {
+        self.width = width
+        self.height = height
+        self.colorType = colorType
+        filter = settings.filter
+        threads = settings.threads
+        switch settings.compressor {
+        case let .zlib(level, strategy), let .libpng(level, strategy):
+            self.level = level
+            self.strategy = strategy
+        case let .libdeflate(level):
+            self.level = min(9, level)
+            strategy = .default
+        }
+        guard (0...9).contains(level) else {
+            throw RenderError(.encodingFailed(format: "PNG", detail: "zlib cannot use level \(level) (0–9)"))
+        }
+        container = PNGContainer(sink: sink)
+        try container.writeHeader(width: width, height: height, colorType: colorType)
+    }
+
+    private struct Segment {
+        var compressed: [UInt8] = []
+        var adler: UInt32 = 1
+        var length = 0
+        var failure: String?
+    }
+
+    /// Appends the next `band.height` rows of the image.
+    /// - Throws: `RenderError` when compression or the sink fails.
+    func append(_ band: Pixmap) throws {
+        precondition(band.width == width, "band is \(band.width) px wide, the PNG \(width) px")
+        precondition(rowsWritten + band.height <= height, "more rows than the PNG's \(height)")
+        let pieceCount = max(1, min(threads, band.height / 64))
+        var segments = [Segment](repeating: Segment(), count: pieceCount)
+        let (filter, level, strategy, colorType, previousRow) = (filter, level, strategy, colorType, previousRow)
+        segments.withUnsafeMutableBufferPointer { results in
+            let output = UncheckedSendable(results.baseAddress!)
+            Parallel.forEachPiece(of: band.height, parallelism: pieceCount) { piece, rows in
+                let filtered = PNGRows.filtered(
+                    band, rows: rows, colorType: colorType, filter: filter,
+                    previousRow: rows.lowerBound == 0 ? previousRow : nil)
+                output.value[piece] = PNGStreamWriter.compress(filtered, level: level, strategy: strategy)
+            }
+        }
+        for segment in segments {
+            if let failure = segment.failure {
+                throw RenderError(.encodingFailed(format: "PNG", detail: failure))
+            }
+            try segment.compressed.withUnsafeBytes { bytes in
+                if wroteStreamHeader {
+                    try container.writeChunk("IDAT", bytes)
+                } else {
+                    // zlib header: deflate with a 32 KiB window, no dictionary (0x78 0x01).
+                    try container.writeChunk("IDAT", prefix: [0x78, 0x01], bytes)
+                    wroteStreamHeader = true
+                }
+            }
+            adler = belay_adler32_combine(adler, segment.adler, segment.length)
+        }
+        self.previousRow = PNGRows.straight(band, rows: (band.height - 1)..<band.height, colorType: colorType)
+        rowsWritten += band.height
+    }
+
+    /// Ends the stream and the PNG. Every row must have been appended.
+    func finish() throws {
+        precondition(rowsWritten == height, "only \(rowsWritten) of \(height) rows were appended")
+        // An empty final block with fixed codes (BFINAL=1, BTYPE=01, end-of-block), then Adler-32.
+        var trailer: [UInt8] = [0x03, 0x00]
+        trailer.appendBigEndian(adler)
+        try trailer.withUnsafeBytes { try container.writeChunk("IDAT", $0) }
+        try container.writeEnd()
+    }
+
+    private static func compress(_ filtered: [UInt8], level: Int, strategy: ZlibStrategy) -> Segment {
+        var segment = Segment()
+        segment.length = filtered.count
+        var status = belay_image_status()
+        var size = 0
+        var output = [UInt8](repeating: 0, count: belay_deflate_segment_bound(filtered.count))
+        let result = filtered.withUnsafeBufferPointer { input in
+            segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, input.baseAddress, input.count))
+            return output.withUnsafeMutableBufferPointer { buffer in
+                belay_deflate_segment(
+                    input.baseAddress, input.count, Int32(level), strategy.zlibValue,
+                    buffer.baseAddress, buffer.count, &size, &status)
+            }
+        }
+        if result != 0 {
+            segment.failure = "zlib: \(status.text)"
+            return segment
+        }
+        output.removeLast(output.count - size)
+        segment.compressed = output
+        return segment
+    }
+}

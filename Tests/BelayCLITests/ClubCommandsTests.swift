@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+import BelayTestSupport
+
+/// Each club command's happy path and refusals, against the real schema and catalogue.
+@Suite struct ClubCommandsTests {
+    /// A migrated workspace with the catalogue imported.
+    private func club() throws -> CLIWorkspace {
+        let workspace = try CLIWorkspace()
+        try workspace.succeed("migrate")
+        try workspace.succeed("holds", "import")
+        return workspace
+    }
+
+    @Test func commandsRefuseADatabaseThatWasNeverMigrated() throws {
+        let workspace = try CLIWorkspace()
+        let result = try workspace.run("users", "list")
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.contains("Run `belay migrate` to create it"))
+    }
+
+    @Test func usersAndTokens() throws {
+        let workspace = try club()
+        let created = try #require(try workspace.json("users", "create", "jisoo", "--name", "Jisoo Kim", "--role", "host", "--token") as? [String: Any])
+        let user = try #require(created["user"] as? [String: Any])
+        #expect(user["handle"] as? String == "jisoo")
+        #expect(user["role"] as? String == "host")
+        let firstToken = try #require(created["token"] as? [String: Any])
+        #expect((firstToken["secret"] as? String)?.hasPrefix("belay_") == true)
+
+        let table = try workspace.run("users", "create", "minji", "--name", "Minji Park", "--email", "minji@example.com")
+        #expect(table.status == 0)
+        #expect(table.standardOutput.hasPrefix("ID  HANDLE  NAME        ROLE    EMAIL\n"))
+        #expect(table.standardOutput.contains("minji   Minji Park  member  minji@example.com"))
+        #expect(table.standardError.contains("Created member minji."))
+
+        let users = try #require(try workspace.json("users", "list") as? [[String: Any]])
+        #expect(users.map { $0["handle"] as? String } == ["jisoo", "minji"])
+        let hosts = try #require(try workspace.json("users", "list", "--role", "host") as? [[String: Any]])
+        #expect(hosts.count == 1)
+
+        let issued = try workspace.run("users", "token", "jisoo", "--label", "laptop")
+        #expect(issued.status == 0)
+        #expect(issued.standardOutput.hasPrefix("belay_"))
+        #expect(issued.standardOutput.split(separator: "\n").count == 1, "only the secret goes to stdout")
+        #expect(issued.standardError.contains("shown only once"))
+
+        let tokens = try #require(try workspace.json("users", "tokens", "jisoo") as? [[String: Any]])
+        #expect(tokens.count == 2)
+        #expect(tokens.allSatisfy { $0["secret"] == nil && $0["revoked_at"] == nil })
+        let laptop = try #require(tokens.first { $0["label"] as? String == "laptop" }?["id"] as? Int)
+
+        #expect(try workspace.succeed("users", "revoke", "jisoo", "--token", String(laptop)) == "1\n")
+        let afterOne = try #require(try workspace.json("users", "tokens", "jisoo") as? [[String: Any]])
+        #expect(afterOne.filter { $0["revoked_at"] != nil }.count == 1)
+        #expect(try workspace.succeed("users", "revoke", "jisoo") == "1\n")
+        #expect(try workspace.succeed("users", "revoke", "jisoo") == "0\n")
+
+        let role = try workspace.run("users", "role", "minji", "host")
+        #expect(role.status == 0)
+        #expect(role.standardOutput == "minji  host\n")
+    }
+
+    @Test func usersRefuseBadInput() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo")
+
+        let taken = try workspace.run("users", "create", "JISOO", "--name", "Other")
+        #expect(taken.status == 1)
+        #expect(taken.standardError.hasPrefix("Error: "))
+        #expect(taken.standardError.contains("[handle_taken]"))
+
+        let invalid = try workspace.run("users", "create", "no spaces", "--name", "X")
+        #expect(invalid.status == 1)
+        #expect(invalid.standardError.contains("[invalid_input]"))
+
+        let badRole = try workspace.run("users", "create", "ana", "--name", "Ana", "--role", "admn")
+        #expect(badRole.status == 64)
+        #expect(badRole.standardError.hasPrefix("Error: --role: 'admn' is not one of member, host, admin; did you mean 'admin'?\nUsage: belay users create"))
+
+        let missingName = try workspace.run("users", "create", "ana")
+        #expect(missingName.status == 64)
+        #expect(missingName.standardError.hasPrefix("Error: missing --name <display name>"))
+
+        let unknown = try workspace.run("users", "token", "nobody")
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "Error: There is no user 'nobody'. Run `belay users list` to see handles, or `belay users create` to add one.\n")
+
+        let badToken = try workspace.run("users", "revoke", "jisoo", "--token", "999")
+        #expect(badToken.status == 1)
+        #expect(badToken.standardError.contains("jisoo has no token 999"))
+    }
+
+    @Test func meetupsCreateShowUpdateListCancel() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try workspace.succeed("users", "create", "seojun", "--name", "Seojun", "--role", "host")
+
+        // Local time in the club's zone (Asia/Seoul, +09:00).
+        let created = try #require(try workspace.json("meetups", "create", "--title", "Friday bouldering", "--place", "더클라임 강남",
+                                                      "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00",
+                                                      "--capacity", "12", "--host", "jisoo") as? [String: Any])
+        #expect(created["id"] as? Int == 1)
+        #expect(created["starts_at"] as? String == "2030-12-05T10:00:00Z")
+        #expect(created["ends_at"] as? String == "2030-12-05T13:00:00Z")
+        #expect(created["time_zone"] as? String == "Asia/Seoul")
+        #expect(created["check_in_opens_at"] as? String == "2030-12-05T09:30:00Z")
+        #expect(created["check_in_closes_at"] as? String == "2030-12-05T15:00:00Z")
+        #expect(created["host"] as? String == "jisoo")
+
+        // RFC 3339 and another zone.
+        let berlin = try #require(try workspace.json("meetups", "create", "--title", "Crag day", "--place", "Frankenjura",
+                                                     "--starts", "2030-06-01T08:00:00+02:00", "--ends", "2030-06-01 18:00",
+                                                     "--time-zone", "Europe/Berlin", "--capacity", "6", "--host", "seojun") as? [String: Any])
+        #expect(berlin["starts_at"] as? String == "2030-06-01T06:00:00Z")
+        #expect(berlin["ends_at"] as? String == "2030-06-01T16:00:00Z")
+
+        let shown = try workspace.run("meetups", "show", "1")
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.contains("starts      2030-12-05 19:00 Asia/Seoul\n"))
+        #expect(shown.standardOutput.contains("place       더클라임 강남\n"))
+        #expect(shown.standardOutput.contains("check-in    2030-12-05 18:30 – 2030-12-06 00:00\n"))
+
+        let updated = try #require(try workspace.json("meetups", "update", "1", "--capacity", "20", "--title", "Friday night bouldering", "--starts", "2030-12-05 18:30") as? [String: Any])
+        #expect(updated["capacity"] as? Int == 20)
+        #expect(updated["title"] as? String == "Friday night bouldering")
+        #expect(updated["starts_at"] as? String == "2030-12-05T09:30:00Z")
+
+        let list = try workspace.run("meetups", "list")
+        #expect(list.status == 0)
+        let lines = list.standardOutput.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("ID  STARTS            TITLE") == true)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("2   2030-06-01 08:00  Crag day"), "soonest first, in the meetup's own zone")
+        let byHost = try #require(try workspace.json("meetups", "list", "--host", "jisoo") as? [[String: Any]])
+        #expect(byHost.map { $0["id"] as? Int } == [1])
+
+        let cancelled = try workspace.run("meetups", "cancel", "1")
+        #expect(cancelled.status == 0)
+        #expect(cancelled.standardOutput == "1  cancelled\n")
+        let again = try workspace.run("meetups", "update", "1", "--capacity", "5")
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("[meetup_cancelled]"))
+        let visible = try #require(try workspace.json("meetups", "list", "--hide-cancelled") as? [[String: Any]])
+        #expect(visible.map { $0["id"] as? Int } == [2])
+    }
+
+    @Test func meetupsRefuseBadInput() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try workspace.succeed("users", "create", "minji", "--name", "Minji")
+        let base = ["meetups", "create", "--title", "T", "--place", "P", "--capacity", "4"]
+
+        let badTime = try BelayProcess.run(base + ["--starts", "next friday", "--ends", "2030-12-05 22:00", "--host", "jisoo"], in: workspace.path)
+        #expect(badTime.status == 64)
+        #expect(badTime.standardError.hasPrefix("Error: --starts: 'next friday' is not a time; write it as '2026-12-05 19:00' (local time in Asia/Seoul) or RFC 3339"))
+
+        let backwards = try BelayProcess.run(base + ["--starts", "2030-12-05 22:00", "--ends", "2030-12-05 19:00", "--host", "jisoo"], in: workspace.path)
+        #expect(backwards.status == 64)
+        #expect(backwards.standardError.hasPrefix("Error: --ends (2030-12-05 19:00) must be after --starts (2030-12-05 22:00)"))
+
+        let zone = try BelayProcess.run(base + ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo", "--time-zone", "Seoul"], in: workspace.path)
+        #expect(zone.status == 64)
+        #expect(zone.standardError.hasPrefix("Error: --time-zone: 'Seoul' is not an IANA time zone"))
+
+        let capacity = try workspace.run("meetups", "create", "--title", "T", "--place", "P", "--capacity", "-3",
+                                         "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo")
+        #expect(capacity.status == 64)
+        #expect(capacity.standardError.hasPrefix("Error: --capacity must be at least 1 (got -3)"))
+
+        let notInteger = try workspace.run("meetups", "show", "first")
+        #expect(notInteger.status == 64)
+        #expect(notInteger.standardError.hasPrefix("Error: <meetup-id>: 'first' is not an integer"))
+
+        let member = try BelayProcess.run(base + ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "minji"], in: workspace.path)
+        #expect(member.status == 1)
+        #expect(member.standardError.contains("[not_permitted]"))
+
+        let missing = try workspace.run("meetups", "show", "42")
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "Error: There is no meetup 42. Run `belay meetups list --all` to see meetup ids.\n")
+
+        let nothing = try workspace.run("meetups", "update", "1")
+        #expect(nothing.status == 64)
+        #expect(nothing.standardError.hasPrefix("Error: nothing to change"))
+    }
+
+    @Test func holdsImportIsRepeatableAndListed() throws {
+        let workspace = try CLIWorkspace()
+        try workspace.succeed("migrate")
+        let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: BelayProcess.packageRoot.appendingPathComponent("Assets/holds/catalog.json"))) as? [String: Any]
+        let holdCount = try #require((catalog?["holds"] as? [Any])?.count)
+
+        let first = try #require(try workspace.json("holds", "import") as? [String: Any])
+        #expect(first["holds_added"] as? Int == holdCount)
+        let second = try #require(try workspace.json("holds", "import") as? [String: Any])
+        #expect(second["holds_added"] as? Int == 0)
+        #expect(second["holds_unchanged"] as? Int == holdCount)
+
+        let holds = try #require(try workspace.json("holds", "list") as? [[String: Any]])
+        #expect(holds.count == holdCount)
+        let table = try workspace.succeed("holds", "list")
+        #expect(table.contains("jug-gold"))
+        #expect(table.contains("milestone only (check-in #1)"))
+        let backgrounds = try #require(try workspace.json("holds", "backgrounds") as? [[String: Any]])
+        #expect(!backgrounds.isEmpty)
+
+        let missing = try workspace.run("holds", "import", "--assets", "nowhere")
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("[invalid_catalog]"))
+    }
+
+    @Test func addingReportsEachMemberThatCannotJoinAndAddsTheRest() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try workspace.succeed("users", "create", "minji", "--name", "Minji")
+        try workspace.succeed("meetups", "create", "--title", "T", "--place", "P", "--capacity", "4",
+                              "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo")
+        let result = try workspace.run("attendees", "add", "1", "ghost", "minji")
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("minji   going   added"))
+        #expect(result.standardError.hasPrefix("Error: Could not add 1 of 2 members:\n  ghost: There is no user 'ghost'."))
+        let again = try workspace.run("attendees", "add", "1", "minji")
+        #expect(again.standardOutput.contains("minji   going   already attending"))
+        let notYet = try workspace.run("attendees", "check-in", "1", "minji")
+        #expect(notYet.status == 1)
+        #expect(notYet.standardError.contains("[window_not_open]"))
+    }
+
+    @Test func rewardsListNeedsAMemberOrMeetup() throws {
+        let result = try club().run("rewards", "list")
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: give --member <handle>, --meetup <id>, or both\nUsage: belay rewards list"))
+    }
+
+    @Test func statsWithoutEventsPrintsTheHeader() throws {
+        let result = try club().run("stats", "shares")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "MEETUP  DAY  TARGET  EVENTS  COMPLETED  FAILED  DISMISSED\n")
+        #expect(result.standardError == "No share events yet.\n")
+        let bad = try club().run("stats", "shares", "--from", "yesterday")
+        #expect(bad.status == 64)
+        #expect(bad.standardError.contains("'2026-12-05' (midnight)"))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import BelayCommandLine
+
+/// The parser and runner in-process, on a small command tree of their own.
+private struct Greet: ParsableCommand {
+    enum Tone: String, ExpressibleByArgument, CaseIterable { case warm, dry }
+
+    static let name = Argument<String>("name", help: "Who to greet.")
+    static let times = Option<Int>("times", valueName: "n", default: 1, help: "How often.")
+    static let tone = OptionalOption<Tone>("tone", valueName: "tone", help: "How.")
+    static let tags = RepeatedOption<String>("tag", valueName: "text", help: "Labels.")
+    static let shout = Flag("shout", help: "Loudly.")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "greet", abstract: "Greet someone.", arguments: [name, times, tone, tags, shout])
+    }
+
+    let name: String, times: Int, tone: Tone?, tags: [String], shout: Bool, timesGiven: Bool
+
+    init(arguments: ParsedArguments) {
+        name = arguments[Self.name]
+        times = arguments[Self.times]
+        tone = arguments[Self.tone]
+        tags = arguments[Self.tags]
+        shout = arguments[Self.shout]
+        timesGiven = arguments.wasGiven(Self.times)
+    }
+
+    func validate() throws {
+        guard times >= 1 else { throw CommandLineError.usage("--times must be at least 1") }
+    }
+
+    func run(_ context: CommandContext) throws {
+        if name == "nobody" { throw CommandLineError.failure("nobody is there; greet someone else") }
+        context.print("\(name)|\(times)|\(tone?.rawValue ?? "-")|\(tags.joined(separator: ","))|\(shout)|\(timesGiven)|\(context.configFile ?? "-")")
+        context.note("greeted")
+    }
+}
+
+private struct Tool: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "tool", abstract: "A test tool.", subcommands: [Greet.self])
+    }
+    init(arguments: ParsedArguments) {}
+}
+
+private func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
+    let output = Mutex(""), errors = Mutex("")
+    let status = CommandRunner(root: Tool.self, version: "tool 1.0").run(
+        arguments: arguments, environment: [:], currentDirectory: "/",
+        output: TextSink { text in output.withLock { $0 += text } },
+        errorOutput: TextSink { text in errors.withLock { $0 += text } })
+    return (status, output.withLock { $0 }, errors.withLock { $0 })
+}
+
+@Suite struct CommandRunnerTests {
+    @Test func parsesTypedValuesInAnyOrder() {
+        let result = run("greet", "--times=3", "ana", "--tone", "warm", "--tag", "a", "--shout", "--tag", "b")
+        #expect(result.status == 0)
+        #expect(result.output == "ana|3|warm|a,b|true|true|-\n")
+        #expect(result.errors == "greeted\n")
+    }
+
+    @Test func defaultsApplyAndAreNotCountedAsGiven() {
+        #expect(run("greet", "ana").output == "ana|1|-||false|false|-\n")
+    }
+
+    @Test func doubleDashEndsOptionsAndNegativeNumbersAreValues() {
+        #expect(run("greet", "--", "--ana").output == "--ana|1|-||false|false|-\n")
+        let negative = run("greet", "ana", "--times", "-2")
+        #expect(negative.status == 64)
+        #expect(negative.errors.hasPrefix("Error: --times must be at least 1\nUsage: tool greet <name> [--times <n>]"))
+    }
+
+    @Test func globalConfigOptionIsTakenAnywhere() {
+        #expect(run("--config", "a.json", "greet", "ana").output.hasSuffix("|a.json\n"))
+        #expect(run("greet", "ana", "--config=b.json").output.hasSuffix("|b.json\n"))
+    }
+
+    @Test func badValuesAreUsageErrorsWithSuggestions() {
+        let tone = run("greet", "ana", "--tone", "wram")
+        #expect(tone.status == 64)
+        #expect(tone.errors.hasPrefix("Error: --tone: 'wram' is not one of warm, dry; did you mean 'warm'?\n"))
+        let times = run("greet", "ana", "--times", "two")
+        #expect(times.errors.hasPrefix("Error: --times: 'two' is not an integer\n"))
+        let missingValue = run("greet", "ana", "--times")
+        #expect(missingValue.errors.hasPrefix("Error: --times needs a value: --times <n>\n"))
+        let option = run("greet", "ana", "--shuot")
+        #expect(option.errors.hasPrefix("Error: unknown option '--shuot' for 'tool greet'; did you mean '--shout'?\n"))
+        let command = run("gret", "ana")
+        #expect(command.errors.hasPrefix("Error: unknown command 'gret'; did you mean 'greet'?\n"))
+        let unrelated = run("zzzzzz")
+        #expect(unrelated.errors.hasPrefix("Error: unknown command 'zzzzzz'; choose one of: greet\n"))
+    }
+
+    @Test func failuresExitOneWithoutUsage() {
+        let result = run("greet", "nobody")
+        #expect(result.status == 1)
+        #expect(result.errors == "Error: nobody is there; greet someone else\n")
+        #expect(result.output == "")
+    }
+
+    @Test func helpAndVersion() {
+        let help = run("greet", "--help")
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: tool greet <name> [--times <n>] [--tone <tone>] [--tag <text> ...] [--shout]"))
+        #expect(help.output.contains("--tone <tone>    How. One of: warm, dry."))
+        #expect(help.output.contains("--times <n>      How often. (default: 1)"))
+        #expect(run("help", "greet").output == help.output)
+        #expect(run("--version").output == "tool 1.0\n")
+        let versionOnLeaf = run("greet", "--version")
+        #expect(versionOnLeaf.status == 64)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+
+/// An admin runs a whole meetup from the command line: users and tokens, the meetup, members
+/// joining past capacity, the waitlist promoting, check-ins (by code, by the host, offline),
+/// rewards, an undone check-in, share statistics and a backup.
+@Suite struct MeetupWalkthroughTests {
+    private static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    @Test func adminRunsAWholeMeetup() throws {
+        let club = try CLIWorkspace()
+        try club.succeed("migrate")
+        try club.succeed("holds", "import")
+
+        // People.
+        let host = try #require(try club.json("users", "create", "jisoo", "--name", "Jisoo Kim", "--role", "host", "--token") as? [String: Any])
+        #expect(((host["token"] as? [String: Any])?["secret"] as? String)?.hasPrefix("belay_") == true)
+        for (handle, name) in [("minji", "Minji Park"), ("dahye", "Dahye Lee"), ("jun", "Jun Choi"), ("hana", "Hana Yoon")] {
+            try club.succeed("users", "create", handle, "--name", name)
+        }
+
+        // A meetup that has just opened for check-in: it starts in 10 minutes, capacity 2.
+        let start = Date().addingTimeInterval(10 * 60)
+        let meetup = try #require(try club.json("meetups", "create", "--title", "Friday bouldering", "--place", "The Cliff",
+                                                "--starts", Self.rfc3339(start), "--ends", Self.rfc3339(start.addingTimeInterval(3 * 3600)),
+                                                "--capacity", "2", "--host", "jisoo") as? [String: Any])
+        let id = String(try #require(meetup["id"] as? Int))
+
+        // Four join; two go, two wait in order.
+        let added = try club.run("attendees", "add", id, "minji", "dahye", "jun", "hana")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.standardOutput == """
+            HANDLE  STATUS         CHANGE
+            minji   going          added
+            dahye   going          added
+            jun     waitlisted #1  added
+            hana    waitlisted #2  added
+
+            """)
+
+        // Minji leaves: Jun, first in line, is promoted in the same step.
+        let removed = try club.run("attendees", "remove", id, "minji")
+        #expect(removed.status == 0, "\(removed)")
+        #expect(removed.standardOutput.contains("minji   cancelled  removed\n"))
+        #expect(removed.standardOutput.contains("jun     going      promoted from the waitlist\n"))
+
+        // Raising the capacity promotes Hana.
+        let raised = try #require(try club.json("meetups", "update", id, "--capacity", "3") as? [String: Any])
+        #expect(raised["going_count"] as? Int == 3)
+        #expect(raised["waitlist_count"] as? Int == 0)
+        let attendees = try #require(try club.json("attendees", "list", id) as? [[String: Any]])
+        #expect(attendees.map { "\($0["member"]!):\($0["status"]!)" } == ["minji:cancelled", "dahye:going", "jun:going", "hana:going"])
+
+        // Dahye checks in with the code on the host's screen.
+        let code = try club.succeed("meetups", "code", id).trimmingCharacters(in: .newlines)
+        #expect(code.count == 6 && code.allSatisfy(\.isNumber))
+        let byCode = try #require(try club.json("attendees", "check-in", id, "dahye", "--code", code) as? [String: Any])
+        #expect((byCode["attendance"] as? [String: Any])?["check_in_method"] as? String == "code")
+        let dahyeReward = try #require(byCode["reward"] as? [String: Any])
+        #expect(dahyeReward["hold_id"] as? String == "jug-gold", "a member's first check-in is milestone 1")
+        #expect(dahyeReward["milestone"] as? Int == 1)
+
+        // The host checks Jun in; an offline check-in is recorded for Hana a minute ago.
+        let byHost = try club.run("attendees", "check-in", id, "jun")
+        #expect(byHost.status == 0, "\(byHost)")
+        #expect(byHost.standardOutput.contains("jun     checked_in"))
+        let offline = try #require(try club.json("attendees", "check-in", id, "hana", "--at", Self.rfc3339(Date().addingTimeInterval(-60))) as? [String: Any])
+        #expect((offline["attendance"] as? [String: Any])?["check_in_method"] as? String == "offline")
+
+        // Checking in twice changes nothing; refusals carry their reason.
+        let repeated = try #require(try club.json("attendees", "check-in", id, "jun") as? [String: Any])
+        #expect(repeated["repeated"] as? Bool == true)
+        let left = try club.run("attendees", "check-in", id, "minji")
+        #expect(left.status == 1)
+        #expect(left.standardError.contains("[already_cancelled]"))
+        let wrongCode = try club.run("attendees", "check-in", id, "minji", "--code", "000000")
+        #expect(wrongCode.status == 1)
+
+        // Rewards of the meetup.
+        let rewards = try #require(try club.json("rewards", "list", "--meetup", id) as? [[String: Any]])
+        #expect(Set(rewards.compactMap { $0["member"] as? String }) == ["dahye", "jun", "hana"])
+        #expect(rewards.allSatisfy { $0["render_status"] as? String == "pending" })
+        let junReward = try #require(rewards.first { $0["member"] as? String == "jun" })
+
+        // The host undoes Jun's check-in: the reward is revoked, not deleted.
+        #expect(try club.succeed("attendees", "undo-check-in", id, "jun") == "jun  going\n")
+        let active = try #require(try club.json("rewards", "list", "--meetup", id) as? [[String: Any]])
+        #expect(active.count == 2)
+        let all = try #require(try club.json("rewards", "list", "--meetup", id, "--revoked") as? [[String: Any]])
+        #expect(all.first { $0["id"] as? Int == junReward["id"] as? Int }?["revoked_at"] is String)
+
+        // The app shares Dahye's sticker twice (one dismissed sheet) and reports it.
+        let rewardID = try #require(dahyeReward["id"] as? Int)
+        let memberID = try #require(dahyeReward["member_id"] as? Int)
+        let domain = try DomainServices(pool: try DatabasePool(path: club.databasePath))
+        _ = try domain.shares.record(NewShareEvent(rewardID: Int64(rewardID), target: "instagram_stories", activityType: nil,
+                                                   completed: true, clientEventID: "e1"), by: .user(Int64(memberID), role: .member))
+        _ = try domain.shares.record(NewShareEvent(rewardID: Int64(rewardID), target: nil, activityType: nil,
+                                                   completed: false, clientEventID: "e2"), by: .user(Int64(memberID), role: .member))
+        let stats = try #require(try club.json("stats", "shares", "--meetup", id, "--by", "target") as? [[String: Any]])
+        #expect(stats.count == 2)
+        let instagram = try #require(stats.first { $0["target"] as? String == "instagram_stories" })
+        #expect(instagram["events"] as? Int == 1)
+        #expect(instagram["completed"] as? Int == 1)
+        let table = try club.succeed("stats", "shares")
+        let rows = table.split(separator: "\n").map(String.init)
+        #expect(rows.count == 3)
+        #expect(rows[0].hasPrefix("MEETUP ") && rows[0].hasSuffix("TARGET             EVENTS  COMPLETED  FAILED  DISMISSED"))
+        #expect(rows.contains { $0.hasPrefix("\(id) Friday bouldering") && $0.hasSuffix("instagram_stories  1       1          0       0") })
+        #expect(rows.contains { $0.hasSuffix("other              1       0          0       1") })
+
+        // The database is sound and can be backed up while in use.
+        #expect(try club.succeed("db", "check") == "ok\n")
+        try club.succeed("db", "backup", "backup.sqlite3")
+
+        // Cancelling the meetup cancels what is left.
+        try club.succeed("meetups", "cancel", id)
+        let after = try #require(try club.json("meetups", "show", id) as? [String: Any])
+        #expect(after["status"] as? String == "cancelled")
+    }
+}

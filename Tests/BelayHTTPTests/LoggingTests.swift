@@ -1,0 +1,45 @@
+import BelayHTTP
+import Dispatch
+import Foundation
+import Testing
+
+@Suite("Access log, logger and shutdown signals")
+struct LoggingTests {
+    @Test("one access line per request: method, route pattern, status, bytes, duration, request id")
+    func accessLog() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        _ = try test.request("GET", "/v1/meetups/42", headers: [("X-Request-Id", "line-1")])
+        _ = try test.request("GET", "/no/such \"path\"", headers: [("X-Request-Id", "line-2")])
+        let lines = test.log.entries.filter { $0.metadata.contains { $0.key == "duration_ms" } }
+        #expect(lines.count == 2)
+        let first = try #require(lines.first)
+        #expect(first.level == .info)
+        #expect(first.message == "GET /v1/meetups/{id} 200")
+        #expect(first.metadata.first { $0.key == "bytes" }?.value == "9")
+        #expect(first.metadata.first { $0.key == "request_id" }?.value == "line-1")
+        let duration = try #require(first.metadata.first { $0.key == "duration_ms" }?.value)
+        #expect(duration.wholeMatch(of: /\d+\.\d{3}/) != nil)
+        #expect(first.formattedLine.hasPrefix("info http: GET /v1/meetups/{id} 200 bytes=9 duration_ms="))
+        // Unmatched paths are logged quoted, so a path cannot forge log fields.
+        #expect(lines[1].message == #"GET "/no/such \"path\"" 404"#)
+    }
+
+    @Test("levels below the minimum are dropped; metadata with spaces is quoted")
+    func logger() {
+        let sink = CapturingLogSink()
+        let logger = Logger(label: "test", minimumLevel: .warning, sink: sink, metadata: [("service", "belay api")])
+        logger.info("dropped")
+        logger.error("kept", metadata: [("path", "/a b")])
+        #expect(sink.entries.count == 1)
+        #expect(sink.entries[0].formattedLine == #"error test: kept path="/a b" service="belay api""#)
+    }
+
+    @Test("ShutdownSignals.Waiter returns the signal that arrived; the process survives it")
+    func signals() {
+        let waiter = ShutdownSignals.Waiter(signals: [SIGUSR2])
+        #expect(waiter.wait(timeout: .zero) == nil)
+        // Process-directed, like `kill` from a service manager (test threads block signals).
+        kill(getpid(), SIGUSR2)
+        #expect(waiter.wait() == SIGUSR2)
+    }
+}
