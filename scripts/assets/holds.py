@@ -556,7 +556,7 @@ HOLDS = [
     HoldSpec("jug-crimson", "Crimson Jug", "jug", "#C8102E", "common", False, 201, variant=0),
     HoldSpec("jug-azure", "Azure Jug", "jug", "#1E88E5", "common", False, 202, variant=2),
     HoldSpec("jug-sunflower", "Sunflower Jug", "jug", "#F6C026", "uncommon", False, 203, variant=1),
-    HoldSpec("jug-nebula", "Nebula Jug", "jug", "#5B3FA8", "rare", False, 204, finish="marble", accent="#2EC4E6", variant=0),
+    HoldSpec("jug-nebula", "Nebula Jug", "jug", "#5B3FA8", "epic", False, 204, finish="marble", accent="#2EC4E6", variant=0),
     HoldSpec("crimp-tangerine", "Tangerine Crimp", "crimp", "#F57C00", "common", False, 211, variant=0),
     HoldSpec("crimp-violet", "Violet Crimp", "crimp", "#7E57C2", "common", False, 212, variant=2),
     HoldSpec("sloper-sand", "Sand Sloper", "sloper", "#D8C3A5", "common", False, 221, variant=0),

@@ -18,6 +18,7 @@ struct BelayRootCommand: ParsableCommand {
 
     /// Top-level commands in help order. Add yours here.
     static let subcommands: [any ParsableCommand.Type] = [
+        ServeCommand.self,
         UsersCommand.self,
         MeetupsCommand.self,
         AttendeesCommand.self,

@@ -1,4 +1,5 @@
 import Foundation
+import BelayAPI
 import BelayConfig
 import BelayDomain
 import BelayStorage
@@ -56,39 +57,17 @@ struct ContextClock: WallClock {
     func now() -> Date { read() }
 }
 
-extension DomainSettings {
-    /// The domain's policies from `config.json`.
-    /// - Throws: `CommandLineError.failure` naming the key when a value passes the file's
-    ///   rules but not the domain's (a rarity the catalogue does not have).
-    init(configuration: BelayConfiguration) throws {
-        var weights: [HoldRarity: Int] = [:]
-        for (name, weight) in configuration.rewards.rarityWeights {
-            guard let rarity = HoldRarity(rawValue: name) else {
-                let known = HoldRarity.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CommandLineError.failure("\(configuration.sourceFile ?? "config.json"): rewards.rarity_weights.\(name): not a rarity of the hold catalogue (\(known))")
-            }
-            weights[rarity] = weight
-        }
-        self.init(
-            checkIn: CheckInPolicy(opensMinutesBeforeStart: configuration.checkIn.opensMinutesBeforeStart,
-                                   closesMinutesAfterEnd: configuration.checkIn.closesMinutesAfterEnd,
-                                   codeStepSeconds: configuration.checkIn.codeStepSeconds,
-                                   maxWrongAttempts: configuration.checkIn.maxWrongAttempts),
-            rewards: RewardPolicy(milestones: configuration.rewards.milestones, rarityWeights: weights),
-            renderJobs: RenderJobPolicy(maxAttempts: configuration.render.maxAttempts,
-                                        retryBaseSeconds: configuration.render.retryBaseSeconds,
-                                        leaseSeconds: configuration.backfill.leaseSeconds),
-            clubTimeZone: configuration.club.zone
-        )
-    }
-}
-
 extension CommandContext {
     /// Opens the database (refusing a missing one or pending migrations) and builds the
     /// domain services with this command's clock.
     func services() throws -> ClubServices {
         let configuration = try configuration()
-        let settings = try DomainSettings(configuration: configuration)
+        let settings: DomainSettings
+        do {
+            settings = try DomainSettings(configuration: configuration)
+        } catch let error as ApplicationError {
+            throw CommandLineError.failure(error.description)
+        }
         let pool = try openDatabase()
         return ClubServices(configuration: configuration,
                             domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings))

@@ -158,24 +158,10 @@ public final class BackfillRunner: Sendable {
         for context in contexts {
             group.enter()
             let box = ContextBox(context)
+            let metrics = metrics
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !stop.isRequested {
-                    guard budget.withLock({ remaining -> Bool in
-                        guard remaining > 0 else { return false }
-                        remaining -= 1
-                        return true
-                    }) else { return }
-                    let job: RenderJob
-                    do {
-                        guard let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
-                        else { return }
-                        job = claimed
-                    } catch {
-                        stop.request("the database failed while claiming a render job: \(error)")
-                        return
-                    }
-                    let jobReport = service.process(job, in: box.context, storageRetryDelay: 0)
+                let renderer = PipelinedRenderer(service: service, context: box.context, storageRetryDelay: 0) { _, jobReport in
                     metrics.record(jobReport)
                     let update = tally.withLock { tally -> BackfillProgress in
                         tally.add(jobReport.outcome)
@@ -186,6 +172,32 @@ public final class BackfillRunner: Sendable {
                     if case let .postponed(_, reason, _) = jobReport.outcome {
                         stop.request(reason + ". The backfill stopped; the remaining rewards stay pending. Run it again once the data directory is writable")
                     }
+                }
+                defer { renderer.drain() }
+                while !stop.isRequested {
+                    guard budget.withLock({ remaining -> Bool in
+                        guard remaining > 0 else { return false }
+                        remaining -= 1
+                        return true
+                    }) else { return }
+                    let job: RenderJob
+                    do {
+                        guard let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
+                        else {
+                            // A failed attempt retried at once may still be on its way back to
+                            // the queue: look again once the commit in hand is done.
+                            renderer.drain()
+                            guard let retried = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
+                            else { return }
+                            renderer.handle(retried)
+                            continue
+                        }
+                        job = claimed
+                    } catch {
+                        stop.request("the database failed while claiming a render job: \(error)")
+                        return
+                    }
+                    renderer.handle(job)
                 }
             }
             thread.name = "belay-\(context.owner)"

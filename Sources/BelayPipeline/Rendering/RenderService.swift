@@ -73,38 +73,87 @@ public final class RenderService: Sendable {
     ///   (default `settings.storageRetryDelay`); the backfill, which stops at the first
     ///   refusal, passes 0 so that the next run can take the job at once.
     public func process(_ job: RenderJob, in worker: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
+        switch prepare(job, in: worker) {
+        case let .finished(report): return report
+        case let .rendered(prepared): return commit(prepared, storageRetryDelay: storageRetryDelay)
+        }
+    }
+
+    /// A job whose images are drawn and encoded but not yet stored or recorded.
+    struct PreparedRender: Sendable {
+        let job: RenderJob
+        let stickerDigest: String
+        let storyDigest: String
+        /// Nil when the image is already stored.
+        let sticker: [UInt8]?
+        let story: [UInt8]?
+        let templateVersion: Int
+        let renderSeconds: Double
+        let started: UInt64
+    }
+
+    enum Preparation: Sendable {
+        case rendered(PreparedRender)
+        /// The job failed while rendering; its outcome is already recorded.
+        case finished(RenderJobReport)
+    }
+
+    /// The CPU half of a job: content keys, then drawing and encoding what is not stored yet.
+    /// A render error is recorded at once (the job fails with a reason naming the file).
+    func prepare(_ job: RenderJob, in worker: RenderWorkerContext) -> Preparation {
         let started = DispatchTime.now().uptimeNanoseconds
-        var renderSeconds = 0.0
-        let outcome: RenderJobOutcome
         do {
             let request = request(for: job, in: worker)
             let keys = try worker.renderer.contentKeys(for: request)
             let stickerDigest = ContentDigest.hex(of: keys.sticker)
             let storyDigest = ContentDigest.hex(of: keys.story)
-            let storyExtension = settings.storyFormat.fileExtension
             let needSticker = !(store.contains(digest: stickerDigest, fileExtension: "png")
                 && store.touch(digest: stickerDigest, fileExtension: "png"))
+            let storyExtension = settings.storyFormat.fileExtension
             let needStory = !(store.contains(digest: storyDigest, fileExtension: storyExtension)
                 && store.touch(digest: storyDigest, fileExtension: storyExtension))
+            var files = RewardImageFiles(sticker: nil, story: nil)
+            var renderSeconds = 0.0
             if needSticker || needStory {
                 let renderStart = DispatchTime.now().uptimeNanoseconds
-                let files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
+                files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
                 renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
-                if needSticker {
-                    guard let bytes = files.sticker, !bytes.isEmpty else { throw RendererContractError(image: "sticker") }
-                    try store.write(bytes, digest: stickerDigest, fileExtension: "png")
-                }
-                if needStory {
-                    guard let bytes = files.story, !bytes.isEmpty else { throw RendererContractError(image: "story") }
-                    try store.write(bytes, digest: storyDigest, fileExtension: storyExtension)
+                if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
+                if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
+            }
+            return .rendered(PreparedRender(job: job, stickerDigest: stickerDigest, storyDigest: storyDigest,
+                                            sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
+                                            templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
+                                            started: started))
+        } catch {
+            let reason = Self.reason(for: error, job: job)
+            let outcome = record(job) {
+                switch try queue.fail(jobID: job.id, owner: job.leaseOwner, error: reason) {
+                case let .willRetry(retryAt, _): return .failed(rewardID: job.rewardID, reason: reason, retryAt: retryAt)
+                case .gaveUp: return .failed(rewardID: job.rewardID, reason: reason, retryAt: nil)
                 }
             }
-            let output = RenderOutput(stickerHash: stickerDigest, stickerPath: rowPath(digest: stickerDigest, fileExtension: "png"),
-                                      storyHash: storyDigest, storyPath: rowPath(digest: storyDigest, fileExtension: storyExtension),
-                                      templateVersion: worker.renderer.templateVersion)
+            return .finished(RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: 0,
+                                             totalSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
+        }
+    }
+
+    /// The I/O half of a job: stores the new images durably, then points the reward at them.
+    /// A refused write (disk full, read-only) postpones the job without spending an attempt.
+    func commit(_ prepared: PreparedRender, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
+        let job = prepared.job
+        let storyExtension = settings.storyFormat.fileExtension
+        let outcome: RenderJobOutcome
+        do {
+            if let sticker = prepared.sticker { try store.write(sticker, digest: prepared.stickerDigest, fileExtension: "png") }
+            if let story = prepared.story { try store.write(story, digest: prepared.storyDigest, fileExtension: storyExtension) }
+            let output = RenderOutput(
+                stickerHash: prepared.stickerDigest, stickerPath: rowPath(digest: prepared.stickerDigest, fileExtension: "png"),
+                storyHash: prepared.storyDigest, storyPath: rowPath(digest: prepared.storyDigest, fileExtension: storyExtension),
+                templateVersion: prepared.templateVersion)
+            let rendered = (prepared.sticker == nil ? 0 : 1) + (prepared.story == nil ? 0 : 1)
             outcome = record(job) {
                 try queue.complete(jobID: job.id, owner: job.leaseOwner, output: output)
-                let rendered = (needSticker ? 1 : 0) + (needStory ? 1 : 0)
                 return .completed(rewardID: job.rewardID, renderedImages: rendered, reusedImages: 2 - rendered)
             }
         } catch let error as ImageStoreError where error.isTransient {
@@ -123,8 +172,8 @@ public final class RenderService: Sendable {
                 }
             }
         }
-        let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: renderSeconds, totalSeconds: total)
+        let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
+        return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total)
     }
 
     /// Records an outcome in the queue; when that fails the job is abandoned to its lease.

@@ -120,7 +120,31 @@ public final class RenderWorkerPool: Sendable {
 
     private func run(_ context: RenderWorkerContext) {
         let pollInterval = service.settings.pollInterval
+        let storageRefused = Mutex(false)
+        let metrics = metrics, log = log
+        let renderer = PipelinedRenderer(service: service, context: context) { job, report in
+            metrics.record(report)
+            switch report.outcome {
+            case .completed:
+                break
+            case let .failed(rewardID, reason, retryAt):
+                log("render: job \(job.id) (reward \(rewardID)) failed\(retryAt == nil ? " for good" : ", will retry"): \(reason)")
+            case let .postponed(rewardID, reason, _):
+                log("render: job \(job.id) (reward \(rewardID)) postponed: \(reason)")
+                storageRefused.withLock { $0 = true }
+            case let .abandoned(rewardID, reason):
+                log("render: job \(job.id) (reward \(rewardID)): \(reason)")
+            }
+        }
+        defer { renderer.drain() }
         while !signal.isClosed {
+            if storageRefused.withLock({ refused in defer { refused = false }; return refused }) {
+                // The data directory refuses writes: pause this worker instead of spinning
+                // through the queue; stop() still ends the pause at once.
+                renderer.drain()
+                signal.wait(since: signal.mark, timeout: min(service.settings.storageRetryDelay, 10), ignoringNotify: true)
+                continue
+            }
             let mark = signal.mark
             let job: RenderJob
             do {
@@ -134,21 +158,7 @@ public final class RenderWorkerPool: Sendable {
                 signal.wait(since: mark, timeout: pollInterval)
                 continue
             }
-            let report = service.process(job, in: context)
-            metrics.record(report)
-            switch report.outcome {
-            case .completed:
-                break
-            case let .failed(rewardID, reason, retryAt):
-                log("render: job \(job.id) (reward \(rewardID)) failed\(retryAt == nil ? " for good" : ", will retry"): \(reason)")
-            case let .postponed(rewardID, reason, _):
-                log("render: job \(job.id) (reward \(rewardID)) postponed: \(reason)")
-                // The data directory refuses writes: pause this worker instead of spinning
-                // through the queue; stop() still ends the pause at once.
-                signal.wait(since: mark, timeout: min(service.settings.storageRetryDelay, 10), ignoringNotify: true)
-            case let .abandoned(rewardID, reason):
-                log("render: job \(job.id) (reward \(rewardID)): \(reason)")
-            }
+            renderer.handle(job)
         }
     }
 

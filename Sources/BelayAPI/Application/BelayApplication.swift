@@ -1,0 +1,214 @@
+import BelayConfig
+import BelayDomain
+import BelayHTTP
+import BelayPipeline
+import BelayStorage
+import Foundation
+
+/// Choices `buildApplication` leaves to its caller: tests swap the renderer, the clock and
+/// where logs go.
+public struct ApplicationOptions: Sendable {
+    /// Makes one sticker/story renderer per render worker; nil for the real renderer.
+    public var rendererFactory: RewardImageRendererFactory?
+    /// Renders collections; nil for the real one.
+    public var collections: (any CollectionImageSource)?
+    /// Where log lines go (standard error by default).
+    public var logSink: any LogSink
+    /// The domain's clock.
+    public var clock: any WallClock
+    /// How long a successful authentication is trusted before the database is asked again
+    /// (how soon a token revoked with the CLI stops working).
+    public var tokenCacheLifetime: Duration
+
+    public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
+                logSink: any LogSink = StandardErrorLogSink(), clock: any WallClock = SystemWallClock(),
+                tokenCacheLifetime: Duration = .seconds(1)) {
+        self.rendererFactory = rendererFactory
+        self.collections = collections
+        self.logSink = logSink
+        self.clock = clock
+        self.tokenCacheLifetime = tokenCacheLifetime
+    }
+}
+
+/// A whole Belay server: the database, the domain, the render workers and backfill
+/// schedule, the router with its middleware, and the HTTP server. Built by
+/// `buildApplication`, shared by `belay serve` and the tests.
+public final class BelayApplication: Sendable {
+    public let configuration: BelayConfiguration
+    public let domain: DomainServices
+    public let services: APIServices
+    /// The frozen router: every request goes through it (tests can call it in-process).
+    public let responder: RouterResponder<APIContext>
+    public let server: HTTPServer
+    /// The render workers. When no renderer can be made (a font is missing) they do not
+    /// start, and rewards stay pending until a backfill renders them.
+    public let workers: RenderWorkerPool
+    public let scheduler: BackfillScheduler
+    public let logger: Logger
+    private let backfillMetrics: RenderMetrics
+
+    init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
+         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
+        self.configuration = configuration
+        self.domain = domain
+        self.services = services
+        self.responder = responder
+        self.server = server
+        self.workers = workers
+        self.scheduler = scheduler
+        self.backfillMetrics = backfillMetrics
+        self.logger = logger
+    }
+
+    /// Every registered route.
+    public var routes: [RouteDescription] { responder.routes }
+
+    /// The port the server listens on (the real one for port 0); 0 before `start()`.
+    public var port: Int { server.port }
+
+    /// Starts the render workers, the backfill schedule and the HTTP server.
+    /// - Throws: `ApplicationError` when the address cannot be bound.
+    public func start() throws {
+        do {
+            try workers.start()
+        } catch {
+            logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
+        }
+        scheduler.start()
+        do {
+            try server.start()
+        } catch {
+            stopBackground()
+            throw ApplicationError(.cannotListen(reason: "\(error)"))
+        }
+        services.presentation.baseURL.adopt(boundPort: server.port)
+    }
+
+    /// Stops gracefully: no new connections, requests in flight finished (up to
+    /// `gracePeriod`), the backfill run and the render jobs in hand finished, then the
+    /// database checkpointed so nothing is left in its write-ahead log.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        server.stop(gracePeriod: gracePeriod)
+        stopBackground()
+        do {
+            try domain.pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        } catch {
+            logger.warning("could not checkpoint the database on shutdown (it stays consistent): \(error)")
+        }
+    }
+
+    private func stopBackground() {
+        scheduler.stop()
+        workers.stop()
+    }
+
+    /// Everything `/metrics` shows.
+    func metricsText() -> String {
+        var text = services.metrics.registry.prometheusText()
+        // The scheduled backfill may count into the workers' metrics; count each source once.
+        let snapshots = workers.metrics === backfillMetrics
+            ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
+        text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
+        return text
+    }
+}
+
+/// Builds the whole server from `configuration`: opens the database (which must exist with
+/// every migration applied, see `prepareDataDirectory`), wires the domain services, the
+/// render worker pool (`render.workers` threads) and the backfill schedule, and registers
+/// every route behind the standard middleware (access log, metrics, problem mapping) and
+/// authentication. Nothing listens or runs until `start()`.
+/// - Throws: `ApplicationError` naming what is missing or wrong.
+public func buildApplication(_ configuration: BelayConfiguration, options: ApplicationOptions = ApplicationOptions()) throws -> BelayApplication {
+    let logger = Logger(label: "belay", sink: options.logSink)
+    let path = configuration.databasePath
+    guard FileManager.default.fileExists(atPath: path) else { throw ApplicationError(.databaseMissing(path: path)) }
+    let migrator: Migrator
+    do {
+        migrator = try Migrator(directory: configuration.migrationsDirectory)
+    } catch let error as DatabaseError {
+        throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
+    }
+    let pool: DatabasePool
+    do {
+        pool = try DatabasePool(path: path)
+        let status = try pool.read { try migrator.status(of: $0) }
+        guard status.isCurrent else {
+            throw ApplicationError(.migrationsPending(path: path, names: status.pending.map(\.identifier)))
+        }
+    } catch let error as DatabaseError {
+        throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
+    }
+
+    let domain: DomainServices
+    do {
+        domain = try DomainServices(pool: pool, clock: options.clock, settings: try DomainSettings(configuration: configuration))
+    } catch let error as DomainError {
+        throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
+    }
+
+    let pipeline: PipelineComponents
+    do {
+        pipeline = try PipelineComponents(configuration: configuration, domain: domain, rendererFactory: options.rendererFactory,
+                                          log: { line in logger.info(line) })
+    } catch {
+        throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
+    }
+    let metricsRegistry = MetricsRegistry()
+    let apiMetrics = APIMetrics(registry: metricsRegistry)
+    let applicationBox = ApplicationReference()
+    let services = APIServices(
+        domain: domain, presentation: Presentation(configuration: configuration),
+        imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
+        notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
+        metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
+        readiness: { readiness(pool: pool, migrator: migrator) },
+        metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
+
+    let httpLogger = Logger(label: "http", sink: options.logSink)
+    let router = Router(context: APIContext.self, logger: httpLogger)
+    router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
+    router.add(middleware: DomainErrorMiddleware())
+    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime)).register(on: router)
+    let responder = router.buildResponder()
+    let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
+
+    let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
+                                       server: server, workers: pipeline.workers, scheduler: pipeline.scheduler,
+                                       backfillMetrics: pipeline.backfill.metrics, logger: logger)
+    applicationBox.set(application)
+    return application
+}
+
+/// `/readyz`: the database answers and has every migration.
+private func readiness(pool: DatabasePool, migrator: Migrator) -> ReadinessReport {
+    do {
+        let status = try pool.read { try migrator.status(of: $0) }
+        if status.isCurrent { return ReadinessReport(checks: [("database", "ok"), ("migrations", "ok")], isReady: true) }
+        return ReadinessReport(checks: [("database", "ok"),
+                                        ("migrations", "missing " + status.pending.map(\.identifier).joined(separator: ", "))],
+                               isReady: false)
+    } catch {
+        return ReadinessReport(checks: [("database", "unreachable"), ("migrations", "unknown")], isReady: false)
+    }
+}
+
+/// Lets closures built before the application exists reach it once it does, without
+/// keeping it alive.
+private final class ApplicationReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var reference: BelayApplication?
+
+    var application: BelayApplication? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reference
+    }
+
+    func set(_ application: BelayApplication) {
+        lock.lock()
+        reference = application
+        lock.unlock()
+    }
+}

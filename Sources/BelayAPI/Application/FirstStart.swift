@@ -1,0 +1,57 @@
+import BelayConfig
+import BelayDomain
+import BelayStorage
+import Foundation
+
+/// What `prepareDataDirectory` did on a first start.
+public struct FirstStartReport: Sendable {
+    /// The database created.
+    public let databasePath: String
+    /// The migrations applied.
+    public let migrations: [String]
+    /// The hold catalogue imported.
+    public let catalogue: CatalogImportReport
+}
+
+/// Sets up an empty data directory the first time the server starts: creates the directory
+/// and the database, applies every migration, and imports the hold catalogue from the assets.
+///
+/// A data directory that already has a database is left alone (nothing is migrated
+/// silently; `buildApplication` refuses a database that misses migrations and says what to run).
+/// - Returns: what was done, or nil when the database already existed.
+/// - Throws: `ApplicationError` when the directory cannot be created, the migrations cannot
+///   be read or applied, or the catalogue is invalid.
+public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any WallClock = SystemWallClock()) throws -> FirstStartReport? {
+    let path = configuration.databasePath
+    guard !FileManager.default.fileExists(atPath: path) else { return nil }
+    let directory = (path as NSString).deletingLastPathComponent
+    do {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+    } catch {
+        throw ApplicationError(.dataDirectoryUnusable(path: directory, reason: error.localizedDescription))
+    }
+    let migrator: Migrator
+    do {
+        migrator = try Migrator(directory: configuration.migrationsDirectory)
+    } catch let error as DatabaseError {
+        throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
+    }
+    let pool: DatabasePool
+    let applied: [Migration]
+    do {
+        pool = try DatabasePool(path: path)
+        applied = try migrator.migrate(pool)
+    } catch let error as DatabaseError {
+        try? FileManager.default.removeItem(atPath: path)
+        throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
+    }
+    let catalogue: CatalogImportReport
+    do {
+        let domain = try DomainServices(pool: pool, clock: clock, settings: try DomainSettings(configuration: configuration))
+        catalogue = try domain.catalog.importCatalog(assetsDirectory: configuration.assetsDirectory)
+    } catch let error as DomainError {
+        throw ApplicationError(.catalogueUnusable(reason: error.message))
+    }
+    return FirstStartReport(databasePath: path, migrations: applied.map(\.identifier), catalogue: catalogue)
+}

@@ -1,0 +1,68 @@
+import BelayDomain
+import BelayHTTP
+import BelayPipeline
+
+/// Turns the domain's refusals into problem responses: the one place the API decides which
+/// status a `RefusalReason` gets.
+///
+/// | reason | status |
+/// |---|---|
+/// | `*_not_found` | 404 |
+/// | `invalid_input`, `bad_code`, `idempotency_key_reused` | 422 (with `field`) |
+/// | `invalid_cursor` | 400 |
+/// | `not_permitted` | 403 |
+/// | `storage_failure` when the database is busy | 503 with `Retry-After` |
+/// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
+/// | every other refusal (`waitlisted`, `window_closed`, `meetup_cancelled`, …) | 409 |
+///
+/// Every mapped problem has `code` and `reason` set to the reason's raw value.
+public enum DomainProblems {
+    /// The problem for `error`, or nil when it must be answered as an unexpected 500.
+    public static func httpError(for error: DomainError) -> HTTPError? {
+        let reason = error.reason
+        let status: HTTPStatus
+        switch reason {
+        case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound:
+            status = .notFound
+        case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
+            status = .unprocessableContent
+        case .invalidCursor:
+            status = .badRequest
+        case .notPermitted:
+            status = .forbidden
+        case .handleTaken, .emailTaken, .meetupCancelled, .meetupCompleted, .meetupOver, .notAttending, .waitlisted,
+             .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .windowNotOpen, .windowClosed, .tooManyAttempts:
+            status = .conflict
+        case .storageFailure:
+            guard error.underlying?.isBusy == true else { return nil }
+            return HTTPError(.serviceUnavailable, code: "busy",
+                             detail: "The database is busy; try again in a moment.", headers: ["Retry-After": "1"],
+                             extensions: ["reason": .string(reason.rawValue)])
+        case .leaseLost:
+            return nil
+        }
+        var extensions: [String: JSONValue] = ["reason": .string(reason.rawValue)]
+        if let field = error.field {
+            extensions[reason == .invalidCursor ? "parameter" : "field"] = .string(field)
+        }
+        var detail = error.message
+        if !detail.hasSuffix(".") { detail += "." }
+        return HTTPError(status, code: reason.rawValue, detail: detail, extensions: extensions)
+    }
+}
+
+/// Maps `DomainError` (and the pipeline's member-not-found) thrown by handlers to problem
+/// responses; install it inside `ErrorMiddleware` so the mapped problems are logged and
+/// counted with their real status. Unmappable errors pass through to become a logged 500.
+public struct DomainErrorMiddleware: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
+        do {
+            return try next(request, context)
+        } catch let error as DomainError {
+            guard let problem = DomainProblems.httpError(for: error) else { throw error }
+            throw problem
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import BelayDomain
+import BelayHTTP
+
+/// The OpenAPI 3.1 document served at `/openapi.json`: every route, parameter, request body,
+/// response and problem type of the API. Tests check that it lists exactly the routes the
+/// router has and that real responses match its schemas.
+public enum OpenAPIDocument {
+    /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
+    public static func document(serverURL: String) -> JSONValue {
+        var paths: [String: [String: JSONValue]] = [:]
+        for operation in operations {
+            paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Belay API",
+                "version": "1.0.0",
+                "description": .string(introduction),
+            ],
+            "servers": [["url": .string(serverURL)]],
+            "security": [["bearerAuth": []]],
+            "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
+                .map { ["name": .string($0)] }),
+            "paths": .object(paths.mapValues { .object($0) }),
+            "components": [
+                "securitySchemes": [
+                    "bearerAuth": ["type": "http", "scheme": "bearer",
+                                   "description": "An API token issued with `belay users token HANDLE` (it starts with `belay_`)."],
+                ],
+                "schemas": .object(schemas),
+                "responses": .object(problemResponses),
+            ],
+        ]
+    }
+
+    /// Every documented operation's method and path, for the route check.
+    public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
+        operations.map { ($0.method, $0.path) }
+    }
+
+    /// Every problem `code` the API answers with, and when.
+    public static let problemCodes: [(code: String, meaning: String)] = [
+        ("missing_token", "401: no `Authorization` header."),
+        ("invalid_authorization", "401: the header is not `Bearer <token>`."),
+        ("invalid_token", "401: the token is unknown or revoked."),
+        ("forbidden", "403: the caller's role may not do this (`reason` is `not_permitted`)."),
+        ("route_not_found", "404: no route has this path."),
+        ("method_not_allowed", "405: the path exists but not with this method; `Allow` lists the methods."),
+        ("invalid_path_parameter", "400: a path parameter has the wrong type (`parameter` names it)."),
+        ("invalid_query_parameter", "400: a query parameter has the wrong type or range (`parameter` names it)."),
+        ("empty_body", "400: the body is empty."),
+        ("malformed_json", "400: the body is not JSON."),
+        ("invalid_utf8", "400: the body is not UTF-8."),
+        ("duplicate_field", "400: an object has a member twice."),
+        ("unsupported_media_type", "415: the body is not `application/json`."),
+        ("body_too_large", "413: the body is larger than `server.max_body_bytes`."),
+        ("unknown_field", "422: the body has a member the operation does not take (`field` names it)."),
+        ("missing_field", "422: a required member is missing or null (`field`)."),
+        ("invalid_field", "422: a member has the wrong type or value (`field`)."),
+        ("image_not_found", "404: the reward has no image with this hash (it was re-rendered); `current_url` says where it is."),
+        ("render_failed", "409: the reward's images could not be rendered."),
+        ("collection_unavailable", "503: this server cannot render collections now."),
+        ("busy", "503: the database is busy; retry after `Retry-After` seconds."),
+        ("internal_error", "500: an unexpected error, logged under the request id."),
+    ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
+        (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted`, 422 for bad input or a wrong code, 409 otherwise).")
+    }
+
+    static let introduction = """
+        The API of Belay, a climbing club's app backend: meetups, joining and the waitlist, check-in \
+        with the host's rotating code, the hold earned as a reward, its story-ready sticker, and what \
+        the app needs to share it to Instagram or Facebook Stories or the system share sheet.
+
+        Every route except `/healthz`, `/readyz` and `/openapi.json` needs `Authorization: Bearer <token>`. \
+        Members act for themselves; hosts manage the meetups they host; admins everything. Bodies are \
+        JSON with snake_case members; times are RFC 3339 with an offset (a meetup's own zone for its \
+        times). Lists take `limit` and `cursor` and answer `{"items": [...], "next_cursor": ...}`. \
+        Every error is an RFC 9457 `application/problem+json` object with a stable `code` (and a \
+        `reason` for refusals of the club's rules) and a `detail` saying what to do.
+        """
+
+    // MARK: Operations
+
+    static let operations: [OpenAPIOperation] = {
+        typealias Answer = OpenAPIOperation.Answer
+        let ok = { (description: String, schema: String) in Answer(status: 200, description: description, schema: Schema.ref(schema)) }
+        let created = { (description: String, schema: String) in Answer(status: 201, description: description, schema: Schema.ref(schema)) }
+        let immutableImage = { (type: String) in
+            Answer(status: 200, description: "The image; cache it forever (the URL changes when the image does).",
+                   schema: ["type": "string", "contentMediaType": .string(type)], contentType: type,
+                   headers: ["ETag": ["schema": Schema.string, "description": "The content hash in quotes."],
+                             "Cache-Control": ["schema": Schema.string, "description": "`public, max-age=31536000, immutable`."]])
+        }
+        let notModified = Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)
+        let pending = Answer(status: 202, description: "The first render is still running; try again after `Retry-After` seconds.",
+                             schema: Schema.ref("RenderPending"),
+                             headers: ["Retry-After": ["schema": Schema.integer, "description": "Seconds to wait."]])
+        let ifNoneMatch = OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")
+
+        return [
+            OpenAPIOperation(method: .get, path: "/healthz", operationID: "health", summary: "Is the process up?", tag: "health",
+                             isPublic: true, answers: [ok("The process answers.", "Health")]),
+            OpenAPIOperation(method: .get, path: "/readyz", operationID: "readiness", summary: "Can it serve: database reachable, migrations current?",
+                             tag: "health", isPublic: true,
+                             answers: [ok("Ready.", "Readiness"),
+                                       Answer(status: 503, description: "Not ready; `checks` says what is wrong.", schema: Schema.ref("Readiness"))]),
+            OpenAPIOperation(method: .get, path: "/openapi.json", operationID: "openAPI", summary: "This document.", tag: "health",
+                             isPublic: true,
+                             answers: [Answer(status: 200, description: "The OpenAPI 3.1 document.", schema: ["type": "object"])]),
+            OpenAPIOperation(method: .get, path: "/metrics", operationID: "metrics", summary: "Prometheus metrics (admins).", tag: "health",
+                             description: "Requests by route and status, latency histograms, render queue depth and durations, check-ins and share events.",
+                             answers: [Answer(status: 200, description: "Prometheus text format 0.0.4.", schema: Schema.string,
+                                              contentType: "text/plain")],
+                             problems: [403]),
+
+            OpenAPIOperation(method: .get, path: "/v1/me", operationID: "me", summary: "The caller.", tag: "attendance",
+                             answers: [ok("The user behind the token.", "User")]),
+
+            OpenAPIOperation(method: .get, path: "/v1/meetups", operationID: "listMeetups", summary: "List meetups.", tag: "meetups",
+                             queryParameters: [
+                                OpenAPIOperation.query("scope", Schema.enumeration(["upcoming", "past", "all"]),
+                                                       "`upcoming` (default, not yet ended, soonest first), `past` (most recent first) or `all`."),
+                                OpenAPIOperation.query("place", Schema.string, "Only meetups at this exact place name."),
+                                OpenAPIOperation.query("host_id", Schema.integer, "Only meetups of this host."),
+                                OpenAPIOperation.query("include_cancelled", Schema.boolean, "List cancelled meetups too (default true)."),
+                                OpenAPIOperation.limit(20, 200), OpenAPIOperation.cursor,
+                             ],
+                             answers: [ok("A page of meetups.", "MeetupList")], problems: [400]),
+            OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (hosts and admins).",
+                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`.",
+                             requestBody: "CreateMeetup",
+                             answers: [created("The meetup; `Location` is its URL.", "Meetup")], problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/meetups/{id}", operationID: "getMeetup", summary: "One meetup.", tag: "meetups",
+                             answers: [ok("The meetup with its attendance counts.", "Meetup")], problems: [400, 404]),
+            OpenAPIOperation(method: .patch, path: "/v1/meetups/{id}", operationID: "updateMeetup",
+                             summary: "Change a meetup (its host or an admin).", tag: "meetups",
+                             description: "Members left out stay as they are; `\"address\": null` removes the address. Raising the capacity promotes waitlisted members.",
+                             requestBody: "UpdateMeetup",
+                             answers: [ok("The changed meetup.", "Meetup")], problems: [400, 403, 404, 409, 413, 415, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/meetups/{id}/cancel", operationID: "cancelMeetup",
+                             summary: "Cancel a meetup (its host or an admin).", tag: "meetups",
+                             description: "Every going and waitlisted attendance is cancelled too; check-ins made stay. Cancelling twice is harmless.",
+                             answers: [ok("The cancelled meetup.", "Meetup")], problems: [400, 403, 404, 409]),
+            OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/attendees", operationID: "listAttendees",
+                             summary: "A meetup's attendees in join order (its host or an admin).", tag: "meetups",
+                             queryParameters: [
+                                OpenAPIOperation.query("status", Schema.enumeration(AttendanceStatus.allCases.map(\.rawValue)), "Only attendees with this status."),
+                                OpenAPIOperation.limit(50, 500), OpenAPIOperation.cursor,
+                             ],
+                             answers: [ok("A page of attendees.", "AttendeeList")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/check-in-code", operationID: "checkInCode",
+                             summary: "The rotating check-in code to show (the meetup's host or an admin).", tag: "check-in",
+                             answers: [ok("The current code and when it expires; the previous code is accepted for one more step.", "CheckInCode")],
+                             problems: [400, 403, 404, 409]),
+
+            OpenAPIOperation(method: .post, path: "/v1/meetups/{id}/join", operationID: "joinMeetup", summary: "Join a meetup.", tag: "attendance",
+                             description: "`going` while there is a place and nobody waits, otherwise `waitlisted` at the back of the line.",
+                             answers: [created("Joined now.", "Attendance"), ok("Already attending; nothing changed.", "Attendance")],
+                             problems: [400, 404, 409]),
+            OpenAPIOperation(method: .post, path: "/v1/meetups/{id}/leave", operationID: "leaveMeetup", summary: "Leave a meetup.", tag: "attendance",
+                             description: "When a going member leaves, the first waitlisted members are promoted in the same transaction.",
+                             answers: [ok("Left.", "LeaveResult")], problems: [400, 404, 409]),
+            OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/attendance", operationID: "myAttendance",
+                             summary: "The caller's attendance of a meetup.", tag: "attendance",
+                             answers: [ok("The attendance.", "Attendance")], problems: [400, 404]),
+
+            OpenAPIOperation(method: .post, path: "/v1/meetups/{id}/check-in", operationID: "checkIn", summary: "Check in.", tag: "check-in",
+                             description: """
+                                A member sends `{"code": "123456"}` (the code the host shows); the meetup's host or an admin sends \
+                                `{"user_id": 7}` to check a member in now, or `{"user_id": 7, "at": "…"}` to record an offline check-in. \
+                                The first success is 201; a repeat (same `Idempotency-Key`, or already checked in) is 200 with the same body. \
+                                Refusals are 409 or 422 with a `reason`: `not_attending`, `waitlisted`, `already_cancelled`, \
+                                `meetup_cancelled`, `window_not_open`, `window_closed`, `bad_code`, `too_many_attempts`, `idempotency_key_reused`.
+                                """,
+                             headerParameters: [OpenAPIOperation.header("Idempotency-Key", "1–200 visible ASCII characters; a retry with the same key returns the first result.")],
+                             requestBody: "CheckInRequest",
+                             answers: [created("Checked in; the reward's images render in the background.", "CheckInResult"),
+                                       ok("Already checked in; the first result again.", "CheckInResult")],
+                             problems: [400, 403, 404, 409, 413, 415, 422]),
+
+            OpenAPIOperation(method: .get, path: "/v1/me/rewards", operationID: "myRewards", summary: "The caller's rewards, newest first.", tag: "rewards",
+                             queryParameters: [OpenAPIOperation.query("include_revoked", Schema.boolean, "Also list rewards whose check-in was undone."),
+                                               OpenAPIOperation.limit(20, 200), OpenAPIOperation.cursor],
+                             answers: [ok("A page of rewards.", "RewardList")], problems: [400]),
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}", operationID: "getReward",
+                             summary: "One reward (its member, its meetup's host, or an admin).", tag: "rewards",
+                             answers: [ok("The reward; `render_status` says whether its images are ready.", "Reward")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/sticker/{hash}.png", operationID: "stickerImage",
+                             summary: "The reward's sticker PNG (transparent outside its rounded corners).", tag: "rewards",
+                             headerParameters: [ifNoneMatch],
+                             answers: [immutableImage("image/png"), pending, notModified], problems: [400, 403, 404, 409]),
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/story/{hash}.png", operationID: "storyImagePNG",
+                             summary: "The reward's 1080x1920 story image.", tag: "rewards", headerParameters: [ifNoneMatch],
+                             answers: [immutableImage("image/png"), pending, notModified], problems: [400, 403, 404, 409]),
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/story/{hash}.jpg", operationID: "storyImageJPEG",
+                             summary: "The reward's 1080x1920 story image, when the server stores stories as JPEG.", tag: "rewards",
+                             headerParameters: [ifNoneMatch],
+                             answers: [immutableImage("image/jpeg"), pending, notModified], problems: [400, 403, 404, 409]),
+
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/share", operationID: "sharePayload",
+                             summary: "Everything the app needs to share the reward, per target.", tag: "sharing",
+                             description: "A target that cannot work now says `available: false` with a `reason`: `render_pending`, `render_failed`, `reward_revoked`, or a missing App ID (`instagram_app_id_missing`, `facebook_app_id_missing`).",
+                             answers: [ok("The share payload.", "SharePayload")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .post, path: "/v1/rewards/{id}/share-events", operationID: "recordShareEvent",
+                             summary: "Report a share (the reward's member).", tag: "sharing",
+                             description: "A retry with a `client_event_id` used before records nothing and answers 200 with the first event.",
+                             requestBody: "ShareEventRequest",
+                             answers: [created("Recorded.", "ShareEvent"), ok("Seen before; the first event.", "ShareEvent")],
+                             problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/stats/shares", operationID: "shareStatistics",
+                             summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
+                             queryParameters: [
+                                OpenAPIOperation.query("meetup_id", Schema.integer, "Only this meetup."),
+                                OpenAPIOperation.query("from", Schema.dateTime, "Only events at or after this time."),
+                                OpenAPIOperation.query("to", Schema.dateTime, "Only events before this time."),
+                                OpenAPIOperation.limit(100, 500), OpenAPIOperation.cursor,
+                             ],
+                             answers: [ok("A page of statistics, by meetup, day and target.", "ShareStatisticList")], problems: [400, 403, 404]),
+
+            OpenAPIOperation(method: .get, path: "/v1/me/collection.png", operationID: "myCollection",
+                             summary: "The caller's whole hold collection as one tall PNG.", tag: "collections",
+                             queryParameters: [OpenAPIOperation.query("scale", ["type": "integer", "enum": [1, 2, 3], "default": 2], "1x, 2x or 3x.")],
+                             headerParameters: [ifNoneMatch],
+                             answers: [Answer(status: 200, description: "The PNG; revalidate with its ETag.", schema: ["type": "string", "contentMediaType": "image/png"],
+                                              contentType: "image/png"), notModified],
+                             problems: [400, 503]),
+            OpenAPIOperation(method: .get, path: "/v1/users/{id}/collection.png", operationID: "memberCollection",
+                             summary: "A member's collection (hosts and admins).", tag: "collections",
+                             queryParameters: [OpenAPIOperation.query("scale", ["type": "integer", "enum": [1, 2, 3], "default": 2], "1x, 2x or 3x.")],
+                             headerParameters: [ifNoneMatch],
+                             answers: [Answer(status: 200, description: "The PNG; revalidate with its ETag.", schema: ["type": "string", "contentMediaType": "image/png"],
+                                              contentType: "image/png"), notModified],
+                             problems: [400, 403, 404, 503]),
+        ]
+    }()
+
+    static func describe(_ operation: OpenAPIOperation) -> JSONValue {
+        var parameters: [JSONValue] = operation.pathParameterNames.map { name in
+            let schema: JSONValue = name == "hash"
+                ? ["type": "string", "pattern": "^[0-9a-f]{64}$"]
+                : ["type": "integer", "format": "int64", "minimum": 1]
+            let description = name == "hash" ? "The image's content hash, as in the reward's image URL." : "The \(name)."
+            return ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]
+        }
+        parameters += operation.queryParameters + operation.headerParameters
+        var responses: [String: JSONValue] = [:]
+        for answer in operation.answers {
+            var response: [String: JSONValue] = ["description": .string(answer.description)]
+            if let schema = answer.schema { response["content"] = .object([answer.contentType: ["schema": schema]]) }
+            if !answer.headers.isEmpty { response["headers"] = .object(answer.headers) }
+            responses[String(answer.status)] = .object(response)
+        }
+        var problems = Set(operation.problems)
+        if !operation.isPublic { problems.insert(401) }
+        problems.insert(500)
+        if operation.requestBody != nil || !operation.pathParameterNames.isEmpty || !operation.queryParameters.isEmpty {
+            problems.insert(400)
+        }
+        for status in problems.sorted() {
+            responses[String(status)] = ["$ref": .string("#/components/responses/Problem\(status)")]
+        }
+        var members: [String: JSONValue] = [
+            "operationId": .string(operation.operationID),
+            "summary": .string(operation.summary),
+            "tags": [.string(operation.tag)],
+            "parameters": .array(parameters),
+            "responses": .object(responses),
+        ]
+        if !operation.description.isEmpty { members["description"] = .string(operation.description) }
+        if operation.isPublic { members["security"] = [] }
+        if let body = operation.requestBody {
+            members["requestBody"] = ["required": true, "content": ["application/json": ["schema": Schema.ref(body)]]]
+        }
+        return .object(members)
+    }
+
+    static let problemResponses: [String: JSONValue] = {
+        let statuses = [400, 401, 403, 404, 409, 413, 415, 422, 500, 503]
+        var responses: [String: JSONValue] = [:]
+        for status in statuses {
+            var response: [String: JSONValue] = [
+                "description": .string(HTTPStatus(code: status).reasonPhrase + " (a problem; see `Problem` for the codes)."),
+                "content": ["application/problem+json": ["schema": Schema.ref("Problem")]],
+            ]
+            if status == 401 {
+                response["headers"] = ["WWW-Authenticate": ["schema": Schema.string, "description": "`Bearer realm=\"belay\"`, with an `error` when a token was sent."]]
+            }
+            responses["Problem\(status)"] = .object(response)
+        }
+        return responses
+    }()
+}

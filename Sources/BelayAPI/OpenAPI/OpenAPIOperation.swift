@@ -1,0 +1,57 @@
+import BelayHTTP
+
+/// One operation of the API as the OpenAPI document describes it.
+struct OpenAPIOperation {
+    /// A documented response.
+    struct Answer {
+        let status: Int
+        let description: String
+        /// The body's schema; nil for a response without a body (304).
+        let schema: JSONValue?
+        var contentType = "application/json"
+        var headers: [String: JSONValue] = [:]
+    }
+
+    let method: HTTPMethod
+    /// The route pattern exactly as registered, e.g. `/v1/meetups/{id}`.
+    let path: String
+    let operationID: String
+    let summary: String
+    let tag: String
+    var description = ""
+    /// Reachable without a bearer token.
+    var isPublic = false
+    var queryParameters: [JSONValue] = []
+    var headerParameters: [JSONValue] = []
+    /// The request body's schema name in `components/schemas`.
+    var requestBody: String?
+    var answers: [Answer]
+    /// Statuses answered with a problem (besides 401, which every authenticated route has).
+    var problems: [Int] = []
+
+    /// `{name}` segments of the path, in order.
+    var pathParameterNames: [String] {
+        var names: [String] = []
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    static func query(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
+        ["name": .string(name), "in": "query", "required": false, "schema": schema, "description": .string(description)]
+    }
+
+    static func header(_ name: String, _ description: String) -> JSONValue {
+        ["name": .string(name), "in": "header", "required": false, "schema": Schema.string, "description": .string(description)]
+    }
+
+    static func limit(_ defaultValue: Int, _ maximum: Int) -> JSONValue {
+        query("limit", ["type": "integer", "minimum": 1, "maximum": .int(Int64(maximum)), "default": .int(Int64(defaultValue))],
+              "Page size.")
+    }
+
+    static let cursor = query("cursor", Schema.string, "The `next_cursor` of the previous page; leave out for the first page.")
+}

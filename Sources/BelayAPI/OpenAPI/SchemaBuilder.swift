@@ -1,0 +1,65 @@
+import BelayHTTP
+
+/// Small builders for the JSON Schema (2020-12, as OpenAPI 3.1 uses it) in the API document.
+enum Schema {
+    static let string: JSONValue = ["type": "string"]
+    static let integer: JSONValue = ["type": "integer"]
+    static let boolean: JSONValue = ["type": "boolean"]
+    static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+    static let color: JSONValue = ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
+    static let uri: JSONValue = ["type": "string", "format": "uri"]
+
+    static func string(_ description: String) -> JSONValue { ["type": "string", "description": .string(description)] }
+    static func integer(_ description: String) -> JSONValue { ["type": "integer", "description": .string(description)] }
+
+    /// `{"$ref": "#/components/schemas/<name>"}`.
+    static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/" + name)] }
+
+    /// One of `values`.
+    static func enumeration(_ values: [String], description: String? = nil) -> JSONValue {
+        var members: [String: JSONValue] = ["type": "string", "enum": .array(values.map(JSONValue.string))]
+        if let description { members["description"] = .string(description) }
+        return .object(members)
+    }
+
+    /// The schema, or null.
+    static func nullable(_ schema: JSONValue) -> JSONValue {
+        if case .object(var members) = schema, case .string(let type)? = members["type"], members["enum"] == nil {
+            members["type"] = [.string(type), "null"]
+            return .object(members)
+        }
+        return ["anyOf": [schema, ["type": "null"]]]
+    }
+
+    static func array(of items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
+
+    /// A closed object: every listed property is required unless named in `optional`.
+    static func object(_ properties: KeyValuePairs<String, JSONValue>, optional: Set<String> = [],
+                       description: String? = nil) -> JSONValue {
+        object(pairs: properties.map { ($0.key, $0.value) }, optional: optional, description: description)
+    }
+
+    /// `object(_:optional:description:)` from an array of pairs.
+    static func object(pairs properties: [(String, JSONValue)], optional: Set<String> = [],
+                       description: String? = nil) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "type": "object",
+            "properties": .object(Dictionary(uniqueKeysWithValues: properties.map { ($0.0, $0.1) })),
+            "required": .array(properties.map(\.0).filter { !optional.contains($0) }.map(JSONValue.string)),
+            "additionalProperties": false,
+        ]
+        if let description { members["description"] = .string(description) }
+        return .object(members)
+    }
+
+    /// A string-to-string map (pasteboard items, intent extras).
+    static func stringMap(_ description: String) -> JSONValue {
+        ["type": "object", "additionalProperties": ["type": "string"], "description": .string(description)]
+    }
+
+    /// `{"items": [<item>], "next_cursor": string|null}`.
+    static func list(of item: String) -> JSONValue {
+        object(["items": array(of: ref(item)),
+                "next_cursor": nullable(string("Pass as `cursor` to get the next page; null on the last page."))])
+    }
+}

@@ -1,0 +1,68 @@
+import BelayDomain
+import Foundation
+
+/// A member's attendance of a meetup.
+struct AttendanceBody: JSONRepresentable {
+    let attendance: Attendance
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in writeMembers(to: &json) }
+    }
+
+    func writeMembers(to json: inout JSONOutput) {
+        let zone = presentation.clubZone
+        json.member("id", attendance.id)
+        json.member("meetup_id", attendance.meetupID)
+        json.member("user_id", attendance.memberID)
+        json.member("status", attendance.status.rawValue)
+        json.member("waitlist_position", attendance.waitlistPosition)
+        json.member("joined_at", attendance.joinedAt, offset: zone)
+        json.member("updated_at", attendance.updatedAt, offset: zone)
+        json.member("checked_in_at", attendance.checkedInAt, offset: zone)
+        json.member("check_in_method", attendance.checkInMethod?.rawValue)
+        json.member("checked_in_by", attendance.checkedInBy)
+    }
+}
+
+/// An attendee in a host's list: the attendance plus the member's names.
+struct AttendeeBody: JSONRepresentable {
+    let attendee: Attendee
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            AttendanceBody(attendance: attendee.attendance, presentation: presentation).writeMembers(to: &json)
+            json.member("handle", attendee.handle)
+            json.member("display_name", attendee.displayName)
+        }
+    }
+}
+
+/// What leaving did: the attendance, now cancelled, and how many waitlisted members moved up.
+struct LeaveBody: JSONRepresentable {
+    let result: LeaveResult
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.key("attendance")
+            AttendanceBody(attendance: result.attendance, presentation: presentation).write(to: &json)
+            json.member("promoted_count", result.promoted.count)
+        }
+    }
+}
+
+/// The caller.
+struct UserBody: JSONRepresentable {
+    let user: AuthenticatedUser
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("id", user.userID)
+            json.member("handle", user.handle)
+            json.member("display_name", user.displayName)
+            json.member("role", user.role.rawValue)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import BelayDomain
+import Foundation
+
+/// The image kinds of a reward and how their URLs look: the content hash is part of the
+/// path, so a URL names one exact image forever and can be cached as immutable.
+enum RewardImageKind: String, CaseIterable, Sendable {
+    case sticker
+    case story
+
+    /// `/v1/rewards/{id}/sticker/{hash}.png`.
+    func path(rewardID: Int64, hash: String, fileExtension: String) -> String {
+        "/v1/rewards/\(rewardID)/\(rawValue)/\(hash).\(fileExtension)"
+    }
+
+    /// The stored hash and file extension of this image of `images`.
+    func file(of images: RenderedImages) -> (hash: String, fileExtension: String) {
+        switch self {
+        case .sticker: return (images.stickerHash, Self.fileExtension(of: images.stickerPath))
+        case .story: return (images.storyHash, Self.fileExtension(of: images.storyPath))
+        }
+    }
+
+    static func fileExtension(of path: String) -> String {
+        guard let dot = path.lastIndex(of: ".") else { return "png" }
+        return String(path[path.index(after: dot)...])
+    }
+
+    static func contentType(forExtension fileExtension: String) -> String {
+        fileExtension == "jpg" ? "image/jpeg" : "image/png"
+    }
+}
+
+/// Seconds the app should wait before asking again for an image still being rendered.
+let renderRetryAfterSeconds = 2
+
+/// A reward as the API shows it, with its hold, background, meetup and images.
+struct RewardBody: JSONRepresentable {
+    let reward: Reward
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        let meetupZone = presentation.zones.zone(reward.meetupTimeZone)
+        json.object { json in
+            json.member("id", reward.id)
+            json.member("user_id", reward.memberID)
+            json.member("meetup_id", reward.meetupID)
+            json.member("attendance_id", reward.attendanceID)
+            json.member("hold") { json in
+                json.member("id", reward.hold.id)
+                json.member("name", reward.hold.name)
+                json.member("type", reward.hold.type)
+                json.member("color", reward.hold.color)
+                json.member("rarity", reward.hold.rarity.rawValue)
+            }
+            json.member("background") { json in
+                json.member("id", reward.background.id)
+                json.member("name", reward.background.name)
+                json.member("top_color", reward.background.topColor)
+                json.member("bottom_color", reward.background.bottomColor)
+            }
+            json.member("milestone", reward.milestone)
+            json.member("awarded_at", reward.awardedAt, offset: presentation.clubZone)
+            json.member("revoked_at", reward.revokedAt, offset: presentation.clubZone)
+            json.member("meetup") { json in
+                json.member("id", reward.meetupID)
+                json.member("title", reward.meetupTitle)
+                json.member("place_name", reward.placeName)
+                json.member("starts_at", reward.meetupStartsAt, offset: meetupZone)
+                json.member("time_zone", reward.meetupTimeZone)
+            }
+            json.member("render_status", reward.renderStatus.rawValue)
+            json.key("images")
+            if let images = reward.images {
+                json.object { json in
+                    for kind in RewardImageKind.allCases {
+                        json.key(dynamic: kind.rawValue)
+                        ImageLinkBody(rewardID: reward.id, kind: kind, images: images, presentation: presentation).write(to: &json)
+                    }
+                }
+            } else {
+                json.null()
+            }
+            json.member("retry_after_seconds", reward.images == nil && reward.renderStatus == .pending ? renderRetryAfterSeconds : nil)
+            json.member("share_url", presentation.absoluteURL("/v1/rewards/\(reward.id)/share"))
+        }
+    }
+}
+
+/// One rendered image: where to fetch it and the ETag it is served with.
+struct ImageLinkBody: JSONRepresentable {
+    let rewardID: Int64
+    let kind: RewardImageKind
+    let images: RenderedImages
+    let presentation: Presentation
+
+    var url: String {
+        let file = kind.file(of: images)
+        return presentation.absoluteURL(kind.path(rewardID: rewardID, hash: file.hash, fileExtension: file.fileExtension))
+    }
+
+    func write(to json: inout JSONOutput) {
+        let file = kind.file(of: images)
+        json.object { json in
+            json.member("url", url)
+            json.member("hash", file.hash)
+            json.member("etag", "\"\(file.hash)\"")
+            json.member("content_type", RewardImageKind.contentType(forExtension: file.fileExtension))
+        }
+    }
+}
+
+/// The result of a check-in: the attendance, now `checked_in`, and the reward it earned.
+struct CheckInBody: JSONRepresentable {
+    let result: CheckInResult
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.key("attendance")
+            AttendanceBody(attendance: result.attendance, presentation: presentation).write(to: &json)
+            json.key("reward")
+            if let reward = result.reward {
+                RewardBody(reward: reward, presentation: presentation).write(to: &json)
+            } else {
+                json.null()
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import BelayDomain
+import Foundation
+
+/// A recorded share event.
+struct ShareEventBody: JSONRepresentable {
+    let event: ShareEvent
+    let presentation: Presentation
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("id", event.id)
+            json.member("reward_id", event.rewardID)
+            json.member("user_id", event.memberID)
+            json.member("meetup_id", event.meetupID)
+            json.member("target", event.target.rawValue)
+            json.member("reported_target", event.reportedTarget)
+            json.member("activity_type", event.activityType)
+            json.member("completed", event.completed)
+            json.member("error", event.error)
+            json.member("client_event_id", event.clientEventID)
+            json.member("occurred_at", event.occurredAt, offset: presentation.clubZone)
+        }
+    }
+}
+
+/// Share counts of one meetup, target and day.
+struct ShareStatisticBody: JSONRepresentable {
+    let statistic: ShareStatistic
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("meetup_id", statistic.meetupID)
+            json.member("meetup_title", statistic.meetupTitle)
+            json.member("target", statistic.target.rawValue)
+            json.member("day", statistic.day)
+            json.member("events", statistic.events)
+            json.member("completed", statistic.completed)
+            json.member("failed", statistic.failed)
+            json.member("dismissed", statistic.dismissed)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+/// Everything the app needs to share a reward, per target.
+///
+/// - Instagram Stories: the URL to open (`instagram-stories://share?source_application=<App ID>`),
+///   the pasteboard items keyed as Instagram reads them (image URLs for the app to download
+///   and put on the pasteboard as PNG data, and the gradient colours), how long the items
+///   should live on the pasteboard, and the Android intent with its extras.
+/// - Facebook Stories: the same with Facebook's keys, which also carry the App ID.
+/// - The share sheet: a short text, a link and the story image URL.
+///
+/// A target that cannot work says so (`available: false`, a `reason` code and a `detail`)
+/// instead of handing out a link that fails: a missing App ID in `config.json`, an image
+/// still rendering, a failed render, a revoked reward.
+struct SharePayloadBody: JSONRepresentable {
+    let reward: Reward
+    let presentation: Presentation
+
+    /// Why no target that needs the images can be used now, if so.
+    private var imageProblem: (reason: String, detail: String)? {
+        if reward.isRevoked {
+            return ("reward_revoked", "This reward was revoked when its check-in was undone; it cannot be shared.")
+        }
+        guard reward.images != nil else {
+            if reward.renderStatus == .failed {
+                return ("render_failed", "The images of this reward could not be rendered; the server retries failed renders in its next backfill.")
+            }
+            return ("render_pending", "The images are still being rendered; ask again in \(renderRetryAfterSeconds) seconds.")
+        }
+        return nil
+    }
+
+    func write(to json: inout JSONOutput) {
+        let images = reward.images
+        let sticker = images.map { ImageLinkBody(rewardID: reward.id, kind: .sticker, images: $0, presentation: presentation) }
+        let story = images.map { ImageLinkBody(rewardID: reward.id, kind: .story, images: $0, presentation: presentation) }
+        let problem = imageProblem
+        let top = reward.background.topColor
+        let bottom = reward.background.bottomColor
+
+        json.object { json in
+            json.member("reward_id", reward.id)
+            json.member("render_status", reward.renderStatus.rawValue)
+            json.member("retry_after_seconds", problem?.reason == "render_pending" ? renderRetryAfterSeconds : nil)
+            json.key("images")
+            if let sticker, let story {
+                json.object { json in
+                    json.key("sticker"); sticker.write(to: &json)
+                    json.key("story"); story.write(to: &json)
+                }
+            } else {
+                json.null()
+            }
+            json.member("background_top_color", top)
+            json.member("background_bottom_color", bottom)
+
+            json.key("instagram_stories")
+            writeStoriesTarget(
+                to: &json, appID: presentation.instagramAppID, appIDSetting: "share.instagram_app_id", targetName: "Instagram Stories",
+                problem: problem, sticker: sticker?.url, story: story?.url, top: top, bottom: bottom,
+                urlScheme: "instagram-stories://share", pasteboardPrefix: "com.instagram.sharedSticker.",
+                pasteboardAppIDKey: nil, androidAction: "com.instagram.share.ADD_TO_STORY", androidPackage: "com.instagram.android",
+                androidAppIDExtra: "source_application")
+
+            json.key("facebook_stories")
+            writeStoriesTarget(
+                to: &json, appID: presentation.facebookAppID, appIDSetting: "share.facebook_app_id", targetName: "Facebook Stories",
+                problem: problem, sticker: sticker?.url, story: story?.url, top: top, bottom: bottom,
+                urlScheme: "facebook-stories://share", pasteboardPrefix: "com.facebook.sharedSticker.",
+                pasteboardAppIDKey: "com.facebook.sharedSticker.appID", androidAction: "com.facebook.stories.ADD_TO_STORY",
+                androidPackage: "com.facebook.katana", androidAppIDExtra: "com.facebook.platform.extra.APPLICATION_ID")
+
+            json.member("share_sheet") { json in
+                let revoked = reward.isRevoked
+                json.member("available", !revoked)
+                json.member("reason", revoked ? "reward_revoked" : nil)
+                json.member("detail", revoked ? imageProblem?.detail : nil)
+                json.member("text", shareText)
+                json.member("link", shareLink)
+                json.member("image_url", problem == nil ? story?.url : nil)
+            }
+        }
+    }
+
+    private func writeStoriesTarget(
+        to json: inout JSONOutput, appID: String, appIDSetting: String, targetName: String,
+        problem: (reason: String, detail: String)?, sticker: String?, story: String?, top: String, bottom: String,
+        urlScheme: String, pasteboardPrefix: String, pasteboardAppIDKey: String?,
+        androidAction: String, androidPackage: String, androidAppIDExtra: String
+    ) {
+        var unavailable = problem
+        if unavailable == nil && appID.isEmpty {
+            unavailable = (appIDSetting.replacingOccurrences(of: "share.", with: "") + "_missing",
+                           "\(targetName) needs the club's Facebook App ID, and none is configured; an admin sets `\(appIDSetting)` in config.json.")
+        }
+        json.object { json in
+            guard let sticker, let story, unavailable == nil else {
+                json.member("available", false)
+                json.member("reason", unavailable?.reason)
+                json.member("detail", unavailable?.detail)
+                json.member("url", nil as String?)
+                json.member("source_application", nil as String?)
+                json.key("pasteboard"); json.null()
+                json.member("pasteboard_expiration_seconds", presentation.pasteboardExpirySeconds)
+                json.key("android"); json.null()
+                return
+            }
+            json.member("available", true)
+            json.member("reason", nil as String?)
+            json.member("detail", nil as String?)
+            json.member("url", urlScheme + "?source_application=" + Self.queryEscaped(appID))
+            json.member("source_application", appID)
+            json.member("pasteboard") { json in
+                json.key(dynamic: pasteboardPrefix + "stickerImage"); json.string(sticker)
+                json.key(dynamic: pasteboardPrefix + "backgroundImage"); json.string(story)
+                json.key(dynamic: pasteboardPrefix + "backgroundTopColor"); json.string(top)
+                json.key(dynamic: pasteboardPrefix + "backgroundBottomColor"); json.string(bottom)
+                if let pasteboardAppIDKey {
+                    json.key(dynamic: pasteboardAppIDKey); json.string(appID)
+                }
+            }
+            json.member("pasteboard_expiration_seconds", presentation.pasteboardExpirySeconds)
+            json.member("android") { json in
+                json.member("action", androidAction)
+                json.member("package", androidPackage)
+                json.member("background_asset_uri", story)
+                json.member("mime_type", "image/*")
+                json.member("extras") { json in
+                    json.key(dynamic: androidAppIDExtra); json.string(appID)
+                    json.member("interactive_asset_uri", sticker)
+                    json.member("top_background_color", top)
+                    json.member("bottom_background_color", bottom)
+                }
+            }
+        }
+    }
+
+    /// "I earned the Crimson Jug at Seoul Forest Gym (2026-11-29) — Belay Climbing Club".
+    var shareText: String {
+        let zone = presentation.zones.zone(reward.meetupTimeZone)
+        let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
+        return "I earned the \(reward.hold.name) hold at \(reward.placeName) (\(day)) — \(presentation.clubName)"
+    }
+
+    var shareLink: String {
+        var base = presentation.shareLinkBaseURL
+        if !base.hasSuffix("/") { base += "/" }
+        return base + String(reward.id)
+    }
+
+    static func queryEscaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}

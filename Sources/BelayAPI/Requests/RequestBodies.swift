@@ -1,0 +1,93 @@
+import BelayHTTP
+import Foundation
+
+/// `POST /v1/meetups`.
+struct CreateMeetupRequest: Decodable {
+    var title: String
+    var description: String?
+    var placeName: String
+    var address: String?
+    var startsAt: Date
+    var endsAt: Date
+    /// Defaults to the club's zone.
+    var timeZone: String?
+    var capacity: Int
+    /// Defaults to the caller (who must then be a host or admin).
+    var hostID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case title, description, address, capacity
+        case placeName = "place_name"
+        case startsAt = "starts_at"
+        case endsAt = "ends_at"
+        case timeZone = "time_zone"
+        case hostID = "host_id"
+    }
+}
+
+/// `PATCH /v1/meetups/{id}`: members left out stay as they are; `"address": null` removes it.
+struct UpdateMeetupRequest: Decodable {
+    var title: String?
+    var description: String?
+    var placeName: String?
+    var address: String??
+    var startsAt: Date?
+    var endsAt: Date?
+    var timeZone: String?
+    var capacity: Int?
+    var hostID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case title, description, address, capacity
+        case placeName = "place_name"
+        case startsAt = "starts_at"
+        case endsAt = "ends_at"
+        case timeZone = "time_zone"
+        case hostID = "host_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        placeName = try container.decodeIfPresent(String.self, forKey: .placeName)
+        if container.contains(.address) {
+            address = .some(try container.decodeNil(forKey: .address) ? nil : try container.decode(String.self, forKey: .address))
+        } else {
+            address = nil
+        }
+        startsAt = try container.decodeIfPresent(Date.self, forKey: .startsAt)
+        endsAt = try container.decodeIfPresent(Date.self, forKey: .endsAt)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        capacity = try container.decodeIfPresent(Int.self, forKey: .capacity)
+        hostID = try container.decodeIfPresent(Int64.self, forKey: .hostID)
+    }
+}
+
+/// `POST /v1/meetups/{id}/check-in`: `{"code": "…"}` from the member, or
+/// `{"user_id": …, "at": …}` from the host (`at` for a check-in made earlier offline).
+struct CheckInRequestBody: Decodable {
+    var code: String?
+    var userID: Int64?
+    var at: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case code, at
+        case userID = "user_id"
+    }
+}
+
+/// `POST /v1/rewards/{id}/share-events`.
+struct ShareEventRequest: Decodable {
+    var target: String?
+    var activityType: String?
+    var completed: Bool
+    var error: String?
+    var clientEventID: String
+
+    enum CodingKeys: String, CodingKey {
+        case target, completed, error
+        case activityType = "activity_type"
+        case clientEventID = "client_event_id"
+    }
+}

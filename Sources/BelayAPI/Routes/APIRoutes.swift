@@ -1,0 +1,76 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+/// Every route of the Belay API, registered on a router: the three public ones, and the
+/// rest behind `AuthenticationMiddleware`.
+///
+/// Handlers translate HTTP to the domain and back: they read path, query and body, ask the
+/// domain (which enforces the rules and the roles it knows about), and write the answer.
+/// Role rules the domain cannot know (who may see another member's reward, statistics,
+/// metrics) are checked here.
+public struct APIRoutes: Sendable {
+    let services: APIServices
+    let tokenCache: TokenCache
+    /// The OpenAPI document, serialised once.
+    let openAPIBytes: [UInt8]
+
+    public init(services: APIServices, tokenCache: TokenCache) {
+        self.services = services
+        self.tokenCache = tokenCache
+        openAPIBytes = JSONOutput.bytes(of: OpenAPIDocument.document(serverURL: "/"))
+    }
+
+    var domain: DomainServices { services.domain }
+    var presentation: Presentation { services.presentation }
+
+    /// Registers every route on `router`.
+    public func register(on router: Router<APIContext>) {
+        router.get("/healthz") { _, _ in Self.healthy }
+        router.get("/readyz") { _, _ in readiness() }
+        router.get("/openapi.json") { [openAPIBytes] _, _ in
+            Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-cache"],
+                     body: ResponseBody(bytes: openAPIBytes))
+        }
+
+        let authenticated = router.group().add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
+        authenticated.get("/metrics") { _, context in
+            try context.requireRole([.admin], to: "read the server's metrics")
+            return .metrics(text: services.metricsText())
+        }
+        registerMeetupRoutes(on: authenticated)
+        registerAttendanceRoutes(on: authenticated)
+        registerCheckInRoutes(on: authenticated)
+        registerRewardRoutes(on: authenticated)
+        registerShareRoutes(on: authenticated)
+        registerCollectionRoutes(on: authenticated)
+    }
+
+    static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                                  body: ResponseBody(string: #"{"status":"ok"}"#))
+
+    private func readiness() -> Response {
+        let report = services.readiness()
+        var json = JSONOutput()
+        json.object { json in
+            json.member("status", report.isReady ? "ready" : "not_ready")
+            json.member("checks") { json in
+                for check in report.checks {
+                    json.key(dynamic: check.name)
+                    json.string(check.status)
+                }
+            }
+        }
+        return Response(status: report.isReady ? .ok : .serviceUnavailable,
+                        headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                        body: ResponseBody(bytes: json.bytes))
+    }
+}
+
+extension Response {
+    /// Prometheus text exposition.
+    static func metrics(text: String) -> Response {
+        Response(status: .ok, headers: ["Content-Type": MetricsRegistry.contentType, "Cache-Control": "no-store"],
+                 body: ResponseBody(string: text))
+    }
+}

@@ -1,0 +1,63 @@
+import BelayDomain
+import BelayHTTP
+import BelayPipeline
+import Foundation
+
+/// Renders a member's whole collection as one PNG, cached by content (the pipeline's
+/// collection service behind a seam the tests can replace).
+public protocol CollectionImageSource: Sendable {
+    /// The PNG of `memberID`'s collection at `scale` (1–3) and the digest naming its content.
+    /// - Throws: `DomainError.userNotFound` for an unknown member; anything else is a failure.
+    func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String)
+}
+
+/// Everything the handlers use, built once by `buildApplication`.
+public struct APIServices: Sendable {
+    public let domain: DomainServices
+    public let presentation: Presentation
+    /// The absolute file of an image path stored on a reward row, or nil when the path does
+    /// not lie inside the image store.
+    public let imageFile: @Sendable (String) -> URL?
+    /// Wakes a render worker; called after a check-in commits.
+    public let notifyRenderWorkers: @Sendable () -> Void
+    public let metrics: APIMetrics
+    /// Nil when this server cannot render collections.
+    public let collections: (any CollectionImageSource)?
+    /// Whether the database is reachable and its schema current; the problem when not.
+    public let readiness: @Sendable () -> ReadinessReport
+    /// The Prometheus text of everything `/metrics` shows.
+    public let metricsText: @Sendable () -> String
+
+    public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
+                notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
+                collections: (any CollectionImageSource)?, readiness: @escaping @Sendable () -> ReadinessReport,
+                metricsText: @escaping @Sendable () -> String) {
+        self.domain = domain
+        self.presentation = presentation
+        self.imageFile = imageFile
+        self.notifyRenderWorkers = notifyRenderWorkers
+        self.metrics = metrics
+        self.collections = collections
+        self.readiness = readiness
+        self.metricsText = metricsText
+    }
+}
+
+/// The answer of `/readyz`.
+public struct ReadinessReport: Sendable {
+    /// Each check by name with "ok" or what is wrong.
+    public var checks: [(name: String, status: String)]
+    public var isReady: Bool
+
+    public init(checks: [(name: String, status: String)], isReady: Bool) {
+        self.checks = checks
+        self.isReady = isReady
+    }
+}
+
+extension CollectionService: CollectionImageSource {
+    public func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String) {
+        let image = try image(memberID: memberID, scale: scale)
+        return (image.url, image.digest)
+    }
+}

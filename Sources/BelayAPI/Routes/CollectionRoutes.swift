@@ -1,0 +1,42 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// A member's whole hold collection as one tall PNG, rendered on demand and cached by
+    /// content (the ETag is the content digest, so a repeat with `If-None-Match` is a 304).
+    func registerCollectionRoutes(on routes: RouteGroup<APIContext>) {
+        routes.get("/v1/me/collection.png") { request, context in
+            try collection(memberID: try context.caller().userID, request)
+        }
+        routes.get("/v1/users/{id}/collection.png") { request, context in
+            try context.requireRole([.host, .admin], to: "see other members' collections")
+            let id = try context.parameters.require("id", as: Int64.self)
+            _ = try domain.users.user(id: id)
+            return try collection(memberID: id, request)
+        }
+    }
+
+    private func collection(memberID: Int64, _ request: Request) throws -> Response {
+        let scale = try request.query("scale", as: Int.self) ?? 2
+        guard (1...3).contains(scale) else {
+            throw HTTPError.badRequest(code: "invalid_query_parameter",
+                                       detail: "Query parameter `scale` must be 1, 2 or 3; got `\(scale)`.",
+                                       extensions: ["parameter": "scale", "expected": "1, 2 or 3"])
+        }
+        guard let source = services.collections else {
+            throw HTTPError(.serviceUnavailable, code: "collection_unavailable",
+                            detail: "This server cannot render collection images (its renderer did not start); try again later.",
+                            headers: ["Retry-After": "60"])
+        }
+        let image = try source.collectionImage(memberID: memberID, scale: scale)
+        let etag = "\"\(image.digest)\""
+        // The URL stays the same while the collection grows, so clients revalidate every time.
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "image/png")
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: try FileRegion(path: image.file.path)))
+    }
+}

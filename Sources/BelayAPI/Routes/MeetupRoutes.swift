@@ -1,0 +1,86 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// Meetups: list, get, create, update, cancel, attendees and the host's check-in code.
+    func registerMeetupRoutes(on routes: RouteGroup<APIContext>) {
+        routes.get("/v1/meetups") { request, context in
+            _ = try context.caller()
+            let page = try request.pagination(defaultLimit: 20, maximum: 200)
+            var query = MeetupQuery(scope: try request.query("scope", oneOf: MeetupQuery.Scope.self) ?? .upcoming,
+                                    limit: page.limit, cursor: page.cursor)
+            if let place = request.query("place"), !place.isEmpty { query.placeName = place }
+            query.hostID = try request.query("host_id", as: Int64.self)
+            query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
+            let meetups = try domain.meetups.list(query)
+            return .api(ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor))
+        }
+
+        routes.post("/v1/meetups") { request, context in
+            let caller = try context.requireRole([.host, .admin], to: "create meetups")
+            let body = try request.decodeJSON(as: CreateMeetupRequest.self)
+            let meetup = try domain.meetups.create(NewMeetup(
+                title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
+                startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID), by: caller.actor)
+            return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
+        }
+
+        routes.get("/v1/meetups/{id}") { _, context in
+            _ = try context.caller()
+            let id = try context.parameters.require("id", as: Int64.self)
+            return .api(meetupBody(try domain.meetups.meetup(id: id)))
+        }
+
+        routes.patch("/v1/meetups/{id}") { request, context in
+            let caller = try context.requireRole([.host, .admin], to: "change meetups")
+            let id = try context.parameters.require("id", as: Int64.self)
+            let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
+            let meetup = try domain.meetups.update(id: id, MeetupChanges(
+                title: body.title, description: body.description, placeName: body.placeName, address: body.address,
+                startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
+                hostID: body.hostID), by: caller.actor)
+            return .api(meetupBody(meetup))
+        }
+
+        routes.post("/v1/meetups/{id}/cancel") { _, context in
+            let caller = try context.requireRole([.host, .admin], to: "cancel meetups")
+            let id = try context.parameters.require("id", as: Int64.self)
+            return .api(meetupBody(try domain.meetups.cancel(id: id, by: caller.actor)))
+        }
+
+        routes.get("/v1/meetups/{id}/attendees") { request, context in
+            let caller = try context.requireRole([.host, .admin], to: "see a meetup's attendees")
+            let id = try context.parameters.require("id", as: Int64.self)
+            let meetup = try domain.meetups.meetup(id: id)
+            try requireManager(of: meetup, caller, to: "see its attendees")
+            let page = try request.pagination(defaultLimit: 50, maximum: 500)
+            let status = try request.query("status", oneOf: AttendanceStatus.self)
+            let attendees = try domain.attendance.attendees(meetupID: id, status: status, limit: page.limit, cursor: page.cursor)
+            return .api(ListBody(items: attendees.items.map { AttendeeBody(attendee: $0, presentation: presentation) },
+                                 nextCursor: attendees.nextCursor))
+        }
+
+        routes.get("/v1/meetups/{id}/check-in-code") { _, context in
+            let caller = try context.requireRole([.host, .admin], to: "see check-in codes")
+            let id = try context.parameters.require("id", as: Int64.self)
+            let code = try domain.meetups.currentCheckInCode(meetupID: id, by: caller.actor)
+            return .api(CheckInCodeBody(meetupID: id, code: code, zone: presentation.clubZone), headers: ["Cache-Control": "no-store"])
+        }
+    }
+
+    func meetupBody(_ meetup: Meetup) -> MeetupBody {
+        MeetupBody(meetup: meetup, window: domain.meetups.checkInWindow(of: meetup), presentation: presentation)
+    }
+
+    /// Hosts manage the meetups they host; admins every meetup.
+    /// - Throws: `HTTPError` 403 `forbidden` (reason `not_permitted`).
+    func requireManager(of meetup: Meetup, _ caller: AuthenticatedUser, to action: String) throws {
+        guard caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID) else {
+            throw HTTPError(.forbidden, code: "forbidden",
+                            detail: "Only meetup \(meetup.id)'s host or an admin may \(action).",
+                            extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
+        }
+    }
+}

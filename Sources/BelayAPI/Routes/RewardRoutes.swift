@@ -1,0 +1,123 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// The caller's rewards, one reward, and its images at content-addressed URLs.
+    func registerRewardRoutes(on routes: RouteGroup<APIContext>) {
+        routes.get("/v1/me/rewards") { request, context in
+            let caller = try context.caller()
+            let page = try request.pagination(defaultLimit: 20, maximum: 200)
+            let includeRevoked = try request.query("include_revoked", as: Bool.self) ?? false
+            let rewards = try domain.rewards.rewards(memberID: caller.userID, includeRevoked: includeRevoked,
+                                                     limit: page.limit, cursor: page.cursor)
+            return .api(ListBody(items: rewards.items.map { RewardBody(reward: $0, presentation: presentation) },
+                                 nextCursor: rewards.nextCursor))
+        }
+
+        routes.get("/v1/rewards/{id}") { _, context in
+            let reward = try readableReward(context)
+            return .api(RewardBody(reward: reward, presentation: presentation))
+        }
+
+        routes.get("/v1/rewards/{id}/sticker/{hash}.png") { request, context in
+            try image(.sticker, fileExtension: "png", request, context)
+        }
+        for fileExtension in ["png", "jpg"] {
+            routes.get("/v1/rewards/{id}/story/{hash}.\(fileExtension)") { request, context in
+                try image(.story, fileExtension: fileExtension, request, context)
+            }
+        }
+    }
+
+    /// The reward named by the `id` path parameter, when the caller may see it: its member,
+    /// the host of its meetup, or an admin.
+    /// - Throws: 404 `reward_not_found`; 403 `forbidden`.
+    func readableReward(_ context: APIContext) throws -> Reward {
+        let caller = try context.caller()
+        let id = try context.parameters.require("id", as: Int64.self)
+        let reward = try domain.rewards.reward(id: id)
+        if reward.memberID == caller.userID || caller.role == .admin { return reward }
+        if caller.role == .host, try domain.meetups.meetup(id: reward.meetupID).hostID == caller.userID { return reward }
+        throw HTTPError(.forbidden, code: "forbidden",
+                        detail: "Reward \(id) belongs to another member; only they, the host of its meetup or an admin may see it.",
+                        extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
+    }
+
+    /// Serves one image of a reward from the image store.
+    ///
+    /// The hash in the path must be the reward's current one: the file read is always the one
+    /// the reward's row names, never a path made from the request. While the first render is
+    /// pending the answer is 202 with `Retry-After`.
+    private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
+        let hash = try context.parameters.require("hash")
+        guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw HTTPError(.badRequest, code: "invalid_path_parameter",
+                            detail: "Path parameter `hash` must be the 64 lowercase hex digits of an image's content hash, as in the reward's image URL.",
+                            extensions: ["parameter": "hash", "expected": "64 lowercase hex digits"])
+        }
+        let reward = try readableReward(context)
+        guard let images = reward.images else {
+            if reward.renderStatus == .failed {
+                throw HTTPError(.conflict, code: "render_failed",
+                                detail: "Reward \(reward.id)'s images could not be rendered; the server retries failed renders in its next backfill.",
+                                extensions: ["reason": "render_failed"])
+            }
+            var json = JSONOutput()
+            json.object { json in
+                json.member("reward_id", reward.id)
+                json.member("render_status", reward.renderStatus.rawValue)
+                json.member("retry_after_seconds", renderRetryAfterSeconds)
+            }
+            return Response(status: .accepted,
+                            headers: ["Content-Type": "application/json", "Retry-After": String(renderRetryAfterSeconds),
+                                      "Cache-Control": "no-store"],
+                            body: ResponseBody(bytes: json.bytes))
+        }
+        let stored = kind.file(of: images)
+        guard stored.hash == hash, stored.fileExtension == fileExtension else {
+            let current = kind.path(rewardID: reward.id, hash: stored.hash, fileExtension: stored.fileExtension)
+            throw HTTPError(.notFound, code: "image_not_found",
+                            detail: "Reward \(reward.id) has no \(kind.rawValue) with this hash; its current \(kind.rawValue) is at \(current).",
+                            extensions: ["current_url": .string(presentation.absoluteURL(current))])
+        }
+        let etag = "\"\(hash)\""
+        var headers: HTTPHeaders = [
+            "ETag": etag,
+            "Cache-Control": "public, max-age=31536000, immutable",
+        ]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let path = kind == .sticker ? images.stickerPath : images.storyPath
+        guard let file = services.imageFile(path) else {
+            throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
+        }
+        headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
+        let region: FileRegion
+        do {
+            region = try FileRegion(path: file.path)
+        } catch let error as HTTPError where error.status == .notFound {
+            throw ImageStoreProblem(detail: "reward \(reward.id)'s \(kind.rawValue) file \(file.path) is missing; run `belay backfill` to render it again")
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
+    }
+
+    /// RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly.
+    static func matches(ifNoneMatch header: String, etag: String) -> Bool {
+        for candidate in header.split(separator: ",") {
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+}
+
+/// An image a reward row names cannot be served (the store lost it): logged with the request
+/// id and answered 500 without the details.
+struct ImageStoreProblem: Error, CustomStringConvertible {
+    let detail: String
+    var description: String { "image store: \(detail)" }
+}

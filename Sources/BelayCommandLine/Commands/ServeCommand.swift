@@ -1,0 +1,91 @@
+import BelayAPI
+import BelayConfig
+import BelayHTTP
+import Foundation
+
+/// `belay serve [--port N]`: runs the HTTP API, the render workers and the scheduled backfill
+/// until SIGTERM or SIGINT, then stops gracefully and exits 0.
+struct ServeCommand: ParsableCommand {
+    static let port = OptionalOption<Int>("port", valueName: "n",
+                                          help: "Listen on this port instead of server.port; 0 picks a free one (printed on start).")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "serve",
+            abstract: "Run the API server (and its render workers and backfill schedule).",
+            discussion: """
+            Listens on server.host and server.port and prints `listening on http://HOST:PORT` once it
+            accepts connections. On the first start with an empty data directory it creates the
+            database, applies the migrations and imports the hold catalogue, then says how to create
+            an admin token. SIGTERM or SIGINT (Ctrl-C) stops it gracefully: no new connections,
+            requests in flight and the render jobs in hand are finished, the database is closed,
+            and it exits 0.
+            Image URLs start with server.public_base_url; when that names a loopback host its port
+            follows the port actually bound.
+            """,
+            arguments: [port]
+        )
+    }
+
+    let port: Int?
+
+    init(arguments: ParsedArguments) {
+        port = arguments[Self.port]
+    }
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) {
+            throw CommandLineError.usage("--port must be 0–65535 (0 picks a free port); got \(port)")
+        }
+    }
+
+    func run(_ context: CommandContext) throws {
+        var configuration = try context.configuration()
+        if let port { configuration.server.port = port }
+        // Listen for the signals first: from here on SIGTERM means "stop gracefully".
+        let signals = ShutdownSignals.Waiter()
+
+        let application: BelayApplication
+        let firstStart: FirstStartReport?
+        do {
+            firstStart = try prepareDataDirectory(configuration)
+            application = try buildApplication(configuration)
+            try application.start()
+        } catch let error as ApplicationError {
+            throw CommandLineError.failure(error.description)
+        }
+        let base = application.services.presentation.publicBaseURL
+        context.print("listening on http://\(displayHost(configuration.server.host)):\(application.port)")
+        if let firstStart {
+            printFirstStart(firstStart, base: base, context)
+        }
+
+        let signal = signals.wait()
+        application.logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
+        application.stop()
+        application.logger.info("stopped")
+    }
+
+    private func displayHost(_ host: String) -> String {
+        if host.isEmpty || host == "0.0.0.0" { return "127.0.0.1" }
+        return host.contains(":") ? "[\(host)]" : host
+    }
+
+    private func printFirstStart(_ report: FirstStartReport, base: String, _ context: CommandContext) {
+        let config = context.configFile.map { " --config \(shellQuoted($0))" } ?? ""
+        context.print("""
+
+            First start: created \(report.databasePath) (\(report.migrations.count) migration\(report.migrations.count == 1 ? "" : "s")) \
+            and imported \(report.catalogue.holdsAdded) holds and \(report.catalogue.backgroundsAdded) backgrounds.
+            Create an admin and their API token (printed once) in another terminal:
+              belay users create admin --name "Club Admin" --role admin --token\(config)
+            Then call the API with it:
+              curl -H "Authorization: Bearer <token>" \(base)/v1/me
+            Every route is described at \(base)/openapi.json
+            """)
+    }
+
+    private func shellQuoted(_ text: String) -> String {
+        text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-".contains($0) }) ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
