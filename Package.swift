@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(
             name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Everything the renderer needs beyond a request. BelayAPI and BelayCommandLine fill it
+/// from config.json (`fonts`, `render`); the defaults suit a worker in a pool.
+public struct RenderSettings: Sendable, Hashable {
+    /// The fallback chain's font files.
+    public var fonts: FontSettings
+    /// The largest artwork accepted.
+    public var limits: ImageLimits
+    /// How PNGs are compressed (the thread count is taken from `parallelism`).
+    public var png: PNGSettings
+    /// Cores one render may use for resampling and PNG compression. Keep 1 when several
+    /// renders run at once (render workers, the backfill): they already fill the cores, and
+    /// splitting each render only adds overhead. A one-off render (the CLI) can use them all.
+    public var parallelism: Int
+    /// Bytes of decoded artwork a renderer keeps to reuse (artworks repeat from render to
+    /// render); 0 turns the cache off.
+    public var artworkCacheBytes: Int
+
+    public init(
+        fonts: FontSettings = .debian, limits: ImageLimits = .default, png: PNGSettings = .default,
+        parallelism: Int = 1, artworkCacheBytes: Int = 48 << 20
+    ) {
+        self.fonts = fonts
+        self.limits = limits
+        self.png = png
+        self.parallelism = max(1, parallelism)
+        self.artworkCacheBytes = max(0, artworkCacheBytes)
+    }
+
+    /// Settings for one render at a time using every core (the CLI and the benchmark).
+    public static func oneOff(fonts: FontSettings = .debian) -> RenderSettings {
+        RenderSettings(fonts: fonts, parallelism: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    var pngSettings: PNGSettings {
+        var settings = png
+        settings.threads = parallelism
+        return settings
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Belay's renderer: draws stickers, stories and collections from plain inputs (artwork
+/// files, strings, a scale) and encodes them.
+///
+/// A renderer owns a text engine (FreeType faces are not thread-safe) and caches of decoded
+/// artwork and rasterised glyphs, so it is used by one thread at a time: give each render
+/// worker its own. Any number of renderers can work at once.
+public final class Renderer {
+    public let settings: RenderSettings
+    private let text: TextEngine
+    private let artwork: ArtworkStore
+
+    /// Opens the fonts of the chain.
+    /// - Throws: `RenderError` (`font_unavailable`) naming a font file that cannot be used.
+    public init(settings: RenderSettings = RenderSettings()) throws {
+        self.settings = settings
+        text = try TextEngine(fonts: settings.fonts)
+        artwork = ArtworkStore(limits: settings.limits, cacheBytes: settings.artworkCacheBytes)
+    }
+
+    // MARK: Sticker and story
+
+    /// Renders the `hold-sticker` template as an RGBA PNG (240x320 pt at `scale`).
+    /// - Throws: `RenderError` for an unusable artwork file (naming it), a scale other than
+    ///   1–3, or a failed encode.
+    public func renderSticker(_ content: StickerContent, scale: Int = 3) throws -> RenderedImage {
+        var warnings: [String] = []
+        let sticker = try drawSticker(content, scale: scale, warnings: &warnings)
+        return try encodePNG(sticker, colorType: .rgba, warnings: warnings)
+    }
+
+    /// Renders the `story` template (1080x1920, the 3x sticker on the colours' gradient).
+    /// - Throws: like `renderSticker`.
+    public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
+        var warnings: [String] = []
+        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
+        return try encodeStory(StoryTemplate.draw(sticker: sticker, colors: colors), format: format, warnings: warnings)
+    }
+
+    /// Renders a sticker and its story together, drawing the 3x sticker once when both use it.
+    /// - Throws: like `renderSticker`.
+    public func renderStickerAndStory(
+        _ content: StickerContent, stickerScale: Int = 3, colors: StoryColors, format: StoryFormat = .png
+    ) throws -> (sticker: RenderedImage, story: RenderedImage) {
+        var warnings: [String] = []
+        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
+        let sticker = stickerScale == StoryTemplate.stickerScale
+            ? story3x : try drawSticker(content, scale: stickerScale, warnings: &warnings)
+        let unique = Array(NSOrderedSet(array: warnings)) as? [String] ?? warnings
+        return (
+            try encodePNG(sticker, colorType: .rgba, warnings: unique),
+            try encodeStory(StoryTemplate.draw(sticker: story3x, colors: colors), format: format, warnings: unique)
+        )
+    }
+
+    /// The content key of a sticker: equal exactly when the rendered images would be equal.
+    /// - Throws: `RenderError` when an artwork file cannot be read.
+    public func stickerKey(_ content: StickerContent, scale: Int = 3) throws -> ContentKey {
+        var key = ContentKeyBuilder(template: .holdSticker)
+        try addSticker(content, scale: scale, to: &key)
+        return key.finish()
+    }
+
+    /// The content key of a story.
+    /// - Throws: `RenderError` when an artwork file cannot be read.
+    public func storyKey(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> ContentKey {
+        var key = ContentKeyBuilder(template: .story)
+        try addSticker(content, scale: StoryTemplate.stickerScale, to: &key)
+        key.add("top", colors.top.hex)
+        key.add("bottom", colors.bottom.hex)
+        switch format {
+        case .png: key.add("format", "png")
+        case let .jpeg(quality): key.add("format", "jpeg-\(quality)")
+        }
+        return key.finish()
+    }
+
+    private func addSticker(_ content: StickerContent, scale: Int, to key: inout ContentKeyBuilder) throws {
+        try Self.check(scale: scale)
+        key.add("sticker-version", String(StickerTemplate.version))
+        key.add("background", try artwork.fingerprint(content.backgroundPath))
+        key.add("hold", try artwork.fingerprint(content.holdPath))
+        key.add("place", content.place)
+        key.add("date", content.date)
+        key.add("scale", String(scale))
+        key.add("fonts", fontIdentity)
+    }
+
+    private func drawSticker(_ content: StickerContent, scale: Int, warnings: inout [String]) throws -> Pixmap {
+        try Self.check(scale: scale)
+        let background = try artwork.pixmap(content.backgroundPath)
+        let hold = try artwork.pixmap(content.holdPath)
+        return try StickerTemplate.draw(
+            background: background, hold: hold, place: content.place, date: content.date, scale: scale,
+            text: text, parallelism: settings.parallelism, warnings: &warnings)
+    }
+
+    private func encodeStory(_ story: Pixmap, format: StoryFormat, warnings: [String]) throws -> RenderedImage {
+        switch format {
+        case .png:
+            return try encodePNG(story, colorType: .rgb, warnings: warnings)
+        case let .jpeg(quality):
+            let bytes = try JPEGEncoder(quality: quality).encode(story)
+            return RenderedImage(bytes: bytes, width: story.width, height: story.height, mediaType: "image/jpeg", warnings: warnings)
+        }
+    }
+
+    private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, warnings: [String]) throws -> RenderedImage {
+        let bytes = try PNGEncoder(settings: settings.pngSettings).encode(pixmap, as: colorType)
+        return RenderedImage(bytes: bytes, width: pixmap.width, height: pixmap.height, mediaType: "image/png", warnings: warnings)
+    }
+
+    static func check(scale: Int) throws {
+        guard (1...3).contains(scale) else {
+            throw RenderError(.invalidRequest(detail: "scale \(scale) is not 1, 2 or 3"))
+        }
+    }
+
+    /// The font files' paths and sizes: a different font file means different pixels.
+    private lazy var fontIdentity: String = settings.fonts.files.map { role, path in
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        return "\(role.name)=\(path):\(size)"
+    }.joined(separator: ";")
+
+    // MARK: Collection
+
+    /// Renders the `collection` template at `scale` into an RGB PNG at `path`, a band at a
+    /// time; the file appears (atomically) only when complete.
+    /// - Throws: `RenderError` for an unusable hold artwork (naming it), a bad scale, or a
+    ///   failed write; no partial file is left behind.
+    @discardableResult
+    public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> CollectionImage {
+        try Self.check(scale: scale)
+        let file = try AtomicFile(path: path)
+        let counter = CountingSink(file)
+        let (width, height, warnings) = try CollectionRenderer(
+            content: content, scale: scale, text: text, artwork: artwork, settings: settings
+        ).render(to: counter)
+        try file.commit()
+        return CollectionImage(path: path, width: width, height: height, bytes: counter.count, warnings: warnings)
+    }
+
+    /// The content key of a collection image.
+    /// - Throws: `RenderError` when a hold artwork cannot be read.
+    public func collectionKey(_ content: CollectionContent, scale: Int = 2) throws -> ContentKey {
+        try Self.check(scale: scale)
+        var key = ContentKeyBuilder(template: .collection)
+        key.add("name", content.memberName)
+        key.add("first", content.firstDate ?? "")
+        key.add("last", content.lastDate ?? "")
+        key.add("count", String(content.items.count))
+        for item in content.items {
+            key.add("hold", try artwork.fingerprint(item.holdPath))
+            key.add("place", item.place)
+            key.add("date", item.date)
+        }
+        key.add("scale", String(scale))
+        key.add("fonts", fontIdentity)
+        return key.finish()
+    }
+}
+
+/// Counts the bytes passing to another sink.
+final class CountingSink: PNGByteSink {
+    private let next: PNGByteSink
+    private(set) var count = 0
+
+    init(_ next: PNGByteSink) {
+        self.next = next
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try next.write(bytes)
+        count += bytes.count
+    }
+}

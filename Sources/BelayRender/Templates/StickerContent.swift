@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a sticker (and the story around it) shows: plain inputs, no database.
+public struct StickerContent: Sendable, Hashable {
+    /// Path of the background artwork (PNG or JPEG), scaled to fill the card.
+    public var backgroundPath: String
+    /// Path of the hold artwork (PNG with transparency), fitted into the hold box.
+    public var holdPath: String
+    /// The place name, set in bold and ellipsised when too long.
+    public var place: String
+    /// The date line, already formatted (see `StickerContent.formatDate`).
+    public var date: String
+
+    public init(backgroundPath: String, holdPath: String, place: String, date: String) {
+        self.backgroundPath = backgroundPath
+        self.holdPath = holdPath
+        self.place = place
+        self.date = date
+    }
+
+    /// The sticker's date line: `2026.11.29 (일)` for ko_KR, the weekday abbreviated in the
+    /// club's locale, the date taken in the meetup's time zone.
+    public static func formatDate(_ date: Date, timeZone: TimeZone, locale: Locale) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy.MM.dd (E)"
+        return formatter.string(from: date)
+    }
+}
+
+/// The two colours of the story's vertical gradient (each background declares its pair; the
+/// share payload sends the same pair to Instagram).
+public struct StoryColors: Sendable, Hashable {
+    public var top: Color
+    public var bottom: Color
+
+    public init(top: Color, bottom: Color) {
+        self.top = top
+        self.bottom = bottom
+    }
+}
+
+/// The story's file format.
+public enum StoryFormat: Sendable, Hashable {
+    case png
+    /// Baseline JPEG at a quality of 1–100 (smaller; the story is opaque).
+    case jpeg(quality: Int)
+}
+
+/// An encoded image.
+public struct RenderedImage: Sendable {
+    /// The file's bytes (PNG or JPEG).
+    public let bytes: [UInt8]
+    public let width: Int
+    public let height: Int
+    /// `image/png` or `image/jpeg`.
+    public let mediaType: String
+    /// Things worth telling an admin that did not stop the render, e.g. characters that no
+    /// font has (left out of the label).
+    public let warnings: [String]
+}
