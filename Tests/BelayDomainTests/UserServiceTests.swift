@@ -51,7 +51,7 @@ import Testing
         #expect(stored[0].0.count == 32)
         #expect(!String(decoding: stored[0].0, as: UTF8.self).contains(issued.secret))
 
-        let altered = issued.secret.dropLast() + (issued.secret.hasSuffix("A") ? "B" : "A")
+        let altered = String(issued.secret.dropLast()) + (issued.secret.hasSuffix("A") ? "B" : "A")
         #expect(try users.authenticate(token: altered) == nil)
         #expect(try users.authenticate(token: "nonsense") == nil)
         #expect(try users.revokeToken(id: issued.token.id).revokedAt != nil)
