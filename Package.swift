@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
+        // The HTTP layer alone, for bench/http's comparison with nginx.
+        .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
         // Shared helpers for tests: temporary directories, running the real binary, free ports.
         .target(name: "BelayTestSupport", dependencies: ["BelayStorage"], path: "Tests/BelayTestSupport"),

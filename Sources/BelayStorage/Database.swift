@@ -8,13 +8,39 @@ public struct DatabaseConfiguration: Sendable {
     public var busyTimeoutMilliseconds: Int32
     /// How many reader connections a `DatabasePool` keeps at most.
     public var maximumReaderCount: Int
+    /// Page cache per connection, in KiB (`PRAGMA cache_size = -N`).
+    public var cacheSizeKiB: Int
+    /// How much of the file reads may memory-map (`PRAGMA mmap_size`); 0 turns it off.
+    /// Mapped pages are shared between connections through the OS page cache, so readers
+    /// do not copy pages with a system call after every write.
+    public var memoryMapBytes: Int64
+    /// WAL pages written before an automatic checkpoint (`PRAGMA wal_autocheckpoint`).
+    /// Larger values write hot pages back less often, at the cost of a longer WAL.
+    public var walAutocheckpointPages: Int
+    /// After a checkpoint, the WAL file is truncated to at most this size (`PRAGMA journal_size_limit`).
+    public var walSizeLimitBytes: Int64
+    /// How many concurrent `DatabasePool.write` calls may share one commit (1 turns group
+    /// commit off).
+    public var maximumWritesPerCommit: Int
 
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: lock wait before `SQLITE_BUSY` (default 5 s).
     ///   - maximumReaderCount: reader connections of a `DatabasePool` (default 4).
-    public init(busyTimeoutMilliseconds: Int32 = 5_000, maximumReaderCount: Int = 4) {
+    ///   - cacheSizeKiB: page cache per connection (default 16 MiB).
+    ///   - memoryMapBytes: memory-mapped reads (default 256 MiB).
+    ///   - walAutocheckpointPages: checkpoint interval (default 4,000 pages, about 16 MiB).
+    ///   - walSizeLimitBytes: WAL size kept after a checkpoint (default 64 MiB).
+    ///   - maximumWritesPerCommit: group commit size of a `DatabasePool` (default 64).
+    public init(busyTimeoutMilliseconds: Int32 = 5_000, maximumReaderCount: Int = 4, cacheSizeKiB: Int = 16_384,
+                memoryMapBytes: Int64 = 268_435_456, walAutocheckpointPages: Int = 4_000,
+                walSizeLimitBytes: Int64 = 67_108_864, maximumWritesPerCommit: Int = 64) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maximumReaderCount = maximumReaderCount
+        self.cacheSizeKiB = cacheSizeKiB
+        self.memoryMapBytes = memoryMapBytes
+        self.walAutocheckpointPages = walAutocheckpointPages
+        self.walSizeLimitBytes = walSizeLimitBytes
+        self.maximumWritesPerCommit = max(maximumWritesPerCommit, 1)
     }
 }
 
@@ -77,6 +103,16 @@ public final class Database {
             }
             try execute("PRAGMA foreign_keys = ON")
             try execute("PRAGMA synchronous = NORMAL")
+            // Savepoint and statement journals in memory: on disk they cost a write per page
+            // touched, more than the WAL itself.
+            try execute("PRAGMA temp_store = MEMORY")
+            // Pragma values cannot be bound; these are integers from the configuration.
+            try execute("PRAGMA cache_size = \(-max(configuration.cacheSizeKiB, 0))")
+            _ = try scalar("PRAGMA mmap_size = \(max(configuration.memoryMapBytes, 0))", as: Int64.self)
+            if !readOnly {
+                _ = try scalar("PRAGMA wal_autocheckpoint = \(max(configuration.walAutocheckpointPages, 0))", as: Int64.self)
+                _ = try scalar("PRAGMA journal_size_limit = \(max(configuration.walSizeLimitBytes, -1))", as: Int64.self)
+            }
         } catch {
             statementCache.removeAll()
             sqlite3_close_v2(opened)

@@ -160,6 +160,37 @@ import Testing
         #expect(mine.items.map(\.meetupID) == [meetup.id])
     }
 
+    @Test func theMeetupCountersAlwaysMatchTheAttendances() throws {
+        let meetup = try fixture.meetup(capacity: 3)
+        let members = try (0..<6).map { _ in try fixture.member() }
+        func verify() throws {
+            let counted = try fixture.pool.read { db in
+                try db.queryOne("""
+                    SELECT count(*) FILTER (WHERE status IN ('going', 'checked_in')), count(*) FILTER (WHERE status = 'waitlisted'),
+                           count(*) FILTER (WHERE status = 'checked_in')
+                    FROM attendances WHERE meetup_id = ?
+                    """, [meetup.id]) { [try $0.get(0, as: Int.self), try $0.get(1, as: Int.self), try $0.get(2, as: Int.self)] }
+            }
+            let stored = try fixture.domain.meetups.meetup(id: meetup.id)
+            #expect(counted == [stored.goingCount, stored.waitlistCount, stored.checkedInCount])
+        }
+        for member in members { _ = try join(member, meetup); try verify() }
+        _ = try attendance.leave(meetupID: meetup.id, memberID: members[0].id, by: .commandLine)
+        try verify()
+        fixture.clock.advance(by: 3_600)
+        _ = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: members[1].id, proof: .host), by: .commandLine)
+        try verify()
+        _ = try fixture.domain.checkIns.undoCheckIn(meetupID: meetup.id, memberID: members[1].id, by: .commandLine)
+        try verify()
+        _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(capacity: 5), by: .commandLine)
+        try verify()
+        _ = try join(members[0], meetup)
+        try verify()
+        _ = try fixture.domain.meetups.cancel(id: meetup.id, by: .commandLine)
+        try verify()
+        #expect(try fixture.domain.meetups.meetup(id: meetup.id).goingCount == 0)
+    }
+
     @Test func capacityHoldsUnderConcurrentJoinsFromManyThreads() throws {
         let meetup = try fixture.meetup(capacity: 7)
         let members = try (0..<48).map { _ in try fixture.member() }

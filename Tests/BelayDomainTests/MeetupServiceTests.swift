@@ -102,6 +102,29 @@ import Testing
         #expect(try fixture.pool.check().isHealthy)
     }
 
+    @Test func upgradingFrom0001CountsExistingAttendances() throws {
+        let directory = try TemporaryDirectory()
+        let shipped = BelayProcess.packageRoot.appendingPathComponent("Migrations").path
+        let first = try Migration(identifier: "0001_initial",
+                                  sql: try String(contentsOfFile: shipped + "/0001_initial.sql", encoding: .utf8))
+        let database = try Database(path: directory.file("old.sqlite"))
+        try Migrator(migrations: [first]).migrate(database)
+        try database.executeScript("""
+            INSERT INTO users (id, handle, display_name, role, created_at) VALUES (1, 'h', 'H', 'host', 0), (2, 'a', 'A', 'member', 0),
+                (3, 'b', 'B', 'member', 0), (4, 'c', 'C', 'member', 0);
+            INSERT INTO meetups (id, title, place_name, starts_at, ends_at, time_zone, capacity, host_id, check_in_secret, created_at, updated_at)
+                VALUES (1, 'T', 'P', 0, 1, 'Asia/Seoul', 2, 1, zeroblob(32), 0, 0);
+            INSERT INTO attendances (meetup_id, member_id, status, queue_position, joined_at, updated_at, checked_in_at)
+                VALUES (1, 2, 'checked_in', 1, 0, 0, 0), (1, 3, 'going', 2, 0, 0, NULL), (1, 4, 'waitlisted', 3, 0, 0, NULL);
+            """)
+        let applied = try DomainFixture.migrator().migrate(database)
+        #expect(applied.map(\.identifier).contains("0003_meetup_attendance_counts"))
+        let counts = try database.queryOne("SELECT going_count, waitlist_count, checked_in_count FROM meetups WHERE id = 1") {
+            [try $0.get(0, as: Int.self), try $0.get(1, as: Int.self), try $0.get(2, as: Int.self)]
+        }
+        #expect(counts == [2, 1, 1])
+    }
+
     @Test func settingsAreValidated() {
         #expect(refusal { try CheckInPolicy(codeStepSeconds: 10).validate() } == .invalidInput)
         #expect(refusal { try RewardPolicy(rarityWeights: [.common: 0]).validate() } == .invalidInput)

@@ -52,6 +52,46 @@ import Testing
         #expect(try pool.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 400)
     }
 
+    @Test func concurrentWritesAreCommittedWhenWriteReturnsAndAFailureLosesOnlyItsOwnChanges() throws {
+        struct Refused: Error {}
+        let problems = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<100 {
+                let id = Int64(thread * 1_000 + index)
+                do {
+                    try pool.write { db in
+                        try db.execute("INSERT INTO counters (id, value) VALUES (?, ?)", [id, thread])
+                        if index % 10 == 3 { throw Refused() }
+                    }
+                    // Read-your-writes: committed before write returned.
+                    let seen = try pool.read { try $0.scalar("SELECT value FROM counters WHERE id = ?", [id], as: Int64.self) }
+                    if seen != Int64(thread) { problems.withLock { $0.append("row \(id) not visible after write") } }
+                } catch is Refused {
+                    continue
+                } catch {
+                    problems.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(problems.withLock { $0 } == [])
+        let stored = try pool.read { db in try db.query("SELECT id FROM counters ORDER BY id") { try $0.get(0, as: Int64.self) } }
+        let expected = (0..<8).flatMap { thread in (0..<100).filter { $0 % 10 != 3 }.map { Int64(thread * 1_000 + $0) } }
+        #expect(stored == expected.sorted())
+    }
+
+    @Test func aWriteThatBreaksTheTransactionFailsOnlyItsGroup() throws {
+        // A constraint failure inside a savepoint rolls back only that write.
+        try pool.write { try $0.execute("INSERT INTO counters (id, value) VALUES (1, 1)") }
+        #expect(throws: DatabaseError.self) {
+            try pool.write { try $0.execute("INSERT INTO counters (id, value) VALUES (1, 2)") }
+        }
+        try pool.write { try $0.execute("INSERT INTO counters (id, value) VALUES (2, 2)") }
+        #expect(try pool.read { try $0.scalar("SELECT sum(value) FROM counters", as: Int64.self) } == 3)
+        // A nested transaction is refused without disturbing the writer.
+        #expect(throws: DatabaseError.self) { try pool.write { db in try db.transaction { } } }
+        try pool.writeWithoutTransaction { db in #expect(!db.isInTransaction) }
+    }
+
     @Test func readersRunConcurrently() throws {
         // Each reader waits inside its read until the other has entered its own: this can
         // only finish if two reads are in progress at the same time.

@@ -29,12 +29,12 @@ enum AttendanceRepository {
         try db.queryOne("SELECT \(columns) FROM attendances a WHERE a.id = ?", [id], decode)
     }
 
-    /// Places taken (`going` + `checked_in`) and members waiting.
+    /// Places taken (`going` + `checked_in`) and members waiting, from the counters the
+    /// attendance triggers keep on the meetup row.
     static func counts(meetupID: Int64, in db: Database) throws -> (taken: Int, waiting: Int) {
-        try db.queryOne("""
-            SELECT count(*) FILTER (WHERE status IN ('going', 'checked_in')), count(*) FILTER (WHERE status = 'waitlisted')
-            FROM attendances WHERE meetup_id = ? AND status IN ('going', 'checked_in', 'waitlisted')
-            """, [meetupID]) { (try $0.get(0, as: Int.self), try $0.get(1, as: Int.self)) } ?? (0, 0)
+        try db.queryOne("SELECT going_count, waitlist_count FROM meetups WHERE id = ?", [meetupID]) {
+            (try $0.get(0, as: Int.self), try $0.get(1, as: Int.self))
+        } ?? (0, 0)
     }
 
     static func nextQueuePosition(meetupID: Int64, in db: Database) throws -> Int64 {

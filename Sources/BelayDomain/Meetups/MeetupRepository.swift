@@ -5,10 +5,7 @@ import Foundation
 enum MeetupRepository {
     static let columns = """
         m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
-        m.host_id, m.status, m.created_at, m.updated_at,
-        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status IN ('going', 'checked_in')),
-        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status = 'waitlisted'),
-        (SELECT count(*) FROM attendances a WHERE a.meetup_id = m.id AND a.status = 'checked_in')
+        m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count, m.checked_in_count
         """
 
     static func decode(_ row: Row) throws -> Meetup {

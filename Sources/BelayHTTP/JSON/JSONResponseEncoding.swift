@@ -1,7 +1,8 @@
 import Foundation
 
-/// The shared JSON encoders for responses. Making a `JSONEncoder` per request halves a small
-/// endpoint's throughput, so responses reuse these (encoding is thread-safe once configured).
+/// Shared `JSONEncoder`s, configured like `StreamingJSONEncoder`'s output. Making a `JSONEncoder`
+/// per request halves a small endpoint's throughput, so these are reused (encoding is
+/// thread-safe once configured). `Response.json` uses the faster `StreamingJSONEncoder`.
 public enum JSONResponseEncoding {
     /// Compact output, slashes unescaped, dates as RFC 3339 in UTC (`2026-11-29T10:00:00Z`;
     /// milliseconds when the date has them). Use `OffsetDateTime` for a date in a local offset.
@@ -24,11 +25,21 @@ public enum JSONResponseEncoding {
 }
 
 extension Response {
-    /// A JSON response encoded with the shared encoder (`Content-Type: application/json`).
+    /// A JSON response (`Content-Type: application/json`) written by `StreamingJSONEncoder`:
+    /// members in declaration order, dates as RFC 3339.
     /// - Throws: `EncodingError` when the value cannot be encoded (e.g. a non-finite number); the
     ///   error middleware answers it 500.
+    public static func json(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws -> Response {
+        let bytes = try StreamingJSONEncoder().encode(value)
+        var headers = headers
+        if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: JSONResponseEncoding.contentType) }
+        return Response(status: status, headers: headers, body: ResponseBody(bytes: bytes))
+    }
+
+    /// A JSON response written by a configured `JSONEncoder` (e.g. `JSONResponseEncoding.prettyEncoder`).
+    /// Reuse encoders: making one per request halves a small endpoint's throughput.
     public static func json(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = [:],
-                            encoder: JSONEncoder = JSONResponseEncoding.encoder) throws -> Response {
+                            encoder: JSONEncoder) throws -> Response {
         let data = try encoder.encode(value)
         var headers = headers
         if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: JSONResponseEncoding.contentType) }

@@ -11,10 +11,27 @@ public enum RFC3339 {
     /// `date` written with the given UTC offset; `Z` when the offset is 0. Milliseconds are
     /// written only when the date has a fractional second.
     public static func string(from date: Date, utcOffsetSeconds: Int = 0) -> String {
-        string(millisecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), utcOffsetSeconds: utcOffsetSeconds)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        append(date, utcOffsetSeconds: utcOffsetSeconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func string(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, alwaysMilliseconds: Bool = false) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        append(millisecondsSinceEpoch: totalMilliseconds, utcOffsetSeconds: utcOffsetSeconds, alwaysMilliseconds: alwaysMilliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `date` as `string(from:utcOffsetSeconds:)` would, straight into `bytes`.
+    static func append(_ date: Date, utcOffsetSeconds: Int, to bytes: inout [UInt8]) {
+        append(millisecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)),
+               utcOffsetSeconds: utcOffsetSeconds, alwaysMilliseconds: false, to: &bytes)
+    }
+
+    static func append(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, alwaysMilliseconds: Bool,
+                       to bytes: inout [UInt8]) {
         let localMilliseconds = totalMilliseconds + Int64(utcOffsetSeconds) * 1000
         let milliseconds = Int(localMilliseconds - floorDivide(localMilliseconds, 1000) * 1000)
         let seconds = floorDivide(localMilliseconds, 1000)
@@ -22,8 +39,6 @@ public enum RFC3339 {
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(29)
         appendPadded(&bytes, year, width: 4)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(&bytes, month, width: 2)
@@ -48,7 +63,6 @@ public enum RFC3339 {
             bytes.append(UInt8(ascii: ":"))
             appendPadded(&bytes, magnitude / 60 % 60, width: 2)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` and a space for `T` are accepted.
@@ -156,16 +170,23 @@ public enum RFC3339 {
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
+    /// Appends `value` in decimal, zero-padded to `width` digits, without allocating.
     private static func appendPadded(_ bytes: inout [UInt8], _ value: Int, width: Int) {
-        var digits: [UInt8] = []
-        var remaining = abs(value)
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(remaining % 10))
-            remaining /= 10
-        } while remaining > 0
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        for _ in digits.count..<max(width, digits.count) { bytes.append(UInt8(ascii: "0")) }
-        bytes.append(contentsOf: digits.reversed())
+        let magnitude = value.magnitude
+        var digitCount = 1
+        var power: UInt = 10
+        while digitCount < 19 && magnitude >= power {
+            digitCount += 1
+            power *= 10
+        }
+        for _ in digitCount..<max(width, digitCount) { bytes.append(UInt8(ascii: "0")) }
+        var divisor: UInt = 1
+        for _ in 1..<digitCount { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 

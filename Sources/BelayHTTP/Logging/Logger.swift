@@ -5,11 +5,12 @@ import Darwin
 #endif
 import Synchronization
 
-/// write(2), named apart from the sinks' own `write` methods.
-private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
+/// write(2) until everything is written or the descriptor fails; named apart from the sinks'
+/// own `write` methods.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
-        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written <= 0 { break }
         offset += written
     }
@@ -86,7 +87,7 @@ public struct StandardErrorLogSink: LogSink {
         line += entry.formattedLine
         line += "\n"
         // One write(2) per line so lines from concurrent threads never interleave.
-        line.withUTF8(writeToStandardError)
+        line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }
 

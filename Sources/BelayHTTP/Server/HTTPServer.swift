@@ -65,6 +65,7 @@ public final class HTTPServer: Sendable {
                 options.connection_timeout_seconds = UInt32(settings.connectionTimeoutSeconds)
                 options.connection_limit = UInt32(settings.maxConnections)
                 options.per_ip_connection_limit = UInt32(settings.maxConnectionsPerIP)
+                options.connection_memory_limit = settings.connectionMemoryBytes
                 options.access_handler = { context, connection, url, method, _, uploadData, uploadDataSize, requestSlot in
                     guard let context, let connection, let url, let method, let uploadDataSize, let requestSlot else {
                         return .NO

@@ -20,6 +20,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// Whether connections stay open between requests (HTTP/1.1 keep-alive).
     public var keepAlive: Bool
+    /// Memory per connection for the request line, headers and I/O buffers; a request whose head
+    /// does not fit is refused by libmicrohttpd (431). libmicrohttpd clears it for every request,
+    /// so smaller is faster: 16 KiB leaves room for ~8 KiB of headers.
+    public var connectionMemoryBytes: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -29,7 +33,8 @@ public struct ServerSettings: Sendable, Equatable {
         maxConnections: Int = 1024,
         maxConnectionsPerIP: Int = 0,
         maxBodyBytes: Int = 1 << 20,
-        keepAlive: Bool = true
+        keepAlive: Bool = true,
+        connectionMemoryBytes: Int = 16 * 1024
     ) {
         self.host = host
         self.port = port
@@ -39,6 +44,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxBodyBytes = maxBodyBytes
         self.keepAlive = keepAlive
+        self.connectionMemoryBytes = connectionMemoryBytes
     }
 
     /// Checks every value, naming the first bad one.
@@ -56,6 +62,9 @@ public struct ServerSettings: Sendable, Equatable {
             throw HTTPServerError.invalidSettings("max_connections_per_ip", "\(maxConnectionsPerIP) is outside 0–1000000")
         }
         if maxBodyBytes < 0 { throw HTTPServerError.invalidSettings("max_body_bytes", "\(maxBodyBytes) is negative") }
+        if connectionMemoryBytes < 4096 || connectionMemoryBytes > 1 << 20 {
+            throw HTTPServerError.invalidSettings("connection_memory_bytes", "\(connectionMemoryBytes) is outside 4096–1048576")
+        }
         if host.utf8.contains(0) { throw HTTPServerError.invalidSettings("host", "contains a NUL byte") }
     }
 }

@@ -1,0 +1,132 @@
+import BelayAPI
+import BelayDomain
+import BelayHTTP
+import Foundation
+import Testing
+
+/// Every class of bad input is a 4xx problem that names what was wrong, and changes nothing.
+@Suite struct APIBadInputTests {
+    @Test func bodiesAreDecodedStrictly() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let meetup = try fixture.meetup(startsIn: 0)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        let path = "/v1/meetups/\(meetup.id)/check-in"
+
+        let cases: [(body: [UInt8], status: Int, code: String, field: String?)] = [
+            (Array(#"{"code": "12"#.utf8), 400, "malformed_json", nil),
+            (Array(#"{"code": 123456}"#.utf8), 422, "invalid_field", "code"),
+            (Array(#"{"code": "123456", "extra": 1}"#.utf8), 422, "unknown_field", "extra"),
+            (Array(#"{"code": "#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), 400, "invalid_utf8", nil),
+            (Array(#"{"code": "1", "code": "2"}"#.utf8), 400, "duplicate_field", nil),
+            ([], 400, "empty_body", nil),
+            (Array(#"{}"#.utf8), 422, "missing_field", "code"),
+            (Array(#"{"code": "123456", "user_id": 4}"#.utf8), 422, "invalid_field", "user_id"),
+            (Array(#"{"user_id": 4, "at": "yesterday"}"#.utf8), 422, "invalid_field", "at"),
+        ]
+        for (body, status, code, field) in cases {
+            let response = fixture.send(.post, path, token: member.token, body: body, headers: [("Content-Type", "application/json")])
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(response.status == status, "\(text)")
+            #expect(response.problemCode == code, "\(text)")
+            if let field { #expect(response["field"]?.stringValue == field, "\(text)") }
+            #expect(response["detail"]?.stringValue?.isEmpty == false)
+            schemas.check(response, .post, "/v1/meetups/{id}/check-in")
+        }
+        let wrongType = fixture.send(.post, path, token: member.token, body: Array(#"{"code": "1"}"#.utf8),
+                                     headers: [("Content-Type", "text/plain")])
+        #expect(wrongType.status == 415)
+        #expect(try fixture.domain.attendance.attendance(meetupID: meetup.id, memberID: member.id)?.status == .going)
+
+        let meetupBody = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "T", "place_name": "P", "starts_at": "2026-12-01 19:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+            """)
+        #expect(meetupBody.status == 422)
+        #expect(meetupBody["field"]?.stringValue == "starts_at")
+        let noOffset = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "T", "place_name": "P", "starts_at": "2026-12-01T19:00:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+            """)
+        #expect(noOffset["field"]?.stringValue == "starts_at")
+        let domainRule = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "T", "place_name": "P", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T18:00:00+09:00", "capacity": 5}
+            """)
+        #expect(domainRule.status == 422)
+        #expect(domainRule.problemCode == "invalid_input")
+        #expect(domainRule["field"]?.stringValue == "ends_at")
+        schemas.check(domainRule, .post, "/v1/meetups")
+        let zone = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "T", "place_name": "P", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5, "time_zone": "Mars/Olympus"}
+            """)
+        #expect(zone["field"]?.stringValue == "time_zone")
+        #expect(try fixture.domain.meetups.list(MeetupQuery(scope: .all)).items.count == 1)
+    }
+
+    @Test func pathsAndMethodsThatDoNotExist() throws {
+        let fixture = try APIFixture()
+        let member = try fixture.member()
+        let badID = fixture.get("/v1/meetups/abc", as: member)
+        #expect(badID.status == 400)
+        #expect(badID.problemCode == "invalid_path_parameter")
+        #expect(badID["parameter"]?.stringValue == "id")
+        #expect(fixture.get("/v1/meetups/99999999999999999999", as: member).problemCode == "invalid_path_parameter")
+        let missing = fixture.get("/v1/meetups/424242", as: member)
+        #expect(missing.status == 404)
+        #expect(missing.problemCode == "meetup_not_found")
+        let unknown = fixture.get("/v1/nothing/here", as: member)
+        #expect(unknown.status == 404)
+        #expect(unknown.problemCode == "route_not_found")
+        let method = fixture.send(.delete, "/v1/meetups", token: member.token)
+        #expect(method.status == 405)
+        #expect(method.problemCode == "method_not_allowed")
+        #expect(method.headers["Allow"]?.contains("POST") == true)
+    }
+
+    @Test func imagePathsNeverReachOutsideTheStore() throws {
+        let fixture = try APIFixture()
+        let meetup = try fixture.meetup(startsIn: 0)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: member, json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+        try fixture.renderJobs(count: 1)
+
+        for hash in ["..", "..%2F..%2Fetc%2Fpasswd", "../../etc/passwd", String(repeating: "G", count: 64), "abc",
+                     String(repeating: "A", count: 64), String(repeating: "0", count: 63) + "/"] {
+            let response = fixture.get("/v1/rewards/\(rewardID)/sticker/\(hash).png", as: member)
+            #expect([400, 404].contains(response.status), "hash \(hash)")
+            #expect(response.contentType == "application/problem+json", "hash \(hash)")
+        }
+        let notHex = fixture.get("/v1/rewards/\(rewardID)/sticker/\(String(repeating: "z", count: 64)).png", as: member)
+        #expect(notHex.status == 400)
+        #expect(notHex["parameter"]?.stringValue == "hash")
+        // A well-formed hash that is not this reward's current one: 404 saying where the image is.
+        let stale = fixture.get("/v1/rewards/\(rewardID)/sticker/\(String(repeating: "0", count: 64)).png", as: member)
+        #expect(stale.status == 404)
+        #expect(stale.problemCode == "image_not_found")
+        let current = try #require(stale["current_url"]?.stringValue)
+        #expect(fixture.get(String(current.dropFirst("https://api.belay.example".count)), as: member).status == 200)
+        // The sticker's hash under the story route is not the story.
+        let stickerHash = try #require(fixture.get("/v1/rewards/\(rewardID)", as: member)["images"]?["sticker"]?["hash"]?.stringValue)
+        #expect(fixture.get("/v1/rewards/\(rewardID)/story/\(stickerHash).png", as: member).status == 404)
+        #expect(fixture.get("/v1/rewards/\(rewardID)/sticker/\(stickerHash).jpg", as: member).status == 404)
+        // Conditional requests: weak tags and lists match; another tag does not.
+        let path = "/v1/rewards/\(rewardID)/sticker/\(stickerHash).png"
+        #expect(fixture.get(path, as: member, headers: [("If-None-Match", "\"x\", W/\"\(stickerHash)\"")]).status == 304)
+        #expect(fixture.get(path, as: member, headers: [("If-None-Match", "*")]).status == 304)
+        #expect(fixture.get(path, as: member, headers: [("If-None-Match", "\"other\"")]).status == 200)
+    }
+
+    @Test func queryParametersAreChecked() throws {
+        let fixture = try APIFixture()
+        #expect(fixture.get("/v1/meetups?host_id=x", as: fixture.host)["parameter"]?.stringValue == "host_id")
+        #expect(fixture.get("/v1/meetups?include_cancelled=maybe", as: fixture.host)["parameter"]?.stringValue == "include_cancelled")
+        #expect(fixture.get("/v1/stats/shares?from=yesterday", as: fixture.admin)["parameter"]?.stringValue == "from")
+        #expect(fixture.get("/v1/stats/shares?from=2026-11-01T00:00:00%2B09:00", as: fixture.admin).status == 200)
+        #expect(fixture.get("/v1/me/collection.png?scale=4", as: fixture.host)["parameter"]?.stringValue == "scale")
+        let member = try fixture.member()
+        let meetup = try fixture.meetup()
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/attendees?status=maybe", as: fixture.host)["parameter"]?.stringValue == "status")
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/attendance", as: member).problemCode == "not_attending")
+    }
+}

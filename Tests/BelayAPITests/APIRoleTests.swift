@@ -1,0 +1,155 @@
+import BelayAPI
+import BelayDomain
+import BelayHTTP
+import Foundation
+import Testing
+
+/// Who may do what: members act for themselves, hosts manage the meetups they host, admins
+/// everything, and only three routes answer without a token.
+@Suite struct APIRoleTests {
+    @Test func onlyHealthReadinessAndTheDocumentAnswerWithoutAToken() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        for route in fixture.application.routes {
+            let path = route.pattern.replacingOccurrences(of: "{id}", with: "1")
+                .replacingOccurrences(of: "{hash}", with: String(repeating: "0", count: 64))
+            let response = fixture.send(route.method, path)
+            if ["/healthz", "/readyz", "/openapi.json"].contains(route.pattern) {
+                #expect(response.status == 200, "\(route) without a token")
+                schemas.check(response, route.method, route.pattern)
+            } else {
+                #expect(response.status == 401, "\(route) without a token")
+                #expect(response.problemCode == "missing_token", "\(route)")
+                #expect(response.headers["WWW-Authenticate"] == "Bearer realm=\"belay\"", "\(route)")
+                schemas.check(response, route.method, route.pattern)
+            }
+        }
+    }
+
+    @Test func badTokensAreRefusedWithAChallenge() throws {
+        let fixture = try APIFixture()
+        let unknown = fixture.send(.get, "/v1/me", token: "belay_" + String(repeating: "A", count: 43))
+        #expect(unknown.status == 401)
+        #expect(unknown.problemCode == "invalid_token")
+        #expect(unknown.headers["WWW-Authenticate"]?.contains("error=\"invalid_token\"") == true)
+        let basic = fixture.send(.get, "/v1/me", headers: [("Authorization", "Basic YWRtaW46YWRtaW4=")])
+        #expect(basic.problemCode == "invalid_authorization")
+        #expect(fixture.send(.get, "/v1/me", headers: [("Authorization", "Bearer")]).problemCode == "invalid_authorization")
+        #expect(fixture.send(.get, "/v1/me", headers: [("Authorization", "bearer \(fixture.host.token)")]).status == 200)
+    }
+
+    @Test func revokedTokensStopWorkingOnceTheCacheEntryExpires() throws {
+        let fixture = try APIFixture(tokenCacheLifetime: .milliseconds(100))
+        let member = try fixture.member()
+        #expect(fixture.get("/v1/me", as: member).status == 200)
+        let token = try #require(fixture.domain.users.tokens(userID: member.id).first)
+        try fixture.domain.users.revokeToken(id: token.id)
+        let deadline = Date().addingTimeInterval(5)
+        var status = 200
+        while status == 200 && Date() < deadline {
+            status = fixture.get("/v1/me", as: member).status
+        }
+        #expect(status == 401)
+    }
+
+    @Test func membersCannotRunMeetupsOrSeeWhatIsTheHosts() throws {
+        let fixture = try APIFixture()
+        let member = try fixture.member()
+        let meetup = try fixture.meetup()
+        let create = fixture.post("/v1/meetups", as: member, json: """
+            {"title": "Mine", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+            """)
+        #expect(create.status == 403)
+        #expect(create.problemCode == "forbidden")
+        #expect(create["reason"]?.stringValue == "not_permitted")
+        #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: member.token, json: #"{"title": "Renamed"}"#).status == 403)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/cancel", as: member).status == 403)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/attendees", as: member).status == 403)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/check-in-code", as: member).status == 403)
+        #expect(fixture.get("/v1/stats/shares", as: member).status == 403)
+        #expect(fixture.get("/metrics", as: member).status == 403)
+        #expect(fixture.get("/v1/users/\(fixture.host.id)/collection.png", as: member).status == 403)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)", as: member).status == 200)
+        #expect(try fixture.domain.meetups.meetup(id: meetup.id).title == "Evening session")
+    }
+
+    @Test func membersActOnlyForThemselves() throws {
+        let fixture = try APIFixture()
+        let (member, other) = (try fixture.member(), try fixture.member())
+        let meetup = try fixture.meetup(startsIn: 0)
+        for person in [member, other] { #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: person).status == 201) }
+        // Checking someone else in needs the host.
+        let forOther = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: member, json: #"{"user_id": \#(other.id)}"#)
+        #expect(forOther.status == 403)
+        #expect(forOther["reason"]?.stringValue == "not_permitted")
+        // Another member's reward, its images, its share payload and its share events are off limits.
+        let code = try fixture.currentCode(meetup)
+        let checkedIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: other, json: #"{"code": "\#(code)"}"#)
+        let rewardID = try #require(checkedIn["reward"]?["id"]?.intValue)
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: member).status == 403)
+        #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: member).status == 403)
+        #expect(fixture.get("/v1/rewards/\(rewardID)/sticker/\(String(repeating: "0", count: 64)).png", as: member).status == 403)
+        let event = fixture.post("/v1/rewards/\(rewardID)/share-events", as: member,
+                                 json: #"{"target": "instagram", "completed": true, "client_event_id": "x"}"#)
+        #expect(event.status == 403)
+        #expect(event["reason"]?.stringValue == "not_permitted")
+        #expect(fixture.get("/v1/me/rewards", as: member)["items"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func hostsManageOnlyTheMeetupsTheyHost() throws {
+        let fixture = try APIFixture()
+        let otherHost = try fixture.member(role: .host, name: "otherhost")
+        let mine = try fixture.meetup(startsIn: 0)
+        let theirs = try fixture.meetup(startsIn: 0, host: otherHost)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(theirs.id)/join", as: member).status == 201)
+
+        #expect(fixture.send(.patch, "/v1/meetups/\(theirs.id)", token: fixture.host.token, json: #"{"capacity": 3}"#).status == 403)
+        #expect(fixture.post("/v1/meetups/\(theirs.id)/cancel", as: fixture.host).status == 403)
+        #expect(fixture.get("/v1/meetups/\(theirs.id)/attendees", as: fixture.host).status == 403)
+        #expect(fixture.get("/v1/meetups/\(theirs.id)/check-in-code", as: fixture.host).status == 403)
+        #expect(fixture.post("/v1/meetups/\(theirs.id)/check-in", as: fixture.host, json: #"{"user_id": \#(member.id)}"#).status == 403)
+        #expect(fixture.get("/v1/stats/shares?meetup_id=\(theirs.id)", as: fixture.host).status == 403)
+        let creatingForAnother = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "T", "place_name": "P", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00",
+             "capacity": 5, "host_id": \(otherHost.id)}
+            """)
+        #expect(creatingForAnother.status == 403)
+
+        // Their own meetup: everything works, including checking a member in and seeing the reward.
+        #expect(fixture.post("/v1/meetups/\(mine.id)/join", as: member).status == 201)
+        let changed = fixture.send(.patch, "/v1/meetups/\(mine.id)", token: fixture.host.token, json: #"{"capacity": 3, "address": null}"#)
+        #expect(changed.status == 200)
+        #expect(changed["capacity"]?.intValue == 3)
+        let hostCheckIn = fixture.post("/v1/meetups/\(mine.id)/check-in", as: fixture.host, json: #"{"user_id": \#(member.id)}"#)
+        #expect(hostCheckIn.status == 201)
+        #expect(hostCheckIn["attendance"]?["check_in_method"]?.stringValue == "host")
+        #expect(hostCheckIn["attendance"]?["checked_in_by"]?.intValue == fixture.host.id)
+        let rewardID = try #require(hostCheckIn["reward"]?["id"]?.intValue)
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: fixture.host).status == 200)
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: otherHost).status == 403)
+        #expect(fixture.get("/v1/users/\(member.id)/collection.png", as: fixture.host).status == 200)
+        #expect(fixture.post("/v1/meetups/\(mine.id)/cancel", as: fixture.host)["status"]?.stringValue == "cancelled")
+    }
+
+    @Test func adminsManageEveryMeetupAndSeeEverything() throws {
+        let fixture = try APIFixture()
+        let meetup = try fixture.meetup(startsIn: 0)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/attendees", as: fixture.admin).status == 200)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)/check-in-code", as: fixture.admin).status == 200)
+        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: fixture.admin, json: #"{"user_id": \#(member.id)}"#)
+        #expect(checkIn.status == 201)
+        #expect(fixture.get("/v1/rewards/\(try #require(checkIn["reward"]?["id"]?.intValue))", as: fixture.admin).status == 200)
+        #expect(fixture.get("/v1/stats/shares", as: fixture.admin).status == 200)
+        #expect(fixture.get("/metrics", as: fixture.admin).status == 200)
+        let created = fixture.post("/v1/meetups", as: fixture.admin, json: """
+            {"title": "For the host", "place_name": "Crag", "starts_at": "2026-12-05T09:00:00+09:00", "ends_at": "2026-12-05T17:00:00+09:00",
+             "capacity": 12, "host_id": \(fixture.host.id)}
+            """)
+        #expect(created.status == 201)
+        #expect(created["host_id"]?.intValue == fixture.host.id)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/cancel", as: fixture.admin).status == 200)
+    }
+}

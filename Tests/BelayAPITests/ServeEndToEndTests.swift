@@ -1,0 +1,283 @@
+import BelayAPI
+import BelayConfig
+import BelayHTTP
+import BelayPipeline
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// A data directory and `config.json` for the real binary, and the CLI and HTTP calls an
+/// admin and the app would make against it.
+final class ServeWorkspace: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    var configPath: String { directory.file("config.json") }
+
+    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""]) throws {
+        directory = try TemporaryDirectory(prefix: "belay-serve")
+        let root = BelayProcess.packageRoot
+        let file: [String: Any] = [
+            "data_directory": "./data",
+            "assets_directory": root.appendingPathComponent("Assets").path,
+            "migrations_directory": root.appendingPathComponent("Migrations").path,
+            "server": ["host": "127.0.0.1", "port": 8080, "threads": 2, "public_base_url": "http://127.0.0.1:8080"],
+            "share": share,
+        ]
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    func serve() throws -> BelayServerProcess {
+        try BelayServerProcess(arguments: ["--config", configPath], in: directory.path)
+    }
+
+    /// Runs `belay <arguments> --config <file>` and returns its standard output as JSON.
+    @discardableResult
+    func cli(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        let result = try BelayProcess.run(arguments + ["--config", configPath, "--json"], in: directory.path)
+        try #require(result.status == 0, "belay \(arguments.joined(separator: " ")) failed:\n\(result)", sourceLocation: sourceLocation)
+        return try JSONValue.parse(Array(result.standardOutput.utf8))
+    }
+
+    /// A user created with the CLI, and their token.
+    func user(_ handle: String, role: String = "member") throws -> (id: Int64, token: String) {
+        let created = try cli(["users", "create", handle, "--name", handle.capitalized, "--role", role, "--token"])
+        return (try #require(created["user"]?["id"]?.intValue), try #require(created["token"]?["secret"]?.stringValue))
+    }
+}
+
+/// One HTTP exchange with the server, parsed.
+struct WireResponse {
+    let response: HTTPTestResponse
+    var status: Int { response.status }
+    var json: JSONValue? { try? JSONValue.parse(response.body) }
+    subscript(key: String) -> JSONValue? { json?[key] }
+    func header(_ name: String) -> String? { response.header(name) }
+    var isProblem: Bool { response.header("Content-Type") == "application/problem+json" }
+}
+
+extension BelayServerProcess {
+    /// Sends one request on a fresh connection.
+    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil, body: [UInt8]? = nil,
+              headers: [(String, String)] = []) throws -> WireResponse {
+        var fields = headers
+        if let token { fields.append(("Authorization", "Bearer \(token)")) }
+        if json != nil { fields.append(("Content-Type", "application/json")) }
+        let client = try HTTPTestClient(port: port)
+        defer { client.close() }
+        return WireResponse(response: try client.request(method, path, headers: fields, body: body ?? json.map { Array($0.utf8) }))
+    }
+
+    /// Polls `body` until it returns a value or `timeout` passes.
+    func poll<T>(timeout: TimeInterval = 60, _ body: () throws -> T?) rethrows -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let value = try body() { return value }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
+}
+
+/// Whether this build can render stickers (the renderer's templates are built in).
+enum RendererProbe {
+    static let available: Bool = {
+        let defaults = BelayConfiguration.builtInDefaults(relativeTo: BelayProcess.packageRoot.path)
+        return (try? BelayRewardRenderer(settings: RewardRendererSettings(configuration: defaults))) != nil
+    }()
+}
+
+/// The real binary on a free loopback port, talked to over HTTP as the app would.
+@Suite(.serialized) struct ServeEndToEndTests {
+    @Test func firstStartSetsUpTheDataDirectoryAndSigtermExitsZero() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let advice = server.waitForOutputLine { $0.contains("belay users create admin") }
+        #expect(advice?.contains("--role admin --token") == true)
+        let curl = try #require(server.waitForOutputLine { $0.contains("curl -H \"Authorization: Bearer <token>\"") })
+        #expect(curl.contains("http://127.0.0.1:\(server.port)/v1/me"))
+        #expect(server.standardOutput.contains { $0.hasPrefix("First start: created") && $0.contains("holds") })
+        #expect(try server.call("GET", "/healthz").status == 200)
+        let ready = try server.call("GET", "/readyz")
+        #expect(ready.status == 200)
+        #expect(ready["status"]?.stringValue == "ready")
+        let stopped = server.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+        #expect(stopped.standardError.contains("received SIGTERM; stopping"))
+        #expect(stopped.standardError.contains("info belay: stopped"))
+
+        // The second start finds everything in place and says nothing about a first start.
+        let again = try workspace.serve()
+        #expect(try again.call("GET", "/readyz").status == 200)
+        again.send(SIGINT)
+        let result = again.wait()
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.standardOutput.contains("First start"))
+    }
+
+    @Test func theAppsWholeStoryOverHTTP() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let host = try workspace.user("host1", role: "host")
+        let (ana, bo, chan) = (try workspace.user("ana"), try workspace.user("bo"), try workspace.user("chan"))
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "Friday bouldering", "--place", "더클라임 강남",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-300), utcOffsetSeconds: 9 * 3600),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(7_200), utcOffsetSeconds: 9 * 3600),
+                                        "--capacity", "2", "--host", "host1"])
+        let id = try #require(meetup["id"]?.intValue)
+
+        // Join, waitlist, leave and promotion.
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token)["status"]?.stringValue == "going")
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: bo.token)["status"]?.stringValue == "going")
+        let waitlisted = try server.call("POST", "/v1/meetups/\(id)/join", token: chan.token)
+        #expect(waitlisted.status == 201)
+        #expect(waitlisted["status"]?.stringValue == "waitlisted")
+        let left = try server.call("POST", "/v1/meetups/\(id)/leave", token: bo.token)
+        #expect(left["promoted_count"]?.intValue == 1)
+        #expect(try server.call("GET", "/v1/meetups/\(id)/attendance", token: chan.token)["status"]?.stringValue == "going")
+        let shown = try server.call("GET", "/v1/meetups/\(id)", token: ana.token)
+        #expect(shown["going_count"]?.intValue == 2)
+        #expect(shown["waitlist_count"]?.intValue == 0)
+        #expect(shown["place_name"]?.stringValue == "더클라임 강남")
+
+        // Check-in with the code the host's screen shows; a retry is the same answer.
+        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: host.token)["code"]?.stringValue)
+        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#,
+                                      headers: [("Idempotency-Key", "ana-1")])
+        #expect(checkIn.status == 201, "\(checkIn.response.text)")
+        let retry = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#,
+                                    headers: [("Idempotency-Key", "ana-1")])
+        #expect(retry.status == 200)
+        #expect(retry.response.body == checkIn.response.body)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+
+        // The reward appears in the member's list.
+        let rewards = try server.call("GET", "/v1/me/rewards", token: ana.token)
+        #expect(rewards["items"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [rewardID])
+
+        // A share event, deduplicated, and the statistics the host reads.
+        let event = #"{"target": "share_sheet", "activity_type": "com.apple.UIKit.activity.SaveToCameraRoll", "completed": true, "client_event_id": "e-1"}"#
+        #expect(try server.call("POST", "/v1/rewards/\(rewardID)/share-events", token: ana.token, json: event).status == 201)
+        #expect(try server.call("POST", "/v1/rewards/\(rewardID)/share-events", token: ana.token, json: event).status == 200)
+        let statistics = try server.call("GET", "/v1/stats/shares?meetup_id=\(id)", token: host.token)
+        #expect(statistics.status == 200)
+        #expect(statistics["items"]?.arrayValue?.first?["events"]?.intValue == 1)
+        #expect(statistics["items"]?.arrayValue?.first?["completed"]?.intValue == 1)
+        #expect(try server.call("GET", "/v1/stats/shares", token: ana.token).status == 403)
+
+        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: ana.token)
+        #expect(share.status == 200)
+        #expect(share["facebook_stories"]?["reason"]?.stringValue == "facebook_app_id_missing" || share["facebook_stories"]?["reason"]?.stringValue == "render_pending")
+
+        let stopped = server.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+        #expect(stopped.standardError.contains("POST /v1/meetups/{id}/check-in 201"))
+    }
+
+    @Test(.enabled(if: RendererProbe.available, "this build has no sticker renderer yet"))
+    func theStickerIsRenderedAndServedAsA720x960PNG() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let host = try workspace.user("host1", role: "host")
+        let member = try workspace.user("ana")
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "Crag day", "--place", "인수봉 🧗",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 9 * 3600),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 9 * 3600),
+                                        "--capacity", "5", "--host", "host1"])
+        let id = try #require(meetup["id"]?.intValue)
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: member.token).status == 201)
+        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: host.token)["code"]?.stringValue)
+        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: member.token, json: #"{"code": "\#(code)"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+
+        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: member.token)
+            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
+        }, "the reward's images were not rendered in time")
+        let url = try #require(ready["images"]?["sticker"]?["url"]?.stringValue)
+        let hash = try #require(ready["images"]?["sticker"]?["hash"]?.stringValue)
+        let path = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
+        #expect(url.hasPrefix("http://127.0.0.1:\(server.port)/v1/rewards/\(rewardID)/sticker/"))
+
+        let sticker = try server.call("GET", path, token: member.token)
+        #expect(sticker.status == 200)
+        #expect(sticker.header("Content-Type") == "image/png")
+        #expect(sticker.header("ETag") == "\"\(hash)\"")
+        #expect(sticker.header("Cache-Control") == "public, max-age=31536000, immutable")
+        let file = workspace.directory.file("sticker.png")
+        try Data(sticker.response.body).write(to: URL(fileURLWithPath: file))
+        let size = try #require(PNGFile.dimensions(atPath: file), "the sticker is not a complete PNG")
+        #expect(size.width == 720)
+        #expect(size.height == 960)
+        #expect(try server.call("GET", path, token: member.token, headers: [("If-None-Match", "\"\(hash)\"")]).status == 304)
+
+        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: member.token)
+        #expect(share["instagram_stories"]?["available"]?.boolValue == true)
+        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == url)
+        let storyURL = try #require(share["images"]?["story"]?["url"]?.stringValue)
+        let story = try server.call("GET", String(storyURL.dropFirst("http://127.0.0.1:\(server.port)".count)), token: member.token)
+        try Data(story.response.body).write(to: URL(fileURLWithPath: workspace.directory.file("story.png")))
+        let storySize = try #require(PNGFile.dimensions(atPath: workspace.directory.file("story.png")))
+        #expect(storySize.width == 1080)
+        #expect(storySize.height == 1920)
+        #expect(server.terminate().status == 0)
+    }
+
+    @Test func everyClassOfBadInputIsAProblemAndTheServerKeepsServing() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let member = try workspace.user("ana")
+        _ = try workspace.user("host1", role: "host")
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "T", "--place", "P",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
+                                        "--capacity", "5", "--host", "host1"])
+        let id = try #require(meetup["id"]?.intValue)
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: member.token).status == 201)
+        let checkIn = "/v1/meetups/\(id)/check-in"
+
+        func expectProblem(_ response: WireResponse, _ status: Int, _ code: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(response.status == status, "\(what): \(response.response.text)", sourceLocation: sourceLocation)
+            #expect(response.isProblem, "\(what)", sourceLocation: sourceLocation)
+            #expect(response["code"]?.stringValue == code, "\(what)", sourceLocation: sourceLocation)
+            #expect(response["request_id"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+            #expect(try server.call("GET", "/healthz").status == 200, "still serving after \(what)", sourceLocation: sourceLocation)
+        }
+        try expectProblem(try server.call("POST", checkIn, token: member.token, json: #"{"code": "#), 400, "malformed_json", "malformed JSON")
+        try expectProblem(try server.call("POST", checkIn, token: member.token, json: #"{"code": 42}"#), 422, "invalid_field", "a wrong type")
+        try expectProblem(try server.call("POST", checkIn, token: member.token, json: #"{"code": "1", "admin": true}"#), 422, "unknown_field", "an unknown field")
+        try expectProblem(try server.call("POST", checkIn, token: member.token, body: Array(#"{"code": ""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8),
+                                          headers: [("Content-Type", "application/json")]), 400, "invalid_utf8", "invalid UTF-8")
+        try expectProblem(try server.call("GET", "/v1/meetups/12abc", token: member.token), 400, "invalid_path_parameter", "a bad id")
+        try expectProblem(try server.call("GET", "/v1/no/such/route", token: member.token), 404, "route_not_found", "an unknown route")
+        try expectProblem(try server.call("PUT", "/v1/meetups/\(id)", token: member.token, json: "{}"), 405, "method_not_allowed", "a wrong method")
+        try expectProblem(try server.call("GET", "/v1/me"), 401, "missing_token", "no token")
+
+        // Path traversal in an image path: raw, percent-encoded, and as a hash.
+        for path in ["/v1/rewards/1/sticker/../../../../etc/passwd", "/v1/rewards/1/sticker/..%2F..%2F..%2Fetc%2Fpasswd.png",
+                     "/v1/rewards/1/sticker/%2e%2e%2f%2e%2e%2fconfig.json", "/v1/rewards/1/story/....png"] {
+            let response = try server.call("GET", path, token: member.token)
+            #expect([400, 404].contains(response.status), "\(path)")
+            #expect(response.isProblem, "\(path)")
+            #expect(!response.response.text.contains("root:"), "\(path)")
+            #expect(try server.call("GET", "/healthz").status == 200)
+        }
+
+        // A body over server.max_body_bytes: 413 before it is read.
+        let client = try HTTPTestClient(port: server.port)
+        try client.send(HTTPTestClient.requestBytes("POST", checkIn, headers: [
+            ("Authorization", "Bearer \(member.token)"), ("Content-Type", "application/json"), ("Content-Length", "10000000"),
+        ]))
+        let tooLarge = try client.readResponse()
+        client.close()
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.header("Content-Type") == "application/problem+json")
+        #expect(tooLarge.jsonObject?["code"] as? String == "body_too_large")
+
+        // Still serving, and nothing of the bad requests was recorded.
+        #expect(try server.call("GET", "/v1/meetups/\(id)/attendance", token: member.token)["status"]?.stringValue == "going")
+        let stopped = server.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+    }
+}
