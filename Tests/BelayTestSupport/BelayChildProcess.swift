@@ -76,6 +76,11 @@ public final class BelayChildProcess: @unchecked Sendable {
         }
     }
 
+    deinit {
+        // A test that failed before waiting for its child does not leave it running.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Waits until the child prints a line on standard error that `predicate` accepts.
     /// - Returns: the line, or nil when the child ended (or `timeout` passed) without one.
     public func waitForErrorLine(timeout: TimeInterval = 120, where predicate: (String) -> Bool) -> String? {

@@ -12,12 +12,18 @@ public struct BackfillOptions: Sendable, Hashable {
     public var jobs: Int
     /// What to call this run in the lease (shown to a second backfill that is refused).
     public var purpose: String
+    /// Seconds the run may spend waiting for failed attempts' back-offs to pass, so that
+    /// retries due soon happen in this run (up to `render.max_attempts`); retries due later
+    /// are left queued for the server's workers or the next run.
+    public var maxRetryWait: TimeInterval
 
-    public init(scope: RewardScope = .all, limit: Int? = nil, jobs: Int = 1, purpose: String = "belay backfill") {
+    public init(scope: RewardScope = .all, limit: Int? = nil, jobs: Int = 1, purpose: String = "belay backfill",
+                maxRetryWait: TimeInterval = 120) {
         self.scope = scope
         self.limit = limit
         self.jobs = jobs
         self.purpose = purpose
+        self.maxRetryWait = maxRetryWait
     }
 
     /// Checks the values.
@@ -111,4 +117,9 @@ public final class BackfillCancellation: Sendable {
 
     /// True once `cancel` was called.
     public var isCancelled: Bool { signal.isClosed }
+
+    /// Waits until `cancel` is called or `timeout` seconds pass.
+    func waitForCancel(timeout: TimeInterval) {
+        signal.wait(since: signal.mark, timeout: max(timeout, 0), ignoringNotify: true)
+    }
 }

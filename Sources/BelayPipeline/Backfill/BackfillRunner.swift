@@ -151,8 +151,9 @@ public final class BackfillRunner: Sendable {
                         stop: RunStop, progress: @escaping @Sendable (BackfillProgress) -> Void) {
         let initial = (try? domain.backfill.queueState(scope: options.scope).due) ?? 0
         let budget = Mutex(options.limit.map { max($0, 0) } ?? .max)
+        let waitBudget = Mutex(max(options.maxRetryWait, 0))
         let tally = Mutex(Tally(total: min(initial, options.limit ?? .max)))
-        progress(BackfillProgress(phase: .rendering, completed: 0, total: tally.withLock { $0.total }, failed: 0))
+        if initial > 0 { progress(BackfillProgress(phase: .rendering, completed: 0, total: tally.withLock { $0.total }, failed: 0)) }
 
         let group = DispatchGroup()
         for context in contexts {
@@ -182,17 +183,17 @@ public final class BackfillRunner: Sendable {
                     }) else { return }
                     let job: RenderJob
                     do {
-                        guard let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
-                        else {
-                            // A failed attempt retried at once may still be on its way back to
-                            // the queue: look again once the commit in hand is done.
+                        if let claimed = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first {
+                            job = claimed
+                        } else {
+                            // A failed attempt may still be on its way back to the queue, or
+                            // waiting out a short back-off: look again after the commit in
+                            // hand, and after the back-off while the wait budget lasts.
                             renderer.drain()
-                            guard let retried = try domain.renderJobs.claim(owner: box.context.owner, limit: 1, scope: options.scope).first
-                            else { return }
-                            renderer.handle(retried)
-                            continue
+                            guard let retried = try claimAfterBackOff(owner: box.context.owner, options: options,
+                                                                      waitBudget: waitBudget, stop: stop) else { return }
+                            job = retried
                         }
-                        job = claimed
                     } catch {
                         stop.request("the database failed while claiming a render job: \(error)")
                         return
@@ -213,6 +214,29 @@ public final class BackfillRunner: Sendable {
         report.failed = final.failed
         report.postponed = final.postponed
         report.abandoned = final.abandoned
+    }
+}
+
+extension BackfillRunner {
+    /// Claims a job in scope, waiting for the earliest back-off to pass when it does so
+    /// within the run's remaining wait budget (shared by the workers).
+    /// - Returns: the job, or nil when none is due within the budget (or the run stops).
+    fileprivate func claimAfterBackOff(owner: String, options: BackfillOptions, waitBudget: borrowing Mutex<TimeInterval>,
+                                       stop: RunStop) throws -> RenderJob? {
+        while !stop.isRequested {
+            if let job = try domain.renderJobs.claim(owner: owner, limit: 1, scope: options.scope).first { return job }
+            let state = try domain.backfill.queueState(scope: options.scope)
+            guard state.due == 0, let next = state.nextRetryAt else { return nil }
+            let delay = max(next.timeIntervalSince(domain.clock.now()), 0.01)
+            let granted = waitBudget.withLock { remaining -> Bool in
+                guard delay <= remaining else { return false }
+                remaining -= delay
+                return true
+            }
+            guard granted else { return nil }
+            stop.sleep(delay)
+        }
+        return nil
     }
 }
 
@@ -257,6 +281,14 @@ private final class RunStop: Sendable {
     }
 
     var isRequested: Bool { reason != nil }
+
+    /// Sleeps `seconds`, or less when the run is cancelled.
+    func sleep(_ seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isRequested, Date() < deadline {
+            cancellation.waitForCancel(timeout: min(deadline.timeIntervalSinceNow, 0.25))
+        }
+    }
 
     var reason: String? {
         if let reason = state.withLock({ $0 }) { return reason }
