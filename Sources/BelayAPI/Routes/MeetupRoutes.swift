@@ -13,8 +13,14 @@ extension APIRoutes {
             if let place = request.query("place"), !place.isEmpty { query.placeName = place }
             query.hostID = try request.query("host_id", as: Int64.self)
             query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
+            let key = ResponseCache.Key.meetupList(
+                "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")")
+            if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }
+            let generation = responseCache.currentGeneration
             let meetups = try domain.meetups.list(query)
-            return .api(ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor))
+            let bytes = ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor).jsonBytes
+            responseCache.store(bytes, for: key, readGeneration: generation)
+            return .json(bytes: bytes)
         }
 
         routes.post("/v1/meetups") { request, context in
@@ -30,7 +36,11 @@ extension APIRoutes {
         routes.get("/v1/meetups/{id}") { _, context in
             _ = try context.caller()
             let id = try context.parameters.require("id", as: Int64.self)
-            return .api(meetupBody(try domain.meetups.meetup(id: id)))
+            if let bytes = responseCache.body(for: .meetup(id)) { return .json(bytes: bytes) }
+            let generation = responseCache.currentGeneration
+            let bytes = meetupBody(try domain.meetups.meetup(id: id)).jsonBytes
+            responseCache.store(bytes, for: .meetup(id), readGeneration: generation)
+            return .json(bytes: bytes)
         }
 
         routes.patch("/v1/meetups/{id}") { request, context in
