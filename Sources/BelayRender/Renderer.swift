@@ -130,7 +130,7 @@ public final class Renderer {
     /// - Throws: `RenderError` for an unusable hold artwork (naming it), a bad scale, or a
     ///   failed write; no partial file is left behind.
     @discardableResult
-    public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> CollectionImage {
+    public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> RenderedCollection {
         try Self.check(scale: scale)
         let file = try AtomicFile(path: path)
         let counter = CountingSink(file)
@@ -138,7 +138,7 @@ public final class Renderer {
             content: content, scale: scale, text: text, artwork: artwork, settings: settings
         ).render(to: counter)
         try file.commit()
-        return CollectionImage(path: path, width: width, height: height, bytes: counter.count, warnings: warnings)
+        return RenderedCollection(path: path, width: width, height: height, bytes: counter.count, warnings: warnings)
     }
 
     /// The content key of a collection image.

@@ -10,6 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hot loops are compiled for AVX2 and for baseline x86-64; the loader picks one per CPU. */
+#if defined(__x86_64__) && defined(__clang__)
+#define BELAY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define BELAY_VECTOR_CLONES
+#endif
+
 static void reset(belay_image_status *status) {
     status->failure = BELAY_IMAGE_FAILURE_NONE;
     status->message[0] = 0;
@@ -187,7 +194,7 @@ int belay_png_encode_libpng(const uint8_t *pixels, uint32_t width, uint32_t heig
 
 /* MARK: - PNG row filters */
 
-static inline uint8_t paeth_predictor(int a, int b, int c) {
+static inline __attribute__((always_inline)) uint8_t paeth_predictor(int a, int b, int c) {
     int p = a + b - c;
     int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
     if (pa <= pb && pa <= pc) return (uint8_t)a;
@@ -195,7 +202,7 @@ static inline uint8_t paeth_predictor(int a, int b, int c) {
 }
 
 /* The cost of a filtered row: the sum of its bytes read as signed magnitudes. */
-static inline uint32_t row_cost(const uint8_t *row, uint32_t length) {
+static inline __attribute__((always_inline)) uint32_t row_cost(const uint8_t *row, uint32_t length) {
     uint32_t sum = 0;
     for (uint32_t i = 0; i < length; i++) {
         int8_t value = (int8_t)row[i];
@@ -204,19 +211,19 @@ static inline uint32_t row_cost(const uint8_t *row, uint32_t length) {
     return sum;
 }
 
-static void filter_none(const uint8_t *cur, uint32_t n, uint8_t *out) { memcpy(out, cur, n); }
+static inline __attribute__((always_inline)) void filter_none(const uint8_t *cur, uint32_t n, uint8_t *out) { memcpy(out, cur, n); }
 
-static void filter_sub(const uint8_t *cur, uint32_t n, uint32_t bpp, uint8_t *out) {
+static inline __attribute__((always_inline)) void filter_sub(const uint8_t *cur, uint32_t n, uint32_t bpp, uint8_t *out) {
     for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = cur[i];
     for (uint32_t i = bpp; i < n; i++) out[i] = (uint8_t)(cur[i] - cur[i - bpp]);
 }
 
-static void filter_up(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint8_t *out) {
+static inline __attribute__((always_inline)) void filter_up(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint8_t *out) {
     if (!prev) { memcpy(out, cur, n); return; }
     for (uint32_t i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
 }
 
-static void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
+static inline __attribute__((always_inline)) void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
                            uint8_t *out) {
     if (!prev) {
         for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = cur[i];
@@ -229,7 +236,7 @@ static void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, 
     }
 }
 
-static void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
+static inline __attribute__((always_inline)) void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
                          uint8_t *out) {
     if (!prev) { filter_sub(cur, n, bpp, out); return; }
     for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
@@ -238,7 +245,7 @@ static void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, ui
     }
 }
 
-static void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint32_t n,
+static inline __attribute__((always_inline)) void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint32_t n,
                        uint32_t bpp, uint8_t *out) {
     switch (filter) {
     case BELAY_PNG_FILTER_SUB: filter_sub(cur, n, bpp, out); break;
@@ -249,6 +256,7 @@ static void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint
     }
 }
 
+BELAY_VECTOR_CLONES
 void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *previous_row,
                            uint32_t row_count, uint32_t row_bytes, uint32_t bytes_per_pixel,
                            int filter, uint8_t *scratch, uint8_t *out) {
@@ -277,6 +285,66 @@ void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *pr
             else memcpy(line + 1, scratch + (size_t)(best - 1) * row_bytes, row_bytes);
         }
         prev = cur;
+    }
+}
+
+/* MARK: - Resampling kernels */
+
+BELAY_VECTOR_CLONES
+void belay_resample_rows(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                         uint32_t row_bytes, uint32_t out_rows, const int32_t *starts,
+                         const int32_t *counts, const int32_t *weights, uint32_t weight_stride,
+                         int32_t *accumulator) {
+    for (uint32_t y = 0; y < out_rows; y++) {
+        const int32_t *taps = weights + (size_t)y * weight_stride;
+        const uint8_t *first = src + (size_t)starts[y] * src_stride;
+        for (uint32_t i = 0; i < row_bytes; i++) accumulator[i] = 1 << 13;  /* rounds the >> 14 */
+        for (int32_t k = 0; k < counts[y]; k++) {
+            const uint8_t *row = first + (size_t)k * src_stride;
+            int32_t weight = taps[k];
+            for (uint32_t i = 0; i < row_bytes; i++) accumulator[i] += (int32_t)row[i] * weight;
+        }
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t i = 0; i < row_bytes; i++) {
+            int32_t value = accumulator[i] >> 14;
+            out[i] = (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
+        }
+    }
+}
+
+void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                            uint32_t rows, uint32_t out_width, const int32_t *starts,
+                            const int32_t *counts, const int32_t *weights, uint32_t weight_stride) {
+    for (uint32_t y = 0; y < rows; y++) {
+        const uint8_t *line = src + (size_t)y * src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *pixel = line + (size_t)starts[x] * 4;
+            const int32_t *taps = weights + (size_t)x * weight_stride;
+            int32_t r = 1 << 13, g = 1 << 13, b = 1 << 13, a = 1 << 13;
+            for (int32_t k = 0; k < counts[x]; k++, pixel += 4) {
+                int32_t weight = taps[k];
+                r += (int32_t)pixel[0] * weight;
+                g += (int32_t)pixel[1] * weight;
+                b += (int32_t)pixel[2] * weight;
+                a += (int32_t)pixel[3] * weight;
+            }
+            int32_t values[4] = {r >> 14, g >> 14, b >> 14, a >> 14};
+            for (int c = 0; c < 4; c++) {
+                out[x * 4 + c] = (uint8_t)(values[c] < 0 ? 0 : (values[c] > 255 ? 255 : values[c]));
+            }
+        }
+    }
+}
+
+BELAY_VECTOR_CLONES
+void belay_clamp_premultiplied(uint8_t *pixels, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        uint8_t *pixel = pixels + i * 4;
+        uint8_t alpha = pixel[3];
+        pixel[0] = pixel[0] < alpha ? pixel[0] : alpha;
+        pixel[1] = pixel[1] < alpha ? pixel[1] : alpha;
+        pixel[2] = pixel[2] < alpha ? pixel[2] : alpha;
     }
 }
 

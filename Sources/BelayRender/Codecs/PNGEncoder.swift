@@ -50,7 +50,7 @@ public struct PNGEncoder: Sendable {
             return try encodeWithLibpng(pixmap, colorType: colorType, level: level, strategy: strategy)
         case let .libdeflate(level):
             return try encodeWithLibdeflate(pixmap, colorType: colorType, level: level)
-        case .zlib:
+        case .zlib, .runLength:
             let sink = MemorySink(reserving: pixmap.width * pixmap.height * colorType.channels / 3)
             let writer = try PNGStreamWriter(
                 width: pixmap.width, height: pixmap.height, colorType: colorType, settings: settings, sink: sink)
@@ -101,7 +101,7 @@ public struct PNGEncoder: Sendable {
         }
         guard size > 0 else { throw RenderError(.encodingFailed(format: "PNG", detail: "libdeflate produced no output")) }
         let sink = MemorySink(reserving: size + 64)
-        var container = PNGContainer(sink: sink)
+        let container = PNGContainer(sink: sink)
         try container.writeHeader(width: pixmap.width, height: pixmap.height, colorType: colorType)
         try compressed.withUnsafeBytes { try container.writeChunk("IDAT", UnsafeRawBufferPointer(rebasing: $0[..<size])) }
         try container.writeEnd()
