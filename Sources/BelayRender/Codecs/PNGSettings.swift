@@ -59,7 +59,7 @@ public struct PNGSettings: Hashable, Sendable {
     }
 
     /// Adaptive filtering and the run-length encoder: measured on the sticker and the story
-    /// (bench/render, numbers in bench/README.md), the fastest setting whose output stays
+    /// (bench/render and bench/png-settings; numbers in bench/RENDER.md), the fastest setting whose output stays
     /// within 1% of Pillow's default (zlib 6, adaptive) for the sticker and is smaller for the
     /// story.
     public static let `default` = PNGSettings()
