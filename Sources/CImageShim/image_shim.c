@@ -267,10 +267,15 @@ void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *pr
         if (filter != BELAY_PNG_FILTER_ADAPTIVE) {
             line[0] = (uint8_t)filter;
             filter_row(filter, cur, prev, row_bytes, bytes_per_pixel, line + 1);
+        } else if (prev && memcmp(cur, prev, row_bytes) == 0) {
+            /* A repeated row (flat backgrounds, gradients): Up makes it all zeros, the least
+             * any filter can cost, so the trials can be skipped. */
+            line[0] = BELAY_PNG_FILTER_UP;
+            memset(line + 1, 0, row_bytes);
         } else {
             int best = BELAY_PNG_FILTER_NONE;
             uint32_t best_cost = row_cost(cur, row_bytes);
-            for (int candidate = BELAY_PNG_FILTER_SUB; candidate <= BELAY_PNG_FILTER_PAETH;
+            for (int candidate = BELAY_PNG_FILTER_SUB; candidate <= BELAY_PNG_FILTER_PAETH && best_cost > 0;
                  candidate++) {
                 uint8_t *trial = scratch + (size_t)(candidate - 1) * row_bytes;
                 filter_row(candidate, cur, prev, row_bytes, bytes_per_pixel, trial);
@@ -312,39 +317,111 @@ void belay_resample_rows(const uint8_t *src, size_t src_stride, uint8_t *dst, si
     }
 }
 
-void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
-                            uint32_t rows, uint32_t out_width, const int32_t *starts,
-                            const int32_t *counts, const int32_t *weights, uint32_t weight_stride) {
+static void resample_columns_scalar(const uint8_t *src, size_t src_stride, uint8_t *dst,
+                                    size_t dst_stride, uint32_t rows, uint32_t out_width,
+                                    const int32_t *starts, const int32_t *counts,
+                                    const int16_t *weights, uint32_t weight_stride) {
     for (uint32_t y = 0; y < rows; y++) {
         const uint8_t *line = src + (size_t)y * src_stride;
         uint8_t *out = dst + (size_t)y * dst_stride;
         for (uint32_t x = 0; x < out_width; x++) {
             const uint8_t *pixel = line + (size_t)starts[x] * 4;
-            const int32_t *taps = weights + (size_t)x * weight_stride;
-            int32_t r = 1 << 13, g = 1 << 13, b = 1 << 13, a = 1 << 13;
+            const int16_t *taps = weights + (size_t)x * weight_stride;
+            int32_t sums[4] = {1 << 13, 1 << 13, 1 << 13, 1 << 13};
             for (int32_t k = 0; k < counts[x]; k++, pixel += 4) {
-                int32_t weight = taps[k];
-                r += (int32_t)pixel[0] * weight;
-                g += (int32_t)pixel[1] * weight;
-                b += (int32_t)pixel[2] * weight;
-                a += (int32_t)pixel[3] * weight;
+                for (int c = 0; c < 4; c++) sums[c] += (int32_t)pixel[c] * taps[k];
             }
-            int32_t values[4] = {r >> 14, g >> 14, b >> 14, a >> 14};
+            uint8_t channels[4];
             for (int c = 0; c < 4; c++) {
-                out[x * 4 + c] = (uint8_t)(values[c] < 0 ? 0 : (values[c] > 255 ? 255 : values[c]));
+                int32_t value = sums[c] >> 14;
+                channels[c] = (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
             }
+            for (int c = 0; c < 3; c++) out[x * 4 + c] = channels[c] < channels[3] ? channels[c] : channels[3];
+            out[x * 4 + 3] = channels[3];
         }
     }
 }
 
+#if defined(__x86_64__) && defined(__clang__)
+#include <immintrin.h>
+
+/* Two taps at a time with pmaddwd: the two pixels' channels interleaved as 16-bit
+ * [r0 r1 g0 g1 b0 b1 a0 a1] against the weights [w0 w1] repeated. */
+__attribute__((target("sse4.1")))
+static void resample_columns_sse41(const uint8_t *src, size_t src_stride, uint8_t *dst,
+                                   size_t dst_stride, uint32_t rows, uint32_t out_width,
+                                   const int32_t *starts, const int32_t *counts,
+                                   const int16_t *weights, uint32_t weight_stride) {
+    const __m128i interleave = _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m128i alpha_broadcast = _mm_set1_epi8(3);
+    for (uint32_t y = 0; y < rows; y++) {
+        const uint8_t *line = src + (size_t)y * src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *pixel = line + (size_t)starts[x] * 4;
+            const int16_t *taps = weights + (size_t)x * weight_stride;
+            int32_t count = counts[x], k = 0;
+            __m128i sums = _mm_set1_epi32(1 << 13);
+            for (; k + 1 < count; k += 2) {
+                __m128i pair = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(pixel + k * 4)), interleave);
+                int32_t weight_pair;
+                memcpy(&weight_pair, taps + k, 4);
+                sums = _mm_add_epi32(sums, _mm_madd_epi16(pair, _mm_set1_epi32(weight_pair)));
+            }
+            if (k < count) {
+                int32_t last;
+                memcpy(&last, pixel + k * 4, 4);
+                __m128i widened = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(last));
+                sums = _mm_add_epi32(sums, _mm_mullo_epi32(widened, _mm_set1_epi32(taps[k])));
+            }
+            sums = _mm_srai_epi32(sums, 14);
+            __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(sums, sums), sums);
+            /* Premultiplied: no colour channel above alpha (filter overshoot). */
+            bytes = _mm_min_epu8(bytes, _mm_shuffle_epi8(bytes, alpha_broadcast));
+            int32_t packed = _mm_cvtsi128_si32(bytes);
+            memcpy(out + x * 4, &packed, 4);
+        }
+    }
+}
+#endif
+
+void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                            uint32_t rows, uint32_t out_width, const int32_t *starts,
+                            const int32_t *counts, const int16_t *weights, uint32_t weight_stride) {
+#if defined(__x86_64__) && defined(__clang__)
+    if (__builtin_cpu_supports("sse4.1")) {
+        resample_columns_sse41(src, src_stride, dst, dst_stride, rows, out_width, starts, counts,
+                               weights, weight_stride);
+        return;
+    }
+#endif
+    resample_columns_scalar(src, src_stride, dst, dst_stride, rows, out_width, starts, counts,
+                            weights, weight_stride);
+}
+
 BELAY_VECTOR_CLONES
-void belay_clamp_premultiplied(uint8_t *pixels, size_t count) {
+void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb) {
     for (size_t i = 0; i < count; i++) {
-        uint8_t *pixel = pixels + i * 4;
-        uint8_t alpha = pixel[3];
-        pixel[0] = pixel[0] < alpha ? pixel[0] : alpha;
-        pixel[1] = pixel[1] < alpha ? pixel[1] : alpha;
-        pixel[2] = pixel[2] < alpha ? pixel[2] : alpha;
+        rgb[i * 3] = rgba[i * 4];
+        rgb[i * 3 + 1] = rgba[i * 4 + 1];
+        rgb[i * 3 + 2] = rgba[i * 4 + 2];
+    }
+}
+
+void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight) {
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *in = premultiplied + i * 4;
+        uint8_t *out = straight + i * 4;
+        uint8_t alpha = in[3];
+        if (alpha == 255 || alpha == 0) {
+            memcpy(out, in, 4);
+        } else {
+            for (int c = 0; c < 3; c++) {
+                unsigned value = ((unsigned)in[c] * 255 + alpha / 2) / alpha;
+                out[c] = (uint8_t)(value > 255 ? 255 : value);
+            }
+            out[3] = alpha;
+        }
     }
 }
 

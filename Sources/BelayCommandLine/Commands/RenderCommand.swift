@@ -98,11 +98,14 @@ struct RenderCommand: ParsableCommand {
             var image = try render()
             let cold = Self.milliseconds(since: start)
             var times: [Double] = []
+            var cpuTimes: [Double] = []
             if repeatCount > 1 || json {
                 for _ in 0..<repeatCount {
                     start = DispatchTime.now()
+                    let cpuStart = Self.processCPUMilliseconds()
                     image = try render()
                     times.append(Self.milliseconds(since: start))
+                    cpuTimes.append(Self.processCPUMilliseconds() - cpuStart)
                 }
             }
             for warning in image.warnings { context.note("Warning: \(warning)") }
@@ -113,10 +116,12 @@ struct RenderCommand: ParsableCommand {
                 throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
             }
             times.sort()
+            cpuTimes.sort()
             let median = times.isEmpty ? cold : times[times.count / 2]
             if json {
                 try context.printJSON(Report(
                     medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
+                    cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
                     bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path))
             } else {
                 let timing = times.isEmpty
@@ -127,7 +132,10 @@ struct RenderCommand: ParsableCommand {
         }
 
         struct Report: Encodable {
+            /// Wall-clock milliseconds per render: median, fastest, and the first (cold) render.
             let medianMs: Double, minMs: Double, coldMs: Double
+            /// Median CPU milliseconds per render, all threads together.
+            let cpuMs: Double
             let bytes: Int, width: Int, height: Int, `repeat`: Int, out: String
         }
 
@@ -136,6 +144,12 @@ struct RenderCommand: ParsableCommand {
         }
 
         static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+        static func processCPUMilliseconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+        }
     }
 
     /// `belay render sticker`.

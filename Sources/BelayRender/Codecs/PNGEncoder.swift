@@ -37,6 +37,7 @@ public enum PNGColorType: Sendable, Hashable {
 /// by decoding its output with libpng in the tests.
 public struct PNGEncoder: Sendable {
     public var settings: PNGSettings
+    static let bandHeight = 128
 
     public init(settings: PNGSettings = .default) {
         self.settings = settings
@@ -54,7 +55,10 @@ public struct PNGEncoder: Sendable {
             let sink = MemorySink(reserving: pixmap.width * pixmap.height * colorType.channels / 3)
             let writer = try PNGStreamWriter(
                 width: pixmap.width, height: pixmap.height, colorType: colorType, settings: settings, sink: sink)
-            try writer.append(pixmap)
+            // Bands keep the working buffers small (in cache, no fresh pages per encode).
+            for start in stride(from: 0, to: pixmap.height, by: Self.bandHeight) {
+                try writer.append(pixmap, rows: start..<min(pixmap.height, start + Self.bandHeight))
+            }
             try writer.finish()
             return sink.bytes
         }

@@ -58,9 +58,9 @@ public struct PNGSettings: Hashable, Sendable {
         self.threads = max(1, threads)
     }
 
-    /// Adaptive filtering and the run-length encoder: measured on the sticker and the story
-    /// (bench/render, numbers in bench/README.md), the fastest setting whose output stays
-    /// within 1% of Pillow's default (zlib 6, adaptive) for the sticker and is smaller for the
-    /// story.
+    /// Adaptive filtering and the run-length encoder, chosen by measurement (bench/render and
+    /// bench/png-settings; numbers in bench/RENDER.md): ~12x less CPU than Pillow's default
+    /// (zlib 6, adaptive) with bytes within 1% of it for the sticker and 7% under it for the
+    /// story. Paeth alone is a few milliseconds faster and 1.5% bigger.
     public static let `default` = PNGSettings()
 }

@@ -59,17 +59,27 @@ final class PNGStreamWriter {
     /// Appends the next `band.height` rows of the image.
     /// - Throws: `RenderError` when compression or the sink fails.
     func append(_ band: Pixmap) throws {
-        precondition(band.width == width, "band is \(band.width) px wide, the PNG \(width) px")
-        precondition(rowsWritten + band.height <= height, "more rows than the PNG's \(height)")
-        let pieceCount = max(1, min(threads, band.height / 64))
+        try append(band, rows: 0..<band.height)
+    }
+
+    /// Appends rows `rows` of `pixmap` as the next rows of the image.
+    /// - Throws: `RenderError` when compression or the sink fails.
+    func append(_ pixmap: Pixmap, rows: Range<Int>) throws {
+        precondition(pixmap.width == width, "band is \(pixmap.width) px wide, the PNG \(width) px")
+        precondition(rowsWritten + rows.count <= height, "more rows than the PNG's \(height)")
+        guard !rows.isEmpty else { return }
+        let pieceCount = max(1, min(threads, rows.count / 32))
         var segments = [Segment](repeating: Segment(), count: pieceCount)
-        let (filter, compressor, colorType, previousRow) = (filter, compressor, colorType, previousRow)
+        // The row above the first one: the pixmap's own, or the last row of the previous band.
+        let previousRow = rows.lowerBound == 0 ? self.previousRow : nil
+        let (filter, compressor, colorType) = (filter, compressor, colorType)
         segments.withUnsafeMutableBufferPointer { results in
             let output = UncheckedSendable(results.baseAddress!)
-            Parallel.forEachPiece(of: band.height, parallelism: pieceCount) { piece, rows in
+            Parallel.forEachPiece(of: rows.count, parallelism: pieceCount) { piece, range in
+                let pieceRows = (rows.lowerBound + range.lowerBound)..<(rows.lowerBound + range.upperBound)
                 let filtered = PNGRows.filtered(
-                    band, rows: rows, colorType: colorType, filter: filter,
-                    previousRow: rows.lowerBound == 0 ? previousRow : nil)
+                    pixmap, rows: pieceRows, colorType: colorType, filter: filter,
+                    previousRow: pieceRows.lowerBound == 0 ? previousRow : nil)
                 output.value[piece] = PNGStreamWriter.compress(filtered, with: compressor)
             }
         }
@@ -88,8 +98,8 @@ final class PNGStreamWriter {
             }
             adler = belay_adler32_combine(adler, segment.adler, segment.length)
         }
-        self.previousRow = PNGRows.straight(band, rows: (band.height - 1)..<band.height, colorType: colorType)
-        rowsWritten += band.height
+        self.previousRow = PNGRows.straight(pixmap, rows: (rows.upperBound - 1)..<rows.upperBound, colorType: colorType)
+        rowsWritten += rows.count
     }
 
     /// Ends the stream and the PNG. Every row must have been appended.
@@ -111,7 +121,7 @@ final class PNGStreamWriter {
         case .runLength: belay_run_length_deflate_bound(filtered.count)
         case .zlib: belay_deflate_segment_bound(filtered.count)
         }
-        var output = [UInt8](repeating: 0, count: bound)
+        var output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
         let result = filtered.withUnsafeBufferPointer { input in
             segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, input.baseAddress, input.count))
             return output.withUnsafeMutableBufferPointer { buffer in

@@ -96,9 +96,11 @@ enum Resampler {
         let vertical = Kernel(outputCount: height, sourceCount: source.height, origin: region.y, length: region.height)
         let columns = horizontal.sourceRange
         let horizontalTaps = horizontal.shifted(by: columns.lowerBound)
+        // The horizontal kernel multiplies 16-bit pairs; 14-bit weights always fit.
+        let horizontalWeights16 = horizontalTaps.weights.map { Int16(clamping: $0) }
         let middleStride = columns.count * 4
         let sourceStride = source.width * 4
-        var result = Pixmap(width: width, height: height)
+        var result = Pixmap(uninitializedWidth: width, height: height)
         // Each piece of output rows runs both passes through its own band of the intermediate.
         source.bytes.withUnsafeBufferPointer { sourcePixels in
             result.bytes.withUnsafeMutableBufferPointer { output in
@@ -107,7 +109,7 @@ enum Resampler {
                         vertical.weights.withUnsafeBufferPointer { verticalWeights in
                             horizontalTaps.starts.withUnsafeBufferPointer { horizontalStarts in
                                 horizontalTaps.counts.withUnsafeBufferPointer { horizontalCounts in
-                                    horizontalTaps.weights.withUnsafeBufferPointer { horizontalWeights in
+                                    horizontalWeights16.withUnsafeBufferPointer { horizontalWeights in
                                         let pointers = UncheckedSendable((
                                             sourcePixels.baseAddress! + columns.lowerBound * 4, output.baseAddress!,
                                             verticalStarts.baseAddress!, verticalCounts.baseAddress!, verticalWeights.baseAddress!,
@@ -143,7 +145,6 @@ enum Resampler {
                 }
             }
         }
-        result.bytes.withUnsafeMutableBufferPointer { belay_clamp_premultiplied($0.baseAddress!, width * height) }
         return result
     }
 }

@@ -87,14 +87,20 @@ void belay_resample_rows(const uint8_t *src, size_t src_stride, uint8_t *dst, si
 
 /// Horizontal convolution of `rows` rows of RGBA pixels: output pixel x of a row is the
 /// weighted sum of the `counts[x]` source pixels starting at pixel `starts[x]`, with weights
-/// `weights[x * weight_stride + k]` (14-bit fixed point), rounded and clamped to 0...255.
+/// `weights[x * weight_stride + k]` (14-bit fixed point, 16-bit values), rounded and clamped to
+/// 0...255, colour clamped to alpha (filter overshoot must not break premultiplication). Uses
+/// SSE4.1 (two taps per multiply-add) when the CPU has it.
 void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                             uint32_t rows, uint32_t out_width, const int32_t *starts,
-                            const int32_t *counts, const int32_t *weights, uint32_t weight_stride);
+                            const int32_t *counts, const int16_t *weights, uint32_t weight_stride);
 
-/// Clamps every colour channel of premultiplied RGBA pixels to at most their alpha (filter
-/// overshoot can break that rule).
-void belay_clamp_premultiplied(uint8_t *pixels, size_t count);
+/* MARK: Pixel conversions at the codec boundary */
+
+/// Drops alpha: `count` RGBA pixels to RGB (premultiplied colour is colour over black).
+void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb);
+
+/// Premultiplied RGBA to straight RGBA, rounding: `count` pixels.
+void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight);
 
 /* MARK: zlib */
 
