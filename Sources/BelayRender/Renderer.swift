@@ -35,7 +35,7 @@ public final class Renderer {
     public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
         var warnings: [String] = []
         let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
-        return try encodeStory(StoryTemplate.draw(sticker: sticker, colors: colors), format: format, warnings: warnings)
+        return try encodeStory(sticker: sticker, colors: colors, format: format, warnings: warnings)
     }
 
     /// Renders a sticker and its story together, drawing the 3x sticker once when both use it.
@@ -50,7 +50,7 @@ public final class Renderer {
         let unique = Array(NSOrderedSet(array: warnings)) as? [String] ?? warnings
         return (
             try encodePNG(sticker, colorType: .rgba, warnings: unique),
-            try encodeStory(StoryTemplate.draw(sticker: story3x, colors: colors), format: format, warnings: unique)
+            try encodeStory(sticker: story3x, colors: colors, format: format, warnings: unique)
         )
     }
 
@@ -96,13 +96,15 @@ public final class Renderer {
             text: text, parallelism: settings.parallelism, warnings: &warnings)
     }
 
-    private func encodeStory(_ story: Pixmap, format: StoryFormat, warnings: [String]) throws -> RenderedImage {
+    private func encodeStory(sticker: Pixmap, colors: StoryColors, format: StoryFormat, warnings: [String]) throws -> RenderedImage {
+        let (width, height) = (StoryTemplate.width, StoryTemplate.height)
         switch format {
         case .png:
-            return try encodePNG(story, colorType: .rgb, warnings: warnings)
+            let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, settings: settings.pngSettings)
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: warnings)
         case let .jpeg(quality):
-            let bytes = try JPEGEncoder(quality: quality).encode(story)
-            return RenderedImage(bytes: bytes, width: story.width, height: story.height, mediaType: "image/jpeg", warnings: warnings)
+            let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors))
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: warnings)
         }
     }
 
@@ -130,7 +132,7 @@ public final class Renderer {
     /// - Throws: `RenderError` for an unusable hold artwork (naming it), a bad scale, or a
     ///   failed write; no partial file is left behind.
     @discardableResult
-    public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> CollectionImage {
+    public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> RenderedCollection {
         try Self.check(scale: scale)
         let file = try AtomicFile(path: path)
         let counter = CountingSink(file)
@@ -138,7 +140,7 @@ public final class Renderer {
             content: content, scale: scale, text: text, artwork: artwork, settings: settings
         ).render(to: counter)
         try file.commit()
-        return CollectionImage(path: path, width: width, height: height, bytes: counter.count, warnings: warnings)
+        return RenderedCollection(path: path, width: width, height: height, bytes: counter.count, warnings: warnings)
     }
 
     /// The content key of a collection image.

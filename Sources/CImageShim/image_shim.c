@@ -10,6 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hot loops are compiled for AVX2 and for baseline x86-64; the loader picks one per CPU. */
+#if defined(__x86_64__) && defined(__clang__)
+#define BELAY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define BELAY_VECTOR_CLONES
+#endif
+
 static void reset(belay_image_status *status) {
     status->failure = BELAY_IMAGE_FAILURE_NONE;
     status->message[0] = 0;
@@ -187,7 +194,7 @@ int belay_png_encode_libpng(const uint8_t *pixels, uint32_t width, uint32_t heig
 
 /* MARK: - PNG row filters */
 
-static inline uint8_t paeth_predictor(int a, int b, int c) {
+static inline __attribute__((always_inline)) uint8_t paeth_predictor(int a, int b, int c) {
     int p = a + b - c;
     int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
     if (pa <= pb && pa <= pc) return (uint8_t)a;
@@ -195,7 +202,7 @@ static inline uint8_t paeth_predictor(int a, int b, int c) {
 }
 
 /* The cost of a filtered row: the sum of its bytes read as signed magnitudes. */
-static inline uint32_t row_cost(const uint8_t *row, uint32_t length) {
+static inline __attribute__((always_inline)) uint32_t row_cost(const uint8_t *row, uint32_t length) {
     uint32_t sum = 0;
     for (uint32_t i = 0; i < length; i++) {
         int8_t value = (int8_t)row[i];
@@ -204,19 +211,19 @@ static inline uint32_t row_cost(const uint8_t *row, uint32_t length) {
     return sum;
 }
 
-static void filter_none(const uint8_t *cur, uint32_t n, uint8_t *out) { memcpy(out, cur, n); }
+static inline __attribute__((always_inline)) void filter_none(const uint8_t *cur, uint32_t n, uint8_t *out) { memcpy(out, cur, n); }
 
-static void filter_sub(const uint8_t *cur, uint32_t n, uint32_t bpp, uint8_t *out) {
+static inline __attribute__((always_inline)) void filter_sub(const uint8_t *cur, uint32_t n, uint32_t bpp, uint8_t *out) {
     for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = cur[i];
     for (uint32_t i = bpp; i < n; i++) out[i] = (uint8_t)(cur[i] - cur[i - bpp]);
 }
 
-static void filter_up(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint8_t *out) {
+static inline __attribute__((always_inline)) void filter_up(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint8_t *out) {
     if (!prev) { memcpy(out, cur, n); return; }
     for (uint32_t i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
 }
 
-static void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
+static inline __attribute__((always_inline)) void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
                            uint8_t *out) {
     if (!prev) {
         for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = cur[i];
@@ -229,7 +236,7 @@ static void filter_average(const uint8_t *cur, const uint8_t *prev, uint32_t n, 
     }
 }
 
-static void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
+static inline __attribute__((always_inline)) void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, uint32_t bpp,
                          uint8_t *out) {
     if (!prev) { filter_sub(cur, n, bpp, out); return; }
     for (uint32_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
@@ -238,7 +245,7 @@ static void filter_paeth(const uint8_t *cur, const uint8_t *prev, uint32_t n, ui
     }
 }
 
-static void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint32_t n,
+static inline __attribute__((always_inline)) void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint32_t n,
                        uint32_t bpp, uint8_t *out) {
     switch (filter) {
     case BELAY_PNG_FILTER_SUB: filter_sub(cur, n, bpp, out); break;
@@ -249,6 +256,7 @@ static void filter_row(int filter, const uint8_t *cur, const uint8_t *prev, uint
     }
 }
 
+BELAY_VECTOR_CLONES
 void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *previous_row,
                            uint32_t row_count, uint32_t row_bytes, uint32_t bytes_per_pixel,
                            int filter, uint8_t *scratch, uint8_t *out) {
@@ -259,10 +267,15 @@ void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *pr
         if (filter != BELAY_PNG_FILTER_ADAPTIVE) {
             line[0] = (uint8_t)filter;
             filter_row(filter, cur, prev, row_bytes, bytes_per_pixel, line + 1);
+        } else if (prev && memcmp(cur, prev, row_bytes) == 0) {
+            /* A repeated row (flat backgrounds, gradients): Up makes it all zeros, the least
+             * any filter can cost, so the trials can be skipped. */
+            line[0] = BELAY_PNG_FILTER_UP;
+            memset(line + 1, 0, row_bytes);
         } else {
             int best = BELAY_PNG_FILTER_NONE;
             uint32_t best_cost = row_cost(cur, row_bytes);
-            for (int candidate = BELAY_PNG_FILTER_SUB; candidate <= BELAY_PNG_FILTER_PAETH;
+            for (int candidate = BELAY_PNG_FILTER_SUB; candidate <= BELAY_PNG_FILTER_PAETH && best_cost > 0;
                  candidate++) {
                 uint8_t *trial = scratch + (size_t)(candidate - 1) * row_bytes;
                 filter_row(candidate, cur, prev, row_bytes, bytes_per_pixel, trial);
@@ -277,6 +290,138 @@ void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *pr
             else memcpy(line + 1, scratch + (size_t)(best - 1) * row_bytes, row_bytes);
         }
         prev = cur;
+    }
+}
+
+/* MARK: - Resampling kernels */
+
+BELAY_VECTOR_CLONES
+void belay_resample_rows(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                         uint32_t row_bytes, uint32_t out_rows, const int32_t *starts,
+                         const int32_t *counts, const int32_t *weights, uint32_t weight_stride,
+                         int32_t *accumulator) {
+    for (uint32_t y = 0; y < out_rows; y++) {
+        const int32_t *taps = weights + (size_t)y * weight_stride;
+        const uint8_t *first = src + (size_t)starts[y] * src_stride;
+        for (uint32_t i = 0; i < row_bytes; i++) accumulator[i] = 1 << 13;  /* rounds the >> 14 */
+        for (int32_t k = 0; k < counts[y]; k++) {
+            const uint8_t *row = first + (size_t)k * src_stride;
+            int32_t weight = taps[k];
+            for (uint32_t i = 0; i < row_bytes; i++) accumulator[i] += (int32_t)row[i] * weight;
+        }
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t i = 0; i < row_bytes; i++) {
+            int32_t value = accumulator[i] >> 14;
+            out[i] = (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
+        }
+    }
+}
+
+static void resample_columns_scalar(const uint8_t *src, size_t src_stride, uint8_t *dst,
+                                    size_t dst_stride, uint32_t rows, uint32_t out_width,
+                                    const int32_t *starts, const int32_t *counts,
+                                    const int16_t *weights, uint32_t weight_stride) {
+    for (uint32_t y = 0; y < rows; y++) {
+        const uint8_t *line = src + (size_t)y * src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *pixel = line + (size_t)starts[x] * 4;
+            const int16_t *taps = weights + (size_t)x * weight_stride;
+            int32_t sums[4] = {1 << 13, 1 << 13, 1 << 13, 1 << 13};
+            for (int32_t k = 0; k < counts[x]; k++, pixel += 4) {
+                for (int c = 0; c < 4; c++) sums[c] += (int32_t)pixel[c] * taps[k];
+            }
+            uint8_t channels[4];
+            for (int c = 0; c < 4; c++) {
+                int32_t value = sums[c] >> 14;
+                channels[c] = (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
+            }
+            for (int c = 0; c < 3; c++) out[x * 4 + c] = channels[c] < channels[3] ? channels[c] : channels[3];
+            out[x * 4 + 3] = channels[3];
+        }
+    }
+}
+
+#if defined(__x86_64__) && defined(__clang__)
+#include <immintrin.h>
+
+/* Two taps at a time with pmaddwd: the two pixels' channels interleaved as 16-bit
+ * [r0 r1 g0 g1 b0 b1 a0 a1] against the weights [w0 w1] repeated. */
+__attribute__((target("sse4.1")))
+static void resample_columns_sse41(const uint8_t *src, size_t src_stride, uint8_t *dst,
+                                   size_t dst_stride, uint32_t rows, uint32_t out_width,
+                                   const int32_t *starts, const int32_t *counts,
+                                   const int16_t *weights, uint32_t weight_stride) {
+    const __m128i interleave = _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m128i alpha_broadcast = _mm_set1_epi8(3);
+    for (uint32_t y = 0; y < rows; y++) {
+        const uint8_t *line = src + (size_t)y * src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *pixel = line + (size_t)starts[x] * 4;
+            const int16_t *taps = weights + (size_t)x * weight_stride;
+            int32_t count = counts[x], k = 0;
+            __m128i sums = _mm_set1_epi32(1 << 13);
+            for (; k + 1 < count; k += 2) {
+                __m128i pair = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(pixel + k * 4)), interleave);
+                int32_t weight_pair;
+                memcpy(&weight_pair, taps + k, 4);
+                sums = _mm_add_epi32(sums, _mm_madd_epi16(pair, _mm_set1_epi32(weight_pair)));
+            }
+            if (k < count) {
+                int32_t last;
+                memcpy(&last, pixel + k * 4, 4);
+                __m128i widened = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(last));
+                sums = _mm_add_epi32(sums, _mm_mullo_epi32(widened, _mm_set1_epi32(taps[k])));
+            }
+            sums = _mm_srai_epi32(sums, 14);
+            __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(sums, sums), sums);
+            /* Premultiplied: no colour channel above alpha (filter overshoot). */
+            bytes = _mm_min_epu8(bytes, _mm_shuffle_epi8(bytes, alpha_broadcast));
+            int32_t packed = _mm_cvtsi128_si32(bytes);
+            memcpy(out + x * 4, &packed, 4);
+        }
+    }
+}
+#endif
+
+void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                            uint32_t rows, uint32_t out_width, const int32_t *starts,
+                            const int32_t *counts, const int16_t *weights, uint32_t weight_stride) {
+#if defined(__x86_64__) && defined(__clang__)
+    if (__builtin_cpu_supports("sse4.1")) {
+        resample_columns_sse41(src, src_stride, dst, dst_stride, rows, out_width, starts, counts,
+                               weights, weight_stride);
+        return;
+    }
+#endif
+    resample_columns_scalar(src, src_stride, dst, dst_stride, rows, out_width, starts, counts,
+                            weights, weight_stride);
+}
+
+BELAY_VECTOR_CLONES
+void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb) {
+    for (size_t i = 0; i < count; i++) {
+        rgb[i * 3] = rgba[i * 4];
+        rgb[i * 3 + 1] = rgba[i * 4 + 1];
+        rgb[i * 3 + 2] = rgba[i * 4 + 2];
+    }
+}
+
+void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight) {
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *in = premultiplied + i * 4;
+        uint8_t *out = straight + i * 4;
+        uint8_t alpha = in[3];
+        if (alpha == 255 || alpha == 0) {
+            memcpy(out, in, 4);
+        } else {
+            for (int c = 0; c < 3; c++) {
+                unsigned value = ((unsigned)in[c] * 255 + alpha / 2) / alpha;
+                out[c] = (uint8_t)(value > 255 ? 255 : value);
+            }
+            out[3] = alpha;
+        }
     }
 }
 

@@ -32,7 +32,9 @@ final class APIFixture: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: extra `config.json` members (e.g. `"share": {"instagram_app_id": "123"}`).
     ///   - tokenCacheLifetime: how long authentications are cached.
-    init(settings: [String: Any] = [:], tokenCacheLifetime: Duration = .seconds(1)) throws {
+    ///   - responseCacheLifetime: how long meetup bodies are cached; off by default because tests
+    ///     change data behind the server's back (through the domain, as the CLI would).
+    init(settings: [String: Any] = [:], tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .zero) throws {
         directory = try TemporaryDirectory(prefix: "belay-api")
         var file: [String: Any] = [
             "data_directory": directory.file("data"),
@@ -49,7 +51,8 @@ final class APIFixture: @unchecked Sendable {
         _ = try prepareDataDirectory(configuration, clock: clock)
         application = try buildApplication(configuration, options: ApplicationOptions(
             rendererFactory: { FakeStickerRenderer() }, collections: FakeCollectionSource(directory: directory.file("collections")),
-            logSink: DiscardingLogSink(), clock: clock, tokenCacheLifetime: tokenCacheLifetime))
+            logSink: DiscardingLogSink(), clock: clock, tokenCacheLifetime: tokenCacheLifetime,
+            responseCacheLifetime: responseCacheLifetime))
         let users = application.domain.users
         let adminUser = try users.createUser(NewUser(handle: "admin", displayName: "Admin", role: .admin))
         admin = Member(user: adminUser, token: try users.issueToken(userID: adminUser.id).secret)

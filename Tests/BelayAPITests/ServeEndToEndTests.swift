@@ -1,7 +1,5 @@
 import BelayAPI
-import BelayConfig
 import BelayHTTP
-import BelayPipeline
 import BelayTestSupport
 import Foundation
 import Testing
@@ -77,14 +75,6 @@ extension BelayServerProcess {
     }
 }
 
-/// Whether this build can render stickers (the renderer's templates are built in).
-enum RendererProbe {
-    static let available: Bool = {
-        let defaults = BelayConfiguration.builtInDefaults(relativeTo: BelayProcess.packageRoot.path)
-        return (try? BelayRewardRenderer(settings: RewardRendererSettings(configuration: defaults))) != nil
-    }()
-}
-
 /// The real binary on a free loopback port, talked to over HTTP as the app would.
 @Suite(.serialized) struct ServeEndToEndTests {
     @Test func firstStartSetsUpTheDataDirectoryAndSigtermExitsZero() throws {
@@ -116,6 +106,7 @@ enum RendererProbe {
     @Test func theAppsWholeStoryOverHTTP() throws {
         let workspace = try ServeWorkspace()
         let server = try workspace.serve()
+        let admin = try workspace.user("admin", role: "admin")
         let host = try workspace.user("host1", role: "host")
         let (ana, bo, chan) = (try workspace.user("ana"), try workspace.user("bo"), try workspace.user("chan"))
         let now = Date()
@@ -150,9 +141,51 @@ enum RendererProbe {
         #expect(retry.response.body == checkIn.response.body)
         let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
 
-        // The reward appears in the member's list.
+        // The reward appears in the member's list, and its sticker once the render workers made it.
         let rewards = try server.call("GET", "/v1/me/rewards", token: ana.token)
         #expect(rewards["items"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [rewardID])
+        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
+            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
+        }, "the reward's images were not rendered in time")
+        let base = "http://127.0.0.1:\(server.port)"
+        let stickerURL = try #require(ready["images"]?["sticker"]?["url"]?.stringValue)
+        let stickerHash = try #require(ready["images"]?["sticker"]?["hash"]?.stringValue)
+        #expect(stickerURL == "\(base)/v1/rewards/\(rewardID)/sticker/\(stickerHash).png")
+        let sticker = try server.call("GET", String(stickerURL.dropFirst(base.count)), token: ana.token)
+        #expect(sticker.status == 200)
+        #expect(sticker.header("Content-Type") == "image/png")
+        #expect(sticker.header("ETag") == "\"\(stickerHash)\"")
+        #expect(sticker.header("Cache-Control") == "public, max-age=31536000, immutable")
+        let stickerFile = workspace.directory.file("sticker.png")
+        try Data(sticker.response.body).write(to: URL(fileURLWithPath: stickerFile))
+        let stickerSize = try #require(PNGFile.dimensions(atPath: stickerFile), "the sticker is not a complete PNG")
+        #expect(stickerSize.width == 720)
+        #expect(stickerSize.height == 960)
+        let unchanged = try server.call("GET", String(stickerURL.dropFirst(base.count)), token: ana.token,
+                                        headers: [("If-None-Match", "\"\(stickerHash)\"")])
+        #expect(unchanged.status == 304)
+        #expect(unchanged.response.body.isEmpty)
+        let storyURL = try #require(ready["images"]?["story"]?["url"]?.stringValue)
+        let story = try server.call("GET", String(storyURL.dropFirst(base.count)), token: ana.token)
+        try Data(story.response.body).write(to: URL(fileURLWithPath: workspace.directory.file("story.png")))
+        let storySize = try #require(PNGFile.dimensions(atPath: workspace.directory.file("story.png")), "the story is not a complete PNG")
+        #expect(storySize.width == 1080)
+        #expect(storySize.height == 1920)
+
+        // The share payload: Instagram Stories ready to open, Facebook Stories saying its App ID is missing.
+        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: ana.token)
+        #expect(share.status == 200)
+        #expect(share["instagram_stories"]?["available"]?.boolValue == true)
+        #expect(share["instagram_stories"]?["url"]?.stringValue == "instagram-stories://share?source_application=1234567890")
+        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == stickerURL)
+        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == storyURL)
+        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundTopColor"]?.stringValue
+                == ready["background"]?["top_color"]?.stringValue)
+        #expect(share["instagram_stories"]?["pasteboard_expiration_seconds"]?.intValue == 300)
+        #expect(share["facebook_stories"]?["available"]?.boolValue == false)
+        #expect(share["facebook_stories"]?["reason"]?.stringValue == "facebook_app_id_missing")
+        #expect(share["share_sheet"]?["image_url"]?.stringValue == storyURL)
 
         // A share event, deduplicated, and the statistics the host reads.
         let event = #"{"target": "share_sheet", "activity_type": "com.apple.UIKit.activity.SaveToCameraRoll", "completed": true, "client_event_id": "e-1"}"#
@@ -164,63 +197,13 @@ enum RendererProbe {
         #expect(statistics["items"]?.arrayValue?.first?["completed"]?.intValue == 1)
         #expect(try server.call("GET", "/v1/stats/shares", token: ana.token).status == 403)
 
-        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: ana.token)
-        #expect(share.status == 200)
-        #expect(share["facebook_stories"]?["reason"]?.stringValue == "facebook_app_id_missing" || share["facebook_stories"]?["reason"]?.stringValue == "render_pending")
+        let metrics = String(decoding: try server.call("GET", "/metrics", token: admin.token).response.body, as: UTF8.self)
+        #expect(metrics.contains(#"belay_render_jobs_total{outcome="completed"} 1"#))
+        #expect(metrics.contains(#"http_requests_total{method="POST",route="/v1/meetups/{id}/check-in",status="201"} 1"#))
 
         let stopped = server.terminate()
         #expect(stopped.status == 0, "\(stopped)")
         #expect(stopped.standardError.contains("POST /v1/meetups/{id}/check-in 201"))
-    }
-
-    @Test(.enabled(if: RendererProbe.available, "this build has no sticker renderer yet"))
-    func theStickerIsRenderedAndServedAsA720x960PNG() throws {
-        let workspace = try ServeWorkspace()
-        let server = try workspace.serve()
-        let host = try workspace.user("host1", role: "host")
-        let member = try workspace.user("ana")
-        let now = Date()
-        let meetup = try workspace.cli(["meetups", "create", "--title", "Crag day", "--place", "인수봉 🧗",
-                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 9 * 3600),
-                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 9 * 3600),
-                                        "--capacity", "5", "--host", "host1"])
-        let id = try #require(meetup["id"]?.intValue)
-        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: member.token).status == 201)
-        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: host.token)["code"]?.stringValue)
-        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: member.token, json: #"{"code": "\#(code)"}"#)
-        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
-
-        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
-            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: member.token)
-            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
-        }, "the reward's images were not rendered in time")
-        let url = try #require(ready["images"]?["sticker"]?["url"]?.stringValue)
-        let hash = try #require(ready["images"]?["sticker"]?["hash"]?.stringValue)
-        let path = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
-        #expect(url.hasPrefix("http://127.0.0.1:\(server.port)/v1/rewards/\(rewardID)/sticker/"))
-
-        let sticker = try server.call("GET", path, token: member.token)
-        #expect(sticker.status == 200)
-        #expect(sticker.header("Content-Type") == "image/png")
-        #expect(sticker.header("ETag") == "\"\(hash)\"")
-        #expect(sticker.header("Cache-Control") == "public, max-age=31536000, immutable")
-        let file = workspace.directory.file("sticker.png")
-        try Data(sticker.response.body).write(to: URL(fileURLWithPath: file))
-        let size = try #require(PNGFile.dimensions(atPath: file), "the sticker is not a complete PNG")
-        #expect(size.width == 720)
-        #expect(size.height == 960)
-        #expect(try server.call("GET", path, token: member.token, headers: [("If-None-Match", "\"\(hash)\"")]).status == 304)
-
-        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: member.token)
-        #expect(share["instagram_stories"]?["available"]?.boolValue == true)
-        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == url)
-        let storyURL = try #require(share["images"]?["story"]?["url"]?.stringValue)
-        let story = try server.call("GET", String(storyURL.dropFirst("http://127.0.0.1:\(server.port)".count)), token: member.token)
-        try Data(story.response.body).write(to: URL(fileURLWithPath: workspace.directory.file("story.png")))
-        let storySize = try #require(PNGFile.dimensions(atPath: workspace.directory.file("story.png")))
-        #expect(storySize.width == 1080)
-        #expect(storySize.height == 1920)
-        #expect(server.terminate().status == 0)
     }
 
     @Test func everyClassOfBadInputIsAProblemAndTheServerKeepsServing() throws {

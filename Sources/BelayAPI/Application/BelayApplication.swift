@@ -19,15 +19,19 @@ public struct ApplicationOptions: Sendable {
     /// How long a successful authentication is trusted before the database is asked again
     /// (how soon a token revoked with the CLI stops working).
     public var tokenCacheLifetime: Duration
+    /// How long a meetup or page of meetups is served from memory; changes made through this
+    /// server show at once, changes made by the CLI within this time. Zero turns it off.
+    public var responseCacheLifetime: Duration
 
     public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
                 logSink: any LogSink = StandardErrorLogSink(), clock: any WallClock = SystemWallClock(),
-                tokenCacheLifetime: Duration = .seconds(1)) {
+                tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1)) {
         self.rendererFactory = rendererFactory
         self.collections = collections
         self.logSink = logSink
         self.clock = clock
         self.tokenCacheLifetime = tokenCacheLifetime
+        self.responseCacheLifetime = responseCacheLifetime
     }
 }
 
@@ -170,7 +174,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let router = Router(context: APIContext.self, logger: httpLogger)
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
     router.add(middleware: DomainErrorMiddleware())
-    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime)).register(on: router)
+    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
+              responseCache: ResponseCache(lifetime: options.responseCacheLifetime)).register(on: router)
     let responder = router.buildResponder()
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
 

@@ -20,6 +20,26 @@ public struct APIContext: RequestContext {
         return user
     }
 
+    /// The path parameter `name` as a positive 64-bit id (every `{id}` of the API), parsed
+    /// without the generic integer parser (this runs on every request for a meetup).
+    /// - Throws: `HTTPError` 400 `invalid_path_parameter` naming the parameter.
+    public func id(_ name: String = "id") throws -> Int64 {
+        let text = try parameters.require(name)
+        var value: Int64 = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { value = -1; break }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0, value > 0 else {
+            throw HTTPError(.badRequest, code: "invalid_path_parameter",
+                            detail: "Path parameter `\(name)` must be a positive integer id; got `\(text.prefix(80))`.",
+                            extensions: ["parameter": .string(name), "expected": "a positive integer"])
+        }
+        return value
+    }
+
     /// The caller as the actor of domain operations.
     public func actor() throws -> Actor { try caller().actor }
 

@@ -12,20 +12,24 @@ import Foundation
 public struct APIRoutes: Sendable {
     let services: APIServices
     let tokenCache: TokenCache
+    let responseCache: ResponseCache
     /// The OpenAPI document, serialised once.
     let openAPIBytes: [UInt8]
 
-    public init(services: APIServices, tokenCache: TokenCache) {
+    public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache()) {
         self.services = services
         self.tokenCache = tokenCache
+        self.responseCache = responseCache
         openAPIBytes = JSONOutput.bytes(of: OpenAPIDocument.document(serverURL: "/"))
     }
 
     var domain: DomainServices { services.domain }
     var presentation: Presentation { services.presentation }
 
-    /// Registers every route on `router`.
+    /// Registers every route on `router`, and the middleware that empties the response cache
+    /// after changes.
     public func register(on router: Router<APIContext>) {
+        router.add(middleware: ResponseCacheInvalidation(cache: responseCache))
         router.get("/healthz") { _, _ in Self.healthy }
         router.get("/readyz") { _, _ in readiness() }
         router.get("/openapi.json") { [openAPIBytes] _, _ in
@@ -68,6 +72,11 @@ public struct APIRoutes: Sendable {
 }
 
 extension Response {
+    /// A JSON body already written.
+    static func json(bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json"], body: ResponseBody(bytes: bytes))
+    }
+
     /// Prometheus text exposition.
     static func metrics(text: String) -> Response {
         Response(status: .ok, headers: ["Content-Type": MetricsRegistry.contentType, "Cache-Control": "no-store"],

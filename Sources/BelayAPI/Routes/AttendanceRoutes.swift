@@ -6,7 +6,7 @@ extension APIRoutes {
     func registerAttendanceRoutes(on routes: RouteGroup<APIContext>) {
         routes.post("/v1/meetups/{id}/join") { _, context in
             let caller = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let result = try domain.attendance.join(meetupID: id, memberID: caller.userID, by: caller.actor)
             return .api(AttendanceBody(attendance: result.attendance, presentation: presentation),
                         status: result.changed ? .created : .ok)
@@ -14,14 +14,14 @@ extension APIRoutes {
 
         routes.post("/v1/meetups/{id}/leave") { _, context in
             let caller = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let result = try domain.attendance.leave(meetupID: id, memberID: caller.userID, by: caller.actor)
             return .api(LeaveBody(result: result, presentation: presentation))
         }
 
         routes.get("/v1/meetups/{id}/attendance") { _, context in
             let caller = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             guard let attendance = try domain.attendance.attendance(meetupID: id, memberID: caller.userID) else {
                 throw HTTPError(.notFound, code: RefusalReason.notAttending.rawValue,
                                 detail: "You have not joined meetup \(id); join it with POST /v1/meetups/\(id)/join.",

@@ -8,7 +8,7 @@ extension APIRoutes {
     func registerCheckInRoutes(on routes: RouteGroup<APIContext>) {
         routes.post("/v1/meetups/{id}/check-in") { request, context in
             let caller = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let body = try request.decodeJSON(as: CheckInRequestBody.self)
             let proof: CheckInRequest.Proof
             let memberID: Int64

@@ -11,7 +11,7 @@ extension APIRoutes {
         }
         routes.get("/v1/users/{id}/collection.png") { request, context in
             try context.requireRole([.host, .admin], to: "see other members' collections")
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             _ = try domain.users.user(id: id)
             return try collection(memberID: id, request)
         }

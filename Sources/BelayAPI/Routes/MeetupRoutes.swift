@@ -13,8 +13,14 @@ extension APIRoutes {
             if let place = request.query("place"), !place.isEmpty { query.placeName = place }
             query.hostID = try request.query("host_id", as: Int64.self)
             query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
+            let key = ResponseCache.Key.meetupList(
+                "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")")
+            if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }
+            let generation = responseCache.currentGeneration
             let meetups = try domain.meetups.list(query)
-            return .api(ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor))
+            let bytes = ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor).jsonBytes
+            responseCache.store(bytes, for: key, readGeneration: generation)
+            return .json(bytes: bytes)
         }
 
         routes.post("/v1/meetups") { request, context in
@@ -29,13 +35,17 @@ extension APIRoutes {
 
         routes.get("/v1/meetups/{id}") { _, context in
             _ = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
-            return .api(meetupBody(try domain.meetups.meetup(id: id)))
+            let id = try context.id()
+            if let bytes = responseCache.body(for: .meetup(id)) { return .json(bytes: bytes) }
+            let generation = responseCache.currentGeneration
+            let bytes = meetupBody(try domain.meetups.meetup(id: id)).jsonBytes
+            responseCache.store(bytes, for: .meetup(id), readGeneration: generation)
+            return .json(bytes: bytes)
         }
 
         routes.patch("/v1/meetups/{id}") { request, context in
             let caller = try context.requireRole([.host, .admin], to: "change meetups")
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
             let meetup = try domain.meetups.update(id: id, MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
@@ -46,13 +56,13 @@ extension APIRoutes {
 
         routes.post("/v1/meetups/{id}/cancel") { _, context in
             let caller = try context.requireRole([.host, .admin], to: "cancel meetups")
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             return .api(meetupBody(try domain.meetups.cancel(id: id, by: caller.actor)))
         }
 
         routes.get("/v1/meetups/{id}/attendees") { request, context in
             let caller = try context.requireRole([.host, .admin], to: "see a meetup's attendees")
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let meetup = try domain.meetups.meetup(id: id)
             try requireManager(of: meetup, caller, to: "see its attendees")
             let page = try request.pagination(defaultLimit: 50, maximum: 500)
@@ -64,7 +74,7 @@ extension APIRoutes {
 
         routes.get("/v1/meetups/{id}/check-in-code") { _, context in
             let caller = try context.requireRole([.host, .admin], to: "see check-in codes")
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let code = try domain.meetups.currentCheckInCode(meetupID: id, by: caller.actor)
             return .api(CheckInCodeBody(meetupID: id, code: code, zone: presentation.clubZone), headers: ["Cache-Control": "no-store"])
         }

@@ -35,7 +35,7 @@ extension APIRoutes {
     /// - Throws: 404 `reward_not_found`; 403 `forbidden`.
     func readableReward(_ context: APIContext) throws -> Reward {
         let caller = try context.caller()
-        let id = try context.parameters.require("id", as: Int64.self)
+        let id = try context.id()
         let reward = try domain.rewards.reward(id: id)
         if reward.memberID == caller.userID || caller.role == .admin { return reward }
         if caller.role == .host, try domain.meetups.meetup(id: reward.meetupID).hostID == caller.userID { return reward }

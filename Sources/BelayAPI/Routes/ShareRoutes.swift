@@ -12,7 +12,7 @@ extension APIRoutes {
 
         routes.post("/v1/rewards/{id}/share-events") { request, context in
             let caller = try context.caller()
-            let id = try context.parameters.require("id", as: Int64.self)
+            let id = try context.id()
             let body = try request.decodeJSON(as: ShareEventRequest.self)
             let result = try domain.shares.record(NewShareEvent(
                 rewardID: id, target: body.target, activityType: body.activityType, completed: body.completed,

@@ -5,7 +5,7 @@ import BelayDomain
 struct DevCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "dev", abstract: "Tools for development and benchmarks (not for a live club's database).",
-                             subcommands: [SeedHistory.self])
+                             subcommands: [SeedHistory.self, SeedBench.self])
     }
 
     init(arguments: ParsedArguments) {}

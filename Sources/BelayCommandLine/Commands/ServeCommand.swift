@@ -44,12 +44,15 @@ struct ServeCommand: ParsableCommand {
         if let port { configuration.server.port = port }
         // Listen for the signals first: from here on SIGTERM means "stop gracefully".
         let signals = ShutdownSignals.Waiter()
+        // An access-log line per request, written in batches.
+        let logSink = BufferedLogSink()
+        defer { logSink.flush() }
 
         let application: BelayApplication
         let firstStart: FirstStartReport?
         do {
             firstStart = try prepareDataDirectory(configuration)
-            application = try buildApplication(configuration)
+            application = try buildApplication(configuration, options: ApplicationOptions(logSink: logSink))
             try application.start()
         } catch let error as ApplicationError {
             throw CommandLineError.failure(error.description)

@@ -53,18 +53,21 @@ public final class CheckInService: Sendable {
             }
         }
         let now = clock.now()
-        let outcome = try domainCall { try pool.write { db in try checkIn(request, by: actor, now: now, in: db) } }
-        switch outcome {
-        case let .refused(error):
-            throw error
-        case let .checkedIn(attendanceID, isRepeat):
-            return try domainCall {
-                try pool.read { db in
-                    CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
-                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db), isRepeat: isRepeat)
+        // The result is read in the same transaction: it is what this check-in wrote, and a
+        // second (read) transaction would cost as much again.
+        let result = try domainCall {
+            try pool.write { db -> Result<CheckInResult, DomainError> in
+                switch try checkIn(request, by: actor, now: now, in: db) {
+                case let .refused(error):
+                    return .failure(error)
+                case let .checkedIn(attendanceID, isRepeat):
+                    return .success(CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
+                                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
+                                                  isRepeat: isRepeat))
                 }
             }
         }
+        return try result.get()
     }
 
     private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {

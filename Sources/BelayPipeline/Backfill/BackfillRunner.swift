@@ -76,6 +76,7 @@ public final class BackfillRunner: Sendable {
     public func run(_ options: BackfillOptions, cancellation: BackfillCancellation = BackfillCancellation(),
                     progress: @escaping @Sendable (BackfillProgress) -> Void = { _ in }) throws -> BackfillReport {
         try options.validate()
+        AllocatorTuning.apply()
         let started = DispatchTime.now().uptimeNanoseconds
         let contexts = try (0..<options.jobs).map { index in
             RenderWorkerContext(renderer: try makeRenderer(), owner: identity.owner("backfill-\(index)"))

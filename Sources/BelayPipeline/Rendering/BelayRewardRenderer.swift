@@ -2,18 +2,71 @@ import BelayRender
 import Foundation
 
 /// The real renderer: BelayRender's templates behind the pipeline's renderer protocols.
+///
+/// One instance per worker thread (it owns a `Renderer`: a text engine and artwork caches).
+/// Renders run single-threaded inside: the worker pool already fills the cores.
 public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRenderer {
+    private let renderer: Renderer
+
+    /// - Throws: `RenderError` naming a font file of the chain that cannot be opened.
     public init(settings: RewardRendererSettings) throws {
-        throw PipelineError(kind: .rendererUnavailable(message: "BelayRender's templates are not built into this Belay"))
+        renderer = try Renderer(settings: RenderSettings(
+            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, emoji: settings.emojiFont,
+                                lastResort: settings.lastResortFont),
+            limits: ImageLimits(maxSide: settings.maxImageSide, maxDecodedBytes: settings.maxDecodedBytes),
+            parallelism: 1))
     }
 
-    public var templateVersion: Int { 0 }
+    public var templateVersion: Int { Template.rewardImagesVersion }
 
-    public func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys { fatalError("unreachable") }
+    public func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
+        let (content, colors, format) = try Self.translate(request)
+        return RewardImageKeys(
+            sticker: try renderer.stickerKey(content, scale: request.stickerScale).canonical,
+            story: try renderer.storyKey(content, colors: colors, format: format).canonical)
+    }
 
-    public func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles { fatalError("unreachable") }
+    public func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
+        let (content, colors, format) = try Self.translate(request)
+        switch (sticker, story) {
+        case (true, true):
+            let both = try renderer.renderStickerAndStory(content, stickerScale: request.stickerScale, colors: colors, format: format)
+            return RewardImageFiles(sticker: both.sticker.bytes, story: both.story.bytes)
+        case (true, false):
+            return RewardImageFiles(sticker: try renderer.renderSticker(content, scale: request.stickerScale).bytes, story: nil)
+        case (false, true):
+            return RewardImageFiles(sticker: nil, story: try renderer.renderStory(content, colors: colors, format: format).bytes)
+        case (false, false):
+            return RewardImageFiles(sticker: nil, story: nil)
+        }
+    }
 
-    public func contentKey(for request: CollectionRequest) throws -> String { fatalError("unreachable") }
+    public func contentKey(for request: CollectionRequest) throws -> String {
+        try renderer.collectionKey(Self.translate(request), scale: request.scale).canonical
+    }
 
-    public func renderPNG(_ request: CollectionRequest, toFile path: String) throws { fatalError("unreachable") }
+    public func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
+        try renderer.renderCollection(Self.translate(request), scale: request.scale, to: path)
+    }
+
+    private static func translate(_ request: RewardImageRequest) throws -> (StickerContent, StoryColors, StoryFormat) {
+        guard let top = Color(hex: request.topColor), let bottom = Color(hex: request.bottomColor) else {
+            throw PipelineError.invalidSetting(
+                "story colours", "'\(request.topColor)' / '\(request.bottomColor)' are not #RRGGBB colours; fix the background catalogue")
+        }
+        let content = StickerContent(
+            backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText)
+        let format: StoryFormat = switch request.storyFormat {
+        case .png: .png
+        case let .jpeg(quality): .jpeg(quality: quality)
+        }
+        return (content, StoryColors(top: top, bottom: bottom), format)
+    }
+
+    private static func translate(_ request: CollectionRequest) -> CollectionContent {
+        CollectionContent(
+            memberName: request.memberName,
+            items: request.entries.map { CollectionItem(holdPath: $0.holdArtworkPath, place: $0.placeName, date: $0.dateText) },
+            firstDate: request.firstDateText, lastDate: request.lastDateText)
+    }
 }

@@ -58,6 +58,7 @@ public final class RenderWorkerPool: Sendable {
             guard !state.started else { throw PipelineError(kind: .alreadyStarted) }
             state.started = true
         }
+        AllocatorTuning.apply()
         var contexts: [RenderWorkerContext] = []
         for index in 0..<workerCount {
             do {

@@ -37,6 +37,7 @@ public enum PNGColorType: Sendable, Hashable {
 /// by decoding its output with libpng in the tests.
 public struct PNGEncoder: Sendable {
     public var settings: PNGSettings
+    static let bandHeight = 128
 
     public init(settings: PNGSettings = .default) {
         self.settings = settings
@@ -50,11 +51,14 @@ public struct PNGEncoder: Sendable {
             return try encodeWithLibpng(pixmap, colorType: colorType, level: level, strategy: strategy)
         case let .libdeflate(level):
             return try encodeWithLibdeflate(pixmap, colorType: colorType, level: level)
-        case .zlib:
+        case .zlib, .runLength:
             let sink = MemorySink(reserving: pixmap.width * pixmap.height * colorType.channels / 3)
             let writer = try PNGStreamWriter(
                 width: pixmap.width, height: pixmap.height, colorType: colorType, settings: settings, sink: sink)
-            try writer.append(pixmap)
+            // Bands keep the working buffers small (in cache, no fresh pages per encode).
+            for start in stride(from: 0, to: pixmap.height, by: Self.bandHeight) {
+                try writer.append(pixmap, rows: start..<min(pixmap.height, start + Self.bandHeight))
+            }
             try writer.finish()
             return sink.bytes
         }
@@ -101,7 +105,7 @@ public struct PNGEncoder: Sendable {
         }
         guard size > 0 else { throw RenderError(.encodingFailed(format: "PNG", detail: "libdeflate produced no output")) }
         let sink = MemorySink(reserving: size + 64)
-        var container = PNGContainer(sink: sink)
+        let container = PNGContainer(sink: sink)
         try container.writeHeader(width: pixmap.width, height: pixmap.height, colorType: colorType)
         try compressed.withUnsafeBytes { try container.writeChunk("IDAT", UnsafeRawBufferPointer(rebasing: $0[..<size])) }
         try container.writeEnd()

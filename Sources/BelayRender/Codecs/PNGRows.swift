@@ -8,34 +8,12 @@ enum PNGRows {
         _ pixmap: Pixmap, rows: Range<Int>, colorType: PNGColorType, to output: UnsafeMutablePointer<UInt8>
     ) {
         pixmap.bytes.withUnsafeBufferPointer { pixels in
-            var source = rows.lowerBound * pixmap.width * 4
-            let end = rows.upperBound * pixmap.width * 4
-            var destination = output
-            if colorType == .rgba {
-                while source < end {
-                    let alpha = pixels[source + 3]
-                    if alpha == 255 || alpha == 0 {
-                        destination[0] = pixels[source]
-                        destination[1] = pixels[source + 1]
-                        destination[2] = pixels[source + 2]
-                    } else {
-                        destination[0] = Pixmap.divide(pixels[source], alpha)
-                        destination[1] = Pixmap.divide(pixels[source + 1], alpha)
-                        destination[2] = Pixmap.divide(pixels[source + 2], alpha)
-                    }
-                    destination[3] = alpha
-                    source += 4
-                    destination += 4
-                }
-            } else {
-                // Premultiplied colour is the colour flattened onto black.
-                while source < end {
-                    destination[0] = pixels[source]
-                    destination[1] = pixels[source + 1]
-                    destination[2] = pixels[source + 2]
-                    source += 4
-                    destination += 3
-                }
+            let first = pixels.baseAddress! + rows.lowerBound * pixmap.width * 4
+            let count = rows.count * pixmap.width
+            switch colorType {
+            case .rgba: belay_unpremultiply(first, count, output)
+            // Premultiplied colour is the colour flattened onto black.
+            case .rgb: belay_rgba_to_rgb(first, count, output)
             }
         }
     }
@@ -57,7 +35,8 @@ enum PNGRows {
         let rowBytes = pixmap.width * colorType.channels
         let hasContext = previousRow != nil || rows.lowerBound > 0
         let sourceRows = (previousRow == nil && rows.lowerBound > 0 ? rows.lowerBound - 1 : rows.lowerBound)..<rows.upperBound
-        var straight = [UInt8](repeating: 0, count: (rows.count + (hasContext ? 1 : 0)) * rowBytes)
+        let straightCount = (rows.count + (hasContext ? 1 : 0)) * rowBytes
+        var straight = [UInt8](unsafeUninitializedCapacity: straightCount) { _, count in count = straightCount }
         straight.withUnsafeMutableBufferPointer { buffer in
             var start = buffer.baseAddress!
             if let previousRow {

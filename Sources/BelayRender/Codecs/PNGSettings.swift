@@ -34,6 +34,10 @@ public enum ZlibStrategy: String, Sendable, Hashable, CaseIterable {
 /// How PNGs are compressed. Changing these changes bytes and speed, never pixels.
 public struct PNGSettings: Hashable, Sendable {
     public enum Compressor: Hashable, Sendable {
+        /// Belay's run-length deflate encoder inside Belay's PNG writer: runs of a repeated
+        /// byte and dynamic Huffman codes (what zlib's `rle` strategy makes), several times
+        /// faster than zlib; rows are cut into segments compressed on `threads` cores.
+        case runLength
         /// zlib (level 0–9 and a strategy) inside Belay's PNG writer: rows are cut into
         /// segments compressed independently (on `threads` cores) and joined into one stream.
         case zlib(level: Int, strategy: ZlibStrategy)
@@ -48,14 +52,15 @@ public struct PNGSettings: Hashable, Sendable {
     /// Cores one encode may use (the zlib compressor only); 1 inside a pool of render workers.
     public var threads: Int
 
-    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .zlib(level: 6, strategy: .rle), threads: Int = 1) {
+    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .runLength, threads: Int = 1) {
         self.filter = filter
         self.compressor = compressor
         self.threads = max(1, threads)
     }
 
-    /// Adaptive filtering and zlib's run-length strategy: measured on the sticker and story
-    /// (bench/render), the fastest setting whose output stays within 1% of Pillow's default
-    /// (zlib 6, adaptive) for the sticker and is smaller for the story.
+    /// Adaptive filtering and the run-length encoder: measured on the sticker and the story
+    /// (bench/render, numbers in bench/README.md), the fastest setting whose output stays
+    /// within 1% of Pillow's default (zlib 6, adaptive) for the sticker and is smaller for the
+    /// story.
     public static let `default` = PNGSettings()
 }

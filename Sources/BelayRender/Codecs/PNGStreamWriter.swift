@@ -12,8 +12,7 @@ final class PNGStreamWriter {
     let height: Int
     let colorType: PNGColorType
     private let filter: PNGRowFilter
-    private let level: Int
-    private let strategy: ZlibStrategy
+    private let compressor: SegmentCompressor
     private let threads: Int
     private let container: PNGContainer
     private var rowsWritten = 0
@@ -28,19 +27,26 @@ final class PNGStreamWriter {
         self.colorType = colorType
         filter = settings.filter
         threads = settings.threads
+        // Streams need segments that join: libdeflate and libpng cannot make them, so their
+        // settings map to zlib's nearest.
         switch settings.compressor {
+        case .runLength:
+            compressor = .runLength
         case let .zlib(level, strategy), let .libpng(level, strategy):
-            self.level = level
-            self.strategy = strategy
+            compressor = .zlib(level: level, strategy: strategy)
         case let .libdeflate(level):
-            self.level = min(9, level)
-            strategy = .default
+            compressor = .zlib(level: min(9, level), strategy: .default)
         }
-        guard (0...9).contains(level) else {
+        if case let .zlib(level, _) = compressor, !(0...9).contains(level) {
             throw RenderError(.encodingFailed(format: "PNG", detail: "zlib cannot use level \(level) (0–9)"))
         }
         container = PNGContainer(sink: sink)
         try container.writeHeader(width: width, height: height, colorType: colorType)
+    }
+
+    enum SegmentCompressor {
+        case runLength
+        case zlib(level: Int, strategy: ZlibStrategy)
     }
 
     private struct Segment {
@@ -53,18 +59,28 @@ final class PNGStreamWriter {
     /// Appends the next `band.height` rows of the image.
     /// - Throws: `RenderError` when compression or the sink fails.
     func append(_ band: Pixmap) throws {
-        precondition(band.width == width, "band is \(band.width) px wide, the PNG \(width) px")
-        precondition(rowsWritten + band.height <= height, "more rows than the PNG's \(height)")
-        let pieceCount = max(1, min(threads, band.height / 64))
+        try append(band, rows: 0..<band.height)
+    }
+
+    /// Appends rows `rows` of `pixmap` as the next rows of the image.
+    /// - Throws: `RenderError` when compression or the sink fails.
+    func append(_ pixmap: Pixmap, rows: Range<Int>) throws {
+        precondition(pixmap.width == width, "band is \(pixmap.width) px wide, the PNG \(width) px")
+        precondition(rowsWritten + rows.count <= height, "more rows than the PNG's \(height)")
+        guard !rows.isEmpty else { return }
+        let pieceCount = max(1, min(threads, rows.count / 32))
         var segments = [Segment](repeating: Segment(), count: pieceCount)
-        let (filter, level, strategy, colorType, previousRow) = (filter, level, strategy, colorType, previousRow)
+        // The row above the first one: the pixmap's own, or the last row of the previous band.
+        let previousRow = rows.lowerBound == 0 ? self.previousRow : nil
+        let (filter, compressor, colorType) = (filter, compressor, colorType)
         segments.withUnsafeMutableBufferPointer { results in
             let output = UncheckedSendable(results.baseAddress!)
-            Parallel.forEachPiece(of: band.height, parallelism: pieceCount) { piece, rows in
+            Parallel.forEachPiece(of: rows.count, parallelism: pieceCount) { piece, range in
+                let pieceRows = (rows.lowerBound + range.lowerBound)..<(rows.lowerBound + range.upperBound)
                 let filtered = PNGRows.filtered(
-                    band, rows: rows, colorType: colorType, filter: filter,
-                    previousRow: rows.lowerBound == 0 ? previousRow : nil)
-                output.value[piece] = PNGStreamWriter.compress(filtered, level: level, strategy: strategy)
+                    pixmap, rows: pieceRows, colorType: colorType, filter: filter,
+                    previousRow: pieceRows.lowerBound == 0 ? previousRow : nil)
+                output.value[piece] = PNGStreamWriter.compress(filtered, with: compressor)
             }
         }
         for segment in segments {
@@ -82,8 +98,8 @@ final class PNGStreamWriter {
             }
             adler = belay_adler32_combine(adler, segment.adler, segment.length)
         }
-        self.previousRow = PNGRows.straight(band, rows: (band.height - 1)..<band.height, colorType: colorType)
-        rowsWritten += band.height
+        self.previousRow = PNGRows.straight(pixmap, rows: (rows.upperBound - 1)..<rows.upperBound, colorType: colorType)
+        rowsWritten += rows.count
     }
 
     /// Ends the stream and the PNG. Every row must have been appended.
@@ -96,22 +112,31 @@ final class PNGStreamWriter {
         try container.writeEnd()
     }
 
-    private static func compress(_ filtered: [UInt8], level: Int, strategy: ZlibStrategy) -> Segment {
+    private static func compress(_ filtered: [UInt8], with compressor: SegmentCompressor) -> Segment {
         var segment = Segment()
         segment.length = filtered.count
         var status = belay_image_status()
         var size = 0
-        var output = [UInt8](repeating: 0, count: belay_deflate_segment_bound(filtered.count))
+        let bound = switch compressor {
+        case .runLength: belay_run_length_deflate_bound(filtered.count)
+        case .zlib: belay_deflate_segment_bound(filtered.count)
+        }
+        var output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
         let result = filtered.withUnsafeBufferPointer { input in
             segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, input.baseAddress, input.count))
             return output.withUnsafeMutableBufferPointer { buffer in
-                belay_deflate_segment(
-                    input.baseAddress, input.count, Int32(level), strategy.zlibValue,
-                    buffer.baseAddress, buffer.count, &size, &status)
+                switch compressor {
+                case .runLength:
+                    belay_run_length_deflate(input.baseAddress, input.count, buffer.baseAddress, buffer.count, &size)
+                case let .zlib(level, strategy):
+                    belay_deflate_segment(
+                        input.baseAddress, input.count, Int32(level), strategy.zlibValue,
+                        buffer.baseAddress, buffer.count, &size, &status)
+                }
             }
         }
         if result != 0 {
-            segment.failure = "zlib: \(status.text)"
+            segment.failure = status.text.isEmpty ? "the run-length encoder ran out of room" : "zlib: \(status.text)"
             return segment
         }
         output.removeLast(output.count - size)

@@ -1,15 +1,17 @@
+import CImageShim
 import Foundation
 
 /// Scales premultiplied pixels with a separable Lanczos-3 filter (widened when shrinking, so
-/// downscaling averages every source pixel), in 14-bit fixed point.
+/// downscaling averages every source pixel), in 14-bit fixed point: a vertical pass over the
+/// source columns the result needs, then a horizontal pass (the loops are C kernels in
+/// CImageShim, see there why).
 enum Resampler {
-    private static let precision: Int32 = 14
     private static let lobes = 3.0
 
     /// The source taps and weights of every output pixel along one axis.
     struct Kernel {
-        var starts: [Int]
-        var counts: [Int]
+        var starts: [Int32]
+        var counts: [Int32]
         var weights: [Int32]
         var stride: Int
 
@@ -20,11 +22,11 @@ enum Resampler {
             let filterScale = max(scale, 1)
             let support = Resampler.lobes * filterScale
             stride = Int((support * 2).rounded(.up)) + 2
-            starts = [Int](repeating: 0, count: outputCount)
-            counts = [Int](repeating: 0, count: outputCount)
+            starts = [Int32](repeating: 0, count: outputCount)
+            counts = [Int32](repeating: 0, count: outputCount)
             weights = [Int32](repeating: 0, count: outputCount * stride)
             var floating = [Double](repeating: 0, count: stride)
-            let one = Double(1 << Resampler.precision)
+            let one = Double(1 << 14)
             for output in 0..<outputCount {
                 let centre = origin + (Double(output) + 0.5) * scale
                 var low = max(0, Int((centre - support).rounded(.down)))
@@ -51,20 +53,27 @@ enum Resampler {
                 }
                 // Make the weights sum to exactly one so flat areas stay exactly flat.
                 weights[output * stride + largest] += Int32(one) - fixedTotal
-                starts[output] = low
-                counts[output] = count
+                starts[output] = Int32(low)
+                counts[output] = Int32(count)
             }
         }
 
+        /// The source pixels any output reads.
         var sourceRange: Range<Int> {
-            guard let first = starts.first else { return 0..<0 }
-            var low = first
-            var high = first
+            var low = Int.max
+            var high = Int.min
             for index in starts.indices {
-                low = min(low, starts[index])
-                high = max(high, starts[index] + counts[index])
+                low = min(low, Int(starts[index]))
+                high = max(high, Int(starts[index] + counts[index]))
             }
             return low..<high
+        }
+
+        /// The kernel with its taps counted from `offset` instead of 0.
+        func shifted(by offset: Int) -> Kernel {
+            var copy = self
+            copy.starts = starts.map { $0 - Int32(offset) }
+            return copy
         }
     }
 
@@ -83,114 +92,60 @@ enum Resampler {
         _ source: Pixmap, region: (x: Double, y: Double, width: Double, height: Double),
         toWidth width: Int, height: Int, parallelism: Int
     ) -> Pixmap {
-        let horizontal = Kernel(
-            outputCount: width, sourceCount: source.width, origin: region.x, length: region.width)
-        let vertical = Kernel(
-            outputCount: height, sourceCount: source.height, origin: region.y, length: region.height)
-        let rows = vertical.sourceRange
-        let intermediateRowBytes = width * 4
-        var intermediate = [UInt8](repeating: 0, count: rows.count * intermediateRowBytes)
-        var output = Pixmap(width: width, height: height)
-
+        let horizontal = Kernel(outputCount: width, sourceCount: source.width, origin: region.x, length: region.width)
+        let vertical = Kernel(outputCount: height, sourceCount: source.height, origin: region.y, length: region.height)
+        let columns = horizontal.sourceRange
+        let horizontalTaps = horizontal.shifted(by: columns.lowerBound)
+        // The horizontal kernel multiplies 16-bit pairs; 14-bit weights always fit.
+        let horizontalWeights16 = horizontalTaps.weights.map { Int16(clamping: $0) }
+        let middleStride = columns.count * 4
+        let sourceStride = source.width * 4
+        var result = Pixmap(uninitializedWidth: width, height: height)
+        // Each piece of output rows runs both passes through its own band of the intermediate.
         source.bytes.withUnsafeBufferPointer { sourcePixels in
-            intermediate.withUnsafeMutableBufferPointer { middle in
-                horizontal.weights.withUnsafeBufferPointer { weights in
-                    let pointers = UncheckedSendable((sourcePixels.baseAddress!, middle.baseAddress!, weights.baseAddress!))
-                    Parallel.forEachPiece(of: rows.count, parallelism: parallelism, minimumPiece: 32) { _, range in
-                        let (sourceBase, middleBase, weightBase) = pointers.value
-                        for index in range {
-                            let sourceRow = sourceBase + (rows.lowerBound + index) * source.width * 4
-                            let middleRow = middleBase + index * intermediateRowBytes
-                            horizontalPass(
-                                sourceRow: sourceRow, outputRow: middleRow, kernel: horizontal, weights: weightBase)
+            result.bytes.withUnsafeMutableBufferPointer { output in
+                vertical.starts.withUnsafeBufferPointer { verticalStarts in
+                    vertical.counts.withUnsafeBufferPointer { verticalCounts in
+                        vertical.weights.withUnsafeBufferPointer { verticalWeights in
+                            horizontalTaps.starts.withUnsafeBufferPointer { horizontalStarts in
+                                horizontalTaps.counts.withUnsafeBufferPointer { horizontalCounts in
+                                    horizontalWeights16.withUnsafeBufferPointer { horizontalWeights in
+                                        let pointers = UncheckedSendable((
+                                            sourcePixels.baseAddress! + columns.lowerBound * 4, output.baseAddress!,
+                                            verticalStarts.baseAddress!, verticalCounts.baseAddress!, verticalWeights.baseAddress!,
+                                            horizontalStarts.baseAddress!, horizontalCounts.baseAddress!, horizontalWeights.baseAddress!))
+                                        Parallel.forEachPiece(of: height, parallelism: parallelism, minimumPiece: 16) { _, rows in
+                                            let (source, output, vStarts, vCounts, vWeights, hStarts, hCounts, hWeights) = pointers.value
+                                            // Bands of up to 32 rows keep the intermediate in cache.
+                                            let band = 32
+                                            let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: band * middleStride)
+                                            let accumulator = UnsafeMutablePointer<Int32>.allocate(capacity: middleStride)
+                                            defer {
+                                                middle.deallocate()
+                                                accumulator.deallocate()
+                                            }
+                                            var row = rows.lowerBound
+                                            while row < rows.upperBound {
+                                                let count = min(band, rows.upperBound - row)
+                                                belay_resample_rows(
+                                                    source, sourceStride, middle, middleStride, UInt32(middleStride), UInt32(count),
+                                                    vStarts + row, vCounts + row, vWeights + row * vertical.stride, UInt32(vertical.stride),
+                                                    accumulator)
+                                                belay_resample_columns(
+                                                    middle, middleStride, output + row * width * 4, width * 4, UInt32(count), UInt32(width),
+                                                    hStarts, hCounts, hWeights, UInt32(horizontalTaps.stride))
+                                                row += count
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        intermediate.withUnsafeBufferPointer { middle in
-            output.bytes.withUnsafeMutableBufferPointer { pixels in
-                vertical.weights.withUnsafeBufferPointer { weights in
-                    let pointers = UncheckedSendable((middle.baseAddress!, pixels.baseAddress!, weights.baseAddress!))
-                    Parallel.forEachPiece(of: height, parallelism: parallelism, minimumPiece: 32) { _, range in
-                        let (middleBase, outputBase, weightBase) = pointers.value
-                        let accumulator = UnsafeMutablePointer<Int32>.allocate(capacity: intermediateRowBytes)
-                        defer { accumulator.deallocate() }
-                        for row in range {
-                            verticalPass(
-                                row: row, kernel: vertical, weights: weightBase,
-                                middle: middleBase + (vertical.starts[row] - rows.lowerBound) * intermediateRowBytes,
-                                rowBytes: intermediateRowBytes, accumulator: accumulator,
-                                outputRow: outputBase + row * intermediateRowBytes)
-                        }
-                    }
-                }
-            }
-        }
-        return output
-    }
-
-    @inline(__always)
-    private static func clampToByte(_ value: Int32) -> UInt8 {
-        let shifted = (value &+ (1 << (precision - 1))) >> precision
-        return UInt8(truncatingIfNeeded: shifted < 0 ? 0 : (shifted > 255 ? 255 : shifted))
-    }
-
-    private static func horizontalPass(
-        sourceRow: UnsafePointer<UInt8>, outputRow: UnsafeMutablePointer<UInt8>,
-        kernel: Kernel, weights: UnsafePointer<Int32>
-    ) {
-        let stride = kernel.stride
-        kernel.starts.withUnsafeBufferPointer { starts in
-            kernel.counts.withUnsafeBufferPointer { counts in
-                for x in 0..<starts.count {
-                    var pixel = sourceRow + starts[x] * 4
-                    let taps = weights + x * stride
-                    var r: Int32 = 0
-                    var g: Int32 = 0
-                    var b: Int32 = 0
-                    var a: Int32 = 0
-                    for tap in 0..<counts[x] {
-                        let weight = taps[tap]
-                        r &+= Int32(pixel[0]) &* weight
-                        g &+= Int32(pixel[1]) &* weight
-                        b &+= Int32(pixel[2]) &* weight
-                        a &+= Int32(pixel[3]) &* weight
-                        pixel += 4
-                    }
-                    let alpha = clampToByte(a)
-                    let out = outputRow + x * 4
-                    out[0] = min(clampToByte(r), alpha)
-                    out[1] = min(clampToByte(g), alpha)
-                    out[2] = min(clampToByte(b), alpha)
-                    out[3] = alpha
-                }
-            }
-        }
-    }
-
-    private static func verticalPass(
-        row: Int, kernel: Kernel, weights: UnsafePointer<Int32>, middle: UnsafePointer<UInt8>,
-        rowBytes: Int, accumulator: UnsafeMutablePointer<Int32>, outputRow: UnsafeMutablePointer<UInt8>
-    ) {
-        accumulator.initialize(repeating: 0, count: rowBytes)
-        let taps = weights + row * kernel.stride
-        for tap in 0..<kernel.counts[row] {
-            let weight = taps[tap]
-            let line = middle + tap * rowBytes
-            for index in 0..<rowBytes {
-                accumulator[index] &+= Int32(line[index]) &* weight
-            }
-        }
-        var index = 0
-        while index < rowBytes {
-            let alpha = clampToByte(accumulator[index + 3])
-            outputRow[index] = min(clampToByte(accumulator[index]), alpha)
-            outputRow[index + 1] = min(clampToByte(accumulator[index + 1]), alpha)
-            outputRow[index + 2] = min(clampToByte(accumulator[index + 2]), alpha)
-            outputRow[index + 3] = alpha
-            index += 4
-        }
+        return result
     }
 }
 

@@ -33,7 +33,7 @@ public struct CollectionItem: Sendable, Hashable {
 }
 
 /// What a collection render produced.
-public struct CollectionImage: Sendable {
+public struct RenderedCollection: Sendable {
     public let path: String
     public let width: Int
     public let height: Int

@@ -8,12 +8,30 @@ enum StoryTemplate {
     static let height = 1920
     static let stickerScale = 3
     static let stickerOrigin = (x: 180, y: 480)
+    /// Rows drawn and encoded at a time when streaming the PNG.
+    static let bandHeight = 240
 
-    /// Draws the story around an already drawn 3x sticker.
+    /// Draws the whole story around an already drawn 3x sticker.
     static func draw(sticker: Pixmap, colors: StoryColors) -> Pixmap {
-        var story = Pixmap(width: width, height: height)
-        story.fillVerticalGradient(top: colors.top, bottom: colors.bottom)
-        story.draw(sticker, x: stickerOrigin.x, y: stickerOrigin.y)
-        return story
+        drawBand(rows: 0..<height, sticker: sticker, colors: colors)
+    }
+
+    /// Draws rows `rows` of the story.
+    static func drawBand(rows: Range<Int>, sticker: Pixmap, colors: StoryColors) -> Pixmap {
+        var band = Pixmap(uninitializedWidth: width, height: rows.count)
+        band.fillVerticalGradient(top: colors.top, bottom: colors.bottom, rowOffset: rows.lowerBound, totalHeight: height)
+        band.draw(sticker, x: stickerOrigin.x, y: stickerOrigin.y - rows.lowerBound)
+        return band
+    }
+
+    /// Encodes the story as an RGB PNG a band at a time (no full-size pixmap is made).
+    static func writePNG(sticker: Pixmap, colors: StoryColors, settings: PNGSettings) throws -> [UInt8] {
+        let sink = MemorySink(reserving: 1 << 20)
+        let writer = try PNGStreamWriter(width: width, height: height, colorType: .rgb, settings: settings, sink: sink)
+        for start in stride(from: 0, to: height, by: bandHeight) {
+            try writer.append(drawBand(rows: start..<min(height, start + bandHeight), sticker: sticker, colors: colors))
+        }
+        try writer.finish()
+        return sink.bytes
     }
 }

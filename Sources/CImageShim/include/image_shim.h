@@ -70,6 +70,38 @@ void belay_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *pr
                            uint32_t row_count, uint32_t row_bytes, uint32_t bytes_per_pixel,
                            int filter, uint8_t *scratch, uint8_t *out);
 
+/* MARK: Resampling kernels
+ *
+ * The convolution loops of Belay's Lanczos resampler. They are here, not in Swift, so that
+ * the vertical pass is compiled twice (AVX2 and baseline x86-64, chosen at run time) and
+ * vectorises with 32-bit multiplies, which baseline x86-64 lacks. */
+
+/// Vertical convolution: output row y (`out_rows` of them, `row_bytes` bytes each, `dst_stride`
+/// apart) is the weighted sum of the `counts[y]` source rows starting at row `starts[y]`
+/// (`src_stride` apart), with the 14-bit fixed-point weights `weights[y * weight_stride + k]`,
+/// rounded and clamped to 0...255. `accumulator` holds `row_bytes` 32-bit values.
+void belay_resample_rows(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                         uint32_t row_bytes, uint32_t out_rows, const int32_t *starts,
+                         const int32_t *counts, const int32_t *weights, uint32_t weight_stride,
+                         int32_t *accumulator);
+
+/// Horizontal convolution of `rows` rows of RGBA pixels: output pixel x of a row is the
+/// weighted sum of the `counts[x]` source pixels starting at pixel `starts[x]`, with weights
+/// `weights[x * weight_stride + k]` (14-bit fixed point, 16-bit values), rounded and clamped to
+/// 0...255, colour clamped to alpha (filter overshoot must not break premultiplication). Uses
+/// SSE4.1 (two taps per multiply-add) when the CPU has it.
+void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                            uint32_t rows, uint32_t out_width, const int32_t *starts,
+                            const int32_t *counts, const int16_t *weights, uint32_t weight_stride);
+
+/* MARK: Pixel conversions at the codec boundary */
+
+/// Drops alpha: `count` RGBA pixels to RGB (premultiplied colour is colour over black).
+void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb);
+
+/// Premultiplied RGBA to straight RGBA, rounding: `count` pixels.
+void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight);
+
 /* MARK: zlib */
 
 /// Largest output `belay_deflate_segment` can produce for `size` input bytes.
@@ -81,6 +113,15 @@ size_t belay_deflate_segment_bound(size_t size);
 int belay_deflate_segment(const uint8_t *input, size_t size, int level, int strategy,
                           uint8_t *out, size_t out_capacity, size_t *out_size,
                           belay_image_status *status);
+
+/// Largest output `belay_run_length_deflate` can produce for `size` input bytes.
+size_t belay_run_length_deflate_bound(size_t size);
+
+/// Like `belay_deflate_segment`, with Belay's run-length encoder (run_length_deflate.c): runs of
+/// a repeated byte (distance-1 matches) and dynamic Huffman codes, the stream zlib's Z_RLE
+/// strategy makes, several times faster. Returns -1 only when `out_capacity` is too small.
+int belay_run_length_deflate(const uint8_t *input, size_t size, uint8_t *out, size_t out_capacity,
+                             size_t *out_size);
 
 /// The Adler-32 of two concatenated pieces from the Adler-32s of each.
 uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length);

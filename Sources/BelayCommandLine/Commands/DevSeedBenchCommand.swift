@@ -1,0 +1,108 @@
+import Foundation
+import BelayDomain
+
+extension DevCommand {
+    /// `belay dev seed-bench`: what `bench/http` measures against: members with tokens who are
+    /// going to meetups happening now, and a page's worth of upcoming meetups.
+    struct SeedBench: ParsableCommand {
+        static let members = Option<Int>("members", valueName: "n", default: 1_000,
+                                         help: "Members to create, each with a token and going to one meetup happening now.")
+        static let capacity = Option<Int>("capacity", valueName: "n", default: 10_000,
+                                          help: "Members per meetup; more members spread over more meetups.")
+        static let listed = Option<Int>("upcoming", valueName: "n", default: 60, help: "Extra upcoming meetups for the list endpoint.")
+        static let tokens = Option<String>("tokens", valueName: "file",
+                                           help: "Where to write one line per member: <token> <meetup id>.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "seed-bench",
+                abstract: "Create members with tokens going to meetups happening now, for the HTTP benchmark.",
+                discussion: """
+                The meetups started five minutes ago and last three hours, so their check-in windows are open.
+                Prints the host's token, the meetups' ids and the other numbers bench/http needs, as JSON with --json.
+                Example: belay dev seed-bench --members 60000 --tokens /tmp/tokens.txt --json
+                """,
+                arguments: [members, capacity, listed, tokens, CommonOptions.json]
+            )
+        }
+
+        let members: Int, capacity: Int, listed: Int, tokens: String, json: Bool
+
+        init(arguments: ParsedArguments) {
+            members = arguments[Self.members]
+            capacity = arguments[Self.capacity]
+            listed = arguments[Self.listed]
+            tokens = arguments[Self.tokens]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            guard (1...1_000_000).contains(members) else { throw CommandLineError.usage("--members must be 1–1000000 (got \(members))") }
+            guard (1...10_000).contains(capacity) else { throw CommandLineError.usage("--capacity must be 1–10000 (got \(capacity))") }
+            guard (0...10_000).contains(listed) else { throw CommandLineError.usage("--upcoming must be 0–10000 (got \(listed))") }
+        }
+
+        struct Report: Encodable {
+            var hostToken: String
+            var memberToken: String
+            var checkInMeetupIds: [Int64]
+            var firstUpcomingMeetupId: Int64?
+            var members: Int
+            var tokensFile: String
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let domain = services.domain
+            let zone = services.configuration.club.zone
+            let tag = String(UInt32.random(in: 0 ... .max), radix: 36)
+            let host = try domain.users.createUser(NewUser(handle: "bench-host-\(tag)", displayName: "Bench Host", role: .host))
+            let hostActor = Actor.user(host.id, role: .host)
+            let now = context.now()
+
+            let meetupCount = (members + capacity - 1) / capacity
+            let meetups = try (0..<meetupCount).map { index in
+                try domain.meetups.create(NewMeetup(title: "Benchmark session \(index + 1)", placeName: "Bench Gym \(index + 1)",
+                                                    startsAt: now.addingTimeInterval(-300), endsAt: now.addingTimeInterval(3 * 3_600),
+                                                    timeZone: zone.identifier, capacity: capacity, hostID: host.id), by: hostActor)
+            }
+            var firstUpcoming: Int64?
+            for index in 0..<listed {
+                let start = now.addingTimeInterval(Double(index + 1) * 86_400)
+                let meetup = try domain.meetups.create(NewMeetup(title: "Upcoming session \(index + 1)", description: "Bring chalk.",
+                                                                 placeName: "더클라임 강남점", address: "Seoul", startsAt: start,
+                                                                 endsAt: start.addingTimeInterval(10_800), timeZone: zone.identifier,
+                                                                 capacity: 20, hostID: host.id), by: hostActor)
+                if firstUpcoming == nil { firstUpcoming = meetup.id }
+            }
+
+            let path = context.absolutePath(tokens)
+            guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+                throw CommandLineError.failure("Cannot write \(path); choose a writable --tokens file.")
+            }
+            defer { try? file.close() }
+            var firstToken = ""
+            var buffer = ""
+            for index in 0..<members {
+                let meetup = meetups[index / capacity]
+                let person = try domain.users.createUser(NewUser(handle: "bench-\(tag)-\(index + 1)", displayName: "Climber \(index + 1)"))
+                let token = try domain.users.issueToken(userID: person.id, label: "bench").secret
+                _ = try domain.attendance.join(meetupID: meetup.id, memberID: person.id, by: .user(person.id, role: .member))
+                if index == 0 { firstToken = token }
+                buffer += "\(token) \(meetup.id)\n"
+                if buffer.utf8.count > 64 * 1024 {
+                    try file.write(contentsOf: Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+            try file.write(contentsOf: Data(buffer.utf8))
+
+            let report = Report(hostToken: try domain.users.issueToken(userID: host.id, label: "bench").secret, memberToken: firstToken,
+                                checkInMeetupIds: meetups.map(\.id), firstUpcomingMeetupId: firstUpcoming, members: members,
+                                tokensFile: path)
+            if json { return try context.printJSON(report) }
+            context.print("\(members) members going to meetups \(meetups.map { String($0.id) }.joined(separator: ", ")); tokens in \(path)")
+            context.print("host token: \(report.hostToken)")
+        }
+    }
+}

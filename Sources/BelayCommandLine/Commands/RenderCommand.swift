@@ -1,0 +1,393 @@
+import BelayConfig
+import BelayPipeline
+import BelayRender
+import Foundation
+
+/// `belay render sticker|story|collection`: draw one image with Belay's templates.
+struct RenderCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "render",
+            abstract: "Render a sticker, a story or a member's collection to a file.",
+            discussion: """
+            sticker and story take the artwork files and texts directly (no database): use them to try an
+            artwork or a place name, and to benchmark (--repeat N --json). collection renders a member's
+            whole collection from the database, like GET /v1/me/collection.png.
+            """,
+            subcommands: [Sticker.self, Story.self, Collection.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    /// The inputs sticker and story share.
+    enum Inputs {
+        static let background = Option<String>("background", valueName: "file", help: "Background artwork (PNG or JPEG).")
+        static let hold = Option<String>("hold", valueName: "file", help: "Hold artwork (PNG with transparency).")
+        static let place = Option<String>("place", valueName: "text", help: "The place name (ellipsised when too long).")
+        static let date = Option<String>("date", valueName: "text", help: "The date line, as shown (e.g. \"2026.11.29 (일)\").")
+        static let out = Option<String>("out", valueName: "file", help: "Where to write the image.")
+        static let repeatCount = Option<Int>("repeat", valueName: "n", default: 1,
+            help: "Render n times after a warm-up render and report the timings (the file is written once).")
+        static let threads = Option<Int>("threads", valueName: "n", default: 0,
+            help: "Cores one render may use for resampling and PNG compression (0: all).")
+
+        static let pngCompressor = OptionalOption<PNGCompressorName>("png-compressor", valueName: "name",
+            help: "PNG compression: run-length (Belay's encoder), zlib, libdeflate or libpng (default: run-length).")
+        static let pngLevel = OptionalOption<Int>("png-level", valueName: "n", help: "Compression level (zlib/libpng 0–9, libdeflate 1–12; default 6).")
+        static let pngFilter = OptionalOption<PNGRowFilter>("png-filter", valueName: "filter", help: "PNG row filter (default: adaptive).")
+        static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: rle for zlib, default for libpng).")
+
+        static let all: [any ArgumentDefinition] = [
+            background, hold, place, date, out, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
+        ]
+    }
+
+    /// What sticker and story read from the command line.
+    struct Values {
+        let background: String, hold: String, place: String, date: String, out: String
+        let repeatCount: Int, threads: Int, json: Bool
+        let png: PNGSettings
+
+        init(_ arguments: ParsedArguments) {
+            let defaults = PNGSettings.default
+            let level = arguments[Inputs.pngLevel] ?? 6
+            let compressor: PNGSettings.Compressor = switch arguments[Inputs.pngCompressor] {
+            case nil: defaults.compressor
+            case .runLength: .runLength
+            case .zlib: .zlib(level: level, strategy: arguments[Inputs.pngStrategy] ?? .rle)
+            case .libdeflate: .libdeflate(level: level)
+            case .libpng: .libpng(level: level, strategy: arguments[Inputs.pngStrategy] ?? .default)
+            }
+            png = PNGSettings(filter: arguments[Inputs.pngFilter] ?? defaults.filter, compressor: compressor)
+            background = arguments[Inputs.background]
+            hold = arguments[Inputs.hold]
+            place = arguments[Inputs.place]
+            date = arguments[Inputs.date]
+            out = arguments[Inputs.out]
+            repeatCount = arguments[Inputs.repeatCount]
+            threads = arguments[Inputs.threads]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            guard repeatCount >= 1 else { throw CommandLineError.usage("--repeat must be 1 or more (got \(repeatCount))") }
+            guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
+        }
+
+        func content(_ context: CommandContext) -> StickerContent {
+            StickerContent(
+                backgroundPath: context.absolutePath(background), holdPath: context.absolutePath(hold), place: place, date: date)
+        }
+
+        /// A renderer with the fonts and limits of config.json, allowed `--threads` cores.
+        func renderer(_ context: CommandContext) throws -> Renderer {
+            let configuration = try context.configuration()
+            let fonts = configuration.fonts
+            let render = configuration.render
+            return try Renderer(settings: RenderSettings(
+                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                limits: ImageLimits(maxSide: render.maxImageSide, maxDecodedBytes: render.maxDecodedBytes),
+                png: png,
+                parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
+        }
+
+        /// Renders once cold (reading and decoding the artwork, loading fonts), then
+        /// `repeatCount` times warm, writes the image and reports.
+        func run(_ context: CommandContext, render: () throws -> RenderedImage) throws {
+            var start = DispatchTime.now()
+            var image = try render()
+            let cold = Self.milliseconds(since: start)
+            var times: [Double] = []
+            var cpuTimes: [Double] = []
+            if repeatCount > 1 || json {
+                for _ in 0..<repeatCount {
+                    start = DispatchTime.now()
+                    let cpuStart = Self.processCPUMilliseconds()
+                    image = try render()
+                    times.append(Self.milliseconds(since: start))
+                    cpuTimes.append(Self.processCPUMilliseconds() - cpuStart)
+                }
+            }
+            for warning in image.warnings { context.note("Warning: \(warning)") }
+            let path = context.absolutePath(out)
+            do {
+                try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
+            }
+            times.sort()
+            cpuTimes.sort()
+            let median = times.isEmpty ? cold : times[times.count / 2]
+            if json {
+                try context.printJSON(Report(
+                    medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
+                    cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
+                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path))
+            } else {
+                let timing = times.isEmpty
+                    ? String(format: "%.1f ms", cold)
+                    : String(format: "median %.1f ms, min %.1f ms over %d renders (first %.1f ms)", median, times.first!, times.count, cold)
+                context.note("Wrote \(path): \(image.width)x\(image.height), \(image.bytes.count) bytes; \(timing).")
+            }
+        }
+
+        struct Report: Encodable {
+            /// Wall-clock milliseconds per render: median, fastest, and the first (cold) render.
+            let medianMs: Double, minMs: Double, coldMs: Double
+            /// Median CPU milliseconds per render, all threads together.
+            let cpuMs: Double
+            let bytes: Int, width: Int, height: Int, `repeat`: Int, out: String
+        }
+
+        static func milliseconds(since start: DispatchTime) -> Double {
+            Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
+        }
+
+        static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+        static func processCPUMilliseconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+        }
+    }
+
+    /// `belay render sticker`.
+    struct Sticker: ParsableCommand {
+        static let scale = Option<Int>("scale", valueName: "1|2|3", default: 3, help: "240x320 pt at this scale (3: 720x960 px).")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "sticker", abstract: "Render the hold-sticker template (a transparent PNG).",
+                discussion: """
+                Example:
+                  belay render sticker --background Assets/backgrounds/gym-night.png --hold Assets/holds/jug-gold.png \\
+                    --place "더클라임 강남점" --date "2026.11.29 (일)" --out sticker.png
+                """,
+                arguments: Inputs.all + [scale])
+        }
+
+        let values: Values, scale: Int
+
+        init(arguments: ParsedArguments) {
+            values = Values(arguments)
+            scale = arguments[Self.scale]
+        }
+
+        func validate() throws {
+            try values.validate()
+            guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let renderer = try values.renderer(context)
+            let content = values.content(context)
+            try values.run(context) { try renderer.renderSticker(content, scale: scale) }
+        }
+    }
+
+    /// `belay render story`.
+    struct Story: ParsableCommand {
+        static let topColor = OptionalOption<String>("top-color", valueName: "#RRGGBB",
+            help: "Gradient colour at the top (default: the background's pair from catalog.json beside it, else #1E3C72).")
+        static let bottomColor = OptionalOption<String>("bottom-color", valueName: "#RRGGBB",
+            help: "Gradient colour at the bottom (default: from catalog.json, else #2A5298).")
+        static let format = OptionalOption<BelayConfiguration.StoryFormat>("format", valueName: "format",
+            help: "png or jpeg (default: render.story_format).")
+        static let quality = OptionalOption<Int>("quality", valueName: "1-100", help: "JPEG quality (default: render.jpeg_quality).")
+
+        static let scale = Option<Int>("scale", valueName: "3", default: 3,
+            help: "The sticker's scale inside the story: the story is always 1080x1920 around the 3x sticker.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "story", abstract: "Render the story template (1080x1920, the 3x sticker on a gradient).",
+                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality])
+        }
+
+        let values: Values, topColor: String?, bottomColor: String?
+        let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int
+
+        init(arguments: ParsedArguments) {
+            values = Values(arguments)
+            scale = arguments[Self.scale]
+            topColor = arguments[Self.topColor]
+            bottomColor = arguments[Self.bottomColor]
+            format = arguments[Self.format]
+            quality = arguments[Self.quality]
+        }
+
+        func validate() throws {
+            try values.validate()
+            guard scale == 3 else {
+                throw CommandLineError.usage("--scale must be 3 for a story (it is always 1080x1920 around the 3x sticker; got \(scale))")
+            }
+            for (name, value) in [("--top-color", topColor), ("--bottom-color", bottomColor)] {
+                if let value, Color(hex: value) == nil {
+                    throw CommandLineError.usage("\(name) must be a colour like #1E3C72 (got '\(value)')")
+                }
+            }
+            if let quality, !(1...100).contains(quality) {
+                throw CommandLineError.usage("--quality must be 1–100 (got \(quality))")
+            }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let configuration = try context.configuration()
+            let renderer = try values.renderer(context)
+            let content = values.content(context)
+            let catalogued = Self.cataloguedColors(background: content.backgroundPath)
+            let colors = StoryColors(
+                top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
+                bottom: bottomColor.flatMap { Color(hex: $0) } ?? catalogued?.bottom ?? Color(red: 0x2A, green: 0x52, blue: 0x98))
+            let storyFormat: StoryFormat = switch format ?? configuration.render.storyFormat {
+            case .png: .png
+            case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
+            }
+            try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
+        }
+
+        /// The colour pair `catalog.json` beside the background gives it, if any.
+        static func cataloguedColors(background: String) -> StoryColors? {
+            let directory = (background as NSString).deletingLastPathComponent
+            let name = (background as NSString).lastPathComponent
+            guard let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent("catalog.json")),
+                  let catalog = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let backgrounds = catalog["backgrounds"] as? [[String: Any]],
+                  let entry = backgrounds.first(where: { $0["file"] as? String == name }),
+                  let top = (entry["top_color"] as? String).flatMap({ Color(hex: $0) }),
+                  let bottom = (entry["bottom_color"] as? String).flatMap({ Color(hex: $0) })
+            else { return nil }
+            return StoryColors(top: top, bottom: bottom)
+        }
+    }
+
+    /// `belay render collection`.
+    struct Collection: ParsableCommand {
+        static let user = OptionalOption<Int64>("user", valueName: "id", help: "The member whose collection to render (from the database).")
+        static let items = OptionalOption<String>("items", valueName: "file",
+            help: "Render the collection described by this JSON file instead (no database; see below).")
+        static let scale = Option<Int>("scale", valueName: "1|2|3", default: 2, help: "360 pt wide at this scale.")
+        static let out = Option<String>("out", valueName: "file", help: "Where to write the PNG.")
+        static let threads = Option<Int>("threads", valueName: "n", default: 1,
+            help: "Cores the render may use for --items (0: all); --user renders like the server does.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "collection", abstract: "Render a member's whole hold collection as one tall PNG.",
+                discussion: """
+                With --user, the image is cached by content under <data_directory>/collections (the same collection
+                at the same scale renders once) and copied to --out. With --items, the collection comes from a JSON
+                file, paths relative to it:
+                  {"member_name": "김민지", "first_date": "2026.01.04", "last_date": "2026.11.29",
+                   "items": [{"hold": "Assets/holds/jug-gold.png", "place": "더클라임 강남점", "date": "2026.01.04"}]}
+                """,
+                arguments: [user, items, scale, out, threads, CommonOptions.json])
+        }
+
+        let user: Int64?, items: String?, scale: Int, out: String, threads: Int, json: Bool
+
+        init(arguments: ParsedArguments) {
+            user = arguments[Self.user]
+            items = arguments[Self.items]
+            scale = arguments[Self.scale]
+            out = arguments[Self.out]
+            threads = arguments[Self.threads]
+            json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <id> or --items <file>") }
+            guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
+            guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
+        }
+
+        func run(_ context: CommandContext) throws {
+            if let items { return try renderDescribed(items, context) }
+            guard let user else { return }
+            let services = try context.services()
+            let pipeline = try context.pipeline(services)
+            let image: BelayPipeline.CollectionImage
+            do {
+                image = try pipeline.collections.image(memberID: user, scale: scale)
+            } catch let error as PipelineError where error.isMemberNotFound {
+                throw CommandLineError.failure("No member has id \(user). List members with `belay users list`.")
+            }
+            let path = context.absolutePath(out)
+            do {
+                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+                try FileManager.default.copyItem(atPath: image.url.path, toPath: path)
+            } catch {
+                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
+            }
+            if json {
+                try context.printJSON(Report(out: path, holds: image.holdCount, bytes: Int(image.byteCount), digest: image.digest,
+                                             cached: image.wasCached, milliseconds: nil, width: nil, height: nil))
+            } else {
+                context.note("Wrote \(path): \(image.holdCount) holds, \(image.byteCount) bytes\(image.wasCached ? " (from the cache)" : "").")
+            }
+        }
+
+        /// The JSON form of `--items`.
+        struct Description: Decodable {
+            struct Item: Decodable {
+                let hold: String, place: String, date: String
+            }
+            let memberName: String
+            let firstDate: String?
+            let lastDate: String?
+            let items: [Item]
+        }
+
+        private func renderDescribed(_ file: String, _ context: CommandContext) throws {
+            let path = context.absolutePath(file)
+            let description: Description
+            do {
+                let decoder = JSONDecoder()
+                decoder.keyDecodingStrategy = .convertFromSnakeCase
+                description = try decoder.decode(Description.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw CommandLineError.failure("Cannot read the collection in '\(path)': \(error). See `belay render collection --help` for its form.")
+            }
+            let base = (path as NSString).deletingLastPathComponent
+            func resolve(_ hold: String) -> String {
+                hold.hasPrefix("/") ? hold : URL(fileURLWithPath: (base as NSString).appendingPathComponent(hold)).standardizedFileURL.path
+            }
+            let content = CollectionContent(
+                memberName: description.memberName,
+                items: description.items.map { CollectionItem(holdPath: resolve($0.hold), place: $0.place, date: $0.date) },
+                firstDate: description.firstDate, lastDate: description.lastDate)
+            let configuration = try context.configuration()
+            let fonts = configuration.fonts
+            let renderer = try Renderer(settings: RenderSettings(
+                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                limits: ImageLimits(maxSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes),
+                parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
+            let start = DispatchTime.now()
+            let image = try renderer.renderCollection(content, scale: scale, to: context.absolutePath(out))
+            let elapsed = Values.milliseconds(since: start)
+            for warning in image.warnings { context.note("Warning: \(warning)") }
+            if json {
+                try context.printJSON(Report(out: image.path, holds: content.items.count, bytes: image.bytes, digest: nil, cached: false,
+                                             milliseconds: Values.rounded(elapsed), width: image.width, height: image.height))
+            } else {
+                context.note(String(format: "Wrote %@: %dx%d, %d holds, %d bytes in %.0f ms.", image.path, image.width, image.height,
+                                    content.items.count, image.bytes, elapsed))
+            }
+        }
+
+        struct Report: Encodable {
+            let out: String, holds: Int, bytes: Int, digest: String?, cached: Bool
+            let milliseconds: Double?, width: Int?, height: Int?
+        }
+    }
+}
+
+extension BelayConfiguration.StoryFormat: ExpressibleByArgument {}
+extension PNGRowFilter: ExpressibleByArgument {}
+extension ZlibStrategy: ExpressibleByArgument {}
+
+/// The PNG compressors `--png-compressor` names.
+enum PNGCompressorName: String, CaseIterable, ExpressibleByArgument {
+    case runLength = "run-length", zlib, libdeflate, libpng
+}
