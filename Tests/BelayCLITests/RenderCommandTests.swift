@@ -1,0 +1,75 @@
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// `belay render sticker|story|collection`, run as the real binary.
+struct RenderCommandTests {
+    static let fixtures = BelayProcess.packageRoot.appendingPathComponent("Tests/BelayRenderTests/Fixtures")
+    static let background = fixtures.appendingPathComponent("bg_1.png").path
+    static let hold = fixtures.appendingPathComponent("hold_1.png").path
+
+    /// Width and height from a PNG's IHDR.
+    private func pngSize(_ path: String) throws -> (Int, Int) {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let number = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    @Test func rendersAStickerAndReportsTimings() throws {
+        let workspace = try CLIWorkspace()
+        let report = try workspace.json(
+            "render", "sticker", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
+            "--date", "2026.11.29 (일)", "--scale", "1", "--out", "sticker.png", "--repeat", "2") as? [String: Any]
+        #expect(report?["median_ms"] is Double && report?["min_ms"] is Double && report?["cold_ms"] is Double)
+        #expect(report?["bytes"] as? Int == (try Data(contentsOf: URL(fileURLWithPath: workspace.directory.file("sticker.png")))).count)
+        #expect(try pngSize(workspace.directory.file("sticker.png")) == (240, 320))
+    }
+
+    @Test func rendersAStoryWithTheBackgroundsCataloguedColours() throws {
+        let workspace = try CLIWorkspace()
+        let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
+        let backgrounds = try FileManager.default.contentsOfDirectory(atPath: assets.appendingPathComponent("backgrounds").path)
+            .filter { $0.hasSuffix(".png") }.sorted()
+        let holds = try FileManager.default.contentsOfDirectory(atPath: assets.appendingPathComponent("holds").path)
+            .filter { $0.hasSuffix(".png") }.sorted()
+        try #require(!backgrounds.isEmpty && !holds.isEmpty)
+        try workspace.succeed(
+            "render", "story", "--background", assets.appendingPathComponent("backgrounds/" + backgrounds[0]).path,
+            "--hold", assets.appendingPathComponent("holds/" + holds[0]).path, "--place", "Seoul Forest 🧗",
+            "--date", "2026.11.29 (일)", "--out", "story.png")
+        #expect(try pngSize(workspace.directory.file("story.png")) == (1080, 1920))
+    }
+
+    @Test func badArtworkFailsNamingTheFile() throws {
+        let workspace = try CLIWorkspace()
+        try "not a picture".write(toFile: workspace.directory.file("hold.png"), atomically: true, encoding: .utf8)
+        let result = try workspace.run(
+            "render", "sticker", "--background", Self.background, "--hold", "hold.png", "--place", "x", "--date", "y",
+            "--out", "sticker.png")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(workspace.directory.file("hold.png")) && result.standardError.contains("not a PNG or JPEG"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("sticker.png")))
+    }
+
+    @Test func refusesScalesAndRepeatCountsThatDoNotExist() throws {
+        let workspace = try CLIWorkspace()
+        let common = ["--background", Self.background, "--hold", Self.hold, "--place", "x", "--date", "y", "--out", "o.png"]
+        #expect(try BelayProcess.run(["render", "sticker"] + common + ["--scale", "4"], in: workspace.path).status == 64)
+        #expect(try BelayProcess.run(["render", "story"] + common + ["--scale", "2"], in: workspace.path).status == 64)
+        #expect(try BelayProcess.run(["render", "sticker"] + common + ["--repeat", "0"], in: workspace.path).status == 64)
+        #expect(try BelayProcess.run(["render", "collection", "--out", "c.png"], in: workspace.path).status == 64)
+    }
+
+    @Test func rendersACollectionDescribedInJSON() throws {
+        let workspace = try CLIWorkspace()
+        let items = (0..<5).map { index in
+            ["hold": Self.hold, "place": "더클라임 \(index)호점", "date": "2026.0\(index + 1).01"]
+        }
+        let description: [String: Any] = ["member_name": "김민지", "first_date": "2026.01.01", "last_date": "2026.05.01", "items": items]
+        try JSONSerialization.data(withJSONObject: description).write(to: URL(fileURLWithPath: workspace.directory.file("collection.json")))
+        let report = try workspace.json("render", "collection", "--items", "collection.json", "--scale", "1", "--out", "collection.png") as? [String: Any]
+        #expect(report?["holds"] as? Int == 5)
+        #expect(try pngSize(workspace.directory.file("collection.png")) == (360, 100 + 2 * 152 - 12 + 20))
+    }
+}
