@@ -30,8 +30,6 @@ final class PNGStreamWriter {
         // Streams need segments that join: libdeflate and libpng cannot make them, so their
         // settings map to zlib's nearest.
         switch settings.compressor {
-        case .runLength:
-            compressor = .runLength
         case let .zlib(level, strategy), let .libpng(level, strategy):
             compressor = .zlib(level: level, strategy: strategy)
         case let .libdeflate(level):
@@ -45,7 +43,6 @@ final class PNGStreamWriter {
     }
 
     enum SegmentCompressor {
-        case runLength
         case zlib(level: Int, strategy: ZlibStrategy)
     }
 
@@ -117,17 +114,12 @@ final class PNGStreamWriter {
         segment.length = filtered.count
         var status = belay_image_status()
         var size = 0
-        let bound = switch compressor {
-        case .runLength: belay_run_length_deflate_bound(filtered.count)
-        case .zlib: belay_deflate_segment_bound(filtered.count)
-        }
+        let bound = belay_deflate_segment_bound(filtered.count)
         var output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
         let result = filtered.withUnsafeBufferPointer { input in
             segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, input.baseAddress, input.count))
             return output.withUnsafeMutableBufferPointer { buffer in
                 switch compressor {
-                case .runLength:
-                    belay_run_length_deflate(input.baseAddress, input.count, buffer.baseAddress, buffer.count, &size)
                 case let .zlib(level, strategy):
                     belay_deflate_segment(
                         input.baseAddress, input.count, Int32(level), strategy.zlibValue,
@@ -136,7 +128,7 @@ final class PNGStreamWriter {
             }
         }
         if result != 0 {
-            segment.failure = status.text.isEmpty ? "the run-length encoder ran out of room" : "zlib: \(status.text)"
+            segment.failure = "zlib: \(status.text)"
             return segment
         }
         output.removeLast(output.count - size)
