@@ -74,11 +74,12 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
 
     struct MHD_OptionItem items[16];
     size_t count = 0;
+    /* The logger first: libmicrohttpd warns (on stderr, past the logger) when it is not. */
+    items[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)belay_http_format_and_log, handle };
     items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, &address };
     items[count++] = (struct MHD_OptionItem){
         MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)options->completed_handler, options->handler_context };
-    items[count++] = (struct MHD_OptionItem){
-        MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)belay_http_format_and_log, handle };
     items[count++] = (struct MHD_OptionItem){
         MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)options->connection_timeout_seconds, NULL };
     if (options->thread_count > 1) {

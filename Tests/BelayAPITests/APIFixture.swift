@@ -189,13 +189,22 @@ struct SchemaConformance {
     let validator: JSONSchemaValidator
 
     init(_ fixture: APIFixture) throws {
-        document = try #require(fixture.get("/openapi.json").json)
+        try self.init(document: try #require(fixture.get("/openapi.json").json))
+    }
+
+    init(document: JSONValue) throws {
+        self.document = document
         validator = JSONSchemaValidator(document: document)
     }
 
     /// Every way `response` (to `method` on the route `pattern`) differs from what the document
     /// says; an undocumented status or content type is a difference too.
     func problems(_ response: APIResponse, _ method: HTTPMethod, _ pattern: String) -> [String] {
+        problems(status: response.status, contentType: response.contentType, bytes: response.bytes, method, pattern)
+    }
+
+    func problems(status: Int, contentType: String?, bytes: [UInt8], _ method: HTTPMethod, _ pattern: String) -> [String] {
+        let response = (status: status, contentType: contentType, bytes: bytes, json: try? JSONValue.parse(bytes))
         guard let operation = document["paths"]?[pattern]?[method.rawValue.lowercased()] else {
             return ["\(method) \(pattern) is not documented"]
         }

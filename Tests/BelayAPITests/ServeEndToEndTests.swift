@@ -44,6 +44,13 @@ final class ServeWorkspace: @unchecked Sendable {
 
 /// One HTTP exchange with the server, parsed.
 struct WireResponse {
+    /// Records an issue for every way this answer differs from the OpenAPI document.
+    func check(against schemas: SchemaConformance, _ method: HTTPMethod, _ pattern: String,
+               sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = schemas.problems(status: status, contentType: header("Content-Type"), bytes: response.body, method, pattern)
+        #expect(found == [], "\(method) \(pattern) → \(status)", sourceLocation: sourceLocation)
+    }
+
     let response: HTTPTestResponse
     var status: Int { response.status }
     var json: JSONValue? { try? JSONValue.parse(response.body) }
@@ -115,17 +122,22 @@ extension BelayServerProcess {
                                         "--ends", RFC3339.string(from: now.addingTimeInterval(7_200), utcOffsetSeconds: 9 * 3600),
                                         "--capacity", "2", "--host", "host1"])
         let id = try #require(meetup["id"]?.intValue)
+        let schemas = try SchemaConformance(document: try #require(try server.call("GET", "/openapi.json").json))
 
         // Join, waitlist, leave and promotion.
-        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token)["status"]?.stringValue == "going")
+        let joined = try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token)
+        joined.check(against: schemas, .post, "/v1/meetups/{id}/join")
+        #expect(joined["status"]?.stringValue == "going")
         #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: bo.token)["status"]?.stringValue == "going")
         let waitlisted = try server.call("POST", "/v1/meetups/\(id)/join", token: chan.token)
         #expect(waitlisted.status == 201)
         #expect(waitlisted["status"]?.stringValue == "waitlisted")
         let left = try server.call("POST", "/v1/meetups/\(id)/leave", token: bo.token)
+        left.check(against: schemas, .post, "/v1/meetups/{id}/leave")
         #expect(left["promoted_count"]?.intValue == 1)
         #expect(try server.call("GET", "/v1/meetups/\(id)/attendance", token: chan.token)["status"]?.stringValue == "going")
         let shown = try server.call("GET", "/v1/meetups/\(id)", token: ana.token)
+        shown.check(against: schemas, .get, "/v1/meetups/{id}")
         #expect(shown["going_count"]?.intValue == 2)
         #expect(shown["waitlist_count"]?.intValue == 0)
         #expect(shown["place_name"]?.stringValue == "더클라임 강남")
@@ -135,6 +147,7 @@ extension BelayServerProcess {
         let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#,
                                       headers: [("Idempotency-Key", "ana-1")])
         #expect(checkIn.status == 201, "\(checkIn.response.text)")
+        checkIn.check(against: schemas, .post, "/v1/meetups/{id}/check-in")
         let retry = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#,
                                     headers: [("Idempotency-Key", "ana-1")])
         #expect(retry.status == 200)
@@ -143,6 +156,7 @@ extension BelayServerProcess {
 
         // The reward appears in the member's list, and its sticker once the render workers made it.
         let rewards = try server.call("GET", "/v1/me/rewards", token: ana.token)
+        rewards.check(against: schemas, .get, "/v1/me/rewards")
         #expect(rewards["items"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [rewardID])
         let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
             let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
@@ -154,6 +168,7 @@ extension BelayServerProcess {
         #expect(stickerURL == "\(base)/v1/rewards/\(rewardID)/sticker/\(stickerHash).png")
         let sticker = try server.call("GET", String(stickerURL.dropFirst(base.count)), token: ana.token)
         #expect(sticker.status == 200)
+        sticker.check(against: schemas, .get, "/v1/rewards/{id}/sticker/{hash}.png")
         #expect(sticker.header("Content-Type") == "image/png")
         #expect(sticker.header("ETag") == "\"\(stickerHash)\"")
         #expect(sticker.header("Cache-Control") == "public, max-age=31536000, immutable")
@@ -176,6 +191,7 @@ extension BelayServerProcess {
         // The share payload: Instagram Stories ready to open, Facebook Stories saying its App ID is missing.
         let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: ana.token)
         #expect(share.status == 200)
+        share.check(against: schemas, .get, "/v1/rewards/{id}/share")
         #expect(share["instagram_stories"]?["available"]?.boolValue == true)
         #expect(share["instagram_stories"]?["url"]?.stringValue == "instagram-stories://share?source_application=1234567890")
         #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == stickerURL)
@@ -193,6 +209,16 @@ extension BelayServerProcess {
         #expect(try server.call("POST", "/v1/rewards/\(rewardID)/share-events", token: ana.token, json: event).status == 200)
         let statistics = try server.call("GET", "/v1/stats/shares?meetup_id=\(id)", token: host.token)
         #expect(statistics.status == 200)
+        statistics.check(against: schemas, .get, "/v1/stats/shares")
+
+        // The member's whole collection, rendered on demand and revalidated by its ETag.
+        let collection = try server.call("GET", "/v1/me/collection.png?scale=1", token: ana.token)
+        #expect(collection.status == 200)
+        collection.check(against: schemas, .get, "/v1/me/collection.png")
+        try Data(collection.response.body).write(to: URL(fileURLWithPath: workspace.directory.file("collection.png")))
+        #expect(PNGFile.dimensions(atPath: workspace.directory.file("collection.png")) != nil, "the collection is not a complete PNG")
+        let etag = try #require(collection.header("ETag"))
+        #expect(try server.call("GET", "/v1/me/collection.png?scale=1", token: ana.token, headers: [("If-None-Match", etag)]).status == 304)
         #expect(statistics["items"]?.arrayValue?.first?["events"]?.intValue == 1)
         #expect(statistics["items"]?.arrayValue?.first?["completed"]?.intValue == 1)
         #expect(try server.call("GET", "/v1/stats/shares", token: ana.token).status == 403)

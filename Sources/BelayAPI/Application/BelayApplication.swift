@@ -154,7 +154,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let pipeline: PipelineComponents
     do {
-        pipeline = try PipelineComponents(configuration: configuration, domain: domain, rendererFactory: options.rendererFactory,
+        let rendering = RewardRendererSettings(configuration: configuration)
+        let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
+        pipeline = try PipelineComponents(configuration: configuration, domain: domain,
+                                          rendererFactory: BackgroundPriorityRenderer.wrapping(factory),
                                           log: { line in logger.info(line) })
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
