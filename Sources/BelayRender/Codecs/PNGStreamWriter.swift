@@ -30,8 +30,6 @@ final class PNGStreamWriter {
         // Streams need segments that join: libdeflate and libpng cannot make them, so their
         // settings map to zlib's nearest.
         switch settings.compressor {
-        case .runLength:
-            compressor = .runLength
         case let .zlib(level, strategy), let .libpng(level, strategy):
             compressor = .zlib(level: level, strategy: strategy)
         case let .libdeflate(level):
@@ -45,7 +43,6 @@ final class PNGStreamWriter {
     }
 
     enum SegmentCompressor {
-        case runLength
         case zlib(level: Int, strategy: ZlibStrategy)
     }
 
@@ -144,17 +141,13 @@ final class PNGStreamWriter {
         var size = 0
         let result: Int32
         switch compressor {
-        case .runLength:
-            let bound = belay_run_length_deflate_bound(length)
-            result = belay_run_length_deflate(filtered, length, segment.compressed.reserve(bound), bound, &size)
         case let .zlib(level, strategy):
             let bound = belay_deflate_segment_bound(length)
             result = belay_deflate_segment(
                 filtered, length, Int32(level), strategy.zlibValue, segment.compressed.reserve(bound), bound, &size, &status)
         }
         segment.compressedCount = size
-        segment.failure = result == 0
-            ? nil : (status.text.isEmpty ? "the run-length encoder ran out of room" : "zlib: \(status.text)")
+        segment.failure = result == 0 ? nil : "zlib: \(status.text)"
     }
 
     /// Ends the stream and the PNG. Every row must have been appended.
