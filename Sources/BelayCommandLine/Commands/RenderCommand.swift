@@ -32,7 +32,7 @@ struct RenderCommand: ParsableCommand {
             help: "Cores one render may use for resampling and PNG compression (0: all).")
 
         static let pngCompressor = OptionalOption<PNGCompressorName>("png-compressor", valueName: "name",
-            help: "PNG compression: run-length (Belay's encoder), zlib, libdeflate or libpng (default: run-length).")
+            help: "PNG compression: zlib (split across --threads cores), libdeflate or libpng (default: zlib level 1, rle strategy).")
         static let pngLevel = OptionalOption<Int>("png-level", valueName: "n", help: "Compression level (zlib/libpng 0–9, libdeflate 1–12; default 6).")
         static let pngFilter = OptionalOption<PNGRowFilter>("png-filter", valueName: "filter", help: "PNG row filter (default: adaptive).")
         static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: rle for zlib, default for libpng).")
@@ -53,7 +53,6 @@ struct RenderCommand: ParsableCommand {
             let level = arguments[Inputs.pngLevel] ?? 6
             let compressor: PNGSettings.Compressor = switch arguments[Inputs.pngCompressor] {
             case nil: defaults.compressor
-            case .runLength: .runLength
             case .zlib: .zlib(level: level, strategy: arguments[Inputs.pngStrategy] ?? .rle)
             case .libdeflate: .libdeflate(level: level)
             case .libpng: .libpng(level: level, strategy: arguments[Inputs.pngStrategy] ?? .default)
@@ -389,5 +388,5 @@ extension ZlibStrategy: ExpressibleByArgument {}
 
 /// The PNG compressors `--png-compressor` names.
 enum PNGCompressorName: String, CaseIterable, ExpressibleByArgument {
-    case runLength = "run-length", zlib, libdeflate, libpng
+    case zlib, libdeflate, libpng
 }

@@ -51,7 +51,7 @@ public struct PNGEncoder: Sendable {
             return try encodeWithLibpng(pixmap, colorType: colorType, level: level, strategy: strategy)
         case let .libdeflate(level):
             return try encodeWithLibdeflate(pixmap, colorType: colorType, level: level)
-        case .zlib, .runLength:
+        case .zlib:
             let sink = MemorySink(reserving: pixmap.width * pixmap.height * colorType.channels / 3)
             let writer = try PNGStreamWriter(
                 width: pixmap.width, height: pixmap.height, colorType: colorType, settings: settings, sink: sink)

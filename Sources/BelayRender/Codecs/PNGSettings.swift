@@ -34,10 +34,6 @@ public enum ZlibStrategy: String, Sendable, Hashable, CaseIterable {
 /// How PNGs are compressed. Changing these changes bytes and speed, never pixels.
 public struct PNGSettings: Hashable, Sendable {
     public enum Compressor: Hashable, Sendable {
-        /// Belay's run-length deflate encoder inside Belay's PNG writer: runs of a repeated
-        /// byte and dynamic Huffman codes (what zlib's `rle` strategy makes), several times
-        /// faster than zlib; rows are cut into segments compressed on `threads` cores.
-        case runLength
         /// zlib (level 0–9 and a strategy) inside Belay's PNG writer: rows are cut into
         /// segments compressed independently (on `threads` cores) and joined into one stream.
         case zlib(level: Int, strategy: ZlibStrategy)
@@ -52,15 +48,16 @@ public struct PNGSettings: Hashable, Sendable {
     /// Cores one encode may use (the zlib compressor only); 1 inside a pool of render workers.
     public var threads: Int
 
-    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .runLength, threads: Int = 1) {
+    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .zlib(level: 1, strategy: .rle), threads: Int = 1) {
         self.filter = filter
         self.compressor = compressor
         self.threads = max(1, threads)
     }
 
-    /// Adaptive filtering and the run-length encoder, chosen by measurement (bench/render and
-    /// bench/png-settings; numbers in bench/RENDER.md): ~12x less CPU than Pillow's default
-    /// (zlib 6, adaptive) with bytes within 1% of it for the sticker and 7% under it for the
-    /// story. Paeth alone is a few milliseconds faster and 1.5% bigger.
+    /// Adaptive filtering and zlib at level 1 with the run-length (`Z_RLE`) strategy: measured
+    /// on the sticker and the story (bench/render), the fastest zlib setting whose output stays
+    /// within 1% of Pillow's default (zlib 6, adaptive) for the sticker and is smaller for the
+    /// story; libdeflate level 1 is faster but 9–16% larger. Callers outside a worker pool
+    /// raise `threads` to split the deflate across cores.
     public static let `default` = PNGSettings()
 }

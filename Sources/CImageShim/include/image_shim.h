@@ -114,15 +114,6 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
                           uint8_t *out, size_t out_capacity, size_t *out_size,
                           belay_image_status *status);
 
-/// Largest output `belay_run_length_deflate` can produce for `size` input bytes.
-size_t belay_run_length_deflate_bound(size_t size);
-
-/// Like `belay_deflate_segment`, with Belay's run-length encoder (run_length_deflate.c): runs of
-/// a repeated byte (distance-1 matches) and dynamic Huffman codes, the stream zlib's Z_RLE
-/// strategy makes, several times faster. Returns -1 only when `out_capacity` is too small.
-int belay_run_length_deflate(const uint8_t *input, size_t size, uint8_t *out, size_t out_capacity,
-                             size_t *out_size);
-
 /// The Adler-32 of two concatenated pieces from the Adler-32s of each.
 uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
 
