@@ -116,6 +116,15 @@ struct TemplateTests {
         #expect(throws: RenderError.self) { try Renderer().renderSticker(Self.content, scale: 4) }
     }
 
+    @Test func formatsTheDateInTheMeetupsZoneAndTheClubsLocale() throws {
+        // 2026-11-28 15:30 UTC is already Sunday the 29th in Seoul.
+        let instant = Date(timeIntervalSince1970: 1_795_879_800)
+        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+        #expect(StickerContent.formatDate(instant, timeZone: seoul, locale: Locale(identifier: "ko_KR")) == "2026.11.29 (일)")
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        #expect(StickerContent.formatDate(instant, timeZone: utc, locale: Locale(identifier: "en_US")) == "2026.11.28 (Sat)")
+    }
+
     @Test func contentKeysChangeExactlyWhenTheImageWould() throws {
         let directory = try TemporaryDirectory()
         let renderer = try Renderer()

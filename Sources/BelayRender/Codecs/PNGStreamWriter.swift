@@ -46,12 +46,20 @@ final class PNGStreamWriter {
         case zlib(level: Int, strategy: ZlibStrategy)
     }
 
-    private struct Segment {
-        var compressed: [UInt8] = []
+    /// One segment's working memory, kept across bands so an encode allocates it once (the
+    /// buffers are megabytes; fresh ones every band would cost page faults every band).
+    private final class Segment: @unchecked Sendable {
+        let straight = ScratchBuffer()
+        let filtered = ScratchBuffer()
+        let trials = ScratchBuffer()
+        let compressed = ScratchBuffer()
+        var compressedCount = 0
         var adler: UInt32 = 1
         var length = 0
         var failure: String?
     }
+
+    private var segments: [Segment] = []
 
     /// Appends the next `band.height` rows of the image.
     /// - Throws: `RenderError` when compression or the sink fails.
@@ -66,37 +74,80 @@ final class PNGStreamWriter {
         precondition(rowsWritten + rows.count <= height, "more rows than the PNG's \(height)")
         guard !rows.isEmpty else { return }
         let pieceCount = max(1, min(threads, rows.count / 32))
-        var segments = [Segment](repeating: Segment(), count: pieceCount)
+        while segments.count < pieceCount { segments.append(Segment()) }
         // The row above the first one: the pixmap's own, or the last row of the previous band.
         let previousRow = rows.lowerBound == 0 ? self.previousRow : nil
-        let (filter, compressor, colorType) = (filter, compressor, colorType)
-        segments.withUnsafeMutableBufferPointer { results in
-            let output = UncheckedSendable(results.baseAddress!)
-            Parallel.forEachPiece(of: rows.count, parallelism: pieceCount) { piece, range in
-                let pieceRows = (rows.lowerBound + range.lowerBound)..<(rows.lowerBound + range.upperBound)
-                let filtered = PNGRows.filtered(
-                    pixmap, rows: pieceRows, colorType: colorType, filter: filter,
-                    previousRow: pieceRows.lowerBound == 0 ? previousRow : nil)
-                output.value[piece] = PNGStreamWriter.compress(filtered, with: compressor)
-            }
+        let (filter, compressor, colorType, segments) = (filter, compressor, colorType, segments)
+        Parallel.forEachPiece(of: rows.count, parallelism: pieceCount) { piece, range in
+            let pieceRows = (rows.lowerBound + range.lowerBound)..<(rows.lowerBound + range.upperBound)
+            PNGStreamWriter.encode(
+                pixmap, rows: pieceRows, colorType: colorType, filter: filter, compressor: compressor,
+                previousRow: pieceRows.lowerBound == 0 ? previousRow : nil, into: segments[piece])
         }
-        for segment in segments {
-            if let failure = segment.failure {
-                throw RenderError(.encodingFailed(format: "PNG", detail: failure))
-            }
-            try segment.compressed.withUnsafeBytes { bytes in
-                if wroteStreamHeader {
-                    try container.writeChunk("IDAT", bytes)
-                } else {
-                    // zlib header: deflate with a 32 KiB window, no dictionary (0x78 0x01).
-                    try container.writeChunk("IDAT", prefix: [0x78, 0x01], bytes)
-                    wroteStreamHeader = true
-                }
-            }
-            adler = belay_adler32_combine(adler, segment.adler, segment.length)
+        for index in 0..<pieceCount {
+            try write(segments[index])
         }
         self.previousRow = PNGRows.straight(pixmap, rows: (rows.upperBound - 1)..<rows.upperBound, colorType: colorType)
         rowsWritten += rows.count
+    }
+
+    /// Writes a compressed segment as an IDAT chunk.
+    private func write(_ segment: Segment) throws {
+        if let failure = segment.failure {
+            throw RenderError(.encodingFailed(format: "PNG", detail: failure))
+        }
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(segment.compressed.pointer), count: segment.compressedCount)
+        if wroteStreamHeader {
+            try container.writeChunk("IDAT", bytes)
+        } else {
+            // zlib header: deflate with a 32 KiB window, no dictionary (0x78 0x01).
+            try container.writeChunk("IDAT", prefix: [0x78, 0x01], bytes)
+            wroteStreamHeader = true
+        }
+        adler = belay_adler32_combine(adler, segment.adler, segment.length)
+    }
+
+    /// Filters and compresses rows `rows` of `pixmap` into `segment`. Kept out of line:
+    /// inlined into `append`'s closure it crashes Swift 6.3's optimiser (SILCombine) in
+    /// release builds.
+    @inline(never)
+    private static func encode(
+        _ pixmap: Pixmap, rows: Range<Int>, colorType: PNGColorType, filter: PNGRowFilter,
+        compressor: SegmentCompressor, previousRow: [UInt8]?, into segment: Segment
+    ) {
+        let rowBytes = pixmap.width * colorType.channels
+        // Straight rows, with the row above first when there is one.
+        let hasContext = previousRow != nil || rows.lowerBound > 0
+        let straight = segment.straight.reserve((rows.count + 1) * rowBytes)
+        var first = straight
+        if let previousRow {
+            previousRow.withUnsafeBufferPointer { straight.update(from: $0.baseAddress!, count: rowBytes) }
+            first += rowBytes
+            PNGRows.writeStraight(pixmap, rows: rows, colorType: colorType, to: first)
+        } else if rows.lowerBound > 0 {
+            PNGRows.writeStraight(pixmap, rows: (rows.lowerBound - 1)..<rows.upperBound, colorType: colorType, to: straight)
+            first += rowBytes
+        } else {
+            PNGRows.writeStraight(pixmap, rows: rows, colorType: colorType, to: straight)
+        }
+        let length = rows.count * (rowBytes + 1)
+        let filtered = segment.filtered.reserve(length)
+        belay_png_filter_rows(
+            first, rowBytes, hasContext ? straight : nil, UInt32(rows.count), UInt32(rowBytes),
+            UInt32(colorType.channels), filter.shimValue, segment.trials.reserve(5 * rowBytes), filtered)
+        segment.length = length
+        segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, filtered, length))
+        var status = belay_image_status()
+        var size = 0
+        let result: Int32
+        switch compressor {
+        case let .zlib(level, strategy):
+            let bound = belay_deflate_segment_bound(length)
+            result = belay_deflate_segment(
+                filtered, length, Int32(level), strategy.zlibValue, segment.compressed.reserve(bound), bound, &size, &status)
+        }
+        segment.compressedCount = size
+        segment.failure = result == 0 ? nil : "zlib: \(status.text)"
     }
 
     /// Ends the stream and the PNG. Every row must have been appended.
@@ -108,31 +159,29 @@ final class PNGStreamWriter {
         try trailer.withUnsafeBytes { try container.writeChunk("IDAT", $0) }
         try container.writeEnd()
     }
+}
 
-    private static func compress(_ filtered: [UInt8], with compressor: SegmentCompressor) -> Segment {
-        var segment = Segment()
-        segment.length = filtered.count
-        var status = belay_image_status()
-        var size = 0
-        let bound = belay_deflate_segment_bound(filtered.count)
-        var output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
-        let result = filtered.withUnsafeBufferPointer { input in
-            segment.adler = UInt32(truncatingIfNeeded: libdeflate_adler32(1, input.baseAddress, input.count))
-            return output.withUnsafeMutableBufferPointer { buffer in
-                switch compressor {
-                case let .zlib(level, strategy):
-                    belay_deflate_segment(
-                        input.baseAddress, input.count, Int32(level), strategy.zlibValue,
-                        buffer.baseAddress, buffer.count, &size, &status)
-                }
-            }
+/// A growable block of bytes reused from one use to the next.
+final class ScratchBuffer: @unchecked Sendable {
+    private(set) var pointer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+
+    init() {
+        capacity = 0
+        pointer = .allocate(capacity: 1)
+    }
+
+    /// At least `count` bytes (their contents undefined).
+    func reserve(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        if count > capacity {
+            pointer.deallocate()
+            pointer = .allocate(capacity: count)
+            capacity = count
         }
-        if result != 0 {
-            segment.failure = "zlib: \(status.text)"
-            return segment
-        }
-        output.removeLast(output.count - size)
-        segment.compressed = output
-        return segment
+        return pointer
+    }
+
+    deinit {
+        pointer.deallocate()
     }
 }

@@ -8,7 +8,7 @@ enum StoryTemplate {
     static let height = 1920
     static let stickerScale = 3
     static let stickerOrigin = (x: 180, y: 480)
-    /// Rows drawn and encoded at a time when streaming the PNG.
+    /// Rows drawn and encoded at a time when streaming the PNG; divides `height`.
     static let bandHeight = 240
 
     /// Draws the whole story around an already drawn 3x sticker.
@@ -28,8 +28,12 @@ enum StoryTemplate {
     static func writePNG(sticker: Pixmap, colors: StoryColors, settings: PNGSettings) throws -> [UInt8] {
         let sink = MemorySink(reserving: 1 << 20)
         let writer = try PNGStreamWriter(width: width, height: height, colorType: .rgb, settings: settings, sink: sink)
+        // One band's pixels, redrawn for every band (bandHeight divides the height).
+        var band = Pixmap(uninitializedWidth: width, height: bandHeight)
         for start in stride(from: 0, to: height, by: bandHeight) {
-            try writer.append(drawBand(rows: start..<min(height, start + bandHeight), sticker: sticker, colors: colors))
+            band.fillVerticalGradient(top: colors.top, bottom: colors.bottom, rowOffset: start, totalHeight: height)
+            band.draw(sticker, x: stickerOrigin.x, y: stickerOrigin.y - start)
+            try writer.append(band)
         }
         try writer.finish()
         return sink.bytes
