@@ -50,6 +50,20 @@ import Testing
         scheduler.stop()
     }
 
+    @Test func inTheServerARunQueuesRendersForTheWorkersAndWakesThem() throws {
+        let fixture = try BackfillRunnerTests.importedHistory(meetups: 1, members: 3)
+        let woken = LogLines()
+        let scheduler = BackfillScheduler(schedule: .every(minutes: 60), runner: fixture.backfillRunner(),
+                                          options: BackfillOptions(jobs: 0), clock: fixture.clock,
+                                          afterRun: { woken.append("notified") })
+        let report = try #require(scheduler.runOnce())
+        #expect(report.awarded == 3 && report.rendered == 0)
+        #expect(woken.all == ["notified"])
+        #expect(fixture.counters.renders == 0)
+        #expect(try fixture.domain.renderJobs.counts().queued == 3, "left for the server's render workers")
+        scheduler.stop()
+    }
+
     @Test func theSchedulerThreadRunsWhenTheTimeComesAndStops() throws {
         let fixture = try BackfillRunnerTests.importedHistory(meetups: 1, members: 1)
         let lines = LogLines()

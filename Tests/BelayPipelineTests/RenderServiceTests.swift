@@ -101,6 +101,31 @@ import Testing
         #expect(fixture.fileExists(reward.images?.stickerPath) && fixture.fileExists(reward.images?.storyPath))
     }
 
+    @Test(.enabled(if: FullDisk.isAvailable, "needs root to mount a small file system"))
+    func aFullDiskPostponesTheJobWithAClearErrorAndLeavesNoPartialFile() throws {
+        let fixture = try PipelineFixture(renderJobs: RenderJobPolicy(maxAttempts: 1, retryBaseSeconds: 0, leaseSeconds: 60))
+        try fixture.history(meetups: 1, members: 1)
+        let worker = fixture.workerContext()
+        let disk = try FullDisk(fixture.directory.file("data/images"))
+        defer { disk.unmount() }
+
+        let job = try #require(try fixture.domain.renderJobs.claim(owner: worker.owner).first)
+        guard case let .postponed(_, reason, _) = fixture.service.process(job, in: worker).outcome else {
+            Issue.record("expected the job to be postponed"); return
+        }
+        #expect(reason.contains("the disk is full"))
+        #expect(try fixture.domain.renderJobs.job(id: job.id).attempts == 0)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: disk.path).filter { !$0.hasSuffix(".filler") && $0.contains(".") }
+        #expect(leftovers.isEmpty, "no partial or temporary file: \(leftovers)")
+
+        disk.makeRoom()
+        fixture.clock.advance(by: 60)
+        let again = try #require(try fixture.domain.renderJobs.claim(owner: worker.owner).first)
+        #expect(fixture.service.process(again, in: worker).outcome == .completed(rewardID: job.rewardID, renderedImages: 2, reusedImages: 0))
+        let reward = try fixture.domain.rewards.reward(id: job.rewardID)
+        #expect(fixture.fileExists(reward.images?.stickerPath) && fixture.fileExists(reward.images?.storyPath))
+    }
+
     @Test func aResultIsDroppedWhenTheLeaseWasLost() throws {
         let fixture = try PipelineFixture()
         try fixture.history(meetups: 1, members: 1)

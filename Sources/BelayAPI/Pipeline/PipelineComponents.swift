@@ -19,7 +19,8 @@ public struct PipelineComponents: Sendable {
     public let workers: RenderWorkerPool
     /// Runs backfills (`belay backfill`, and the scheduler).
     public let backfill: BackfillRunner
-    /// The server's backfill schedule (not started; `off` when both settings are unset).
+    /// The server's backfill schedule (not started; `off` when both settings are unset). Its
+    /// runs award and queue; `workers` render.
     public let scheduler: BackfillScheduler
     /// Renders members' whole collections on demand, cached by content.
     public let collections: CollectionService
@@ -41,10 +42,12 @@ public struct PipelineComponents: Sendable {
                                    workers: configuration.render.workers, metrics: metrics, log: log)
         backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
                                   leaseDuration: 30, metrics: metrics)
+        // The server's scheduled backfill awards and queues; the server's own render workers
+        // render what it queued (no second set of renderers competing for the cores).
         scheduler = BackfillScheduler(
             schedule: BackfillSchedule(configuration: configuration), runner: backfill,
-            options: BackfillOptions(jobs: configuration.backfill.jobs, purpose: "belay serve (scheduled backfill)"),
-            clock: domain.clock, log: log)
+            options: BackfillOptions(jobs: 0, purpose: "belay serve (scheduled backfill)"),
+            clock: domain.clock, log: log, afterRun: { [workers] in workers.notify() })
         collections = CollectionService(domain: domain, settings: settings,
                                         rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)

@@ -76,12 +76,14 @@ struct ServeCommand: ParsableCommand {
 
     private func printFirstStart(_ report: FirstStartReport, base: String, _ context: CommandContext) {
         let config = context.configFile.map { " --config \(shellQuoted($0))" } ?? ""
+        // As it was invoked (`.build/release/belay` after `make run`), so the line can be pasted.
+        let program = CommandLine.arguments.first.map(shellQuoted) ?? "belay"
         context.print("""
 
             First start: created \(report.databasePath) (\(report.migrations.count) migration\(report.migrations.count == 1 ? "" : "s")) \
             and imported \(report.catalogue.holdsAdded) holds and \(report.catalogue.backgroundsAdded) backgrounds.
             Create an admin and their API token (printed once) in another terminal:
-              belay users create admin --name "Club Admin" --role admin --token\(config)
+              \(program) users create admin --name "Club Admin" --role admin --token\(config)
             Then call the API with it:
               curl -H "Authorization: Bearer <token>" \(base)/v1/me
             Every route is described at \(base)/openapi.json

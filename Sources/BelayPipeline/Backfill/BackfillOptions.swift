@@ -8,7 +8,8 @@ public struct BackfillOptions: Sendable, Hashable {
     /// `--limit N`: at most N rewards awarded, at most N renders queued and at most N
     /// render jobs processed in this run; nil for no limit.
     public var limit: Int?
-    /// `--jobs N`: renders at once.
+    /// `--jobs N`: renders at once. 0 queues the renders without running them, for a
+    /// process whose own render workers take them (the server's scheduled backfill).
     public var jobs: Int
     /// What to call this run in the lease (shown to a second backfill that is refused).
     public var purpose: String
@@ -29,7 +30,7 @@ public struct BackfillOptions: Sendable, Hashable {
     /// Checks the values.
     /// - Throws: `PipelineError` naming the option.
     public func validate() throws {
-        guard jobs >= 1 && jobs <= 64 else { throw PipelineError.invalidSetting("--jobs", "must be 1–64 (got \(jobs))") }
+        guard jobs >= 0 && jobs <= 64 else { throw PipelineError.invalidSetting("--jobs", "must be 0–64 (got \(jobs))") }
         if let limit, limit < 1 { throw PipelineError.invalidSetting("--limit", "must be 1 or more (got \(limit))") }
     }
 }

@@ -78,7 +78,8 @@ public final class BackfillRunner: Sendable {
         try options.validate()
         AllocatorTuning.apply()
         let started = DispatchTime.now().uptimeNanoseconds
-        let contexts = try (0..<options.jobs).map { index in
+        // One renderer per job; with jobs 0 one is still made, for its template version.
+        let contexts = try (0..<max(options.jobs, 1)).map { index in
             RenderWorkerContext(renderer: try makeRenderer(), owner: identity.owner("backfill-\(index)"))
         }
         let claimant = LeaseClaimant(host: identity.host, pid: identity.pid, purpose: options.purpose)
@@ -109,7 +110,7 @@ public final class BackfillRunner: Sendable {
                 templateVersion: contexts[0].renderer.templateVersion, scope: options.scope, retry: retryPolicy,
                 limit: remaining, fileExists: service.rowFileExists)
         }
-        if !stop.isRequested {
+        if !stop.isRequested, options.jobs > 0 {
             render(options, contexts: contexts, report: &report, stop: stop, progress: progress)
         }
         let state = try domain.backfill.queueState(scope: options.scope)

@@ -14,6 +14,7 @@ public final class BackfillScheduler: Sendable {
     private let options: BackfillOptions
     private let clock: any WallClock
     private let log: @Sendable (String) -> Void
+    private let afterRun: @Sendable () -> Void
     private let checkInterval: TimeInterval
     private let signal = WakeSignal()
     private let cancellation = BackfillCancellation()
@@ -32,16 +33,19 @@ public final class BackfillScheduler: Sendable {
     ///   - checkInterval: the longest the thread sleeps before looking at the clock again,
     ///     so a clock that jumps (or a machine that slept) is noticed.
     ///   - log: one line when a run starts, ends, is skipped or fails.
+    ///   - afterRun: called after each run that was not refused, e.g. to wake the server's
+    ///     render workers for the jobs it queued (with `options.jobs` 0).
     public init(schedule: BackfillSchedule, runner: BackfillRunner,
                 options: BackfillOptions = BackfillOptions(jobs: 1, purpose: "belay serve (scheduled backfill)"),
                 clock: any WallClock = SystemWallClock(), checkInterval: TimeInterval = 30,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                log: @escaping @Sendable (String) -> Void = { _ in }, afterRun: @escaping @Sendable () -> Void = {}) {
         self.schedule = schedule
         self.runner = runner
         self.options = options
         self.clock = clock
         self.checkInterval = max(checkInterval, 0.01)
         self.log = log
+        self.afterRun = afterRun
     }
 
     /// Starts the scheduling thread; does nothing when the schedule is `off` or it already started.
@@ -87,8 +91,9 @@ public final class BackfillScheduler: Sendable {
                 $0.lastReport = report
                 $0.runs += 1
             }
-            log("backfill: awarded \(report.awarded), rendered \(report.rendered), skipped \(report.skipped), failed \(report.failed), "
-                + "in \(String(format: "%.1f", report.durationSeconds)) s"
+            afterRun()
+            log("backfill: awarded \(report.awarded), queued \(report.queued.total) renders, rendered \(report.rendered), "
+                + "skipped \(report.skipped), failed \(report.failed), in \(String(format: "%.1f", report.durationSeconds)) s"
                 + (report.stoppedEarly.map { "; stopped early: \($0)" } ?? ""))
             return report
         } catch let error as PipelineError where error.leaseHolder != nil {
