@@ -468,6 +468,20 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     return 0;
 }
 
+size_t belay_run_bytes(const uint8_t *data, size_t size) {
+    /* Whole 16-byte chunks of one repeated value: short runs do not count (as matches they
+     * cost more bits than as literals). */
+    size_t count = 0;
+    for (size_t i = 0; i + 16 <= size; i += 16) {
+        uint64_t first, second;
+        memcpy(&first, data + i, 8);
+        memcpy(&second, data + i + 8, 8);
+        uint64_t pattern = (uint64_t)data[i] * 0x0101010101010101ull;
+        count += (first == pattern && second == pattern) ? 16 : 0;
+    }
+    return count;
+}
+
 uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length) {
     return (uint32_t)adler32_combine(first, second, (z_off_t)second_length);
 }

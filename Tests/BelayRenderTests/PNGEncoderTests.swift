@@ -4,7 +4,7 @@ import Testing
 /// Every encoder configuration must produce PNGs that libpng decodes to the exact pixels.
 struct PNGEncoderTests {
     static let compressors: [PNGSettings.Compressor] = [
-        .zlib(level: 1, strategy: .rle), .zlib(level: 6, strategy: .rle), .zlib(level: 1, strategy: .default), .zlib(level: 9, strategy: .filtered),
+        .zlib(level: 1, strategy: .automatic), .zlib(level: 1, strategy: .rle), .zlib(level: 6, strategy: .rle), .zlib(level: 1, strategy: .default), .zlib(level: 9, strategy: .filtered),
         .zlib(level: 0, strategy: .default), .zlib(level: 6, strategy: .huffmanOnly),
         .libdeflate(level: 1), .libdeflate(level: 6), .libdeflate(level: 12),
         .libpng(level: 6, strategy: .default), .libpng(level: 1, strategy: .rle),
@@ -60,6 +60,19 @@ struct PNGEncoderTests {
         }
         try writer.finish()
         #expect(try ImageDecoder.decode(sink.bytes, name: "bands") == image)
+    }
+
+    @Test func automaticStrategyMatchesRunsWhereThereAreRunsAndOnlyThere() throws {
+        // A flat image is all runs: `auto` must compress it as well as `rle`.
+        let flat = Pixmap(width: 300, height: 200, color: Color(red: 30, green: 60, blue: 114))
+        let rle = try PNGEncoder(settings: PNGSettings(compressor: .zlib(level: 1, strategy: .rle))).encode(flat)
+        let automatic = try PNGEncoder(settings: PNGSettings(compressor: .zlib(level: 1, strategy: .automatic))).encode(flat)
+        #expect(automatic.count == rle.count)
+        // Noise has no long runs: `auto` codes it like `huffman_only`.
+        let noisy = TestImages.mixed(width: 300, height: 200)
+        let huffman = try PNGEncoder(settings: PNGSettings(compressor: .zlib(level: 1, strategy: .huffmanOnly))).encode(noisy)
+        let automaticNoisy = try PNGEncoder(settings: PNGSettings(compressor: .zlib(level: 1, strategy: .automatic))).encode(noisy)
+        #expect(automaticNoisy.count == huffman.count)
     }
 
     @Test func refusesLevelsTheCompressorDoesNotHave() {

@@ -35,7 +35,7 @@ struct RenderCommand: ParsableCommand {
             help: "PNG compression: zlib (split across --threads cores), libdeflate or libpng (default: zlib level 1, rle strategy).")
         static let pngLevel = OptionalOption<Int>("png-level", valueName: "n", help: "Compression level (zlib/libpng 0–9, libdeflate 1–12; default 6).")
         static let pngFilter = OptionalOption<PNGRowFilter>("png-filter", valueName: "filter", help: "PNG row filter (default: adaptive).")
-        static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: rle for zlib, default for libpng).")
+        static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: auto for zlib, default for libpng).")
 
         static let all: [any ArgumentDefinition] = [
             background, hold, place, date, out, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
             let level = arguments[Inputs.pngLevel] ?? 6
             let compressor: PNGSettings.Compressor = switch arguments[Inputs.pngCompressor] {
             case nil: defaults.compressor
-            case .zlib: .zlib(level: level, strategy: arguments[Inputs.pngStrategy] ?? .rle)
+            case .zlib: .zlib(level: level, strategy: arguments[Inputs.pngStrategy] ?? .automatic)
             case .libdeflate: .libdeflate(level: level)
             case .libpng: .libpng(level: level, strategy: arguments[Inputs.pngStrategy] ?? .default)
             }

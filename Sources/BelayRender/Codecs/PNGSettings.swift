@@ -1,3 +1,5 @@
+import CImageShim
+
 /// The PNG row filter applied before compression.
 public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
     case none, sub, up, average, paeth
@@ -20,14 +22,27 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// zlib's match-finding strategy.
 public enum ZlibStrategy: String, Sendable, Hashable, CaseIterable {
     case `default`, filtered, huffmanOnly = "huffman_only", rle
+    /// Per segment of rows: `rle` where the filtered rows hold runs (flat areas, gradients,
+    /// transparency), `huffman_only` where they do not (photographic artwork, on which short
+    /// runs cost more bits than the literals they replace, and the run search costs time).
+    case automatic = "auto"
 
+    /// zlib's value; `automatic` looks at the data (see `resolved(for:)`) and is `rle` when it
+    /// cannot (libpng's writer).
     var zlibValue: Int32 {
         switch self {
         case .default: 0
         case .filtered: 1
         case .huffmanOnly: 2
-        case .rle: 3
+        case .rle, .automatic: 3
         }
+    }
+
+    /// The strategy for one segment of filtered rows.
+    func resolved(for filtered: UnsafePointer<UInt8>, count: Int) -> ZlibStrategy {
+        guard self == .automatic else { return self }
+        // Long runs over more than 1 in 16 bytes pay for the run search; fewer do not.
+        return belay_run_bytes(filtered, count) * 16 > count ? .rle : .huffmanOnly
     }
 }
 
@@ -48,16 +63,17 @@ public struct PNGSettings: Hashable, Sendable {
     /// Cores one encode may use (the zlib compressor only); 1 inside a pool of render workers.
     public var threads: Int
 
-    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .zlib(level: 1, strategy: .rle), threads: Int = 1) {
+    public init(filter: PNGRowFilter = .adaptive, compressor: Compressor = .zlib(level: 1, strategy: .automatic), threads: Int = 1) {
         self.filter = filter
         self.compressor = compressor
         self.threads = max(1, threads)
     }
 
-    /// Adaptive filtering and zlib at level 1 with the run-length (`Z_RLE`) strategy: measured
-    /// on the sticker and the story (bench/render), the fastest zlib setting whose output stays
-    /// within 1% of Pillow's default (zlib 6, adaptive) for the sticker and is smaller for the
-    /// story; libdeflate level 1 is faster but 9–16% larger. Callers outside a worker pool
-    /// raise `threads` to split the deflate across cores.
+    /// Adaptive filtering and zlib at level 1 with the `auto` strategy (run-length matching
+    /// for segments with long runs, Huffman coding alone for photographic ones), chosen by
+    /// measurement (bench/png-settings, numbers in bench/RENDER.md): on the benchmark sticker
+    /// 5% smaller than Pillow's default (zlib 6, adaptive) and ~12% less CPU than `rle`; on
+    /// the story (gradient rows are runs) 7% smaller. libdeflate level 1 is faster but 9–16%
+    /// larger. Callers outside a worker pool raise `threads` to split the deflate across cores.
     public static let `default` = PNGSettings()
 }

@@ -143,8 +143,9 @@ final class PNGStreamWriter {
         switch compressor {
         case let .zlib(level, strategy):
             let bound = belay_deflate_segment_bound(length)
+            let chosen = strategy.resolved(for: filtered, count: length)
             result = belay_deflate_segment(
-                filtered, length, Int32(level), strategy.zlibValue, segment.compressed.reserve(bound), bound, &size, &status)
+                filtered, length, Int32(level), chosen.zlibValue, segment.compressed.reserve(bound), bound, &size, &status)
         }
         segment.compressedCount = size
         segment.failure = result == 0 ? nil : "zlib: \(status.text)"
