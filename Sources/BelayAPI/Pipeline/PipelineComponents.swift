@@ -41,7 +41,7 @@ public struct PipelineComponents: Sendable {
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
                                    workers: configuration.render.workers, metrics: metrics, log: log)
         backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
-                                  leaseDuration: 30, metrics: metrics)
+                                  leaseDuration: TimeInterval(max(configuration.backfill.leaseSeconds, 3)), metrics: metrics)
         // The server's scheduled backfill awards and queues; the server's own render workers
         // render what it queued (no second set of renderers competing for the cores).
         scheduler = BackfillScheduler(
