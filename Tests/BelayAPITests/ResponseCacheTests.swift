@@ -18,9 +18,13 @@ import Testing
         #expect(fixture.get("/v1/meetups?limit=50", as: member)["items"]?.arrayValue?.first?["going_count"]?.intValue == 1)
         #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"title": "Renamed"}"#).status == 200)
         #expect(fixture.get("/v1/meetups/\(meetup.id)", as: member)["title"]?.stringValue == "Renamed")
-        // A refused write may still have changed something, and empties the cache too.
-        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 200)
-        #expect(fixture.get("/v1/meetups/\(meetup.id)", as: member)["title"]?.stringValue == "Renamed")
+        // Leaving through the API: counted at once again.
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/leave", as: member).status == 200)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)", as: member)["going_count"]?.intValue == 0)
+        // A request without a token changes nothing and keeps the cache.
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .commandLine)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/leave", as: nil).status == 401)
+        #expect(fixture.get("/v1/meetups/\(meetup.id)", as: member)["going_count"]?.intValue == 0)
     }
 
     @Test func changesFromAnotherProcessShowWithinTheLifetime() throws {

@@ -26,10 +26,9 @@ public struct APIRoutes: Sendable {
     var domain: DomainServices { services.domain }
     var presentation: Presentation { services.presentation }
 
-    /// Registers every route on `router`, and the middleware that empties the response cache
-    /// after changes.
+    /// Registers every route on `router`; authenticated routes also go through the middleware
+    /// that empties the response cache after changes.
     public func register(on router: Router<APIContext>) {
-        router.add(middleware: ResponseCacheInvalidation(cache: responseCache))
         router.get("/healthz") { _, _ in Self.healthy }
         router.get("/readyz") { _, _ in readiness() }
         router.get("/openapi.json") { [openAPIBytes] _, _ in
@@ -37,7 +36,9 @@ public struct APIRoutes: Sendable {
                      body: ResponseBody(bytes: openAPIBytes))
         }
 
-        let authenticated = router.group().add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
+        let authenticated = router.group()
+            .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
+            .add(middleware: ResponseCacheInvalidation(cache: responseCache))
         authenticated.get("/metrics") { _, context in
             try context.requireRole([.admin], to: "read the server's metrics")
             return .metrics(text: services.metricsText())

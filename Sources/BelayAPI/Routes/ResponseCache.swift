@@ -83,7 +83,9 @@ public final class ResponseCache: Sendable {
     }
 }
 
-/// Empties the response cache after every request that may have changed something.
+/// Empties the response cache after every authenticated request that may have changed
+/// something: a POST, PATCH, PUT or DELETE answered with a success. (Refusals roll back, or
+/// write only what no cached body shows, such as a wrong check-in code being counted.)
 struct ResponseCacheInvalidation: RouterMiddleware {
     let cache: ResponseCache
 
@@ -92,9 +94,9 @@ struct ResponseCacheInvalidation: RouterMiddleware {
         case .get, .head, .options:
             return try next(request, context)
         default:
-            // Also after a failure: a refused request may still have written (a wrong code is counted).
-            defer { cache.invalidate() }
-            return try next(request, context)
+            let response = try next(request, context)
+            if response.status.code < 400 { cache.invalidate() }
+            return response
         }
     }
 }
