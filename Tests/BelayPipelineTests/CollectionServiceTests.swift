@@ -1,0 +1,88 @@
+import BelayDomain
+@testable import BelayPipeline
+import BelayTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct CollectionServiceTests {
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    /// Writes the request as text, so tests can read what would have been drawn.
+    final class FakeCollectionRenderer: CollectionImageRenderer {
+        let renders: Counter
+        init(renders: Counter) { self.renders = renders }
+
+        func contentKey(for request: CollectionRequest) throws -> String {
+            "collection/\(request.scale)/\(request.memberName)/" + request.entries.map { "\($0.holdName)@\($0.placeName)@\($0.dateText)" }.joined(separator: "|")
+        }
+
+        func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
+            renders.add()
+            try Data(try contentKey(for: request).utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    let fixture: PipelineFixture
+    let renders = Counter()
+    let service: CollectionService
+
+    init() throws {
+        fixture = try PipelineFixture()
+        let renders = renders
+        service = CollectionService(domain: fixture.domain, settings: fixture.settings,
+                                    rendererFactory: { FakeCollectionRenderer(renders: renders) })
+    }
+
+    @Test func aCollectionIsRenderedOnceAndRenderedAgainWhenAHoldIsAdded() throws {
+        try fixture.history(meetups: 3, members: 1, place: { "Gym \($0)" })
+        let member = try #require(try fixture.rewards().first?.memberID)
+
+        let first = try service.image(memberID: member, scale: 2)
+        #expect(!first.wasCached && first.holdCount == 3)
+        let drawn = try String(contentsOf: first.url, encoding: .utf8)
+        #expect(drawn.hasPrefix("collection/2/Member 1/"))
+        #expect(drawn.contains("Gym 0") && drawn.range(of: "Gym 0")!.lowerBound < drawn.range(of: "Gym 2")!.lowerBound,
+                "oldest hold first")
+        #expect(first.url.path.hasPrefix(fixture.directory.file("data/collections/")))
+        #expect(first.byteCount == Int64(drawn.utf8.count))
+
+        let again = try service.image(memberID: member, scale: 2)
+        #expect(again.wasCached && again.digest == first.digest)
+        #expect(renders.count == 1)
+
+        let other = try service.image(memberID: member, scale: 3)
+        #expect(other.digest != first.digest, "another scale is another image")
+
+        fixture.clock.advance(by: 86_400)
+        let meetup = try fixture.domain.meetups.create(
+            NewMeetup(title: "More", placeName: "Gym 9", startsAt: fixture.clock.now().addingTimeInterval(3_600),
+                      endsAt: fixture.clock.now().addingTimeInterval(7_200), timeZone: "Asia/Seoul", capacity: 5, hostID: fixture.host.id),
+            by: .user(fixture.host.id, role: .host))
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member, by: .user(member, role: .member))
+        fixture.clock.advance(by: 3_700)
+        _ = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: member, proof: .host),
+                                                by: .user(fixture.host.id, role: .host))
+        let grown = try service.image(memberID: member, scale: 2)
+        #expect(!grown.wasCached && grown.holdCount == 4 && grown.digest != first.digest)
+    }
+
+    @Test func anUnknownMemberIsRefusedByName() throws {
+        #expect { try service.image(memberID: 999, scale: 2) } throws: { error in
+            (error as? PipelineError)?.isMemberNotFound == true && "\(error)".contains("999")
+        }
+        #expect { try service.image(memberID: fixture.host.id, scale: 4) } throws: { "\($0)".contains("1, 2 or 3") }
+    }
+
+    @Test func aMemberWithoutHoldsGetsAnEmptyCollection() throws {
+        let member = try fixture.member()
+        let image = try service.image(memberID: member.id, scale: 1)
+        #expect(image.holdCount == 0)
+        let request = try service.request(memberID: member.id, scale: 1)
+        #expect(request.firstDateText == nil && request.lastDateText == nil)
+    }
+}
