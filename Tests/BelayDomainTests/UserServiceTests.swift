@@ -79,4 +79,28 @@ import Testing
         _ = try users.authenticate(token: issued.secret)
         #expect(try lastUsed() == fixture.clock.now())
     }
+
+    @Test func usesOfManyTokensWithinASecondAreWrittenTogether() throws {
+        let members = try (0..<3).map { try users.createUser(NewUser(handle: "member\($0)", displayName: "Member \($0)")) }
+        let secrets = try members.map { try users.issueToken(userID: $0.id).secret }
+        func lastUsed(_ index: Int) throws -> Date? { try users.tokens(userID: members[index].id).first?.lastUsedAt }
+        func isNear(_ date: Date?, _ expected: Date) -> Bool { date.map { abs($0.timeIntervalSince(expected)) < 0.002 } ?? false }
+        let start = fixture.clock.now()
+        _ = try users.authenticate(token: secrets[0])
+        #expect(isNear(try lastUsed(0), start), "the first use after a quiet second is written at once")
+        fixture.clock.advance(by: 0.2)
+        _ = try users.authenticate(token: secrets[1])
+        #expect(try lastUsed(1) == nil, "within the second, a use waits for the next write")
+        fixture.clock.advance(by: 0.9)
+        _ = try users.authenticate(token: secrets[2])
+        #expect(isNear(try lastUsed(1), start.addingTimeInterval(0.2)))
+        #expect(isNear(try lastUsed(2), start.addingTimeInterval(1.1)))
+        fixture.clock.advance(by: 0.1)
+        let member = try users.createUser(NewUser(handle: "late", displayName: "Late"))
+        let late = try users.issueToken(userID: member.id).secret
+        _ = try users.authenticate(token: late)
+        #expect(try users.tokens(userID: member.id).first?.lastUsedAt == nil)
+        users.flushTokenUses()
+        #expect(isNear(try users.tokens(userID: member.id).first?.lastUsedAt, start.addingTimeInterval(1.2)), "stopping writes what is left")
+    }
 }

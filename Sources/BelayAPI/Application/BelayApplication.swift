@@ -90,11 +90,12 @@ public final class BelayApplication: Sendable {
     }
 
     /// Stops gracefully: no new connections, requests in flight finished (up to
-    /// `gracePeriod`), the backfill run and the render jobs in hand finished, then the
-    /// database checkpointed so nothing is left in its write-ahead log.
+    /// `gracePeriod`), the backfill run and the render jobs in hand finished, token uses
+    /// written, then the database checkpointed so nothing is left in its write-ahead log.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         server.stop(gracePeriod: gracePeriod)
         stopBackground()
+        domain.users.flushTokenUses()
         do {
             try domain.pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {

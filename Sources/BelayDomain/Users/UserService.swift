@@ -9,11 +9,13 @@ import Synchronization
 public final class UserService: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
-    /// When each token's `last_used_at` was last written by this process, so a busy token
-    /// costs one write a minute rather than one per request.
-    private let lastUseWritten = Mutex<[Int64: Date]>([:])
+    /// Which tokens' `last_used_at` this process has recorded, and the uses not yet written.
+    private let tokenUses = Mutex(TokenUses())
     /// How stale `last_used_at` may get before it is written again.
     static let lastUseResolution: TimeInterval = 60
+    /// Uses of tokens are written together at most this often, so a burst of requests from
+    /// many members costs one write a second, not one per member.
+    static let lastUseFlushInterval: TimeInterval = 1
     static let tokenPrefix = "belay_"
 
     public init(pool: DatabasePool, clock: any WallClock) {
@@ -186,17 +188,51 @@ public final class UserService: Sendable {
         let now = clock.now()
         let threshold = now.addingTimeInterval(-Self.lastUseResolution)
         if owner.lastUsedAt.map({ $0 < threshold }) ?? true {
-            let tokenID = owner.user.tokenID
-            let shouldWrite = lastUseWritten.withLock { written -> Bool in
-                if let last = written[tokenID], last >= threshold, last <= now { return false }
-                written[tokenID] = now
-                return true
-            }
-            if shouldWrite {
-                // Bookkeeping only: a busy database must not turn a valid token away.
-                try? pool.write { try UserRepository.touchToken(id: tokenID, at: now, notUsedSince: threshold, in: $0) }
-            }
+            let due = tokenUses.withLock { $0.record(tokenID: owner.user.tokenID, at: now, threshold: threshold,
+                                                     flushInterval: Self.lastUseFlushInterval) }
+            if let due { write(tokenUses: due, threshold: threshold) }
         }
         return owner.user
+    }
+
+    /// Writes the token uses recorded since the last write (the server calls this when it stops).
+    public func flushTokenUses() {
+        let now = clock.now()
+        let due = tokenUses.withLock { $0.takePending(at: now) }
+        if !due.isEmpty { write(tokenUses: due, threshold: now.addingTimeInterval(-Self.lastUseResolution)) }
+    }
+
+    private func write(tokenUses due: [Int64: Date], threshold: Date) {
+        // Bookkeeping only: a busy database must not turn a valid token away.
+        try? pool.write { db in
+            for (tokenID, usedAt) in due {
+                try UserRepository.touchToken(id: tokenID, at: usedAt, notUsedSince: threshold, in: db)
+            }
+        }
+    }
+}
+
+/// The `last_used_at` bookkeeping of one process: when each token was last recorded, the
+/// uses waiting to be written, and when they were last written.
+private struct TokenUses {
+    var recorded: [Int64: Date] = [:]
+    var pending: [Int64: Date] = [:]
+    var lastWrite: Date?
+
+    /// Records a use of `tokenID`; returns the uses to write now, when the last write is at
+    /// least `flushInterval` old.
+    mutating func record(tokenID: Int64, at now: Date, threshold: Date, flushInterval: TimeInterval) -> [Int64: Date]? {
+        if let last = recorded[tokenID], last >= threshold, last <= now { return nil }
+        if recorded.count >= 100_000 { recorded = recorded.filter { $0.value >= threshold } }
+        recorded[tokenID] = now
+        pending[tokenID] = now
+        if let lastWrite, now >= lastWrite, now.timeIntervalSince(lastWrite) < flushInterval { return nil }
+        return takePending(at: now)
+    }
+
+    mutating func takePending(at now: Date) -> [Int64: Date] {
+        lastWrite = now
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
     }
 }

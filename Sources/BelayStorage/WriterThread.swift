@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+
+/// The thread that owns a `DatabasePool`'s writer connection and runs every write on it.
+///
+/// Callers queue a closure and wait. The thread takes all transactional writes queued at that
+/// moment (up to `maximumWritesPerCommit`), runs each inside its own savepoint of one
+/// `BEGIN IMMEDIATE` transaction and commits once; a write outside a transaction runs alone.
+/// A caller is woken only after the thread has let go of its closure, so the closure never
+/// outlives the call that passed it.
+final class WriterThread: @unchecked Sendable {
+    private let connection: ConnectionBox
+    private let path: String
+    private let maximumWritesPerCommit: Int
+    /// Guards `queue`, `stopping` and `threadID`.
+    private let condition = NSCondition()
+    private var queue: [PendingWrite] = []
+    private var stopping = false
+    private var threadID: pthread_t?
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int) {
+        self.connection = connection
+        self.path = path
+        self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
+        let thread = Thread { [self] in run() }
+        thread.name = "belay-db-writer"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Runs `body` on the writer thread and returns what it returned, once committed.
+    /// - Throws: what `body` throws, or the error that lost its transaction (busy, I/O, commit).
+    func perform<T>(_ body: (Database) throws -> T, inTransaction: Bool) throws -> T {
+        precondition(!isOnWriterThread, "DatabasePool.write was called from inside a write; pass the Database instead")
+        return try withoutActuallyEscaping(body) { body in
+            let result = ResultBox<T>()
+            let pending = PendingWrite(inTransaction: inTransaction) { database in
+                do {
+                    result.value = .success(try body(database))
+                    return true
+                } catch {
+                    result.value = .failure(error)
+                    return false
+                }
+            }
+            condition.lock()
+            queue.append(pending)
+            condition.signal()
+            condition.unlock()
+            pending.done.wait()
+            switch result.value {
+            case let .failure(error)?:
+                throw error
+            case let .success(value)?:
+                if let failure = pending.failure { throw failure }
+                return value
+            case nil:
+                throw pending.failure ?? DatabaseError(.misuse(message: "The write on \(path) did not run"))
+            }
+        }
+    }
+
+    /// Lets the thread finish the writes queued so far, then end; waits for it unless called
+    /// on the thread itself.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        if !isOnWriterThread { ended.wait() }
+    }
+
+    private var isOnWriterThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let threadID else { return false }
+        return pthread_equal(threadID, pthread_self()) != 0
+    }
+
+    private func run() {
+        condition.lock()
+        threadID = pthread_self()
+        condition.unlock()
+        while let batch = nextBatch() {
+            if batch.count == 1, !batch[0].inTransaction {
+                runAlone(batch[0])
+            } else {
+                runInTransactions(batch)
+            }
+        }
+        ended.signal()
+    }
+
+    /// The next writes to run: one write outside a transaction, or the transactional writes at
+    /// the head of the queue. Nil once stopping with nothing left.
+    private func nextBatch() -> [PendingWrite]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !stopping { condition.wait() }
+        guard let first = queue.first else { return nil }
+        guard first.inTransaction else {
+            queue.removeFirst()
+            return [first]
+        }
+        let count = queue.prefix(maximumWritesPerCommit).prefix { $0.inTransaction }.count
+        let batch = Array(queue.prefix(count))
+        queue.removeFirst(count)
+        return batch
+    }
+
+    private func runAlone(_ pending: PendingWrite) {
+        _ = pending.takeClosure()(connection.database)
+        pending.done.signal()
+    }
+
+    /// Runs `batch` in as few transactions as possible: a new one starts only when SQLite
+    /// rolled the last one back on its own (I/O error, disk full), which fails its members.
+    private func runInTransactions(_ batch: [PendingWrite]) {
+        let database = connection.database
+        var next = 0
+        while next < batch.count {
+            do {
+                try database.execute("BEGIN IMMEDIATE")
+            } catch {
+                for pending in batch[next...] {
+                    _ = pending.takeClosure()
+                    pending.failure = error
+                    pending.done.signal()
+                }
+                return
+            }
+            var members: [PendingWrite] = []
+            var transactionLost = false
+            while next < batch.count, !transactionLost {
+                let pending = batch[next]
+                next += 1
+                members.append(pending)
+                runInSavepoint(pending, on: database)
+                transactionLost = !database.isInTransaction
+            }
+            if transactionLost {
+                let lost = DatabaseError(.misuse(message: "The write transaction on \(path) ended unexpectedly; nothing was saved"))
+                for pending in members where pending.failure == nil { pending.failure = lost }
+            } else {
+                do {
+                    try database.execute("COMMIT")
+                } catch {
+                    for pending in members { pending.failure = error }
+                    if database.isInTransaction { try? database.execute("ROLLBACK") }
+                }
+            }
+            for pending in members { pending.done.signal() }
+        }
+    }
+
+    /// Runs one write inside its own savepoint; a write that throws (or whose savepoint cannot
+    /// be released) is rolled back to the savepoint, leaving the others' work in place.
+    private func runInSavepoint(_ pending: PendingWrite, on database: Database) {
+        let body = pending.takeClosure()
+        do {
+            try database.execute("SAVEPOINT belay_write")
+        } catch {
+            pending.failure = error
+            return
+        }
+        var succeeded = body(database)
+        if succeeded {
+            do {
+                try database.execute("RELEASE belay_write")
+            } catch {
+                pending.failure = error
+                succeeded = false
+            }
+        }
+        if !succeeded, database.isInTransaction {
+            try? database.execute("ROLLBACK TO belay_write")
+            try? database.execute("RELEASE belay_write")
+        }
+    }
+}
+
+/// One queued write. `closure` and `failure` are touched by the writer thread only, and by
+/// the caller only after `done` has woken it.
+private final class PendingWrite: @unchecked Sendable {
+    let inTransaction: Bool
+    /// Runs the caller's body and stores its result; returns false when the body threw.
+    private var closure: ((Database) -> Bool)?
+    var failure: (any Error)?
+    let done = DispatchSemaphore(value: 0)
+
+    init(inTransaction: Bool, closure: @escaping (Database) -> Bool) {
+        self.inTransaction = inTransaction
+        self.closure = closure
+    }
+
+    /// The closure, which this object no longer holds afterwards (the caller's body must not
+    /// outlive its call).
+    func takeClosure() -> (Database) -> Bool {
+        defer { closure = nil }
+        return closure ?? { _ in false }
+    }
+}
+
+/// Where the writer thread leaves a write's result for its caller.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: Result<T, any Error>?
+}
