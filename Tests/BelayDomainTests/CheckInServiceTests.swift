@@ -2,6 +2,7 @@
 import BelayStorage
 import BelayTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct CheckInServiceTests {
@@ -44,6 +45,30 @@ import Testing
         let jobs = try fixture.domain.renderJobs.jobs(rewardID: reward.id)
         #expect(jobs.map(\.status) == [.queued])
         #expect(jobs.map(\.reason) == [.award])
+    }
+
+    @Test func theSameCheckInSentFromManyThreadsAtOnceChecksInOnceWithOneReward() throws {
+        let code = try currentCode()
+        // A host checking the member in races the member's own requests, with and without a key.
+        let results = Mutex<[CheckInResult]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            do {
+                let result = index % 3 == 0
+                    ? try checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: member.id, proof: .host), by: fixture.hostActor)
+                    : try checkIns.checkIn(withCode(code, key: index % 3 == 1 ? "key-\(index)" : nil), by: memberActor)
+                results.withLock { $0.append(result) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let all = results.withLock { $0 }
+        #expect(all.count == 12)
+        #expect(all.filter { !$0.isRepeat }.count == 1)
+        #expect(Set(all.compactMap { $0.reward?.id }).count == 1)
+        #expect(all.allSatisfy { $0.attendance.status == .checkedIn })
+        #expect(try fixture.domain.renderJobs.counts().queued == 1)
     }
 
     @Test func aRepeatReturnsTheFirstResultFlaggedAsARepeat() throws {
