@@ -62,17 +62,13 @@ enum AttendanceRepository {
         try db.execute("UPDATE attendances SET status = ?, updated_at = ? WHERE id = ?", [status.rawValue, now, id])
     }
 
-    /// Marks an attendance checked in; with `ifGoing`, only while it is still `going`.
-    /// - Returns: whether the row was changed.
-    @discardableResult
-    static func markCheckedIn(id: Int64, ifGoing: Bool = false, at instant: Date, method: CheckInMethod, by actorID: Int64?,
-                              now: Date, in db: Database) throws -> Bool {
+    static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,
+                              in db: Database) throws {
         try db.execute("""
             UPDATE attendances SET status = 'checked_in', checked_in_at = ?, check_in_method = ?, checked_in_by = ?,
                                    updated_at = ?
-            WHERE id = ?\(ifGoing ? " AND status = 'going'" : "")
+            WHERE id = ?
             """, [instant, method.rawValue, actorID, now, id])
-        return db.changes > 0
     }
 
     static func undoCheckIn(id: Int64, at now: Date, in db: Database) throws {

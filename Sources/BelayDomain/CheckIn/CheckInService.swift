@@ -38,16 +38,6 @@ public final class CheckInService: Sendable {
         case refused(DomainError)
     }
 
-    /// What the checks decided, before anything is written.
-    private enum Decision {
-        /// Already checked in, or the idempotency key was seen: the first result again.
-        case repeatOf(attendanceID: Int64)
-        /// A wrong code: the attempt is recorded, then refused.
-        case wrongCode(meetupID: Int64, wrongSoFar: Int)
-        /// Check the attendance in at `instant`.
-        case checkIn(attendanceID: Int64, meetupID: Int64, instant: Date, clearsAttempts: Bool)
-    }
-
     /// Checks a member in. Idempotent: when the member is already checked in, or the
     /// idempotency key was used before for the same request, the first result comes back
     /// with `isRepeat` set.
@@ -63,78 +53,24 @@ public final class CheckInService: Sendable {
             }
         }
         let now = clock.now()
-        return try domainCall {
-            // The checks read a snapshot on a reader connection, so they run in parallel; the
-            // writer then does only the writes, guarded by the attendance still being `going`.
-            // Anything else (a concurrent change, a wrong code to count) is decided again
-            // inside the write transaction.
-            let decision = try pool.read { db in try decide(request, by: actor, now: now, in: db) }
-            let outcome: Outcome
-            switch decision {
-            case let .repeatOf(attendanceID):
-                outcome = .checkedIn(attendanceID: attendanceID, isRepeat: true)
-            case .wrongCode:
-                outcome = try pool.write { db in try checkIn(request, by: actor, now: now, in: db) }
-            case let .checkIn(attendanceID, meetupID, instant, clearsAttempts):
-                outcome = try pool.write { db in
-                    guard try AttendanceRepository.markCheckedIn(id: attendanceID, ifGoing: true, at: instant, method: request.method,
-                                                                 by: request.method == .code ? nil : actor.userID, now: now, in: db) else {
-                        return try checkIn(request, by: actor, now: now, in: db)
-                    }
-                    try record(request, attendanceID: attendanceID, meetupID: meetupID, instant: instant,
-                               clearsAttempts: clearsAttempts, by: actor, now: now, in: db)
-                    return .checkedIn(attendanceID: attendanceID, isRepeat: false)
-                }
-            }
-            switch outcome {
-            case let .refused(error):
-                throw error
-            case let .checkedIn(attendanceID, isRepeat):
-                return try pool.read { db in
-                    CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
-                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
-                                  isRepeat: isRepeat)
+        // The result is read in the same transaction: it is what this check-in wrote, and a
+        // second (read) transaction would cost as much again.
+        let result = try domainCall {
+            try pool.write { db -> Result<CheckInResult, DomainError> in
+                switch try checkIn(request, by: actor, now: now, in: db) {
+                case let .refused(error):
+                    return .failure(error)
+                case let .checkedIn(attendanceID, isRepeat):
+                    return .success(CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
+                                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
+                                                  isRepeat: isRepeat))
                 }
             }
         }
+        return try result.get()
     }
 
-    /// The whole check-in inside one write transaction: decides on the current state and writes.
     private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {
-        switch try decide(request, by: actor, now: now, in: db) {
-        case let .repeatOf(attendanceID):
-            return .checkedIn(attendanceID: attendanceID, isRepeat: true)
-        case let .wrongCode(meetupID, wrongSoFar):
-            let wrong = wrongSoFar + 1
-            try CheckInRepository.recordWrongAttempt(meetupID: meetupID, memberID: request.memberID, count: wrong, at: now, in: db)
-            if wrong >= policy.maxWrongAttempts {
-                return .refused(DomainError(.tooManyAttempts, "That code is wrong, and it was the last attempt allowed; try again in \(policy.lockoutMinutes) minutes or ask the host to check you in"))
-            }
-            return .refused(DomainError(.badCode, "That code is wrong or has expired; enter the code the host shows now (\(policy.maxWrongAttempts - wrong) attempts left)", field: "code"))
-        case let .checkIn(attendanceID, meetupID, instant, clearsAttempts):
-            _ = try AttendanceRepository.markCheckedIn(id: attendanceID, ifGoing: false, at: instant, method: request.method,
-                                                       by: request.method == .code ? nil : actor.userID, now: now, in: db)
-            try record(request, attendanceID: attendanceID, meetupID: meetupID, instant: instant,
-                       clearsAttempts: clearsAttempts, by: actor, now: now, in: db)
-            return .checkedIn(attendanceID: attendanceID, isRepeat: false)
-        }
-    }
-
-    /// The writes that go with marking an attendance checked in: attempts cleared, the
-    /// reward and its render job, the idempotency key.
-    private func record(_ request: CheckInRequest, attendanceID: Int64, meetupID: Int64, instant: Date, clearsAttempts: Bool,
-                        by actor: Actor, now: Date, in db: Database) throws {
-        if clearsAttempts { try CheckInRepository.clearAttempts(meetupID: meetupID, memberID: request.memberID, in: db) }
-        _ = try awarder.award(attendanceID: attendanceID, memberID: request.memberID, meetupID: meetupID,
-                              checkedInAt: instant, reason: .award, now: now, in: db)
-        if let key = request.idempotencyKey {
-            try CheckInRepository.rememberKey(actorID: actor.userID ?? 0, key: key, fingerprint: request.fingerprint,
-                                              attendanceID: attendanceID, at: now, in: db)
-        }
-    }
-
-    /// Every check of a check-in, in the order listed on the type; reads only.
-    private func decide(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Decision {
         guard let meetup = try MeetupRepository.essentials(id: request.meetupID, in: db) else {
             throw MeetupService.notFound(request.meetupID)
         }
@@ -143,7 +79,7 @@ public final class CheckInService: Sendable {
             guard seen.fingerprint == request.fingerprint else {
                 throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
             }
-            return .repeatOf(attendanceID: seen.attendanceID)
+            return .checkedIn(attendanceID: seen.attendanceID, isRepeat: true)
         }
         switch request.proof {
         case .code:
@@ -157,7 +93,7 @@ public final class CheckInService: Sendable {
         }
         let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
         if let attendance, attendance.status == .checkedIn {
-            return .repeatOf(attendanceID: attendance.id)
+            return .checkedIn(attendanceID: attendance.id, isRepeat: true)
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
@@ -186,11 +122,9 @@ public final class CheckInService: Sendable {
                 : DomainError(.windowClosed, "Check-in closed at \(formatter.string(from: window.closesAt))")
         }
 
-        var clearsAttempts = false
         if case let .code(code) = request.proof {
             var wrong = 0
             if let attempts = try CheckInRepository.attempts(meetupID: meetup.id, memberID: request.memberID, in: db) {
-                clearsAttempts = true
                 let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
                 if attempts.count >= policy.maxWrongAttempts {
                     if now < lockedUntil {
@@ -200,11 +134,27 @@ public final class CheckInService: Sendable {
                     wrong = attempts.count
                 }
             }
-            guard codes.accepts(code.trimmingCharacters(in: .whitespaces), secret: meetup.secret, at: now) else {
-                return .wrongCode(meetupID: meetup.id, wrongSoFar: wrong)
+            let trimmed = code.trimmingCharacters(in: .whitespaces)
+            guard codes.accepts(trimmed, secret: meetup.secret, at: now) else {
+                wrong += 1
+                try CheckInRepository.recordWrongAttempt(meetupID: meetup.id, memberID: request.memberID, count: wrong, at: now, in: db)
+                if wrong >= policy.maxWrongAttempts {
+                    return .refused(DomainError(.tooManyAttempts, "That code is wrong, and it was the last attempt allowed; try again in \(policy.lockoutMinutes) minutes or ask the host to check you in"))
+                }
+                return .refused(DomainError(.badCode, "That code is wrong or has expired; enter the code the host shows now (\(policy.maxWrongAttempts - wrong) attempts left)", field: "code"))
             }
+            try CheckInRepository.clearAttempts(meetupID: meetup.id, memberID: request.memberID, in: db)
         }
-        return .checkIn(attendanceID: attendance.id, meetupID: meetup.id, instant: instant, clearsAttempts: clearsAttempts)
+
+        let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
+        try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method, by: checkedInBy, now: now, in: db)
+        _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
+                              checkedInAt: instant, reason: .award, now: now, in: db)
+        if let key = request.idempotencyKey {
+            try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
+                                              attendanceID: attendance.id, at: now, in: db)
+        }
+        return .checkedIn(attendanceID: attendance.id, isRepeat: false)
     }
 
     /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not
