@@ -42,10 +42,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("z")]
         ),
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
+        .target(name: "CSQLiteShim", dependencies: ["CSQLite"]),
 
         // Swift modules.
         .target(name: "BelayConfig"),
-        .target(name: "BelayStorage", dependencies: ["CSQLite", "CCrypto"]),
+        .target(name: "BelayStorage", dependencies: ["CSQLite", "CSQLiteShim", "CCrypto"]),
         .target(
             name: "BelayRender",
             dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CCrypto"],

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShim
 import Foundation
 
 /// Settings for opening a SQLite database.
@@ -78,6 +79,7 @@ public final class Database {
     ///   a directory that does not exist, or a file that is not a database).
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration(), readOnly: Bool = false) throws {
         self.path = path
+        Self.configureSQLiteOnce
         var opened: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if !readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -120,6 +122,12 @@ public final class Database {
             throw error
         }
     }
+
+    /// Process-wide SQLite settings, applied before the first connection opens: no memory
+    /// statistics (Belay never reads them, and keeping them takes a global lock per allocation).
+    private static let configureSQLiteOnce: Void = {
+        _ = belay_sqlite_disable_memory_statistics()
+    }()
 
     deinit {
         statementCache.removeAll()

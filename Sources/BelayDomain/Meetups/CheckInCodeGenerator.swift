@@ -1,10 +1,18 @@
 import Foundation
+import Synchronization
 
 /// Rotating six-digit check-in codes: HMAC-SHA256 of the meetup's secret and the time
 /// step (seconds since 1970 divided by the step length, as an 8-byte big-endian integer),
 /// truncated as in RFC 4226 (HOTP) to 6 decimal digits.
 struct CheckInCodeGenerator: Sendable {
     let stepSeconds: Int
+    /// Codes already computed: a burst of check-ins at one meetup asks for the same two codes
+    /// thousands of times, each an HMAC.
+    private let recent = RecentCodes()
+
+    init(stepSeconds: Int) {
+        self.stepSeconds = stepSeconds
+    }
 
     /// The time step that contains `instant`.
     func step(at instant: Date) -> Int64 {
@@ -13,6 +21,10 @@ struct CheckInCodeGenerator: Sendable {
 
     /// The code of `step`.
     func code(secret: [UInt8], step: Int64) -> String {
+        recent.code(secret: secret, step: step) { Self.computeCode(secret: secret, step: step) }
+    }
+
+    private static func computeCode(secret: [UInt8], step: Int64) -> String {
         var message = [UInt8](repeating: 0, count: 8)
         var value = UInt64(bitPattern: step)
         for index in (0..<8).reversed() {
@@ -51,5 +63,27 @@ struct CheckInCodeGenerator: Sendable {
             if difference == 0 { matched = true }
         }
         return matched
+    }
+}
+
+/// A small, bounded memory of computed codes, keyed by secret and step.
+private final class RecentCodes: Sendable {
+    private struct Key: Hashable {
+        let secret: [UInt8]
+        let step: Int64
+    }
+
+    private let codes = Mutex<[Key: String]>([:])
+    private let capacity = 4096
+
+    func code(secret: [UInt8], step: Int64, compute: () -> String) -> String {
+        let key = Key(secret: secret, step: step)
+        if let known = codes.withLock({ $0[key] }) { return known }
+        let code = compute()
+        codes.withLock { codes in
+            if codes.count >= capacity { codes.removeAll(keepingCapacity: true) }
+            codes[key] = code
+        }
+        return code
     }
 }

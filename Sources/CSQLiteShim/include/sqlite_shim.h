@@ -1,0 +1,10 @@
+#ifndef BELAY_SQLITE_SHIM_H
+#define BELAY_SQLITE_SHIM_H
+
+/// Turns off SQLite's process-wide memory statistics, which take a global mutex on every
+/// allocation of every connection. Must run before the first connection is opened; returns
+/// SQLITE_OK, or SQLITE_MISUSE when SQLite was already initialised (then nothing changes).
+/// `sqlite3_config` is variadic, which Swift cannot call.
+int belay_sqlite_disable_memory_statistics(void);
+
+#endif
