@@ -94,6 +94,9 @@ final class WriterThread: @unchecked Sendable {
                 runInTransactions(batch)
             }
         }
+        // Closed here, before waking `stop`, so the connection is never closed by whichever
+        // thread happens to drop the last reference (possibly while the process exits).
+        try? connection.database.close()
         ended.signal()
     }
 
