@@ -115,18 +115,10 @@ final class BackfillWorkspace: @unchecked Sendable {
     }
 }
 
-/// Whether this build can render stickers (the renderer's templates and fonts are there).
-enum StickerRendering {
-    static let available: Bool = {
-        let defaults = BelayConfiguration.builtInDefaults(relativeTo: BelayProcess.packageRoot.path)
-        return (try? BelayRewardRenderer(settings: RewardRendererSettings(configuration: defaults))) != nil
-    }()
-}
-
 /// The backfill survives what servers live through: SIGKILL half-way, a second run at the
 /// same time, a corrupt artwork, a data directory that turns read-only. Each test runs the
 /// real `belay` binary on a real database with the real renderer.
-@Suite(.serialized, .enabled(if: StickerRendering.available, "this build has no sticker renderer yet"))
+@Suite(.serialized)
 struct BackfillFaultTests {
     @Test func killedHalfWayTheNextRunFinishesEverythingExactlyOnce() throws {
         let club = try BackfillWorkspace()
