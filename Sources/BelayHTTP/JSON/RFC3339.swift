@@ -126,12 +126,12 @@ public enum RFC3339 {
         }
     }
 
-    /// Now, in UTC with milliseconds: for log lines.
-    static func utcTimestampNow() -> String {
+    /// Appends now, in UTC with milliseconds: for log lines.
+    static func appendUTCTimestampNow(to bytes: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let milliseconds = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000)
-        return string(millisecondsSinceEpoch: milliseconds, utcOffsetSeconds: 0, alwaysMilliseconds: true)
+        append(millisecondsSinceEpoch: milliseconds, utcOffsetSeconds: 0, alwaysMilliseconds: true, to: &bytes)
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's algorithms)

@@ -55,13 +55,10 @@ public final class BufferedLogSink: LogSink {
     }
 
     public func write(_ entry: LogEntry) {
-        var line = RFC3339.utcTimestampNow()
-        line += " "
-        line += entry.formattedLine
-        line += "\n"
+        let line = entry.timestampedLine()
         let urgent = entry.level >= .warning
         let full = buffer.withLock { bytes -> Bool in
-            bytes.append(contentsOf: line.utf8)
+            bytes.append(contentsOf: line)
             return bytes.count >= bufferBytes
         }
         if full || urgent { flush() }

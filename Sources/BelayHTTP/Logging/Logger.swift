@@ -41,17 +41,48 @@ public struct LogEntry: Sendable {
 
     /// The entry as one line, without a timestamp: `info http: GET /v1 200 request_id=…`.
     public var formattedLine: String {
-        var line = "\(level) \(label): \(message)"
+        var line: [UInt8] = []
+        appendLine(to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Appends `formattedLine`'s bytes without building intermediate strings (the access log
+    /// writes one entry per request).
+    func appendLine(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: level.description.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: label.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: message.utf8)
         for (key, value) in metadata {
-            line += " \(key)=\(Self.quotedIfNeeded(value))"
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            if Self.needsQuoting(value) {
+                bytes.append(contentsOf: Self.quotedIfNeeded(value).utf8)
+            } else {
+                bytes.append(contentsOf: value.utf8)
+            }
         }
+    }
+
+    /// One log line: the UTC timestamp, the entry, a newline.
+    func timestampedLine() -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(160)
+        RFC3339.appendUTCTimestampNow(to: &line)
+        line.append(UInt8(ascii: " "))
+        appendLine(to: &line)
+        line.append(UInt8(ascii: "\n"))
         return line
     }
 
+    private static func needsQuoting(_ value: String) -> Bool {
+        value.isEmpty || value.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x7F })
+    }
+
     static func quotedIfNeeded(_ value: String) -> String {
-        if !value.isEmpty, !value.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x7F }) {
-            return value
-        }
+        if !needsQuoting(value) { return value }
         var quoted = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -82,12 +113,8 @@ public struct StandardErrorLogSink: LogSink {
     public init() {}
 
     public func write(_ entry: LogEntry) {
-        var line = RFC3339.utcTimestampNow()
-        line += " "
-        line += entry.formattedLine
-        line += "\n"
         // One write(2) per line so lines from concurrent threads never interleave.
-        line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+        entry.timestampedLine().withUnsafeBytes { writeAll(2, $0) }
     }
 }
 
