@@ -15,7 +15,7 @@ public final class FullDisk: @unchecked Sendable {
     /// - Throws: when the mount fails.
     public init(_ path: String) throws {
         self.path = path
-        try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path])
+        try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path])
         mounted = true
         fill()
     }
@@ -47,22 +47,9 @@ public final class FullDisk: @unchecked Sendable {
     /// Unmounts the file system (what was written to it goes with it).
     public func unmount() {
         guard mounted else { return }
-        try? Self.run("/bin/umount", [path])
+        try? ExternalTool.run("/bin/umount", [path])
         mounted = false
     }
 
     deinit { unmount() }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
-        }
-    }
 }

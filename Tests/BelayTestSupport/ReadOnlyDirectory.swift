@@ -40,11 +40,11 @@ public final class ReadOnlyDirectory: @unchecked Sendable {
     public func makeReadOnly() throws {
         guard !isReadOnly else { return }
         if usesMount {
-            try Self.run("/bin/mount", ["--bind", path, path])
+            try ExternalTool.run("/bin/mount", ["--bind", path, path])
             do {
-                try Self.run("/bin/mount", ["-o", "remount,bind,ro", path])
+                try ExternalTool.run("/bin/mount", ["-o", "remount,bind,ro", path])
             } catch {
-                try? Self.run("/bin/umount", [path])
+                try? ExternalTool.run("/bin/umount", [path])
                 throw error
             }
         } else {
@@ -58,7 +58,7 @@ public final class ReadOnlyDirectory: @unchecked Sendable {
     public func makeWritable() throws {
         guard isReadOnly else { return }
         if usesMount {
-            try Self.run("/bin/umount", [path])
+            try ExternalTool.run("/bin/umount", [path])
         } else {
             try Self.chmodTree(path, mode: 0o755)
         }
@@ -82,19 +82,6 @@ public final class ReadOnlyDirectory: @unchecked Sendable {
         }
         for directory in directories where chmod(directory, mode) != 0 {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: directory])
-        }
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
         }
     }
 }

@@ -42,6 +42,16 @@ struct RenderCommand: ParsableCommand {
         ]
     }
 
+    /// - Throws: `CommandLineError.usage` unless `scale` is 1, 2 or 3.
+    static func validate(scale: Int) throws {
+        guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
+    }
+
+    /// - Throws: `CommandLineError.usage` for a negative `--threads`.
+    static func validate(threads: Int) throws {
+        guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
+    }
+
     /// What sticker and story read from the command line.
     struct Values {
         let background: String, hold: String, place: String, date: String, out: String
@@ -70,7 +80,7 @@ struct RenderCommand: ParsableCommand {
 
         func validate() throws {
             guard repeatCount >= 1 else { throw CommandLineError.usage("--repeat must be 1 or more (got \(repeatCount))") }
-            guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
+            try RenderCommand.validate(threads: threads)
         }
 
         func content(_ context: CommandContext) -> StickerContent {
@@ -175,7 +185,7 @@ struct RenderCommand: ParsableCommand {
 
         func validate() throws {
             try values.validate()
-            guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
+            try RenderCommand.validate(scale: scale)
         }
 
         func run(_ context: CommandContext) throws {
@@ -297,8 +307,8 @@ struct RenderCommand: ParsableCommand {
 
         func validate() throws {
             guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <id> or --items <file>") }
-            guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
-            guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
+            try RenderCommand.validate(scale: scale)
+            try RenderCommand.validate(threads: threads)
         }
 
         func run(_ context: CommandContext) throws {

@@ -223,7 +223,12 @@ private struct TokenUses {
     /// least `flushInterval` old.
     mutating func record(tokenID: Int64, at now: Date, threshold: Date, flushInterval: TimeInterval) -> [Int64: Date]? {
         if let last = recorded[tokenID], last >= threshold, last <= now { return nil }
-        if recorded.count >= 100_000 { recorded = recorded.filter { $0.value >= threshold } }
+        if recorded.count >= 100_000 {
+            recorded = recorded.filter { $0.value >= threshold }
+            // Still full: more tokens than that in one resolution period. Start over rather
+            // than filter again on every use; at worst a few uses are written twice.
+            if recorded.count >= 100_000 { recorded.removeAll(keepingCapacity: true) }
+        }
         recorded[tokenID] = now
         pending[tokenID] = now
         if let lastWrite, now >= lastWrite, now.timeIntervalSince(lastWrite) < flushInterval { return nil }
