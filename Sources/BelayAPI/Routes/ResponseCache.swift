@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import BelayHTTP
 import Synchronization
 
@@ -21,23 +16,14 @@ public final class ResponseCache: Sendable {
         case meetupList(String)
     }
 
-    private struct Entry {
-        let bytes: [UInt8]
-        let storedAt: UInt64
-    }
-
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let memory: ExpiringMemory<Key, [UInt8]>
     private let generation = Atomic<UInt64>(0)
-    private let lifetimeNanoseconds: UInt64
-    private let capacity: Int
 
     /// - Parameters:
     ///   - lifetime: how long a body is served without asking the database; zero turns the cache off.
     ///   - capacity: bodies kept at most; when full, the cache starts over.
     public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096) {
-        let (seconds, attoseconds) = lifetime.components
-        lifetimeNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        self.capacity = max(1, capacity)
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity)
     }
 
     /// The generation to pass to `store` for a body about to be read.
@@ -45,41 +31,17 @@ public final class ResponseCache: Sendable {
 
     /// The cached body for `key`, when fresh.
     public func body(for key: Key) -> [UInt8]? {
-        guard lifetimeNanoseconds > 0 else { return nil }
-        let now = Self.now()
-        return entries.withLock { entries in
-            guard let entry = entries[key] else { return nil }
-            guard now &- entry.storedAt < lifetimeNanoseconds else {
-                entries[key] = nil
-                return nil
-            }
-            return entry.bytes
-        }
+        memory.value(for: key)
     }
 
     /// Stores `bytes` for `key` unless a change happened since `readGeneration`.
     public func store(_ bytes: [UInt8], for key: Key, readGeneration: UInt64) {
-        guard lifetimeNanoseconds > 0 else { return }
-        let now = Self.now()
-        entries.withLock { entries in
-            guard generation.load(ordering: .acquiring) == readGeneration else { return }
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(bytes: bytes, storedAt: now)
-        }
+        memory.store(bytes, for: key) { generation.load(ordering: .acquiring) != readGeneration }
     }
 
     /// Forgets everything: something changed.
     public func invalidate() {
-        entries.withLock { entries in
-            generation.add(1, ordering: .releasing)
-            entries.removeAll(keepingCapacity: true)
-        }
-    }
-
-    private static func now() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        memory.removeAll { generation.add(1, ordering: .releasing) }
     }
 }
 
