@@ -141,6 +141,11 @@ struct BackfillFaultTests {
         #expect(summary["awarded"] as? Int == 0, "nothing awarded twice")
         #expect((summary["rendered"] as? Int ?? 0) + (summary["reused_jobs"] as? Int ?? 0) == halfway.rewards - halfway.ready,
                 "finished work is not redone: only the rewards that were not ready are rendered")
+        let renderSeconds = try #require(summary["render_seconds"] as? Double)
+        let renderCPUSeconds = try #require(summary["render_cpu_seconds"] as? Double)
+        let duration = try #require(summary["duration_seconds"] as? Double)
+        #expect(renderSeconds > 0 && renderCPUSeconds > 0, "the time spent drawing is reported")
+        #expect(renderSeconds <= duration * 2, "two workers (backfill.jobs) cannot draw for longer than twice the run")
 
         let after = try club.state()
         #expect(after.checkedIn == 40)

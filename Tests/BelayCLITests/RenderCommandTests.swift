@@ -41,6 +41,22 @@ struct RenderCommandTests {
         #expect(try pngSize(workspace.directory.file("story.png")) == (1080, 1920))
     }
 
+    @Test func aStoryWithStickerOutWritesTheSameStickerAsRenderSticker() throws {
+        let workspace = try CLIWorkspace()
+        let report = try workspace.json(
+            "render", "story", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
+            "--date", "2026.11.29 (일)", "--out", "story.png", "--sticker-out", "pair-sticker.png", "--repeat", "1") as? [String: Any]
+        #expect(report?["width"] as? Int == 1080 && report?["height"] as? Int == 1920)
+        try workspace.succeed(
+            "render", "sticker", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
+            "--date", "2026.11.29 (일)", "--scale", "3", "--out", "sticker.png")
+        #expect(try pngSize(workspace.directory.file("story.png")) == (1080, 1920))
+        #expect(try pngSize(workspace.directory.file("pair-sticker.png")) == (720, 960))
+        let pairSticker = try Data(contentsOf: URL(fileURLWithPath: workspace.directory.file("pair-sticker.png")))
+        let sticker = try Data(contentsOf: URL(fileURLWithPath: workspace.directory.file("sticker.png")))
+        #expect(pairSticker == sticker, "drawing the sticker once for both images changes nothing in it")
+    }
+
     @Test func badArtworkFailsNamingTheFile() throws {
         let workspace = try CLIWorkspace()
         try "not a picture".write(toFile: workspace.directory.file("hold.png"), atomically: true, encoding: .utf8)

@@ -66,6 +66,9 @@ struct BackfillCommand: ParsableCommand {
         var skipped: Int
         var failed: Int
         var durationSeconds: Double
+        /// Wall and CPU seconds the workers spent drawing and encoding.
+        var renderSeconds: Double
+        var renderCpuSeconds: Double
         var reusedJobs: Int
         var imagesRendered: Int
         var skippedWithoutCatalog: Int
@@ -150,7 +153,9 @@ struct BackfillCommand: ParsableCommand {
         if json {
             return try context.printJSON(Summary(
                 dryRun: false, awarded: report.awarded, rendered: report.rendered, skipped: report.skipped, failed: report.failed,
-                durationSeconds: (report.durationSeconds * 1000).rounded() / 1000, reusedJobs: report.reused, imagesRendered: report.imagesRendered,
+                durationSeconds: (report.durationSeconds * 1000).rounded() / 1000,
+                renderSeconds: (report.renderSeconds * 1000).rounded() / 1000,
+                renderCpuSeconds: (report.renderCPUSeconds * 1000).rounded() / 1000, reusedJobs: report.reused, imagesRendered: report.imagesRendered,
                 skippedWithoutCatalog: report.skippedWithoutCatalog, queued: report.queued,
                 failedAttemptsRetried: report.failedWillRetry, waitingForRetry: report.waitingForRetry,
                 nextRetryAt: report.nextRetryAt, postponed: report.postponed, stoppedEarly: report.stoppedEarly))

@@ -119,11 +119,7 @@ struct RenderCommand: ParsableCommand {
             }
             for warning in image.warnings { context.note("Warning: \(warning)") }
             let path = context.absolutePath(out)
-            do {
-                try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
-            }
+            try Self.write(image, to: path)
             times.sort()
             cpuTimes.sort()
             let median = times.isEmpty ? cold : times[times.count / 2]
@@ -137,6 +133,15 @@ struct RenderCommand: ParsableCommand {
                     ? String(format: "%.1f ms", cold)
                     : String(format: "median %.1f ms, min %.1f ms over %d renders (first %.1f ms)", median, times.first!, times.count, cold)
                 context.note("Wrote \(path): \(image.width)x\(image.height), \(image.bytes.count) bytes; \(timing).")
+            }
+        }
+
+        /// - Throws: `CommandLineError.failure` naming the file when it cannot be written.
+        static func write(_ image: RenderedImage, to path: String) throws {
+            do {
+                try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
             }
         }
 
@@ -207,15 +212,21 @@ struct RenderCommand: ParsableCommand {
 
         static let scale = Option<Int>("scale", valueName: "3", default: 3,
             help: "The sticker's scale inside the story: the story is always 1080x1920 around the 3x sticker.")
+        static let stickerOut = OptionalOption<String>("sticker-out", valueName: "file",
+            help: "Also write the 3x sticker, drawn once for both images as a render job does (timings then cover both).")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "story", abstract: "Render the story template (1080x1920, the 3x sticker on a gradient).",
-                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality])
+                discussion: """
+                With --sticker-out, one reward's sticker and story are rendered together, exactly as a render job
+                of `belay serve` or `belay backfill` does; bench/backfill takes this as its pure render cost.
+                """,
+                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut])
         }
 
         let values: Values, topColor: String?, bottomColor: String?
-        let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int
+        let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int, stickerOut: String?
 
         init(arguments: ParsedArguments) {
             values = Values(arguments)
@@ -224,6 +235,7 @@ struct RenderCommand: ParsableCommand {
             bottomColor = arguments[Self.bottomColor]
             format = arguments[Self.format]
             quality = arguments[Self.quality]
+            stickerOut = arguments[Self.stickerOut]
         }
 
         func validate() throws {
@@ -253,7 +265,16 @@ struct RenderCommand: ParsableCommand {
             case .png: .png
             case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
             }
-            try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
+            guard let stickerOut else {
+                return try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
+            }
+            var sticker: RenderedImage?
+            try values.run(context) {
+                let pair = try renderer.renderStickerAndStory(content, stickerScale: scale, colors: colors, format: storyFormat)
+                sticker = pair.sticker
+                return pair.story
+            }
+            if let sticker { try Values.write(sticker, to: context.absolutePath(stickerOut)) }
         }
 
         /// The colour pair `catalog.json` beside the background gives it, if any.

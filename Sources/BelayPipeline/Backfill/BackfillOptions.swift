@@ -95,6 +95,11 @@ public struct BackfillReport: Sendable, Hashable, Codable {
     public var nextRetryAt: Date?
     /// Wall-clock seconds the run took.
     public var durationSeconds = 0.0
+    /// Wall-clock seconds the workers spent drawing and encoding, all jobs together.
+    public var renderSeconds = 0.0
+    /// CPU seconds the workers spent drawing and encoding: the part of the run's CPU that
+    /// pure rendering would cost too.
+    public var renderCPUSeconds = 0.0
     /// Why the run stopped early (data directory not writable, lease lost, cancelled), or nil.
     public var stoppedEarly: String?
 

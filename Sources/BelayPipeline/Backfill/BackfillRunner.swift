@@ -167,7 +167,7 @@ public final class BackfillRunner: Sendable {
                 let renderer = PipelinedRenderer(service: service, context: box.context, storageRetryDelay: 0) { _, jobReport in
                     metrics.record(jobReport)
                     let update = tally.withLock { tally -> BackfillProgress in
-                        tally.add(jobReport.outcome)
+                        tally.add(jobReport)
                         return BackfillProgress(phase: .rendering, completed: tally.finished, total: max(tally.total, tally.finished),
                                                 failed: tally.failedWillRetry + tally.failed)
                     }
@@ -216,6 +216,8 @@ public final class BackfillRunner: Sendable {
         report.failed = final.failed
         report.postponed = final.postponed
         report.abandoned = final.abandoned
+        report.renderSeconds = final.renderSeconds
+        report.renderCPUSeconds = final.renderCPUSeconds
     }
 }
 
@@ -252,11 +254,15 @@ private struct Tally {
     var failed = 0
     var postponed = 0
     var abandoned = 0
+    var renderSeconds = 0.0
+    var renderCPUSeconds = 0.0
 
     var finished: Int { rendered + reused + failedWillRetry + failed + postponed + abandoned }
 
-    mutating func add(_ outcome: RenderJobOutcome) {
-        switch outcome {
+    mutating func add(_ report: RenderJobReport) {
+        renderSeconds += report.renderSeconds
+        renderCPUSeconds += report.renderCPUSeconds
+        switch report.outcome {
         case let .completed(_, rendered, _):
             if rendered > 0 { self.rendered += 1 } else { reused += 1 }
             imagesRendered += rendered

@@ -31,4 +31,7 @@ public struct RenderJobReport: Sendable, Hashable {
     public let renderSeconds: Double
     /// Seconds from starting the job to recording its result.
     public let totalSeconds: Double
+    /// CPU seconds the worker's thread spent drawing and encoding (a worker's renderer uses
+    /// one core, so this is the render's whole CPU cost).
+    public var renderCPUSeconds = 0.0
 }

@@ -89,6 +89,7 @@ public final class RenderService: Sendable {
         let story: [UInt8]?
         let templateVersion: Int
         let renderSeconds: Double
+        let renderCPUSeconds: Double
         let started: UInt64
     }
 
@@ -113,10 +114,12 @@ public final class RenderService: Sendable {
             let needStory = !(store.contains(digest: storyDigest, fileExtension: storyExtension)
                 && store.touch(digest: storyDigest, fileExtension: storyExtension))
             var files = RewardImageFiles(sticker: nil, story: nil)
-            var renderSeconds = 0.0
+            var renderSeconds = 0.0, renderCPUSeconds = 0.0
             if needSticker || needStory {
                 let renderStart = DispatchTime.now().uptimeNanoseconds
+                let cpuStart = Self.threadCPUSeconds()
                 files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
+                renderCPUSeconds = Self.threadCPUSeconds() - cpuStart
                 renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
                 if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
                 if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
@@ -124,7 +127,7 @@ public final class RenderService: Sendable {
             return .rendered(PreparedRender(job: job, stickerDigest: stickerDigest, storyDigest: storyDigest,
                                             sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
                                             templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
-                                            started: started))
+                                            renderCPUSeconds: renderCPUSeconds, started: started))
         } catch {
             let reason = Self.reason(for: error, job: job)
             let outcome = record(job) {
@@ -173,7 +176,15 @@ public final class RenderService: Sendable {
             }
         }
         let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
-        return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total)
+        return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total,
+                               renderCPUSeconds: prepared.renderCPUSeconds)
+    }
+
+    /// CPU seconds the calling thread has used.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Records an outcome in the queue; when that fails the job is abandoned to its lease.
