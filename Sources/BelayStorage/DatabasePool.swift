@@ -39,7 +39,9 @@ public final class DatabasePool: Sendable {
         self.path = path
         self.configuration = configuration
         let connection = ConnectionBox(try Database(path: path, configuration: configuration))
-        writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit)
+        let inMemory = path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
+        writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
+                              writeback: inMemory ? nil : WALWriteback(databasePath: path))
         idleReaders = Mutex([])
         readerSlots = DispatchSemaphore(value: configuration.maximumReaderCount)
     }

@@ -42,12 +42,19 @@ public struct Row {
     /// The column converted to `T` (see `DatabaseValueConvertible` for the conversions).
     /// - Throws: `DatabaseError` when the stored value cannot be read as `T`, for example
     ///   NULL read as a non-optional.
+    // Inlinable so that callers in other modules get a version specialised for `T`: the
+    // generic one looks up type metadata at run time on every column read.
+    @inlinable
     public func get<T: DatabaseValueConvertible>(_ column: Int, as type: T.Type = T.self) throws -> T {
         let stored = value(column)
         guard let converted = T(databaseValue: stored) else {
-            throw DatabaseError(.conversion(column: column, expected: String(describing: T.self),
-                                            found: stored.storageClassName, sql: statement.sql))
+            throw conversionError(column: column, expected: String(describing: T.self), found: stored)
         }
         return converted
+    }
+
+    @usableFromInline
+    func conversionError(column: Int, expected: String, found: DatabaseValue) -> DatabaseError {
+        DatabaseError(.conversion(column: column, expected: expected, found: found.storageClassName, sql: statement.sql))
     }
 }

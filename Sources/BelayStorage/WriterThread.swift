@@ -17,6 +17,8 @@ final class WriterThread: @unchecked Sendable {
     private let connection: ConnectionBox
     private let path: String
     private let maximumWritesPerCommit: Int
+    /// Told of every commit; nil for a database without a WAL file (in memory).
+    private let writeback: WALWriteback?
     /// Guards `queue`, `stopping` and `threadID`.
     private let condition = NSCondition()
     private var queue: [PendingWrite] = []
@@ -24,10 +26,11 @@ final class WriterThread: @unchecked Sendable {
     private var threadID: pthread_t?
     private let ended = DispatchSemaphore(value: 0)
 
-    init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int) {
+    init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int, writeback: WALWriteback?) {
         self.connection = connection
         self.path = path
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
+        self.writeback = writeback
         let thread = Thread { [self] in run() }
         thread.name = "belay-db-writer"
         thread.stackSize = 4 << 20
@@ -97,6 +100,7 @@ final class WriterThread: @unchecked Sendable {
         // Closed here, before waking `stop`, so the connection is never closed by whichever
         // thread happens to drop the last reference (possibly while the process exits).
         try? connection.database.close()
+        writeback?.stop()
         ended.signal()
     }
 
@@ -119,6 +123,7 @@ final class WriterThread: @unchecked Sendable {
 
     private func runAlone(_ pending: PendingWrite) {
         _ = pending.takeClosure()(connection.database)
+        writeback?.noteCommit()
         pending.done.signal()
     }
 
@@ -153,6 +158,7 @@ final class WriterThread: @unchecked Sendable {
             } else {
                 do {
                     try database.execute("COMMIT")
+                    writeback?.noteCommit()
                 } catch {
                     for pending in members { pending.failure = error }
                     if database.isInTransaction { try? database.execute("ROLLBACK") }

@@ -128,6 +128,13 @@ import Testing
         #expect(result.attendance.status == .checkedIn)
     }
 
+    @Test func spacesAndTabsAroundACodeAreIgnoredButNotInsideIt() throws {
+        let code = try currentCode()
+        let spaced = String(code.prefix(3)) + " " + String(code.dropFirst(3))
+        #expect(refusal { _ = try checkIns.checkIn(withCode(spaced), by: memberActor) } == .badCode)
+        #expect(try checkIns.checkIn(withCode(" \t\(code) "), by: memberActor).attendance.status == .checkedIn)
+    }
+
     @Test func codesDependOnTheMeetupSecret() throws {
         let second = try fixture.meetup(capacity: 2, startsIn: -600)
         let mine = try currentCode()

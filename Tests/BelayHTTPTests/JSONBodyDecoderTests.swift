@@ -206,6 +206,21 @@ struct JSONBodyDecoderTests {
         #expect(try problemJSON.decodeJSON(as: [String: Int].self) == ["a": 1])
     }
 
+    @Test("JSON media types: any case, blanks around them, parameters after them; nothing else")
+    func jsonMediaTypes() throws {
+        for accepted in ["application/json", "Application/JSON", " application/json\t", "application/json;charset=utf-8",
+                         "application/json ; charset=utf-8", "application/merge-patch+json", "APPLICATION/PROBLEM+JSON; x=y"] {
+            let request = Request(method: .post, path: "/", headers: ["Content-Type": accepted], body: Array(#"{"a":1}"#.utf8))
+            #expect(try request.decodeJSON(as: [String: Int].self) == ["a": 1], "\(accepted)")
+        }
+        for refused in ["", "text/plain", "application/jsonx", "application/+json", "text/x+json", "application/json-seq",
+                        "application / json", "json", "application/xml; type=json"] {
+            let request = Request(method: .post, path: "/", headers: ["Content-Type": refused], body: Array(#"{"a":1}"#.utf8))
+            let error = #expect(throws: HTTPError.self, "\(refused)") { try request.decodeJSON(as: [String: Int].self) }
+            #expect(error?.status == .unsupportedMediaType, "\(refused)")
+        }
+    }
+
     @Test("over HTTP: a handler's decoding mistake becomes the problem response")
     func overHTTP() throws {
         struct CheckIn: Decodable { let code: String }

@@ -1,5 +1,6 @@
 import BelayStorage
 import BelayTestSupport
+import CSQLiteShim
 import Dispatch
 import Foundation
 import Synchronization
@@ -159,6 +160,28 @@ import Testing
         #expect(rows > 0)
         #expect(rows % 20 == 0, "a backup holds whole transactions only")
         #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
+    }
+
+    @Test func theFileGrowsInWholeStepsAndReadsAreNotMemoryMapped() throws {
+        let step: Int32 = 1 << 20
+        let path = directory.file("chunked.sqlite")
+        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(fileGrowthChunkBytes: step))
+        try pool.write { try $0.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
+        for _ in 0..<3 {
+            try pool.write { db in
+                for _ in 0..<100 { try db.execute("INSERT INTO blobs (data) VALUES (randomblob(4000))") }
+            }
+        }
+        _ = try pool.writeWithoutTransaction { try $0.scalar("PRAGMA wal_checkpoint(PASSIVE)", as: Int64.self) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber).int64Value
+        #expect(size >= 2 * Int64(step) && size % Int64(step) == 0, "1.2 MB of rows in 1 MiB steps: \(size) bytes")
+        #expect(try pool.read { try $0.scalar("PRAGMA mmap_size", as: Int64.self) } == 0)
+    }
+
+    @Test func writebackOfTheWALIsStartedForAFileAndSkippedWhenThereIsNone() throws {
+        try pool.write { try $0.execute("INSERT INTO counters (value) VALUES (1)") }
+        #expect(belay_start_writeback(directory.file("pool.sqlite-wal")) == 0)
+        #expect(belay_start_writeback(directory.file("missing.sqlite-wal")) == ENOENT)
     }
 
     @Test func backupToAMissingDirectoryFailsClearly() throws {

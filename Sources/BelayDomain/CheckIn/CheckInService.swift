@@ -134,8 +134,7 @@ public final class CheckInService: Sendable {
                     wrong = attempts.count
                 }
             }
-            let trimmed = code.trimmingCharacters(in: .whitespaces)
-            guard codes.accepts(trimmed, secret: meetup.secret, at: now) else {
+            guard codes.accepts(code, secret: meetup.secret, at: now) else {
                 wrong += 1
                 try CheckInRepository.recordWrongAttempt(meetupID: meetup.id, memberID: request.memberID, count: wrong, at: now, in: db)
                 if wrong >= policy.maxWrongAttempts {

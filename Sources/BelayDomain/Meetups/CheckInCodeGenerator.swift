@@ -49,10 +49,15 @@ struct CheckInCodeGenerator: Sendable {
     }
 
     /// True when `candidate` is the code of the step containing `instant` or of the one
-    /// before (so a code read just before it rotated still works).
+    /// before (so a code read just before it rotated still works). Spaces and tabs around
+    /// the code are ignored (a pasted code often carries them).
     func accepts(_ candidate: String, secret: [UInt8], at instant: Date) -> Bool {
-        let candidateBytes = Array(candidate.utf8)
-        guard candidateBytes.count == 6 else { return false }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var trimmed = ArraySlice(candidate.utf8)
+        while let first = trimmed.first, isBlank(first) { trimmed.removeFirst() }
+        while let last = trimmed.last, isBlank(last) { trimmed.removeLast() }
+        guard trimmed.count == 6 else { return false }
+        let candidateBytes = Array(trimmed)
         let current = step(at: instant)
         var matched = false
         for step in [current, current - 1] {

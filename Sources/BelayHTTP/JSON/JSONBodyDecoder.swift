@@ -114,8 +114,16 @@ extension Request {
     }
 
     /// `application/json`, `application/<x>+json`, with any parameters.
+    /// Read as ASCII bytes: a media type is ASCII, and this runs on every request with a body.
     static func isJSONMediaType(_ value: String) -> Bool {
-        let mediaType = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var mediaType = ArraySlice(value.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while let first = mediaType.first, isBlank(first) { mediaType.removeFirst() }
+        while let last = mediaType.last, isBlank(last) { mediaType.removeLast() }
+        let lowercased = mediaType.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let application = Array("application/".utf8)
+        return lowercased.elementsEqual("application/json".utf8)
+            || (lowercased.starts(with: application) && lowercased.count > application.count + 5
+                && lowercased.suffix(5).elementsEqual("+json".utf8))
     }
 }

@@ -7,4 +7,9 @@
 /// `sqlite3_config` is variadic, which Swift cannot call.
 int belay_sqlite_disable_memory_statistics(void);
 
+/// Starts writing the file at `path` back to disk without waiting for it (Linux
+/// `sync_file_range(SYNC_FILE_RANGE_WRITE)`), so that a later fsync of it has little left to
+/// wait for. Returns 0, or the errno of the open or the call (ENOENT when there is no file).
+int belay_start_writeback(const char *path);
+
 #endif
