@@ -60,6 +60,17 @@ public final class DatabasePool: Sendable {
         try writer.perform(body, inTransaction: true)
     }
 
+    /// Queues `body` like `write` but returns at once: `completion` gets what `body` returned,
+    /// or the error that lost it, after the commit. For callers that must not hold a thread
+    /// while the write waits for its turn (an HTTP request whose connection is suspended).
+    ///
+    /// `completion` runs on the writer thread, which every write waits for: keep it short
+    /// (hand the result on), and never call `write` from it.
+    public func write<T>(_ body: @escaping @Sendable (Database) throws -> T,
+                         then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        writer.submit(body, inTransaction: true, completion: completion)
+    }
+
     /// Runs `body` on the writer connection outside any transaction, one caller at a time;
     /// for statements that cannot run in a transaction (`VACUUM`, some pragmas) or that
     /// manage their own transactions (the migrator). Writes queued before it commit first.

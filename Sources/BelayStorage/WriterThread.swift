@@ -42,31 +42,48 @@ final class WriterThread: @unchecked Sendable {
     func perform<T>(_ body: (Database) throws -> T, inTransaction: Bool) throws -> T {
         precondition(!isOnWriterThread, "DatabasePool.write was called from inside a write; pass the Database instead")
         return try withoutActuallyEscaping(body) { body in
-            let result = ResultBox<T>()
-            let pending = PendingWrite(inTransaction: inTransaction) { database in
-                do {
-                    result.value = .success(try body(database))
-                    return true
-                } catch {
-                    result.value = .failure(error)
-                    return false
-                }
+            let done = DispatchSemaphore(value: 0)
+            let outcome = ResultBox<T>()
+            enqueue(body, inTransaction: inTransaction) { result in
+                outcome.value = result
+                done.signal()
             }
-            condition.lock()
-            queue.append(pending)
-            condition.signal()
-            condition.unlock()
-            pending.done.wait()
-            switch result.value {
-            case let .failure(error)?:
-                throw error
-            case let .success(value)?:
-                if let failure = pending.failure { throw failure }
-                return value
-            case nil:
-                throw pending.failure ?? DatabaseError(.misuse(message: "The write on \(path) did not run"))
-            }
+            done.wait()
+            return try outcome.value!.get()
         }
+    }
+
+    /// Queues `body` and returns at once; `completion` gets what `body` returned (or the error)
+    /// once its transaction is committed (or lost). `completion` runs on the writer thread:
+    /// it must be quick and must not wait for another write.
+    func submit<T>(_ body: @escaping (Database) throws -> T, inTransaction: Bool,
+                   completion: @escaping (Result<T, any Error>) -> Void) {
+        enqueue(body, inTransaction: inTransaction, completion: completion)
+    }
+
+    private func enqueue<T>(_ body: @escaping (Database) throws -> T, inTransaction: Bool,
+                            completion: @escaping (Result<T, any Error>) -> Void) {
+        let result = ResultBox<T>()
+        let pending = PendingWrite(inTransaction: inTransaction, run: { database in
+            do {
+                result.value = .success(try body(database))
+                return true
+            } catch {
+                result.value = .failure(error)
+                return false
+            }
+        }, finished: { [path] failure in
+            switch (result.value, failure) {
+            case let (.failure(error)?, _): completion(.failure(error))
+            case let (.success?, failure?): completion(.failure(failure))
+            case let (.success(value)?, nil): completion(.success(value))
+            case (nil, _): completion(.failure(failure ?? DatabaseError(.misuse(message: "The write on \(path) did not run"))))
+            }
+        })
+        condition.lock()
+        queue.append(pending)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Lets the thread finish the writes queued so far, then end; waits for it unless called
@@ -124,7 +141,7 @@ final class WriterThread: @unchecked Sendable {
     private func runAlone(_ pending: PendingWrite) {
         _ = pending.takeClosure()(connection.database)
         writeback?.noteCommit()
-        pending.done.signal()
+        pending.finish()
     }
 
     /// Runs `batch` in as few transactions as possible: a new one starts only when SQLite
@@ -139,7 +156,7 @@ final class WriterThread: @unchecked Sendable {
                 for pending in batch[next...] {
                     _ = pending.takeClosure()
                     pending.failure = error
-                    pending.done.signal()
+                    pending.finish()
                 }
                 return
             }
@@ -164,7 +181,7 @@ final class WriterThread: @unchecked Sendable {
                     if database.isInTransaction { try? database.execute("ROLLBACK") }
                 }
             }
-            for pending in members { pending.done.signal() }
+            for pending in members { pending.finish() }
         }
     }
 
@@ -194,18 +211,27 @@ final class WriterThread: @unchecked Sendable {
     }
 }
 
-/// One queued write. `closure` and `failure` are touched by the writer thread only, and by
-/// the caller only after `done` has woken it.
+/// One queued write; touched by the writer thread only.
 private final class PendingWrite: @unchecked Sendable {
     let inTransaction: Bool
     /// Runs the caller's body and stores its result; returns false when the body threw.
     private var closure: ((Database) -> Bool)?
+    /// Why the write was lost although its body succeeded (busy, commit failed), if it was.
     var failure: (any Error)?
-    let done = DispatchSemaphore(value: 0)
+    /// Reports the outcome to the caller, once.
+    private var finished: (((any Error)?) -> Void)?
 
-    init(inTransaction: Bool, closure: @escaping (Database) -> Bool) {
+    init(inTransaction: Bool, run closure: @escaping (Database) -> Bool, finished: @escaping ((any Error)?) -> Void) {
         self.inTransaction = inTransaction
         self.closure = closure
+        self.finished = finished
+    }
+
+    /// Tells the caller the outcome; called once the write is committed or lost.
+    func finish() {
+        let report = finished
+        finished = nil
+        report?(failure)
     }
 
     /// The closure, which this object no longer holds afterwards (the caller's body must not

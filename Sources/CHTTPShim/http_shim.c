@@ -36,7 +36,9 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
 
     struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
-    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+    // Suspend/resume lets a handler whose work runs on another thread (a write waiting for its
+    // group commit) free its HTTP thread until the work is done.
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
     const char *host = options->host;
     if (host == NULL || host[0] == '\0') host = "0.0.0.0";

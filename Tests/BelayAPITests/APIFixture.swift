@@ -98,7 +98,7 @@ final class APIFixture: @unchecked Sendable {
         let (pathPart, query) = Self.split(path)
         let request = Request(method: method, path: pathPart, queryItems: query, headers: fields,
                               body: body ?? json.map { Array($0.utf8) } ?? [], bodyLimit: 65_536)
-        return APIResponse(application.responder.respond(to: request))
+        return APIResponse(application.responder.respondWaiting(to: request))
     }
 
     func get(_ path: String, as member: Member? = nil, headers: [(String, String)] = []) -> APIResponse {

@@ -1,6 +1,7 @@
 @testable import BelayDomain
 import BelayStorage
 import BelayTestSupport
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -45,6 +46,35 @@ import Testing
         let jobs = try fixture.domain.renderJobs.jobs(rewardID: reward.id)
         #expect(jobs.map(\.status) == [.queued])
         #expect(jobs.map(\.reason) == [.award])
+    }
+
+    /// The queued variant, as the HTTP API uses it: the same outcomes, delivered to a completion.
+    func checkInQueued(_ request: CheckInRequest, by actor: Actor) -> Result<CheckInResult, any Error> {
+        let outcome = Mutex<Result<CheckInResult, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        checkIns.checkIn(request, by: actor) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0 }!
+    }
+
+    @Test func theQueuedCheckInGivesTheSameResultsRefusalsAndRepeats() throws {
+        let code = try currentCode()
+        let wrongCode = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+        let wrong = checkInQueued(withCode(wrongCode), by: memberActor)
+        #expect((try? wrong.get()) == nil)
+        #expect((wrong.failureError as? DomainError)?.reason == .badCode, "a refusal arrives as the same DomainError")
+        let malformedKey = checkInQueued(withCode(try currentCode(), key: "no spaces allowed"), by: memberActor)
+        #expect((malformedKey.failureError as? DomainError)?.reason == .invalidInput)
+
+        let first = try checkInQueued(withCode(code), by: memberActor).get()
+        #expect(!first.isRepeat && first.attendance.status == .checkedIn && first.reward != nil)
+        let again = try checkInQueued(withCode(try currentCode()), by: memberActor).get()
+        #expect(again.isRepeat && again.reward?.id == first.reward?.id)
+        let sync = try checkIns.checkIn(withCode(try currentCode()), by: memberActor)
+        #expect(sync.isRepeat && sync.reward?.id == first.reward?.id)
     }
 
     @Test func theSameCheckInSentFromManyThreadsAtOnceChecksInOnceWithOneReward() throws {
@@ -286,5 +316,13 @@ import Testing
         let secret = Array("12345678901234567890123456789012".utf8)
         #expect(generator.code(secret: secret, step: generator.step(at: Date(timeIntervalSince1970: 59))) == "119246")
         #expect(generator.code(secret: secret, step: 1) != generator.code(secret: secret, step: 2))
+    }
+}
+
+extension Result {
+    /// The error, or nil for a success.
+    var failureError: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

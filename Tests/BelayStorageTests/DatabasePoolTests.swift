@@ -162,6 +162,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
     }
 
+    @Test func aQueuedWriteReportsItsCommittedResultOrItsErrorWithoutHoldingTheCaller() throws {
+        struct Refused: Error {}
+        let results = Mutex<[Int: Result<Int64, any Error>]>([:])
+        let done = DispatchGroup()
+        for index in 0..<20 {
+            done.enter()
+            pool.write({ db -> Int64 in
+                if index == 7 { throw Refused() }
+                try db.execute("INSERT INTO counters (value) VALUES (?)", [index])
+                return db.lastInsertRowID
+            }, then: { result in
+                results.withLock { $0[index] = result }
+                done.leave()
+            })
+        }
+        done.wait()
+        let outcomes = results.withLock { $0 }
+        #expect(outcomes.count == 20)
+        #expect(throws: Refused.self) { try outcomes[7]!.get() }
+        let ids = try (0..<20).filter { $0 != 7 }.map { try outcomes[$0]!.get() }
+        #expect(Set(ids).count == 19, "every other write committed its own row")
+        #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters", as: Int64.self) } == 19)
+        #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters WHERE value = 7", as: Int64.self) } == 0)
+    }
+
     @Test func theFileGrowsInWholeStepsAndReadsAreNotMemoryMapped() throws {
         let step: Int32 = 1 << 20
         let path = directory.file("chunked.sqlite")

@@ -59,7 +59,11 @@ public struct DomainErrorMiddleware: RouterMiddleware {
 
     public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
         do {
-            return try next(request, context)
+            return try next(request, context).transformed { outcome in
+                outcome.mapError { error in
+                    (error as? DomainError).flatMap(DomainProblems.httpError(for:)) ?? error
+                }
+            }
         } catch let error as DomainError {
             guard let problem = DomainProblems.httpError(for: error) else { throw error }
             throw problem

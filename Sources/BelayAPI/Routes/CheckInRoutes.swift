@@ -5,6 +5,9 @@ extension APIRoutes {
     /// `POST /v1/meetups/{id}/check-in`: 201 with the attendance and reward the first time,
     /// 200 with the same body on a repeat (same `Idempotency-Key`, or already checked in);
     /// refusals are 409/422 problems whose `reason` says why.
+    ///
+    /// The answer is deferred: the check-in's write joins the writer's next group commit while
+    /// the connection is suspended, so a burst of check-ins holds no HTTP thread.
     func registerCheckInRoutes(on routes: RouteGroup<APIContext>) {
         routes.post("/v1/meetups/{id}/check-in") { request, context in
             let caller = try context.caller()
@@ -28,31 +31,42 @@ extension APIRoutes {
                                               extensions: ["field": "code"])
             }
             let key = request.headers["Idempotency-Key"]
-            let result: CheckInResult
-            do {
-                result = try domain.checkIns.checkIn(CheckInRequest(meetupID: id, memberID: memberID, proof: proof, idempotencyKey: key),
-                                                     by: caller.actor)
-            } catch let error as DomainError {
-                services.metrics.checkInRefused(error.reason)
-                if error.reason == .invalidInput, let problem = DomainProblems.httpError(for: error) {
-                    var problem = problem
-                    if error.field == "checked_in_at" { problem.extensions["field"] = "at" }
-                    if error.field == "idempotency_key" {
-                        problem.extensions["field"] = nil
-                        problem.extensions["header"] = "Idempotency-Key"
-                    }
-                    throw problem
-                }
-                throw error
+            let deferred = DeferredResponse()
+            let (services, presentation) = (services, presentation)
+            domain.checkIns.checkIn(CheckInRequest(meetupID: id, memberID: memberID, proof: proof, idempotencyKey: key),
+                                    by: caller.actor) { outcome in
+                deferred.complete { try Self.checkInResponse(outcome, services: services, presentation: presentation) }
             }
-            if result.isRepeat {
-                services.metrics.checkInRepeated()
-            } else {
-                services.metrics.checkInCreated()
-                services.notifyRenderWorkers()
-            }
-            return .api(CheckInBody(result: result, presentation: presentation), status: result.isRepeat ? .ok : .created)
+            return .deferred(deferred)
         }
+    }
+
+    /// The answer to a check-in, counted in the metrics.
+    static func checkInResponse(_ outcome: Result<CheckInResult, any Error>, services: APIServices,
+                                presentation: Presentation) throws -> Response {
+        let result: CheckInResult
+        do {
+            result = try outcome.get()
+        } catch let error as DomainError {
+            services.metrics.checkInRefused(error.reason)
+            if error.reason == .invalidInput, let problem = DomainProblems.httpError(for: error) {
+                var problem = problem
+                if error.field == "checked_in_at" { problem.extensions["field"] = "at" }
+                if error.field == "idempotency_key" {
+                    problem.extensions["field"] = nil
+                    problem.extensions["header"] = "Idempotency-Key"
+                }
+                throw problem
+            }
+            throw error
+        }
+        if result.isRepeat {
+            services.metrics.checkInRepeated()
+        } else {
+            services.metrics.checkInCreated()
+            services.notifyRenderWorkers()
+        }
+        return .api(CheckInBody(result: result, presentation: presentation), status: result.isRepeat ? .ok : .created)
     }
 
     static func checkInShape(_ detail: String, field: String) -> HTTPError {

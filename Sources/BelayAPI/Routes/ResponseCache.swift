@@ -56,9 +56,10 @@ struct ResponseCacheInvalidation: RouterMiddleware {
         case .get, .head, .options:
             return try next(request, context)
         default:
-            let response = try next(request, context)
-            if response.status.code < 400 { cache.invalidate() }
-            return response
+            return try next(request, context).transformed { [cache] outcome in
+                if case .success(let response) = outcome, response.status.code < 400 { cache.invalidate() }
+                return outcome
+            }
         }
     }
 }

@@ -47,27 +47,48 @@ public final class CheckInService: Sendable {
     ///     `.host` and `.offline`.
     /// - Throws: `DomainError` with one of the reasons listed on the type.
     public func checkIn(_ request: CheckInRequest, by actor: Actor) throws -> CheckInResult {
+        try Self.validate(request)
+        let now = clock.now()
+        return try domainCall { try pool.write { db in try record(request, by: actor, now: now, in: db) } }.get()
+    }
+
+    /// Checks a member in like `checkIn(_:by:)` without holding the calling thread while the
+    /// write waits for its commit: `completion` gets the result, or the same errors, on the
+    /// database's writer thread (keep it short: hand the result on).
+    public func checkIn(_ request: CheckInRequest, by actor: Actor,
+                        then completion: @escaping @Sendable (Result<CheckInResult, any Error>) -> Void) {
+        do {
+            try Self.validate(request)
+        } catch {
+            return completion(.failure(error))
+        }
+        let now = clock.now()
+        pool.write({ [self] db in try record(request, by: actor, now: now, in: db) }, then: { outcome in
+            completion(outcome.mapError(domainError).flatMap { $0.mapError { $0 } })
+        })
+    }
+
+    private static func validate(_ request: CheckInRequest) throws {
         if let key = request.idempotencyKey {
             guard (1...200).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
                 throw DomainError.invalid("idempotency_key", "An idempotency key is 1–200 visible ASCII characters")
             }
         }
-        let now = clock.now()
-        // The result is read in the same transaction: it is what this check-in wrote, and a
-        // second (read) transaction would cost as much again.
-        let result = try domainCall {
-            try pool.write { db -> Result<CheckInResult, DomainError> in
-                switch try checkIn(request, by: actor, now: now, in: db) {
-                case let .refused(error):
-                    return .failure(error)
-                case let .checkedIn(attendanceID, isRepeat):
-                    return .success(CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
-                                                  reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
-                                                  isRepeat: isRepeat))
-                }
-            }
+    }
+
+    /// The check-in's transaction. A refusal that wrote something that must stay (a wrong
+    /// attempt) is returned rather than thrown, so that the write commits. The result is read
+    /// in the same transaction: it is what this check-in wrote, and a second (read)
+    /// transaction would cost as much again.
+    private func record(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Result<CheckInResult, DomainError> {
+        switch try checkIn(request, by: actor, now: now, in: db) {
+        case let .refused(error):
+            return .failure(error)
+        case let .checkedIn(attendanceID, isRepeat):
+            return .success(CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
+                                          reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
+                                          isRepeat: isRepeat))
         }
-        return try result.get()
     }
 
     private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {

@@ -111,9 +111,12 @@ public struct DomainError: Error, CustomStringConvertible, Sendable {
 func domainCall<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as DomainError {
-        throw error
-    } catch let error as DatabaseError {
-        throw DomainError(storage: error)
+    } catch {
+        throw domainError(error)
     }
+}
+
+/// `error` as the domain reports it: a storage error becomes `DomainError.storageFailure`.
+func domainError(_ error: any Error) -> any Error {
+    (error as? DatabaseError).map { DomainError(storage: $0) } ?? error
 }

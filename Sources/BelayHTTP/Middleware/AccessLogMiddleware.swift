@@ -14,9 +14,15 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         guard logger.isEnabled(.info) else { return try next(request, context) }
         let start = MonotonicClock.nanoseconds()
         do {
-            let response = try next(request, context)
-            write(request, context, status: response.status.code, bytes: response.body.count, start: start)
-            return response
+            return try next(request, context).transformed { outcome in
+                switch outcome {
+                case .success(let response):
+                    write(request, context, status: response.status.code, bytes: response.body.count, start: start)
+                case .failure(let error):
+                    write(request, context, status: (error as? HTTPError)?.status.code ?? 500, bytes: 0, start: start)
+                }
+                return outcome
+            }
         } catch {
             let status = (error as? HTTPError)?.status.code ?? 500
             write(request, context, status: status, bytes: 0, start: start)

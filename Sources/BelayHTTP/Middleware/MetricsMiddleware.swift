@@ -29,17 +29,19 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
         let start = MonotonicClock.nanoseconds()
-        let status: Int
-        let response: Response
         do {
-            response = try next(request, context)
-            status = response.status.code
+            return try next(request, context).transformed { outcome in
+                let status = switch outcome {
+                case .success(let response): response.status.code
+                case .failure(let error): (error as? HTTPError)?.status.code ?? 500
+                }
+                record(request, context, status: status, start: start)
+                return outcome
+            }
         } catch {
             record(request, context, status: (error as? HTTPError)?.status.code ?? 500, start: start)
             throw error
         }
-        record(request, context, status: status, start: start)
-        return response
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, start: UInt64) {

@@ -1,5 +1,9 @@
 /// Code that runs around handlers: it may change the request or context before calling `next`,
 /// answer without calling it, or change the response `next` returns.
+///
+/// Middleware that looks at or changes the response (or the error) `next` produced does so
+/// through `Response.transformed`, so that it also sees the final outcome of a deferred
+/// response (one whose handler's work finishes on another thread, see `DeferredResponse`).
 public protocol RouterMiddleware<Context>: Sendable {
     associatedtype Context: RequestContext
 

@@ -58,15 +58,18 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
         }
 
         let requestID = core.requestID
-        var response: Response
-        do {
-            response = try chain(request, Context(core: core))
-        } catch {
-            // Only reached when no ErrorMiddleware is installed or middleware outside it threw.
-            response = problemRenderer.response(for: error, request: request, requestID: requestID, logger: logger)
+        let (problemRenderer, logger, requestIDHeader) = (problemRenderer, logger, requestIDHeader)
+        // Errors only get here when no ErrorMiddleware is installed or middleware outside it threw.
+        let finishing: DeferredResponse.Transform = { outcome in
+            var response = outcome.recovered { problemRenderer.response(for: $0, request: request, requestID: requestID, logger: logger) }
+            response.headers.replaceOrAdd(name: requestIDHeader, value: requestID)
+            return .success(response)
         }
-        response.headers.replaceOrAdd(name: requestIDHeader, value: requestID)
-        return response
+        do {
+            return try chain(request, Context(core: core)).transformed(finishing)
+        } catch {
+            return (try? finishing(.failure(error)).get()) ?? Response(status: .internalServerError)
+        }
     }
 
     /// The end of the chain for requests no route answers.

@@ -7,6 +7,9 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: ResponseBody
+    /// Set when the handler's work is still running: the real response comes from it (see
+    /// `DeferredResponse`); status, headers and body are then placeholders.
+    public internal(set) var deferred: DeferredResponse?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
         self.status = status

@@ -78,14 +78,42 @@ final class ServerCore: Sendable {
             return .YES
         }
 
-        // The whole request is in.
+        // The whole request is in, or a suspended request was resumed.
         var bytes: [UInt8] = []
         if slot != Self.bodylessRequest {
             let body = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
+            if let deferred = body.deferred {
+                body.deferred = nil
+                return queue(deferred.resolve().recovered { error in
+                    logger.error("a deferred response failed outside the error middleware; answering 500",
+                                 metadata: [("error", String(describing: error))])
+                    return Response(status: .internalServerError)
+                }, on: connection)
+            }
             swap(&bytes, &body.bytes)
         }
         let request = makeRequest(connection: connection, url: url, method: method, body: bytes, bodyExceedsLimit: false)
-        return queue(responder.respond(to: request), on: connection)
+        let response = responder.respond(to: request)
+        guard let deferred = response.deferred else { return queue(response, on: connection) }
+        return suspend(connection, until: deferred, requestSlot: requestSlot)
+    }
+
+    /// Parks the connection until `deferred` completes, so this thread serves other
+    /// connections meanwhile; libmicrohttpd calls `access` again once it is resumed.
+    private func suspend(_ connection: OpaquePointer, until deferred: DeferredResponse,
+                         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let state: RequestBody
+        if let slot = requestSlot.pointee, slot != Self.bodylessRequest {
+            state = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
+        } else {
+            state = RequestBody(capacity: 0)
+            requestSlot.pointee = Unmanaged.passRetained(state).toOpaque()
+        }
+        state.deferred = deferred
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedConnection(connection)
+        deferred.whenComplete { MHD_resume_connection(suspended.connection) }
+        return .YES
     }
 
     /// libmicrohttpd's completion notice: the response was sent or the connection died.
@@ -231,12 +259,21 @@ final class ServerCore: Sendable {
     }
 }
 
-/// The body of one request as it arrives in chunks; touched only by the connection's worker thread.
+/// The body of one request as it arrives in chunks, and its deferred response while the
+/// connection is suspended; touched only by the connection's worker thread.
 final class RequestBody {
     var bytes: [UInt8]
+    var deferred: DeferredResponse?
 
     init(capacity: Int) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
+}
+
+/// A suspended connection, handed to whichever thread completes its deferred response:
+/// `MHD_resume_connection` may be called from any thread.
+private struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+    init(_ connection: OpaquePointer) { self.connection = connection }
 }

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// A response that is not ready when its handler returns, because the handler handed its
+/// work to another thread (a database write waiting for its group commit).
+///
+/// The handler returns `Response.deferred(_:)`; the server then suspends the connection, so
+/// no HTTP thread waits, and resumes it once `complete` is called. The response is built and
+/// sent on an HTTP thread: the closure given to `complete` runs there, then the transforms
+/// that middleware registered on the way out (`map`), innermost first, exactly as they would
+/// have handled a response returned at once.
+public final class DeferredResponse: Sendable {
+    /// What a middleware does to the outcome: the response, or the error the handler threw.
+    public typealias Transform = @Sendable (Result<Response, any Error>) -> Result<Response, any Error>
+
+    private struct State {
+        var finish: (@Sendable () throws -> Response)?
+        var resume: (@Sendable () -> Void)?
+        var transforms: [Transform] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Marks the work done; call it exactly once, from any thread. `finish` builds the
+    /// response (or throws the error to answer with) on an HTTP thread.
+    public func complete(_ finish: @escaping @Sendable () throws -> Response) {
+        let resume = state.withLock { state -> (@Sendable () -> Void)? in
+            precondition(state.finish == nil, "a deferred response was completed twice")
+            state.finish = finish
+            return state.resume
+        }
+        resume?()
+    }
+
+    /// Registers `transform` to run on the outcome; middleware calls it as the deferred
+    /// response passes back through it, so inner middleware's transforms run first.
+    public func map(_ transform: @escaping Transform) {
+        state.withLock { $0.transforms.append(transform) }
+    }
+
+    /// Registers what resumes the connection; runs it at once when already complete.
+    func whenComplete(_ resume: @escaping @Sendable () -> Void) {
+        let isComplete = state.withLock { state -> Bool in
+            state.resume = resume
+            return state.finish != nil
+        }
+        if isComplete { resume() }
+    }
+
+    /// The outcome after every transform; call it only after completion.
+    func resolve() -> Result<Response, any Error> {
+        let (finish, transforms) = state.withLock { ($0.finish, $0.transforms) }
+        guard let finish else { return .failure(DeferredResponseError.notComplete) }
+        var outcome = Result { try finish() }
+        for transform in transforms { outcome = transform(outcome) }
+        return outcome
+    }
+}
+
+/// A deferred response was sent before its work completed (a defect of the server).
+enum DeferredResponseError: Error {
+    case notComplete
+}
+
+extension Response {
+    /// A response that `deferred` will supply later (see `DeferredResponse`).
+    public static func deferred(_ deferred: DeferredResponse) -> Response {
+        var response = Response(status: .accepted)
+        response.deferred = deferred
+        return response
+    }
+
+    /// Passes the final outcome through `transform`: now for an ordinary response, when it is
+    /// ready for a deferred one. Middleware that post-processes responses uses this, so that
+    /// it treats both alike.
+    /// - Throws: the error `transform` returns for an ordinary response.
+    public func transformed(_ transform: @escaping DeferredResponse.Transform) throws -> Response {
+        if let deferred {
+            deferred.map(transform)
+            return self
+        }
+        return try transform(.success(self)).get()
+    }
+}
+
+extension Result where Success == Response {
+    /// The response, or the one `recovery` makes of the error.
+    public func recovered(_ recovery: (Failure) -> Response) -> Response {
+        switch self {
+        case .success(let response): response
+        case .failure(let error): recovery(error)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import BelayHTTP
+import BelayTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// Handlers whose work finishes on another thread: the connection is suspended meanwhile and
+/// the response passes through the same middleware as an immediate one.
+@Suite("Deferred responses")
+struct DeferredResponseTests {
+    /// A gate the test opens to let deferred work complete.
+    final class Gate: Sendable {
+        private let opened = DispatchSemaphore(value: 0)
+        func open() { opened.signal() }
+        func wait() { opened.wait() }
+    }
+
+    /// Blocking work runs on threads of its own: the dispatch pool grows only slowly when its
+    /// threads block, which would delay the test's own steps by a second.
+    static func onNewThread(_ body: @escaping @Sendable () -> Void) {
+        Thread { body() }.start()
+    }
+
+    static func routes(_ router: Router<BasicRequestContext>, _ logger: Logger, metrics: MetricsRegistry? = nil, gate: Gate) {
+        router.addStandardMiddleware(logger: logger, metrics: metrics)
+        router.get("/fast") { _, _ in .text("fast") }
+        router.get("/done-at-once") { _, _ in
+            let deferred = DeferredResponse()
+            deferred.complete { .text("at once") }
+            return .deferred(deferred)
+        }
+        router.post("/slow/{n}") { request, context in
+            let n = try context.parameters.require("n", as: Int.self)
+            let body = String(decoding: request.body, as: UTF8.self)
+            let deferred = DeferredResponse()
+            Self.onNewThread {
+                gate.wait()
+                deferred.complete {
+                    guard n >= 0 else { throw HTTPError.unprocessable(code: "negative", detail: "n must not be negative.") }
+                    return Response.text("slow \(n): \(body)", status: .created)
+                }
+            }
+            return .deferred(deferred)
+        }
+    }
+
+    @Test("a suspended request holds no thread: a one-thread server answers others meanwhile, then the deferred answer")
+    func suspendedRequestsHoldNoThread() throws {
+        let gate = Gate()
+        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1)) { router, logger in
+            Self.routes(router, logger, gate: gate)
+        }
+        let slow = Mutex<HTTPTestResponse?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let port = test.port
+        Self.onNewThread {
+            let response = try? HTTPTestClient.request(port: port, "POST", "/slow/7", body: Array("hello".utf8))
+            slow.withLock { $0 = response }
+            finished.signal()
+        }
+        // The slow request is suspended until the gate opens; the only thread still serves.
+        for _ in 0..<3 {
+            let fast = try test.request("GET", "/fast")
+            #expect(fast.status == 200 && fast.text == "fast")
+        }
+        #expect(slow.withLock { $0 } == nil, "the deferred request waits for its work")
+        gate.open()
+        finished.wait()
+        let response = try #require(slow.withLock { $0 })
+        #expect(response.status == 201)
+        #expect(response.text == "slow 7: hello")
+        #expect(response.header("X-Request-Id") != nil, "the request id is added to the deferred answer too")
+        let logged = test.log.entries.filter { $0.message.hasPrefix("POST /slow/{n} ") }
+        #expect(logged.map(\.message) == ["POST /slow/{n} 201"], "the access log records the final status once")
+    }
+
+    @Test("an error thrown when the deferred work completes becomes a problem answer, logged and counted")
+    func failuresAreMappedLikeImmediateOnes() throws {
+        let gate = Gate()
+        let metrics = MetricsRegistry()
+        let test = try TestServer { router, logger in Self.routes(router, logger, metrics: metrics, gate: gate) }
+        gate.open()
+        let response = try test.request("POST", "/slow/-1", body: Array("x".utf8))
+        #expect(response.status == 422)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.text.contains("\"code\":\"negative\"") || response.text.contains("\"code\" : \"negative\""))
+        #expect(test.log.entries.contains { $0.message == "POST /slow/{n} 422" })
+        #expect(metrics.prometheusText().contains(#"http_requests_total{method="POST",route="/slow/{n}",status="422"} 1"#))
+    }
+
+    @Test("work that completes before the handler returns is answered at once")
+    func completedBeforeSuspending() throws {
+        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1)) { router, logger in
+            Self.routes(router, logger, gate: Gate())
+        }
+        for _ in 0..<5 {
+            let response = try test.request("GET", "/done-at-once")
+            #expect(response.status == 200 && response.text == "at once")
+        }
+    }
+
+    @Test("many deferred requests at once all get their own answers")
+    func manyAtOnce() throws {
+        let gate = Gate()
+        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 2)) { router, logger in
+            Self.routes(router, logger, gate: gate)
+        }
+        let count = 24
+        let answers = Mutex<[Int: String]>([:])
+        let group = DispatchGroup()
+        let port = test.port
+        for n in 0..<count {
+            group.enter()
+            Self.onNewThread {
+                let response = try? HTTPTestClient.request(port: port, "POST", "/slow/\(n)", body: Array("\(n)".utf8))
+                answers.withLock { $0[n] = response.map { "\($0.status) \($0.text)" } }
+                group.leave()
+            }
+        }
+        for _ in 0..<count { gate.open() }
+        group.wait()
+        let expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, "201 slow \($0): \($0)") })
+        #expect(answers.withLock { $0 } == expected)
+    }
+
+    @Test("in process, respondWaiting waits for the deferred answer and runs the middleware on it")
+    func respondWaitingInProcess() throws {
+        let gate = Gate()
+        let log = CapturingLogSink()
+        let logger = Logger(label: "http", minimumLevel: .debug, sink: log)
+        let router = Router(context: BasicRequestContext.self, logger: logger)
+        Self.routes(router, logger, gate: gate)
+        let responder = router.buildResponder()
+        let placeholder = responder.respond(to: Request(method: .post, path: "/slow/1", body: Array("a".utf8)))
+        #expect(placeholder.deferred != nil && placeholder.status == .accepted)
+        gate.open()
+        gate.open()
+        _ = placeholder  // its work completes on its own; the next request is answered in full
+        let response = responder.respondWaiting(to: Request(method: .post, path: "/slow/2", body: Array("b".utf8)))
+        #expect(response.status == .created && response.body.bytes == Array("slow 2: b".utf8))
+        #expect(response.deferred == nil)
+    }
+}
