@@ -17,7 +17,10 @@ public struct DatabaseConfiguration: Sendable {
     /// each read paid an unmap, a map and page faults, more than the reads it saved.
     public var memoryMapBytes: Int64
     /// WAL pages written before an automatic checkpoint (`PRAGMA wal_autocheckpoint`).
-    /// Larger values write hot pages back less often, at the cost of a longer WAL.
+    /// Larger values write hot pages back less often, at the cost of a longer WAL. A
+    /// `DatabasePool` checkpoints on a thread of its own instead (`BackgroundCheckpointer`:
+    /// a pass every quarter of this, the WAL restarted once it holds this much, never
+    /// more than eight times this); 0 leaves checkpoints to SQLite's defaults.
     public var walAutocheckpointPages: Int
     /// After a checkpoint, the WAL file is truncated to at most this size (`PRAGMA journal_size_limit`).
     public var walSizeLimitBytes: Int64

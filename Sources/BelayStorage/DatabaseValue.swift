@@ -22,6 +22,9 @@ public enum DatabaseValue: Sendable, Hashable {
 
 /// A Swift type that can be bound as a statement argument and read back from a column.
 ///
+/// The conversions below are inlinable, so that reading a column in another module is
+/// specialised for its type instead of looking up generic metadata at run time.
+///
 /// Conversions: `Int64`, `Int`, `Int32` ⇄ INTEGER; `Double` ⇄ REAL (an INTEGER column reads
 /// as a double too); `String` ⇄ TEXT; `Data` ⇄ BLOB; `Bool` ⇄ INTEGER 0/1; `Date` ⇄
 /// INTEGER milliseconds since 1970-01-01T00:00:00Z (so times sort and compare exactly);
@@ -34,12 +37,16 @@ public protocol DatabaseValueConvertible: Sendable {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { self }
+    @inlinable
     public init?(databaseValue: DatabaseValue) { self = databaseValue }
 }
 
 extension Int64: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(self) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .integer(value) = databaseValue else { return nil }
         self = value
@@ -47,7 +54,9 @@ extension Int64: DatabaseValueConvertible {
 }
 
 extension Int: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .integer(value) = databaseValue, let converted = Int(exactly: value) else { return nil }
         self = converted
@@ -55,7 +64,9 @@ extension Int: DatabaseValueConvertible {
 }
 
 extension Int32: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .integer(value) = databaseValue, let converted = Int32(exactly: value) else { return nil }
         self = converted
@@ -63,7 +74,9 @@ extension Int32: DatabaseValueConvertible {
 }
 
 extension Double: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .real(self) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case let .real(value): self = value
@@ -74,7 +87,9 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension String: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .text(self) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .text(value) = databaseValue else { return nil }
         self = value
@@ -82,7 +97,9 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Data: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .blob(self) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case let .blob(value): self = value
@@ -93,7 +110,9 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Bool: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .integer(value) = databaseValue else { return nil }
         self = value != 0
@@ -102,30 +121,36 @@ extension Bool: DatabaseValueConvertible {
 
 extension Date: DatabaseValueConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest millisecond.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(millisecondsSince1970) }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         guard case let .integer(value) = databaseValue else { return nil }
         self.init(millisecondsSince1970: value)
     }
 
     /// The instant as whole milliseconds since 1970-01-01T00:00:00Z, as Belay stores it.
+    @inlinable
     public var millisecondsSince1970: Int64 {
         Int64((timeIntervalSince1970 * 1000).rounded())
     }
 
     /// The instant `milliseconds` after 1970-01-01T00:00:00Z.
+    @inlinable
     public init(millisecondsSince1970 milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue {
         switch self {
         case .none: return .null
         case let .some(value): return value.databaseValue
         }
     }
+    @inlinable
     public init?(databaseValue: DatabaseValue) {
         if case .null = databaseValue {
             self = .none

@@ -187,6 +187,32 @@ import Testing
         #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters WHERE value = 7", as: Int64.self) } == 0)
     }
 
+    @Test func checkpointsKeepTheWALBoundedAndLoseNothingUnderAStreamOfCommits() throws {
+        let path = directory.file("checkpointed.sqlite")
+        let pages = 64
+        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(walAutocheckpointPages: pages))
+        try pool.write { try $0.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
+        var largestWAL: Int64 = 0
+        for batch in 0..<300 {
+            try pool.write { db in
+                for _ in 0..<4 { try db.execute("INSERT INTO rows (data) VALUES (randomblob(1000))") }
+            }
+            if batch % 10 == 0 {
+                let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)??.int64Value ?? 0
+                largestWAL = max(largestWAL, wal)
+            }
+        }
+        // Eight times wal_autocheckpoint is the bound the writer's hook enforces.
+        #expect(largestWAL <= Int64(8 * pages + 16) * (4096 + 24), "the WAL reached \(largestWAL) bytes")
+        #expect(try pool.read { try $0.scalar("SELECT count(*) FROM rows", as: Int64.self) } == 1200)
+        let (log, copied) = try pool.writeWithoutTransaction { db -> (Int64, Int64) in
+            try db.queryOne("PRAGMA wal_checkpoint(PASSIVE)") { (try $0.get(1, as: Int64.self), try $0.get(2, as: Int64.self)) }!
+        }
+        #expect(copied == log, "a final checkpoint copies whatever is left")
+        let reopened = try Database(path: path, readOnly: true)
+        #expect(try reopened.scalar("SELECT count(*) FROM rows", as: Int64.self) == 1200)
+    }
+
     @Test func theFileGrowsInWholeStepsAndReadsAreNotMemoryMapped() throws {
         let step: Int32 = 1 << 20
         let path = directory.file("chunked.sqlite")
