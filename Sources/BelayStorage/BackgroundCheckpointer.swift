@@ -14,8 +14,8 @@ import Foundation
 /// keeps growing under a sustained burst; once it holds `restartFrames` and no more than
 /// `finishFrames` are left to copy, the hook copies the rest itself (a millisecond or two),
 /// which lets the next write start the WAL again from its beginning. Past `limitFrames` the
-/// hook checkpoints whatever is left, as SQLite would, so the WAL stays bounded even if
-/// this thread falls behind.
+/// hook waits for a pass in progress and checkpoints whatever is left, as SQLite would, so
+/// the WAL stays bounded even if this thread falls behind.
 final class BackgroundCheckpointer: @unchecked Sendable {
     struct Thresholds {
         var passFrames: Int
@@ -85,6 +85,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
         condition.lock()
         if frames < walFrames { copiedFrames = 0 }  // the WAL started again from its beginning
         walFrames = frames
+        // Past the limit the writer waits for a pass in progress, then copies the rest itself.
+        while frames >= thresholds.limitFrames && passRunning { condition.wait() }
         let uncopied = frames - copiedFrames
         let finishHere = !passRunning && uncopied > 0
             && ((frames >= thresholds.restartFrames && uncopied <= thresholds.finishFrames) || frames >= thresholds.limitFrames)
@@ -113,6 +115,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
             let code = connection.handle.map { sqlite3_wal_checkpoint_v2($0, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) } ?? SQLITE_MISUSE
             condition.lock()
             passRunning = false
+            condition.broadcast()
             // A WAL that started again since the pass began (shorter than the pass saw) makes
             // its count meaningless.
             if code == SQLITE_OK && Int(log) <= walFrames { copiedFrames = max(copiedFrames, Int(copied)) }

@@ -59,7 +59,9 @@ public struct DomainErrorMiddleware: RouterMiddleware {
 
     public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
         do {
-            return try next(request, context).transformed { outcome in
+            let response = try next(request, context)
+            guard response.isDeferred else { return response }
+            return try response.transformed { outcome in
                 outcome.mapError { error in
                     (error as? DomainError).flatMap(DomainProblems.httpError(for:)) ?? error
                 }

@@ -14,7 +14,12 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         guard logger.isEnabled(.info) else { return try next(request, context) }
         let start = MonotonicClock.nanoseconds()
         do {
-            return try next(request, context).transformed { outcome in
+            let response = try next(request, context)
+            guard response.isDeferred else {
+                write(request, context, status: response.status.code, bytes: response.body.count, start: start)
+                return response
+            }
+            return try response.transformed { outcome in
                 switch outcome {
                 case .success(let response):
                     write(request, context, status: response.status.code, bytes: response.body.count, start: start)

@@ -11,7 +11,9 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
         do {
-            return try next(request, context).transformed { outcome in
+            let response = try next(request, context)
+            guard response.isDeferred else { return response }
+            return try response.transformed { outcome in
                 .success(outcome.recovered { renderer.response(for: $0, request: request, requestID: context.requestID, logger: logger) })
             }
         } catch {

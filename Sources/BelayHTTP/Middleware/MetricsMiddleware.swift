@@ -30,7 +30,12 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
         let start = MonotonicClock.nanoseconds()
         do {
-            return try next(request, context).transformed { outcome in
+            let response = try next(request, context)
+            guard response.isDeferred else {
+                record(request, context, status: response.status.code, start: start)
+                return response
+            }
+            return try response.transformed { outcome in
                 let status = switch outcome {
                 case .success(let response): response.status.code
                 case .failure(let error): (error as? HTTPError)?.status.code ?? 500

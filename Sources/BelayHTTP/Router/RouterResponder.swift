@@ -60,15 +60,17 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
         let requestID = core.requestID
         let (problemRenderer, logger, requestIDHeader) = (problemRenderer, logger, requestIDHeader)
         // Errors only get here when no ErrorMiddleware is installed or middleware outside it threw.
-        let finishing: DeferredResponse.Transform = { outcome in
+        @Sendable func finishing(_ outcome: Result<Response, any Error>) -> Response {
             var response = outcome.recovered { problemRenderer.response(for: $0, request: request, requestID: requestID, logger: logger) }
             response.headers.replaceOrAdd(name: requestIDHeader, value: requestID)
-            return .success(response)
+            return response
         }
         do {
-            return try chain(request, Context(core: core)).transformed(finishing)
+            let response = try chain(request, Context(core: core))
+            guard response.isDeferred else { return finishing(.success(response)) }
+            return try response.transformed { .success(finishing($0)) }
         } catch {
-            return (try? finishing(.failure(error)).get()) ?? Response(status: .internalServerError)
+            return finishing(.failure(error))
         }
     }
 

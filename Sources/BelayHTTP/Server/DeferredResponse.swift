@@ -71,9 +71,13 @@ extension Response {
         return response
     }
 
+    /// True when a `DeferredResponse` supplies the real response later.
+    public var isDeferred: Bool { deferred != nil }
+
     /// Passes the final outcome through `transform`: now for an ordinary response, when it is
     /// ready for a deferred one. Middleware that post-processes responses uses this, so that
-    /// it treats both alike.
+    /// it treats both alike (on hot paths, after handling `isDeferred == false` directly, so
+    /// that an ordinary response costs no closure).
     /// - Throws: the error `transform` returns for an ordinary response.
     public func transformed(_ transform: @escaping DeferredResponse.Transform) throws -> Response {
         if let deferred {
