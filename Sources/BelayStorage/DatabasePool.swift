@@ -16,7 +16,7 @@ import Synchronization
 /// commit). Every caller still returns only after the commit that made its write durable,
 /// and a write that throws rolls back only its own savepoint. Running writes on one thread
 /// instead of passing a lock between callers means no caller ever waits for another one to be
-/// scheduled, and a caller running at low priority (a render worker at nice 10) cannot hold
+/// scheduled, and a caller running at low priority (a render worker at nice 19) cannot hold
 /// the writer while the kernel runs others.
 ///
 /// Do not call `write` from inside `write` (or `read` from inside `read` more deeply than

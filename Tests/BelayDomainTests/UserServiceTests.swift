@@ -1,4 +1,4 @@
-import BelayDomain
+@testable import BelayDomain
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -67,7 +67,10 @@ import Testing
     @Test func lastUseIsWrittenAtMostAboutOnceAMinute() throws {
         let user = try users.createUser(NewUser(handle: "jisoo", displayName: "Jisoo"))
         let issued = try users.issueToken(userID: user.id)
-        func lastUsed() throws -> Date? { try users.tokens(userID: user.id).first?.lastUsedAt }
+        func lastUsed() throws -> Date? {
+            users.settleTokenUseWrites()
+            return try users.tokens(userID: user.id).first?.lastUsedAt
+        }
         #expect(try lastUsed() == nil)
         _ = try users.authenticate(token: issued.secret)
         let first = try lastUsed()
@@ -83,7 +86,10 @@ import Testing
     @Test func usesOfManyTokensWithinASecondAreWrittenTogether() throws {
         let members = try (0..<3).map { try users.createUser(NewUser(handle: "member\($0)", displayName: "Member \($0)")) }
         let secrets = try members.map { try users.issueToken(userID: $0.id).secret }
-        func lastUsed(_ index: Int) throws -> Date? { try users.tokens(userID: members[index].id).first?.lastUsedAt }
+        func lastUsed(_ index: Int) throws -> Date? {
+            users.settleTokenUseWrites()
+            return try users.tokens(userID: members[index].id).first?.lastUsedAt
+        }
         func isNear(_ date: Date?, _ expected: Date) -> Bool { date.map { abs($0.timeIntervalSince(expected)) < 0.002 } ?? false }
         let start = fixture.clock.now()
         _ = try users.authenticate(token: secrets[0])
@@ -99,8 +105,21 @@ import Testing
         let member = try users.createUser(NewUser(handle: "late", displayName: "Late"))
         let late = try users.issueToken(userID: member.id).secret
         _ = try users.authenticate(token: late)
+        users.settleTokenUseWrites()
         #expect(try users.tokens(userID: member.id).first?.lastUsedAt == nil)
         users.flushTokenUses()
         #expect(isNear(try users.tokens(userID: member.id).first?.lastUsedAt, start.addingTimeInterval(1.2)), "stopping writes what is left")
+    }
+
+    @Test func manyTokenUsesAreWrittenInChunksAndAllArrive() throws {
+        let count = UserService.tokenUsesPerWrite + 44
+        let members = try (0..<count).map { try users.createUser(NewUser(handle: "bulk\($0)", displayName: "Bulk \($0)")) }
+        let secrets = try members.map { try users.issueToken(userID: $0.id).secret }
+        _ = try users.authenticate(token: secrets[0])      // written at once: the first use in a quiet second
+        fixture.clock.advance(by: 0.1)
+        for secret in secrets.dropFirst() { _ = try users.authenticate(token: secret) }
+        users.flushTokenUses()
+        let written = try members.filter { try users.tokens(userID: $0.id).first?.lastUsedAt != nil }
+        #expect(written.count == count, "every use is written, across more than one chunk")
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 #endif
 import BelayPipeline
 
-/// A renderer that lowers the scheduling priority of the thread it renders on (nice 10).
+/// A renderer that lowers the scheduling priority of the thread it renders on (nice 19, the
+/// lowest: with spare CPU it changes nothing, and under a check-in burst renders take what
+/// requests leave).
 ///
 /// Render workers and the scheduled backfill share the machine with request handling; under
 /// load the kernel then runs requests first and renders in the time left over, so a burst of
@@ -20,7 +22,7 @@ final class BackgroundPriorityRenderer: RewardImageRenderer {
     }
 
     /// The nice value render threads run at.
-    static let niceness: Int32 = 10
+    static let niceness: Int32 = 19
 
     var templateVersion: Int { renderer.templateVersion }
 

@@ -1,4 +1,5 @@
 import BelayStorage
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -11,6 +12,11 @@ public final class UserService: Sendable {
     private let clock: any WallClock
     /// Which tokens' `last_used_at` this process has recorded, and the uses not yet written.
     private let tokenUses = Mutex(TokenUses())
+    /// Token-use writes queued and not yet committed.
+    private let tokenUseWrites = DispatchGroup()
+    /// Token uses per write: small enough that the writes of others (check-ins) queued
+    /// meanwhile wait a millisecond or two, not for thousands of updates.
+    static let tokenUsesPerWrite = 256
     /// How stale `last_used_at` may get before it is written again.
     static let lastUseResolution: TimeInterval = 60
     /// Uses of tokens are written together at most this often, so a burst of requests from
@@ -195,20 +201,42 @@ public final class UserService: Sendable {
         return owner.user
     }
 
-    /// Writes the token uses recorded since the last write (the server calls this when it stops).
+    /// Writes the token uses recorded since the last write and waits until every queued one
+    /// is committed (the server calls this when it stops).
     public func flushTokenUses() {
         let now = clock.now()
         let due = tokenUses.withLock { $0.takePending(at: now) }
         if !due.isEmpty { write(tokenUses: due, threshold: now.addingTimeInterval(-Self.lastUseResolution)) }
+        settleTokenUseWrites()
     }
 
+    /// Waits until the token-use writes queued so far are committed.
+    func settleTokenUseWrites() {
+        tokenUseWrites.wait()
+    }
+
+    /// Queues the writes and returns: the request that happened to be due does not wait for
+    /// them. They go in chunks, each queued when the one before is committed, so that other
+    /// writes interleave instead of waiting for one transaction of thousands of updates.
     private func write(tokenUses due: [Int64: Date], threshold: Date) {
-        // Bookkeeping only: a busy database must not turn a valid token away.
-        try? pool.write { db in
-            for (tokenID, usedAt) in due {
+        let uses = Array(due)
+        let chunks = stride(from: 0, to: uses.count, by: Self.tokenUsesPerWrite).map {
+            Array(uses[$0..<min($0 + Self.tokenUsesPerWrite, uses.count)])
+        }
+        tokenUseWrites.enter()
+        write(chunks: chunks[...], threshold: threshold)
+    }
+
+    private func write(chunks: ArraySlice<[(key: Int64, value: Date)]>, threshold: Date) {
+        guard let chunk = chunks.first else { return tokenUseWrites.leave() }
+        pool.write({ db in
+            for (tokenID, usedAt) in chunk {
                 try UserRepository.touchToken(id: tokenID, at: usedAt, notUsedSince: threshold, in: db)
             }
-        }
+        }, then: { [self] _ in
+            // Bookkeeping only: a failed write is dropped, and never turns a valid token away.
+            write(chunks: chunks.dropFirst(), threshold: threshold)
+        })
     }
 }
 
