@@ -36,15 +36,14 @@ final class BackgroundCheckpointer: @unchecked Sendable {
 
     private let connection: Database
     private let thresholds: Thresholds
+    private let lifecycle = ThreadStop()
     /// Guards every variable below.
-    private let condition = NSCondition()
+    private var condition: NSCondition { lifecycle.condition }
     /// Frames in the WAL after the last commit (from the writer's hook).
     private var walFrames = 0
     /// Frames already copied into the database file (by the last pass of either side).
     private var copiedFrames = 0
     private var passRunning = false
-    private var stopping = false
-    private let ended = DispatchSemaphore(value: 0)
 
     /// Opens the checkpointer's own connection and starts its thread.
     /// - Throws: `DatabaseError` when the connection cannot be opened.
@@ -72,11 +71,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
 
     /// Ends the thread and closes its connection; waits for a pass in progress.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-        ended.wait()
+        lifecycle.stop()
     }
 
     /// The writer's WAL hook, after a commit: notes the WAL's length; wakes the thread for a
@@ -104,8 +99,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while !stopping && walFrames - copiedFrames < thresholds.passFrames { condition.wait() }
-            if stopping {
+            while !lifecycle.isStopping && walFrames - copiedFrames < thresholds.passFrames { condition.wait() }
+            if lifecycle.isStopping {
                 condition.unlock()
                 break
             }
@@ -126,6 +121,6 @@ final class BackgroundCheckpointer: @unchecked Sendable {
             if failed { usleep(50_000) }
         }
         try? connection.close()
-        ended.signal()
+        lifecycle.ended()
     }
 }

@@ -14,11 +14,10 @@ import Foundation
 final class WALWriteback: @unchecked Sendable {
     private let walPath: String
     private let delayMicroseconds: UInt32
-    /// Guards `pending` and `stopping`.
-    private let condition = NSCondition()
+    private let lifecycle = ThreadStop()
+    /// Guards `pending`.
+    private var condition: NSCondition { lifecycle.condition }
     private var pending = false
-    private var stopping = false
-    private let ended = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - databasePath: the database file; its WAL is `<path>-wal`.
@@ -44,18 +43,14 @@ final class WALWriteback: @unchecked Sendable {
 
     /// Ends the thread (after the writeback in hand) and waits for it.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-        ended.wait()
+        lifecycle.stop()
     }
 
     private func run() {
         while true {
             condition.lock()
-            while !pending && !stopping { condition.wait() }
-            if stopping {
+            while !pending && !lifecycle.isStopping { condition.wait() }
+            if lifecycle.isStopping {
                 condition.unlock()
                 break
             }
@@ -67,6 +62,6 @@ final class WALWriteback: @unchecked Sendable {
             // A missing WAL (not yet created, or removed at the last close) needs nothing.
             _ = belay_start_writeback(walPath)
         }
-        ended.signal()
+        lifecycle.ended()
     }
 }
