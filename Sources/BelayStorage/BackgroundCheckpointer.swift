@@ -58,7 +58,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     }
 
     /// Installs the WAL hook on the writer's connection (instead of SQLite's automatic
-    /// checkpoint, which the hook replaces). The checkpointer must outlive the connection.
+    /// checkpoint, which the hook replaces). The checkpointer must outlive the connection:
+    /// the writer thread keeps it and stops it after closing the connection.
     func attach(to writer: Database) {
         guard let handle = writer.handle else { return }
         sqlite3_wal_hook(handle, { context, database, _, frames in

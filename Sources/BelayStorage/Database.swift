@@ -20,7 +20,8 @@ public struct DatabaseConfiguration: Sendable {
     /// Larger values write hot pages back less often, at the cost of a longer WAL. A
     /// `DatabasePool` checkpoints on a thread of its own instead (`BackgroundCheckpointer`:
     /// a pass every quarter of this, the WAL restarted once it holds this much, never
-    /// more than eight times this); 0 leaves checkpoints to SQLite's defaults.
+    /// more than eight times this); 0 turns automatic checkpoints off (the WAL is then copied
+    /// back only by an explicit `PRAGMA wal_checkpoint` or when the last connection closes).
     public var walAutocheckpointPages: Int
     /// After a checkpoint, the WAL file is truncated to at most this size (`PRAGMA journal_size_limit`).
     public var walSizeLimitBytes: Int64

@@ -26,8 +26,6 @@ public final class DatabasePool: Sendable {
     /// The database file's path.
     public let path: String
     private let writer: WriterThread
-    /// Nil for a database in memory.
-    private let checkpointer: BackgroundCheckpointer?
     private let idleReaders: Mutex<[ConnectionBox]>
     private let readerSlots: DispatchSemaphore
     private let configuration: DatabaseConfiguration
@@ -42,22 +40,19 @@ public final class DatabasePool: Sendable {
         self.configuration = configuration
         let connection = ConnectionBox(try Database(path: path, configuration: configuration))
         let inMemory = path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
-        if inMemory || configuration.walAutocheckpointPages <= 0 {
-            checkpointer = nil
-        } else {
-            let checkpointer = try BackgroundCheckpointer(path: path, configuration: configuration)
-            checkpointer.attach(to: connection.database)
-            self.checkpointer = checkpointer
+        var checkpointer: BackgroundCheckpointer?
+        if !inMemory && configuration.walAutocheckpointPages > 0 {
+            checkpointer = try BackgroundCheckpointer(path: path, configuration: configuration)
+            checkpointer?.attach(to: connection.database)
         }
         writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
-                              writeback: inMemory ? nil : WALWriteback(databasePath: path))
+                              writeback: inMemory ? nil : WALWriteback(databasePath: path), checkpointer: checkpointer)
         idleReaders = Mutex([])
         readerSlots = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
 
     deinit {
         writer.stop()
-        checkpointer?.stop()
     }
 
     /// Runs `body` in a write transaction on the writer connection (`BEGIN IMMEDIATE`, shared

@@ -11,13 +11,14 @@ final class ThreadStop: @unchecked Sendable {
     private(set) var isStopping = false
     private let done = DispatchSemaphore(value: 0)
 
-    /// Asks the thread to end and waits until it has.
-    func stop() {
+    /// Asks the thread to end and waits until it has (unless `waiting` is false: the thread
+    /// itself cannot wait for its own end).
+    func stop(waiting: Bool = true) {
         condition.lock()
         isStopping = true
         condition.broadcast()
         condition.unlock()
-        done.wait()
+        if waiting { done.wait() }
     }
 
     /// Called by the thread as its last act.

@@ -19,18 +19,22 @@ final class WriterThread: @unchecked Sendable {
     private let maximumWritesPerCommit: Int
     /// Told of every commit; nil for a database without a WAL file (in memory).
     private let writeback: WALWriteback?
-    /// Guards `queue`, `stopping` and `threadID`.
-    private let condition = NSCondition()
+    /// The connection's WAL hook points at it, so it lives and runs as long as the
+    /// connection does; nil for a database in memory.
+    private let checkpointer: BackgroundCheckpointer?
+    private let lifecycle = ThreadStop()
+    /// Guards `queue` and `threadID`.
+    private var condition: NSCondition { lifecycle.condition }
     private var queue: [PendingWrite] = []
-    private var stopping = false
     private var threadID: pthread_t?
-    private let ended = DispatchSemaphore(value: 0)
 
-    init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int, writeback: WALWriteback?) {
+    init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int, writeback: WALWriteback?,
+         checkpointer: BackgroundCheckpointer?) {
         self.connection = connection
         self.path = path
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
         self.writeback = writeback
+        self.checkpointer = checkpointer
         let thread = Thread { [self] in run() }
         thread.name = "belay-db-writer"
         thread.stackSize = 4 << 20
@@ -44,7 +48,7 @@ final class WriterThread: @unchecked Sendable {
         return try withoutActuallyEscaping(body) { body in
             let done = DispatchSemaphore(value: 0)
             let outcome = ResultBox<T>()
-            enqueue(body, inTransaction: inTransaction) { result in
+            submit(body, inTransaction: inTransaction) { result in
                 outcome.value = result
                 done.signal()
             }
@@ -58,11 +62,6 @@ final class WriterThread: @unchecked Sendable {
     /// it must be quick and must not wait for another write.
     func submit<T>(_ body: @escaping (Database) throws -> T, inTransaction: Bool,
                    completion: @escaping (Result<T, any Error>) -> Void) {
-        enqueue(body, inTransaction: inTransaction, completion: completion)
-    }
-
-    private func enqueue<T>(_ body: @escaping (Database) throws -> T, inTransaction: Bool,
-                            completion: @escaping (Result<T, any Error>) -> Void) {
         let result = ResultBox<T>()
         let pending = PendingWrite(inTransaction: inTransaction, run: { database in
             do {
@@ -89,11 +88,7 @@ final class WriterThread: @unchecked Sendable {
     /// Lets the thread finish the writes queued so far, then end; waits for it unless called
     /// on the thread itself.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
-        if !isOnWriterThread { ended.wait() }
+        lifecycle.stop(waiting: !isOnWriterThread)
     }
 
     private var isOnWriterThread: Bool {
@@ -118,7 +113,8 @@ final class WriterThread: @unchecked Sendable {
         // thread happens to drop the last reference (possibly while the process exits).
         try? connection.database.close()
         writeback?.stop()
-        ended.signal()
+        checkpointer?.stop()
+        lifecycle.ended()
     }
 
     /// The next writes to run: one write outside a transaction, or the transactional writes at
@@ -126,7 +122,7 @@ final class WriterThread: @unchecked Sendable {
     private func nextBatch() -> [PendingWrite]? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !stopping { condition.wait() }
+        while queue.isEmpty && !lifecycle.isStopping { condition.wait() }
         guard let first = queue.first else { return nil }
         guard first.inTransaction else {
             queue.removeFirst()

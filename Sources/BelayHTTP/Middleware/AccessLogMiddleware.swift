@@ -16,26 +16,21 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             let response = try next(request, context)
             guard response.isDeferred else {
-                write(request, context, status: response.status.code, bytes: response.body.count, start: start)
+                write(.success(response), request, context, start: start)
                 return response
             }
             return try response.transformed { outcome in
-                switch outcome {
-                case .success(let response):
-                    write(request, context, status: response.status.code, bytes: response.body.count, start: start)
-                case .failure(let error):
-                    write(request, context, status: (error as? HTTPError)?.status.code ?? 500, bytes: 0, start: start)
-                }
+                write(outcome, request, context, start: start)
                 return outcome
             }
         } catch {
-            let status = (error as? HTTPError)?.status.code ?? 500
-            write(request, context, status: status, bytes: 0, start: start)
+            write(.failure(error), request, context, start: start)
             throw error
         }
     }
 
-    private func write(_ request: Request, _ context: Context, status: Int, bytes: Int, start: UInt64) {
+    private func write(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
+        let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
         let elapsed = MonotonicClock.nanoseconds() &- start
         let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
         logger.sink.write(LogEntry(

@@ -32,24 +32,21 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             let response = try next(request, context)
             guard response.isDeferred else {
-                record(request, context, status: response.status.code, start: start)
+                record(.success(response), request, context, start: start)
                 return response
             }
             return try response.transformed { outcome in
-                let status = switch outcome {
-                case .success(let response): response.status.code
-                case .failure(let error): (error as? HTTPError)?.status.code ?? 500
-                }
-                record(request, context, status: status, start: start)
+                record(outcome, request, context, start: start)
                 return outcome
             }
         } catch {
-            record(request, context, status: (error as? HTTPError)?.status.code ?? 500, start: start)
+            record(.failure(error), request, context, start: start)
             throw error
         }
     }
 
-    private func record(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+    private func record(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
+        let status = outcome.statusCode
         let seconds = Double(MonotonicClock.nanoseconds() &- start) / 1e9
         let route = context.route ?? "unmatched"
         let key = SeriesCache.CounterKey(method: request.method.rawValue, route: route, status: status)

@@ -96,4 +96,18 @@ extension Result where Success == Response {
         case .failure(let error): recovery(error)
         }
     }
+
+    /// The status the client gets: the response's, or an error's (500 unless it is an
+    /// `HTTPError`, which the error middleware answers with its own status).
+    var statusCode: Int {
+        switch self {
+        case .success(let response): response.status.code
+        case .failure(let error): (error as? HTTPError)?.status.code ?? 500
+        }
+    }
+
+    /// The body's size in bytes; 0 for an error.
+    var bodyCount: Int {
+        (try? get())?.body.count ?? 0
+    }
 }
