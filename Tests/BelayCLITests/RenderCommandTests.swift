@@ -57,6 +57,18 @@ struct RenderCommandTests {
         #expect(pairSticker == sticker, "drawing the sticker once for both images changes nothing in it")
     }
 
+    @Test func anUnwritableStickerOutFailsBeforeAnyFileIsWritten() throws {
+        let workspace = try CLIWorkspace()
+        let result = try workspace.run(
+            "render", "story", "--background", Self.background, "--hold", Self.hold, "--place", "x", "--date", "y",
+            "--out", "story.png", "--sticker-out", "missing/sticker.png")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("Cannot write '\(workspace.directory.file("missing/sticker.png"))'"))
+        #expect(result.standardError.contains("Check the directory exists and is writable."))
+        #expect(!result.standardError.contains(".."), "one full stop between the reason and the advice")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("story.png")), "nothing half done")
+    }
+
     @Test func badArtworkFailsNamingTheFile() throws {
         let workspace = try CLIWorkspace()
         try "not a picture".write(toFile: workspace.directory.file("hold.png"), atomically: true, encoding: .utf8)

@@ -56,7 +56,7 @@ struct MigrateCommand: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw CommandLineError.failure("Cannot create the data directory \(directory): \(error.localizedDescription). Create it, or point data_directory somewhere writable.")
+                throw CommandLineError.failure("Cannot create the data directory \(directory): \(CommandLineError.reason(error)). Create it, or point data_directory somewhere writable.")
             }
             let pool = try DatabasePool(path: path)
             let applied = try refusalsAsFailures { try migrator.migrate(pool) }

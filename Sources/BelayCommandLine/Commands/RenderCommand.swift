@@ -102,7 +102,11 @@ struct RenderCommand: ParsableCommand {
 
         /// Renders once cold (reading and decoding the artwork, loading fonts), then
         /// `repeatCount` times warm, writes the image and reports.
-        func run(_ context: CommandContext, render: () throws -> RenderedImage) throws {
+        /// - Parameter companion: another image the last render made and where it goes (the
+        ///   sticker of `story --sticker-out`); written first, so a report is only printed
+        ///   once every file is written.
+        func run(_ context: CommandContext, companion: () -> (image: RenderedImage, path: String)? = { nil },
+                 render: () throws -> RenderedImage) throws {
             var start = DispatchTime.now()
             var image = try render()
             let cold = Self.milliseconds(since: start)
@@ -118,6 +122,13 @@ struct RenderCommand: ParsableCommand {
                 }
             }
             for warning in image.warnings { context.note("Warning: \(warning)") }
+            if let companion = companion() {
+                try Self.write(companion.image, to: companion.path)
+                if !json {
+                    let image = companion.image
+                    context.note("Wrote \(companion.path): \(image.width)x\(image.height), \(image.bytes.count) bytes.")
+                }
+            }
             let path = context.absolutePath(out)
             try Self.write(image, to: path)
             times.sort()
@@ -141,7 +152,7 @@ struct RenderCommand: ParsableCommand {
             do {
                 try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
+                throw CommandLineError.cannotWrite(path, error)
             }
         }
 
@@ -269,12 +280,11 @@ struct RenderCommand: ParsableCommand {
                 return try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
             }
             var sticker: RenderedImage?
-            try values.run(context) {
+            try values.run(context, companion: { sticker.map { ($0, context.absolutePath(stickerOut)) } }) {
                 let pair = try renderer.renderStickerAndStory(content, stickerScale: scale, colors: colors, format: storyFormat)
                 sticker = pair.sticker
                 return pair.story
             }
-            if let sticker { try Values.write(sticker, to: context.absolutePath(stickerOut)) }
         }
 
         /// The colour pair `catalog.json` beside the background gives it, if any.
@@ -348,7 +358,7 @@ struct RenderCommand: ParsableCommand {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
                 try FileManager.default.copyItem(atPath: image.url.path, toPath: path)
             } catch {
-                throw CommandLineError.failure("Cannot write '\(path)': \(error.localizedDescription). Check the directory exists and is writable.")
+                throw CommandLineError.cannotWrite(path, error)
             }
             if json {
                 try context.printJSON(Report(out: path, holds: image.holdCount, bytes: Int(image.byteCount), digest: image.digest,

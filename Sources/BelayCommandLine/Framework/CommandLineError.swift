@@ -15,6 +15,19 @@ public struct CommandLineError: Error, Sendable, CustomStringConvertible {
     /// A failure: the request was understood but cannot be done. Exit code 1.
     public static func failure(_ message: String) -> CommandLineError { .init(kind: .failure(message: message)) }
 
+    /// A file that could not be written, with the system's reason and what to check.
+    public static func cannotWrite(_ path: String, _ error: any Error) -> CommandLineError {
+        failure("Cannot write '\(path)': \(reason(error)). Check the directory exists and is writable.")
+    }
+
+    /// The system's description of `error`, without the full stop Foundation ends it with
+    /// (the messages go on after it).
+    static func reason(_ error: any Error) -> String {
+        var reason = error.localizedDescription
+        while reason.hasSuffix(".") || reason.hasSuffix(" ") { reason.removeLast() }
+        return reason
+    }
+
     /// True for a usage error.
     public var isUsageError: Bool {
         if case .usage = kind { return true }
