@@ -50,7 +50,11 @@ final class Statement {
             case let .real(value):
                 code = sqlite3_bind_double(handle, index, value)
             case let .text(value):
-                code = sqlite3_bind_text(handle, index, value, -1, belay_sqlite_transient())
+                // The byte length, not -1: SQLite would otherwise stop at the first NUL.
+                var text = value
+                code = text.withUTF8 { bytes in
+                    sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), belay_sqlite_transient())
+                }
             case let .blob(value):
                 if value.isEmpty {
                     code = sqlite3_bind_zeroblob(handle, index, 0)

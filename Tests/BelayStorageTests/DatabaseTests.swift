@@ -13,10 +13,30 @@ import Testing
         try database.execute("CREATE TABLE meetups (id INTEGER PRIMARY KEY, title TEXT NOT NULL, secret TEXT UNIQUE)")
     }
 
-    @Test func configuresWalForeignKeysAndSynchronous() throws {
+    @Test func configuresWalForeignKeysAndFullDurabilityByDefault() throws {
         #expect(try database.scalar("PRAGMA journal_mode", as: String.self) == "wal")
         #expect(try database.scalar("PRAGMA foreign_keys", as: Int64.self) == 1)
-        #expect(try database.scalar("PRAGMA synchronous", as: Int64.self) == 1) // NORMAL
+        #expect(try database.scalar("PRAGMA synchronous", as: Int64.self) == 2) // FULL
+        let pool = try DatabasePool(path: directory.file("pool.sqlite"))
+        #expect(try pool.write { try $0.scalar("PRAGMA synchronous", as: Int64.self) } == 2)
+        #expect(try pool.read { try $0.scalar("PRAGMA synchronous", as: Int64.self) } == 2)
+        let relaxed = try Database(path: directory.file("relaxed.sqlite"), configuration: DatabaseConfiguration(durability: .normal))
+        #expect(try relaxed.scalar("PRAGMA synchronous", as: Int64.self) == 1) // NORMAL
+    }
+
+    @Test func textWithNulBytesIsStoredWhole() throws {
+        for text in ["T\u{0}X", "\u{0}abc", "s1\u{0}zzz", "클라이밍\u{0}🧗"] {
+            try database.execute("INSERT INTO meetups (title, secret) VALUES (?, ?)", [text, text])
+            let stored = try database.queryOne("SELECT title, length(CAST(title AS BLOB)) FROM meetups WHERE secret = ?", [text]) {
+                (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self))
+            }
+            #expect(stored?.0 == text)
+            #expect(stored?.1 == Int64(text.utf8.count))
+        }
+        // Keys that differ only after a NUL are different keys.
+        try database.execute("INSERT INTO meetups (title, secret) VALUES (?, ?)", ["a", "k"])
+        try database.execute("INSERT INTO meetups (title, secret) VALUES (?, ?)", ["b", "k\u{0}2"])
+        #expect(try database.scalar("SELECT count(*) FROM meetups WHERE secret IN (?, ?)", ["k", "k\u{0}2"], as: Int64.self) == 2)
     }
 
     @Test func errorsCarryCodeMessageAndSqlButNotBoundValues() throws {
