@@ -18,6 +18,7 @@ extension BelayConfiguration {
             ])),
             ("data_directory", string(dataDirectory)),
             ("database_path", string(databasePath)),
+            ("database_durability", string(databaseDurability.rawValue)),
             ("assets_directory", string(assetsDirectory)),
             ("migrations_directory", string(migrationsDirectory)),
             ("fonts", .object([

@@ -74,6 +74,15 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var rarityWeights: [String: Int]
     }
 
+    /// `database_durability`: what a commit guarantees when it returns.
+    public enum Durability: String, Sendable, Equatable, CaseIterable {
+        /// fsync on every commit (group commits share one): nothing acknowledged is lost.
+        case full
+        /// fsync at checkpoints only: faster on slow disks, but the last acknowledged commits
+        /// can be lost on power loss or a kernel crash.
+        case normal
+    }
+
     /// The image format of the story background.
     public enum StoryFormat: String, Sendable, Equatable, CaseIterable {
         case png, jpeg
@@ -144,6 +153,8 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var dataDirectory: String
     /// The SQLite database; `""` in the file means `<data_directory>/belay.sqlite3`.
     public var databasePath: String
+    /// `full` (default) or `normal`; see `Durability`.
+    public var databaseDurability: Durability
     /// Backgrounds, hold artworks and template settings.
     public var assetsDirectory: String
     /// The `NNNN_name.sql` migrations applied by `belay migrate`.

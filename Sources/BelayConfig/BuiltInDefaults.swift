@@ -16,6 +16,7 @@ enum BuiltInDefaults {
       },
       "data_directory": "./data",
       "database_path": "",
+      "database_durability": "full",
       "assets_directory": "./Assets",
       "migrations_directory": "./Migrations",
       "fonts": {

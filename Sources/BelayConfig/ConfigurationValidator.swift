@@ -88,6 +88,11 @@ struct ConfigurationValidator {
         if databasePath.isEmpty, !dataDirectory.isEmpty {
             databasePath = (dataDirectory as NSString).appendingPathComponent("belay.sqlite3")
         }
+        let durabilityName = string("database_durability")
+        let durability = BelayConfiguration.Durability(rawValue: durabilityName)
+        if durability == nil {
+            refuse("database_durability", "\(JSONValue.quoted(durabilityName)) is not a durability (full: every acknowledged write survives power loss; normal: faster, but the last writes before a power loss can be lost)")
+        }
         let fonts = BelayConfiguration.Fonts(
             bold: nonEmpty("fonts.bold", what: "the path of a .ttf or .otf font file"),
             regular: nonEmpty("fonts.regular", what: "the path of a .ttf or .otf font file"),
@@ -206,6 +211,7 @@ struct ConfigurationValidator {
             server: server,
             dataDirectory: dataDirectory,
             databasePath: databasePath,
+            databaseDurability: durability ?? .full,
             assetsDirectory: nonEmpty("assets_directory", what: "the directory of backgrounds and hold artworks, e.g. ./Assets"),
             migrationsDirectory: nonEmpty("migrations_directory", what: "the directory of NNNN_name.sql migrations, e.g. ./Migrations"),
             fonts: fonts,

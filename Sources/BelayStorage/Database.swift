@@ -2,8 +2,25 @@ import CSQLite
 import CSQLiteShim
 import Foundation
 
+/// How far a commit goes before it returns (`PRAGMA synchronous`).
+public enum DatabaseDurability: String, Sendable, CaseIterable {
+    /// Every commit fsyncs the WAL before it returns (`synchronous = FULL`): an acknowledged
+    /// write survives power loss and a kernel crash. Group commit shares one fsync among every
+    /// write in the group.
+    case full
+    /// Commits reach the operating system but are fsynced only at checkpoints
+    /// (`synchronous = NORMAL`): the database never corrupts, but the last commits before a
+    /// power loss or kernel crash can be lost, though they were acknowledged. A crash of the
+    /// process alone loses nothing either way.
+    case normal
+
+    var pragmaValue: String { self == .full ? "FULL" : "NORMAL" }
+}
+
 /// Settings for opening a SQLite database.
 public struct DatabaseConfiguration: Sendable {
+    /// Whether a commit is durable against power loss when it returns (default `.full`).
+    public var durability: DatabaseDurability
     /// How long a statement waits for another connection's lock before failing with
     /// `SQLITE_BUSY`, in milliseconds.
     public var busyTimeoutMilliseconds: Int32
@@ -42,10 +59,12 @@ public struct DatabaseConfiguration: Sendable {
     ///   - walSizeLimitBytes: WAL size kept after a checkpoint (default 64 MiB).
     ///   - maximumWritesPerCommit: group commit size of a `DatabasePool` (default 64).
     ///   - fileGrowthChunkBytes: the file's growth step (default 8 MiB).
+    ///   - durability: `.full` (default: fsync per commit) or `.normal` (fsync at checkpoints).
     public init(busyTimeoutMilliseconds: Int32 = 5_000, maximumReaderCount: Int = 4, cacheSizeKiB: Int = 16_384,
                 memoryMapBytes: Int64 = 0, walAutocheckpointPages: Int = 4_000,
                 walSizeLimitBytes: Int64 = 67_108_864, maximumWritesPerCommit: Int = 64,
-                fileGrowthChunkBytes: Int32 = 8 << 20) {
+                fileGrowthChunkBytes: Int32 = 8 << 20, durability: DatabaseDurability = .full) {
+        self.durability = durability
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maximumReaderCount = maximumReaderCount
         self.cacheSizeKiB = cacheSizeKiB
@@ -57,7 +76,7 @@ public struct DatabaseConfiguration: Sendable {
     }
 }
 
-/// One SQLite connection: WAL journal, `foreign_keys=ON`, `synchronous=NORMAL`, a busy
+/// One SQLite connection: WAL journal, `foreign_keys=ON`, `synchronous` as configured, a busy
 /// timeout, and a cache of prepared statements keyed by their SQL.
 ///
 /// A `Database` is not thread-safe: use it from one thread at a time. To share a database
@@ -116,7 +135,7 @@ public final class Database {
                 }
             }
             try execute("PRAGMA foreign_keys = ON")
-            try execute("PRAGMA synchronous = NORMAL")
+            try execute("PRAGMA synchronous = \(configuration.durability.pragmaValue)")
             // Savepoint and statement journals in memory: on disk they cost a write per page
             // touched, more than the WAL itself.
             try execute("PRAGMA temp_store = MEMORY")

@@ -5,7 +5,8 @@ import Foundation
 /// Starts writing a database's WAL back to disk in the background, a few milliseconds after
 /// commits, without waiting for it.
 ///
-/// With `synchronous = NORMAL` a commit does not fsync; the WAL is fsynced at the start of
+/// With `synchronous = NORMAL` a commit does not fsync (with FULL it does, and this thread
+/// finds little left to write); the WAL is fsynced at the start of
 /// each checkpoint instead, which SQLite runs inside the commit that crosses
 /// `wal_autocheckpoint`, on the writer thread. Left to itself, that fsync finds the whole WAL
 /// (megabytes) still in the page cache and holds every queued write for 10–20 ms. Started

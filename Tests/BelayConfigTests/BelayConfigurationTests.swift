@@ -182,6 +182,16 @@ private func problems(_ body: () throws -> Void) -> [String] {
         }
     }
 
+    @Test func durabilityIsFullByDefaultAndOnlyFullOrNormal() throws {
+        #expect(BelayConfiguration.builtInDefaults(relativeTo: "/srv").databaseDurability == .full)
+        let directory = try TemporaryDirectory()
+        let relaxed = try load(try write(#"{"database_durability": "normal"}"#, to: directory), cwd: directory.path)
+        #expect(relaxed.databaseDurability == .normal)
+        let refused = try refusal(#"{"database_durability": "sometimes"}"#)
+        #expect(refused.count == 1)
+        #expect(refused.first?.hasPrefix(#"config.json: database_durability: "sometimes" is not a durability (full"#) == true)
+    }
+
     @Test func unknownKeysAreNamedWithASuggestion() throws {
         #expect(try refusal(#"{"server": {"prot": 80}}"#) == [#"config.json: server.prot: unknown key; did you mean "server.port"?"#])
         #expect(try refusal(#"{"port": 80}"#) == [#"config.json: port: unknown key; did you mean "server.port"?"#])

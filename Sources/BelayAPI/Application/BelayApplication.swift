@@ -137,7 +137,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     }
     let pool: DatabasePool
     do {
-        pool = try DatabasePool(path: path)
+        pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
         let status = try pool.read { try migrator.status(of: $0) }
         guard status.isCurrent else {
             throw ApplicationError(.migrationsPending(path: path, names: status.pending.map(\.identifier)))

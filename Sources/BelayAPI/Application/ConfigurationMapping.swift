@@ -1,6 +1,7 @@
 import BelayConfig
 import BelayDomain
 import BelayHTTP
+import BelayStorage
 import Foundation
 
 extension DomainSettings {
@@ -49,5 +50,12 @@ extension Presentation {
                   shareLinkBaseURL: configuration.club.shareLinkBaseURL, instagramAppID: configuration.share.instagramAppID,
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
+    }
+}
+
+extension DatabaseConfiguration {
+    /// The SQLite settings from `config.json` (`database_durability`); the rest keep their defaults.
+    public init(configuration: BelayConfiguration) {
+        self.init(durability: configuration.databaseDurability == .normal ? .normal : .full)
     }
 }

@@ -40,7 +40,7 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
     let pool: DatabasePool
     let applied: [Migration]
     do {
-        pool = try DatabasePool(path: path)
+        pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
         applied = try migrator.migrate(pool)
     } catch let error as DatabaseError {
         try? FileManager.default.removeItem(atPath: path)

@@ -1,4 +1,5 @@
 import Foundation
+import BelayAPI
 import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
@@ -58,7 +59,7 @@ struct MigrateCommand: ParsableCommand {
             } catch {
                 throw CommandLineError.failure("Cannot create the data directory \(directory): \(CommandLineError.reason(error)). Create it, or point data_directory somewhere writable.")
             }
-            let pool = try DatabasePool(path: path)
+            let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
             let applied = try refusalsAsFailures { try migrator.migrate(pool) }
             let status = try pool.read { try migrator.status(of: $0) }
             report.applied = applied.map(\.identifier)

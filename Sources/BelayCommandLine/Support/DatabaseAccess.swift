@@ -1,4 +1,5 @@
 import Foundation
+import BelayAPI
 import BelayConfig
 import BelayStorage
 
@@ -34,9 +35,10 @@ extension CommandContext {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandLineError.failure("There is no database at \(path) yet. Run `belay migrate` to create it (the path comes from data_directory / database_path in \(configuration.sourceFile ?? "the built-in defaults")).")
         }
-        guard requireCurrentSchema else { return try DatabasePool(path: path) }
+        let settings = DatabaseConfiguration(configuration: configuration)
+        guard requireCurrentSchema else { return try DatabasePool(path: path, configuration: settings) }
         let migrator = try migrator()
-        let pool = try DatabasePool(path: path)
+        let pool = try DatabasePool(path: path, configuration: settings)
         let status: MigrationStatus
         do {
             status = try pool.read { try migrator.status(of: $0) }
