@@ -129,4 +129,52 @@ import Testing
         #expect(fixture.get("/v1/meetups/\(meetup.id)/attendees?status=maybe", as: fixture.host)["parameter"]?.stringValue == "status")
         #expect(fixture.get("/v1/meetups/\(meetup.id)/attendance", as: member).problemCode == "not_attending")
     }
+
+    @Test func controlCharactersInTextAreRefusedNamingTheFieldAndNothingIsStored() throws {
+        let fixture = try APIFixture()
+        for (title, place, field) in [(#"\u0000abc"#, "Gym", "title"), (#"T\u0000X"#, "Gym", "title"), ("T", #"Gym\u001b[31m"#, "place_name")] {
+            let response = fixture.post("/v1/meetups", as: fixture.host, json: """
+                {"title": "\(title)", "place_name": "\(place)", "starts_at": "2026-12-01T19:00:00+09:00",
+                 "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+                """)
+            #expect(response.status == 422, "\(title)")
+            #expect(response.problemCode == "invalid_input")
+            #expect(response["field"]?.stringValue == field)
+        }
+        let accents = "e" + String(repeating: "\u{301}", count: 200)
+        let long = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "\(accents)", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00",
+             "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+            """)
+        #expect(long.status == 422)
+        #expect(long["field"]?.stringValue == "title")
+        #expect(try fixture.domain.meetups.list(MeetupQuery(scope: .all, limit: 50)).items.isEmpty)
+    }
+
+    @Test func nullForAMemberThatCannotBeRemovedIsRefused() throws {
+        let fixture = try APIFixture()
+        let meetup = try fixture.meetup(capacity: 7)
+        for member in ["capacity", "title", "place_name", "starts_at", "ends_at", "time_zone", "host_id", "description"] {
+            let response = fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"\#(member)": null}"#)
+            #expect(response.status == 422, "\(member)")
+            #expect(response["field"]?.stringValue == member, "\(member)")
+        }
+        #expect(try fixture.domain.meetups.meetup(id: meetup.id).capacity == 7)
+        // null still removes the one member that may be absent.
+        #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"address": null}"#).status == 200)
+    }
+
+    @Test func everyInt64IdIsWellFormed() throws {
+        let fixture = try APIFixture()
+        for id in ["1000000000000000000", "9223372036854775807", "0999"] {
+            let response = fixture.get("/v1/meetups/\(id)", as: fixture.host)
+            #expect(response.status == 404, "\(id)")
+            #expect(response.problemCode == "meetup_not_found", "\(id)")
+        }
+        for id in ["9223372036854775808", "99999999999999999999", "0", "-1", "1e3"] {
+            let response = fixture.get("/v1/meetups/\(id)", as: fixture.host)
+            #expect(response.status == 400, "\(id)")
+            #expect(response.problemCode == "invalid_path_parameter", "\(id)")
+        }
+    }
 }

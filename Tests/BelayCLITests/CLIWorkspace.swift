@@ -39,6 +39,12 @@ final class CLIWorkspace: @unchecked Sendable {
     /// Runs `belay` with `arguments` in the workspace.
     @discardableResult
     func run(_ arguments: String..., input: String? = nil) throws -> BelayProcessResult {
+        try run(arguments, input: input)
+    }
+
+    /// Runs `belay` with `arguments` in the workspace.
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil) throws -> BelayProcessResult {
         try BelayProcess.run(arguments, environment: environment, in: path, input: input)
     }
 

@@ -186,6 +186,26 @@ import BelayTestSupport
         #expect(nothing.standardError.hasPrefix("Error: nothing to change"))
     }
 
+    @Test func meetupsRefuseControlCharactersAndAcceptEveryTzZone() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        let times = ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo", "--capacity", "4"]
+        let escape = try workspace.run(["meetups", "create", "--title", "Red\u{1B}[31m", "--place", "P"] + times)
+        #expect(escape.status == 1)
+        #expect(escape.standardOutput == "")
+        #expect(escape.standardError.contains("title"))
+        #expect(escape.standardError.contains("control characters"))
+        let listed = try #require(try workspace.json("meetups", "list", "--scope", "all") as? [Any])
+        #expect(listed.isEmpty)
+
+        for zone in ["UTC", "Etc/GMT+12", "US/Eastern"] {
+            let created = try workspace.run(["meetups", "create", "--title", "T", "--place", "P", "--time-zone", zone] + times)
+            #expect(created.status == 0, "\(zone): \(created.standardError)")
+        }
+        let fixedOffset = try workspace.run(["meetups", "create", "--title", "T", "--place", "P", "--time-zone", "GMT+9"] + times)
+        #expect(fixedOffset.status == 64)
+    }
+
     @Test func holdsImportIsRepeatableAndListed() throws {
         let workspace = try CLIWorkspace()
         try workspace.succeed("migrate")

@@ -42,6 +42,56 @@ import Testing
         }
     }
 
+    @Test func controlCharactersAreRefusedNamingTheFieldAndNothingIsStored() throws {
+        let cases: [(WritableKeyPath<NewMeetup, String>, String, String)] = [
+            (\.title, "\u{0}abc", "title"), (\.title, "T\u{0}X", "title"), (\.title, "Tab\there", "title"),
+            (\.title, "Line\nbreak", "title"), (\.placeName, "Gym\u{7}", "place_name"), (\.placeName, "Gym\u{9B}", "place_name"),
+            (\.description, "Bring\u{0}shoes", "description"),
+        ]
+        for (keyPath, text, field) in cases {
+            var input = draft()
+            input[keyPath: keyPath] = text
+            let error = try #require(throws: DomainError.self) { try meetups.create(input, by: fixture.hostActor) }
+            #expect(error.reason == .invalidInput, "\(text.debugDescription)")
+            #expect(error.field == field, "\(text.debugDescription)")
+            #expect(error.message.contains("control character"), "\(error.message)")
+        }
+        #expect(try meetups.list(MeetupQuery(scope: .all, limit: 50)).items.isEmpty)
+        // Line breaks and tabs are fine where a field allows them, and text with them is kept whole.
+        var multiline = draft()
+        multiline.description = "Bring shoes\n\tand chalk"
+        #expect(try meetups.create(multiline, by: fixture.hostActor).description == "Bring shoes\n\tand chalk")
+    }
+
+    @Test func lengthsCountCodePointsSoTheDomainRefusesBeforeTheSchema() throws {
+        // One grapheme cluster, 201 code points: the schema's length() CHECK would refuse it.
+        var accented = draft()
+        accented.title = "e" + String(repeating: "\u{301}", count: 200)
+        let error = try #require(throws: DomainError.self) { try meetups.create(accented, by: fixture.hostActor) }
+        #expect(error.reason == .invalidInput)
+        #expect(error.field == "title")
+        #expect(error.message.contains("got 201"))
+        var longest = draft()
+        longest.title = "e" + String(repeating: "\u{301}", count: 199)
+        #expect(try meetups.create(longest, by: fixture.hostActor).title.unicodeScalars.count == 200)
+    }
+
+    @Test(arguments: ["UTC", "Etc/UTC", "Etc/GMT+12", "US/Eastern", "Asia/Kolkata", "Asia/Calcutta", "GMT", "Europe/Kyiv"])
+    func everyZoneOfTheTzDatabaseIsAccepted(zone: String) throws {
+        var input = draft()
+        input.timeZone = zone
+        let created = try meetups.create(input, by: fixture.hostActor)
+        #expect(created.timeZone == zone)
+    }
+
+    @Test(arguments: ["GMT+0900", "GMT+9", "UTC+9", "utc", "asia/seoul", "Mars/Olympus", ""])
+    func namesOutsideTheTzDatabaseAreRefused(zone: String) throws {
+        var input = draft()
+        input.timeZone = zone
+        let error = try #require(throws: DomainError.self) { try meetups.create(input, by: fixture.hostActor) }
+        #expect(error.field == "time_zone")
+    }
+
     @Test func onlyHostsAndAdminsCreateAndOnlyTheirHostOrAnAdminChanges() throws {
         let member = try fixture.member()
         #expect(refusal { _ = try meetups.create(draft(), by: .user(member.id, role: .member)) } == .notPermitted)

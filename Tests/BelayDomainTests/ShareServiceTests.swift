@@ -58,12 +58,25 @@ import Testing
 
     @Test func onlyTheOwnerRecordsAndInputIsChecked() throws {
         let stranger = try fixture.member()
-        #expect(refusal { _ = try shares.record(NewShareEvent(rewardID: reward.id, target: "instagram_stories", activityType: nil, completed: true, clientEventID: "x"), by: .user(stranger.id, role: .member)) } == .notPermitted)
+        #expect(refusal { _ = try shares.record(NewShareEvent(rewardID: reward.id, target: "instagram_stories", activityType: nil, completed: true, clientEventID: "x"), by: .user(stranger.id, role: .member)) } == .rewardNotFound)
         #expect(refusal { _ = try shares.record(NewShareEvent(rewardID: 999, target: "instagram_stories", activityType: nil, completed: true, clientEventID: "x"), by: actor) } == .rewardNotFound)
         let error = try #require(throws: DomainError.self) {
             try shares.record(NewShareEvent(rewardID: reward.id, target: nil, activityType: nil, completed: true, clientEventID: ""), by: actor)
         }
         #expect(error.field == "client_event_id")
+    }
+
+    @Test func aClientEventIDWithANulIsRefusedNotMergedWithAnother() throws {
+        let first = try shares.record(NewShareEvent(rewardID: reward.id, target: "share_sheet", activityType: nil, completed: true,
+                                                    clientEventID: "s1"), by: actor)
+        let error = try #require(throws: DomainError.self) {
+            try shares.record(NewShareEvent(rewardID: reward.id, target: "share_sheet", activityType: nil, completed: false,
+                                            clientEventID: "s1\u{0}zzz"), by: actor)
+        }
+        #expect(error.reason == .invalidInput)
+        #expect(error.field == "client_event_id")
+        #expect(try shares.record(NewShareEvent(rewardID: reward.id, target: "share_sheet", activityType: nil, completed: true,
+                                                clientEventID: "s1"), by: actor).event.id == first.event.id)
     }
 
     @Test func statisticsArePerMeetupTargetAndClubDay() throws {

@@ -20,21 +20,25 @@ public struct APIContext: RequestContext {
         return user
     }
 
-    /// The path parameter `name` as a positive 64-bit id (every `{id}` of the API), parsed
-    /// without the generic integer parser (this runs on every request for a meetup).
+    /// The path parameter `name` as a positive 64-bit id, 1 through 2^63−1 (every `{id}` of
+    /// the API, declared int64 ≥ 1), parsed without the generic integer parser (this runs on
+    /// every request for a meetup).
     /// - Throws: `HTTPError` 400 `invalid_path_parameter` naming the parameter.
     public func id(_ name: String = "id") throws -> Int64 {
         let text = try parameters.require(name)
         var value: Int64 = 0
         var digits = 0
         for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { value = -1; break }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { value = -1; break }
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflowed, !overflowedAgain else { value = -1; break }
+            value = sum
             digits += 1
         }
         guard digits > 0, value > 0 else {
             throw HTTPError(.badRequest, code: "invalid_path_parameter",
-                            detail: "Path parameter `\(name)` must be a positive integer id; got `\(text.prefix(80))`.",
+                            detail: "Path parameter `\(name)` must be a positive integer id (1 to 9223372036854775807); got `\(text.prefix(80))`.",
                             extensions: ["parameter": .string(name), "expected": "a positive integer"])
         }
         return value

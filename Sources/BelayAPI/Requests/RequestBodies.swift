@@ -26,6 +26,8 @@ struct CreateMeetupRequest: Decodable {
 }
 
 /// `PATCH /v1/meetups/{id}`: members left out stay as they are; `"address": null` removes it.
+/// Every other member cannot be removed, so `null` for it is refused (422 naming it) rather
+/// than read as "unchanged".
 struct UpdateMeetupRequest: Decodable {
     var title: String?
     var description: String?
@@ -48,19 +50,28 @@ struct UpdateMeetupRequest: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        description = try container.decodeIfPresent(String.self, forKey: .description)
-        placeName = try container.decodeIfPresent(String.self, forKey: .placeName)
+        title = try container.decodeUnlessAbsent(String.self, forKey: .title)
+        description = try container.decodeUnlessAbsent(String.self, forKey: .description)
+        placeName = try container.decodeUnlessAbsent(String.self, forKey: .placeName)
         if container.contains(.address) {
             address = .some(try container.decodeNil(forKey: .address) ? nil : try container.decode(String.self, forKey: .address))
         } else {
             address = nil
         }
-        startsAt = try container.decodeIfPresent(Date.self, forKey: .startsAt)
-        endsAt = try container.decodeIfPresent(Date.self, forKey: .endsAt)
-        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
-        capacity = try container.decodeIfPresent(Int.self, forKey: .capacity)
-        hostID = try container.decodeIfPresent(Int64.self, forKey: .hostID)
+        startsAt = try container.decodeUnlessAbsent(Date.self, forKey: .startsAt)
+        endsAt = try container.decodeUnlessAbsent(Date.self, forKey: .endsAt)
+        timeZone = try container.decodeUnlessAbsent(String.self, forKey: .timeZone)
+        capacity = try container.decodeUnlessAbsent(Int.self, forKey: .capacity)
+        hostID = try container.decodeUnlessAbsent(Int64.self, forKey: .hostID)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, nil when the key is absent; unlike `decodeIfPresent`, a JSON
+    /// `null` is refused (`valueNotFound`, answered 422 naming the member), for members
+    /// whose absence means "unchanged" and that have no "none" to set.
+    func decodeUnlessAbsent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        contains(key) ? try decode(type, forKey: key) : nil
     }
 }
 

@@ -52,7 +52,7 @@ struct MeetupsCommand: ParsableCommand {
 
         func validate() throws {
             guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
-            if let timeZone, TimeZone(identifier: timeZone) == nil {
+            if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
                 throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
             }
         }
@@ -221,7 +221,7 @@ struct MeetupsCommand: ParsableCommand {
                 throw CommandLineError.usage("nothing to change; give at least one of --title, --place, --address, --description, --starts, --ends, --time-zone, --capacity, --host")
             }
             if let capacity, capacity < 1 { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
-            if let timeZone, TimeZone(identifier: timeZone) == nil {
+            if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
                 throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
             }
         }

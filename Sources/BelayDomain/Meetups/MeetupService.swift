@@ -119,11 +119,23 @@ public final class MeetupService: Sendable {
         try domainCall { try pool.read { try Self.require(id, in: $0) } }
     }
 
+    /// `query` with its cursor in the one spelling this service gives out, so that every
+    /// spelling of the same position (leading zeros, a sign, padding) is the same request:
+    /// what a cache keys on.
+    /// - Throws: `DomainError.invalidCursor` when the cursor is not one of this list's.
+    public func canonical(_ query: MeetupQuery) throws -> MeetupQuery {
+        var canonical = query
+        canonical.cursor = try query.cursor.map { try Cursor.decode($0, list: Self.listName(query)).encoded }
+        return canonical
+    }
+
+    private static func listName(_ query: MeetupQuery) -> String { "meetups-\(query.scope.rawValue)" }
+
     /// A page of meetups (keyset pagination: stable while meetups are added).
     /// - Throws: `DomainError` for a bad limit or cursor.
     public func list(_ query: MeetupQuery) throws -> Page<Meetup> {
         let limit = try validatedLimit(query.limit)
-        let listName = "meetups-\(query.scope.rawValue)"
+        let listName = Self.listName(query)
         let cursor = try query.cursor.map { try Cursor.decode($0, list: listName) }
         let now = clock.now()
         let meetups = try domainCall {
@@ -191,7 +203,17 @@ public final class MeetupService: Sendable {
         }
     }
 
-    static let knownTimeZones = Set(TimeZone.knownTimeZoneIdentifiers)
+    static let canonicalTimeZones = Set(TimeZone.knownTimeZoneIdentifiers)
+
+    /// Whether `name` is a zone of the tz database: a canonical name, or one of its links and
+    /// aliases (`UTC`, `Etc/UTC`, `Etc/GMT+12`, `US/Eastern`, `Asia/Kolkata`). Foundation's own
+    /// offset spellings (`GMT+0900`, `GMT+9`) are not tz names and are refused.
+    public static func isTimeZoneName(_ name: String) -> Bool {
+        if canonicalTimeZones.contains(name) { return true }
+        guard !name.isEmpty, name.utf8.count <= 64, TimeZone(identifier: name) != nil else { return false }
+        for prefix in ["GMT+", "GMT-", "UTC+", "UTC-"] where name.hasPrefix(prefix) { return false }
+        return true
+    }
 
     static func validated(_ input: NewMeetup) throws -> NewMeetup {
         var meetup = input
@@ -200,26 +222,18 @@ public final class MeetupService: Sendable {
         meetup.description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
         meetup.address = input.address?.trimmingCharacters(in: .whitespacesAndNewlines)
         if meetup.address?.isEmpty == true { meetup.address = nil }
-        guard (1...200).contains(meetup.title.count) else {
-            throw DomainError.invalid("title", "A title is 1–200 characters (got \(meetup.title.count))")
-        }
-        guard (1...200).contains(meetup.placeName.count) else {
-            throw DomainError.invalid("place_name", "A place name is 1–200 characters (got \(meetup.placeName.count))")
-        }
-        guard meetup.description.count <= 5_000 else {
-            throw DomainError.invalid("description", "A description is at most 5,000 characters")
-        }
-        guard (meetup.address?.count ?? 0) <= 500 else {
-            throw DomainError.invalid("address", "An address is at most 500 characters")
-        }
+        try TextRule(field: "title", noun: "A title", lengths: 1...200).check(meetup.title)
+        try TextRule(field: "place_name", noun: "A place name", lengths: 1...200).check(meetup.placeName)
+        try TextRule(field: "description", noun: "A description", lengths: 0...5_000, allowsLineBreaks: true).check(meetup.description)
+        try TextRule(field: "address", noun: "An address", lengths: 0...500, allowsLineBreaks: true).check(meetup.address)
         guard meetup.endsAt > meetup.startsAt else {
             throw DomainError.invalid("ends_at", "The meetup must end after it starts")
         }
         guard meetup.endsAt.timeIntervalSince(meetup.startsAt) <= 14 * 86_400 else {
             throw DomainError.invalid("ends_at", "A meetup lasts at most 14 days")
         }
-        guard knownTimeZones.contains(meetup.timeZone) else {
-            throw DomainError.invalid("time_zone", "\"\(meetup.timeZone)\" is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+        guard isTimeZoneName(meetup.timeZone) else {
+            throw DomainError.invalid("time_zone", "\(meetup.timeZone.debugDescription) is not an IANA time zone such as Asia/Seoul, Europe/Berlin or UTC")
         }
         guard (1...10_000).contains(meetup.capacity) else {
             throw DomainError.invalid("capacity", "Capacity must be between 1 and 10,000 (got \(meetup.capacity))")

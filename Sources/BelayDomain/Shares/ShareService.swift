@@ -16,20 +16,12 @@ public final class ShareService: Sendable {
     /// Records a share event of a member's own reward. A retry with a client event id the
     /// member used before records nothing and returns the first event.
     /// - Throws: `DomainError`: `invalid_input` naming the field, `reward_not_found`,
-    ///   `not_permitted` (the reward is someone else's).
+    ///   alike for a reward that does not exist and one that is someone else's.
     public func record(_ event: NewShareEvent, by actor: Actor) throws -> ShareEventResult {
-        guard (1...200).contains(event.clientEventID.count) else {
-            throw DomainError.invalid("client_event_id", "A client event id is 1–200 characters")
-        }
-        guard (event.activityType?.count ?? 0) <= 500 else {
-            throw DomainError.invalid("activity_type", "An activity type is at most 500 characters")
-        }
-        guard (event.target?.count ?? 0) <= 100 else {
-            throw DomainError.invalid("target", "A target is at most 100 characters")
-        }
-        guard (event.error?.count ?? 0) <= 2_000 else {
-            throw DomainError.invalid("error", "An error text is at most 2,000 characters")
-        }
+        try TextRule(field: "client_event_id", noun: "A client event id", lengths: 1...200).check(event.clientEventID)
+        try TextRule(field: "activity_type", noun: "An activity type", lengths: 0...500).check(event.activityType)
+        try TextRule(field: "target", noun: "A target", lengths: 0...100).check(event.target)
+        try TextRule(field: "error", noun: "An error text", lengths: 0...2_000, allowsLineBreaks: true).check(event.error)
         guard let memberID = actor.userID else {
             throw DomainError(.notPermitted, "Share events are recorded by the member who shared")
         }
@@ -45,8 +37,9 @@ public final class ShareService: Sendable {
                 }) else {
                     throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
                 }
+                // Someone else's reward is answered like a missing one, so ids reveal nothing.
                 guard owner.0 == memberID else {
-                    throw DomainError(.notPermitted, "Reward \(event.rewardID) belongs to another member")
+                    throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
                 }
                 let recorded = try ShareRepository.insert(event, memberID: memberID, meetupID: owner.1, target: target, at: now, in: db)
                 return ShareEventResult(event: recorded, isRepeat: false)

@@ -57,11 +57,9 @@ public final class UserService: Sendable {
               let first = handleCharacters.first, CharacterSet.alphanumerics.contains(first), first.isASCII,
               handleCharacters.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0)) })
         else {
-            throw DomainError.invalid("handle", "A handle is 1–40 letters, digits, '_', '.' or '-', starting with a letter or digit (got \"\(user.handle)\")")
+            throw DomainError.invalid("handle", "A handle is 1–40 letters, digits, '_', '.' or '-', starting with a letter or digit (got \(user.handle.debugDescription))")
         }
-        guard (1...100).contains(user.displayName.count) else {
-            throw DomainError.invalid("display_name", "A display name is 1–100 characters (got \(user.displayName.count))")
-        }
+        try TextRule(field: "display_name", noun: "A display name", lengths: 1...100).check(user.displayName)
         if let email = user.email {
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
             guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
@@ -78,6 +76,25 @@ public final class UserService: Sendable {
             throw DomainError(.userNotFound, "No user has id \(id); list users to find the right one")
         }
         return user
+    }
+
+    /// The user with `id`, when `actor` may see them: themselves; for a host, a member who
+    /// joined one of the host's meetups; for an admin, anyone. Anyone else is answered exactly
+    /// like a user that does not exist, so ids reveal nothing.
+    /// - Throws: `DomainError.userNotFound`.
+    public func user(id: Int64, visibleTo actor: Actor) throws -> User {
+        let notFound = DomainError(.userNotFound, "No user has id \(id); list users to find the right one")
+        guard actor.isAdmin || actor.userID == id || actor.role == .host else { throw notFound }
+        let found = try domainCall { () throws -> User? in
+            try pool.read { db in
+                guard let user = try UserRepository.find(id: id, in: db) else { return nil }
+                if actor.isAdmin || actor.userID == id { return user }
+                guard let hostID = actor.userID, try AttendanceRepository.attends(memberID: id, meetupHostedBy: hostID, in: db) else { return nil }
+                return user
+            }
+        }
+        guard let found else { throw notFound }
+        return found
     }
 
     /// The user with `handle` (case-insensitive).
@@ -119,7 +136,7 @@ public final class UserService: Sendable {
     /// SHA-256 is stored.
     /// - Throws: `DomainError.userNotFound`, or `invalid_input` for a label over 100 characters.
     public func issueToken(userID: Int64, label: String = "") throws -> IssuedToken {
-        guard label.count <= 100 else { throw DomainError.invalid("label", "A token label is at most 100 characters") }
+        try TextRule(field: "label", noun: "A token label", lengths: 0...100).check(label)
         let secret = Self.tokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
         let hash = Crypto.sha256(Array(secret.utf8))
         let now = clock.now()
