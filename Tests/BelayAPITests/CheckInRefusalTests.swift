@@ -35,7 +35,12 @@ import Testing
 
         let first = fixture.post(path, as: going, json: #"{"code": "\#(code)"}"#, headers: [("Idempotency-Key", "k-1")])
         #expect(first.status == 201)
-        let reused = fixture.post(path, as: going, json: #"{"code": "\#(wrong)"}"#, headers: [("Idempotency-Key", "k-1")])
+        // The same check-in retried with another code (it rotated meanwhile) is the first result;
+        // the key on a different request is refused.
+        let retried = fixture.post(path, as: going, json: #"{"code": "\#(wrong)"}"#, headers: [("Idempotency-Key", "k-1")])
+        #expect(retried.status == 200)
+        #expect(retried["attendance"]?["id"]?.intValue == first["attendance"]?["id"]?.intValue)
+        let reused = fixture.post(path, as: going, json: #"{"user_id": \#(going.id)}"#, headers: [("Idempotency-Key", "k-1")])
         expectRefusal(reused, 422, "idempotency_key_reused")
         let alreadyIn = fixture.post(path, as: going, json: #"{"code": "\#(wrong)"}"#)
         #expect(alreadyIn.status == 200)

@@ -28,13 +28,24 @@ public struct CheckInRequest: Sendable, Hashable {
         self.idempotencyKey = idempotencyKey
     }
 
-    /// What makes two requests "the same" for an idempotency key.
+    /// What makes two requests "the same" for an idempotency key. A code check-in is the
+    /// same whatever code it carries: the code rotates, and an app retrying a request whose
+    /// answer was lost sends the code shown now, not the one it sent first.
     var fingerprint: String {
         switch proof {
-        case let .code(code): return "\(meetupID)|\(memberID)|code|\(code)"
+        case .code: return "\(meetupID)|\(memberID)|code"
         case .host: return "\(meetupID)|\(memberID)|host"
         case let .offline(at): return "\(meetupID)|\(memberID)|offline|\(at.millisecondsSince1970)"
         }
+    }
+
+    /// Whether a key remembered with `stored` was used for this same request. Keys stored
+    /// before the code left the fingerprint carry it as a last part, which is ignored.
+    func isSameRequest(asFingerprint stored: String) -> Bool {
+        let current = fingerprint
+        if stored == current { return true }
+        if case .code = proof { return stored.hasPrefix(current + "|") }
+        return false
     }
 
     var method: CheckInMethod {

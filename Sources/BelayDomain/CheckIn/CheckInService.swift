@@ -97,7 +97,7 @@ public final class CheckInService: Sendable {
         }
         let actorKey = actor.userID ?? 0
         if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
-            guard seen.fingerprint == request.fingerprint else {
+            guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
                 throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
             }
             return .checkedIn(attendanceID: seen.attendanceID, isRepeat: true)
