@@ -174,11 +174,11 @@ final class FakeStickerRenderer: RewardImageRenderer {
 struct FakeCollectionSource: CollectionImageSource {
     let directory: String
 
-    func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String) {
+    func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let digest = String(repeating: "c", count: 60) + String(format: "%04d", memberID * 10 + Int64(scale))
+        let digest = String(repeating: "c", count: 56) + String(format: "%04d", hostID ?? 0) + String(format: "%04d", memberID * 10 + Int64(scale))
         let file = URL(fileURLWithPath: directory).appendingPathComponent("\(digest).png")
-        try Data("COLLECTION \(memberID) x\(scale)".utf8).write(to: file)
+        try Data("COLLECTION \(memberID) x\(scale)\(hostID.map { " host \($0)" } ?? "")".utf8).write(to: file)
         return (file, digest)
     }
 }

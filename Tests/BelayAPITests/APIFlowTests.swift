@@ -111,7 +111,7 @@ import Testing
         schemas.check(sticker, .get, "/v1/rewards/{id}/sticker/{hash}.png")
         #expect(sticker.contentType == "image/png")
         #expect(sticker.headers["ETag"] == "\"\(stickerHash)\"")
-        #expect(sticker.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+        #expect(sticker.headers["Cache-Control"] == "private, max-age=31536000, immutable")
         #expect(String(decoding: sticker.bytes, as: UTF8.self).hasPrefix("PNG sticker|"))
         let notModified = fixture.get(stickerPath, as: ana, headers: [("If-None-Match", "\"\(stickerHash)\"")])
         #expect(notModified.status == 304)

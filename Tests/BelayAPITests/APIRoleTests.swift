@@ -86,13 +86,24 @@ import Testing
         let code = try fixture.currentCode(meetup)
         let checkedIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: other, json: #"{"code": "\#(code)"}"#)
         let rewardID = try #require(checkedIn["reward"]?["id"]?.intValue)
-        #expect(fixture.get("/v1/rewards/\(rewardID)", as: member).status == 403)
-        #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: member).status == 403)
-        #expect(fixture.get("/v1/rewards/\(rewardID)/sticker/\(String(repeating: "0", count: 64)).png", as: member).status == 403)
-        let event = fixture.post("/v1/rewards/\(rewardID)/share-events", as: member,
-                                 json: #"{"target": "instagram", "completed": true, "client_event_id": "x"}"#)
-        #expect(event.status == 403)
-        #expect(event["reason"]?.stringValue == "not_permitted")
+        // They are answered exactly as ids that do not exist, so a member cannot tell which ids are taken.
+        let missingID = rewardID + 1_000
+        let hash = String(repeating: "0", count: 64)
+        for (path, missingPath) in [("/v1/rewards/\(rewardID)", "/v1/rewards/\(missingID)"),
+                                    ("/v1/rewards/\(rewardID)/share", "/v1/rewards/\(missingID)/share"),
+                                    ("/v1/rewards/\(rewardID)/sticker/\(hash).png", "/v1/rewards/\(missingID)/sticker/\(hash).png")] {
+            let theirs = fixture.get(path, as: member)
+            let missing = fixture.get(missingPath, as: member)
+            #expect(theirs.status == 404, "\(path)")
+            #expect(theirs.problemCode == missing.problemCode, "\(path)")
+            #expect(theirs["detail"]?.stringValue == missing["detail"]?.stringValue?.replacingOccurrences(of: "\(missingID)", with: "\(rewardID)"))
+        }
+        let eventJSON = #"{"target": "instagram", "completed": true, "client_event_id": "x"}"#
+        let event = fixture.post("/v1/rewards/\(rewardID)/share-events", as: member, json: eventJSON)
+        let missingEvent = fixture.post("/v1/rewards/\(missingID)/share-events", as: member, json: eventJSON)
+        #expect(event.status == 404)
+        #expect(event.problemCode == missingEvent.problemCode)
+        #expect(event["reason"]?.stringValue == "reward_not_found")
         #expect(fixture.get("/v1/me/rewards", as: member)["items"]?.arrayValue?.isEmpty == true)
     }
 
@@ -127,8 +138,21 @@ import Testing
         #expect(hostCheckIn["attendance"]?["checked_in_by"]?.intValue == fixture.host.id)
         let rewardID = try #require(hostCheckIn["reward"]?["id"]?.intValue)
         #expect(fixture.get("/v1/rewards/\(rewardID)", as: fixture.host).status == 200)
-        #expect(fixture.get("/v1/rewards/\(rewardID)", as: otherHost).status == 403)
-        #expect(fixture.get("/v1/users/\(member.id)/collection.png", as: fixture.host).status == 200)
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: otherHost).status == 404)
+        let collection = fixture.get("/v1/users/\(member.id)/collection.png", as: fixture.host)
+        #expect(collection.status == 200)
+        // Drawn from the host's own meetups only.
+        #expect(String(decoding: collection.bytes, as: UTF8.self).hasSuffix("host \(fixture.host.id)"))
+        #expect(String(decoding: fixture.get("/v1/users/\(member.id)/collection.png", as: fixture.admin).bytes, as: UTF8.self)
+            .contains("host") == false)
+        // A member who never joined the host's meetups is answered like one who does not exist.
+        let stranger = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(theirs.id)/join", as: stranger).status == 201)
+        let unseen = fixture.get("/v1/users/\(stranger.id)/collection.png", as: fixture.host)
+        let unknown = fixture.get("/v1/users/\(stranger.id + 1_000)/collection.png", as: fixture.host)
+        #expect(unseen.status == 404)
+        #expect(unseen.problemCode == unknown.problemCode)
+        #expect(fixture.get("/v1/users/\(stranger.id)/collection.png", as: otherHost).status == 200)
         #expect(fixture.post("/v1/meetups/\(mine.id)/cancel", as: fixture.host)["status"]?.stringValue == "cancelled")
     }
 

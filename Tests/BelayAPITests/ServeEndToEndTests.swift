@@ -171,7 +171,7 @@ extension BelayServerProcess {
         sticker.check(against: schemas, .get, "/v1/rewards/{id}/sticker/{hash}.png")
         #expect(sticker.header("Content-Type") == "image/png")
         #expect(sticker.header("ETag") == "\"\(stickerHash)\"")
-        #expect(sticker.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(sticker.header("Cache-Control") == "private, max-age=31536000, immutable")
         let stickerFile = workspace.directory.file("sticker.png")
         try Data(sticker.response.body).write(to: URL(fileURLWithPath: stickerFile))
         let stickerSize = try #require(PNGFile.dimensions(atPath: stickerFile), "the sticker is not a complete PNG")

@@ -90,7 +90,7 @@ public enum OpenAPIDocument {
             Answer(status: 200, description: "The image; cache it forever (the URL changes when the image does).",
                    schema: ["type": "string", "contentMediaType": .string(type)], contentType: type,
                    headers: ["ETag": ["schema": Schema.string, "description": "The content hash in quotes."],
-                             "Cache-Control": ["schema": Schema.string, "description": "`public, max-age=31536000, immutable`."]])
+                             "Cache-Control": ["schema": Schema.string, "description": "`private, max-age=31536000, immutable`."]])
         }
         let notModified = Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)
         let pending = Answer(status: 202, description: "The first render is still running; try again after `Retry-After` seconds.",

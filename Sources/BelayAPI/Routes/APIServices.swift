@@ -6,9 +6,10 @@ import Foundation
 /// Renders a member's whole collection as one PNG, cached by content (the pipeline's
 /// collection service behind a seam the tests can replace).
 public protocol CollectionImageSource: Sendable {
-    /// The PNG of `memberID`'s collection at `scale` (1–3) and the digest naming its content.
+    /// The PNG of `memberID`'s collection at `scale` (1–3) and the digest naming its content;
+    /// with `hostID`, drawn only from the rewards of meetups that host hosts.
     /// - Throws: `DomainError.userNotFound` for an unknown member; anything else is a failure.
-    func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String)
+    func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String)
 }
 
 /// Everything the handlers use, built once by `buildApplication`.
@@ -56,8 +57,8 @@ public struct ReadinessReport: Sendable {
 }
 
 extension CollectionService: CollectionImageSource {
-    public func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String) {
-        let image = try image(memberID: memberID, scale: scale)
+    public func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String) {
+        let image = try image(memberID: memberID, scale: scale, hostedBy: hostID)
         return (image.url, image.digest)
     }
 }

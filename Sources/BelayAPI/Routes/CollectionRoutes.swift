@@ -7,17 +7,19 @@ extension APIRoutes {
     /// content (the ETag is the content digest, so a repeat with `If-None-Match` is a 304).
     func registerCollectionRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/me/collection.png") { request, context in
-            try collection(memberID: try context.caller().userID, request)
+            try collection(memberID: try context.caller().userID, hostedBy: nil, request)
         }
         routes.get("/v1/users/{id}/collection.png") { request, context in
-            try context.requireRole([.host, .admin], to: "see other members' collections")
+            let caller = try context.requireRole([.host, .admin], to: "see other members' collections")
             let id = try context.id()
-            _ = try domain.users.user(id: id)
-            return try collection(memberID: id, request)
+            // A host sees members of the meetups they host, drawn from those meetups only.
+            _ = try domain.users.user(id: id, visibleTo: caller.actor)
+            let hostID = caller.role == .host && caller.userID != id ? caller.userID : nil
+            return try collection(memberID: id, hostedBy: hostID, request)
         }
     }
 
-    private func collection(memberID: Int64, _ request: Request) throws -> Response {
+    private func collection(memberID: Int64, hostedBy hostID: Int64?, _ request: Request) throws -> Response {
         let scale = try request.query("scale", as: Int.self) ?? 2
         guard (1...3).contains(scale) else {
             throw HTTPError.badRequest(code: "invalid_query_parameter",
@@ -29,7 +31,7 @@ extension APIRoutes {
                             detail: "This server cannot render collection images (its renderer did not start); try again later.",
                             headers: ["Retry-After": "60"])
         }
-        let image = try source.collectionImage(memberID: memberID, scale: scale)
+        let image = try source.collectionImage(memberID: memberID, scale: scale, hostedBy: hostID)
         let etag = "\"\(image.digest)\""
         // The URL stays the same while the collection grows, so clients revalidate every time.
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]

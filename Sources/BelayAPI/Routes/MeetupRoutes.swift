@@ -13,6 +13,7 @@ extension APIRoutes {
             if let place = request.query("place"), !place.isEmpty { query.placeName = place }
             query.hostID = try request.query("host_id", as: Int64.self)
             query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
+            query = try domain.meetups.canonical(query)
             let key = ResponseCache.Key.meetupList(
                 "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")")
             if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }

@@ -22,8 +22,15 @@ public final class ResponseCache: Sendable {
     /// - Parameters:
     ///   - lifetime: how long a body is served without asking the database; zero turns the cache off.
     ///   - capacity: bodies kept at most; when full, the cache starts over.
-    public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096) {
-        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity)
+    ///   - maximumBytes: the bodies' bytes kept at most (default 32 MiB); when full, the cache starts over.
+    public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096, maximumBytes: Int = 32 << 20) {
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, cost: { $0.count })
+    }
+
+    /// Bodies held and their bytes in all.
+    public var usage: (count: Int, bytes: Int) {
+        let usage = memory.usage
+        return (usage.count, usage.cost)
     }
 
     /// The generation to pass to `store` for a body about to be read.

@@ -32,16 +32,11 @@ extension APIRoutes {
 
     /// The reward named by the `id` path parameter, when the caller may see it: its member,
     /// the host of its meetup, or an admin.
-    /// - Throws: 404 `reward_not_found`; 403 `forbidden`.
+    /// - Throws: 404 `reward_not_found`, alike for a reward that does not exist and one the
+    ///   caller may not see.
     func readableReward(_ context: APIContext) throws -> Reward {
         let caller = try context.caller()
-        let id = try context.id()
-        let reward = try domain.rewards.reward(id: id)
-        if reward.memberID == caller.userID || caller.role == .admin { return reward }
-        if caller.role == .host, try domain.meetups.meetup(id: reward.meetupID).hostID == caller.userID { return reward }
-        throw HTTPError(.forbidden, code: "forbidden",
-                        detail: "Reward \(id) belongs to another member; only they, the host of its meetup or an admin may see it.",
-                        extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
+        return try domain.rewards.reward(id: try context.id(), visibleTo: caller.actor)
     }
 
     /// Serves one image of a reward from the image store.
@@ -84,7 +79,9 @@ extension APIRoutes {
         let etag = "\"\(hash)\""
         var headers: HTTPHeaders = [
             "ETag": etag,
-            "Cache-Control": "public, max-age=31536000, immutable",
+            // Private: the image is behind a token, and a shared cache must not serve it to
+            // others (RFC 9111 §3.5). Immutable: its URL names its content.
+            "Cache-Control": "private, max-age=31536000, immutable",
         ]
         if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
             return Response(status: .notModified, headers: headers)

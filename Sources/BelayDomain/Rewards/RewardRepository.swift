@@ -40,9 +40,16 @@ enum RewardRepository {
         try db.queryOne("\(select) WHERE r.attendance_id = ?", [attendanceID], decode)
     }
 
-    static func list(memberID: Int64, includeRevoked: Bool, beforeID: Int64, limit: Int, in db: Database) throws -> [Reward] {
-        try db.query("\(select) WHERE r.member_id = ? AND (? = 1 OR r.revoked_at IS NULL) AND r.id < ? ORDER BY r.id DESC LIMIT ?",
-                     [memberID, includeRevoked, beforeID, limit], decode)
+    static func list(memberID: Int64, includeRevoked: Bool, hostedBy hostID: Int64?, beforeID: Int64, limit: Int,
+                     in db: Database) throws -> [Reward] {
+        if let hostID {
+            return try db.query("""
+                \(select) WHERE r.member_id = ? AND (? = 1 OR r.revoked_at IS NULL) AND m.host_id = ? AND r.id < ?
+                ORDER BY r.id DESC LIMIT ?
+                """, [memberID, includeRevoked, hostID, beforeID, limit], decode)
+        }
+        return try db.query("\(select) WHERE r.member_id = ? AND (? = 1 OR r.revoked_at IS NULL) AND r.id < ? ORDER BY r.id DESC LIMIT ?",
+                            [memberID, includeRevoked, beforeID, limit], decode)
     }
 
     struct Standing {

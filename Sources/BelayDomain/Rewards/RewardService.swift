@@ -28,15 +28,32 @@ public final class RewardService: Sendable {
         return reward
     }
 
+    /// One reward, when `actor` may see it (the one rule: members see their own rewards,
+    /// hosts those from the meetups they host, admins all). A reward the actor may not see
+    /// is answered exactly like one that does not exist, so ids reveal nothing.
+    /// - Throws: `DomainError.rewardNotFound`.
+    public func reward(id: Int64, visibleTo actor: Actor) throws -> Reward {
+        let reward = try reward(id: id)
+        if actor.isAdmin || reward.memberID == actor.userID { return reward }
+        if actor.role == .host, let hostID = actor.userID,
+           try domainCall({ try pool.read { try MeetupRepository.essentials(id: reward.meetupID, in: $0) } })?.hostID == hostID {
+            return reward
+        }
+        throw DomainError(.rewardNotFound, "No reward has id \(id)")
+    }
+
     /// A member's rewards, newest first; revoked ones only when asked.
+    /// - Parameter hostID: only rewards from meetups this host hosts (what a host may see of
+    ///   another member's rewards).
     /// - Throws: `DomainError` for a bad limit or cursor.
-    public func rewards(memberID: Int64, includeRevoked: Bool = false, limit: Int = 50, cursor: String? = nil) throws -> Page<Reward> {
+    public func rewards(memberID: Int64, includeRevoked: Bool = false, hostedBy hostID: Int64? = nil,
+                        limit: Int = 50, cursor: String? = nil) throws -> Page<Reward> {
         let limit = try validatedLimit(limit)
         let listName = "rewards-\(memberID)"
         let before = try cursor.map { try Cursor.decode($0, list: listName).id } ?? Int64.max
         let rows = try domainCall {
-            try pool.read { try RewardRepository.list(memberID: memberID, includeRevoked: includeRevoked, beforeID: before,
-                                                      limit: limit + 1, in: $0) }
+            try pool.read { try RewardRepository.list(memberID: memberID, includeRevoked: includeRevoked, hostedBy: hostID,
+                                                      beforeID: before, limit: limit + 1, in: $0) }
         }
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { Cursor(list: listName, key: 0, id: $0.id).encoded } : nil

@@ -37,14 +37,15 @@ public final class CollectionService: Sendable {
         self.rendererFactory = rendererFactory
     }
 
-    /// The collection image of a member at `scale`, rendered now or taken from the cache.
+    /// The collection image of a member at `scale`, rendered now or taken from the cache;
+    /// with `hostID`, only the rewards from meetups that host hosts (what a host may see).
     /// - Throws: `PipelineError` (`isMemberNotFound`) for an unknown member or a scale other
     ///   than 1–3; `ImageStoreError` when the data directory refuses the write (transient:
     ///   disk full, read-only); the renderer's error (naming the file) for a bad artwork;
     ///   `DomainError` when the database fails.
-    public func image(memberID: Int64, scale: Int = 2) throws -> CollectionImage {
+    public func image(memberID: Int64, scale: Int = 2, hostedBy hostID: Int64? = nil) throws -> CollectionImage {
         guard (1...3).contains(scale) else { throw PipelineError.invalidSetting("scale", "must be 1, 2 or 3 (got \(scale))") }
-        let request = try request(memberID: memberID, scale: scale)
+        let request = try request(memberID: memberID, scale: scale, hostedBy: hostID)
         return try withRenderer { renderer in
             let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
             if store.contains(digest: digest, fileExtension: "png"), store.touch(digest: digest, fileExtension: "png") {
@@ -55,9 +56,10 @@ public final class CollectionService: Sendable {
         }
     }
 
-    /// What the collection of a member shows: every active reward, oldest first.
+    /// What the collection of a member shows: every active reward, oldest first; with
+    /// `hostID`, only those from meetups that host hosts.
     /// - Throws: `PipelineError` for an unknown member.
-    public func request(memberID: Int64, scale: Int) throws -> CollectionRequest {
+    public func request(memberID: Int64, scale: Int, hostedBy hostID: Int64? = nil) throws -> CollectionRequest {
         let member: User
         do {
             member = try domain.users.user(id: memberID)
@@ -67,7 +69,7 @@ public final class CollectionService: Sendable {
         var rewards: [Reward] = []
         var cursor: String?
         repeat {
-            let page = try domain.rewards.rewards(memberID: memberID, limit: 200, cursor: cursor)
+            let page = try domain.rewards.rewards(memberID: memberID, hostedBy: hostID, limit: 200, cursor: cursor)
             rewards += page.items
             cursor = page.nextCursor
         } while cursor != nil
