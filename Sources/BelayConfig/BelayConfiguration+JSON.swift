@@ -62,6 +62,13 @@ extension BelayConfiguration {
                 ("instagram_app_id", string(share.instagramAppID)),
                 ("facebook_app_id", string(share.facebookAppID)),
             ])),
+            ("app_links", .object([
+                ("ios_app_ids", string(appLinks.iosAppIDs.joined(separator: ","))),
+                ("android_package", string(appLinks.androidPackage)),
+                ("android_sha256_fingerprints", string(appLinks.androidSHA256Fingerprints.joined(separator: ","))),
+                ("app_store_url", string(appLinks.appStoreURL)),
+                ("play_store_url", string(appLinks.playStoreURL)),
+            ])),
         ])
         return tree.formatted()
     }

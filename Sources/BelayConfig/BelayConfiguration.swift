@@ -47,7 +47,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var timeZone: String
         /// Locale identifier (e.g. `ko_KR`) for dates drawn on stickers.
         public var locale: String
-        /// Base of the link put in share-sheet text.
+        /// Base of the link put in share-sheet text, followed by the share page's slug; empty
+        /// (the default) for Belay's own share pages, `<server.public_base_url>/s/`.
         public var shareLinkBaseURL: String
 
         /// The club's time zone (validated when loading, so this always exists).
@@ -148,6 +149,21 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var facebookAppID: String
     }
 
+    /// `app_links`: the club's apps, so share links open them where they are installed
+    /// (Universal Links, App Links) and share pages link to their stores.
+    public struct AppLinks: Sendable, Equatable {
+        /// iOS app ids, `TEAMID.bundle.id`, for `apple-app-site-association`; empty when none.
+        public var iosAppIDs: [String]
+        /// The Android application id for `assetlinks.json`; empty when none.
+        public var androidPackage: String
+        /// SHA-256 fingerprints of the Android signing certificates (`AA:BB:…`).
+        public var androidSHA256Fingerprints: [String]
+        /// The app's App Store page, shown on share pages; empty when none.
+        public var appStoreURL: String
+        /// The app's Google Play page, shown on share pages; empty when none.
+        public var playStoreURL: String
+    }
+
     public var server: Server
     /// Where Belay keeps its database and rendered images.
     public var dataDirectory: String
@@ -166,6 +182,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var render: Render
     public var backfill: Backfill
     public var share: Share
+    public var appLinks: AppLinks
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

@@ -29,7 +29,7 @@ enum BuiltInDefaults {
         "name": "Belay Climbing Club",
         "time_zone": "Asia/Seoul",
         "locale": "ko_KR",
-        "share_link_base_url": "https://belay.example/rewards/"
+        "share_link_base_url": ""
       },
       "check_in": {
         "opens_minutes_before_start": 30,
@@ -70,6 +70,13 @@ enum BuiltInDefaults {
       "share": {
         "instagram_app_id": "",
         "facebook_app_id": ""
+      },
+      "app_links": {
+        "ios_app_ids": "",
+        "android_package": "",
+        "android_sha256_fingerprints": "",
+        "app_store_url": "",
+        "play_store_url": ""
       }
     }
     """

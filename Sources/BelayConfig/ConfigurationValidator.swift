@@ -56,6 +56,30 @@ struct ConfigurationValidator {
         return text
     }
 
+    /// A comma-separated list, each entry trimmed, empty entries dropped.
+    private func list(_ path: String) -> [String] {
+        string(path).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func isAppleAppID(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, parts[0].count == 10, parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
+        return parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") } && !parts[1].isEmpty
+    }
+
+    static func isAndroidPackage(_ id: String) -> Bool {
+        let segments = id.split(separator: ".", omittingEmptySubsequences: false)
+        return segments.count >= 2 && segments.allSatisfy { segment in
+            guard let first = segment.first, first.isASCII, first.isLetter else { return false }
+            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+    }
+
+    static func isSHA256Fingerprint(_ text: String) -> Bool {
+        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+        return pairs.count == 32 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
     private mutating func appID(_ path: String) -> String {
         let text = string(path)
         if !text.isEmpty, !text.allSatisfy({ $0.isASCII && $0.isNumber }) {
@@ -116,7 +140,8 @@ struct ConfigurationValidator {
             name: nonEmpty("club.name", what: "the club's name as members know it"),
             timeZone: timeZone,
             locale: locale,
-            shareLinkBaseURL: httpURL("club.share_link_base_url", example: "https://belay.example/rewards/")
+            shareLinkBaseURL: string("club.share_link_base_url").isEmpty
+                ? "" : httpURL("club.share_link_base_url", example: "https://belay.example/s/, or \"\" for Belay's own share pages")
         )
 
         // check_in
@@ -207,6 +232,24 @@ struct ConfigurationValidator {
 
         let share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
 
+        // app_links
+        let iosAppIDs = list("app_links.ios_app_ids")
+        for id in iosAppIDs where !Self.isAppleAppID(id) {
+            refuse("app_links.ios_app_ids", "\(JSONValue.quoted(id)) is not an app id TEAMID.bundle.id (a 10-character team id, a dot, the bundle id), e.g. \"A1B2C3D4E5.club.belay.app\"")
+        }
+        let androidPackage = string("app_links.android_package")
+        if !androidPackage.isEmpty, !Self.isAndroidPackage(androidPackage) {
+            refuse("app_links.android_package", "\(JSONValue.quoted(androidPackage)) is not an Android application id such as club.belay.app")
+        }
+        let fingerprints = list("app_links.android_sha256_fingerprints").map { $0.uppercased() }
+        for fingerprint in fingerprints where !Self.isSHA256Fingerprint(fingerprint) {
+            refuse("app_links.android_sha256_fingerprints", "\(JSONValue.quoted(fingerprint)) is not a SHA-256 certificate fingerprint (32 hex pairs joined by colons, as keytool -list prints it)")
+        }
+        let appLinks = BelayConfiguration.AppLinks(
+            iosAppIDs: iosAppIDs, androidPackage: androidPackage, androidSHA256Fingerprints: fingerprints,
+            appStoreURL: string("app_links.app_store_url").isEmpty ? "" : httpURL("app_links.app_store_url", example: "https://apps.apple.com/app/id1234567890"),
+            playStoreURL: string("app_links.play_store_url").isEmpty ? "" : httpURL("app_links.play_store_url", example: "https://play.google.com/store/apps/details?id=club.belay.app"))
+
         return BelayConfiguration(
             server: server,
             dataDirectory: dataDirectory,
@@ -221,6 +264,7 @@ struct ConfigurationValidator {
             render: render,
             backfill: backfill,
             share: share,
+            appLinks: appLinks,
             sourceFile: sourceFile
         )
     }

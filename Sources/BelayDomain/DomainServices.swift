@@ -17,6 +17,8 @@ public struct DomainServices: Sendable {
     public let rewards: RewardService
     public let renderJobs: RenderJobQueue
     public let shares: ShareService
+    /// Public pages of shared rewards.
+    public let sharePages: SharePageService
     /// Named leases (one backfill at a time across processes).
     public let leases: LeaseService
     /// The backfill's scoped queries and queueing.
@@ -37,6 +39,7 @@ public struct DomainServices: Sendable {
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
         renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs)
         shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone)
+        sharePages = SharePageService(pool: pool, clock: clock)
         leases = LeaseService(pool: pool, clock: clock)
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
     }

@@ -76,6 +76,31 @@ public final class Renderer {
         return key.finish()
     }
 
+    // MARK: Share card
+
+    /// Renders the `share-card` template (1200x630, opaque RGB PNG): the link-preview image of
+    /// a shared reward.
+    /// - Throws: like `renderSticker`.
+    public func renderShareCard(_ content: ShareCardContent, colors: StoryColors) throws -> RenderedImage {
+        var warnings: [String] = []
+        let sticker = try drawSticker(content.sticker, scale: ShareCardTemplate.stickerScale, warnings: &warnings)
+        let card = try ShareCardTemplate.draw(sticker: sticker, content: content, colors: colors, text: text,
+                                              parallelism: settings.parallelism, warnings: &warnings)
+        return try encodePNG(card, colorType: .rgb, warnings: warnings)
+    }
+
+    /// The content key of a share card.
+    /// - Throws: `RenderError` when an artwork file cannot be read.
+    public func shareCardKey(_ content: ShareCardContent, colors: StoryColors) throws -> ContentKey {
+        var key = ContentKeyBuilder(template: .shareCard)
+        try addSticker(content.sticker, scale: ShareCardTemplate.stickerScale, to: &key)
+        key.add("hold-name", content.holdName)
+        key.add("club", content.clubName)
+        key.add("top", colors.top.hex)
+        key.add("bottom", colors.bottom.hex)
+        return key.finish()
+    }
+
     private func addSticker(_ content: StickerContent, scale: Int, to key: inout ContentKeyBuilder) throws {
         try Self.check(scale: scale)
         key.add("sticker-version", String(StickerTemplate.version))

@@ -52,7 +52,7 @@ final class APIFixture: @unchecked Sendable {
         application = try buildApplication(configuration, options: ApplicationOptions(
             rendererFactory: { FakeStickerRenderer() }, collections: FakeCollectionSource(directory: directory.file("collections")),
             logSink: DiscardingLogSink(), clock: clock, tokenCacheLifetime: tokenCacheLifetime,
-            responseCacheLifetime: responseCacheLifetime))
+            responseCacheLifetime: responseCacheLifetime, sharePageCacheLifetime: .zero))
         let users = application.domain.users
         let adminUser = try users.createUser(NewUser(handle: "admin", displayName: "Admin", role: .admin))
         admin = Member(user: adminUser, token: try users.issueToken(userID: adminUser.id).secret)

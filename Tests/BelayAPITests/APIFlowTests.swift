@@ -150,7 +150,9 @@ import Testing
         #expect(facebook["pasteboard"]?["com.facebook.sharedSticker.appID"]?.stringValue == "998877")
         #expect(facebook["android"]?["extras"]?["com.facebook.platform.extra.APPLICATION_ID"]?.stringValue == "998877")
         #expect(share["share_sheet"]?["image_url"]?.stringValue == storyURL)
-        #expect(share["share_sheet"]?["link"]?.stringValue == "https://belay.example/rewards/\(rewardID)")
+        let link = try #require(share["share_sheet"]?["link"]?.stringValue)
+        #expect(link.hasPrefix("https://api.belay.example/s/"))
+        #expect(link.count == "https://api.belay.example/s/".count + 22)
         #expect(share["share_sheet"]?["text"]?.stringValue?.contains("더클라임 강남") == true)
 
         // Share events, deduplicated by client event id.

@@ -7,15 +7,24 @@ import Testing
 /// Who may do what: members act for themselves, hosts manage the meetups they host, admins
 /// everything, and only three routes answer without a token.
 @Suite struct APIRoleTests {
-    @Test func onlyHealthReadinessAndTheDocumentAnswerWithoutAToken() throws {
+    @Test func onlyHealthReadinessTheDocumentAndSharePagesAnswerWithoutAToken() throws {
         let fixture = try APIFixture()
         let schemas = try SchemaConformance(fixture)
+        let publicPatterns: Set<String> = ["/healthz", "/readyz", "/openapi.json", "/s/{slug}", "/s/{slug}/sticker.png",
+                                           "/s/{slug}/card.png", "/assets/share-page.css",
+                                           "/.well-known/apple-app-site-association", "/.well-known/assetlinks.json"]
         for route in fixture.application.routes {
             let path = route.pattern.replacingOccurrences(of: "{id}", with: "1")
                 .replacingOccurrences(of: "{hash}", with: String(repeating: "0", count: 64))
+                .replacingOccurrences(of: "{slug}", with: String(repeating: "A", count: 22))
             let response = fixture.send(route.method, path)
-            if ["/healthz", "/readyz", "/openapi.json"].contains(route.pattern) {
+            if ["/healthz", "/readyz", "/openapi.json", "/assets/share-page.css"].contains(route.pattern) {
                 #expect(response.status == 200, "\(route) without a token")
+                schemas.check(response, route.method, route.pattern)
+            } else if publicPatterns.contains(route.pattern) {
+                // Public, and answering "not found" for an unknown slug or an unconfigured app.
+                #expect(response.status == 404, "\(route) without a token")
+                #expect(response.headers["WWW-Authenticate"] == nil, "\(route)")
                 schemas.check(response, route.method, route.pattern)
             } else {
                 #expect(response.status == 401, "\(route) without a token")

@@ -22,10 +22,15 @@ public struct ApplicationOptions: Sendable {
     /// How long a meetup or page of meetups is served from memory; changes made through this
     /// server show at once, changes made by the CLI within this time. Zero turns it off.
     public var responseCacheLifetime: Duration
+    /// How long a public share page is served from memory (a revocation shows after this
+    /// plus the pages' 30 s HTTP cache lifetime). Zero turns it off.
+    public var sharePageCacheLifetime: Duration
 
     public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
                 logSink: any LogSink = StandardErrorLogSink(), clock: any WallClock = SystemWallClock(),
-                tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1)) {
+                tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1),
+                sharePageCacheLifetime: Duration = .seconds(10)) {
+        self.sharePageCacheLifetime = sharePageCacheLifetime
         self.rendererFactory = rendererFactory
         self.collections = collections
         self.logSink = logSink
@@ -171,6 +176,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
+        shareCards: pipeline.shareCards, sharePageSettings: SharePageSettings(configuration: configuration),
         readiness: { readiness(pool: pool, migrator: migrator) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
 
@@ -179,7 +185,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
     router.add(middleware: DomainErrorMiddleware())
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
-              responseCache: ResponseCache(lifetime: options.responseCacheLifetime)).register(on: router)
+              responseCache: ResponseCache(lifetime: options.responseCacheLifetime),
+              sharePageCacheLifetime: options.sharePageCacheLifetime).register(on: router)
     let responder = router.buildResponder()
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
 

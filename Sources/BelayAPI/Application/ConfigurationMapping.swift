@@ -59,3 +59,13 @@ extension DatabaseConfiguration {
         self.init(durability: configuration.databaseDurability == .normal ? .normal : .full)
     }
 }
+
+extension SharePageSettings {
+    /// The club's name, locale and apps from `config.json` (`club`, `app_links`).
+    public init(configuration: BelayConfiguration) {
+        let links = configuration.appLinks
+        self.init(clubName: configuration.club.name, clubLocale: configuration.club.locale, iosAppIDs: links.iosAppIDs,
+                  androidPackage: links.androidPackage, androidSHA256Fingerprints: links.androidSHA256Fingerprints,
+                  appStoreURL: links.appStoreURL, playStoreURL: links.playStoreURL)
+    }
+}

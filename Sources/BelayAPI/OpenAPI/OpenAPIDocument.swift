@@ -61,6 +61,11 @@ public enum OpenAPIDocument {
         ("image_not_found", "404: the reward has no image with this hash (it was re-rendered); `current_url` says where it is."),
         ("render_failed", "409: the reward's images could not be rendered."),
         ("collection_unavailable", "503: this server cannot render collections now."),
+        ("share_page_not_found", "404: no shared reward has this link."),
+        ("reward_revoked", "410: the shared reward was revoked when its check-in was undone."),
+        ("card_unavailable", "503: this server cannot render share cards now."),
+        ("render_pending", "503: a shared reward's sticker is still being rendered; retry after `Retry-After` seconds."),
+        ("app_links_not_configured", "404: the club's app ids are not configured (`app_links` in config.json)."),
         ("busy", "503: the database is busy; retry after `Retry-After` seconds."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
     ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
@@ -72,7 +77,8 @@ public enum OpenAPIDocument {
         with the host's rotating code, the hold earned as a reward, its story-ready sticker, and what \
         the app needs to share it to Instagram or Facebook Stories or the system share sheet.
 
-        Every route except `/healthz`, `/readyz` and `/openapi.json` needs `Authorization: Bearer <token>`. \
+        Every route except `/healthz`, `/readyz`, `/openapi.json`, the public share pages (`/s/…`, their \
+        stylesheet) and the app-link files (`/.well-known/…`) needs `Authorization: Bearer <token>`. \
         Members act for themselves; hosts manage the meetups they host; admins everything. Bodies are \
         JSON with snake_case members; times are RFC 3339 with an offset (a meetup's own zone for its \
         times). Lists take `limit` and `cursor` and answer `{"items": [...], "next_cursor": ...}`. \
@@ -218,6 +224,53 @@ public enum OpenAPIDocument {
                              ],
                              answers: [ok("A page of statistics, by meetup, day and target.", "ShareStatisticList")], problems: [400, 403, 404]),
 
+            OpenAPIOperation(method: .get, path: "/s/{slug}", operationID: "sharePage",
+                             summary: "The public page of a shared reward (HTML, no token).", tag: "share pages",
+                             description: """
+                                The link in the share-sheet text. Server-rendered HTML in the club's language with Open Graph and \
+                                Twitter card tags (`og:image` is the 1200x630 card), cacheable for 30 seconds. 410 with an HTML \
+                                page when the reward was revoked; 404 with an HTML page for an unknown link.
+                                """,
+                             isPublic: true, headerParameters: [ifNoneMatch],
+                             answers: [Answer(status: 200, description: "The page.", schema: Schema.string, contentType: "text/html"),
+                                       notModified,
+                                       Answer(status: 404, description: "No shared reward has this link.", schema: Schema.string, contentType: "text/html"),
+                                       Answer(status: 410, description: "The reward was revoked.", schema: Schema.string, contentType: "text/html")]),
+            OpenAPIOperation(method: .get, path: "/s/{slug}/sticker.png", operationID: "sharePageSticker",
+                             summary: "The sticker of a shared reward (public, no token).", tag: "share pages", isPublic: true,
+                             headerParameters: [ifNoneMatch],
+                             answers: [Answer(status: 200, description: "The sticker PNG, cacheable for 30 seconds.",
+                                              schema: ["type": "string", "contentMediaType": "image/png"], contentType: "image/png"),
+                                       notModified],
+                             problems: [404, 410, 503]),
+            OpenAPIOperation(method: .get, path: "/s/{slug}/card.png", operationID: "sharePageCard",
+                             summary: "The 1200x630 link-preview card of a shared reward (`og:image`; public, no token).",
+                             tag: "share pages", isPublic: true, headerParameters: [ifNoneMatch],
+                             answers: [Answer(status: 200, description: "The card PNG, cacheable for 30 seconds.",
+                                              schema: ["type": "string", "contentMediaType": "image/png"], contentType: "image/png"),
+                                       notModified],
+                             problems: [404, 410, 503]),
+            OpenAPIOperation(method: .get, path: "/assets/share-page.css", operationID: "sharePageStylesheet",
+                             summary: "The share pages' stylesheet.", tag: "share pages", isPublic: true,
+                             answers: [Answer(status: 200, description: "CSS.", schema: Schema.string, contentType: "text/css")]),
+            OpenAPIOperation(method: .get, path: "/.well-known/apple-app-site-association", operationID: "appleAppSiteAssociation",
+                             summary: "Universal Links: share pages open the club's iOS app (`app_links.ios_app_ids`).",
+                             tag: "share pages", isPublic: true,
+                             answers: [Answer(status: 200, description: "`applinks` in the `components` format.", schema: ["type": "object"])],
+                             problems: [404]),
+            OpenAPIOperation(method: .get, path: "/.well-known/assetlinks.json", operationID: "assetLinks",
+                             summary: "Android App Links: share pages open the club's Android app (`app_links.android_*`).",
+                             tag: "share pages", isPublic: true,
+                             answers: [Answer(status: 200, description: "The Digital Asset Links statement.", schema: ["type": "array"])],
+                             problems: [404]),
+            OpenAPIOperation(method: .get, path: "/v1/me/share-preferences", operationID: "sharePreferences",
+                             summary: "What the caller's share pages show.", tag: "share pages",
+                             answers: [ok("The preferences.", "SharePreferences")]),
+            OpenAPIOperation(method: .put, path: "/v1/me/share-preferences", operationID: "setSharePreferences",
+                             summary: "Choose what the caller's share pages show (their display name or not).", tag: "share pages",
+                             requestBody: "SharePreferences",
+                             answers: [ok("The preferences now.", "SharePreferences")], problems: [400, 415, 422]),
+
             OpenAPIOperation(method: .get, path: "/v1/me/collection.png", operationID: "myCollection",
                              summary: "The caller's whole hold collection as one tall PNG.", tag: "collections",
                              queryParameters: [OpenAPIOperation.query("scale", ["type": "integer", "enum": [1, 2, 3], "default": 2], "1x, 2x or 3x.")],
@@ -276,7 +329,7 @@ public enum OpenAPIDocument {
     }
 
     static let problemResponses: [String: JSONValue] = {
-        let statuses = [400, 401, 403, 404, 409, 413, 415, 422, 500, 503]
+        let statuses = [400, 401, 403, 404, 409, 410, 413, 415, 422, 500, 503]
         var responses: [String: JSONValue] = [:]
         for status in statuses {
             var response: [String: JSONValue] = [

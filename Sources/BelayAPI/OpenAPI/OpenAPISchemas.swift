@@ -58,6 +58,7 @@ extension OpenAPIDocument {
             "Health": Schema.object(["status": Schema.enumeration(["ok"])]),
             "Readiness": Schema.object(["status": Schema.enumeration(["ready", "not_ready"]),
                                         "checks": Schema.stringMap("Each check and `ok` or what is wrong.")]),
+            "SharePreferences": Schema.object(["show_name_on_share_pages": Schema.boolean]),
             "User": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
                                    "role": Schema.enumeration(Role.allCases.map(\.rawValue))]),
             "Meetup": Schema.object([
@@ -169,7 +170,7 @@ extension OpenAPIDocument {
                 "reason": nullableString,
                 "detail": nullableString,
                 "text": Schema.string,
-                "link": Schema.string,
+                "link": Schema.nullable(Schema.string),
                 "image_url": Schema.nullable(Schema.string("The story image; null until rendered.")),
             ]),
             "SharePayload": Schema.object([

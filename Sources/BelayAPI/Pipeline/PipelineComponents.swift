@@ -24,6 +24,8 @@ public struct PipelineComponents: Sendable {
     public let scheduler: BackfillScheduler
     /// Renders members' whole collections on demand, cached by content.
     public let collections: CollectionService
+    /// Renders the link-preview cards of share pages on first request, cached by content.
+    public let shareCards: ShareCardService
     /// `belay gc`.
     public let garbageCollector: ImageGarbageCollector
 
@@ -50,6 +52,8 @@ public struct PipelineComponents: Sendable {
             clock: domain.clock, log: log, afterRun: { [workers] in workers.notify() })
         collections = CollectionService(domain: domain, settings: settings,
                                         rendererFactory: { try BelayRewardRenderer(settings: rendering) })
+        shareCards = ShareCardService(settings: settings, clubName: configuration.club.name,
+                                      rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
     }
 }

@@ -17,6 +17,9 @@ import Foundation
 struct SharePayloadBody: JSONRepresentable {
     let reward: Reward
     let presentation: Presentation
+    /// The slug of the reward's public page (`/s/{slug}`); nil when there is none yet (the
+    /// payload was asked for by someone other than the member).
+    let sharePageSlug: String?
 
     /// Why no target that needs the images can be used now, if so.
     private var imageProblem: (reason: String, detail: String)? {
@@ -144,10 +147,13 @@ struct SharePayloadBody: JSONRepresentable {
         return "I earned the \(reward.hold.name) hold at \(reward.placeName) (\(day)) — \(presentation.clubName)"
     }
 
-    var shareLink: String {
-        var base = presentation.shareLinkBaseURL
+    /// The link to the reward's public page: `club.share_link_base_url` (by default this
+    /// server's `/s/`) and the page's slug; nil without a page.
+    var shareLink: String? {
+        guard let sharePageSlug, !reward.isRevoked else { return nil }
+        var base = presentation.shareLinkBaseURL.isEmpty ? presentation.absoluteURL("/s/") : presentation.shareLinkBaseURL
         if !base.hasSuffix("/") { base += "/" }
-        return base + String(reward.id)
+        return base + sharePageSlug
     }
 
     static func queryEscaped(_ text: String) -> String {

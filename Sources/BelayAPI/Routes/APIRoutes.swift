@@ -13,10 +13,16 @@ public struct APIRoutes: Sendable {
     let services: APIServices
     let tokenCache: TokenCache
     let responseCache: ResponseCache
+    /// Share pages as sent, for a few seconds: crawlers and friends opening the same link
+    /// cost a lookup, and a revocation still shows within the pages' cache lifetime.
+    let sharePageCache: ExpiringMemory<String, CachedPage>
     /// The OpenAPI document, serialised once.
     let openAPIBytes: [UInt8]
 
-    public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache()) {
+    public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
+                sharePageCacheLifetime: Duration = .seconds(10)) {
+        sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,
+                                        cost: { $0.bytes.count })
         self.services = services
         self.tokenCache = tokenCache
         self.responseCache = responseCache
@@ -36,6 +42,8 @@ public struct APIRoutes: Sendable {
                      body: ResponseBody(bytes: openAPIBytes))
         }
 
+        registerSharePageRoutes(on: router)
+
         let authenticated = router.group()
             .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
             .add(middleware: ResponseCacheInvalidation(cache: responseCache))
@@ -49,6 +57,7 @@ public struct APIRoutes: Sendable {
         registerRewardRoutes(on: authenticated)
         registerShareRoutes(on: authenticated)
         registerCollectionRoutes(on: authenticated)
+        registerSharePreferenceRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

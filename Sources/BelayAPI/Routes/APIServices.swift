@@ -12,6 +12,21 @@ public protocol CollectionImageSource: Sendable {
     func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String)
 }
 
+/// Renders the link-preview card of a shared reward, cached by content (the pipeline's
+/// share-card service behind a seam the tests can replace).
+public protocol ShareCardSource: Sendable {
+    /// The card's PNG file and the digest naming its content.
+    /// - Throws: the renderer's or the store's error.
+    func shareCard(for reward: Reward) throws -> (file: URL, digest: String)
+}
+
+extension ShareCardService: ShareCardSource {
+    public func shareCard(for reward: Reward) throws -> (file: URL, digest: String) {
+        let card = try card(for: reward)
+        return (card.url, card.digest)
+    }
+}
+
 /// Everything the handlers use, built once by `buildApplication`.
 public struct APIServices: Sendable {
     public let domain: DomainServices
@@ -24,6 +39,10 @@ public struct APIServices: Sendable {
     public let metrics: APIMetrics
     /// Nil when this server cannot render collections.
     public let collections: (any CollectionImageSource)?
+    /// Nil when this server cannot render share cards.
+    public let shareCards: (any ShareCardSource)?
+    /// The club's language and apps, for share pages and app-link files.
+    public let sharePageSettings: SharePageSettings
     /// Whether the database is reachable and its schema current; the problem when not.
     public let readiness: @Sendable () -> ReadinessReport
     /// The Prometheus text of everything `/metrics` shows.
@@ -31,8 +50,12 @@ public struct APIServices: Sendable {
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
-                collections: (any CollectionImageSource)?, readiness: @escaping @Sendable () -> ReadinessReport,
+                collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil,
+                sharePageSettings: SharePageSettings = SharePageSettings(clubName: "Belay Climbing Club", clubLocale: "en_US"),
+                readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String) {
+        self.shareCards = shareCards
+        self.sharePageSettings = sharePageSettings
         self.domain = domain
         self.presentation = presentation
         self.imageFile = imageFile

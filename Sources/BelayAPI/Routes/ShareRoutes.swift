@@ -7,7 +7,10 @@ extension APIRoutes {
     func registerShareRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/rewards/{id}/share") { _, context in
             let reward = try readableReward(context)
-            return .api(SharePayloadBody(reward: reward, presentation: presentation), headers: ["Cache-Control": "no-store"])
+            // The member's first ask mints the reward's public page; others see it only once it exists.
+            let slug = try domain.sharePages.slug(for: reward, by: try context.actor())
+            return .api(SharePayloadBody(reward: reward, presentation: presentation, sharePageSlug: slug),
+                        headers: ["Cache-Control": "no-store"])
         }
 
         routes.post("/v1/rewards/{id}/share-events") { request, context in

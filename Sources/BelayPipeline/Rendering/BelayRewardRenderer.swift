@@ -5,7 +5,7 @@ import Foundation
 ///
 /// One instance per worker thread (it owns a `Renderer`: a text engine and artwork caches).
 /// Renders run single-threaded inside: the worker pool already fills the cores.
-public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRenderer {
+public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRenderer, ShareCardRenderer {
     private let renderer: Renderer
 
     /// - Throws: `RenderError` naming a font file of the chain that cannot be opened.
@@ -47,6 +47,18 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
 
     public func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
         try renderer.renderCollection(Self.translate(request), scale: request.scale, to: path)
+    }
+
+    public func contentKey(for request: ShareCardRequest) throws -> String {
+        let (content, colors, _) = try Self.translate(request.image)
+        return try renderer.shareCardKey(ShareCardContent(sticker: content, holdName: request.holdName, clubName: request.clubName),
+                                         colors: colors).canonical
+    }
+
+    public func renderCard(_ request: ShareCardRequest) throws -> [UInt8] {
+        let (content, colors, _) = try Self.translate(request.image)
+        return try renderer.renderShareCard(ShareCardContent(sticker: content, holdName: request.holdName, clubName: request.clubName),
+                                            colors: colors).bytes
     }
 
     private static func translate(_ request: RewardImageRequest) throws -> (StickerContent, StoryColors, StoryFormat) {

@@ -68,6 +68,12 @@ public struct RenderPipelineSettings: Sendable {
     /// relative to the data directory that start with it.
     public static let imagesFolder = "images"
     static let collectionsFolder = "collections"
+    static let cardsFolder = "cards"
+
+    /// The share card cache (`og:image` of share pages).
+    public var cardsDirectory: URL {
+        URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent(Self.cardsFolder, isDirectory: true)
+    }
 
     /// Checks the values.
     /// - Throws: `PipelineError` naming the setting.

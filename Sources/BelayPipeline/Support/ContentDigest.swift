@@ -1,9 +1,9 @@
 import CCrypto
 
 /// The names of content-addressed files: the SHA-256 of a renderer's content key, in hex.
-enum ContentDigest {
+public enum ContentDigest {
     /// 64 lowercase hex digits of SHA-256(`key` as UTF-8).
-    static func hex(of key: String) -> String {
+    public static func hex(of key: String) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         let bytes = Array(key.utf8)
         bytes.withUnsafeBufferPointer { buffer in

@@ -5,6 +5,7 @@ public enum Template: String, Sendable, CaseIterable {
     case holdSticker = "hold-sticker"
     case story
     case collection
+    case shareCard = "share-card"
 
     /// The template's current version.
     public var version: Int {
@@ -12,6 +13,7 @@ public enum Template: String, Sendable, CaseIterable {
         case .holdSticker: StickerTemplate.version
         case .story: StoryTemplate.version
         case .collection: CollectionTemplate.version
+        case .shareCard: ShareCardTemplate.version
         }
     }
 

@@ -1,0 +1,144 @@
+import BelayDomain
+import BelayHTTP
+import BelayPipeline
+import Foundation
+
+extension APIRoutes {
+    /// The public side of sharing, answered without a token: the page of a shared reward
+    /// (`/s/{slug}`), its sticker and link-preview card, the pages' stylesheet, and the
+    /// app-link files that let `/s/…` open the club's app where it is installed.
+    func registerSharePageRoutes(on router: Router<APIContext>) {
+        router.get("/s/{slug}") { request, context in
+            try sharePage(slug: try context.parameters.require("slug"), request)
+        }
+        router.get("/s/{slug}/sticker.png") { request, context in
+            try sharePageImage(slug: try context.parameters.require("slug"), card: false, request)
+        }
+        router.get("/s/{slug}/card.png") { request, context in
+            try sharePageImage(slug: try context.parameters.require("slug"), card: true, request)
+        }
+        router.get(SharePageDocument.stylesheetPath) { _, _ in
+            Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600",
+                                            "X-Content-Type-Options": "nosniff"],
+                     body: ResponseBody(string: SharePageDocument.stylesheet))
+        }
+        router.get("/.well-known/apple-app-site-association") { _, _ in
+            try appLinkFile(AppLinkFiles.appleAppSiteAssociation(settings: services.sharePageSettings), name: "apple-app-site-association",
+                            settings: "app_links.ios_app_ids")
+        }
+        router.get("/.well-known/assetlinks.json") { _, _ in
+            try appLinkFile(AppLinkFiles.assetLinks(settings: services.sharePageSettings), name: "assetlinks.json",
+                            settings: "app_links.android_package and app_links.android_sha256_fingerprints")
+        }
+    }
+
+    /// How long a page, its sticker and its card may be cached anywhere: short, so that a
+    /// revoked reward disappears within a minute.
+    static let sharePageMaxAge = 30
+
+    private func sharePage(slug: String, _ request: Request) throws -> Response {
+        let page: SharePage
+        if let cached = sharePageCache.value(for: slug) {
+            return htmlResponse(cached, request)
+        }
+        let settings = services.sharePageSettings
+        let language = settings.language
+        guard let found = try domain.sharePages.page(slug: slug) else {
+            return htmlResponse(CachedPage(status: .notFound, html: SharePageDocument.message(
+                title: language.notFoundTitle, detail: language.notFoundDetail, settings: settings)), request)
+        }
+        page = found
+        let rendered: CachedPage
+        if page.isRevoked {
+            rendered = CachedPage(status: .gone, html: SharePageDocument.message(
+                title: language.goneTitle, detail: language.goneDetail, settings: settings))
+        } else {
+            let base = presentation.absoluteURL("/s/\(slug)")
+            rendered = CachedPage(status: .ok, html: SharePageDocument.page(
+                page, settings: settings, pageURL: base, stickerURL: base + "/sticker.png", cardURL: base + "/card.png"))
+        }
+        sharePageCache.store(rendered, for: slug)
+        return htmlResponse(rendered, request)
+    }
+
+    private func htmlResponse(_ page: CachedPage, _ request: Request) -> Response {
+        var headers = Self.publicPageHeaders
+        headers.add(name: "ETag", value: page.etag)
+        if page.status == .ok, let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: page.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        return Response(status: page.status, headers: headers, body: ResponseBody(bytes: page.bytes))
+    }
+
+    /// Headers of every public page: cacheable briefly, no script, no framing, no sniffing.
+    static let publicPageHeaders: HTTPHeaders = [
+        "Cache-Control": "public, max-age=\(sharePageMaxAge)",
+        "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+    ]
+
+    /// The sticker or the card of a shared reward, public like its page.
+    private func sharePageImage(slug: String, card: Bool, _ request: Request) throws -> Response {
+        guard let page = try domain.sharePages.page(slug: slug) else {
+            throw HTTPError(.notFound, code: "share_page_not_found", detail: "No shared reward has this link; check that it is complete.")
+        }
+        guard !page.isRevoked else {
+            throw HTTPError(.gone, code: "reward_revoked", detail: "This reward was revoked when its check-in was undone; it is no longer shared.")
+        }
+        let file: URL
+        let etag: String
+        if card {
+            guard let cards = services.shareCards else {
+                throw HTTPError(.serviceUnavailable, code: "card_unavailable",
+                                detail: "This server cannot render share cards (its renderer did not start); try again later.",
+                                headers: ["Retry-After": "60"])
+            }
+            let image = try cards.shareCard(for: page.reward)
+            (file, etag) = (image.file, "\"\(image.digest)\"")
+        } else {
+            guard let images = page.reward.images, let url = services.imageFile(images.stickerPath) else {
+                throw HTTPError(.serviceUnavailable, code: "render_pending",
+                                detail: "The sticker is still being rendered; try again in \(renderRetryAfterSeconds) seconds.",
+                                headers: ["Retry-After": String(renderRetryAfterSeconds)])
+            }
+            (file, etag) = (url, "\"\(images.stickerHash)\"")
+        }
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=\(Self.sharePageMaxAge)",
+                                    "X-Content-Type-Options": "nosniff"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "image/png")
+        let region: FileRegion
+        do {
+            region = try FileRegion(path: file.path)
+        } catch let error as HTTPError where error.status == .notFound {
+            throw ImageStoreProblem(detail: "shared reward \(page.reward.id)'s image \(file.path) is missing; run `belay backfill` to render it again")
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
+    }
+
+    private func appLinkFile(_ bytes: [UInt8]?, name: String, settings: String) throws -> Response {
+        guard let bytes else {
+            throw HTTPError(.notFound, code: "app_links_not_configured",
+                            detail: "This server has no \(name): an admin sets \(settings) in config.json.")
+        }
+        return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+                        body: ResponseBody(bytes: bytes))
+    }
+}
+
+/// A share page as sent: its status, bytes and entity tag, kept briefly per slug.
+struct CachedPage: Sendable {
+    let status: HTTPStatus
+    let bytes: [UInt8]
+    let etag: String
+
+    init(status: HTTPStatus, html: String) {
+        self.status = status
+        bytes = Array(html.utf8)
+        etag = "\"" + ContentDigest.hex(of: html).prefix(32) + "\""
+    }
+}

@@ -1,0 +1,35 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+/// `PUT /v1/me/share-preferences`.
+struct SharePreferencesRequest: Decodable {
+    var showNameOnSharePages: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case showNameOnSharePages = "show_name_on_share_pages"
+    }
+}
+
+extension APIRoutes {
+    /// The member's choice of what their share pages show.
+    func registerSharePreferenceRoutes(on routes: RouteGroup<APIContext>) {
+        routes.get("/v1/me/share-preferences") { _, context in
+            let caller = try context.caller()
+            return preferences(showsName: try domain.sharePages.showsName(userID: caller.userID))
+        }
+        routes.put("/v1/me/share-preferences") { request, context in
+            let caller = try context.caller()
+            let body = try request.decodeJSON(as: SharePreferencesRequest.self)
+            try domain.sharePages.setShowsName(body.showNameOnSharePages, userID: caller.userID)
+            return preferences(showsName: body.showNameOnSharePages)
+        }
+    }
+
+    private func preferences(showsName: Bool) -> Response {
+        var json = JSONOutput()
+        json.object { json in json.member("show_name_on_share_pages", showsName) }
+        return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                        body: ResponseBody(bytes: json.bytes))
+    }
+}

@@ -1,0 +1,75 @@
+import BelayDomain
+import Foundation
+import Synchronization
+
+/// A share card in the store.
+public struct ShareCardImage: Sendable, Hashable {
+    /// The PNG file.
+    public let url: URL
+    /// The digest of its content key: use it as the ETag.
+    public let digest: String
+}
+
+/// The link-preview card of a shared reward (`og:image` of `/s/{slug}`), rendered the first
+/// time it is asked for and kept under `<data>/cards` by content: later requests read the
+/// file, and a changed template, artwork or name makes a new one.
+///
+/// One render at a time: cards are drawn once per shared reward, and a crawler fetching the
+/// same card from several places at once waits for the first render instead of repeating it.
+public final class ShareCardService: Sendable {
+    private let settings: RenderPipelineSettings
+    private let clubName: String
+    private let store: ImageStore
+    private let rendererFactory: ShareCardRendererFactory
+    /// The one renderer, made on first use; the mutex also serialises renders.
+    private let renderer = Mutex<RendererHolder?>(nil)
+
+    public init(settings: RenderPipelineSettings, clubName: String, rendererFactory: @escaping ShareCardRendererFactory) {
+        self.settings = settings
+        self.clubName = clubName
+        self.store = ImageStore(root: settings.cardsDirectory)
+        self.rendererFactory = rendererFactory
+    }
+
+    /// The card of `reward`, read from the store or rendered now.
+    /// - Throws: `PipelineError` when no renderer can be made; `ImageStoreError` when the
+    ///   data directory refuses the write; the renderer's error for an unusable artwork.
+    public func card(for reward: Reward) throws -> ShareCardImage {
+        let request = request(for: reward)
+        return try renderer.withLock { holder in
+            if holder == nil {
+                do {
+                    holder = RendererHolder(try rendererFactory())
+                } catch {
+                    throw PipelineError(kind: .rendererUnavailable(message: "\(error)"))
+                }
+            }
+            guard let renderer = holder?.renderer else { throw PipelineError(kind: .rendererUnavailable(message: "no share card renderer")) }
+            let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
+            if store.contains(digest: digest, fileExtension: "png"), store.touch(digest: digest, fileExtension: "png") {
+                return ShareCardImage(url: store.url(digest: digest, fileExtension: "png"), digest: digest)
+            }
+            let url = try store.write(try renderer.renderCard(request), digest: digest, fileExtension: "png")
+            return ShareCardImage(url: url, digest: digest)
+        }
+    }
+
+    /// What the card of `reward` shows: its sticker (at 2x), the hold, the club.
+    public func request(for reward: Reward) -> ShareCardRequest {
+        let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
+        let date = DateTextFormatter().text(reward.meetupStartsAt, timeZone: reward.meetupTimeZone, locale: settings.clubLocale,
+                                            pattern: settings.datePattern)
+        let image = RewardImageRequest(
+            holdArtworkPath: assets.appendingPathComponent(reward.hold.artworkPath).path,
+            backgroundPath: assets.appendingPathComponent(reward.background.filePath).path,
+            topColor: reward.background.topColor, bottomColor: reward.background.bottomColor,
+            placeName: reward.placeName, dateText: date, stickerScale: 2, storyFormat: .png)
+        return ShareCardRequest(image: image, holdName: reward.hold.name, clubName: clubName)
+    }
+}
+
+/// Moves the renderer into the mutex.
+private final class RendererHolder: @unchecked Sendable {
+    let renderer: any ShareCardRenderer
+    init(_ renderer: any ShareCardRenderer) { self.renderer = renderer }
+}
