@@ -186,6 +186,22 @@ import BelayTestSupport
         #expect(nothing.standardError.hasPrefix("Error: nothing to change"))
     }
 
+    @Test func usersShareNameTurnsTheNameOnSharePagesOffAndOn() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "minji", "--name", "Minji Park")
+        let off = try workspace.run("users", "share-name", "minji", "off")
+        #expect(off.status == 0)
+        #expect(off.standardOutput == "")
+        #expect(off.standardError == "minji's share pages no longer show their name.\n")
+        let on = try workspace.run("users", "share-name", "minji", "on")
+        #expect(on.standardError == "minji's share pages show their name, Minji Park.\n")
+        let wrong = try workspace.run("users", "share-name", "minji", "maybe")
+        #expect(wrong.status == 64)
+        #expect(wrong.standardError.contains("one of on, off"))
+        let nobody = try workspace.run("users", "share-name", "nobody", "off")
+        #expect(nobody.status == 1)
+    }
+
     @Test func meetupsRefuseControlCharactersAndAcceptEveryTzZone() throws {
         let workspace = try club()
         try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")

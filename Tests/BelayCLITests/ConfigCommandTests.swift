@@ -36,6 +36,27 @@ import BelayTestSupport
         #expect(result.standardOutput == "ok\n")
     }
 
+    @Test func checkWarnsWhatSharingInPublicStillNeeds() throws {
+        let plain = try CLIWorkspace(settings: #""server": {"public_base_url": "http://belay.example"}"#).run("config", "check")
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput == "ok\n")
+        #expect(plain.standardError.contains("warning: server.public_base_url (http://belay.example) is not https"))
+        #expect(plain.standardError.contains("warning: app_links.ios_app_ids is empty"))
+        #expect(plain.standardError.contains("warning: app_links.android_package and app_links.android_sha256_fingerprints not set"))
+
+        let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
+        let ready = try CLIWorkspace(settings: """
+            "server": {"public_base_url": "https://belay.example"},
+            "app_links": {"ios_app_ids": "A1B2C3D4E5.club.belay.app", "android_package": "club.belay.app", "android_sha256_fingerprints": "\(fingerprint)"}
+            """).run("config", "check")
+        #expect(ready.status == 0)
+        #expect(!ready.standardError.contains("warning"))
+
+        let wrong = try CLIWorkspace(settings: #""app_links": {"ios_app_ids": "club.belay.app"}"#).run("config", "check")
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError.contains("app_links.ios_app_ids: \"club.belay.app\" is not an app id TEAMID.bundle.id"))
+    }
+
     @Test func impossibleValueIsRefusedNamingTheKey() throws {
         let workspace = try CLIWorkspace(settings: #""server": {"port": 70000}"#)
         let result = try workspace.run("config", "check")

@@ -1,11 +1,11 @@
 import Foundation
 import BelayDomain
 
-/// `belay users create|list|role|token|tokens|revoke`: people and their API tokens.
+/// `belay users create|list|role|share-name|token|tokens|revoke`: people and their API tokens.
 struct UsersCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "users", abstract: "Create users, change roles, issue and revoke API tokens.",
-                             subcommands: [Create.self, List.self, Role.self, Token.self, Tokens.self, Revoke.self])
+                             subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self])
     }
 
     init(arguments: ParsedArguments) {}
@@ -156,6 +156,37 @@ struct UsersCommand: ParsableCommand {
             if json { return try context.printJSON(UserOutput(user)) }
             context.print("\(user.handle)  \(user.role.rawValue)")
             context.note("\(user.handle) is now \(user.role.rawValue).")
+        }
+    }
+
+    /// On or off, for a setting.
+    enum Switch: String, CaseIterable, ExpressibleByArgument {
+        case on, off
+    }
+
+    /// `belay users share-name`.
+    struct ShareName: ParsableCommand {
+        static let setting = Argument<Switch>("on|off", help: "Whether the user's share pages show their display name.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "share-name", abstract: "Show or hide a user's display name on the public pages of their shared rewards.",
+                                 discussion: "Pages already shared follow at once. On by default.",
+                                 arguments: [UsersCommand.handle, setting])
+        }
+
+        let handle: String, setting: Switch
+
+        init(arguments: ParsedArguments) {
+            handle = arguments[UsersCommand.handle]
+            setting = arguments[Self.setting]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let user = try services.user(handle)
+            try services.domain.sharePages.setShowsName(setting == .on, userID: user.id)
+            context.note(setting == .on ? "\(user.handle)'s share pages show their name, \(user.displayName)."
+                                        : "\(user.handle)'s share pages no longer show their name.")
         }
     }
 
