@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
-        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayRender", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
     ]
 )
