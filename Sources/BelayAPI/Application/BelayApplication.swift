@@ -186,7 +186,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
-    router.add(middleware: DomainErrorMiddleware())
+    router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime)).register(on: router)
     let responder = router.buildResponder()
