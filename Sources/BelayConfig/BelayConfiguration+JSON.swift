@@ -38,6 +38,7 @@ extension BelayConfiguration {
                 ("closes_minutes_after_end", integer(checkIn.closesMinutesAfterEnd)),
                 ("code_step_seconds", integer(checkIn.codeStepSeconds)),
                 ("max_wrong_attempts", integer(checkIn.maxWrongAttempts)),
+                ("retention_days", integer(checkIn.retentionDays)),
             ])),
             ("rewards", .object([
                 ("milestones", .object(rewards.milestones.sorted { $0.key < $1.key }.map { (String($0.key), string($0.value)) })),

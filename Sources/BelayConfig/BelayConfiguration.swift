@@ -65,6 +65,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var codeStepSeconds: Int
         /// Wrong codes a member may enter for one meetup before being refused.
         public var maxWrongAttempts: Int
+        /// Days check-in idempotency keys and wrong-code counters are kept before the server
+        /// prunes them (1 or more).
+        public var retentionDays: Int = 7
     }
 
     /// `rewards`: which hold a check-in earns.

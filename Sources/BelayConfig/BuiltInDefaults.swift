@@ -35,7 +35,8 @@ enum BuiltInDefaults {
         "opens_minutes_before_start": 30,
         "closes_minutes_after_end": 120,
         "code_step_seconds": 30,
-        "max_wrong_attempts": 5
+        "max_wrong_attempts": 5,
+        "retention_days": 7
       },
       "rewards": {
         "milestones": {

@@ -166,7 +166,9 @@ struct ConfigurationValidator {
             opensMinutesBeforeStart: opens,
             closesMinutesAfterEnd: closes,
             codeStepSeconds: step,
-            maxWrongAttempts: atLeast(1, "check_in.max_wrong_attempts", unit: "attempt")
+            maxWrongAttempts: atLeast(1, "check_in.max_wrong_attempts", unit: "attempt"),
+            retentionDays: atLeast(1, "check_in.retention_days", unit: "day",
+                                   why: "a retried check-in must still find its idempotency key")
         )
 
         // rewards

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The error thrown by BelayStorage: a failed SQLite call, a column that could not be
 /// converted, or a migration refusal.
@@ -21,6 +24,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     let kind: Kind
 
+    /// The `errno` of the operating-system call behind the error (SQLite's
+    /// `sqlite3_system_errno`), 0 when there was none or it is unknown.
+    public private(set) var systemErrorNumber: Int32 = 0
+
     // Extended result codes are C macros built from expressions, which Swift does not import.
     static let constraintUnique: Int32 = 2067       // SQLITE_CONSTRAINT | (8 << 8)
     static let constraintPrimaryKey: Int32 = 1555   // SQLITE_CONSTRAINT | (6 << 8)
@@ -37,6 +44,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
             message = String(cString: sqlite3_errstr(code))
         }
         self.init(.sqlite(extendedCode: code, message: message, sql: sql))
+        if let connection { systemErrorNumber = sqlite3_system_errno(connection) }
     }
 
     /// The extended SQLite result code (for example 2067 for a UNIQUE constraint), or nil
@@ -75,6 +83,16 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// True for a FOREIGN KEY constraint violation.
     public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey }
+
+    /// True when the disk (or the user's quota) holding the database or its write-ahead log
+    /// is full: SQLite's `SQLITE_FULL`, or an I/O error whose cause was `ENOSPC`/`EDQUOT`.
+    /// Nothing can be written until space is freed; reads still work.
+    public var isStorageFull: Bool {
+        guard let resultCode else { return false }
+        if resultCode == SQLITE_FULL { return true }
+        return (resultCode == SQLITE_IOERR || resultCode == SQLITE_CANTOPEN)
+            && (systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT)
+    }
 
     /// True when another connection or process held a lock longer than the busy timeout.
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }

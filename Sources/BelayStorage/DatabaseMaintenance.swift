@@ -1,5 +1,8 @@
 import CSQLite
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A row that `PRAGMA foreign_key_check` reports: a child row whose parent is missing.
 public struct ForeignKeyViolation: Sendable, Hashable, CustomStringConvertible {
@@ -41,12 +44,17 @@ extension Database {
     ///
     /// The copy is one consistent snapshot even while other connections or processes write
     /// (in WAL mode they are not blocked). It is written to a temporary file beside
-    /// `destination` and renamed into place, so `destination` is never half-written.
-    /// - Throws: `DatabaseError` when the destination cannot be written or the copy fails.
+    /// `destination` and renamed into place, so `destination` is never half-written. A
+    /// `-wal`, `-shm` or `-journal` file left beside `destination` (by a database that was
+    /// there before) is removed first, so SQLite never replays it onto the copy.
+    /// - Throws: `DatabaseError` when `destination` is this database itself or one of its
+    ///   `-wal`/`-shm`/`-journal` files (the same file, even by another name or a link),
+    ///   when the destination cannot be written, or when the copy fails.
     public func backup(to destination: String) throws {
         guard let source = handle else {
             throw DatabaseError(.misuse(message: "The database \(path) is closed; open a new connection to back it up"))
         }
+        try refuseBackupOntoItself(destination)
         let temporary = destination + ".partial-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var target: OpaquePointer?
@@ -70,6 +78,15 @@ extension Database {
         guard code == SQLITE_DONE, finishCode == SQLITE_OK else {
             throw DatabaseError(code: code == SQLITE_DONE ? finishCode : code, connection: target, sql: nil)
         }
+        for suffix in Self.companionSuffixes {
+            let companion = destination + suffix
+            guard FileManager.default.fileExists(atPath: companion) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: companion)
+            } catch {
+                throw DatabaseError(.misuse(message: "Cannot remove the stale \(companion) beside the backup destination (SQLite would replay it onto the copy): \(error.localizedDescription); remove it by hand or choose another destination"))
+            }
+        }
         if FileManager.default.fileExists(atPath: destination) {
             try? FileManager.default.removeItem(atPath: destination)
         }
@@ -78,6 +95,36 @@ extension Database {
         } catch {
             throw DatabaseError(.misuse(message: "Cannot move the backup into place at \(destination): \(error.localizedDescription)"))
         }
+    }
+}
+
+extension Database {
+    /// The files SQLite keeps beside a database: the write-ahead log, its shared-memory
+    /// index, and the rollback journal.
+    static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Throws when `destination` names the same file (device and inode) as this database or
+    /// one of its companion files: replacing it would destroy the live data.
+    private func refuseBackupOntoItself(_ destination: String) throws {
+        guard let target = FileIdentity(path: destination) else { return }   // nothing there yet
+        for suffix in [""] + Self.companionSuffixes where FileIdentity(path: path + suffix) == target {
+            throw DatabaseError(.misuse(message: "Refusing to back up \(path) onto \(destination): that is \(suffix.isEmpty ? "the database itself" : "its \(suffix) file") (the same file on disk), and replacing it would destroy the live data. Choose a destination outside the database's files, e.g. \(path).backup"))
+        }
+    }
+}
+
+/// A file's device and inode: equal for two paths that reach the same file (hard links,
+/// symbolic links, `..`).
+private struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// Nil when nothing exists at `path` (or it cannot be examined).
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }
 

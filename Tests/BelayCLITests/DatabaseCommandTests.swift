@@ -96,4 +96,45 @@ import BelayTestSupport
         #expect(again.standardError.contains("already exists; choose another name, or add --force"))
         try workspace.succeed("db", "backup", "copy.sqlite3", "--force")
     }
+
+    @Test func backupRefusesToReplaceTheLiveDatabaseEvenWithForce() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        let before = try Data(contentsOf: URL(fileURLWithPath: workspace.databasePath))
+        try FileManager.default.createSymbolicLink(atPath: workspace.directory.file("alias.sqlite3"),
+                                                   withDestinationPath: workspace.databasePath)
+        try FileManager.default.linkItem(atPath: workspace.databasePath, toPath: workspace.directory.file("hardlink.sqlite3"))
+        for name in ["data/belay.sqlite3", "data/../data/belay.sqlite3", "alias.sqlite3", "hardlink.sqlite3"] {
+            let result = try workspace.run("db", "backup", name, "--force")
+            #expect(result.status == 1, "\(name): \(result)")
+            #expect(result.standardOutput == "", "\(name)")
+            #expect(result.standardError.hasPrefix("Error: Refusing to back up "), "\(name): \(result.standardError)")
+            #expect(result.standardError.contains("the database itself (the same file on disk)"), "\(name)")
+            #expect(result.standardError.contains("Choose a destination outside the database's files"), "\(name)")
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: workspace.databasePath))
+        #expect(after == before, "the live database is untouched")
+        #expect(try workspace.succeed("db", "check") == "ok\n")
+        let report = try #require(try workspace.json("migrate", "--dry-run") as? [String: Any])
+        #expect(report["already_applied"] as? Int == 2)
+    }
+
+    @Test func backupRemovesStaleWriteAheadFilesBesideTheDestination() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        let copy = workspace.directory.file("copy.sqlite3")
+        // Left by a database that lived at the destination before: SQLite would replay them onto the copy.
+        for suffix in ["-wal", "-shm", "-journal"] {
+            try Data("stale \(suffix) of an older database".utf8).write(to: URL(fileURLWithPath: copy + suffix))
+        }
+        let result = try workspace.run("db", "backup", "copy.sqlite3")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardError.contains("Backed up"))
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: copy + suffix), "\(suffix) is removed")
+        }
+        let checkCopy = try BelayProcess.run(["db", "check"], environment: ["BELAY_DATABASE_PATH": copy], in: workspace.path)
+        #expect(checkCopy.status == 0, "\(checkCopy)")
+        #expect(checkCopy.standardOutput == "ok\n")
+    }
 }

@@ -51,6 +51,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(config.club.timeZone == "Asia/Seoul")
         #expect(config.club.locale == "ko_KR")
         #expect(config.checkIn.codeStepSeconds == 30)
+        #expect(config.checkIn.retentionDays == 7)
         #expect(config.rewards.milestones[10] == "crimp-silver")
         #expect(config.rewards.rarityWeights == ["common": 60, "uncommon": 25, "rare": 12, "epic": 3])
         #expect(config.render.storyFormat == .png)
@@ -151,6 +152,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
             "BELAY_DATA_DIRECTORY": "envdata",
             "BELAY_SHARE_INSTAGRAM_APP_ID": "1234567890",
             "BELAY_REWARDS_MILESTONES": #"{"2": "crimp-silver"}"#,
+            "BELAY_CHECK_IN_RETENTION_DAYS": "30",
             "PATH": "/usr/bin",
         ], cwd: cwd.path)
         #expect(config.server.port == 9100)
@@ -158,6 +160,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(config.databasePath.hasSuffix("/envdata/belay.sqlite3"))
         #expect(config.share.instagramAppID == "1234567890")
         #expect(config.rewards.milestones == [2: "crimp-silver"])
+        #expect(config.checkIn.retentionDays == 30)
     }
 
     @Test func environmentValuesAreCheckedAndNamed() throws {
@@ -224,6 +227,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"check_in": {"code_step_seconds": 10}}"#, "check_in.code_step_seconds: 10 seconds is outside 30–60"),
         (#"{"check_in": {"code_step_seconds": 61}}"#, "check_in.code_step_seconds: 61 seconds is outside 30–60"),
         (#"{"check_in": {"max_wrong_attempts": -2}}"#, "check_in.max_wrong_attempts: -2 is too small"),
+        (#"{"check_in": {"retention_days": 0}}"#, "check_in.retention_days: 0 is too small; it must be at least 1 day (a retried check-in must still find its idempotency key)"),
         (#"{"club": {"time_zone": "Mars/Olympus"}}"#, #"club.time_zone: "Mars/Olympus" is not a known IANA time zone"#),
         (#"{"club": {"locale": "ko-KR"}}"#, #"club.locale: "ko-KR" is not a known locale (e.g. ko_KR, en_US); did you mean "ko_KR"?"#),
         (#"{"render": {"workers": 0}}"#, "render.workers: 0 is too small; it must be at least 1 worker"),

@@ -3,6 +3,9 @@ import BelayDomain
 import BelayTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct RenderWorkerPoolTests {
     @Test func workersRenderEveryQueuedJobAndStopCleanly() throws {
@@ -67,6 +70,50 @@ import Testing
                 "the dead worker's claim counts as an attempt, as an expired lease does")
     }
 
+    @Test func jobsOfAnEarlierProcessWithThisPidAreTakenBackAtStart() throws {
+        // A server restarted in a container is pid 1 again: only its start time differs.
+        let fixture = try PipelineFixture()
+        try fixture.history(meetups: 1, members: 2)
+        let earlier = WorkerIdentity(host: "node-1", pid: 1, startTime: 1_000)
+        let restarted = WorkerIdentity(host: "node-1", pid: 1, startTime: 2_000)
+        #expect(restarted.knowsIsGone(earlier))
+        #expect(!restarted.knowsIsGone(restarted), "a process is never gone to itself")
+        #expect(!restarted.knowsIsGone(WorkerIdentity(host: "node-1", pid: 1)), "without a start time it may be this process")
+        #expect(!restarted.knowsIsGone(WorkerIdentity(host: "node-2", pid: 1, startTime: 1_000)), "another host's process")
+        let claimed = try fixture.domain.renderJobs.claim(owner: earlier.owner("render-0"), limit: 2)
+        #expect(claimed.count == 2)
+
+        let log = LogLines()
+        let pool = RenderWorkerPool(service: fixture.service, queue: fixture.domain.renderJobs, rendererFactory: fixture.rendererFactory,
+                                    workers: 1, identity: restarted, log: { log.append($0) })
+        try pool.start()
+        defer { pool.stop() }
+        pool.notify()
+        #expect(pool.metrics.waitForFinishedJobs(atLeast: 2, timeout: 30), "the jobs did not wait out their 60 s lease")
+        #expect(try fixture.rewards().allSatisfy { $0.renderStatus == .ready })
+        #expect(log.all.contains("render: took back 2 job(s) left running by a process on this host that is gone"))
+    }
+
+    @Test func aKilledProcessNotYetReapedOrAReusedPidIsGone() throws {
+        let zombie = try UnreapedProcess()
+        #expect(zombie.isZombie)
+        #expect(kill(zombie.pid, 0) == 0, "signals still reach a zombie")
+        let here = WorkerIdentity.current
+        #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: zombie.pid)))
+        // Owners written by an older version (`host:pid:name`) are still understood.
+        let old = try #require(WorkerIdentity.parse(owner: "\(here.host):\(zombie.pid):render-0"))
+        #expect(old.startTime == nil && here.knowsIsGone(old))
+        let parent = getppid()
+        let parentStarted = try #require(WorkerIdentity.parse(owner: WorkerIdentity(host: here.host, pid: parent,
+            startTime: ProcessStatus.read(pid: parent)?.startTime).owner("x")))
+        #expect(parentStarted.startTime != nil)
+        #expect(!here.knowsIsGone(parentStarted), "a live process with its own start time")
+        #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: parent, startTime: UInt64.max)),
+                "the pid now belongs to a process that started at another time")
+        zombie.reap()
+        #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: zombie.pid)))
+    }
+
     @Test func startRefusesWhenARendererCannotBeMade() throws {
         let fixture = try PipelineFixture()
         struct MissingFont: Error, CustomStringConvertible { var description: String { "the bold font '/nope.ttf' cannot be used" } }
@@ -100,3 +147,4 @@ import Testing
         return process.processIdentifier
     }
 }
+

@@ -11,11 +11,12 @@ public final class FullDisk: @unchecked Sendable {
     public let path: String
     private var mounted = false
 
-    /// Mounts a 1 MiB tmpfs on `path` (which must exist and be empty) and fills it.
+    /// Mounts a tmpfs of `size` (1 MiB by default, `mount`'s notation) on `path` (which must
+    /// exist and be empty) and fills it.
     /// - Throws: when the mount fails.
-    public init(_ path: String) throws {
+    public init(_ path: String, size: String = "1m") throws {
         self.path = path
-        try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path])
+        try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path])
         mounted = true
         fill()
     }

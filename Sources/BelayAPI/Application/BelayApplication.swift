@@ -54,11 +54,14 @@ public final class BelayApplication: Sendable {
     /// start, and rewards stay pending until a backfill renders them.
     public let workers: RenderWorkerPool
     public let scheduler: BackfillScheduler
+    /// Prunes old check-in idempotency keys and wrong-code counters (`check_in.retention_days`).
+    public let retention: RetentionScheduler
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
-         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
+         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
+         backfillMetrics: RenderMetrics, logger: Logger) {
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -66,6 +69,7 @@ public final class BelayApplication: Sendable {
         self.server = server
         self.workers = workers
         self.scheduler = scheduler
+        self.retention = retention
         self.backfillMetrics = backfillMetrics
         self.logger = logger
     }
@@ -76,7 +80,7 @@ public final class BelayApplication: Sendable {
     /// The port the server listens on (the real one for port 0); 0 before `start()`.
     public var port: Int { server.port }
 
-    /// Starts the render workers, the backfill schedule and the HTTP server.
+    /// Starts the render workers, the backfill schedule, check-in retention and the HTTP server.
     /// - Throws: `ApplicationError` when the address cannot be bound.
     public func start() throws {
         do {
@@ -85,6 +89,7 @@ public final class BelayApplication: Sendable {
             logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
         }
         scheduler.start()
+        retention.start()
         do {
             try server.start()
         } catch {
@@ -110,6 +115,7 @@ public final class BelayApplication: Sendable {
 
     private func stopBackground() {
         scheduler.stop()
+        retention.stop()
         workers.stop()
     }
 
@@ -168,6 +174,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
+    let retention = RetentionScheduler(
+        retention: try CheckInRetention(configuration: configuration, pool: pool, clock: options.clock),
+        clock: options.clock, log: { line in logger.info(line) })
     let metricsRegistry = MetricsRegistry()
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
@@ -183,7 +192,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
-    router.add(middleware: DomainErrorMiddleware())
+    router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime),
               sharePageCacheLifetime: options.sharePageCacheLifetime).register(on: router)
@@ -191,7 +200,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
 
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
-                                       server: server, workers: pipeline.workers, scheduler: pipeline.scheduler,
+                                       server: server, workers: pipeline.workers, scheduler: pipeline.scheduler, retention: retention,
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger)
     applicationBox.set(application)
     return application

@@ -32,6 +32,20 @@ extension DomainSettings {
     }
 }
 
+extension CheckInRetention {
+    /// Pruning of check-in idempotency keys and wrong-code counters after
+    /// `check_in.retention_days`.
+    /// - Throws: `ApplicationError` naming the key when the value cannot work.
+    public convenience init(configuration: BelayConfiguration, pool: DatabasePool, clock: any WallClock) throws {
+        do {
+            try self.init(pool: pool, clock: clock, retentionDays: configuration.checkIn.retentionDays)
+        } catch let error as DomainError {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): check_in.retention_days",
+                                                   message: error.message))
+        }
+    }
+}
+
 extension ServerSettings {
     /// The HTTP listener from `config.json`'s `server` section.
     public init(configuration: BelayConfiguration) {

@@ -12,11 +12,15 @@ import BelayPipeline
 /// | `invalid_cursor` | 400 |
 /// | `not_permitted` | 403 |
 /// | `storage_failure` when the database is busy | 503 with `Retry-After` |
+/// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
 /// | every other refusal (`waitlisted`, `window_closed`, `meetup_cancelled`, …) | 409 |
 ///
 /// Every mapped problem has `code` and `reason` set to the reason's raw value.
 public enum DomainProblems {
+    /// The `Retry-After` of a `storage_full` answer: freeing space takes an operator.
+    public static let storageFullRetryAfterSeconds = 60
+
     /// The problem for `error`, or nil when it must be answered as an unexpected 500.
     public static func httpError(for error: DomainError) -> HTTPError? {
         let reason = error.reason
@@ -33,6 +37,11 @@ public enum DomainProblems {
         case .handleTaken, .emailTaken, .meetupCancelled, .meetupCompleted, .meetupOver, .notAttending, .waitlisted,
              .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .windowNotOpen, .windowClosed, .tooManyAttempts:
             status = .conflict
+        case .storageFailure where error.underlying?.isStorageFull == true:
+            return HTTPError(.serviceUnavailable, code: "storage_full",
+                             detail: "The server's disk is full, so nothing could be saved; nothing was changed. Try again later.",
+                             headers: ["Retry-After": String(storageFullRetryAfterSeconds)],
+                             extensions: ["reason": .string(reason.rawValue)])
         case .storageFailure:
             guard error.underlying?.isBusy == true else { return nil }
             return HTTPError(.serviceUnavailable, code: "busy",
@@ -55,7 +64,18 @@ public enum DomainProblems {
 /// responses; install it inside `ErrorMiddleware` so the mapped problems are logged and
 /// counted with their real status. Unmappable errors pass through to become a logged 500.
 public struct DomainErrorMiddleware: RouterMiddleware {
-    public init() {}
+    private let storageFull: StorageFullAlarm?
+
+    /// - Parameter storageFull: told of every write refused because the disk is full (it
+    ///   logs the cause once).
+    public init(storageFull: StorageFullAlarm? = nil) {
+        self.storageFull = storageFull
+    }
+
+    private func problem(for error: DomainError) -> HTTPError? {
+        if let storageFull, error.underlying?.isStorageFull == true { storageFull.record(error) }
+        return DomainProblems.httpError(for: error)
+    }
 
     public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
         do {
@@ -63,11 +83,11 @@ public struct DomainErrorMiddleware: RouterMiddleware {
             guard response.isDeferred else { return response }
             return try response.transformed { outcome in
                 outcome.mapError { error in
-                    (error as? DomainError).flatMap(DomainProblems.httpError(for:)) ?? error
+                    (error as? DomainError).flatMap(problem(for:)) ?? error
                 }
             }
         } catch let error as DomainError {
-            guard let problem = DomainProblems.httpError(for: error) else { throw error }
+            guard let problem = problem(for: error) else { throw error }
             throw problem
         }
     }

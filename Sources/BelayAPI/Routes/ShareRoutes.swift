@@ -33,43 +33,43 @@ extension APIRoutes {
             if let meetupID, caller.role != .admin {
                 try requireManager(of: try domain.meetups.meetup(id: meetupID), caller, to: "see its share statistics")
             }
-            var statistics = try domain.shares.statistics(meetupID: meetupID, from: from, to: to)
-            if caller.role != .admin {
-                var hosted: [Int64: Bool] = [:]
-                statistics = try statistics.filter { statistic in
-                    if let known = hosted[statistic.meetupID] { return known }
-                    let mine = try domain.meetups.meetup(id: statistic.meetupID).hostID == caller.userID
-                    hosted[statistic.meetupID] = mine
-                    return mine
-                }
-            }
-            let offset = try page.cursor.map(StatisticsCursor.offset(from:)) ?? 0
-            let slice = statistics.dropFirst(offset).prefix(page.limit)
-            let next = offset + slice.count < statistics.count ? StatisticsCursor.encode(offset: offset + slice.count) : nil
-            return .api(ListBody(items: slice.map(ShareStatisticBody.init), nextCursor: next))
+            // Aggregated by the database, a host's meetups only: the cost follows the page.
+            let statistics = try domain.shares.statistics(
+                meetupID: meetupID, from: from, to: to, hostID: caller.role == .admin ? nil : caller.userID,
+                after: try page.cursor.map(StatisticsCursor.key(from:)) ?? .start, limit: page.limit)
+            return .api(ListBody(items: statistics.items.map(ShareStatisticBody.init),
+                                 nextCursor: statistics.next.map(StatisticsCursor.encode(after:))))
         }
     }
 }
 
-/// The cursor of the statistics list: the position of the next row, opaque to clients.
+/// The cursor of the statistics list: the last row's meetup, day and target, opaque to clients.
 enum StatisticsCursor {
-    static let prefix = "share-stats:"
+    static let prefix = "share-stats:v2:"
 
-    static func encode(offset: Int) -> String {
-        Data((prefix + String(offset)).utf8).base64EncodedString()
+    static func encode(after key: ShareStatisticKey) -> String {
+        Data((prefix + "\(key.meetupID):\(key.day):\(key.target)").utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// - Throws: `HTTPError` 400 `invalid_cursor` when the text is not a cursor this list gave out.
-    static func offset(from text: String) throws -> Int {
+    static func key(from text: String) throws -> ShareStatisticKey {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
-              decoded.hasPrefix(prefix), let offset = Int(decoded.dropFirst(prefix.count)), offset >= 0 else {
-            throw HTTPError(.badRequest, code: RefusalReason.invalidCursor.rawValue,
-                            detail: "The cursor is not one this statistics list gave out; start again without a cursor.",
-                            extensions: ["parameter": "cursor", "reason": .string(RefusalReason.invalidCursor.rawValue)])
+        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8), decoded.hasPrefix(prefix) else {
+            throw invalid()
         }
-        return offset
+        let parts = decoded.dropFirst(prefix.count).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let meetupID = Int64(parts[0]), meetupID >= 1,
+              parts[1].wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil, ShareTarget(rawValue: String(parts[2])) != nil else {
+            throw invalid()
+        }
+        return ShareStatisticKey(meetupID: meetupID, day: String(parts[1]), target: String(parts[2]))
+    }
+
+    private static func invalid() -> HTTPError {
+        HTTPError(.badRequest, code: RefusalReason.invalidCursor.rawValue,
+                  detail: "The cursor is not one this statistics list gave out; start again without a cursor.",
+                  extensions: ["parameter": "cursor", "reason": .string(RefusalReason.invalidCursor.rawValue)])
     }
 }

@@ -77,6 +77,11 @@ struct BackfillCommand: ParsableCommand {
         var waitingForRetry: Int
         var nextRetryAt: Date?
         var postponed: Int
+        /// Jobs left running by a dead process on this host, taken back at the start.
+        var reclaimed: Int
+        /// Jobs in scope skipped because another live worker holds their lease.
+        var runningElsewhere: Int
+        var runningElsewhereUntil: Date?
         var stoppedEarly: String?
     }
 
@@ -120,6 +125,13 @@ struct BackfillCommand: ParsableCommand {
         }
         display.finish()
         try printSummary(report, context)
+        if report.reclaimed > 0 {
+            context.note("Took back \(report.reclaimed) render job\(report.reclaimed == 1 ? "" : "s") left running by a process on this host that is gone.")
+        }
+        if report.runningElsewhere > 0 {
+            let until = report.runningElsewhereUntil.map { " until \(TimeFormatting.rfc3339($0))" } ?? ""
+            context.note("Skipped \(report.runningElsewhere) render job\(report.runningElsewhere == 1 ? "" : "s") held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
+        }
         if report.failed > 0 {
             context.note("\(report.failed) reward\(report.failed == 1 ? "" : "s") failed to render for good; `belay rewards show ID` gives the reason. Fix the cause; the next backfill retries them after a back-off.")
         }
@@ -158,7 +170,9 @@ struct BackfillCommand: ParsableCommand {
                 renderCpuSeconds: (report.renderCPUSeconds * 1000).rounded() / 1000, reusedJobs: report.reused, imagesRendered: report.imagesRendered,
                 skippedWithoutCatalog: report.skippedWithoutCatalog, queued: report.queued,
                 failedAttemptsRetried: report.failedWillRetry, waitingForRetry: report.waitingForRetry,
-                nextRetryAt: report.nextRetryAt, postponed: report.postponed, stoppedEarly: report.stoppedEarly))
+                nextRetryAt: report.nextRetryAt, postponed: report.postponed, reclaimed: report.reclaimed,
+                runningElsewhere: report.runningElsewhere, runningElsewhereUntil: report.runningElsewhereUntil,
+                stoppedEarly: report.stoppedEarly))
         }
         var table = Table(columns: ["", "count"])
         table.append(["awarded", "\(report.awarded)"])
@@ -169,6 +183,11 @@ struct BackfillCommand: ParsableCommand {
             table.append(["waiting for retry", "\(report.waitingForRetry)" + (report.nextRetryAt.map { " (next at \(TimeFormatting.rfc3339($0)))" } ?? "")])
         }
         if report.postponed > 0 { table.append(["postponed", "\(report.postponed)"]) }
+        if report.reclaimed > 0 { table.append(["taken back from a dead process", "\(report.reclaimed)"]) }
+        if report.runningElsewhere > 0 {
+            table.append(["running elsewhere (skipped)", "\(report.runningElsewhere)"
+                          + (report.runningElsewhereUntil.map { " (lease until \(TimeFormatting.rfc3339($0)))" } ?? "")])
+        }
         table.append(["duration", String(format: "%.1f s", report.durationSeconds)])
         context.printTable(table)
     }

@@ -79,11 +79,13 @@ enum BackfillRepository {
             SELECT coalesce(sum(j.status = 'queued' AND j.available_at <= ?1), 0),
                    coalesce(sum(j.status = 'queued' AND j.available_at > ?1), 0),
                    min(CASE WHEN j.status = 'queued' AND j.available_at > ?1 THEN j.available_at END),
-                   coalesce(sum(j.status = 'running'), 0)
+                   coalesce(sum(j.status = 'running'), 0),
+                   min(CASE WHEN j.status = 'running' THEN j.lease_expires_at END)
             FROM render_jobs j JOIN rewards r ON r.id = j.reward_id JOIN attendances a ON a.id = r.attendance_id
             WHERE j.status IN ('queued', 'running') AND \(scopeClause)
             """, arguments([now], scope: scope)) {
-            ScopedQueueState(due: try $0.get(0), waiting: try $0.get(1), nextRetryAt: try $0.get(2), running: try $0.get(3))
+            ScopedQueueState(due: try $0.get(0), waiting: try $0.get(1), nextRetryAt: try $0.get(2), running: try $0.get(3),
+                             runningLeaseEndsAt: try $0.get(4))
         } ?? ScopedQueueState(due: 0, waiting: 0, nextRetryAt: nil, running: 0)
     }
 

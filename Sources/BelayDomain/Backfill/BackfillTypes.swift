@@ -17,6 +17,8 @@ public struct ScopedQueueState: Sendable, Hashable {
     public let nextRetryAt: Date?
     /// Claimed by a worker.
     public let running: Int
+    /// When the earliest lease of a running job ends (it can be claimed again then).
+    public var runningLeaseEndsAt: Date? = nil
 
     /// Everything not yet finished.
     public var inFlight: Int { due + waiting + running }

@@ -41,6 +41,15 @@ public struct LeaseClaimant: Sendable, Hashable {
         self.purpose = purpose
         holderID = "\(host):\(pid):\(UInt32.random(in: 0 ... .max))"
     }
+
+    /// A claimant with a holder id of the caller's making (unique per claimant, e.g.
+    /// `host:pid@started:nonce`, so the process can be recognised as gone later).
+    public init(holderID: String, host: String, pid: Int32, purpose: String) {
+        self.holderID = holderID
+        self.host = host
+        self.pid = pid
+        self.purpose = purpose
+    }
 }
 
 /// The answer to `LeaseService.acquire`.

@@ -95,3 +95,29 @@ public struct ShareStatistic: Sendable, Hashable {
     /// Not completed and no error: the member dismissed the sheet.
     public var dismissed: Int
 }
+
+/// Where a page of share statistics ends: the last row's meetup, day and target. Rows
+/// after it (in the list's order) form the next page.
+public struct ShareStatisticKey: Sendable, Hashable {
+    public let meetupID: Int64
+    /// `yyyy-MM-dd` in the club's time zone.
+    public let day: String
+    /// `ShareTarget.rawValue`.
+    public let target: String
+
+    public init(meetupID: Int64, day: String, target: String) {
+        self.meetupID = meetupID
+        self.day = day
+        self.target = target
+    }
+
+    /// Before every row.
+    public static let start = ShareStatisticKey(meetupID: 0, day: "", target: "")
+}
+
+/// One page of share statistics.
+public struct ShareStatisticsPage: Sendable, Hashable {
+    public let items: [ShareStatistic]
+    /// Pass as `after` for the next page; nil on the last page.
+    public let next: ShareStatisticKey?
+}

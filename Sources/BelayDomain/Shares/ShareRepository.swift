@@ -31,24 +31,59 @@ enum ShareRepository {
                           occurredAt: Date(millisecondsSince1970: now.millisecondsSince1970))
     }
 
-    struct StatisticsRow {
-        let meetupID: Int64
-        let meetupTitle: String
-        let target: ShareTarget
-        let occurredAt: Date
-        let completed: Bool
-        let hasError: Bool
+    /// The earliest and latest `occurred_at` of all share events (from the time index).
+    static func occurrenceRange(in db: Database) throws -> (first: Date, last: Date)? {
+        try db.queryOne("SELECT min(occurred_at), max(occurred_at) FROM share_events", []) { row in
+            guard let first = try row.get(0, as: Date?.self), let last = try row.get(1, as: Date?.self) else { return nil }
+            return (first, last)
+        } ?? nil
     }
 
-    static func statisticsRows(meetupID: Int64?, from: Date?, to: Date?, in db: Database) throws -> [StatisticsRow] {
-        try db.query("""
-            SELECT e.meetup_id, m.title, e.target, e.occurred_at, e.completed, e.error IS NOT NULL
-            FROM share_events e JOIN meetups m ON m.id = e.meetup_id
-            WHERE (?1 IS NULL OR e.meetup_id = ?1) AND (?2 IS NULL OR e.occurred_at >= ?2) AND (?3 IS NULL OR e.occurred_at < ?3)
-            """, [meetupID, from, to]) { row in
-            StatisticsRow(meetupID: try row.get(0), meetupTitle: try row.get(1),
-                          target: ShareTarget(rawValue: try row.get(2)) ?? .other, occurredAt: try row.get(3),
-                          completed: try row.get(4), hasError: try row.get(5))
+    /// The statistics query: events are grouped per meetup, club-zone day and target, for
+    /// at most `meetupLimit` meetups from `after.meetupID` on, each found through an index
+    /// (`meetups_by_host` for a host, the primary key otherwise), and their events through
+    /// `share_events_by_meetup` (`CROSS JOIN` keeps SQLite to that order: meetups first).
+    /// So the work follows the page asked for, not the history.
+    ///
+    /// `?1` is a JSON array of `[start_ms, end_ms, utc_offset_seconds]` intervals covering
+    /// `[?2, ?3)`, in each of which the club's zone keeps one UTC offset.
+    static func statisticsSQL(forHost: Bool, forMeetup: Bool) -> String {
+        let meetupFilter = (forHost ? " AND m.host_id = ?9" : "") + (forMeetup ? " AND m.id = ?10" : "")
+        return """
+            WITH offsets(start_at, end_at, offset_seconds) AS (
+                SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1)
+            ),
+            page_meetups(id, title) AS (
+                SELECT m.id, m.title FROM meetups m
+                WHERE m.id >= ?4\(meetupFilter)
+                  AND EXISTS (SELECT 1 FROM share_events s WHERE s.meetup_id = m.id AND s.occurred_at >= ?2 AND s.occurred_at < ?3)
+                ORDER BY m.id LIMIT ?7
+            )
+            SELECT e.meetup_id, p.title, date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch') AS day, e.target,
+                   count(*), sum(e.completed), sum(e.completed = 0 AND e.error IS NOT NULL), sum(e.completed = 0 AND e.error IS NULL)
+            FROM page_meetups p
+            CROSS JOIN share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
+            CROSS JOIN offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
+            WHERE (e.meetup_id, date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch'), e.target) > (?4, ?5, ?6)
+            GROUP BY e.meetup_id, day, e.target
+            ORDER BY e.meetup_id, day, e.target
+            LIMIT ?8
+            """
+    }
+
+    /// Runs `statisticsSQL`; `offsets` is the JSON text for `?1`.
+    static func statistics(offsets: String, from: Date, to: Date, after: ShareStatisticKey, hostID: Int64?, meetupID: Int64?,
+                           limit: Int, in db: Database) throws -> [ShareStatistic] {
+        // Each meetup after the cursor's adds at least one row: `limit + 1` meetups fill `limit` rows.
+        var arguments: [any DatabaseValueConvertible] = [offsets, from, to, after.meetupID, after.day, after.target,
+                                                         limit + 1, limit]
+        // Numbered parameters: SQLite counts up to the highest number the SQL uses.
+        if hostID != nil || meetupID != nil { arguments.append(hostID ?? 0) }
+        if let meetupID { arguments.append(meetupID) }
+        return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil), arguments) { row in
+            ShareStatistic(meetupID: try row.get(0), meetupTitle: try row.get(1), target: ShareTarget(rawValue: try row.get(3)) ?? .other,
+                           day: try row.get(2), events: try row.get(4), completed: try row.get(5), failed: try row.get(6),
+                           dismissed: try row.get(7))
         }
     }
 }

@@ -48,29 +48,67 @@ public final class ShareService: Sendable {
     }
 
     /// Share counts per meetup, target and day in the club's time zone, ordered by meetup,
-    /// day and target.
+    /// day and target: every row (for the CLI). Aggregated by the database, page by page.
     /// - Parameters:
     ///   - meetupID: only this meetup.
     ///   - from: only events at or after this instant.
     ///   - to: only events before this instant.
     public func statistics(meetupID: Int64? = nil, from: Date? = nil, to: Date? = nil) throws -> [ShareStatistic] {
-        let rows = try domainCall { try pool.read { try ShareRepository.statisticsRows(meetupID: meetupID, from: from, to: to, in: $0) } }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = clubTimeZone
-        struct Key: Hashable { let meetupID: Int64; let day: String; let target: ShareTarget }
-        var statistics: [Key: ShareStatistic] = [:]
-        for row in rows {
-            let parts = calendar.dateComponents([.year, .month, .day], from: row.occurredAt)
-            let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-            let key = Key(meetupID: row.meetupID, day: day, target: row.target)
-            var statistic = statistics[key] ?? ShareStatistic(meetupID: row.meetupID, meetupTitle: row.meetupTitle, target: row.target,
-                                                              day: day, events: 0, completed: 0, failed: 0, dismissed: 0)
-            statistic.events += 1
-            if row.completed { statistic.completed += 1 } else if row.hasError { statistic.failed += 1 } else { statistic.dismissed += 1 }
-            statistics[key] = statistic
+        var all: [ShareStatistic] = []
+        var after = ShareStatisticKey.start
+        while true {
+            let page = try statistics(meetupID: meetupID, from: from, to: to, after: after, limit: 1_000)
+            all += page.items
+            guard let next = page.next else { return all }
+            after = next
         }
-        return statistics.values.sorted {
-            ($0.meetupID, $0.day, $0.target.rawValue) < ($1.meetupID, $1.day, $1.target.rawValue)
+    }
+
+    /// One page of share counts per meetup, target and day in the club's time zone, ordered
+    /// by meetup, day and target, aggregated by the database. The work follows the page's
+    /// size: only the meetups on it (a host's only, through an index) and their events in
+    /// the time range are read.
+    /// - Parameters:
+    ///   - meetupID: only this meetup.
+    ///   - from: only events at or after this instant.
+    ///   - to: only events before this instant.
+    ///   - hostID: only meetups this user hosts (nil for every meetup).
+    ///   - after: the previous page's `next`; `.start` for the first page.
+    ///   - limit: rows per page, 1–10,000.
+    /// - Throws: `DomainError` (`invalid_input`) for a limit outside 1–10,000.
+    public func statistics(meetupID: Int64? = nil, from: Date? = nil, to: Date? = nil, hostID: Int64? = nil,
+                           after: ShareStatisticKey, limit: Int) throws -> ShareStatisticsPage {
+        guard (1...10_000).contains(limit) else { throw DomainError.invalid("limit", "must be 1–10,000 (got \(limit))") }
+        return try domainCall {
+            try pool.read { db in
+                guard let range = try ShareRepository.occurrenceRange(in: db) else { return ShareStatisticsPage(items: [], next: nil) }
+                let lower = max(from ?? range.first, range.first)
+                let upper = min(to ?? range.last.addingTimeInterval(0.001), range.last.addingTimeInterval(0.001))
+                guard lower < upper else { return ShareStatisticsPage(items: [], next: nil) }
+                let rows = try ShareRepository.statistics(offsets: offsetIntervals(from: lower, to: upper), from: lower, to: upper,
+                                                          after: after, hostID: hostID, meetupID: meetupID, limit: limit + 1,
+                                                          in: db)
+                let items = Array(rows.prefix(limit))
+                let next = rows.count > limit ? items.last.map {
+                    ShareStatisticKey(meetupID: $0.meetupID, day: $0.day, target: $0.target.rawValue)
+                } : nil
+                return ShareStatisticsPage(items: items, next: next)
+            }
         }
+    }
+
+    /// `[start_ms, end_ms, utc_offset_seconds]` intervals covering `[from, to)` in which
+    /// the club's zone keeps one UTC offset, as a JSON array.
+    func offsetIntervals(from: Date, to: Date) -> String {
+        var intervals: [String] = []
+        var start = from
+        while start < to {
+            let offset = clubTimeZone.secondsFromGMT(for: start)
+            var end = clubTimeZone.nextDaylightSavingTimeTransition(after: start) ?? to
+            if end > to || end <= start { end = to }
+            intervals.append("[\(start.millisecondsSince1970),\(end.millisecondsSince1970),\(offset)]")
+            start = end
+        }
+        return "[" + intervals.joined(separator: ",") + "]"
     }
 }

@@ -93,6 +93,14 @@ public struct BackfillReport: Sendable, Hashable, Codable {
     public var waitingForRetry = 0
     /// When the first of those becomes due.
     public var nextRetryAt: Date?
+    /// Jobs left `running` by a process on this host that is gone, taken back at the start.
+    public var reclaimed = 0
+    /// Jobs in scope this run skipped because another worker (the server, another host)
+    /// still holds them under a lease; they finish there, or are claimed again when the
+    /// lease runs out.
+    public var runningElsewhere = 0
+    /// When the earliest of those leases ends.
+    public var runningElsewhereUntil: Date?
     /// Wall-clock seconds the run took.
     public var durationSeconds = 0.0
     /// Wall-clock seconds the workers spent drawing and encoding, all jobs together.

@@ -58,7 +58,7 @@ public final class BackfillRunner: Sendable {
                                                     retry: retryPolicy, limit: limit, fileExists: service.rowFileExists)
         let state = try domain.backfill.queueState(scope: options.scope)
         let lease = try domain.leases.current(Self.leaseName).flatMap { lease in
-            lease.expiresAt > domain.clock.now() && !identity.knowsIsGone(WorkerIdentity(host: lease.host, pid: lease.pid))
+            lease.expiresAt > domain.clock.now() && !identity.knowsIsGone(Self.holder(of: lease))
                 ? lease.holderDescription : nil
         }
         return BackfillPlan(rewardsToAward: toAward, rendersToQueue: needs, jobsInFlight: state.inFlight,
@@ -82,9 +82,10 @@ public final class BackfillRunner: Sendable {
         let contexts = try (0..<max(options.jobs, 1)).map { index in
             RenderWorkerContext(renderer: try makeRenderer(), owner: identity.owner("backfill-\(index)"))
         }
-        let claimant = LeaseClaimant(host: identity.host, pid: identity.pid, purpose: options.purpose)
+        let claimant = LeaseClaimant(holderID: identity.owner("\(UInt32.random(in: 0 ... .max))"), host: identity.host,
+                                     pid: identity.pid, purpose: options.purpose)
         switch try domain.leases.acquire(Self.leaseName, as: claimant, duration: leaseDuration, isGone: { lease in
-            identity.knowsIsGone(WorkerIdentity(host: lease.host, pid: lease.pid))
+            identity.knowsIsGone(Self.holder(of: lease))
         }) {
         case let .heldByOther(lease):
             throw PipelineError(kind: .backfillLeaseHeld(lease))
@@ -102,7 +103,7 @@ public final class BackfillRunner: Sendable {
         }
 
         var report = BackfillReport()
-        _ = try RenderWorkerPool.reclaimAbandonedJobs(queue: domain.renderJobs, identity: identity)
+        report.reclaimed = try RenderWorkerPool.reclaimAbandonedJobs(queue: domain.renderJobs, identity: identity)
         try award(options, report: &report, stop: stop, progress: progress)
         if !stop.isRequested {
             let remaining = options.limit.map { max($0 - report.awarded, 0) } ?? .max
@@ -116,9 +117,17 @@ public final class BackfillRunner: Sendable {
         let state = try domain.backfill.queueState(scope: options.scope)
         report.waitingForRetry = state.waiting
         report.nextRetryAt = state.nextRetryAt
+        report.runningElsewhere = state.running
+        report.runningElsewhereUntil = state.runningLeaseEndsAt
         report.stoppedEarly = stop.reason
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return report
+    }
+
+    /// The process holding `lease`: from its holder id when that carries the start time.
+    private static func holder(of lease: Lease) -> WorkerIdentity {
+        WorkerIdentity.parse(owner: lease.holderID).flatMap { $0.host == lease.host && $0.pid == lease.pid ? $0 : nil }
+            ?? WorkerIdentity(host: lease.host, pid: lease.pid)
     }
 
     private func makeRenderer() throws -> any RewardImageRenderer {
