@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 struct belay_http_daemon {
@@ -143,4 +144,40 @@ size_t belay_http_client_address(struct MHD_Connection *connection, char *buffer
         written = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size);
     }
     return written == NULL ? 0 : strlen(buffer);
+}
+
+struct belay_http_framing_scan {
+    belay_http_framing *framing;
+    const char *first_content_length;
+    size_t first_content_length_size;
+};
+
+static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKind kind,
+                                                     const char *key, size_t key_size,
+                                                     const char *value, size_t value_size) {
+    (void)kind;
+    struct belay_http_framing_scan *scan = cls;
+    if (key == NULL) return MHD_YES;
+    if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
+        scan->framing->host_count += 1;
+    } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
+        if (value == NULL) value_size = 0;
+        if (scan->framing->content_length_count == 0) {
+            scan->first_content_length = value;
+            scan->first_content_length_size = value_size;
+        } else if (value_size != scan->first_content_length_size ||
+                   (value_size > 0 && memcmp(value, scan->first_content_length, value_size) != 0)) {
+            scan->framing->content_lengths_differ = 1;
+        }
+        scan->framing->content_length_count += 1;
+    } else if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) {
+        scan->framing->transfer_encoding_count += 1;
+    }
+    return MHD_YES;
+}
+
+void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing) {
+    memset(framing, 0, sizeof *framing);
+    struct belay_http_framing_scan scan = { framing, NULL, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, belay_http_scan_framing_field, &scan);
 }

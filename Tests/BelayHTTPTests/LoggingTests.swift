@@ -25,6 +25,21 @@ struct LoggingTests {
         #expect(lines[1].message == #"GET "/no/such \"path\"" 404"#)
     }
 
+    @Test("control bytes in a request's method reach the log escaped, never as a line break or escape sequence")
+    func controlBytesEscaped() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let client = try test.client()
+        try client.send([UInt8]("BR".utf8) + [0x1B, 0x7F, 0x01] + [UInt8]("EW /hello HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        _ = try? client.readResponse()
+        let line = try #require(test.log.entries.first { $0.metadata.contains { $0.key == "duration_ms" } })
+        let formatted = line.formattedLine
+        #expect(formatted.hasPrefix(#"info http: BR\u{1b}\u{7f}\u{1}EW /hello 405"#))
+        #expect(!formatted.utf8.contains { $0 < 0x20 || $0 == 0x7F })
+        let sink = CapturingLogSink()
+        Logger(label: "http", sink: sink).info("GET /a 200\nerror http: forged")
+        #expect(sink.entries.first?.formattedLine == #"info http: GET /a 200\nerror http: forged"#)
+    }
+
     @Test("levels below the minimum are dropped; metadata with spaces is quoted")
     func logger() {
         let sink = CapturingLogSink()

@@ -69,4 +69,39 @@ struct MetricsTests {
         let scrape = Response.metrics(registry)
         #expect(scrape.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
     }
+
+    @Test("unknown methods count as one label value, `other`, however many distinct ones arrive")
+    func unknownMethods() throws {
+        let registry = MetricsRegistry()
+        let test = try TestServer { router, logger in standardRoutes(router, logger, metrics: registry) }
+        let client = try test.client()
+        for index in 0..<40 {
+            let response = try client.request("M\(index)\(String(repeating: "X", count: 200))", "/hello")
+            #expect(response.status == 405)
+        }
+        _ = try client.request("DELETE", "/hello")
+        let text = registry.prometheusText()
+        #expect(text.contains(#"http_requests_total{method="other",route="/hello",status="405"} 40"#))
+        #expect(text.contains(#"http_requests_total{method="DELETE",route="/hello",status="405"} 1"#))
+        #expect(!text.contains("XXXX"))
+    }
+
+    @Test("a family keeps at most its limit of series; further label sets work but are not exported, and are counted")
+    func boundedFamilies() {
+        let registry = MetricsRegistry(maxSeriesPerFamily: 3)
+        for index in 0..<5 {
+            registry.counter("things_total", help: "Things.", labels: ["id": String(index)]).increment()
+        }
+        // An existing series is still found, and the refused ones still count for their holder.
+        let first = registry.counter("things_total", help: "Things.", labels: ["id": "0"])
+        #expect(first.value == 1)
+        let refused = registry.counter("things_total", help: "Things.", labels: ["id": "4"])
+        refused.increment()
+        #expect(refused.value == 1)
+        let text = registry.prometheusText()
+        #expect(text.contains(#"things_total{id="2"} 1"#))
+        #expect(!text.contains(#"things_total{id="3"}"#))
+        #expect(!text.contains(#"things_total{id="4"}"#))
+        #expect(text.contains("metrics_series_dropped_total 3"))
+    }
 }

@@ -74,6 +74,19 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
                   extensions: ["limit_bytes": .int(Int64(limit))])
     }
 
+    /// 400 for a request whose framing a proxy in front could read differently (RFC 9112 §6.3).
+    static func ambiguousFraming(code: String, detail: String) -> HTTPError {
+        HTTPError(.badRequest, code: code, detail: detail)
+    }
+
+    /// 400 for an HTTP/1.1 request without exactly one `Host` field (RFC 9112 §3.2).
+    static func invalidHost(count: Int) -> HTTPError {
+        HTTPError(.badRequest, code: count == 0 ? "missing_host" : "duplicate_host",
+                  detail: count == 0
+                      ? "An HTTP/1.1 request must carry a Host header field; add one."
+                      : "The request carries \(count) Host header fields; send exactly one.")
+    }
+
     static func routeNotFound(path: String) -> HTTPError {
         HTTPError(.notFound, code: "route_not_found",
                   detail: "No route matches this path; check the URL against the API documentation.")

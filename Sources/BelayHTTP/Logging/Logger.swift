@@ -51,9 +51,11 @@ public struct LogEntry: Sendable {
     func appendLine(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: level.description.utf8)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: label.utf8)
+        Self.appendEscapingControls(label, to: &bytes)
         bytes.append(contentsOf: ": ".utf8)
-        bytes.append(contentsOf: message.utf8)
+        // A message may quote request text (a method, a path): a control byte in it must not
+        // end the line or forge another entry.
+        Self.appendEscapingControls(message, to: &bytes)
         for (key, value) in metadata {
             bytes.append(UInt8(ascii: " "))
             bytes.append(contentsOf: key.utf8)
@@ -75,6 +77,23 @@ public struct LogEntry: Sendable {
         appendLine(to: &line)
         line.append(UInt8(ascii: "\n"))
         return line
+    }
+
+    /// Appends `text`, writing each C0 control byte and DEL as an escape (`\\n`, `\\u{1b}`).
+    private static func appendEscapingControls(_ text: String, to bytes: inout [UInt8]) {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: "\\r".utf8)
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: "\\t".utf8)
+            case 0..<0x20, 0x7F: bytes.append(contentsOf: "\\u{\(String(byte, radix: 16))}".utf8)
+            default: bytes.append(byte)
+            }
+        }
     }
 
     private static func needsQuoting(_ value: String) -> Bool {

@@ -9,6 +9,10 @@ import Synchronization
 /// ```
 /// Asking again for the same name and labels returns the same metric. Values computed at scrape
 /// time (a queue depth) are registered with `gauge(_:help:labels:collect:)`.
+///
+/// Label values must come from closed sets (never raw request text). As a backstop each family
+/// keeps at most `maxSeriesPerFamily` series: a label set past that gets a working metric that
+/// is not exported, and `metrics_series_dropped_total` counts such label sets.
 public final class MetricsRegistry: Sendable {
     private struct Family {
         let type: MetricType
@@ -51,8 +55,16 @@ public final class MetricsRegistry: Sendable {
 
     private let families = Mutex<[String: Family]>([:])
     private let familyOrder = Mutex<[String]>([])
+    /// Label sets refused because their family was full.
+    private let droppedSeries = Counter()
+    /// The most series one family exports.
+    public let maxSeriesPerFamily: Int
 
-    public init() {}
+    /// - Parameter maxSeriesPerFamily: the most label sets one metric name keeps (at least 1).
+    public init(maxSeriesPerFamily: Int = 5_000) {
+        precondition(maxSeriesPerFamily >= 1, "a metric family must be able to hold a series")
+        self.maxSeriesPerFamily = maxSeriesPerFamily
+    }
 
     /// The counter `name` with `labels`, created on first use.
     public func counter(_ name: String, help: String, labels: [String: String] = [:]) -> Counter {
@@ -87,21 +99,29 @@ public final class MetricsRegistry: Sendable {
                         make: () -> Series) -> Series {
         precondition(Self.isValidName(name), "metric name \(name) must match [a-zA-Z_:][a-zA-Z0-9_:]*")
         let key = Labels(labels)
-        return families.withLock { families in
-            if var family = families[name] {
-                precondition(family.type == type, "metric \(name) is a \(family.type.rawValue), not a \(type.rawValue)")
-                if let existing = family.series[key], !replace { return existing }
-                let created = make()
-                if family.series[key] == nil { family.order.append(key) }
-                family.series[key] = created
-                families[name] = family
-                return created
-            }
-            let created = make()
-            families[name] = Family(type: type, help: help, series: [key: created], order: [key])
-            familyOrder.withLock { $0.append(name) }
-            return created
+        let found = families.withLock { families -> Series? in
+            if families[name] == nil { familyOrder.withLock { $0.append(name) } }
+            // Updated in place through the subscript: a new series costs no copy of the family.
+            return Self.series(in: &families[name, default: Family(type: type, help: help, series: [:], order: [])],
+                               name: name, type: type, key: key, replace: replace, limit: maxSeriesPerFamily, make: make)
         }
+        if let found { return found }
+        droppedSeries.increment()
+        return make()
+    }
+
+    /// The series `key` of `family`, created when missing; nil when the family is full.
+    private static func series(in family: inout Family, name: String, type: MetricType, key: Labels, replace: Bool,
+                               limit: Int, make: () -> Series) -> Series? {
+        precondition(family.type == type, "metric \(name) is a \(family.type.rawValue), not a \(type.rawValue)")
+        if let existing = family.series[key], !replace { return existing }
+        if family.series[key] == nil {
+            guard family.order.count < limit else { return nil }
+            family.order.append(key)
+        }
+        let created = make()
+        family.series[key] = created
+        return created
     }
 
     /// Every metric in the Prometheus text exposition format, families in registration order.
@@ -132,6 +152,11 @@ public final class MetricsRegistry: Sendable {
                     text += "\(name)_count\(labels.rendered()) \(snapshot.count)\n"
                 }
             }
+        }
+        let dropped = droppedSeries.value
+        if dropped > 0 {
+            text += "# HELP metrics_series_dropped_total Label sets not exported because their metric had \(maxSeriesPerFamily) series already.\n"
+            text += "# TYPE metrics_series_dropped_total counter\nmetrics_series_dropped_total \(dropped)\n"
         }
         return text
     }

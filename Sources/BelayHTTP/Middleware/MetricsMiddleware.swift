@@ -1,8 +1,10 @@
 import Synchronization
 
 /// Counts requests by method, route and status (`http_requests_total`) and records their latency
-/// by route (`http_request_duration_seconds`). Unmatched requests count under the route
-/// `unmatched`, so scanning for random paths cannot create unbounded series.
+/// by route (`http_request_duration_seconds`). Every label comes from a closed set: methods
+/// outside the standard ones count as `other`, routes are route patterns (unmatched requests
+/// count under `unmatched`), statuses are three-digit codes; so no request text, however
+/// random, creates a series.
 public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: MetricsRegistry
     private let cache: SeriesCache
@@ -49,7 +51,7 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let status = outcome.statusCode
         let seconds = Double(MonotonicClock.nanoseconds() &- start) / 1e9
         let route = context.route ?? "unmatched"
-        let key = SeriesCache.CounterKey(method: request.method.rawValue, route: route, status: status)
+        let key = SeriesCache.CounterKey(method: request.method.metricLabel, route: route, status: status)
         let counter = cache.counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = registry.counter("http_requests_total", help: "HTTP requests answered, by method, route and status.",

@@ -29,6 +29,8 @@ enum RoutingOutcome: Sendable {
     case notFound
     case methodNotAllowed(allowed: [HTTPMethod])
     case options(allowed: [HTTPMethod])
+    /// The server refused the request's framing before routing (`Request.rejection`).
+    case rejected(HTTPError)
 }
 
 /// The typed per-request context handed to middleware and handlers.

@@ -33,7 +33,11 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
         var core = CoreRequestContext(requestID: requestIDs.id(accepting: request.headers[requestIDHeader]), logger: logger)
         let chain: Chain
         var captures: [Substring] = []
-        if let node = trie.node(for: request.path, captures: &captures) {
+        if let rejection = request.rejection {
+            // A request the server could not frame safely is answered the same on every path.
+            core.routingOutcome = .rejected(rejection)
+            chain = fallback
+        } else if let node = trie.node(for: request.path, captures: &captures) {
             core.route = node.pattern
             if let endpoint = node.endpoints[request.method] ?? (request.method == .head ? node.endpoints[.get] : nil) {
                 core.route = endpoint.pattern
@@ -83,6 +87,8 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
             throw HTTPError.methodNotAllowed(request.method, allowed: allowed)
         case .options(let allowed):
             return Response(status: .noContent, headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
+        case .rejected(let problem):
+            throw problem
         }
     }
 }

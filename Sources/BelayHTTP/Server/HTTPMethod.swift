@@ -14,6 +14,16 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     public var description: String { rawValue }
 
+    /// The method as a metrics label: the standard methods by name (RFC 9110 §9 plus PATCH),
+    /// anything else `other`. libmicrohttpd accepts any token as a method, so a label taken from
+    /// the request line would let each client create series without bound.
+    public var metricLabel: String {
+        switch rawValue {
+        case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE": rawValue
+        default: "other"
+        }
+    }
+
     /// The method named by a NUL-terminated C string, reusing the shared constants for known methods.
     init(cString: UnsafePointer<CChar>) {
         let bytes = UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self)

@@ -66,12 +66,12 @@ public final class HTTPServer: Sendable {
                 options.connection_limit = UInt32(settings.maxConnections)
                 options.per_ip_connection_limit = UInt32(settings.maxConnectionsPerIP)
                 options.connection_memory_limit = settings.connectionMemoryBytes
-                options.access_handler = { context, connection, url, method, _, uploadData, uploadDataSize, requestSlot in
+                options.access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestSlot in
                     guard let context, let connection, let url, let method, let uploadDataSize, let requestSlot else {
                         return .NO
                     }
                     return Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().access(
-                        connection: connection, url: url, method: method,
+                        connection: connection, url: url, method: method, version: version,
                         uploadData: uploadData, uploadDataSize: uploadDataSize, requestSlot: requestSlot)
                 }
                 options.completed_handler = { context, _, requestSlot, _ in

@@ -25,6 +25,10 @@ public struct Request: Sendable {
     public var bodyExceedsLimit: Bool
     /// The limit that applied, so a 413 can say what is allowed.
     public var bodyLimit: Int
+    /// Set when the server refused the request's framing (e.g. two different `Content-Length`
+    /// fields, or HTTP/1.1 without `Host`): the router answers with this problem whatever the
+    /// route, no handler runs, and the server closes the connection after the answer.
+    public var rejection: HTTPError?
 
     public init(
         method: HTTPMethod,
@@ -34,7 +38,8 @@ public struct Request: Sendable {
         body: [UInt8] = [],
         remoteAddress: String = "",
         bodyExceedsLimit: Bool = false,
-        bodyLimit: Int = .max
+        bodyLimit: Int = .max,
+        rejection: HTTPError? = nil
     ) {
         self.method = method
         self.path = path
@@ -44,6 +49,7 @@ public struct Request: Sendable {
         self.remoteAddress = remoteAddress
         self.bodyExceedsLimit = bodyExceedsLimit
         self.bodyLimit = bodyLimit
+        self.rejection = rejection
     }
 
     /// The first value of the query parameter `name`; nil when absent, "" for `?name` or `?name=`.

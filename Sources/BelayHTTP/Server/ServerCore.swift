@@ -14,6 +14,9 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let keepAlive: Bool
+    /// Bytes of a chunked body past the limit that are read and dropped so that it can be
+    /// answered 413; beyond them the connection is closed instead.
+    let discardLimit: Int
     let logger: Logger
     /// Requests whose handler was entered and whose completion has not been reported yet.
     let inFlight = Atomic<Int>(0)
@@ -27,6 +30,7 @@ final class ServerCore: Sendable {
         self.responder = responder
         maxBodyBytes = settings.maxBodyBytes
         keepAlive = settings.keepAlive
+        discardLimit = max(1 << 20, settings.maxBodyBytes)
         self.logger = logger
     }
 
@@ -39,13 +43,23 @@ final class ServerCore: Sendable {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let slot = requestSlot.pointee else {
-            // Headers received: decide how the body will be read.
+            // Headers received: refuse what a proxy could frame differently, then decide how
+            // the body will be read.
             inFlight.add(1, ordering: .relaxed)
+            if let rejection = Self.framingProblem(connection, version: version) {
+                // Answered now, before any body is read; libmicrohttpd then discards the body
+                // and the connection is closed, so nothing after it is read as another request.
+                requestSlot.pointee = Self.bodylessRequest
+                var request = makeRequest(connection: connection, url: url, method: method, body: [], bodyExceedsLimit: false)
+                request.rejection = rejection
+                return queue(responder.respond(to: request), on: connection, closing: true)
+            }
             switch Self.bodyExpectation(connection) {
             case .none:
                 requestSlot.pointee = Self.bodylessRequest
@@ -54,7 +68,7 @@ final class ServerCore: Sendable {
                 // Answer now: libmicrohttpd then discards the body unread and closes the connection.
                 requestSlot.pointee = Self.bodylessRequest
                 let request = makeRequest(connection: connection, url: url, method: method, body: [], bodyExceedsLimit: true)
-                return queue(responder.respond(to: request), on: connection)
+                return queue(responder.respond(to: request), on: connection, closing: true)
             case .length(let length):
                 requestSlot.pointee = Unmanaged.passRetained(RequestBody(capacity: Int(length))).toOpaque()
                 return .YES
@@ -67,19 +81,30 @@ final class ServerCore: Sendable {
         if uploadDataSize.pointee > 0 {
             guard slot != Self.bodylessRequest, let uploadData else { return .NO }
             let body = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
-            let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
-            if body.bytes.count + chunk.count > maxBodyBytes {
-                // A chunked body outgrew the limit; a response cannot be queued mid-upload.
-                logger.info("closing connection: chunked request body exceeds \(maxBodyBytes) bytes")
-                return .NO
-            }
-            body.bytes.append(contentsOf: chunk)
+            let count = uploadDataSize.pointee
             uploadDataSize.pointee = 0
+            if body.exceedsLimit || body.bytes.count + count > maxBodyBytes {
+                // A chunked body outgrew the limit. libmicrohttpd cannot answer before the body
+                // ends, so the rest is read and dropped, and the request is answered 413 like a
+                // declared one; a body that goes on far past the limit has its connection closed.
+                if !body.exceedsLimit {
+                    body.exceedsLimit = true
+                    body.bytes = []
+                }
+                body.discardedBytes += count
+                if body.discardedBytes > discardLimit {
+                    logger.info("closing connection: chunked request body exceeds \(maxBodyBytes) bytes by more than \(discardLimit)")
+                    return .NO
+                }
+                return .YES
+            }
+            body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
             return .YES
         }
 
         // The whole request is in, or a suspended request was resumed.
         var bytes: [UInt8] = []
+        var exceedsLimit = false
         if slot != Self.bodylessRequest {
             let body = Unmanaged<RequestBody>.fromOpaque(slot).takeUnretainedValue()
             if let deferred = body.deferred {
@@ -91,11 +116,32 @@ final class ServerCore: Sendable {
                 }, on: connection)
             }
             swap(&bytes, &body.bytes)
+            exceedsLimit = body.exceedsLimit
         }
-        let request = makeRequest(connection: connection, url: url, method: method, body: bytes, bodyExceedsLimit: false)
+        let request = makeRequest(connection: connection, url: url, method: method, body: bytes, bodyExceedsLimit: exceedsLimit)
         let response = responder.respond(to: request)
-        guard let deferred = response.deferred else { return queue(response, on: connection) }
+        guard let deferred = response.deferred else { return queue(response, on: connection, closing: exceedsLimit) }
         return suspend(connection, until: deferred, requestSlot: requestSlot)
+    }
+
+    /// Why the request's framing is refused, or nil: HTTP/1.1 without exactly one `Host`
+    /// (RFC 9112 §3.2), `Content-Length` fields that disagree, or `Content-Length` together with
+    /// `Transfer-Encoding` (§6.3: behind a proxy each is a way to smuggle a second request).
+    private static func framingProblem(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPError? {
+        var framing = belay_http_framing()
+        belay_http_inspect_framing(connection, &framing)
+        if framing.content_lengths_differ != 0 {
+            return .ambiguousFraming(code: "conflicting_content_length",
+                                     detail: "The request carries Content-Length fields with different values; send exactly one.")
+        }
+        if framing.content_length_count > 0 && framing.transfer_encoding_count > 0 {
+            return .ambiguousFraming(code: "conflicting_framing",
+                                     detail: "The request carries both Content-Length and Transfer-Encoding; send only one of them.")
+        }
+        if framing.host_count != 1, let version, strcmp(version, "HTTP/1.1") == 0 || framing.host_count > 1 {
+            return .invalidHost(count: Int(framing.host_count))
+        }
+        return nil
     }
 
     /// Parks the connection until `deferred` completes, so this thread serves other
@@ -215,7 +261,9 @@ final class ServerCore: Sendable {
 
     // MARK: - Responses
 
-    private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+    /// Queues `response`; `closing` adds `Connection: close` (the request left the connection in
+    /// a state where nothing after it can be trusted).
+    private func queue(_ response: Response, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
         let created: OpaquePointer?
         switch response.body.storage {
         case .bytes(let bytes):
@@ -252,7 +300,7 @@ final class ServerCore: Sendable {
                 logger.warning("dropped response header that libmicrohttpd refused", metadata: [("name", field.name)])
             }
         }
-        if !keepAlive || stopping.load(ordering: .relaxed) {
+        if closing || !keepAlive || stopping.load(ordering: .relaxed) {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(clamping: response.status.code), created)
@@ -264,6 +312,9 @@ final class ServerCore: Sendable {
 final class RequestBody {
     var bytes: [UInt8]
     var deferred: DeferredResponse?
+    /// Set once a chunked body outgrew the limit; what follows is counted, not kept.
+    var exceedsLimit = false
+    var discardedBytes = 0
 
     init(capacity: Int) {
         bytes = []

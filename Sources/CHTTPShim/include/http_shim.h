@@ -65,4 +65,19 @@ void belay_http_stop_daemon(belay_http_daemon *daemon);
 /// Returns the length written, or 0 when the address is unknown.
 size_t belay_http_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
+/// The header fields that decide how a request is framed, counted in one pass over the headers.
+typedef struct belay_http_framing {
+    /// How many `Host` fields the request has.
+    unsigned int host_count;
+    /// How many `Content-Length` fields the request has.
+    unsigned int content_length_count;
+    /// 1 when two `Content-Length` fields differ (libmicrohttpd uses only the first one).
+    int content_lengths_differ;
+    /// How many `Transfer-Encoding` fields the request has.
+    unsigned int transfer_encoding_count;
+} belay_http_framing;
+
+/// Counts the request's `Host`, `Content-Length` and `Transfer-Encoding` fields.
+void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing);
+
 #endif

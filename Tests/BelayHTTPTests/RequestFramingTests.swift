@@ -1,0 +1,83 @@
+import BelayHTTP
+import BelayTestSupport
+import Testing
+
+/// Requests whose framing a proxy in front could read differently from the server: each is
+/// refused with a problem and its connection closed, so nothing after it is read as a request.
+@Suite("Request framing")
+struct RequestFramingTests {
+    @Test("two different Content-Length fields are refused 400 and the connection closed")
+    func conflictingContentLength() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let client = try test.client()
+        // Read with the first length, the rest would be a second request: GET /hello.
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 40\r\n\r\n"
+            + "helloGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.jsonObject?["code"] as? String == "conflicting_content_length")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(client.isClosedByPeer(), "nothing after the refused request may be answered")
+        #expect(!test.log.entries.contains { $0.message.hasPrefix("GET /hello") })
+        // Repeating the same length is harmless and accepted.
+        let same = try test.client()
+        try same.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(try same.readResponse().text == "hello")
+    }
+
+    @Test("Content-Length together with Transfer-Encoding is refused 400 and the connection closed")
+    func lengthAndChunked() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let client = try test.client()
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5\r\nhello\r\n0\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.jsonObject?["code"] as? String == "conflicting_framing")
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test("HTTP/1.1 without Host, or with two, is refused 400; HTTP/1.0 without Host is served")
+    func hostRequired() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let missing = try test.client()
+        try missing.send("GET /hello HTTP/1.1\r\n\r\n")
+        let response = try missing.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.jsonObject?["code"] as? String == "missing_host")
+        #expect(missing.isClosedByPeer())
+
+        let twice = try test.client()
+        try twice.send("GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        #expect(try twice.readResponse().jsonObject?["code"] as? String == "duplicate_host")
+
+        let old = try test.client()
+        try old.send("GET /hello HTTP/1.0\r\n\r\n")
+        #expect(try old.readResponse().text == "hello")
+    }
+
+    @Test("a chunked body over the limit is answered 413 problem+json like a declared one")
+    func oversizedChunkedBody() throws {
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, maxBodyBytes: 100)
+        let test = try TestServer(settings: settings) { router, logger in standardRoutes(router, logger) }
+        let client = try test.client()
+        let chunk = String(repeating: "x", count: 80)
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-Request-Id: chunky-1\r\n\r\n"
+            + "50\r\n\(chunk)\r\n50\r\n\(chunk)\r\n0\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 413)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.header("X-Request-Id") == "chunky-1")
+        let problem = try #require(response.jsonObject)
+        #expect(problem["code"] as? String == "body_too_large")
+        #expect(problem["limit_bytes"] as? Int == 100)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        // The server keeps serving, and a chunked body at the limit is fine.
+        #expect(try test.request("GET", "/hello").status == 200)
+        let fits = try test.client()
+        try fits.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n\(chunk)\r\n14\r\n\(String(repeating: "y", count: 20))\r\n0\r\n\r\n")
+        #expect(try fits.readResponse().body.count == 100)
+    }
+}
