@@ -15,6 +15,7 @@ extension BelayConfiguration {
                 ("max_connections_per_ip", integer(server.maxConnectionsPerIP)),
                 ("max_body_bytes", integer(server.maxBodyBytes)),
                 ("public_base_url", string(server.publicBaseURL)),
+                ("trusted_proxies", string(server.trustedProxies.joined(separator: ","))),
             ])),
             ("data_directory", string(dataDirectory)),
             ("database_path", string(databasePath)),

@@ -29,6 +29,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var maxBodyBytes: Int
         /// The address clients reach the server at; image URLs in share payloads start with it.
         public var publicBaseURL: String
+        /// Numeric addresses of reverse proxies in front (nginx); only their `Forwarded` /
+        /// `X-Forwarded-For` headers are believed. Empty: none.
+        public var trustedProxies: [String]
     }
 
     /// `fonts`: font files used to draw text on stickers, tried in fallback order.

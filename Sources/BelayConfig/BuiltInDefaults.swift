@@ -12,7 +12,8 @@ enum BuiltInDefaults {
         "max_connections": 1024,
         "max_connections_per_ip": 256,
         "max_body_bytes": 65536,
-        "public_base_url": "http://127.0.0.1:8080"
+        "public_base_url": "http://127.0.0.1:8080",
+        "trusted_proxies": ""
       },
       "data_directory": "./data",
       "database_path": "",

@@ -56,6 +56,21 @@ struct ConfigurationValidator {
         return text
     }
 
+    /// A comma-separated list of numeric IPv4 or IPv6 addresses.
+    private mutating func numericAddresses(_ path: String) -> [String] {
+        let addresses = list(path)
+        for address in addresses where !Self.isNumericAddress(address) {
+            refuse(path, "\(JSONValue.quoted(address)) is not a numeric IP address; list the proxies' addresses, e.g. \"127.0.0.1,::1\"")
+        }
+        return addresses
+    }
+
+    static func isNumericAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
     /// A comma-separated list, each entry trimmed, empty entries dropped.
     private func list(_ path: String) -> [String] {
         string(path).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -103,7 +118,8 @@ struct ConfigurationValidator {
             maxConnections: atLeast(1, "server.max_connections", unit: "connection"),
             maxConnectionsPerIP: atLeast(1, "server.max_connections_per_ip", unit: "connection"),
             maxBodyBytes: atLeast(1024, "server.max_body_bytes", unit: "bytes", why: "room for a share event's JSON body"),
-            publicBaseURL: httpURL("server.public_base_url", example: "https://belay.example")
+            publicBaseURL: httpURL("server.public_base_url", example: "https://belay.example"),
+            trustedProxies: numericAddresses("server.trusted_proxies")
         )
 
         // paths

@@ -10,9 +10,9 @@ import Testing
 @Suite(.serialized) struct SharePageBrowserTests {
     static let chromium = "/usr/bin/chromium"
 
-    /// The real server with one member's shared reward; returns the server, the link, and the
-    /// rendered sticker's bytes.
-    func sharedReward(_ workspace: ServeWorkspace) throws -> (BelayServerProcess, String, [UInt8]) {
+    /// The real server with one member's shared reward; returns the server, the link, the
+    /// rendered sticker's bytes and the member's token.
+    static func sharedReward(_ workspace: ServeWorkspace) throws -> (BelayServerProcess, String, [UInt8], String) {
         let server = try workspace.serve()
         let host = try workspace.user("host1", role: "host")
         let member = try workspace.user("minji")
@@ -35,13 +35,13 @@ import Testing
         let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: member.token)
         let link = try #require(share["share_sheet"]?["link"]?.stringValue)
         #expect(link.hasPrefix("\(base)/s/"))
-        return (server, link, sticker)
+        return (server, link, sticker, member.token)
     }
 
     @Test func thePageShowsTheStickerInChromiumWithNoConsoleErrors() throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: scripts/install-deps installs it")
         let workspace = try ServeWorkspace()
-        let (server, link, stickerBytes) = try sharedReward(workspace)
+        let (server, link, stickerBytes, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let screenshot = workspace.directory.file("phone.png")
         let run = try ExternalTool.output(Self.chromium, [
@@ -65,7 +65,7 @@ import Testing
 
     @Test func aLinkCrawlerFindsTheOpenGraphTagsAndTheCard() throws {
         let workspace = try ServeWorkspace()
-        let (server, link, _) = try sharedReward(workspace)
+        let (server, link, _, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let base = "http://127.0.0.1:\(server.port)"
         let page = try server.call("GET", String(link.dropFirst(base.count)), headers: [("User-Agent", "facebookexternalhit/1.1")])

@@ -191,7 +191,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
-    router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry)
+    router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry,
+                                 trustedProxies: Set(configuration.server.trustedProxies))
     router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime),

@@ -1,6 +1,6 @@
 /// Writes one line per request at `info` level once the response is known:
 ///
-/// `info http: GET /v1/meetups/{id} 200 bytes=231 duration_ms=0.412 request_id=5f1c9a0e-2b`
+/// `info http: GET /v1/meetups/{id} 200 bytes=231 duration_ms=0.412 request_id=5f1c9a0e-2b client=192.0.2.4`
 ///
 /// The route pattern, not the path, is logged (unmatched requests log their path quoted), so
 /// lines group by endpoint and ids stay out of the pattern. Put it before `ErrorMiddleware` so
@@ -40,6 +40,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 ("bytes", String(bytes)),
                 ("duration_ms", Self.milliseconds(elapsed)),
                 ("request_id", context.requestID),
+                ("client", request.remoteAddress.isEmpty ? "-" : request.remoteAddress),
             ] + logger.metadata))
     }
 

@@ -44,7 +44,9 @@ public final class Router<Context: RequestContext> {
     /// Adds, in this order: the access log, metrics (when given), and error mapping to
     /// `application/problem+json`. Add authentication after this so its refusals are logged,
     /// counted and mapped.
-    public func addStandardMiddleware(logger: Logger, metrics: MetricsRegistry? = nil, problemRenderer: ProblemRenderer = ProblemRenderer()) {
+    public func addStandardMiddleware(logger: Logger, metrics: MetricsRegistry? = nil, problemRenderer: ProblemRenderer = ProblemRenderer(),
+                                      trustedProxies: Set<String> = []) {
+        if !trustedProxies.isEmpty { add(middleware: ForwardedClientMiddleware<Context>(trustedProxies: trustedProxies)) }
         add(middleware: AccessLogMiddleware<Context>(logger: logger))
         if let metrics { add(middleware: MetricsMiddleware<Context>(registry: metrics)) }
         add(middleware: ErrorMiddleware<Context>(logger: logger, renderer: problemRenderer))
