@@ -9,6 +9,20 @@ public protocol CollectionImageSource: Sendable {
     /// The PNG of `memberID`'s collection at `scale` (1–3) and the digest naming its content.
     /// - Throws: `DomainError.userNotFound` for an unknown member; anything else is a failure.
     func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String)
+
+    /// The same, made off the calling thread: `completion` gets it on another thread.
+    func collectionImage(memberID: Int64, scale: Int,
+                         then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void)
+}
+
+extension CollectionImageSource {
+    /// Runs `collectionImage(memberID:scale:)` on a global queue.
+    public func collectionImage(memberID: Int64, scale: Int,
+                                then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void) {
+        DispatchQueue.global(qos: .utility).async {
+            completion(Result { try collectionImage(memberID: memberID, scale: scale) })
+        }
+    }
 }
 
 /// Everything the handlers use, built once by `buildApplication`.
@@ -59,5 +73,11 @@ extension CollectionService: CollectionImageSource {
     public func collectionImage(memberID: Int64, scale: Int) throws -> (file: URL, digest: String) {
         let image = try image(memberID: memberID, scale: scale)
         return (image.url, image.digest)
+    }
+
+    /// Rendered on the collection service's own threads, one render per content key.
+    public func collectionImage(memberID: Int64, scale: Int,
+                                then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void) {
+        image(memberID: memberID, scale: scale) { outcome in completion(outcome.map { ($0.url, $0.digest) }) }
     }
 }
