@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Joins, leaves, meetup creation and changes, and collection images are answered deferred:
+/// Joins, leaves, meetup creation, changes and cancellation, and collection images are answered deferred:
 /// the handler returns at once and no HTTP thread waits for the group commit (or the render).
 @Suite struct DeferredWriteTests {
     private func request(_ method: HTTPMethod, _ path: String, token: String, json: String? = nil) -> Request {
@@ -20,6 +20,7 @@ import Testing
         let fixture = try APIFixture()
         let (staying, leaving) = (try fixture.member(), try fixture.member())
         let meetup = try fixture.meetup(capacity: 5)
+        let doomed = try fixture.meetup(capacity: 5)
         #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: leaving).status == 201)
         let requests = [
             request(.post, "/v1/meetups/\(meetup.id)/join", token: staying.token),
@@ -29,6 +30,7 @@ import Testing
                  "capacity": 4}
                 """),
             request(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"capacity": 7}"#),
+            request(.post, "/v1/meetups/\(doomed.id)/cancel", token: fixture.host.token),
         ]
 
         // Hold the writer thread until every handler has returned.
@@ -52,13 +54,14 @@ import Testing
         release.signal()
         if !inTime { returned.wait() }
         #expect(inTime, "every handler returned while the writer was busy")
-        #expect(deferred.withLock { $0 } == [true, true, true, true])
+        #expect(deferred.withLock { $0 } == [true, true, true, true, true])
 
         // The writes committed behind the held one, each with its answer.
         try fixture.domain.pool.write { _ in }
         #expect(try fixture.domain.attendance.attendance(meetupID: meetup.id, memberID: staying.id)?.status == .going)
         #expect(try fixture.domain.attendance.attendance(meetupID: meetup.id, memberID: leaving.id)?.status == .cancelled)
         #expect(try fixture.domain.meetups.meetup(id: meetup.id).capacity == 7)
+        #expect(try fixture.domain.meetups.meetup(id: doomed.id).status == .cancelled)
         #expect(try fixture.domain.meetups.list(MeetupQuery(scope: .upcoming, limit: 10)).items.contains { $0.title == "Later" })
 
         // Through the whole stack, the answers are the same as before.

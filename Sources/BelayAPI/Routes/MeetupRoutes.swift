@@ -67,7 +67,11 @@ extension APIRoutes {
         routes.post("/v1/meetups/{id}/cancel") { _, context in
             let caller = try context.requireRole([.host, .admin], to: "cancel meetups")
             let id = try context.id()
-            return .api(meetupBody(try domain.meetups.cancel(id: id, by: caller.actor)))
+            let deferred = DeferredResponse()
+            domain.meetups.cancel(id: id, by: caller.actor) { [self] outcome in
+                deferred.complete { .api(meetupBody(try outcome.get())) }
+            }
+            return .deferred(deferred)
         }
 
         routes.get("/v1/meetups/{id}/attendees") { request, context in

@@ -104,9 +104,20 @@ public final class MeetupService: Sendable {
     /// attendance. Check-ins already made (and their rewards) stand. Cancelling twice is harmless.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `meetup_completed`.
     public func cancel(id: Int64, by actor: Actor) throws -> Meetup {
+        try cancelWrite(id: id, by: actor).perform()
+    }
+
+    /// Cancels like `cancel(id:by:)` without holding the calling thread while the write
+    /// waits for its commit: `completion` gets the meetup, or the same errors, on the
+    /// database's writer thread (keep it short: hand the result on).
+    public func cancel(id: Int64, by actor: Actor, then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
+        cancelWrite(id: id, by: actor).perform(then: completion)
+    }
+
+    private func cancelWrite(id: Int64, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 let current = try Self.require(id, in: db)
                 try Self.requireManager(of: current, actor)
                 if current.status == .cancelled { return current }
@@ -116,8 +127,7 @@ public final class MeetupService: Sendable {
                 try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
-            }
-        }
+            })
     }
 
     /// Marks a meetup completed (it no longer takes joins). Completing twice is harmless.
