@@ -106,10 +106,16 @@ extension Database {
     /// Throws when `destination` names the same file (device and inode) as this database or
     /// one of its companion files: replacing it would destroy the live data.
     private func refuseBackupOntoItself(_ destination: String) throws {
-        guard let target = FileIdentity(path: destination) else { return }   // nothing there yet
-        for suffix in [""] + Self.companionSuffixes where FileIdentity(path: path + suffix) == target {
+        if let suffix = Self.companion(destination, of: path) {
             throw DatabaseError(.misuse(message: "Refusing to back up \(path) onto \(destination): that is \(suffix.isEmpty ? "the database itself" : "its \(suffix) file") (the same file on disk), and replacing it would destroy the live data. Choose a destination outside the database's files, e.g. \(path).backup"))
         }
+    }
+
+    /// Which of the database at `database`'s files `candidate` is (the same device and
+    /// inode): "" for the database, "-wal", "-shm" or "-journal"; nil for none.
+    static func companion(_ candidate: String, of database: String) -> String? {
+        guard let target = FileIdentity(path: candidate) else { return nil }   // nothing there
+        return ([""] + companionSuffixes).first { FileIdentity(path: database + $0) == target }
     }
 }
 
@@ -133,6 +139,12 @@ extension DatabasePool {
     /// - Throws: `DatabaseError` when the checks cannot run.
     public func check() throws -> DatabaseCheckReport {
         try read { try $0.check() }
+    }
+
+    /// True when `candidate` is this database's file or one of its `-wal`/`-shm`/`-journal`
+    /// files, under any name (same device and inode): never a place to write a backup.
+    public func isDatabaseFile(_ candidate: String) -> Bool {
+        Database.companion(candidate, of: path) != nil
     }
 
     /// Backs the database up to `destination` from a reader connection, while writes go on.

@@ -104,8 +104,9 @@ import BelayTestSupport
         try FileManager.default.createSymbolicLink(atPath: workspace.directory.file("alias.sqlite3"),
                                                    withDestinationPath: workspace.databasePath)
         try FileManager.default.linkItem(atPath: workspace.databasePath, toPath: workspace.directory.file("hardlink.sqlite3"))
-        for name in ["data/belay.sqlite3", "data/../data/belay.sqlite3", "alias.sqlite3", "hardlink.sqlite3"] {
-            let result = try workspace.run("db", "backup", name, "--force")
+        for (name, force) in [("data/belay.sqlite3", true), ("data/belay.sqlite3", false), ("data/../data/belay.sqlite3", true),
+                              ("alias.sqlite3", true), ("hardlink.sqlite3", true)] {
+            let result = force ? try workspace.run("db", "backup", name, "--force") : try workspace.run("db", "backup", name)
             #expect(result.status == 1, "\(name): \(result)")
             #expect(result.standardOutput == "", "\(name)")
             #expect(result.standardError.hasPrefix("Error: Refusing to back up "), "\(name): \(result.standardError)")

@@ -86,3 +86,69 @@ import Testing
         #expect(request.firstDateText == nil && request.lastDateText == nil)
     }
 }
+
+/// Identical requests share one render, made off the callers' threads.
+@Suite struct CollectionRenderSharingTests {
+    /// Blocks in `renderPNG` until the test opens the gate.
+    final class GatedRenderer: CollectionImageRenderer {
+        let renders: CollectionServiceTests.Counter
+        let started: DispatchSemaphore
+        let gate: DispatchSemaphore
+        init(renders: CollectionServiceTests.Counter, started: DispatchSemaphore, gate: DispatchSemaphore) {
+            self.renders = renders
+            self.started = started
+            self.gate = gate
+        }
+
+        func contentKey(for request: CollectionRequest) throws -> String {
+            "collection/\(request.scale)/\(request.memberName)/\(request.entries.count)"
+        }
+
+        func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
+            renders.add()
+            started.signal()
+            gate.wait()
+            try Data(try contentKey(for: request).utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test func thirtyIdenticalFirstRequestsRenderOnceOffTheCallersThread() throws {
+        let fixture = try PipelineFixture()
+        try fixture.history(meetups: 2, members: 1)
+        let member = try #require(try fixture.rewards().first?.memberID)
+        let renders = CollectionServiceTests.Counter()
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0), joined = DispatchSemaphore(value: 0)
+        let service = CollectionService(domain: fixture.domain, settings: fixture.settings,
+                                        rendererFactory: { GatedRenderer(renders: renders, started: started, gate: gate) },
+                                        joinedRender: { joined.signal() })
+        let results = Mutex<[Result<CollectionImage, any Error>]>([])
+        let finished = DispatchGroup()
+        let caller = pthread_self()
+        let onCallerThread = Mutex(0)
+        func ask() {
+            finished.enter()
+            service.image(memberID: member, scale: 3) { result in
+                if pthread_equal(pthread_self(), caller) != 0 { onCallerThread.withLock { $0 += 1 } }
+                results.withLock { $0.append(result) }
+                finished.leave()
+            }
+        }
+        ask()
+        #expect(started.wait(timeout: .now() + 30) == .success, "the first request started rendering")
+        for _ in 1..<30 { ask() }
+        var joins = 0
+        while joins < 29, joined.wait(timeout: .now() + 30) == .success { joins += 1 }
+        #expect(joins == 29, "every later request waits for the render in progress")
+        #expect(renders.count == 1)
+        gate.signal()
+        #expect(finished.wait(timeout: .now() + 30) == .success)
+
+        let images = try results.withLock { $0 }.map { try $0.get() }
+        #expect(images.count == 30 && Set(images.map(\.digest)).count == 1)
+        #expect(renders.count == 1, "rendered once for 30 requests")
+        #expect(onCallerThread.withLock { $0 } == 0)
+        // Later requests find the cached file; the blocking form gives the same image.
+        let cached = try service.image(memberID: member, scale: 3)
+        #expect(cached.wasCached && cached.digest == images[0].digest && renders.count == 1)
+    }
+}

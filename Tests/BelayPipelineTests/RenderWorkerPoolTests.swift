@@ -103,12 +103,21 @@ import Glibc
         // Owners written by an older version (`host:pid:name`) are still understood.
         let old = try #require(WorkerIdentity.parse(owner: "\(here.host):\(zombie.pid):render-0"))
         #expect(old.startTime == nil && here.knowsIsGone(old))
-        let parent = getppid()
-        let parentStarted = try #require(WorkerIdentity.parse(owner: WorkerIdentity(host: here.host, pid: parent,
-            startTime: ProcessStatus.read(pid: parent)?.startTime).owner("x")))
-        #expect(parentStarted.startTime != nil)
-        #expect(!here.knowsIsGone(parentStarted), "a live process with its own start time")
-        #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: parent, startTime: UInt64.max)),
+        // A live child (`cat` waiting for its input) with its real start time, and with another.
+        let live = Process()
+        live.executableURL = URL(fileURLWithPath: "/bin/cat")
+        let input = Pipe()
+        live.standardInput = input
+        try live.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            live.waitUntilExit()
+        }
+        let started = try #require(WorkerIdentity.parse(owner: WorkerIdentity(host: here.host, pid: live.processIdentifier,
+            startTime: ProcessStatus.read(pid: live.processIdentifier)?.startTime).owner("x")))
+        #expect(started.startTime != nil)
+        #expect(!here.knowsIsGone(started), "a live process with its own start time")
+        #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: live.processIdentifier, startTime: UInt64.max)),
                 "the pid now belongs to a process that started at another time")
         zombie.reap()
         #expect(here.knowsIsGone(WorkerIdentity(host: here.host, pid: zombie.pid)))

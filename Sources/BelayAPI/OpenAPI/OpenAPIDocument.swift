@@ -67,6 +67,7 @@ public enum OpenAPIDocument {
         ("render_pending", "503: a shared reward's sticker is still being rendered; retry after `Retry-After` seconds."),
         ("app_links_not_configured", "404: the club's app ids are not configured (`app_links` in config.json)."),
         ("busy", "503: the database is busy; retry after `Retry-After` seconds."),
+        ("storage_full", "503: the server's disk is full, so the write was not saved; retry after `Retry-After` seconds."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
     ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
         (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted`, 422 for bad input or a wrong code, 409 otherwise).")

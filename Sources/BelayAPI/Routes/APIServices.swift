@@ -10,6 +10,20 @@ public protocol CollectionImageSource: Sendable {
     /// with `hostID`, drawn only from the rewards of meetups that host hosts.
     /// - Throws: `DomainError.userNotFound` for an unknown member; anything else is a failure.
     func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String)
+
+    /// The same, made off the calling thread: `completion` gets it on another thread.
+    func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?,
+                         then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void)
+}
+
+extension CollectionImageSource {
+    /// Runs `collectionImage(memberID:scale:hostedBy:)` on a global queue.
+    public func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?,
+                                then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void) {
+        DispatchQueue.global(qos: .utility).async {
+            completion(Result { try collectionImage(memberID: memberID, scale: scale, hostedBy: hostID) })
+        }
+    }
 }
 
 /// Renders the link-preview card of a shared reward, cached by content (the pipeline's
@@ -83,5 +97,11 @@ extension CollectionService: CollectionImageSource {
     public func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?) throws -> (file: URL, digest: String) {
         let image = try image(memberID: memberID, scale: scale, hostedBy: hostID)
         return (image.url, image.digest)
+    }
+
+    /// Rendered on the collection service's own threads, one render per content key.
+    public func collectionImage(memberID: Int64, scale: Int, hostedBy hostID: Int64?,
+                                then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void) {
+        image(memberID: memberID, scale: scale, hostedBy: hostID) { outcome in completion(outcome.map { ($0.url, $0.digest) }) }
     }
 }

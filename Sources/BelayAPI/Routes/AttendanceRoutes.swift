@@ -3,20 +3,34 @@ import BelayHTTP
 
 extension APIRoutes {
     /// Joining, leaving and the caller's own attendance. Members act only for themselves.
+    ///
+    /// Joins and leaves are answered deferred: the write joins the writer's next group commit
+    /// while the connection is suspended, so a burst of them holds no HTTP thread.
     func registerAttendanceRoutes(on routes: RouteGroup<APIContext>) {
         routes.post("/v1/meetups/{id}/join") { _, context in
             let caller = try context.caller()
             let id = try context.id()
-            let result = try domain.attendance.join(meetupID: id, memberID: caller.userID, by: caller.actor)
-            return .api(AttendanceBody(attendance: result.attendance, presentation: presentation),
-                        status: result.changed ? .created : .ok)
+            let deferred = DeferredResponse()
+            let presentation = presentation
+            domain.attendance.join(meetupID: id, memberID: caller.userID, by: caller.actor) { outcome in
+                deferred.complete {
+                    let result = try outcome.get()
+                    return .api(AttendanceBody(attendance: result.attendance, presentation: presentation),
+                                status: result.changed ? .created : .ok)
+                }
+            }
+            return .deferred(deferred)
         }
 
         routes.post("/v1/meetups/{id}/leave") { _, context in
             let caller = try context.caller()
             let id = try context.id()
-            let result = try domain.attendance.leave(meetupID: id, memberID: caller.userID, by: caller.actor)
-            return .api(LeaveBody(result: result, presentation: presentation))
+            let deferred = DeferredResponse()
+            let presentation = presentation
+            domain.attendance.leave(meetupID: id, memberID: caller.userID, by: caller.actor) { outcome in
+                deferred.complete { .api(LeaveBody(result: try outcome.get(), presentation: presentation)) }
+            }
+            return .deferred(deferred)
         }
 
         routes.get("/v1/meetups/{id}/attendance") { _, context in

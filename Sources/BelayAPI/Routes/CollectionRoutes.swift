@@ -31,14 +31,23 @@ extension APIRoutes {
                             detail: "This server cannot render collection images (its renderer did not start); try again later.",
                             headers: ["Retry-After": "60"])
         }
-        let image = try source.collectionImage(memberID: memberID, scale: scale, hostedBy: hostID)
-        let etag = "\"\(image.digest)\""
-        // The URL stays the same while the collection grows, so clients revalidate every time.
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
-        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
-            return Response(status: .notModified, headers: headers)
+        // Rendered off the HTTP threads (a 3x collection takes a while); the connection waits
+        // suspended, and identical requests share one render.
+        let deferred = DeferredResponse()
+        let ifNoneMatch = request.headers["If-None-Match"]
+        source.collectionImage(memberID: memberID, scale: scale, hostedBy: hostID) { outcome in
+            deferred.complete {
+                let image = try outcome.get()
+                let etag = "\"\(image.digest)\""
+                // The URL stays the same while the collection grows, so clients revalidate every time.
+                var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
+                if let ifNoneMatch, Self.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+                    return Response(status: .notModified, headers: headers)
+                }
+                headers.add(name: "Content-Type", value: "image/png")
+                return Response(status: .ok, headers: headers, body: ResponseBody(file: try FileRegion(path: image.file.path)))
+            }
         }
-        headers.add(name: "Content-Type", value: "image/png")
-        return Response(status: .ok, headers: headers, body: ResponseBody(file: try FileRegion(path: image.file.path)))
+        return .deferred(deferred)
     }
 }

@@ -27,11 +27,18 @@ extension APIRoutes {
         routes.post("/v1/meetups") { request, context in
             let caller = try context.requireRole([.host, .admin], to: "create meetups")
             let body = try request.decodeJSON(as: CreateMeetupRequest.self)
-            let meetup = try domain.meetups.create(NewMeetup(
+            // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
+            let deferred = DeferredResponse()
+            domain.meetups.create(NewMeetup(
                 title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
-                capacity: body.capacity, hostID: body.hostID ?? caller.userID), by: caller.actor)
-            return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID), by: caller.actor) { [self] outcome in
+                deferred.complete {
+                    let meetup = try outcome.get()
+                    return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
+                }
+            }
+            return .deferred(deferred)
         }
 
         routes.get("/v1/meetups/{id}") { _, context in
@@ -48,17 +55,24 @@ extension APIRoutes {
             let caller = try context.requireRole([.host, .admin], to: "change meetups")
             let id = try context.id()
             let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
-            let meetup = try domain.meetups.update(id: id, MeetupChanges(
+            let deferred = DeferredResponse()
+            domain.meetups.update(id: id, MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
-                hostID: body.hostID), by: caller.actor)
-            return .api(meetupBody(meetup))
+                hostID: body.hostID), by: caller.actor) { [self] outcome in
+                deferred.complete { .api(meetupBody(try outcome.get())) }
+            }
+            return .deferred(deferred)
         }
 
         routes.post("/v1/meetups/{id}/cancel") { _, context in
             let caller = try context.requireRole([.host, .admin], to: "cancel meetups")
             let id = try context.id()
-            return .api(meetupBody(try domain.meetups.cancel(id: id, by: caller.actor)))
+            let deferred = DeferredResponse()
+            domain.meetups.cancel(id: id, by: caller.actor) { [self] outcome in
+                deferred.complete { .api(meetupBody(try outcome.get())) }
+            }
+            return .deferred(deferred)
         }
 
         routes.get("/v1/meetups/{id}/attendees") { request, context in

@@ -33,14 +33,16 @@ struct DatabaseCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let destination = context.absolutePath(file)
+            let pool = try context.openDatabase(requireCurrentSchema: false)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
                     throw CommandLineError.failure("\(destination) is a directory; give a file name such as \(destination)/belay-backup.sqlite3")
                 }
-                if !force { throw CommandLineError.failure("\(destination) already exists; choose another name, or add --force to replace it") }
+                if !force && !pool.isDatabaseFile(destination) {
+                    throw CommandLineError.failure("\(destination) already exists; choose another name, or add --force to replace it")
+                }
             }
-            let pool = try context.openDatabase(requireCurrentSchema: false)
             try pool.backup(to: destination)
             let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
             context.print(destination)

@@ -21,9 +21,21 @@ public final class AttendanceService: Sendable {
     /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
     ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
     public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
+        try joinWrite(meetupID: meetupID, memberID: memberID, by: actor).perform()
+    }
+
+    /// Joins like `join(meetupID:memberID:by:)` without holding the calling thread while the
+    /// write waits for its commit: `completion` gets the result, or the same errors, on the
+    /// database's writer thread (keep it short: hand the result on).
+    public func join(meetupID: Int64, memberID: Int64, by actor: Actor,
+                     then completion: @escaping @Sendable (Result<JoinResult, any Error>) -> Void) {
+        joinWrite(meetupID: meetupID, memberID: memberID, by: actor).perform(then: completion)
+    }
+
+    private func joinWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<JoinResult> {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor)
                 switch meetup.status {
@@ -53,8 +65,7 @@ public final class AttendanceService: Sendable {
                                                          queuePosition: position, at: now, in: db)
                 }
                 return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)
-            }
-        }
+            })
     }
 
     /// Leaves a meetup. When a `going` member leaves, the first waitlisted members are
@@ -62,9 +73,21 @@ public final class AttendanceService: Sendable {
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `not_attending`,
     ///   `already_cancelled`, `already_checked_in` (undo the check-in first).
     public func leave(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> LeaveResult {
+        try leaveWrite(meetupID: meetupID, memberID: memberID, by: actor).perform()
+    }
+
+    /// Leaves like `leave(meetupID:memberID:by:)` without holding the calling thread while
+    /// the write waits for its commit: `completion` gets the result, or the same errors, on
+    /// the database's writer thread (keep it short: hand the result on).
+    public func leave(meetupID: Int64, memberID: Int64, by actor: Actor,
+                      then completion: @escaping @Sendable (Result<LeaveResult, any Error>) -> Void) {
+        leaveWrite(meetupID: meetupID, memberID: memberID, by: actor).perform(then: completion)
+    }
+
+    private func leaveWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<LeaveResult> {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
@@ -85,8 +108,7 @@ public final class AttendanceService: Sendable {
                                                                          at: now, in: db)
                 }
                 return LeaveResult(attendance: try AttendanceRepository.find(id: attendance.id, in: db)!, promoted: promoted)
-            }
-        }
+            })
     }
 
     /// The member's attendance of a meetup, or nil when they never joined it.

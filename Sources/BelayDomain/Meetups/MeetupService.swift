@@ -23,6 +23,21 @@ public final class MeetupService: Sendable {
     ///   host), `invalid_input` naming the field, `user_not_found` for the host, or
     ///   `not_permitted` when the named host is only a member.
     public func create(_ new: NewMeetup, by actor: Actor) throws -> Meetup {
+        try createWrite(new, by: actor).perform()
+    }
+
+    /// Creates like `create(_:by:)` without holding the calling thread while the write waits
+    /// for its commit: `completion` gets the meetup, or the same errors, on the database's
+    /// writer thread (or at once, on this one, for a refusal found before writing).
+    public func create(_ new: NewMeetup, by actor: Actor, then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
+        do {
+            try createWrite(new, by: actor).perform(then: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    private func createWrite(_ new: NewMeetup, by actor: Actor) throws -> DomainWrite<Meetup> {
         guard actor.role != .member else {
             throw DomainError(.notPermitted, "Only hosts and admins create meetups")
         }
@@ -32,13 +47,12 @@ public final class MeetupService: Sendable {
         let meetup = try Self.validated(new)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
-            }
-        }
+            })
     }
 
     /// Applies `changes`. Raising the capacity promotes waitlisted members in order in the
@@ -46,9 +60,21 @@ public final class MeetupService: Sendable {
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `invalid_input`,
     ///   `meetup_cancelled` / `meetup_completed` (those are final).
     public func update(id: Int64, _ changes: MeetupChanges, by actor: Actor) throws -> Meetup {
+        try updateWrite(id: id, changes, by: actor).perform()
+    }
+
+    /// Applies `changes` like `update(id:_:by:)` without holding the calling thread while the
+    /// write waits for its commit: `completion` gets the meetup, or the same errors, on the
+    /// database's writer thread (keep it short: hand the result on).
+    public func update(id: Int64, _ changes: MeetupChanges, by actor: Actor,
+                       then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
+        updateWrite(id: id, changes, by: actor).perform(then: completion)
+    }
+
+    private func updateWrite(id: Int64, _ changes: MeetupChanges, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 let current = try Self.require(id, in: db)
                 try Self.requireManager(of: current, actor)
                 try Self.requireOpen(current)
@@ -71,17 +97,27 @@ public final class MeetupService: Sendable {
                     _ = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
                 }
                 return try MeetupRepository.find(id: id, in: db)!
-            }
-        }
+            })
     }
 
     /// Cancels a meetup and, in the same transaction, every `going` and `waitlisted`
     /// attendance. Check-ins already made (and their rewards) stand. Cancelling twice is harmless.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `meetup_completed`.
     public func cancel(id: Int64, by actor: Actor) throws -> Meetup {
+        try cancelWrite(id: id, by: actor).perform()
+    }
+
+    /// Cancels like `cancel(id:by:)` without holding the calling thread while the write
+    /// waits for its commit: `completion` gets the meetup, or the same errors, on the
+    /// database's writer thread (keep it short: hand the result on).
+    public func cancel(id: Int64, by actor: Actor, then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
+        cancelWrite(id: id, by: actor).perform(then: completion)
+    }
+
+    private func cancelWrite(id: Int64, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        return DomainWrite(pool: pool,
+            body: { db in
                 let current = try Self.require(id, in: db)
                 try Self.requireManager(of: current, actor)
                 if current.status == .cancelled { return current }
@@ -91,8 +127,7 @@ public final class MeetupService: Sendable {
                 try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
-            }
-        }
+            })
     }
 
     /// Marks a meetup completed (it no longer takes joins). Completing twice is harmless.

@@ -94,6 +94,8 @@ public final class BackfillScheduler: Sendable {
             afterRun()
             log("backfill: awarded \(report.awarded), queued \(report.queued.total) renders, rendered \(report.rendered), "
                 + "skipped \(report.skipped), failed \(report.failed), in \(String(format: "%.1f", report.durationSeconds)) s"
+                + (report.reclaimed > 0 ? "; took back \(report.reclaimed) job(s) of a dead process" : "")
+                + (report.runningElsewhere > 0 ? "; \(report.runningElsewhere) job(s) running in another worker" : "")
                 + (report.stoppedEarly.map { "; stopped early: \($0)" } ?? ""))
             return report
         } catch let error as PipelineError where error.leaseHolder != nil {

@@ -21,20 +21,52 @@ public struct CollectionImage: Sendable, Hashable {
 /// a new template) makes a new file. `belay gc` removes cache files unused for a week.
 ///
 /// Thread-safe: renderers (each with its own text engine) are kept in a small pool and
-/// made on demand, so concurrent requests never share one.
+/// made on demand, so concurrent requests never share one. One render per content key at
+/// a time: a request for an image that is being rendered waits for that render instead of
+/// starting another (30 identical first requests render once). `image(memberID:scale:then:)`
+/// renders on the service's own threads (`settings.workers` at most at once), so the
+/// caller's thread (an HTTP thread) is free at once.
 public final class CollectionService: Sendable {
+    public typealias Completion = @Sendable (Result<CollectionImage, any Error>) -> Void
+
     private let domain: DomainServices
     private let settings: RenderPipelineSettings
     private let store: ImageStore
     private let rendererFactory: CollectionImageRendererFactory
     private let idle = Mutex<[RendererBox]>([])
     private static let maximumIdle = 4
+    /// Renders in progress by content digest, with everyone waiting for each.
+    private let flights = Mutex<[String: [Completion]]>([:])
+    private let renderThreads: OperationQueue
+    /// Told each time a request joins a render in progress (tests watch the sharing).
+    private let joinedRender: @Sendable () -> Void
 
-    public init(domain: DomainServices, settings: RenderPipelineSettings, rendererFactory: @escaping CollectionImageRendererFactory) {
+    public convenience init(domain: DomainServices, settings: RenderPipelineSettings,
+                            rendererFactory: @escaping CollectionImageRendererFactory) {
+        self.init(domain: domain, settings: settings, rendererFactory: rendererFactory, joinedRender: {})
+    }
+
+    init(domain: DomainServices, settings: RenderPipelineSettings, rendererFactory: @escaping CollectionImageRendererFactory,
+         joinedRender: @escaping @Sendable () -> Void) {
+        self.joinedRender = joinedRender
         self.domain = domain
         self.settings = settings
         self.store = ImageStore(root: settings.collectionsDirectory)
         self.rendererFactory = rendererFactory
+        renderThreads = OperationQueue()
+        renderThreads.name = "belay-collections"
+        renderThreads.maxConcurrentOperationCount = max(1, settings.workers)
+        renderThreads.qualityOfService = .utility
+    }
+
+    /// The collection image like `image(memberID:scale:)`, made on the service's render
+    /// threads; `completion` gets it (or the same errors) on one of them, or at once for a
+    /// scale outside 1–3. Keep `completion` short: hand the result on.
+    public func image(memberID: Int64, scale: Int = 2, hostedBy hostID: Int64? = nil, then completion: @escaping Completion) {
+        guard (1...3).contains(scale) else {
+            return completion(.failure(PipelineError.invalidSetting("scale", "must be 1, 2 or 3 (got \(scale))")))
+        }
+        renderThreads.addOperation { [self] in produce(memberID: memberID, scale: scale, hostedBy: hostID, completion) }
     }
 
     /// The collection image of a member at `scale`, rendered now or taken from the cache;
@@ -45,15 +77,53 @@ public final class CollectionService: Sendable {
     ///   `DomainError` when the database fails.
     public func image(memberID: Int64, scale: Int = 2, hostedBy hostID: Int64? = nil) throws -> CollectionImage {
         guard (1...3).contains(scale) else { throw PipelineError.invalidSetting("scale", "must be 1, 2 or 3 (got \(scale))") }
-        let request = try request(memberID: memberID, scale: scale, hostedBy: hostID)
-        return try withRenderer { renderer in
-            let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
-            if store.contains(digest: digest, fileExtension: "png"), store.touch(digest: digest, fileExtension: "png") {
-                return try describe(digest, request, cached: true)
-            }
-            try store.write(digest: digest, fileExtension: "png") { path in try renderer.renderPNG(request, toFile: path) }
-            return try describe(digest, request, cached: false)
+        let outcome = Mutex<Result<CollectionImage, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        produce(memberID: memberID, scale: scale, hostedBy: hostID) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
         }
+        done.wait()
+        return try outcome.withLock { $0 }!.get()
+    }
+
+    /// Answers `completion` with the cached image, by joining the render of the same content
+    /// in progress, or by rendering it here (and then answering everyone who joined).
+    private func produce(memberID: Int64, scale: Int, hostedBy hostID: Int64?, _ completion: @escaping Completion) {
+        let rendered: (digest: String, result: Result<CollectionImage, any Error>)
+        do {
+            let request = try request(memberID: memberID, scale: scale, hostedBy: hostID)
+            let outcome = try withRenderer { renderer -> (digest: String, result: Result<CollectionImage, any Error>)? in
+                let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
+                let leads = flights.withLock { flights -> Bool in
+                    if flights[digest] != nil {
+                        flights[digest]?.append(completion)
+                        return false
+                    }
+                    flights[digest] = []
+                    return true
+                }
+                guard leads else {
+                    joinedRender()
+                    return nil
+                }
+                let result = Result<CollectionImage, any Error> {
+                    if store.contains(digest: digest, fileExtension: "png"), store.touch(digest: digest, fileExtension: "png") {
+                        return try describe(digest, request, cached: true)
+                    }
+                    try store.write(digest: digest, fileExtension: "png") { path in try renderer.renderPNG(request, toFile: path) }
+                    return try describe(digest, request, cached: false)
+                }
+                return (digest, result)
+            }
+            guard let outcome else { return }   // joined a render in progress: its end answers
+            rendered = outcome
+        } catch {
+            return completion(.failure(error))
+        }
+        let waiting = flights.withLock { $0.removeValue(forKey: rendered.digest) ?? [] }
+        completion(rendered.result)
+        for waiter in waiting { waiter(rendered.result) }
     }
 
     /// What the collection of a member shows: every active reward, oldest first; with
