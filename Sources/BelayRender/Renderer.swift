@@ -25,17 +25,17 @@ public final class Renderer {
     /// - Throws: `RenderError` for an unusable artwork file (naming it), a scale other than
     ///   1–3, or a failed encode.
     public func renderSticker(_ content: StickerContent, scale: Int = 3) throws -> RenderedImage {
-        var warnings: [String] = []
-        let sticker = try drawSticker(content, scale: scale, warnings: &warnings)
-        return try encodePNG(sticker, colorType: .rgba, warnings: warnings)
+        var report = StickerReport()
+        let sticker = try drawSticker(content, scale: scale, report: &report)
+        return try encodePNG(sticker, colorType: .rgba, report: report)
     }
 
     /// Renders the `story` template (1080x1920, the 3x sticker on the colours' gradient).
     /// - Throws: like `renderSticker`.
     public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
-        var warnings: [String] = []
-        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
-        return try encodeStory(sticker: sticker, colors: colors, format: format, warnings: warnings)
+        var report = StickerReport()
+        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &report)
+        return try encodeStory(sticker: sticker, colors: colors, format: format, report: report)
     }
 
     /// Renders a sticker and its story together, drawing the 3x sticker once when both use it.
@@ -43,14 +43,17 @@ public final class Renderer {
     public func renderStickerAndStory(
         _ content: StickerContent, stickerScale: Int = 3, colors: StoryColors, format: StoryFormat = .png
     ) throws -> (sticker: RenderedImage, story: RenderedImage) {
-        var warnings: [String] = []
-        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
-        let sticker = stickerScale == StoryTemplate.stickerScale
-            ? story3x : try drawSticker(content, scale: stickerScale, warnings: &warnings)
-        let unique = Array(NSOrderedSet(array: warnings)) as? [String] ?? warnings
+        var storyReport = StickerReport()
+        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &storyReport)
+        var stickerReport = storyReport
+        var sticker = story3x
+        if stickerScale != StoryTemplate.stickerScale {
+            stickerReport = StickerReport()
+            sticker = try drawSticker(content, scale: stickerScale, report: &stickerReport)
+        }
         return (
-            try encodePNG(sticker, colorType: .rgba, warnings: unique),
-            try encodeStory(sticker: story3x, colors: colors, format: format, warnings: unique)
+            try encodePNG(sticker, colorType: .rgba, report: stickerReport),
+            try encodeStory(sticker: story3x, colors: colors, format: format, report: storyReport)
         )
     }
 
@@ -83,34 +86,36 @@ public final class Renderer {
         key.add("hold", try artwork.fingerprint(content.holdPath))
         key.add("place", content.place)
         key.add("date", content.date)
+        key.add("language", content.language)
         key.add("scale", String(scale))
         key.add("fonts", fontIdentity)
     }
 
-    private func drawSticker(_ content: StickerContent, scale: Int, warnings: inout [String]) throws -> Pixmap {
+    private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
         try Self.check(scale: scale)
         let background = try artwork.pixmap(content.backgroundPath)
         let hold = try artwork.pixmap(content.holdPath)
         return try StickerTemplate.draw(
-            background: background, hold: hold, place: content.place, date: content.date, scale: scale,
-            text: text, parallelism: settings.parallelism, warnings: &warnings)
+            background: background, hold: hold, place: content.place, date: content.date, language: content.language,
+            scale: scale, text: text, parallelism: settings.parallelism, report: &report)
     }
 
-    private func encodeStory(sticker: Pixmap, colors: StoryColors, format: StoryFormat, warnings: [String]) throws -> RenderedImage {
+    private func encodeStory(sticker: Pixmap, colors: StoryColors, format: StoryFormat, report: StickerReport) throws -> RenderedImage {
         let (width, height) = (StoryTemplate.width, StoryTemplate.height)
         switch format {
         case .png:
             let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, settings: settings.pngSettings)
-            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: warnings)
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: report.warnings, labels: report.labels)
         case let .jpeg(quality):
             let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors))
-            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: warnings)
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: report.warnings, labels: report.labels)
         }
     }
 
-    private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, warnings: [String]) throws -> RenderedImage {
+    private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, report: StickerReport) throws -> RenderedImage {
         let bytes = try PNGEncoder(settings: settings.pngSettings).encode(pixmap, as: colorType)
-        return RenderedImage(bytes: bytes, width: pixmap.width, height: pixmap.height, mediaType: "image/png", warnings: warnings)
+        return RenderedImage(
+            bytes: bytes, width: pixmap.width, height: pixmap.height, mediaType: "image/png", warnings: report.warnings, labels: report.labels)
     }
 
     static func check(scale: Int) throws {
@@ -120,9 +125,9 @@ public final class Renderer {
     }
 
     /// The font files' paths and sizes: a different font file means different pixels.
-    private lazy var fontIdentity: String = settings.fonts.files.map { role, path in
+    private lazy var fontIdentity: String = settings.fonts.allFiles.map { path in
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
-        return "\(role.name)=\(path):\(size)"
+        return "\(path):\(size)"
     }.joined(separator: ";")
 
     // MARK: Collection
