@@ -23,6 +23,7 @@ extension BelayConfiguration {
             ("fonts", .object([
                 ("bold", string(fonts.bold)),
                 ("regular", string(fonts.regular)),
+                ("fallbacks", .array(fonts.fallbacks.map(string))),
                 ("emoji", string(fonts.emoji)),
                 ("last_resort", string(fonts.lastResort)),
             ])),

@@ -35,6 +35,9 @@ public struct BelayConfiguration: Sendable, Equatable {
     public struct Fonts: Sendable, Equatable {
         public var bold: String
         public var regular: String
+        /// `fonts.fallbacks`: font files tried after `regular`/`bold` and before `emoji`, in
+        /// order, each the regular face (a `…Bold…` file beside it sets bold labels).
+        public var fallbacks: [String]
         public var emoji: String
         public var lastResort: String
     }

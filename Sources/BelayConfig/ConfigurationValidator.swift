@@ -23,6 +23,14 @@ struct ConfigurationValidator {
         return ""
     }
 
+    private func strings(_ path: String) -> [String] {
+        guard case let .array(items)? = value(path) else { return [] }
+        return items.compactMap { item in
+            if case let .string(text) = item { return text }
+            return nil
+        }
+    }
+
     private func integer(_ path: String) -> Int {
         if case let .integer(number)? = value(path) { return number }
         return 0
@@ -91,6 +99,7 @@ struct ConfigurationValidator {
         let fonts = BelayConfiguration.Fonts(
             bold: nonEmpty("fonts.bold", what: "the path of a .ttf or .otf font file"),
             regular: nonEmpty("fonts.regular", what: "the path of a .ttf or .otf font file"),
+            fallbacks: strings("fonts.fallbacks").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty },
             emoji: nonEmpty("fonts.emoji", what: "the path of a .ttf or .otf font file"),
             lastResort: nonEmpty("fonts.last_resort", what: "the path of a .ttf or .otf font file")
         )

@@ -68,7 +68,7 @@ extension RewardRendererSettings {
     /// The renderer's fonts and input limits from `config.json`.
     public init(configuration: BelayConfiguration) {
         self.init(boldFont: configuration.fonts.bold, regularFont: configuration.fonts.regular,
-                  emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
+                  fallbackFonts: configuration.fonts.fallbacks, emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
                   maxImageSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes)
     }
 }

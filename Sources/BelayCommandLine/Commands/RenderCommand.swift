@@ -26,6 +26,8 @@ struct RenderCommand: ParsableCommand {
         static let place = Option<String>("place", valueName: "text", help: "The place name (ellipsised when too long).")
         static let date = Option<String>("date", valueName: "text", help: "The date line, as shown (e.g. \"2026.11.29 (일)\").")
         static let out = Option<String>("out", valueName: "file", help: "Where to write the image.")
+        static let locale = OptionalOption<String>("locale", valueName: "id",
+            help: "Locale of the text, e.g. ja_JP or zh_TW: picks the regional forms of Han characters (default: club.locale).")
         static let repeatCount = Option<Int>("repeat", valueName: "n", default: 1,
             help: "Render n times after a warm-up render and report the timings (the file is written once).")
         static let threads = Option<Int>("threads", valueName: "n", default: 0,
@@ -38,7 +40,7 @@ struct RenderCommand: ParsableCommand {
         static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: auto for zlib, default for libpng).")
 
         static let all: [any ArgumentDefinition] = [
-            background, hold, place, date, out, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
+            background, hold, place, date, out, locale, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
         ]
     }
 
@@ -54,7 +56,7 @@ struct RenderCommand: ParsableCommand {
 
     /// What sticker and story read from the command line.
     struct Values {
-        let background: String, hold: String, place: String, date: String, out: String
+        let background: String, hold: String, place: String, date: String, out: String, locale: String?
         let repeatCount: Int, threads: Int, json: Bool
         let png: PNGSettings
 
@@ -73,6 +75,7 @@ struct RenderCommand: ParsableCommand {
             place = arguments[Inputs.place]
             date = arguments[Inputs.date]
             out = arguments[Inputs.out]
+            locale = arguments[Inputs.locale]
             repeatCount = arguments[Inputs.repeatCount]
             threads = arguments[Inputs.threads]
             json = arguments[CommonOptions.json]
@@ -83,9 +86,10 @@ struct RenderCommand: ParsableCommand {
             try RenderCommand.validate(threads: threads)
         }
 
-        func content(_ context: CommandContext) -> StickerContent {
+        func content(_ context: CommandContext) throws -> StickerContent {
             StickerContent(
-                backgroundPath: context.absolutePath(background), holdPath: context.absolutePath(hold), place: place, date: date)
+                backgroundPath: context.absolutePath(background), holdPath: context.absolutePath(hold), place: place, date: date,
+                language: try locale ?? context.configuration().club.locale)
         }
 
         /// A renderer with the fonts and limits of config.json, allowed `--threads` cores.
@@ -94,7 +98,8 @@ struct RenderCommand: ParsableCommand {
             let fonts = configuration.fonts
             let render = configuration.render
             return try Renderer(settings: RenderSettings(
-                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                fonts: FontSettings(
+                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
                 limits: ImageLimits(maxSide: render.maxImageSide, maxDecodedBytes: render.maxDecodedBytes),
                 png: png,
                 parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
@@ -138,7 +143,8 @@ struct RenderCommand: ParsableCommand {
                 try context.printJSON(Report(
                     medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
                     cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
-                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path))
+                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path,
+                    labels: image.labels.map(LabelOutput.init)))
             } else {
                 let timing = times.isEmpty
                     ? String(format: "%.1f ms", cold)
@@ -162,6 +168,9 @@ struct RenderCommand: ParsableCommand {
             /// Median CPU milliseconds per render, all threads together.
             let cpuMs: Double
             let bytes: Int, width: Int, height: Int, `repeat`: Int, out: String
+            /// How each label was set: runs and their fonts, lines, shrunk/wrapped/ellipsised,
+            /// characters no font has.
+            let labels: [LabelOutput]
         }
 
         static func milliseconds(since start: DispatchTime) -> Double {
@@ -206,7 +215,7 @@ struct RenderCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let renderer = try values.renderer(context)
-            let content = values.content(context)
+            let content = try values.content(context)
             try values.run(context) { try renderer.renderSticker(content, scale: scale) }
         }
     }
@@ -267,7 +276,7 @@ struct RenderCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()
             let renderer = try values.renderer(context)
-            let content = values.content(context)
+            let content = try values.content(context)
             let catalogued = Self.cataloguedColors(background: content.backgroundPath)
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
@@ -400,7 +409,8 @@ struct RenderCommand: ParsableCommand {
             let configuration = try context.configuration()
             let fonts = configuration.fonts
             let renderer = try Renderer(settings: RenderSettings(
-                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                fonts: FontSettings(
+                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
                 limits: ImageLimits(maxSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes),
                 parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
             let start = DispatchTime.now()

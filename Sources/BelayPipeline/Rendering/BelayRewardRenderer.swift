@@ -11,8 +11,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
     /// - Throws: `RenderError` naming a font file of the chain that cannot be opened.
     public init(settings: RewardRendererSettings) throws {
         renderer = try Renderer(settings: RenderSettings(
-            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, emoji: settings.emojiFont,
-                                lastResort: settings.lastResortFont),
+            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, fallbacks: settings.fallbackFonts,
+                                emoji: settings.emojiFont, lastResort: settings.lastResortFont),
             limits: ImageLimits(maxSide: settings.maxImageSide, maxDecodedBytes: settings.maxDecodedBytes),
             parallelism: 1))
     }
@@ -31,11 +31,13 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         switch (sticker, story) {
         case (true, true):
             let both = try renderer.renderStickerAndStory(content, stickerScale: request.stickerScale, colors: colors, format: format)
-            return RewardImageFiles(sticker: both.sticker.bytes, story: both.story.bytes)
+            return RewardImageFiles(sticker: both.sticker.bytes, story: both.story.bytes, missingCharacters: both.sticker.missingCharacters)
         case (true, false):
-            return RewardImageFiles(sticker: try renderer.renderSticker(content, scale: request.stickerScale).bytes, story: nil)
+            let sticker = try renderer.renderSticker(content, scale: request.stickerScale)
+            return RewardImageFiles(sticker: sticker.bytes, story: nil, missingCharacters: sticker.missingCharacters)
         case (false, true):
-            return RewardImageFiles(sticker: nil, story: try renderer.renderStory(content, colors: colors, format: format).bytes)
+            let story = try renderer.renderStory(content, colors: colors, format: format)
+            return RewardImageFiles(sticker: nil, story: story.bytes, missingCharacters: story.missingCharacters)
         case (false, false):
             return RewardImageFiles(sticker: nil, story: nil)
         }
@@ -55,7 +57,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
                 "story colours", "'\(request.topColor)' / '\(request.bottomColor)' are not #RRGGBB colours; fix the background catalogue")
         }
         let content = StickerContent(
-            backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText)
+            backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText,
+            language: request.language)
         let format: StoryFormat = switch request.storyFormat {
         case .png: .png
         case let .jpeg(quality): .jpeg(quality: quality)

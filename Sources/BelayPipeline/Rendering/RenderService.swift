@@ -64,7 +64,7 @@ public final class RenderService: Sendable {
             placeName: job.placeName,
             dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
                                       pattern: settings.datePattern),
-            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat)
+            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
     }
 
     /// Renders, stores and records one claimed job; never throws (every failure becomes an
@@ -91,6 +91,7 @@ public final class RenderService: Sendable {
         let renderSeconds: Double
         let renderCPUSeconds: Double
         let started: UInt64
+        var missingCharacters: [Character] = []
     }
 
     enum Preparation: Sendable {
@@ -127,7 +128,8 @@ public final class RenderService: Sendable {
             return .rendered(PreparedRender(job: job, stickerDigest: stickerDigest, storyDigest: storyDigest,
                                             sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
                                             templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
-                                            renderCPUSeconds: renderCPUSeconds, started: started))
+                                            renderCPUSeconds: renderCPUSeconds, started: started,
+                                            missingCharacters: files.missingCharacters))
         } catch {
             let reason = Self.reason(for: error, job: job)
             let outcome = record(job) {
@@ -177,7 +179,7 @@ public final class RenderService: Sendable {
         }
         let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
         return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total,
-                               renderCPUSeconds: prepared.renderCPUSeconds)
+                               renderCPUSeconds: prepared.renderCPUSeconds, missingCharacters: prepared.missingCharacters)
     }
 
     /// CPU seconds the calling thread has used.

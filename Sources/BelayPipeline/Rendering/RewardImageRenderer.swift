@@ -17,9 +17,12 @@ public struct RewardImageRequest: Sendable, Hashable {
     /// The sticker's scale (1–3). The story always embeds the 3x sticker.
     public var stickerScale: Int
     public var storyFormat: StoryImageFormat
+    /// The club's locale (`ko_KR`): picks the regional forms of Han characters.
+    public var language: String
 
     public init(holdArtworkPath: String, backgroundPath: String, topColor: String, bottomColor: String, placeName: String,
-                dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png) {
+                dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png, language: String = "ko_KR") {
+        self.language = language
         self.holdArtworkPath = holdArtworkPath
         self.backgroundPath = backgroundPath
         self.topColor = topColor
@@ -48,10 +51,14 @@ public struct RewardImageKeys: Sendable, Hashable {
 public struct RewardImageFiles: Sendable {
     public var sticker: [UInt8]?
     public var story: [UInt8]?
+    /// Characters of the place name (or date) that no font of the chain has; they were left
+    /// out of the images.
+    public var missingCharacters: [Character]
 
-    public init(sticker: [UInt8]?, story: [UInt8]?) {
+    public init(sticker: [UInt8]?, story: [UInt8]?, missingCharacters: [Character] = []) {
         self.sticker = sticker
         self.story = story
+        self.missingCharacters = missingCharacters
     }
 }
 
