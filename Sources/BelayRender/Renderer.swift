@@ -35,7 +35,7 @@ public final class Renderer {
     public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
         var report = StickerReport()
         let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &report)
-        return try encodeStory(sticker: sticker, colors: colors, format: format, report: report)
+        return try encodeStory(sticker: sticker, content: content, colors: colors, format: format, report: report)
     }
 
     /// Renders a sticker and its story together, drawing the 3x sticker once when both use it.
@@ -53,8 +53,29 @@ public final class Renderer {
         }
         return (
             try encodePNG(sticker, colorType: .rgba, report: stickerReport),
-            try encodeStory(sticker: story3x, colors: colors, format: format, report: storyReport)
+            try encodeStory(sticker: story3x, content: content, colors: colors, format: format, report: storyReport)
         )
+    }
+
+    /// Renders the `story-background` template: the Stories background layer, the colours'
+    /// gradient without the sticker, as an RGB PNG of `width`x`height` (default 720x1280, the
+    /// most Meta's "Sharing to Stories" takes on Android).
+    /// - Throws: `RenderError` for a size outside 1–4096 px or a failed encode.
+    public func renderStoryBackground(colors: StoryColors, width: Int = 720, height: Int = 1280) throws -> RenderedImage {
+        guard (1...StoryBackgroundTemplate.maxSide).contains(width), (1...StoryBackgroundTemplate.maxSide).contains(height) else {
+            throw RenderError(.invalidRequest(detail: "a story background of \(width)x\(height) px; each side must be 1–\(StoryBackgroundTemplate.maxSide)"))
+        }
+        let bytes = try StoryBackgroundTemplate.writePNG(colors: colors, width: width, height: height, settings: settings.pngSettings)
+        return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: [])
+    }
+
+    /// The content key of a story background.
+    public func storyBackgroundKey(colors: StoryColors, width: Int = 720, height: Int = 1280) -> ContentKey {
+        var key = ContentKeyBuilder(template: .storyBackground)
+        key.add("top", colors.top.hex)
+        key.add("bottom", colors.bottom.hex)
+        key.add("size", "\(width)x\(height)")
+        return key.finish()
     }
 
     /// The content key of a sticker: equal exactly when the rendered images would be equal.
@@ -70,6 +91,9 @@ public final class Renderer {
     public func storyKey(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> ContentKey {
         var key = ContentKeyBuilder(template: .story)
         try addSticker(content, scale: StoryTemplate.stickerScale, to: &key)
+        key.add("story-version", String(StoryTemplate.version))
+        key.add("club", content.clubName)
+        key.add("hold-name", content.holdName)
         key.add("top", colors.top.hex)
         key.add("bottom", colors.bottom.hex)
         switch format {
@@ -100,14 +124,19 @@ public final class Renderer {
             scale: scale, text: text, parallelism: settings.parallelism, report: &report)
     }
 
-    private func encodeStory(sticker: Pixmap, colors: StoryColors, format: StoryFormat, report: StickerReport) throws -> RenderedImage {
+    private func encodeStory(
+        sticker: Pixmap, content: StickerContent, colors: StoryColors, format: StoryFormat, report: StickerReport
+    ) throws -> RenderedImage {
         let (width, height) = (StoryTemplate.width, StoryTemplate.height)
+        var report = report
+        let labels = try StoryTemplate.Labels(
+            clubName: content.clubName, holdName: content.holdName, language: content.language, text: text, report: &report)
         switch format {
         case .png:
-            let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, settings: settings.pngSettings)
+            let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, labels: labels, text: text, settings: settings.pngSettings)
             return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: report.warnings, labels: report.labels)
         case let .jpeg(quality):
-            let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors))
+            let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors, labels: labels, text: text))
             return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: report.warnings, labels: report.labels)
         }
     }

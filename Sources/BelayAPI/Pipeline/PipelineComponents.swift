@@ -61,6 +61,7 @@ extension RenderPipelineSettings {
             ? .jpeg(quality: configuration.render.jpegQuality) : .png
         self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
                   clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
+        clubName = configuration.club.name
     }
 }
 

@@ -242,14 +242,20 @@ struct RenderCommand: ParsableCommand {
                 With --sticker-out, one reward's sticker and story are rendered together, exactly as a render job
                 of `belay serve` or `belay backfill` does; bench/backfill takes this as its pure render cost.
                 """,
-                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut])
+                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut, holdName, clubName])
         }
 
         let values: Values, topColor: String?, bottomColor: String?
         let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int, stickerOut: String?
+        let holdNameValue: String?, clubNameValue: String?
+
+        static let holdName = OptionalOption<String>("hold-name", valueName: "text", help: "The hold's name, drawn below the sticker (default: none).")
+        static let clubName = OptionalOption<String>("club-name", valueName: "text", help: "The club's name, drawn above the sticker (default: club.name).")
 
         init(arguments: ParsedArguments) {
             values = Values(arguments)
+            holdNameValue = arguments[Self.holdName]
+            clubNameValue = arguments[Self.clubName]
             scale = arguments[Self.scale]
             topColor = arguments[Self.topColor]
             bottomColor = arguments[Self.bottomColor]
@@ -276,7 +282,9 @@ struct RenderCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()
             let renderer = try values.renderer(context)
-            let content = try values.content(context)
+            var content = try values.content(context)
+            content.holdName = holdNameValue ?? ""
+            content.clubName = clubNameValue ?? configuration.club.name
             let catalogued = Self.cataloguedColors(background: content.backgroundPath)
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),

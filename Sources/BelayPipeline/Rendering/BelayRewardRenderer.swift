@@ -58,7 +58,7 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         }
         let content = StickerContent(
             backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText,
-            language: request.language)
+            language: request.language, clubName: request.clubName, holdName: request.holdName)
         let format: StoryFormat = switch request.storyFormat {
         case .png: .png
         case let .jpeg(quality): .jpeg(quality: quality)

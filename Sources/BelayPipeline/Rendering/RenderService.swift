@@ -57,7 +57,7 @@ public final class RenderService: Sendable {
     /// directory, the date in the meetup's zone and the club's locale.
     public func request(for job: RenderJob, in worker: RenderWorkerContext) -> RewardImageRequest {
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
-        return RewardImageRequest(
+        var request = RewardImageRequest(
             holdArtworkPath: assets.appendingPathComponent(job.hold.artworkPath).path,
             backgroundPath: assets.appendingPathComponent(job.background.filePath).path,
             topColor: job.background.topColor, bottomColor: job.background.bottomColor,
@@ -65,6 +65,9 @@ public final class RenderService: Sendable {
             dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
                                       pattern: settings.datePattern),
             stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
+        request.clubName = settings.clubName
+        request.holdName = job.hold.name
+        return request
     }
 
     /// Renders, stores and records one claimed job; never throws (every failure becomes an

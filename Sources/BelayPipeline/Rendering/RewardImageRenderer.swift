@@ -19,6 +19,9 @@ public struct RewardImageRequest: Sendable, Hashable {
     public var storyFormat: StoryImageFormat
     /// The club's locale (`ko_KR`): picks the regional forms of Han characters.
     public var language: String
+    /// The club's and the hold's names, drawn on the composite story around the sticker.
+    public var clubName = ""
+    public var holdName = ""
 
     public init(holdArtworkPath: String, backgroundPath: String, topColor: String, bottomColor: String, placeName: String,
                 dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png, language: String = "ko_KR") {

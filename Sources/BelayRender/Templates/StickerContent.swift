@@ -13,8 +13,17 @@ public struct StickerContent: Sendable, Hashable {
     /// The club's locale (e.g. `ko_KR`, `ja_JP`, `zh_TW`): picks the regional forms of Han
     /// characters when the text itself does not (kana → Japanese, Hangul → Korean).
     public var language: String
+    /// The club's name, drawn above the sticker on the composite story ("" draws none).
+    public var clubName: String
+    /// The hold's name, drawn below the sticker on the composite story ("" draws none).
+    public var holdName: String
 
-    public init(backgroundPath: String, holdPath: String, place: String, date: String, language: String = "ko_KR") {
+    public init(
+        backgroundPath: String, holdPath: String, place: String, date: String, language: String = "ko_KR",
+        clubName: String = "", holdName: String = ""
+    ) {
+        self.clubName = clubName
+        self.holdName = holdName
         self.backgroundPath = backgroundPath
         self.holdPath = holdPath
         self.place = place

@@ -4,6 +4,7 @@
 public enum Template: String, Sendable, CaseIterable {
     case holdSticker = "hold-sticker"
     case story
+    case storyBackground = "story-background"
     case collection
 
     /// The template's current version.
@@ -11,6 +12,7 @@ public enum Template: String, Sendable, CaseIterable {
         switch self {
         case .holdSticker: StickerTemplate.version
         case .story: StoryTemplate.version
+        case .storyBackground: StoryBackgroundTemplate.version
         case .collection: CollectionTemplate.version
         }
     }
