@@ -61,6 +61,9 @@ extension BelayConfiguration {
             ("share", .object([
                 ("instagram_app_id", string(share.instagramAppID)),
                 ("facebook_app_id", string(share.facebookAppID)),
+                ("stories_background", string(share.storiesBackground.rawValue)),
+                ("stories_background_width", integer(share.storiesBackgroundWidth)),
+                ("stories_background_height", integer(share.storiesBackgroundHeight)),
             ])),
         ])
         return tree.formatted()

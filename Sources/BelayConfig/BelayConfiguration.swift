@@ -140,6 +140,17 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var instagramAppID: String
         /// Facebook App ID for Facebook Stories; empty when not set up.
         public var facebookAppID: String
+        /// `share.stories_background`: what Stories composers get under the sticker: `image`
+        /// (the gradient without the sticker, as a PNG) or `colors` (only the two colours).
+        public var storiesBackground: StoriesBackground = .image
+        /// Size of the Stories background image in pixels (9:16; Meta takes at most 720x1280 on Android).
+        public var storiesBackgroundWidth = 720
+        public var storiesBackgroundHeight = 1280
+    }
+
+    /// `share.stories_background`.
+    public enum StoriesBackground: String, Sendable, Equatable {
+        case image, colors
     }
 
     public var server: Server

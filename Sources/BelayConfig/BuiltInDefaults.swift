@@ -92,7 +92,10 @@ enum BuiltInDefaults {
       },
       "share": {
         "instagram_app_id": "",
-        "facebook_app_id": ""
+        "facebook_app_id": "",
+        "stories_background": "image",
+        "stories_background_width": 720,
+        "stories_background_height": 1280
       }
     }
     """

@@ -209,7 +209,19 @@ struct ConfigurationValidator {
             leaseSeconds: atLeast(1, "backfill.lease_seconds", unit: "second")
         )
 
-        let share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
+        var share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
+        let storiesBackground = string("share.stories_background")
+        if let mode = BelayConfiguration.StoriesBackground(rawValue: storiesBackground) {
+            share.storiesBackground = mode
+        } else {
+            refuse("share.stories_background", "\(JSONValue.quoted(storiesBackground)) is neither \"image\" (the gradient as a PNG under the sticker) nor \"colors\" (only the two colours)")
+        }
+        for (path, keyPath) in [("share.stories_background_width", \BelayConfiguration.Share.storiesBackgroundWidth),
+                                ("share.stories_background_height", \BelayConfiguration.Share.storiesBackgroundHeight)] {
+            let pixels = integer(path)
+            if !(1...4096).contains(pixels) { refuse(path, "\(pixels) px is not a size from 1 to 4096 px (Meta asks for at most 720x1280 at 9:16)") }
+            share[keyPath: keyPath] = pixels
+        }
 
         return BelayConfiguration(
             server: server,

@@ -62,15 +62,21 @@ public final class Renderer {
     /// most Meta's "Sharing to Stories" takes on Android).
     /// - Throws: `RenderError` for a size outside 1–4096 px or a failed encode.
     public func renderStoryBackground(colors: StoryColors, width: Int = 720, height: Int = 1280) throws -> RenderedImage {
+        try Self.renderStoryBackground(colors: colors, width: width, height: height, png: settings.pngSettings)
+    }
+
+    /// `renderStoryBackground` without a renderer (it draws no text and reads no artwork), safe
+    /// to call from any thread.
+    public static func renderStoryBackground(colors: StoryColors, width: Int, height: Int, png: PNGSettings = .default) throws -> RenderedImage {
         guard (1...StoryBackgroundTemplate.maxSide).contains(width), (1...StoryBackgroundTemplate.maxSide).contains(height) else {
             throw RenderError(.invalidRequest(detail: "a story background of \(width)x\(height) px; each side must be 1–\(StoryBackgroundTemplate.maxSide)"))
         }
-        let bytes = try StoryBackgroundTemplate.writePNG(colors: colors, width: width, height: height, settings: settings.pngSettings)
+        let bytes = try StoryBackgroundTemplate.writePNG(colors: colors, width: width, height: height, settings: png)
         return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: [])
     }
 
     /// The content key of a story background.
-    public func storyBackgroundKey(colors: StoryColors, width: Int = 720, height: Int = 1280) -> ContentKey {
+    public static func storyBackgroundKey(colors: StoryColors, width: Int = 720, height: Int = 1280) -> ContentKey {
         var key = ContentKeyBuilder(template: .storyBackground)
         key.add("top", colors.top.hex)
         key.add("bottom", colors.bottom.hex)

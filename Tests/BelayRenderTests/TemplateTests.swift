@@ -67,7 +67,7 @@ struct TemplateTests {
             #expect((0..<720).allSatisfy { pixels.color(x: $0, y: y) == first }, "row \(y)")
         }
         #expect(throws: RenderError.self) { try renderer.renderStoryBackground(colors: Self.colors, width: 0, height: 1280) }
-        #expect(renderer.storyBackgroundKey(colors: Self.colors) != renderer.storyBackgroundKey(colors: Self.colors, width: 1080, height: 1920))
+        #expect(Renderer.storyBackgroundKey(colors: Self.colors) != Renderer.storyBackgroundKey(colors: Self.colors, width: 1080, height: 1920))
     }
 
     @Test func storyAsJPEGAndTogetherWithTheSticker() throws {
