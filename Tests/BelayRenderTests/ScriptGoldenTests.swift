@@ -59,4 +59,28 @@ struct ScriptGoldenTests {
         }
         try GoldenImage.check(sticker.bytes, named: "script-\(testCase.name)-2x")
     }
+
+    /// Every character of each golden's place name is drawn with ink, and no glyph is .notdef.
+    @Test(arguments: cases)
+    func everyGlyphOfThePlaceNameHasInk(_ testCase: Case) throws {
+        let engine = try TextEngine(fonts: .debian)
+        let label = try engine.layoutLabel(
+            testCase.place, style: TextStyle(weight: .bold, pixelSize: 48, language: testCase.language),
+            fit: LabelFit(maxWidth: 426, minimumScale: 0.75, maxLines: 2))
+        for line in label.lines {
+            let characters = Array(line.text)
+            let ink = engine.glyphInk(line)
+            #expect(!line.glyphs.isEmpty)
+            var inkPerCharacter = [Int](repeating: 0, count: characters.count)
+            for (glyph, inked) in zip(line.glyphs, ink) {
+                #expect(glyph.id != 0, "'\(characters[glyph.character])' is .notdef in \(testCase.name)")
+                inkPerCharacter[glyph.character] += inked
+            }
+            // Per grapheme: shaping may add an empty placeholder glyph inside a cluster
+            // (Noto Sans Devanagari does for a reordered vowel sign), never an empty cluster.
+            for (index, character) in characters.enumerated() where !character.isWhitespace {
+                #expect(inkPerCharacter[index] > 0, "'\(character)' in \(testCase.name) has no ink")
+            }
+        }
+    }
 }
