@@ -177,8 +177,13 @@ struct SharePayloadBody: JSONRepresentable {
     var shareText: String {
         let zone = presentation.zones.zone(reward.meetupTimeZone)
         let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
-        let (hold, place, club) = (reward.hold.name, reward.placeName, presentation.clubName)
-        switch Locale(identifier: presentation.clubLocale).language.languageCode?.identifier {
+        return Self.shareText(hold: reward.hold.name, place: reward.placeName, day: String(day), club: presentation.clubName,
+                              locale: presentation.clubLocale)
+    }
+
+    /// The share-sheet sentence in `locale`'s language: Korean, Japanese, otherwise English.
+    static func shareText(hold: String, place: String, day: String, club: String, locale: String) -> String {
+        switch Locale(identifier: locale).language.languageCode?.identifier {
         case "ko": return "\(place)에서 \(hold) 홀드를 받았어요 (\(day)) — \(club)"
         case "ja": return "\(place)で\(hold)ホールドをゲットしました（\(day)） — \(club)"
         default: return "I earned the \(hold) hold at \(place) (\(day)) — \(club)"
