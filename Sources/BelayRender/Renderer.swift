@@ -84,6 +84,16 @@ public final class Renderer {
         return key.finish()
     }
 
+    /// Characters of the place name or date that no font of the chain has (the images leave
+    /// them out), from the layout alone: microseconds once the labels are cached.
+    /// - Throws: `RenderError` when a font of the chain cannot be opened.
+    public func missingCharacters(_ content: StickerContent) throws -> [Character] {
+        var report = StickerReport()
+        try StickerTemplate.layoutLabels(place: content.place, date: content.date, language: content.language, scale: 1, text: text, report: &report)
+        var seen = Set<Character>()
+        return report.labels.flatMap(\.missingCharacters).filter { seen.insert($0).inserted }
+    }
+
     /// The content key of a sticker: equal exactly when the rendered images would be equal.
     /// - Throws: `RenderError` when an artwork file cannot be read.
     public func stickerKey(_ content: StickerContent, scale: Int = 3) throws -> ContentKey {

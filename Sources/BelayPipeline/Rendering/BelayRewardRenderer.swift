@@ -23,7 +23,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         let (content, colors, format) = try Self.translate(request)
         return RewardImageKeys(
             sticker: try renderer.stickerKey(content, scale: request.stickerScale).canonical,
-            story: try renderer.storyKey(content, colors: colors, format: format).canonical)
+            story: try renderer.storyKey(content, colors: colors, format: format).canonical,
+            missingCharacters: try renderer.missingCharacters(content))
     }
 
     public func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
@@ -31,13 +32,11 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         switch (sticker, story) {
         case (true, true):
             let both = try renderer.renderStickerAndStory(content, stickerScale: request.stickerScale, colors: colors, format: format)
-            return RewardImageFiles(sticker: both.sticker.bytes, story: both.story.bytes, missingCharacters: both.sticker.missingCharacters)
+            return RewardImageFiles(sticker: both.sticker.bytes, story: both.story.bytes)
         case (true, false):
-            let sticker = try renderer.renderSticker(content, scale: request.stickerScale)
-            return RewardImageFiles(sticker: sticker.bytes, story: nil, missingCharacters: sticker.missingCharacters)
+            return RewardImageFiles(sticker: try renderer.renderSticker(content, scale: request.stickerScale).bytes, story: nil)
         case (false, true):
-            let story = try renderer.renderStory(content, colors: colors, format: format)
-            return RewardImageFiles(sticker: nil, story: story.bytes, missingCharacters: story.missingCharacters)
+            return RewardImageFiles(sticker: nil, story: try renderer.renderStory(content, colors: colors, format: format).bytes)
         case (false, false):
             return RewardImageFiles(sticker: nil, story: nil)
         }

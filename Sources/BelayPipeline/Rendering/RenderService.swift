@@ -132,7 +132,7 @@ public final class RenderService: Sendable {
                                             sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
                                             templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
                                             renderCPUSeconds: renderCPUSeconds, started: started,
-                                            missingCharacters: files.missingCharacters))
+                                            missingCharacters: keys.missingCharacters))
         } catch {
             let reason = Self.reason(for: error, job: job)
             let outcome = record(job) {

@@ -43,10 +43,14 @@ public struct RewardImageRequest: Sendable, Hashable {
 public struct RewardImageKeys: Sendable, Hashable {
     public var sticker: String
     public var story: String
+    /// Characters of the place name or date that no font of the chain has: the images leave
+    /// them out. Known from the layout alone, so also when the images are already stored.
+    public var missingCharacters: [Character]
 
-    public init(sticker: String, story: String) {
+    public init(sticker: String, story: String, missingCharacters: [Character] = []) {
         self.sticker = sticker
         self.story = story
+        self.missingCharacters = missingCharacters
     }
 }
 
@@ -54,14 +58,10 @@ public struct RewardImageKeys: Sendable, Hashable {
 public struct RewardImageFiles: Sendable {
     public var sticker: [UInt8]?
     public var story: [UInt8]?
-    /// Characters of the place name (or date) that no font of the chain has; they were left
-    /// out of the images.
-    public var missingCharacters: [Character]
 
-    public init(sticker: [UInt8]?, story: [UInt8]?, missingCharacters: [Character] = []) {
+    public init(sticker: [UInt8]?, story: [UInt8]?) {
         self.sticker = sticker
         self.story = story
-        self.missingCharacters = missingCharacters
     }
 }
 

@@ -43,18 +43,28 @@ enum StickerTemplate {
         let fitted = hold.resizedToFit(width: box, height: box, parallelism: parallelism)
         card.draw(fitted, x: Int(holdBox.x * s) + (box - fitted.width) / 2, y: Int(holdBox.y * s) + (box - fitted.height) / 2)
 
-        let placeLabel = try text.layoutLabel(
-            place, style: TextStyle(weight: .bold, pixelSize: placeSize * s, language: language),
-            fit: LabelFit(maxWidth: placeMaxWidth * s, minimumScale: placeMinimumScale, scaleStep: placeScaleStep, maxLines: placeMaxLines))
+        let (placeLabel, dateLabel) = try layoutLabels(place: place, date: date, language: language, scale: scale, text: text, report: &report)
         text.draw(placeLabel, in: &card, centerX: width / 2 * s, baseline: placeBaseline * s, color: placeColor)
         // The date moves down by the place's extra lines.
         let dateShift = Double(max(0, placeLabel.lines.count - 1)) * placeLabel.lineAdvance
+        text.draw(dateLabel, in: &card, centerX: width / 2 * s, baseline: dateBaseline * s + dateShift, color: dateColor)
+        return card
+    }
+
+    /// Lays out the place and date labels at `scale` and adds them to `report`.
+    @discardableResult
+    static func layoutLabels(
+        place: String, date: String, language: String, scale: Int, text: TextEngine, report: inout StickerReport
+    ) throws -> (place: TextLabel, date: TextLabel) {
+        let s = Double(scale)
+        let placeLabel = try text.layoutLabel(
+            place, style: TextStyle(weight: .bold, pixelSize: placeSize * s, language: language),
+            fit: LabelFit(maxWidth: placeMaxWidth * s, minimumScale: placeMinimumScale, scaleStep: placeScaleStep, maxLines: placeMaxLines))
         let dateLabel = try text.layoutLabel(
             date, style: TextStyle(weight: .regular, pixelSize: dateSize * s, language: language),
             fit: LabelFit(maxWidth: placeMaxWidth * s))
-        text.draw(dateLabel, in: &card, centerX: width / 2 * s, baseline: dateBaseline * s + dateShift, color: dateColor)
         report.add(placeLabel, name: "place", text: place)
         report.add(dateLabel, name: "date", text: date)
-        return card
+        return (placeLabel, dateLabel)
     }
 }
