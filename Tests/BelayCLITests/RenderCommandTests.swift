@@ -46,6 +46,8 @@ struct RenderCommandTests {
         #expect(runs.first?["script"] as? String == "Latn" && runs.first?["range"] as? [Int] == [0, 6])
         for key in ["shrunk", "wrapped", "ellipsised"] { #expect(place[key] is Bool) }
         #expect(labels.contains { $0["name"] as? String == "date" })
+        let layout = report?["place_layout_us"] as? [String: Any]
+        #expect((layout?["warm"] as? Double ?? 0) > 0 && (layout?["first"] as? Double ?? 0) > 0)
     }
 
     @Test func rendersAStoryWithTheBackgroundsCataloguedColours() throws {

@@ -110,7 +110,10 @@ struct RenderCommand: ParsableCommand {
         /// - Parameter companion: another image the last render made and where it goes (the
         ///   sticker of `story --sticker-out`); written first, so a report is only printed
         ///   once every file is written.
+        /// - Parameter placeLayout: with `--json`, measures the place label's layout (in a
+        ///   renderer of its own, so the first layout opens its fonts).
         func run(_ context: CommandContext, companion: () -> (image: RenderedImage, path: String)? = { nil },
+                 placeLayout: (() throws -> (first: Double, warm: Double))? = nil,
                  render: () throws -> RenderedImage) throws {
             var start = DispatchTime.now()
             var image = try render()
@@ -140,11 +143,12 @@ struct RenderCommand: ParsableCommand {
             cpuTimes.sort()
             let median = times.isEmpty ? cold : times[times.count / 2]
             if json {
+                let layout = try placeLayout?()
                 try context.printJSON(Report(
                     medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
                     cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
                     bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path,
-                    labels: image.labels.map(LabelOutput.init)))
+                    labels: image.labels.map(LabelOutput.init), placeLayoutUs: layout.map { LayoutTiming(first: Self.rounded($0.first), warm: Self.rounded($0.warm)) }))
             } else {
                 let timing = times.isEmpty
                     ? String(format: "%.1f ms", cold)
@@ -171,6 +175,12 @@ struct RenderCommand: ParsableCommand {
             /// How each label was set: runs and their fonts, lines, shrunk/wrapped/ellipsised,
             /// characters no font has.
             let labels: [LabelOutput]
+            /// Microseconds to lay out the place label: first in a fresh renderer, then warm.
+            let placeLayoutUs: LayoutTiming?
+        }
+
+        struct LayoutTiming: Encodable {
+            let first: Double, warm: Double
         }
 
         static func milliseconds(since start: DispatchTime) -> Double {
@@ -216,7 +226,9 @@ struct RenderCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let renderer = try values.renderer(context)
             let content = try values.content(context)
-            try values.run(context) { try renderer.renderSticker(content, scale: scale) }
+            try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content, scale: scale) }) {
+                try renderer.renderSticker(content, scale: scale)
+            }
         }
     }
 
@@ -294,7 +306,9 @@ struct RenderCommand: ParsableCommand {
             case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
             }
             guard let stickerOut else {
-                return try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
+                return try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content) }) {
+                    try renderer.renderStory(content, colors: colors, format: storyFormat)
+                }
             }
             var sticker: RenderedImage?
             try values.run(context, companion: { sticker.map { ($0, context.absolutePath(stickerOut)) } }) {

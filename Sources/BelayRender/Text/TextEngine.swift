@@ -113,6 +113,12 @@ public final class TextEngine {
         return label
     }
 
+    /// Lays `text` out again without the label cache (shaping, line breaking and font choice
+    /// all run; fonts already open and glyphs already rasterised stay so), for measuring.
+    func layoutLabelUncached(_ text: String, style: TextStyle, fit: LabelFit) throws -> TextLabel {
+        try fitLabel(text, style: style, fit: fit)
+    }
+
     /// The ascent and descent in pixels of the primary font of `style`.
     public func verticalMetrics(_ style: TextStyle) throws -> (ascent: Double, descent: Double) {
         let file = try chain.primary(style.weight)
