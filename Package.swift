@@ -31,6 +31,9 @@ let package = Package(
         systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
+        systemLibrary("CRaqm", pkgConfig: "raqm", apt: ["libraqm-dev"]),
+        systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
+        systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
 
@@ -49,7 +52,7 @@ let package = Package(
         .target(name: "BelayStorage", dependencies: ["CSQLite", "CSQLiteShim", "CCrypto"]),
         .target(
             name: "BelayRender",
-            dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CCrypto"],
+            dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CRaqm", "CFriBidi", "CUnibreak", "CCrypto"],
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),

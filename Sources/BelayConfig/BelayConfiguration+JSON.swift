@@ -25,6 +25,7 @@ extension BelayConfiguration {
             ("fonts", .object([
                 ("bold", string(fonts.bold)),
                 ("regular", string(fonts.regular)),
+                ("fallbacks", .array(fonts.fallbacks.map(string))),
                 ("emoji", string(fonts.emoji)),
                 ("last_resort", string(fonts.lastResort)),
             ])),
@@ -63,6 +64,9 @@ extension BelayConfiguration {
             ("share", .object([
                 ("instagram_app_id", string(share.instagramAppID)),
                 ("facebook_app_id", string(share.facebookAppID)),
+                ("stories_background", string(share.storiesBackground.rawValue)),
+                ("stories_background_width", integer(share.storiesBackgroundWidth)),
+                ("stories_background_height", integer(share.storiesBackgroundHeight)),
             ])),
             ("app_links", .object([
                 ("ios_app_ids", string(appLinks.iosAppIDs.joined(separator: ","))),

@@ -38,6 +38,9 @@ public struct BelayConfiguration: Sendable, Equatable {
     public struct Fonts: Sendable, Equatable {
         public var bold: String
         public var regular: String
+        /// `fonts.fallbacks`: font files tried after `regular`/`bold` and before `emoji`, in
+        /// order, each the regular face (a `…Bold…` file beside it sets bold labels).
+        public var fallbacks: [String]
         public var emoji: String
         public var lastResort: String
     }
@@ -153,6 +156,17 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var instagramAppID: String
         /// Facebook App ID for Facebook Stories; empty when not set up.
         public var facebookAppID: String
+        /// `share.stories_background`: what Stories composers get under the sticker: `image`
+        /// (the gradient without the sticker, as a PNG) or `colors` (only the two colours).
+        public var storiesBackground: StoriesBackground = .image
+        /// Size of the Stories background image in pixels (9:16; Meta takes at most 720x1280 on Android).
+        public var storiesBackgroundWidth = 720
+        public var storiesBackgroundHeight = 1280
+    }
+
+    /// `share.stories_background`.
+    public enum StoriesBackground: String, Sendable, Equatable {
+        case image, colors
     }
 
     /// `app_links`: the club's apps, so share links open them where they are installed

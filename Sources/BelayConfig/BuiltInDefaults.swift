@@ -23,6 +23,30 @@ enum BuiltInDefaults {
       "fonts": {
         "bold": "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf",
         "regular": "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+        "fallbacks": [
+          "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+          "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansBengali-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansTamil-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansTelugu-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansKannada-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansMalayalam-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansGujarati-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansGurmukhi-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansOriya-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansSinhala-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansKhmer-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansLao-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansMyanmar-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansGeorgian-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansArmenian-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansEthiopic-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+          "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf"
+        ],
         "emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
         "last_resort": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
       },
@@ -71,7 +95,10 @@ enum BuiltInDefaults {
       },
       "share": {
         "instagram_app_id": "",
-        "facebook_app_id": ""
+        "facebook_app_id": "",
+        "stories_background": "image",
+        "stories_background_width": 720,
+        "stories_background_height": 1280
       },
       "app_links": {
         "ios_app_ids": "",
@@ -96,4 +123,7 @@ enum BuiltInDefaults {
         "data_directory", "database_path", "assets_directory", "migrations_directory",
         "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort",
     ]
+
+    /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.
+    static let pathListKeys: Set<String> = ["fonts.fallbacks"]
 }

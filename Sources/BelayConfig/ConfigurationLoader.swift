@@ -153,6 +153,12 @@ struct ConfigurationLoader {
         case .integer:
             guard case .integer = value else { return wrongType(path, expected: type, got: value, source: source) }
             set(value, at: path, source: source)
+        case .stringList:
+            guard case let .array(items) = value else { return wrongType(path, expected: type, got: value, source: source) }
+            for (index, item) in items.enumerated() {
+                guard case .string = item else { return wrongType("\(path)[\(index)]", expected: .string, got: item, source: source) }
+            }
+            set(value, at: path, source: source)
         }
     }
 
@@ -216,6 +222,22 @@ struct ConfigurationLoader {
                 var value = JSONValue.string(raw)
                 if BuiltInDefaults.pathKeys.contains(leaf.path) { value = .string(resolve(raw, against: currentDirectory)) }
                 set(value, at: leaf.path, source: name)
+            case .stringList:
+                // A JSON array, or paths separated by ":" as in PATH.
+                let parsed = (try? JSONParser.parse(raw)) ?? .array(raw.split(separator: ":").map { .string(String($0)) })
+                guard case let .array(items) = parsed else {
+                    problems.append(.init(source: name, key: leaf.path, message: "expected a JSON array of strings or a \":\"-separated list, found \(JSONValue.quoted(raw))"))
+                    continue
+                }
+                var strings: [String] = []
+                for item in items {
+                    guard case let .string(text) = item else {
+                        problems.append(.init(source: name, key: leaf.path, message: "expected strings in the array, found \(item.described)"))
+                        continue
+                    }
+                    strings.append(BuiltInDefaults.pathListKeys.contains(leaf.path) ? resolve(text, against: currentDirectory) : text)
+                }
+                set(.array(strings.map(JSONValue.string)), at: leaf.path, source: name)
             case .map:
                 do {
                     let parsed = try JSONParser.parse(raw)
@@ -238,6 +260,17 @@ struct ConfigurationLoader {
             for part in parts { current = current?[part] }
             guard case let .string(path)? = current, !path.isEmpty else { continue }
             node = Self.setting(.string(resolve(path, against: directory)), at: parts[...], in: node)
+        }
+        for key in BuiltInDefaults.pathListKeys {
+            let parts = key.split(separator: ".").map(String.init)
+            var current: JSONValue? = node
+            for part in parts { current = current?[part] }
+            guard case let .array(items)? = current else { continue }
+            let resolved = items.map { item -> JSONValue in
+                guard case let .string(path) = item, !path.isEmpty else { return item }
+                return .string(resolve(path, against: directory))
+            }
+            node = Self.setting(.array(resolved), at: parts[...], in: node)
         }
     }
 

@@ -4,6 +4,8 @@ import Foundation
 struct ConfigurationSchema: Sendable {
     enum ValueType: Sendable, Equatable {
         case string, integer
+        /// A JSON array of strings.
+        case stringList
         case map(of: ValueType.Leaf)
         case section
 
@@ -13,6 +15,7 @@ struct ConfigurationSchema: Sendable {
             switch self {
             case .string: return "a string"
             case .integer: return "an integer"
+            case .stringList: return "an array of strings"
             case .map: return "an object"
             case .section: return "an object"
             }
@@ -40,6 +43,7 @@ struct ConfigurationSchema: Sendable {
             case let .object(members): for member in members { walk(member.value, join(path, member.key)) }
             case .integer: leaves.append((path, .integer))
             case .string: leaves.append((path, .string))
+            case .array: leaves.append((path, .stringList))
             default: preconditionFailure("BuiltInDefaults.json: \(path) has an unsupported type")
             }
         }

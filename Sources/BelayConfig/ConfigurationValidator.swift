@@ -23,6 +23,14 @@ struct ConfigurationValidator {
         return ""
     }
 
+    private func strings(_ path: String) -> [String] {
+        guard case let .array(items)? = value(path) else { return [] }
+        return items.compactMap { item in
+            if case let .string(text) = item { return text }
+            return nil
+        }
+    }
+
     private func integer(_ path: String) -> Int {
         if case let .integer(number)? = value(path) { return number }
         return 0
@@ -136,6 +144,7 @@ struct ConfigurationValidator {
         let fonts = BelayConfiguration.Fonts(
             bold: nonEmpty("fonts.bold", what: "the path of a .ttf or .otf font file"),
             regular: nonEmpty("fonts.regular", what: "the path of a .ttf or .otf font file"),
+            fallbacks: strings("fonts.fallbacks").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty },
             emoji: nonEmpty("fonts.emoji", what: "the path of a .ttf or .otf font file"),
             lastResort: nonEmpty("fonts.last_resort", what: "the path of a .ttf or .otf font file")
         )
@@ -248,7 +257,19 @@ struct ConfigurationValidator {
             leaseSeconds: atLeast(1, "backfill.lease_seconds", unit: "second")
         )
 
-        let share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
+        var share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
+        let storiesBackground = string("share.stories_background")
+        if let mode = BelayConfiguration.StoriesBackground(rawValue: storiesBackground) {
+            share.storiesBackground = mode
+        } else {
+            refuse("share.stories_background", "\(JSONValue.quoted(storiesBackground)) is neither \"image\" (the gradient as a PNG under the sticker) nor \"colors\" (only the two colours)")
+        }
+        for (path, keyPath) in [("share.stories_background_width", \BelayConfiguration.Share.storiesBackgroundWidth),
+                                ("share.stories_background_height", \BelayConfiguration.Share.storiesBackgroundHeight)] {
+            let pixels = integer(path)
+            if !(1...4096).contains(pixels) { refuse(path, "\(pixels) px is not a size from 1 to 4096 px (Meta asks for at most 720x1280 at 9:16)") }
+            share[keyPath: keyPath] = pixels
+        }
 
         // app_links
         let iosAppIDs = list("app_links.ios_app_ids")

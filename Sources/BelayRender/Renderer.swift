@@ -25,17 +25,17 @@ public final class Renderer {
     /// - Throws: `RenderError` for an unusable artwork file (naming it), a scale other than
     ///   1–3, or a failed encode.
     public func renderSticker(_ content: StickerContent, scale: Int = 3) throws -> RenderedImage {
-        var warnings: [String] = []
-        let sticker = try drawSticker(content, scale: scale, warnings: &warnings)
-        return try encodePNG(sticker, colorType: .rgba, warnings: warnings)
+        var report = StickerReport()
+        let sticker = try drawSticker(content, scale: scale, report: &report)
+        return try encodePNG(sticker, colorType: .rgba, report: report)
     }
 
     /// Renders the `story` template (1080x1920, the 3x sticker on the colours' gradient).
     /// - Throws: like `renderSticker`.
     public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
-        var warnings: [String] = []
-        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
-        return try encodeStory(sticker: sticker, colors: colors, format: format, warnings: warnings)
+        var report = StickerReport()
+        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &report)
+        return try encodeStory(sticker: sticker, content: content, colors: colors, format: format, report: report)
     }
 
     /// Renders a sticker and its story together, drawing the 3x sticker once when both use it.
@@ -43,15 +43,77 @@ public final class Renderer {
     public func renderStickerAndStory(
         _ content: StickerContent, stickerScale: Int = 3, colors: StoryColors, format: StoryFormat = .png
     ) throws -> (sticker: RenderedImage, story: RenderedImage) {
-        var warnings: [String] = []
-        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, warnings: &warnings)
-        let sticker = stickerScale == StoryTemplate.stickerScale
-            ? story3x : try drawSticker(content, scale: stickerScale, warnings: &warnings)
-        let unique = Array(NSOrderedSet(array: warnings)) as? [String] ?? warnings
+        var storyReport = StickerReport()
+        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &storyReport)
+        var stickerReport = storyReport
+        var sticker = story3x
+        if stickerScale != StoryTemplate.stickerScale {
+            stickerReport = StickerReport()
+            sticker = try drawSticker(content, scale: stickerScale, report: &stickerReport)
+        }
         return (
-            try encodePNG(sticker, colorType: .rgba, warnings: unique),
-            try encodeStory(sticker: story3x, colors: colors, format: format, warnings: unique)
+            try encodePNG(sticker, colorType: .rgba, report: stickerReport),
+            try encodeStory(sticker: story3x, content: content, colors: colors, format: format, report: storyReport)
         )
+    }
+
+    /// Renders the `story-background` template: the Stories background layer, the colours'
+    /// gradient without the sticker, as an RGB PNG of `width`x`height` (default 720x1280, the
+    /// most Meta's "Sharing to Stories" takes on Android).
+    /// - Throws: `RenderError` for a size outside 1–4096 px or a failed encode.
+    public func renderStoryBackground(colors: StoryColors, width: Int = 720, height: Int = 1280) throws -> RenderedImage {
+        try Self.renderStoryBackground(colors: colors, width: width, height: height, png: settings.pngSettings)
+    }
+
+    /// `renderStoryBackground` without a renderer (it draws no text and reads no artwork), safe
+    /// to call from any thread.
+    public static func renderStoryBackground(colors: StoryColors, width: Int, height: Int, png: PNGSettings = .default) throws -> RenderedImage {
+        guard (1...StoryBackgroundTemplate.maxSide).contains(width), (1...StoryBackgroundTemplate.maxSide).contains(height) else {
+            throw RenderError(.invalidRequest(detail: "a story background of \(width)x\(height) px; each side must be 1–\(StoryBackgroundTemplate.maxSide)"))
+        }
+        let bytes = try StoryBackgroundTemplate.writePNG(colors: colors, width: width, height: height, settings: png)
+        return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: [])
+    }
+
+    /// The content key of a story background.
+    public static func storyBackgroundKey(colors: StoryColors, width: Int = 720, height: Int = 1280) -> ContentKey {
+        var key = ContentKeyBuilder(template: .storyBackground)
+        key.add("top", colors.top.hex)
+        key.add("bottom", colors.bottom.hex)
+        key.add("size", "\(width)x\(height)")
+        return key.finish()
+    }
+
+    /// How long laying out the sticker's place label takes at `scale`, in microseconds: the
+    /// first time in this renderer (opening the fonts it needs), and the median of `repeat`
+    /// layouts after that without the label cache (what a new label costs on a warm worker).
+    public func placeLayoutMicroseconds(_ content: StickerContent, scale: Int = 3, repeat count: Int = 50) throws -> (first: Double, warm: Double) {
+        let style = TextStyle(weight: .bold, pixelSize: StickerTemplate.placeSize * Double(scale), language: content.language)
+        let fit = LabelFit(
+            maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
+            scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+        }
+        let first = try time { _ = try text.layoutLabelUncached(content.place, style: style, fit: fit) }
+        var warm: [Double] = []
+        for _ in 0..<max(1, count) {
+            warm.append(try time { _ = try text.layoutLabelUncached(content.place, style: style, fit: fit) })
+        }
+        warm.sort()
+        return (first, warm[warm.count / 2])
+    }
+
+    /// Characters of the place name or date that no font of the chain has (the images leave
+    /// them out), from the layout alone: microseconds once the labels are cached.
+    /// - Throws: `RenderError` when a font of the chain cannot be opened.
+    public func missingCharacters(_ content: StickerContent) throws -> [Character] {
+        var report = StickerReport()
+        try StickerTemplate.layoutLabels(place: content.place, date: content.date, language: content.language, scale: 1, text: text, report: &report)
+        var seen = Set<Character>()
+        return report.labels.flatMap(\.missingCharacters).filter { seen.insert($0).inserted }
     }
 
     /// The content key of a sticker: equal exactly when the rendered images would be equal.
@@ -67,6 +129,9 @@ public final class Renderer {
     public func storyKey(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> ContentKey {
         var key = ContentKeyBuilder(template: .story)
         try addSticker(content, scale: StoryTemplate.stickerScale, to: &key)
+        key.add("story-version", String(StoryTemplate.version))
+        key.add("club", content.clubName)
+        key.add("hold-name", content.holdName)
         key.add("top", colors.top.hex)
         key.add("bottom", colors.bottom.hex)
         switch format {
@@ -82,11 +147,11 @@ public final class Renderer {
     /// a shared reward.
     /// - Throws: like `renderSticker`.
     public func renderShareCard(_ content: ShareCardContent, colors: StoryColors) throws -> RenderedImage {
-        var warnings: [String] = []
-        let sticker = try drawSticker(content.sticker, scale: ShareCardTemplate.stickerScale, warnings: &warnings)
+        var report = StickerReport()
+        let sticker = try drawSticker(content.sticker, scale: ShareCardTemplate.stickerScale, report: &report)
         let card = try ShareCardTemplate.draw(sticker: sticker, content: content, colors: colors, text: text,
-                                              parallelism: settings.parallelism, warnings: &warnings)
-        return try encodePNG(card, colorType: .rgb, warnings: warnings)
+                                              parallelism: settings.parallelism, report: &report)
+        return try encodePNG(card, colorType: .rgb, report: report)
     }
 
     /// The content key of a share card.
@@ -108,34 +173,41 @@ public final class Renderer {
         key.add("hold", try artwork.fingerprint(content.holdPath))
         key.add("place", content.place)
         key.add("date", content.date)
+        key.add("language", content.language)
         key.add("scale", String(scale))
         key.add("fonts", fontIdentity)
     }
 
-    private func drawSticker(_ content: StickerContent, scale: Int, warnings: inout [String]) throws -> Pixmap {
+    private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
         try Self.check(scale: scale)
         let background = try artwork.pixmap(content.backgroundPath)
         let hold = try artwork.pixmap(content.holdPath)
         return try StickerTemplate.draw(
-            background: background, hold: hold, place: content.place, date: content.date, scale: scale,
-            text: text, parallelism: settings.parallelism, warnings: &warnings)
+            background: background, hold: hold, place: content.place, date: content.date, language: content.language,
+            scale: scale, text: text, parallelism: settings.parallelism, report: &report)
     }
 
-    private func encodeStory(sticker: Pixmap, colors: StoryColors, format: StoryFormat, warnings: [String]) throws -> RenderedImage {
+    private func encodeStory(
+        sticker: Pixmap, content: StickerContent, colors: StoryColors, format: StoryFormat, report: StickerReport
+    ) throws -> RenderedImage {
         let (width, height) = (StoryTemplate.width, StoryTemplate.height)
+        var report = report
+        let labels = try StoryTemplate.Labels(
+            clubName: content.clubName, holdName: content.holdName, language: content.language, text: text, report: &report)
         switch format {
         case .png:
-            let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, settings: settings.pngSettings)
-            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: warnings)
+            let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, labels: labels, text: text, settings: settings.pngSettings)
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/png", warnings: report.warnings, labels: report.labels)
         case let .jpeg(quality):
-            let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors))
-            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: warnings)
+            let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors, labels: labels, text: text))
+            return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: report.warnings, labels: report.labels)
         }
     }
 
-    private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, warnings: [String]) throws -> RenderedImage {
+    private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, report: StickerReport) throws -> RenderedImage {
         let bytes = try PNGEncoder(settings: settings.pngSettings).encode(pixmap, as: colorType)
-        return RenderedImage(bytes: bytes, width: pixmap.width, height: pixmap.height, mediaType: "image/png", warnings: warnings)
+        return RenderedImage(
+            bytes: bytes, width: pixmap.width, height: pixmap.height, mediaType: "image/png", warnings: report.warnings, labels: report.labels)
     }
 
     static func check(scale: Int) throws {
@@ -145,9 +217,9 @@ public final class Renderer {
     }
 
     /// The font files' paths and sizes: a different font file means different pixels.
-    private lazy var fontIdentity: String = settings.fonts.files.map { role, path in
+    private lazy var fontIdentity: String = settings.fonts.allFiles.map { path in
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
-        return "\(role.name)=\(path):\(size)"
+        return "\(path):\(size)"
     }.joined(separator: ";")
 
     // MARK: Collection

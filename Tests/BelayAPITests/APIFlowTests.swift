@@ -136,7 +136,21 @@ import Testing
         #expect(instagram["available"]?.boolValue == true)
         #expect(instagram["url"]?.stringValue == "instagram-stories://share?source_application=1234567890")
         #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == stickerURL)
-        #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == storyURL)
+        // The Stories background layer is the gradient alone, never the composite story (the
+        // composer draws the sticker layer on top itself).
+        let backgroundURL = try #require(share["images"]?["stories_background"]?["url"]?.stringValue)
+        #expect(backgroundURL != storyURL && backgroundURL.contains("/stories-background/"))
+        #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == backgroundURL)
+        #expect(instagram["android"]?["background_asset_uri"]?.stringValue == backgroundURL)
+        #expect(instagram["android"]?["content_uri_provider"]?.stringValue == "FileProvider")
+        let files = instagram["android"]?["files"]?.arrayValue ?? []
+        #expect(files.map { $0["part"]?.stringValue } == ["interactive_asset_uri", "background_asset_uri"])
+        #expect(files.map { $0["mime_type"]?.stringValue } == ["image/png", "image/png"])
+        #expect(files.map { $0["url"]?.stringValue } == [stickerURL, backgroundURL])
+        let background = fixture.get(String(backgroundURL.dropFirst("https://api.belay.example".count)), as: ana)
+        #expect(background.status == 200 && background.headers["Content-Type"] == "image/png")
+        #expect(background.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        schemas.check(background, .get, "/v1/rewards/{id}/stories-background/{hash}.png")
         #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundTopColor"]?.stringValue == top)
         #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundBottomColor"]?.stringValue == bottom)
         #expect(instagram["pasteboard_expiration_seconds"]?.intValue == 300)

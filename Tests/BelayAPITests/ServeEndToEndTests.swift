@@ -1,5 +1,6 @@
 import BelayAPI
 import BelayHTTP
+import BelayRender
 import BelayTestSupport
 import Foundation
 import Testing
@@ -196,7 +197,21 @@ extension BelayServerProcess {
         #expect(share["instagram_stories"]?["available"]?.boolValue == true)
         #expect(share["instagram_stories"]?["url"]?.stringValue == "instagram-stories://share?source_application=1234567890")
         #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue == stickerURL)
-        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == storyURL)
+        // Stories get the sticker once: the background layer is the gradient without it.
+        let backgroundURL = try #require(share["images"]?["stories_background"]?["url"]?.stringValue)
+        #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == backgroundURL)
+        let backgroundFile = try server.call("GET", String(backgroundURL.dropFirst(base.count)), token: ana.token)
+        #expect(backgroundFile.status == 200)
+        let background = try ImageDecoder.decode(backgroundFile.response.body, name: "stories background")
+        #expect(background.width == 720 && background.height == 1280 && background.isOpaque)
+        // No sticker pixels: every row is one colour (a sticker would put its artwork, card
+        // and text across the middle rows).
+        let uniformRows = (0..<background.height).filter { y in
+            let first = background.color(x: 0, y: y)
+            return (0..<background.width).allSatisfy { background.color(x: $0, y: y) == first }
+        }
+        #expect(uniformRows.count == background.height)
+        #expect(background.color(x: 360, y: 0).hex == ready["background"]?["top_color"]?.stringValue?.uppercased())
         #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundTopColor"]?.stringValue
                 == ready["background"]?["top_color"]?.stringValue)
         #expect(share["instagram_stories"]?["pasteboard_expiration_seconds"]?.intValue == 300)

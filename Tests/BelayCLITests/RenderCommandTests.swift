@@ -26,6 +26,30 @@ struct RenderCommandTests {
         #expect(try pngSize(workspace.directory.file("sticker.png")) == (240, 320))
     }
 
+    @Test func jsonReportSaysWhichFontDrewEachRunAndWhatWasMissing() throws {
+        let workspace = try CLIWorkspace()
+        let result = try workspace.run(
+            "render", "sticker", "--background", Self.background, "--hold", Self.hold, "--place", "Climb صالة 2 \u{13000}",
+            "--date", "2026.11.29 (일)", "--scale", "1", "--out", "sticker.png", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("U+13000"), "the CLI still warns")
+        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let labels = try #require(report?["labels"] as? [[String: Any]])
+        let place = try #require(labels.first { $0["name"] as? String == "place" })
+        #expect(place["direction"] as? String == "ltr")
+        #expect((place["missing_characters"] as? [[String: Any]])?.first?["code_points"] as? [String] == ["U+13000"])
+        let runs = try #require((place["lines"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]])
+        let arabic = try #require(runs.first { $0["script"] as? String == "Arab" })
+        #expect(arabic["direction"] as? String == "rtl")
+        #expect((arabic["font"] as? String)?.hasSuffix("NotoSansArabic-Bold.ttf") == true)
+        #expect(arabic["size_px"] as? Double == 24)
+        #expect(runs.first?["script"] as? String == "Latn" && runs.first?["range"] as? [Int] == [0, 6])
+        for key in ["shrunk", "wrapped", "ellipsised"] { #expect(place[key] is Bool) }
+        #expect(labels.contains { $0["name"] as? String == "date" })
+        let layout = report?["place_layout_us"] as? [String: Any]
+        #expect((layout?["warm"] as? Double ?? 0) > 0 && (layout?["first"] as? Double ?? 0) > 0)
+    }
+
     @Test func rendersAStoryWithTheBackgroundsCataloguedColours() throws {
         let workspace = try CLIWorkspace()
         let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")

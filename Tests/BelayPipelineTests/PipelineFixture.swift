@@ -177,7 +177,10 @@ final class FakeRewardRenderer: RewardImageRenderer {
         let hold = try artwork(request.holdArtworkPath)
         let background = try artwork(request.backgroundPath)
         let sticker = "sticker/v\(templateVersion)/\(hold)/\(background)/\(request.placeName)/\(request.dateText)/\(request.stickerScale)"
-        return RewardImageKeys(sticker: sticker, story: "story/\(request.topColor)/\(request.bottomColor)/\(sticker)")
+        // Like the real renderer's fonts, this one has no Egyptian hieroglyphs.
+        let missing = request.placeName.filter { $0.unicodeScalars.contains { (0x13000...0x1342F).contains($0.value) } }
+        return RewardImageKeys(sticker: sticker, story: "story/\(request.topColor)/\(request.bottomColor)/\(sticker)",
+                               missingCharacters: Array(missing))
     }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {

@@ -1,7 +1,9 @@
 import BelayDomain
 @testable import BelayPipeline
+import BelayRender
 import BelayTestSupport
 import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -157,3 +159,40 @@ import Glibc
     }
 }
 
+/// A place name with a character no font has is never drawn silently.
+@Suite struct MissingCharacterReportTests {
+    @Test func eachRenderLogsTheRewardAndCountsTheMissingCharacters() throws {
+        let fixture = try PipelineFixture()
+        try fixture.history(meetups: 1, members: 2, place: { _ in "강남 \u{13000}" })
+        let lines = Mutex<[String]>([])
+        let pool = RenderWorkerPool(service: fixture.service, queue: fixture.domain.renderJobs, rendererFactory: fixture.rendererFactory,
+                                    workers: 1, log: { line in lines.withLock { $0.append(line) } })
+        try pool.start()
+        pool.notify()
+        #expect(pool.metrics.waitForFinishedJobs(atLeast: 2, timeout: 30))
+        pool.stop()
+        let metrics = pool.metrics.snapshot()
+        #expect(metrics.completed == 2)
+        #expect(metrics.rendersMissingCharacters == 2 && metrics.missingCharacters == 2)
+        let logged = lines.withLock { $0 }.filter { $0.contains("no font has") }
+        #expect(logged.count == 2, "one line per render: \(logged)")
+        for reward in try fixture.rewards() {
+            #expect(logged.contains { $0.contains("(reward \(reward.id))") && $0.contains("U+13000") })
+        }
+    }
+
+    @Test func theRealRendererKnowsWhatIsMissingWithoutDrawing() throws {
+        let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
+        let renderer = try BelayRewardRenderer(settings: RewardRendererSettings(
+            boldFont: FontSettings.debian.bold, regularFont: FontSettings.debian.regular,
+            emojiFont: FontSettings.debian.emoji, lastResortFont: FontSettings.debian.lastResort))
+        let request = RewardImageRequest(
+            holdArtworkPath: assets.appendingPathComponent("holds/crimp-silver.png").path,
+            backgroundPath: assets.appendingPathComponent("backgrounds/alpine-ridges.png").path,
+            topColor: "#1E3C72", bottomColor: "#2A5298", placeName: "صالة 渋谷 \u{13000} 🧗", dateText: "2026.11.29 (일)")
+        #expect(try renderer.contentKeys(for: request).missingCharacters == ["\u{13000}"])
+        var covered = request
+        covered.placeName = "صالة 渋谷 🧗"
+        #expect(try renderer.contentKeys(for: covered).missingCharacters.isEmpty)
+    }
+}

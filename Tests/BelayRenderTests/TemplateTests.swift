@@ -32,13 +32,42 @@ struct TemplateTests {
 
     @Test func storyMatchesItsGolden() throws {
         // The story has one size (1080x1920, the 3x sticker inside); it has no scale of its own.
-        let story = try Renderer().renderStory(Self.content, colors: Self.colors)
+        var content = Self.content
+        content.clubName = "Belay Climbing Club"
+        content.holdName = "Crimson Jug 🔥"
+        let story = try Renderer().renderStory(content, colors: Self.colors)
+        #expect(story.labels.map(\.name) == ["place", "date", "club", "hold"])
         #expect(story.width == 1080 && story.height == 1920)
         let pixels = try ImageDecoder.decode(story.bytes, name: "story")
         #expect(pixels.isOpaque)
         #expect(pixels.color(x: 0, y: 0) == Self.colors.top)
         #expect(pixels.color(x: 1079, y: 1919) == Self.colors.bottom)
+        // Nothing but the gradient in the Stories safe zones: every row there is one colour.
+        for y in Array(0..<StoryTemplate.safeTop) + Array((1920 - StoryTemplate.safeBottom)..<1920) {
+            let first = pixels.color(x: 0, y: y)
+            #expect((0..<1080).allSatisfy { pixels.color(x: $0, y: y) == first }, "row \(y) has more than the gradient")
+        }
+        // The club's and the hold's names are drawn (white pixels) above and below the sticker.
+        let white = { (rows: Range<Int>) in rows.contains { y in (0..<1080).contains { pixels.color(x: $0, y: y) == .white } } }
+        #expect(white(StoryTemplate.safeTop..<StoryTemplate.stickerOrigin.y))
+        #expect(white(1440..<(1920 - StoryTemplate.safeBottom)))
         try GoldenImage.check(story.bytes, named: "story")
+    }
+
+    @Test func storyBackgroundIsTheGradientWithoutTheSticker() throws {
+        let renderer = try Renderer()
+        let background = try renderer.renderStoryBackground(colors: Self.colors)
+        #expect(background.width == 720 && background.height == 1280 && background.mediaType == "image/png")
+        let pixels = try ImageDecoder.decode(background.bytes, name: "story background")
+        #expect(pixels.isOpaque)
+        #expect(pixels.color(x: 0, y: 0) == Self.colors.top && pixels.color(x: 719, y: 1279) == Self.colors.bottom)
+        // No sticker pixels: each row is one colour, and the colours only move from top to bottom.
+        for y in stride(from: 0, to: 1280, by: 7) {
+            let first = pixels.color(x: 0, y: y)
+            #expect((0..<720).allSatisfy { pixels.color(x: $0, y: y) == first }, "row \(y)")
+        }
+        #expect(throws: RenderError.self) { try renderer.renderStoryBackground(colors: Self.colors, width: 0, height: 1280) }
+        #expect(Renderer.storyBackgroundKey(colors: Self.colors) != Renderer.storyBackgroundKey(colors: Self.colors, width: 1080, height: 1920))
     }
 
     @Test func storyAsJPEGAndTogetherWithTheSticker() throws {

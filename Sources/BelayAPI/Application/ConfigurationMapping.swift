@@ -1,6 +1,7 @@
 import BelayConfig
 import BelayDomain
 import BelayHTTP
+import BelayPipeline
 import BelayStorage
 import Foundation
 
@@ -64,6 +65,12 @@ extension Presentation {
                   shareLinkBaseURL: configuration.club.shareLinkBaseURL, instagramAppID: configuration.share.instagramAppID,
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
+        clubLocale = configuration.club.locale
+        if configuration.share.storiesBackground == .image {
+            storyBackgrounds = StoryBackgrounds(
+                dataDirectory: configuration.dataDirectory, width: configuration.share.storiesBackgroundWidth,
+                height: configuration.share.storiesBackgroundHeight)
+        }
     }
 }
 

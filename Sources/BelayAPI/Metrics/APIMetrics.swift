@@ -69,6 +69,10 @@ public final class APIMetrics: Sendable {
         text += "# HELP belay_render_images_total Images drawn, or found already stored (identical inputs render once).\n# TYPE belay_render_images_total counter\n"
         text += "belay_render_images_total{result=\"rendered\"} \(sum(\.imagesRendered))\n"
         text += "belay_render_images_total{result=\"reused\"} \(sum(\.imagesReused))\n"
+        text += "# HELP belay_render_missing_characters_total Characters left out of labels because no font of the chain has them.\n# TYPE belay_render_missing_characters_total counter\n"
+        text += "belay_render_missing_characters_total \(sum(\.missingCharacters))\n"
+        text += "# HELP belay_render_jobs_missing_characters_total Render jobs that left characters out of a label.\n# TYPE belay_render_jobs_missing_characters_total counter\n"
+        text += "belay_render_jobs_missing_characters_total \(sum(\.rendersMissingCharacters))\n"
         text += histogramText("belay_render_duration_seconds", help: "Seconds spent drawing and encoding a job's images.",
                               snapshots.map(\.renderDuration))
         text += histogramText("belay_render_job_duration_seconds", help: "Seconds per render job from claim to recorded result.",

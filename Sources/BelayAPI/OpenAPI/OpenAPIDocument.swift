@@ -205,6 +205,10 @@ public enum OpenAPIDocument {
                              headerParameters: [ifNoneMatch],
                              answers: [immutableImage("image/jpeg"), pending, notModified], problems: [400, 403, 404, 409]),
 
+            OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/stories-background/{hash}.png", operationID: "storiesBackgroundPNG",
+                             summary: "The Stories background layer of the reward's colours (no sticker), as the share payload links it.",
+                             tag: "rewards", headerParameters: [ifNoneMatch],
+                             answers: [immutableImage("image/png"), notModified], problems: [403, 404]),
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/share", operationID: "sharePayload",
                              summary: "Everything the app needs to share the reward, per target.", tag: "sharing",
                              description: "A target that cannot work now says `available: false` with a `reason`: `render_pending`, `render_failed`, `reward_revoked`, or a missing App ID (`instagram_app_id_missing`, `facebook_app_id_missing`).",

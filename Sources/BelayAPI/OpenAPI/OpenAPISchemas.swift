@@ -137,7 +137,23 @@ extension OpenAPIDocument {
                 "etag": Schema.string,
                 "content_type": Schema.enumeration(["image/png", "image/jpeg"]),
             ]),
-            "RewardImages": Schema.object(["sticker": Schema.ref("ImageLink"), "story": Schema.ref("ImageLink")]),
+            "RewardImages": Schema.object([
+                "sticker": Schema.ref("ImageLink"), "story": Schema.ref("ImageLink"),
+                "stories_background": Schema.ref("StoriesBackgroundLink"),
+            ], optional: ["stories_background"]),
+            "StoriesBackgroundLink": Schema.object([
+                "url": Schema.string("Absolute URL of the Stories background layer: the colours' gradient without the sticker."),
+                "hash": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                "etag": Schema.string,
+                "content_type": Schema.enumeration(["image/png"]),
+                "width": Schema.integer,
+                "height": Schema.integer,
+            ]),
+            "AndroidStoryFile": Schema.object([
+                "part": Schema.enumeration(["interactive_asset_uri", "background_asset_uri"]),
+                "url": Schema.string("Download it, then share it as a content:// URI from the app's FileProvider."),
+                "mime_type": Schema.string,
+            ]),
             "Reward": Schema.object([
                 "id": Schema.integer,
                 "user_id": Schema.integer,
@@ -160,8 +176,11 @@ extension OpenAPIDocument {
             "AndroidStoryIntent": Schema.object([
                 "action": Schema.string,
                 "package": Schema.string,
-                "background_asset_uri": Schema.string("The story image: download it and pass it as the intent's data."),
+                "background_asset_uri": Schema.nullable(Schema.string("The Stories background (no sticker): download it and pass it as the intent's data; null when only colours are sent.")),
                 "mime_type": Schema.string,
+                "content_uri_provider": Schema.string("How the app hands files to Meta: its own FileProvider (content:// URIs)."),
+                "note": Schema.string,
+                "files": Schema.array(of: Schema.ref("AndroidStoryFile")),
                 "extras": Schema.stringMap("Intent extras by name."),
             ]),
             "StoriesTarget": storiesTarget,

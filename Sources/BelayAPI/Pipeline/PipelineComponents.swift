@@ -65,6 +65,7 @@ extension RenderPipelineSettings {
             ? .jpeg(quality: configuration.render.jpegQuality) : .png
         self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
                   clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
+        clubName = configuration.club.name
     }
 }
 
@@ -72,7 +73,7 @@ extension RewardRendererSettings {
     /// The renderer's fonts and input limits from `config.json`.
     public init(configuration: BelayConfiguration) {
         self.init(boldFont: configuration.fonts.bold, regularFont: configuration.fonts.regular,
-                  emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
+                  fallbackFonts: configuration.fonts.fallbacks, emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
                   maxImageSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes)
     }
 }

@@ -1,4 +1,5 @@
 import BelayDomain
+import BelayPipeline
 import Foundation
 import Synchronization
 
@@ -49,6 +50,11 @@ public struct Presentation: Sendable {
     public let storyFileExtension: String
     /// Seconds the app should keep story items on the pasteboard (Instagram's own default is 5 minutes).
     public let pasteboardExpirySeconds: Int
+    /// The club's locale (`club.locale`): the language of share-sheet texts (`ko`, `ja`, else English).
+    public var clubLocale = "en_US"
+    /// The Stories background layers (`share.stories_background_*`); nil when Stories
+    /// composers get only the two colours under the sticker.
+    public var storyBackgrounds: StoryBackgrounds?
 
     public init(clubZone: TimeZone, clubName: String, publicBaseURL: PublicBaseURL, shareLinkBaseURL: String,
                 instagramAppID: String, facebookAppID: String, storyFileExtension: String = "png",

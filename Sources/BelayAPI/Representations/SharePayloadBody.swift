@@ -7,9 +7,15 @@ import Foundation
 /// - Instagram Stories: the URL to open (`instagram-stories://share?source_application=<App ID>`),
 ///   the pasteboard items keyed as Instagram reads them (image URLs for the app to download
 ///   and put on the pasteboard as PNG data, and the gradient colours), how long the items
-///   should live on the pasteboard, and the Android intent with its extras.
+///   should live on the pasteboard, and the Android intent with its extras. The composer
+///   draws the sticker layer itself, so the background layer is the Stories background (the
+///   gradient without the sticker, `share.stories_background`), or only the two colours;
+///   never the composite story, which would show the hold twice.
 /// - Facebook Stories: the same with Facebook's keys, which also carry the App ID.
-/// - The share sheet: a short text, a link and the story image URL.
+/// - Android: Meta reads only `content://` URIs to local files, so the app downloads each
+///   image and shares it through its own `FileProvider`; `android.files` names each part,
+///   its URL and its MIME type.
+/// - The share sheet: a short text in the club's language, a link and the composite story.
 ///
 /// A target that cannot work says so (`available: false`, a `reason` code and a `detail`)
 /// instead of handing out a link that fails: a missing App ID in `config.json`, an image
@@ -39,6 +45,7 @@ struct SharePayloadBody: JSONRepresentable {
         let images = reward.images
         let sticker = images.map { ImageLinkBody(rewardID: reward.id, kind: .sticker, images: $0, presentation: presentation) }
         let story = images.map { ImageLinkBody(rewardID: reward.id, kind: .story, images: $0, presentation: presentation) }
+        let storiesBackground = images == nil ? nil : storiesBackgroundLink
         let problem = imageProblem
         let top = reward.background.topColor
         let bottom = reward.background.bottomColor
@@ -52,6 +59,9 @@ struct SharePayloadBody: JSONRepresentable {
                 json.object { json in
                     json.key("sticker"); sticker.write(to: &json)
                     json.key("story"); story.write(to: &json)
+                    if let storiesBackground {
+                        json.key("stories_background"); storiesBackground.write(to: &json)
+                    }
                 }
             } else {
                 json.null()
@@ -62,7 +72,7 @@ struct SharePayloadBody: JSONRepresentable {
             json.key("instagram_stories")
             writeStoriesTarget(
                 to: &json, appID: presentation.instagramAppID, appIDSetting: "share.instagram_app_id", targetName: "Instagram Stories",
-                problem: problem, sticker: sticker?.url, story: story?.url, top: top, bottom: bottom,
+                problem: problem, sticker: sticker?.url, background: storiesBackground?.url, top: top, bottom: bottom,
                 urlScheme: "instagram-stories://share", pasteboardPrefix: "com.instagram.sharedSticker.",
                 pasteboardAppIDKey: nil, androidAction: "com.instagram.share.ADD_TO_STORY", androidPackage: "com.instagram.android",
                 androidAppIDExtra: "source_application")
@@ -70,7 +80,7 @@ struct SharePayloadBody: JSONRepresentable {
             json.key("facebook_stories")
             writeStoriesTarget(
                 to: &json, appID: presentation.facebookAppID, appIDSetting: "share.facebook_app_id", targetName: "Facebook Stories",
-                problem: problem, sticker: sticker?.url, story: story?.url, top: top, bottom: bottom,
+                problem: problem, sticker: sticker?.url, background: storiesBackground?.url, top: top, bottom: bottom,
                 urlScheme: "facebook-stories://share", pasteboardPrefix: "com.facebook.sharedSticker.",
                 pasteboardAppIDKey: "com.facebook.sharedSticker.appID", androidAction: "com.facebook.stories.ADD_TO_STORY",
                 androidPackage: "com.facebook.katana", androidAppIDExtra: "com.facebook.platform.extra.APPLICATION_ID")
@@ -89,7 +99,7 @@ struct SharePayloadBody: JSONRepresentable {
 
     private func writeStoriesTarget(
         to json: inout JSONOutput, appID: String, appIDSetting: String, targetName: String,
-        problem: (reason: String, detail: String)?, sticker: String?, story: String?, top: String, bottom: String,
+        problem: (reason: String, detail: String)?, sticker: String?, background: String?, top: String, bottom: String,
         urlScheme: String, pasteboardPrefix: String, pasteboardAppIDKey: String?,
         androidAction: String, androidPackage: String, androidAppIDExtra: String
     ) {
@@ -99,7 +109,7 @@ struct SharePayloadBody: JSONRepresentable {
                            "\(targetName) needs the club's Facebook App ID, and none is configured; an admin sets `\(appIDSetting)` in config.json.")
         }
         json.object { json in
-            guard let sticker, let story, unavailable == nil else {
+            guard let sticker, unavailable == nil else {
                 json.member("available", false)
                 json.member("reason", unavailable?.reason)
                 json.member("detail", unavailable?.detail)
@@ -117,7 +127,9 @@ struct SharePayloadBody: JSONRepresentable {
             json.member("source_application", appID)
             json.member("pasteboard") { json in
                 json.key(dynamic: pasteboardPrefix + "stickerImage"); json.string(sticker)
-                json.key(dynamic: pasteboardPrefix + "backgroundImage"); json.string(story)
+                if let background {
+                    json.key(dynamic: pasteboardPrefix + "backgroundImage"); json.string(background)
+                }
                 json.key(dynamic: pasteboardPrefix + "backgroundTopColor"); json.string(top)
                 json.key(dynamic: pasteboardPrefix + "backgroundBottomColor"); json.string(bottom)
                 if let pasteboardAppIDKey {
@@ -128,8 +140,19 @@ struct SharePayloadBody: JSONRepresentable {
             json.member("android") { json in
                 json.member("action", androidAction)
                 json.member("package", androidPackage)
-                json.member("background_asset_uri", story)
-                json.member("mime_type", "image/*")
+                json.member("background_asset_uri", background)
+                json.member("mime_type", background == nil ? "image/png" : "image/*")
+                json.member("content_uri_provider", "FileProvider")
+                json.member("note", "Meta reads only content:// URIs to local files: download each file below and share it through the app's own FileProvider (grant read permission to the target package).")
+                let files = [("interactive_asset_uri", sticker)] + (background.map { [("background_asset_uri", $0)] } ?? [])
+                json.key("files")
+                json.array(files) { json, file in
+                    json.object { json in
+                        json.member("part", file.0)
+                        json.member("url", file.1)
+                        json.member("mime_type", "image/png")
+                    }
+                }
                 json.member("extras") { json in
                     json.key(dynamic: androidAppIDExtra); json.string(appID)
                     json.member("interactive_asset_uri", sticker)
@@ -140,11 +163,34 @@ struct SharePayloadBody: JSONRepresentable {
         }
     }
 
-    /// "I earned the Crimson Jug at Seoul Forest Gym (2026-11-29) — Belay Climbing Club".
+    /// The Stories background layer of this reward's colours, when `share.stories_background`
+    /// is `image`.
+    private var storiesBackgroundLink: StoriesBackgroundLinkBody? {
+        guard let backgrounds = presentation.storyBackgrounds,
+              let digest = backgrounds.digest(topColor: reward.background.topColor, bottomColor: reward.background.bottomColor)
+        else { return nil }
+        return StoriesBackgroundLinkBody(
+            url: presentation.absoluteURL(StoriesBackgroundLinkBody.path(rewardID: reward.id, digest: digest)), digest: digest,
+            width: backgrounds.width, height: backgrounds.height)
+    }
+
+    /// The share-sheet text in the club's language (`club.locale`: Korean, Japanese, else
+    /// English), e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
+    /// Climbing Club".
     var shareText: String {
         let zone = presentation.zones.zone(reward.meetupTimeZone)
         let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
-        return "I earned the \(reward.hold.name) hold at \(reward.placeName) (\(day)) — \(presentation.clubName)"
+        return Self.shareText(hold: reward.hold.name, place: reward.placeName, day: String(day), club: presentation.clubName,
+                              locale: presentation.clubLocale)
+    }
+
+    /// The share-sheet sentence in `locale`'s language: Korean, Japanese, otherwise English.
+    static func shareText(hold: String, place: String, day: String, club: String, locale: String) -> String {
+        switch Locale(identifier: locale).language.languageCode?.identifier {
+        case "ko": return "\(place)에서 \(hold) 홀드를 받았어요 (\(day)) — \(club)"
+        case "ja": return "\(place)で\(hold)ホールドをゲットしました（\(day)） — \(club)"
+        default: return "I earned the \(hold) hold at \(place) (\(day)) — \(club)"
+        }
     }
 
     /// The link to the reward's public page: `club.share_link_base_url` (by default this
@@ -158,5 +204,29 @@ struct SharePayloadBody: JSONRepresentable {
 
     static func queryEscaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}
+
+/// The Stories background of a reward: its colours' gradient without the sticker.
+struct StoriesBackgroundLinkBody: JSONRepresentable {
+    let url: String
+    let digest: String
+    let width: Int
+    let height: Int
+
+    /// `/v1/rewards/{id}/stories-background/{digest}.png`.
+    static func path(rewardID: Int64, digest: String) -> String {
+        "/v1/rewards/\(rewardID)/stories-background/\(digest).png"
+    }
+
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("url", url)
+            json.member("hash", digest)
+            json.member("etag", "\"\(digest)\"")
+            json.member("content_type", "image/png")
+            json.member("width", width)
+            json.member("height", height)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayPipeline
 import Foundation
 
 extension APIRoutes {
@@ -28,6 +29,35 @@ extension APIRoutes {
                 try image(.story, fileExtension: fileExtension, request, context)
             }
         }
+        routes.get("/v1/rewards/{id}/stories-background/{hash}.png") { request, context in
+            try storiesBackground(request, context)
+        }
+    }
+
+    /// Serves the Stories background layer of a reward (its colours' gradient without the
+    /// sticker), rendered on first request and stored by content.
+    /// - Throws: 404 `image_not_found` when the hash is not the reward's current background,
+    ///   or when the server sends only colours (`share.stories_background: colors`).
+    private func storiesBackground(_ request: Request, _ context: APIContext) throws -> Response {
+        let hash = try context.parameters.require("hash")
+        let reward = try readableReward(context)
+        guard let backgrounds = presentation.storyBackgrounds else {
+            throw HTTPError(.notFound, code: "image_not_found",
+                            detail: "This server sends Stories only the background colours (share.stories_background is \"colors\").")
+        }
+        let top = reward.background.topColor, bottom = reward.background.bottomColor
+        guard let digest = backgrounds.digest(topColor: top, bottomColor: bottom), digest == hash else {
+            throw HTTPError(.notFound, code: "image_not_found",
+                            detail: "Reward \(reward.id) has no Stories background with this hash; take its URL from the share payload.")
+        }
+        let etag = "\"\(digest)\""
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=31536000, immutable"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let image = try backgrounds.image(topColor: top, bottomColor: bottom)
+        headers.add(name: "Content-Type", value: "image/png")
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: try FileRegion(path: image.file.path)))
     }
 
     /// The reward named by the `id` path parameter, when the caller may see it: its member,

@@ -26,6 +26,8 @@ struct RenderCommand: ParsableCommand {
         static let place = Option<String>("place", valueName: "text", help: "The place name (ellipsised when too long).")
         static let date = Option<String>("date", valueName: "text", help: "The date line, as shown (e.g. \"2026.11.29 (일)\").")
         static let out = Option<String>("out", valueName: "file", help: "Where to write the image.")
+        static let locale = OptionalOption<String>("locale", valueName: "id",
+            help: "Locale of the text, e.g. ja_JP or zh_TW: picks the regional forms of Han characters (default: club.locale).")
         static let repeatCount = Option<Int>("repeat", valueName: "n", default: 1,
             help: "Render n times after a warm-up render and report the timings (the file is written once).")
         static let threads = Option<Int>("threads", valueName: "n", default: 0,
@@ -38,7 +40,7 @@ struct RenderCommand: ParsableCommand {
         static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: auto for zlib, default for libpng).")
 
         static let all: [any ArgumentDefinition] = [
-            background, hold, place, date, out, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
+            background, hold, place, date, out, locale, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
         ]
     }
 
@@ -54,7 +56,7 @@ struct RenderCommand: ParsableCommand {
 
     /// What sticker and story read from the command line.
     struct Values {
-        let background: String, hold: String, place: String, date: String, out: String
+        let background: String, hold: String, place: String, date: String, out: String, locale: String?
         let repeatCount: Int, threads: Int, json: Bool
         let png: PNGSettings
 
@@ -73,6 +75,7 @@ struct RenderCommand: ParsableCommand {
             place = arguments[Inputs.place]
             date = arguments[Inputs.date]
             out = arguments[Inputs.out]
+            locale = arguments[Inputs.locale]
             repeatCount = arguments[Inputs.repeatCount]
             threads = arguments[Inputs.threads]
             json = arguments[CommonOptions.json]
@@ -83,9 +86,10 @@ struct RenderCommand: ParsableCommand {
             try RenderCommand.validate(threads: threads)
         }
 
-        func content(_ context: CommandContext) -> StickerContent {
+        func content(_ context: CommandContext) throws -> StickerContent {
             StickerContent(
-                backgroundPath: context.absolutePath(background), holdPath: context.absolutePath(hold), place: place, date: date)
+                backgroundPath: context.absolutePath(background), holdPath: context.absolutePath(hold), place: place, date: date,
+                language: try locale ?? context.configuration().club.locale)
         }
 
         /// A renderer with the fonts and limits of config.json, allowed `--threads` cores.
@@ -94,7 +98,8 @@ struct RenderCommand: ParsableCommand {
             let fonts = configuration.fonts
             let render = configuration.render
             return try Renderer(settings: RenderSettings(
-                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                fonts: FontSettings(
+                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
                 limits: ImageLimits(maxSide: render.maxImageSide, maxDecodedBytes: render.maxDecodedBytes),
                 png: png,
                 parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
@@ -105,7 +110,10 @@ struct RenderCommand: ParsableCommand {
         /// - Parameter companion: another image the last render made and where it goes (the
         ///   sticker of `story --sticker-out`); written first, so a report is only printed
         ///   once every file is written.
+        /// - Parameter placeLayout: with `--json`, measures the place label's layout (in a
+        ///   renderer of its own, so the first layout opens its fonts).
         func run(_ context: CommandContext, companion: () -> (image: RenderedImage, path: String)? = { nil },
+                 placeLayout: (() throws -> (first: Double, warm: Double))? = nil,
                  render: () throws -> RenderedImage) throws {
             var start = DispatchTime.now()
             var image = try render()
@@ -135,10 +143,12 @@ struct RenderCommand: ParsableCommand {
             cpuTimes.sort()
             let median = times.isEmpty ? cold : times[times.count / 2]
             if json {
+                let layout = try placeLayout?()
                 try context.printJSON(Report(
                     medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
                     cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
-                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path))
+                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path,
+                    labels: image.labels.map(LabelOutput.init), placeLayoutUs: layout.map { LayoutTiming(first: Self.rounded($0.first), warm: Self.rounded($0.warm)) }))
             } else {
                 let timing = times.isEmpty
                     ? String(format: "%.1f ms", cold)
@@ -162,6 +172,15 @@ struct RenderCommand: ParsableCommand {
             /// Median CPU milliseconds per render, all threads together.
             let cpuMs: Double
             let bytes: Int, width: Int, height: Int, `repeat`: Int, out: String
+            /// How each label was set: runs and their fonts, lines, shrunk/wrapped/ellipsised,
+            /// characters no font has.
+            let labels: [LabelOutput]
+            /// Microseconds to lay out the place label: first in a fresh renderer, then warm.
+            let placeLayoutUs: LayoutTiming?
+        }
+
+        struct LayoutTiming: Encodable {
+            let first: Double, warm: Double
         }
 
         static func milliseconds(since start: DispatchTime) -> Double {
@@ -206,8 +225,10 @@ struct RenderCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let renderer = try values.renderer(context)
-            let content = values.content(context)
-            try values.run(context) { try renderer.renderSticker(content, scale: scale) }
+            let content = try values.content(context)
+            try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content, scale: scale) }) {
+                try renderer.renderSticker(content, scale: scale)
+            }
         }
     }
 
@@ -233,14 +254,20 @@ struct RenderCommand: ParsableCommand {
                 With --sticker-out, one reward's sticker and story are rendered together, exactly as a render job
                 of `belay serve` or `belay backfill` does; bench/backfill takes this as its pure render cost.
                 """,
-                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut])
+                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut, holdName, clubName])
         }
 
         let values: Values, topColor: String?, bottomColor: String?
         let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int, stickerOut: String?
+        let holdNameValue: String?, clubNameValue: String?
+
+        static let holdName = OptionalOption<String>("hold-name", valueName: "text", help: "The hold's name, drawn below the sticker (default: none).")
+        static let clubName = OptionalOption<String>("club-name", valueName: "text", help: "The club's name, drawn above the sticker (default: club.name).")
 
         init(arguments: ParsedArguments) {
             values = Values(arguments)
+            holdNameValue = arguments[Self.holdName]
+            clubNameValue = arguments[Self.clubName]
             scale = arguments[Self.scale]
             topColor = arguments[Self.topColor]
             bottomColor = arguments[Self.bottomColor]
@@ -267,7 +294,9 @@ struct RenderCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()
             let renderer = try values.renderer(context)
-            let content = values.content(context)
+            var content = try values.content(context)
+            content.holdName = holdNameValue ?? ""
+            content.clubName = clubNameValue ?? configuration.club.name
             let catalogued = Self.cataloguedColors(background: content.backgroundPath)
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
@@ -277,7 +306,9 @@ struct RenderCommand: ParsableCommand {
             case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
             }
             guard let stickerOut else {
-                return try values.run(context) { try renderer.renderStory(content, colors: colors, format: storyFormat) }
+                return try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content) }) {
+                    try renderer.renderStory(content, colors: colors, format: storyFormat)
+                }
             }
             var sticker: RenderedImage?
             try values.run(context, companion: { sticker.map { ($0, context.absolutePath(stickerOut)) } }) {
@@ -400,7 +431,8 @@ struct RenderCommand: ParsableCommand {
             let configuration = try context.configuration()
             let fonts = configuration.fonts
             let renderer = try Renderer(settings: RenderSettings(
-                fonts: FontSettings(bold: fonts.bold, regular: fonts.regular, emoji: fonts.emoji, lastResort: fonts.lastResort),
+                fonts: FontSettings(
+                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
                 limits: ImageLimits(maxSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes),
                 parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
             let start = DispatchTime.now()

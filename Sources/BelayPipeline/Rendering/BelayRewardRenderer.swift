@@ -11,8 +11,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
     /// - Throws: `RenderError` naming a font file of the chain that cannot be opened.
     public init(settings: RewardRendererSettings) throws {
         renderer = try Renderer(settings: RenderSettings(
-            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, emoji: settings.emojiFont,
-                                lastResort: settings.lastResortFont),
+            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, fallbacks: settings.fallbackFonts,
+                                emoji: settings.emojiFont, lastResort: settings.lastResortFont),
             limits: ImageLimits(maxSide: settings.maxImageSide, maxDecodedBytes: settings.maxDecodedBytes),
             parallelism: 1))
     }
@@ -23,7 +23,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         let (content, colors, format) = try Self.translate(request)
         return RewardImageKeys(
             sticker: try renderer.stickerKey(content, scale: request.stickerScale).canonical,
-            story: try renderer.storyKey(content, colors: colors, format: format).canonical)
+            story: try renderer.storyKey(content, colors: colors, format: format).canonical,
+            missingCharacters: try renderer.missingCharacters(content))
     }
 
     public func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
@@ -67,7 +68,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
                 "story colours", "'\(request.topColor)' / '\(request.bottomColor)' are not #RRGGBB colours; fix the background catalogue")
         }
         let content = StickerContent(
-            backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText)
+            backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText,
+            language: request.language, clubName: request.clubName, holdName: request.holdName)
         let format: StoryFormat = switch request.storyFormat {
         case .png: .png
         case let .jpeg(quality): .jpeg(quality: quality)

@@ -34,4 +34,7 @@ public struct RenderJobReport: Sendable, Hashable {
     /// CPU seconds the worker's thread spent drawing and encoding (a worker's renderer uses
     /// one core, so this is the render's whole CPU cost).
     public var renderCPUSeconds = 0.0
+    /// Characters no font of the chain has, left out of the images drawn (empty when none
+    /// was, or nothing was drawn).
+    public var missingCharacters: [Character] = []
 }

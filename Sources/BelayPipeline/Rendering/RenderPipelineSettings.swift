@@ -33,6 +33,8 @@ public struct RenderPipelineSettings: Sendable {
     public var storyFormat: StoryImageFormat
     /// Render worker threads in the server.
     public var workers: Int
+    /// The club's name, drawn on the composite story ("" draws none).
+    public var clubName = ""
     /// How often an idle worker looks at the queue without being notified (a fallback for
     /// jobs queued by other processes, and for retries coming due).
     public var pollInterval: TimeInterval

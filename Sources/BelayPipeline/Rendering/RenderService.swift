@@ -57,14 +57,17 @@ public final class RenderService: Sendable {
     /// directory, the date in the meetup's zone and the club's locale.
     public func request(for job: RenderJob, in worker: RenderWorkerContext) -> RewardImageRequest {
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
-        return RewardImageRequest(
+        var request = RewardImageRequest(
             holdArtworkPath: assets.appendingPathComponent(job.hold.artworkPath).path,
             backgroundPath: assets.appendingPathComponent(job.background.filePath).path,
             topColor: job.background.topColor, bottomColor: job.background.bottomColor,
             placeName: job.placeName,
             dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
                                       pattern: settings.datePattern),
-            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat)
+            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
+        request.clubName = settings.clubName
+        request.holdName = job.hold.name
+        return request
     }
 
     /// Renders, stores and records one claimed job; never throws (every failure becomes an
@@ -91,6 +94,7 @@ public final class RenderService: Sendable {
         let renderSeconds: Double
         let renderCPUSeconds: Double
         let started: UInt64
+        var missingCharacters: [Character] = []
     }
 
     enum Preparation: Sendable {
@@ -127,7 +131,8 @@ public final class RenderService: Sendable {
             return .rendered(PreparedRender(job: job, stickerDigest: stickerDigest, storyDigest: storyDigest,
                                             sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
                                             templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
-                                            renderCPUSeconds: renderCPUSeconds, started: started))
+                                            renderCPUSeconds: renderCPUSeconds, started: started,
+                                            missingCharacters: keys.missingCharacters))
         } catch {
             let reason = Self.reason(for: error, job: job)
             let outcome = record(job) {
@@ -177,7 +182,7 @@ public final class RenderService: Sendable {
         }
         let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
         return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total,
-                               renderCPUSeconds: prepared.renderCPUSeconds)
+                               renderCPUSeconds: prepared.renderCPUSeconds, missingCharacters: prepared.missingCharacters)
     }
 
     /// CPU seconds the calling thread has used.

@@ -17,9 +17,15 @@ public struct RewardImageRequest: Sendable, Hashable {
     /// The sticker's scale (1–3). The story always embeds the 3x sticker.
     public var stickerScale: Int
     public var storyFormat: StoryImageFormat
+    /// The club's locale (`ko_KR`): picks the regional forms of Han characters.
+    public var language: String
+    /// The club's and the hold's names, drawn on the composite story around the sticker.
+    public var clubName = ""
+    public var holdName = ""
 
     public init(holdArtworkPath: String, backgroundPath: String, topColor: String, bottomColor: String, placeName: String,
-                dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png) {
+                dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png, language: String = "ko_KR") {
+        self.language = language
         self.holdArtworkPath = holdArtworkPath
         self.backgroundPath = backgroundPath
         self.topColor = topColor
@@ -37,10 +43,14 @@ public struct RewardImageRequest: Sendable, Hashable {
 public struct RewardImageKeys: Sendable, Hashable {
     public var sticker: String
     public var story: String
+    /// Characters of the place name or date that no font of the chain has: the images leave
+    /// them out. Known from the layout alone, so also when the images are already stored.
+    public var missingCharacters: [Character]
 
-    public init(sticker: String, story: String) {
+    public init(sticker: String, story: String, missingCharacters: [Character] = []) {
         self.sticker = sticker
         self.story = story
+        self.missingCharacters = missingCharacters
     }
 }
 

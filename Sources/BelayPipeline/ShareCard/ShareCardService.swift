@@ -63,7 +63,7 @@ public final class ShareCardService: Sendable {
             holdArtworkPath: assets.appendingPathComponent(reward.hold.artworkPath).path,
             backgroundPath: assets.appendingPathComponent(reward.background.filePath).path,
             topColor: reward.background.topColor, bottomColor: reward.background.bottomColor,
-            placeName: reward.placeName, dateText: date, stickerScale: 2, storyFormat: .png)
+            placeName: reward.placeName, dateText: date, stickerScale: 2, storyFormat: .png, language: settings.clubLocale)
         return ShareCardRequest(image: image, holdName: reward.hold.name, clubName: clubName)
     }
 }

@@ -46,6 +46,10 @@ public final class RenderMetrics: Sendable {
         public var imagesRendered = 0
         /// Images found already stored (identical inputs render once).
         public var imagesReused = 0
+        /// Jobs that drew a label with characters no font has (left out).
+        public var rendersMissingCharacters = 0
+        /// Characters left out of labels because no font has them, over all jobs.
+        public var missingCharacters = 0
         /// Seconds spent drawing and encoding, per job that drew something.
         public var renderDuration = Histogram(bounds: RenderMetrics.durationBuckets)
         /// Seconds per job from claim to recorded result.
@@ -72,6 +76,10 @@ public final class RenderMetrics: Sendable {
                 if retryAt == nil { snapshot.failedGaveUp += 1 } else { snapshot.failedWillRetry += 1 }
             case .postponed: snapshot.postponed += 1
             case .abandoned: snapshot.abandoned += 1
+            }
+            if !report.missingCharacters.isEmpty {
+                snapshot.rendersMissingCharacters += 1
+                snapshot.missingCharacters += report.missingCharacters.count
             }
             if report.renderSeconds > 0 { snapshot.renderDuration.observe(report.renderSeconds) }
             snapshot.jobDuration.observe(report.totalSeconds)

@@ -47,7 +47,7 @@ struct CollectionRenderer {
         let subtitle = try text.layout(
             Layout.subtitle(content), style: TextStyle(weight: .regular, pixelSize: Layout.subtitleStyle.size * s), maxWidth: maxWidth)
         text.draw(subtitle, in: &pixmap, x: Layout.margin * s, baseline: Layout.subtitleStyle.baseline * s, color: Layout.subtitleStyle.color)
-        warnings += StickerTemplate.missingCharacterWarnings(title, label: "member name")
+        warnings += LabelReport.warning(missing: title.missingCharacters, label: "member name").map { [$0] } ?? []
     }
 
     private func drawCard(
@@ -71,7 +71,7 @@ struct CollectionRenderer {
         try text.drawCentered(
             item.date, style: TextStyle(weight: .regular, pixelSize: Layout.dateStyle.size * s), maxWidth: maxWidth,
             in: &pixmap, centerX: centre, baseline: Layout.dateStyle.baseline * s, color: Layout.dateStyle.color)
-        warnings += StickerTemplate.missingCharacterWarnings(place, label: "place name")
+        warnings += LabelReport.warning(missing: place.missingCharacters, label: "place name").map { [$0] } ?? []
     }
 }
 

@@ -25,10 +25,11 @@ enum ShareCardTemplate {
     static let clubBaseline = 540.0
     static let clubColor = Color(red: 0xFF, green: 0xFF, blue: 0xFF, alpha: 200)
 
-    /// Draws the card around an already drawn 2x sticker.
+    /// Draws the card around an already drawn 2x sticker; long names shrink, then wrap or
+    /// are ellipsised, like the sticker's place name.
     static func draw(
         sticker: Pixmap, content: ShareCardContent, colors: StoryColors,
-        text: TextEngine, parallelism: Int, warnings: inout [String]
+        text: TextEngine, parallelism: Int, report: inout StickerReport
     ) throws -> Pixmap {
         var card = Pixmap(width: width, height: height)
         card.fillVerticalGradient(top: colors.top, bottom: colors.bottom)
@@ -40,16 +41,18 @@ enum ShareCardTemplate {
 
         let centerX = (column.left + column.right) / 2
         let maxWidth = column.right - column.left
-        let lines: [(String, TextStyle, Double, Color, String)] = [
-            (content.holdName, TextStyle(weight: .bold, pixelSize: holdSize), holdBaseline, .white, "hold name"),
-            (content.sticker.place, TextStyle(weight: .regular, pixelSize: placeSize), placeBaseline, .white, "place name"),
-            (content.sticker.date, TextStyle(weight: .regular, pixelSize: dateSize), dateBaseline, dateColor, "date"),
-            (content.clubName, TextStyle(weight: .bold, pixelSize: clubSize), clubBaseline, clubColor, "club name"),
+        let language = content.sticker.language
+        let labels: [(String, TextStyle, Double, Color, String)] = [
+            (content.holdName, TextStyle(weight: .bold, pixelSize: holdSize, language: language), holdBaseline, .white, "hold"),
+            (content.sticker.place, TextStyle(weight: .regular, pixelSize: placeSize, language: language), placeBaseline, .white, "place"),
+            (content.sticker.date, TextStyle(weight: .regular, pixelSize: dateSize, language: language), dateBaseline, dateColor, "date"),
+            (content.clubName, TextStyle(weight: .bold, pixelSize: clubSize, language: language), clubBaseline, clubColor, "club"),
         ]
-        for (string, style, baseline, color, label) in lines where !string.isEmpty {
-            let line = try text.drawCentered(string, style: style, maxWidth: maxWidth, in: &card,
-                                             centerX: centerX, baseline: baseline, color: color)
-            warnings += StickerTemplate.missingCharacterWarnings(line, label: label)
+        let fit = LabelFit(maxWidth: maxWidth, minimumScale: StickerTemplate.placeMinimumScale, scaleStep: StickerTemplate.placeScaleStep)
+        for (string, style, baseline, color, name) in labels where !string.isEmpty {
+            let label = try text.layoutLabel(string, style: style, fit: fit)
+            report.add(label, name: name, text: string)
+            text.draw(label, in: &card, centerX: centerX, baseline: baseline, color: color)
         }
         return card
     }

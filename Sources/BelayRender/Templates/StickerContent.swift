@@ -10,12 +10,25 @@ public struct StickerContent: Sendable, Hashable {
     public var place: String
     /// The date line, already formatted (see `StickerContent.formatDate`).
     public var date: String
+    /// The club's locale (e.g. `ko_KR`, `ja_JP`, `zh_TW`): picks the regional forms of Han
+    /// characters when the text itself does not (kana → Japanese, Hangul → Korean).
+    public var language: String
+    /// The club's name, drawn above the sticker on the composite story ("" draws none).
+    public var clubName: String
+    /// The hold's name, drawn below the sticker on the composite story ("" draws none).
+    public var holdName: String
 
-    public init(backgroundPath: String, holdPath: String, place: String, date: String) {
+    public init(
+        backgroundPath: String, holdPath: String, place: String, date: String, language: String = "ko_KR",
+        clubName: String = "", holdName: String = ""
+    ) {
+        self.clubName = clubName
+        self.holdName = holdName
         self.backgroundPath = backgroundPath
         self.holdPath = holdPath
         self.place = place
         self.date = date
+        self.language = language
     }
 
     /// The sticker's date line: `2026.11.29 (일)` for ko_KR, the weekday abbreviated in the
@@ -59,4 +72,12 @@ public struct RenderedImage: Sendable {
     /// Things worth telling an admin that did not stop the render, e.g. characters that no
     /// font has (left out of the label).
     public let warnings: [String]
+    /// How each label was set (fonts, sizes, lines, missing characters).
+    public var labels: [LabelReport] = []
+
+    /// Every character left out of any label, once each, in order.
+    public var missingCharacters: [Character] {
+        var seen = Set<Character>()
+        return labels.flatMap(\.missingCharacters).filter { seen.insert($0).inserted }
+    }
 }

@@ -2,10 +2,13 @@
 ///
 /// The background artwork fills the card (centre-cropped) inside a rounded rectangle, with
 /// transparency outside it; the hold artwork is fitted into a square box; the place name
-/// (bold, white) and the date (regular, grey) are centred below it.
+/// (bold, white) and the date (regular, grey) are centred below it. A long place name shrinks
+/// down to `placeMinimumScale`, then wraps onto two lines (the date moving down with it), and
+/// only then is ellipsised.
 enum StickerTemplate {
     /// Bump on any change to how a sticker looks.
-    static let version = 1
+    /// 2: libraqm layout (bidi, per-script fonts), shrink, wrap, then ellipsis.
+    static let version = 2
 
     static let width = 240.0
     static let height = 320.0
@@ -14,6 +17,9 @@ enum StickerTemplate {
     static let placeSize = 24.0
     static let placeBaseline = 233.0
     static let placeMaxWidth = 640.0 / 3
+    static let placeMinimumScale = 0.75
+    static let placeScaleStep = 0.05
+    static let placeMaxLines = 2
     static let placeColor = Color.white
     static let dateSize = 16.0
     static let dateBaseline = 263.0
@@ -25,8 +31,8 @@ enum StickerTemplate {
 
     /// Draws the sticker at `scale` as a premultiplied pixmap.
     static func draw(
-        background: Pixmap, hold: Pixmap, place: String, date: String, scale: Int,
-        text: TextEngine, parallelism: Int, warnings: inout [String]
+        background: Pixmap, hold: Pixmap, place: String, date: String, language: String, scale: Int,
+        text: TextEngine, parallelism: Int, report: inout StickerReport
     ) throws -> Pixmap {
         let s = Double(scale)
         let size = pixelSize(scale: scale)
@@ -37,21 +43,28 @@ enum StickerTemplate {
         let fitted = hold.resizedToFit(width: box, height: box, parallelism: parallelism)
         card.draw(fitted, x: Int(holdBox.x * s) + (box - fitted.width) / 2, y: Int(holdBox.y * s) + (box - fitted.height) / 2)
 
-        let placeLine = try text.drawCentered(
-            place, style: TextStyle(weight: .bold, pixelSize: placeSize * s), maxWidth: placeMaxWidth * s,
-            in: &card, centerX: width / 2 * s, baseline: placeBaseline * s, color: placeColor)
-        let dateLine = try text.drawCentered(
-            date, style: TextStyle(weight: .regular, pixelSize: dateSize * s), maxWidth: placeMaxWidth * s,
-            in: &card, centerX: width / 2 * s, baseline: dateBaseline * s, color: dateColor)
-        warnings += missingCharacterWarnings(placeLine, label: "place name") + missingCharacterWarnings(dateLine, label: "date")
+        let (placeLabel, dateLabel) = try layoutLabels(place: place, date: date, language: language, scale: scale, text: text, report: &report)
+        text.draw(placeLabel, in: &card, centerX: width / 2 * s, baseline: placeBaseline * s, color: placeColor)
+        // The date moves down by the place's extra lines.
+        let dateShift = Double(max(0, placeLabel.lines.count - 1)) * placeLabel.lineAdvance
+        text.draw(dateLabel, in: &card, centerX: width / 2 * s, baseline: dateBaseline * s + dateShift, color: dateColor)
         return card
     }
 
-    static func missingCharacterWarnings(_ line: TextLine, label: String) -> [String] {
-        guard !line.missingCharacters.isEmpty else { return [] }
-        let listed = line.missingCharacters.map { character in
-            "'\(character)' (" + character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + ")"
-        }
-        return ["The \(label) has characters no font of the chain has; they were left out: " + listed.joined(separator: ", ")]
+    /// Lays out the place and date labels at `scale` and adds them to `report`.
+    @discardableResult
+    static func layoutLabels(
+        place: String, date: String, language: String, scale: Int, text: TextEngine, report: inout StickerReport
+    ) throws -> (place: TextLabel, date: TextLabel) {
+        let s = Double(scale)
+        let placeLabel = try text.layoutLabel(
+            place, style: TextStyle(weight: .bold, pixelSize: placeSize * s, language: language),
+            fit: LabelFit(maxWidth: placeMaxWidth * s, minimumScale: placeMinimumScale, scaleStep: placeScaleStep, maxLines: placeMaxLines))
+        let dateLabel = try text.layoutLabel(
+            date, style: TextStyle(weight: .regular, pixelSize: dateSize * s, language: language),
+            fit: LabelFit(maxWidth: placeMaxWidth * s))
+        report.add(placeLabel, name: "place", text: place)
+        report.add(dateLabel, name: "date", text: date)
+        return (placeLabel, dateLabel)
     }
 }

@@ -4,6 +4,7 @@
 public enum Template: String, Sendable, CaseIterable {
     case holdSticker = "hold-sticker"
     case story
+    case storyBackground = "story-background"
     case collection
     case shareCard = "share-card"
 
@@ -12,6 +13,7 @@ public enum Template: String, Sendable, CaseIterable {
         switch self {
         case .holdSticker: StickerTemplate.version
         case .story: StoryTemplate.version
+        case .storyBackground: StoryBackgroundTemplate.version
         case .collection: CollectionTemplate.version
         case .shareCard: ShareCardTemplate.version
         }

@@ -1,32 +1,35 @@
 import CFreeType
+import CFriBidi
 import CHarfBuzz
+import CRaqm
 
-/// Lays out and draws single-line labels: FreeType rasterises, HarfBuzz shapes, and each
-/// grapheme cluster takes the first font of the chain that has all its characters (the
-/// label's weight, then colour emoji, then the last-resort font; emoji-presentation clusters
-/// try the emoji font first).
+/// Lays out and draws labels. libraqm itemizes the text, applies the bidi algorithm (FriBidi)
+/// and shapes each run with HarfBuzz; libunibreak finds line-break opportunities; FreeType
+/// rasterises. Each grapheme cluster takes its font from the fallback chain by coverage
+/// (`FontChain`).
 ///
 /// An engine is not thread-safe (FreeType faces are not): use one per thread. `Renderer`
-/// keeps a pool and lends each render its own. Rasterised glyphs are cached, so setting a
-/// label again costs microseconds.
+/// keeps a pool and lends each render its own. Each font file is opened once per engine; laid
+/// out labels and rasterised glyphs are cached, so setting a label again costs microseconds.
 public final class TextEngine {
     private let library: FT_Library
-    private let fonts: FontSettings
-    private var faces: [FontFace] = []
-    private var faceIndex: [FaceKey: Int] = [:]
-    /// Unsized faces answering "does this font have this character?".
-    private var coverageFaces: [FontRole: FontFace] = [:]
-    private var coverage: [CoverageKey: Bool] = [:]
+    private let chain: FontChain
+    /// Faces at a size, by index; glyphs of a `TextLine` name them by this index.
+    private var faces: [SizedFace] = []
+    private var faceIndex: [SizedKey: Int] = [:]
     private var glyphCache: [GlyphKey: GlyphImage] = [:]
+    private var labelCache: [LabelKey: TextLabel] = [:]
+    private static let labelCacheLimit = 1024
 
-    private struct FaceKey: Hashable {
-        var role: FontRole
+    private struct SizedFace {
+        var file: Int
         var pixelSize: Double
+        var bitmapScale: Double
     }
 
-    private struct CoverageKey: Hashable {
-        var role: FontRole
-        var scalar: UInt32
+    private struct SizedKey: Hashable {
+        var file: Int
+        var size64: Int
     }
 
     private struct GlyphKey: Hashable {
@@ -34,6 +37,12 @@ public final class TextEngine {
         var glyph: UInt32
         /// Horizontal sub-pixel position in quarters of a pixel.
         var phase: Int
+    }
+
+    private struct LabelKey: Hashable {
+        var text: String
+        var style: TextStyle
+        var fit: LabelFit
     }
 
     /// A rasterised glyph: a coverage mask (outline fonts) or premultiplied colour (emoji),
@@ -47,7 +56,13 @@ public final class TextEngine {
         var color: Pixmap?
     }
 
-    /// Opens every font of the chain.
+    /// A character of a label with the font the chain chose for it.
+    private struct Item {
+        var character: Character
+        var font: Int
+    }
+
+    /// Checks that every font of the chain can be read; each is opened when first needed.
     /// - Throws: `RenderError` (`font_unavailable`) naming the font that cannot be opened.
     public init(fonts: FontSettings) throws {
         var library: FT_Library?
@@ -56,15 +71,22 @@ public final class TextEngine {
             throw RenderError(.fontUnavailable(role: "any", path: fonts.regular, detail: "FreeType failed to start (\(initialised))"))
         }
         self.library = library
-        self.fonts = fonts
-        for (role, path) in fonts.files {
-            coverageFaces[role] = try FontFace(library: library, path: path, role: role, pixelSize: 16)
+        do {
+            chain = try FontChain(library: library, settings: fonts)
+            _ = try chain.primary(.bold)
+            _ = try chain.primary(.regular)
+        } catch {
+            FT_Done_FreeType(library)
+            throw error
         }
     }
 
     deinit {
         faces.removeAll()
-        coverageFaces.removeAll()
+        glyphCache.removeAll()
+        labelCache.removeAll()
+        // The chain's faces must go before the library that made them.
+        chain.closeAll()
         FT_Done_FreeType(library)
     }
 
@@ -72,50 +94,154 @@ public final class TextEngine {
 
     /// Shapes `text` as one line in `style`. Line breaks and tabs become spaces. When
     /// `maxWidth` is given and the text is wider, it is cut at a grapheme-cluster boundary and
-    /// ends with "…" so that it fits.
+    /// ends with "…" (at the end of the text's direction) so that it fits.
     public func layout(_ text: String, style: TextStyle, maxWidth: Double? = nil) throws -> TextLine {
-        let clusters = Self.clean(text)
-        let full = try shape(clusters, style: style)
-        guard let maxWidth, full.width > maxWidth, !clusters.isEmpty else {
-            return line(full, text: String(clusters), truncated: false)
+        let fit = LabelFit(maxWidth: maxWidth ?? .infinity)
+        return try layoutLabel(text, style: style, fit: fit).lines[0]
+    }
+
+    /// Fits `text` into `fit`: at the style's size while it fits; otherwise shrunk in steps
+    /// down to the minimum scale; otherwise wrapped onto at most `fit.maxLines` lines at
+    /// line-break opportunities (at the minimum size); only then is the last line ellipsised
+    /// at a grapheme boundary.
+    public func layoutLabel(_ text: String, style: TextStyle, fit: LabelFit) throws -> TextLabel {
+        let key = LabelKey(text: text, style: style, fit: fit)
+        if let cached = labelCache[key] { return cached }
+        let label = try fitLabel(text, style: style, fit: fit)
+        if labelCache.count >= Self.labelCacheLimit { labelCache.removeAll(keepingCapacity: true) }
+        labelCache[key] = label
+        return label
+    }
+
+    /// Lays `text` out again without the label cache (shaping, line breaking and font choice
+    /// all run; fonts already open and glyphs already rasterised stay so), for measuring.
+    func layoutLabelUncached(_ text: String, style: TextStyle, fit: LabelFit) throws -> TextLabel {
+        try fitLabel(text, style: style, fit: fit)
+    }
+
+    /// The ascent and descent in pixels of the primary font of `style`.
+    public func verticalMetrics(_ style: TextStyle) throws -> (ascent: Double, descent: Double) {
+        let file = try chain.primary(style.weight)
+        let scale = try chain.files[file].activate(pixelSize: style.pixelSize)
+        return chain.files[file].verticalMetrics(bitmapScale: scale)
+    }
+
+    private func fitLabel(_ text: String, style: TextStyle, fit: LabelFit) throws -> TextLabel {
+        let characters = Self.clean(text)
+        let region = FontChain.region(for: characters, language: style.language)
+        let language = FontChain.shapingLanguage(region: region, text: characters, language: style.language)
+        var items: [Item] = []
+        var missing: [Character] = []
+        var previous: Int?
+        for character in characters {
+            guard let font = try chain.font(for: character, weight: style.weight, previous: previous, region: region) else {
+                missing.append(character)
+                continue
+            }
+            items.append(Item(character: character, font: font))
+            previous = font
         }
-        let ellipsis = try shape(["…"], style: style)
-        var count = clusters.count
-        // Drop whole clusters from the end until the rest plus "…" fits; the cluster advances
-        // give the first guess, the reshaped line (kerning may differ at the cut) decides.
-        var used = full.width
-        while count > 0 {
-            used -= full.clusterAdvances[count - 1]
+        let direction = Self.paragraphDirection(items.map(\.character))
+        func label(_ lines: [Shaped], size: Double) -> TextLabel {
+            TextLabel(
+                lines: lines.map { finish($0, missing: missing, direction: direction, language: language) },
+                pixelSize: size, lineAdvance: (size * 1.2).rounded(), direction: direction,
+                isShrunk: size < style.pixelSize, missingCharacters: missing)
+        }
+        var last: Shaped?
+        var size = style.pixelSize
+        for scale in fit.scales {
+            size = style.pixelSize * scale
+            let line = try shape(items, pixelSize: size, direction: direction, language: language)
+            if line.width <= fit.maxWidth || items.isEmpty { return label([line], size: size) }
+            last = line
+        }
+        guard let full = last else { return label([], size: size) }
+        var rest = items[...]
+        var lines: [Shaped] = []
+        let breaks = fit.maxLines > 1 ? LineBreaks.opportunities(items.map(\.character), language: language) : []
+        while lines.count < fit.maxLines - 1 {
+            guard let end = try firstLineEnd(rest, breaks: breaks, full: full, items: items, size: size, direction: direction, language: language, maxWidth: fit.maxWidth)
+            else { break }
+            lines.append(end.line)
+            rest = rest[end.next...]
+            while let first = rest.first, first.character.isWhitespace { rest = rest.dropFirst() }
+            let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language)
+            if remaining.width <= fit.maxWidth { return label(lines + [remaining], size: size) }
+        }
+        lines.append(try ellipsised(rest, full: full, size: size, direction: direction, language: language, maxWidth: fit.maxWidth))
+        return label(lines, size: size)
+    }
+
+    /// The longest first line of `rest` that fits, ending at a break opportunity (or, when no
+    /// opportunity leaves a line that fits, at a grapheme boundary); nil when not even one
+    /// cluster fits.
+    private func firstLineEnd(
+        _ rest: ArraySlice<Item>, breaks: [Bool], full: Shaped, items: [Item], size: Double,
+        direction: TextDirection, language: String, maxWidth: Double
+    ) throws -> (line: Shaped, next: Int)? {
+        let start = rest.startIndex
+        var candidates = (start + 1..<rest.endIndex).filter { breaks[$0] }.reversed().map { $0 }
+        // Emergency breaks at every cluster, tried only when no opportunity gives a line.
+        let emergency = (start + 1..<rest.endIndex).reversed().map { $0 }
+        for pass in 0..<2 {
+            if pass == 1 { candidates = emergency }
+            for end in candidates {
+                var trimmed = end
+                while trimmed > start, items[trimmed - 1].character.isWhitespace { trimmed -= 1 }
+                guard trimmed > start else { continue }
+                let estimate = full.advances[start..<trimmed].reduce(0, +)
+                if estimate > maxWidth * 1.05 { continue }
+                let line = try shape(Array(items[start..<trimmed]), pixelSize: size, direction: direction, language: language)
+                if line.width <= maxWidth { return (line, end) }
+            }
+        }
+        return nil
+    }
+
+    /// `rest` cut at a grapheme boundary with "…" at its logical end, so that it fits.
+    private func ellipsised(
+        _ rest: ArraySlice<Item>, full: Shaped, size: Double, direction: TextDirection, language: String, maxWidth: Double
+    ) throws -> Shaped {
+        let ellipsisFont = try chain.font(for: "…", weight: .regular, previous: rest.last?.font, region: "JP") ?? rest.last?.font ?? 0
+        let ellipsis = Item(character: "…", font: ellipsisFont)
+        let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language).width
+        // The cluster advances of the full line give the first guess; the reshaped line
+        // (joining and kerning may differ at the cut) decides.
+        var count = rest.count
+        var used = full.advances[rest.startIndex..<rest.endIndex].reduce(0, +)
+        while count > 0, used + ellipsisWidth > maxWidth {
             count -= 1
-            if used + ellipsis.width <= maxWidth { break }
+            used -= full.advances[rest.startIndex + count]
         }
         while true {
-            var kept = Array(clusters[0..<count])
-            while let last = kept.last, last.isWhitespace { kept.removeLast() }
-            let candidate = try shape(kept + ["…"], style: style)
+            var kept = Array(rest.prefix(count))
+            while let last = kept.last, last.character.isWhitespace { kept.removeLast() }
+            var candidate = try shape(kept + [ellipsis], pixelSize: size, direction: direction, language: language)
             if candidate.width <= maxWidth || kept.isEmpty {
-                return line(candidate, text: String(kept + ["…"]), truncated: true)
+                candidate.isTruncated = true
+                return candidate
             }
             count = kept.count - 1
         }
     }
 
-    /// The label's ascent and descent in pixels for `style` (of its primary font).
-    public func verticalMetrics(_ style: TextStyle) throws -> (ascent: Double, descent: Double) {
-        try face(style.weight.role, style.pixelSize).verticalMetrics
-    }
-
+    /// A line as shaped, before its runs are described.
     private struct Shaped {
         var glyphs: [TextLine.Glyph]
         var width: Double
-        var clusterAdvances: [Double]
-        var missing: [Character]
+        /// Advance of each item, in logical order.
+        var advances: [Double]
+        var items: [Item]
+        var pixelSize: Double
+        var isTruncated = false
     }
 
-    private func line(_ shaped: Shaped, text: String, truncated: Bool) -> TextLine {
+    private func finish(_ shaped: Shaped, missing: [Character], direction: TextDirection, language: String) -> TextLine {
         TextLine(
-            glyphs: shaped.glyphs, width: shaped.width, text: text, isTruncated: truncated,
-            missingCharacters: shaped.missing, engineIdentifier: ObjectIdentifier(self))
+            glyphs: shaped.glyphs, width: shaped.width, text: String(shaped.items.map(\.character)),
+            isTruncated: shaped.isTruncated, missingCharacters: missing,
+            runs: runs(shaped, direction: direction), engineIdentifier: ObjectIdentifier(self))
     }
 
     /// Control characters go; line breaks and tabs become spaces.
@@ -127,105 +253,149 @@ public final class TextEngine {
         }
     }
 
-    private func shape(_ clusters: [Character], style: TextStyle) throws -> Shaped {
-        var shaped = Shaped(glyphs: [], width: 0, clusterAdvances: Array(repeating: 0, count: clusters.count), missing: [])
-        // Runs of consecutive clusters set in the same font.
-        var runs: [(role: FontRole, clusters: Range<Int>)] = []
-        for (index, cluster) in clusters.enumerated() {
-            guard let role = fontRole(for: cluster, weight: style.weight) else {
-                shaped.missing.append(cluster)
-                continue
-            }
-            if let last = runs.last, last.role == role, last.clusters.upperBound == index {
-                runs[runs.count - 1].clusters = last.clusters.lowerBound..<(index + 1)
-            } else {
-                runs.append((role, index..<(index + 1)))
-            }
+    /// Shapes `items` as one line with raqm: bidi, script itemization and HarfBuzz shaping,
+    /// each cluster in its chosen font.
+    private func shape(_ items: [Item], pixelSize: Double, direction: TextDirection, language: String) throws -> Shaped {
+        var shaped = Shaped(glyphs: [], width: 0, advances: Array(repeating: 0, count: items.count), items: items, pixelSize: pixelSize)
+        guard !items.isEmpty else { return shaped }
+        var utf8: [UInt8] = []
+        var starts: [Int] = []
+        for item in items {
+            starts.append(utf8.count)
+            utf8.append(contentsOf: String(item.character).utf8)
         }
+        guard let layout = raqm_create() else { throw RenderError(.invalidRequest(detail: "raqm could not start")) }
+        defer { raqm_destroy(layout) }
+        let textSet = utf8.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { raqm_set_text_utf8(layout, $0.baseAddress, $0.count) }
+        }
+        _ = raqm_set_par_direction(layout, direction == .rightToLeft ? RAQM_DIRECTION_RTL : RAQM_DIRECTION_LTR)
+        _ = language.withCString { raqm_set_language(layout, $0, 0, utf8.count) }
+        // Each run of items in one font gets that font's face, at this size.
+        var runStart = 0
+        var faceOf: [Int: Int] = [:]
+        for index in items.indices where index + 1 == items.count || items[index + 1].font != items[index].font {
+            let file = items[index].font
+            let sized = try sizedFace(file: file, pixelSize: pixelSize)
+            faceOf[file] = sized
+            let byteStart = starts[runStart]
+            let byteEnd = index + 1 < items.count ? starts[index + 1] : utf8.count
+            _ = raqm_set_freetype_face_range(layout, chain.files[file].face, byteStart, byteEnd - byteStart)
+            runStart = index + 1
+        }
+        for (file, sized) in faceOf { try chain.files[file].activate(pixelSize: faces[sized].pixelSize) }
+        guard textSet, raqm_layout(layout) else {
+            throw RenderError(.invalidRequest(detail: "raqm could not lay out \"\(String(items.map(\.character)))\""))
+        }
+        var count = 0
+        guard let glyphs = raqm_get_glyphs(layout, &count) else { return shaped }
         var penX = 0.0
-        for run in runs {
-            let face = try face(run.role, style.pixelSize)
-            let faceNumber = faceIndex[FaceKey(role: run.role, pixelSize: style.pixelSize)]!
-            // UTF-8 offsets of each cluster, to map HarfBuzz clusters back to graphemes.
-            var utf8: [UInt8] = []
-            var clusterStarts: [Int] = []
-            for index in run.clusters {
-                clusterStarts.append(utf8.count)
-                utf8.append(contentsOf: String(clusters[index]).utf8)
-            }
-            let buffer = hb_buffer_create()
-            defer { hb_buffer_destroy(buffer) }
-            utf8.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { characters in
-                    hb_buffer_add_utf8(buffer, characters.baseAddress, Int32(characters.count), 0, Int32(characters.count))
-                }
-            }
-            hb_buffer_guess_segment_properties(buffer)
-            hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
-            hb_shape(face.font, buffer, nil, 0)
-            var count: UInt32 = 0
-            guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-                let positions = hb_buffer_get_glyph_positions(buffer, &count)
-            else { continue }
-            let scale = face.bitmapScale / 64
-            for glyph in 0..<Int(count) {
-                let info = infos[glyph]
-                let position = positions[glyph]
-                let advance = Double(position.x_advance) * scale
-                shaped.glyphs.append(
-                    TextLine.Glyph(
-                        face: faceNumber, id: info.codepoint,
-                        x: penX + Double(position.x_offset) * scale, y: -Double(position.y_offset) * scale))
-                penX += advance
-                // The cluster value is the UTF-8 offset of the grapheme the glyph belongs to.
-                var local = 0
-                while local + 1 < clusterStarts.count && clusterStarts[local + 1] <= Int(info.cluster) { local += 1 }
-                shaped.clusterAdvances[run.clusters.lowerBound + local] += advance
-            }
+        shaped.glyphs.reserveCapacity(count)
+        for glyph in UnsafeBufferPointer(start: glyphs, count: count) {
+            guard let face = glyph.ftface, let file = chain.index(of: face), let sized = faceOf[file] else { continue }
+            let scale = faces[sized].bitmapScale / 64
+            let advance = Double(glyph.x_advance) * scale
+            // The cluster is the UTF-8 offset of the character the glyph belongs to.
+            let item = Self.lastIndex(in: starts, atMost: Int(glyph.cluster))
+            shaped.glyphs.append(
+                TextLine.Glyph(
+                    face: sized, id: UInt32(glyph.index), character: item,
+                    x: penX + Double(glyph.x_offset) * scale, y: -Double(glyph.y_offset) * scale))
+            penX += advance
+            shaped.advances[item] += advance
         }
         shaped.width = penX
         return shaped
     }
 
-    /// The first font of the chain that has every character of `cluster` (ignoring joiners and
-    /// variation selectors), or nil when none has.
-    private func fontRole(for cluster: Character, weight: FontWeight) -> FontRole? {
-        let scalars = cluster.unicodeScalars.filter { !Self.isInvisibleJoiner($0) }
-        if scalars.isEmpty { return weight.role }
-        let prefersEmoji = cluster.unicodeScalars.contains { $0.value == 0xFE0F || $0.properties.isEmojiPresentation }
-            && !cluster.unicodeScalars.contains { $0.value == 0xFE0E }
-        let chain: [FontRole] = prefersEmoji
-            ? [.emoji, weight.role, .lastResort]
-            : [weight.role, .emoji, .lastResort]
-        for role in chain where scalars.allSatisfy({ covers(role, $0) }) {
-            return role
+    /// The index of the last element of the sorted `starts` that is at most `value`.
+    private static func lastIndex(in starts: [Int], atMost value: Int) -> Int {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= value { low = middle } else { high = middle - 1 }
         }
-        return nil
+        return low
     }
 
-    private static func isInvisibleJoiner(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x200C, 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF: true
-        default: false
-        }
-    }
-
-    private func covers(_ role: FontRole, _ scalar: Unicode.Scalar) -> Bool {
-        let key = CoverageKey(role: role, scalar: scalar.value)
-        if let known = coverage[key] { return known }
-        let answer = coverageFaces[role]?.covers(scalar) ?? false
-        coverage[key] = answer
-        return answer
-    }
-
-    private func face(_ role: FontRole, _ pixelSize: Double) throws -> FontFace {
-        let key = FaceKey(role: role, pixelSize: pixelSize)
-        if let index = faceIndex[key] { return faces[index] }
-        let path = fonts.files.first { $0.role == role }!.path
-        let face = try FontFace(library: library, path: path, role: role, pixelSize: pixelSize)
-        faces.append(face)
+    private func sizedFace(file: Int, pixelSize: Double) throws -> Int {
+        let key = SizedKey(file: file, size64: Int((pixelSize * 64).rounded()))
+        if let known = faceIndex[key] { return known }
+        let scale = try chain.files[file].activate(pixelSize: pixelSize)
+        faces.append(SizedFace(file: file, pixelSize: pixelSize, bitmapScale: scale))
         faceIndex[key] = faces.count - 1
-        return face
+        return faces.count - 1
+    }
+
+    /// The direction of a paragraph: that of its first strong character (FriBidi), left to
+    /// right when it has none.
+    static func paragraphDirection(_ characters: [Character]) -> TextDirection {
+        let scalars = characters.flatMap { $0.unicodeScalars.map(\.value) }
+        var levels = [UInt8](repeating: 0, count: scalars.count)
+        let resolved = belay_fribidi_levels(scalars, Int32(scalars.count), 0, &levels)
+        return resolved == 2 ? .rightToLeft : .leftToRight
+    }
+
+    /// Describes a shaped line's runs: consecutive characters of one script (HarfBuzz's
+    /// Unicode data; common characters join the run they sit in), one bidi direction
+    /// (FriBidi's embedding levels in the paragraph's direction) and one font.
+    private func runs(_ shaped: Shaped, direction: TextDirection) -> [TextRun] {
+        let items = shaped.items
+        guard !items.isEmpty else { return [] }
+        var scalars: [UInt32] = []
+        var firstScalar: [Int] = []
+        for item in items {
+            firstScalar.append(scalars.count)
+            scalars.append(contentsOf: item.character.unicodeScalars.map(\.value))
+        }
+        var levels = [UInt8](repeating: 0, count: scalars.count)
+        _ = belay_fribidi_levels(scalars, Int32(scalars.count), direction == .rightToLeft ? 2 : 1, &levels)
+        var scripts: [hb_script_t?] = items.map { item in
+            item.character.unicodeScalars.map(FontChain.script).first {
+                $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN
+            }
+        }
+        // Common characters take the script of the run before them (or after, at the start).
+        for index in scripts.indices where scripts[index] == nil && index > 0 { scripts[index] = scripts[index - 1] }
+        for index in scripts.indices.reversed() where scripts[index] == nil && index + 1 < scripts.count { scripts[index] = scripts[index + 1] }
+        var runs: [TextRun] = []
+        var start = 0
+        for index in items.indices {
+            let next = index + 1
+            let rtl = levels[firstScalar[index]] & 1 == 1
+            let ends = next == items.count || items[next].font != items[index].font || scripts[next] != scripts[index]
+                || (levels[firstScalar[next]] & 1 == 1) != rtl
+            guard ends else { continue }
+            let file = chain.files[items[index].font]
+            runs.append(
+                TextRun(
+                    range: start..<next, script: Self.iso15924(scripts[index] ?? HB_SCRIPT_COMMON),
+                    direction: rtl ? .rightToLeft : .leftToRight,
+                    font: file.faceIndex == 0 ? file.path : "\(file.path)#\(file.faceIndex)", pixelSize: shaped.pixelSize))
+            start = next
+        }
+        return runs
+    }
+
+    private static func iso15924(_ script: hb_script_t) -> String {
+        let tag = hb_script_to_iso15924_tag(script)
+        let bytes = [24, 16, 8, 0].map { UInt8((tag >> $0) & 0xFF) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The inked pixels of each glyph of `line` drawn alone, in the line's glyph order.
+    func glyphInk(_ line: TextLine) -> [Int] {
+        line.glyphs.map { glyph in
+            guard let image = glyphImage(face: glyph.face, glyph: glyph.id, phase: 0) else { return 0 }
+            if let color = image.color { return stride(from: 3, to: color.bytes.count, by: 4).reduce(0) { $0 + (color.bytes[$1] > 0 ? 1 : 0) } }
+            return image.mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        }
+    }
+
+    /// The glyph ids of `line` with their font files, in visual order (for tests).
+    func glyphIDs(_ line: TextLine) -> [(id: UInt32, font: String)] {
+        line.glyphs.map { ($0.id, chain.files[faces[$0.face].file].path) }
     }
 
     /// How many rasterised glyphs the cache holds.
@@ -272,14 +442,24 @@ public final class TextEngine {
         return line
     }
 
+    /// Draws `label`'s lines, each centred on `centerX`, the first on `baseline` and each next
+    /// one `label.lineAdvance` below.
+    public func draw(_ label: TextLabel, in pixmap: inout Pixmap, centerX: Double, baseline: Double, color: Color, rowOffset: Int = 0) {
+        for (index, line) in label.lines.enumerated() {
+            draw(line, in: &pixmap, x: centerX - line.width / 2, baseline: baseline + Double(index) * label.lineAdvance, color: color, rowOffset: rowOffset)
+        }
+    }
+
     private static let loadTargetLight: Int32 = 1 << 16
     private static let loadColor: Int32 = 1 << 20
 
     private func glyphImage(face index: Int, glyph: UInt32, phase: Int) -> GlyphImage? {
-        let face = faces[index]
+        let sized = faces[index]
+        let face = chain.files[sized.file]
         // Colour bitmaps are scaled, so sub-pixel phases would not differ: cache them once.
         let key = GlyphKey(face: index, glyph: glyph, phase: face.isColor ? 0 : phase)
         if let cached = glyphCache[key] { return cached }
+        guard (try? face.activate(pixelSize: sized.pixelSize)) != nil else { return nil }
         let flags = face.isColor ? Self.loadColor : Self.loadTargetLight
         // Shift outlines by the sub-pixel phase (26.6 units) as they load.
         var shift = FT_Vector(x: FT_Pos(key.phase * 16), y: 0)
@@ -311,7 +491,7 @@ public final class TextEngine {
                     }
                 }
                 let strike = Pixmap(width: width, height: height, premultipliedBytes: rgba)
-                let scale = face.bitmapScale
+                let scale = sized.bitmapScale
                 let scaledWidth = max(1, Int((Double(width) * scale).rounded()))
                 let scaledHeight = max(1, Int((Double(height) * scale).rounded()))
                 image.color = scale == 1 ? strike : strike.resized(toWidth: scaledWidth, height: scaledHeight)

@@ -1,0 +1,37 @@
+import CUnibreak
+
+/// Line-break opportunities of a text (UAX #14), from libunibreak.
+///
+/// libunibreak 1.1 (Debian 12) aborts on regional indicators (flags): an assertion fails for
+/// their line-break class. A flag is a single grapheme cluster that breaks like an
+/// ideographic emoji, so its indicators are given to libunibreak as U+1F3F3 (WAVING WHITE
+/// FLAG, class ID) instead; breaks are only ever taken between clusters.
+enum LineBreaks {
+    private static let ready: Void = init_linebreak()
+
+    /// For each index `i` in `1..<characters.count`, whether a line may break before
+    /// `characters[i]`; index 0 is always false.
+    static func opportunities(_ characters: [Character], language: String) -> [Bool] {
+        _ = ready
+        var utf8: [UInt8] = []
+        var lastByte: [Int] = []
+        for character in characters {
+            if character.unicodeScalars.contains(where: { (0x1F1E6...0x1F1FF).contains($0.value) }) {
+                utf8.append(contentsOf: "\u{1F3F3}".utf8)
+            } else {
+                utf8.append(contentsOf: String(character).utf8)
+            }
+            lastByte.append(utf8.count - 1)
+        }
+        var breaks = [CChar](repeating: CChar(LINEBREAK_NOBREAK), count: utf8.count)
+        utf8.withUnsafeBufferPointer { text in
+            language.withCString { set_linebreaks_utf8(text.baseAddress, text.count, $0, &breaks) }
+        }
+        var allowed = [Bool](repeating: false, count: characters.count)
+        for index in characters.indices.dropFirst() {
+            let status = Int32(breaks[lastByte[index - 1]])
+            allowed[index] = status == LINEBREAK_ALLOWBREAK || status == LINEBREAK_MUSTBREAK
+        }
+        return allowed
+    }
+}

@@ -1,0 +1,49 @@
+/// A label fitted into its box by `TextEngine.layoutLabel`: one or more lines at one size,
+/// and what it took to fit them.
+public struct TextLabel: Sendable {
+    /// The lines, top to bottom.
+    public let lines: [TextLine]
+    /// The size the lines are set at, in pixels (the style's size, or less when shrunk).
+    public let pixelSize: Double
+    /// Baseline-to-baseline distance between lines, in pixels.
+    public let lineAdvance: Double
+    /// The direction of the paragraph (of its first strong character).
+    public let direction: TextDirection
+    /// Whether the label is set smaller than its style's size.
+    public let isShrunk: Bool
+    /// Whether the label takes more than one line.
+    public var isWrapped: Bool { lines.count > 1 }
+    /// Whether the last line was cut and ends with "…".
+    public var isEllipsised: Bool { lines.last?.isTruncated ?? false }
+    /// Characters no font of the chain has; they are left out.
+    public let missingCharacters: [Character]
+}
+
+/// How a label may be fitted into its width: shrunk in steps down to `minimumScale` of its
+/// size, then wrapped onto up to `maxLines` lines at line-break opportunities (UAX #14), then
+/// ellipsised.
+public struct LabelFit: Hashable, Sendable {
+    public var maxWidth: Double
+    public var minimumScale: Double
+    public var scaleStep: Double
+    public var maxLines: Int
+
+    public init(maxWidth: Double, minimumScale: Double = 1, scaleStep: Double = 0.05, maxLines: Int = 1) {
+        self.maxWidth = maxWidth
+        self.minimumScale = min(1, max(0.1, minimumScale))
+        self.scaleStep = max(0.01, scaleStep)
+        self.maxLines = max(1, maxLines)
+    }
+
+    /// The scales tried, largest first: 1, 1 - step, … down to `minimumScale`.
+    var scales: [Double] {
+        var scales: [Double] = []
+        var scale = 1.0
+        while scale > minimumScale + 1e-9 {
+            scales.append(scale)
+            scale -= scaleStep
+        }
+        scales.append(minimumScale)
+        return scales
+    }
+}
