@@ -57,7 +57,7 @@ let package = Package(
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
-        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto"]),
+        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),

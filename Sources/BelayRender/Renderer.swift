@@ -27,7 +27,18 @@ public final class Renderer {
     public func renderSticker(_ content: StickerContent, scale: Int = 3) throws -> RenderedImage {
         var report = StickerReport()
         let sticker = try drawSticker(content, scale: scale, report: &report)
-        return try encodePNG(sticker, colorType: .rgba, report: report)
+        return try baked(try encodePNG(sticker, colorType: .rgba, report: report), content)
+    }
+
+    /// The keyword of the `iTXt` chunk an Open Badges 3.0 credential is baked under.
+    public static let badgeKeyword = "openbadgecredential"
+
+    /// `image` with the content's badge credential baked in, when it has one.
+    private func baked(_ image: RenderedImage, _ content: StickerContent) throws -> RenderedImage {
+        guard let credential = content.badgeCredential else { return image }
+        return RenderedImage(bytes: try PNGTextChunk.inserting(keyword: Self.badgeKeyword, text: credential, into: image.bytes),
+                             width: image.width, height: image.height, mediaType: image.mediaType,
+                             warnings: image.warnings, labels: image.labels)
     }
 
     /// Renders the `story` template (1080x1920, the 3x sticker on the colours' gradient).
@@ -52,7 +63,7 @@ public final class Renderer {
             sticker = try drawSticker(content, scale: stickerScale, report: &stickerReport)
         }
         return (
-            try encodePNG(sticker, colorType: .rgba, report: stickerReport),
+            try baked(try encodePNG(sticker, colorType: .rgba, report: stickerReport), content),
             try encodeStory(sticker: story3x, content: content, colors: colors, format: format, report: storyReport)
         )
     }
@@ -121,6 +132,7 @@ public final class Renderer {
     public func stickerKey(_ content: StickerContent, scale: Int = 3) throws -> ContentKey {
         var key = ContentKeyBuilder(template: .holdSticker)
         try addSticker(content, scale: scale, to: &key)
+        if let credential = content.badgeCredential { key.add("badge", credential) }
         return key.finish()
     }
 

@@ -185,7 +185,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
-        shareCards: pipeline.shareCards, sharePageSettings: SharePageSettings(configuration: configuration),
+        shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
         readiness: { readiness(pool: pool, migrator: migrator) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
 

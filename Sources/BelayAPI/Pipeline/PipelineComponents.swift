@@ -26,6 +26,8 @@ public struct PipelineComponents: Sendable {
     public let collections: CollectionService
     /// Renders the link-preview cards of share pages on first request, cached by content.
     public let shareCards: ShareCardService
+    /// The club as an Open Badges issuer: each sticker carries the reward's signed badge.
+    public let badges: BadgeIssuer
     /// `belay gc`.
     public let garbageCollector: ImageGarbageCollector
 
@@ -36,7 +38,8 @@ public struct PipelineComponents: Sendable {
     public init(configuration: BelayConfiguration, domain: DomainServices, rendererFactory: RewardImageRendererFactory? = nil,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         settings = RenderPipelineSettings(configuration: configuration)
-        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings)
+        badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
+        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges)
         let rendering = RewardRendererSettings(configuration: configuration)
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
@@ -55,6 +58,15 @@ public struct PipelineComponents: Sendable {
         shareCards = ShareCardService(settings: settings, clubName: configuration.club.name,
                                       rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
+    }
+}
+
+extension BadgeSettings {
+    /// The issuer from `config.json`: `server.public_base_url`, `club.name`, keys under `data_directory`.
+    public init(configuration: BelayConfiguration) {
+        self.init(publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name,
+                  keysDirectory: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+                      .appendingPathComponent("badge-keys", isDirectory: true))
     }
 }
 

@@ -53,6 +53,8 @@ public struct APIServices: Sendable {
     public let metrics: APIMetrics
     /// Nil when this server cannot render collections.
     public let collections: (any CollectionImageSource)?
+    /// The club as an Open Badges issuer; nil when badges are not issued (tests).
+    public let badges: BadgeIssuer?
     /// Nil when this server cannot render share cards.
     public let shareCards: (any ShareCardSource)?
     /// The club's language and apps, for share pages and app-link files.
@@ -64,11 +66,12 @@ public struct APIServices: Sendable {
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
-                collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil,
+                collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil, badges: BadgeIssuer? = nil,
                 sharePageSettings: SharePageSettings = SharePageSettings(clubName: "Belay Climbing Club", clubLocale: "en_US"),
                 readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String) {
         self.shareCards = shareCards
+        self.badges = badges
         self.sharePageSettings = sharePageSettings
         self.domain = domain
         self.presentation = presentation

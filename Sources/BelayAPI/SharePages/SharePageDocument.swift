@@ -1,4 +1,5 @@
 import BelayDomain
+import BelayPipeline
 import Foundation
 
 /// The HTML of share pages: the page of one shared reward, and the "gone" and "not found"
@@ -10,7 +11,8 @@ enum SharePageDocument {
     static let stylesheetPath = "/assets/share-page.css"
 
     /// The page of `page`, with absolute URLs for link-preview crawlers.
-    static func page(_ page: SharePage, settings: SharePageSettings, pageURL: String, stickerURL: String, cardURL: String) -> String {
+    static func page(_ page: SharePage, settings: SharePageSettings, pageURL: String, stickerURL: String, cardURL: String,
+                     badge: BadgeVerification? = nil) -> String {
         let language = settings.language
         let reward = page.reward
         let zone = TimeZone(identifier: reward.meetupTimeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
@@ -29,6 +31,12 @@ enum SharePageDocument {
             stores += "<a class=\"store\" href=\"\(e(settings.playStoreURL))\">\(e(language.playStore))</a>"
         }
         let apps = stores.isEmpty ? "" : "\n    <nav class=\"apps\">\(stores)</nav>"
+        var verdict = ""
+        if let badge {
+            verdict = badge.isValid
+                ? "\n  <p class=\"badge verified\">✓ \(e(language.badgeVerified(by: settings.clubName)))</p>"
+                : "\n  <p class=\"badge unverified\">\(e(language.badgeNotVerified))</p>"
+        }
 
         return """
         <!doctype html>
@@ -63,7 +71,7 @@ enum SharePageDocument {
           <p class="rarity">\(e(language.rarity(reward.hold.rarity)))</p>
           <p class="place" dir="auto">\(e(reward.placeName))</p>
           <p class="date"><time datetime="\(isoDay)">\(e(date))</time></p>
-          <p class="earned" dir="auto">\(e(earned))</p>\(apps)
+          <p class="earned" dir="auto">\(e(earned))</p>\(verdict)\(apps)
         </main>
         <footer dir="auto">\(e(settings.clubName))</footer>
         </body>
@@ -139,6 +147,9 @@ enum SharePageDocument {
     .earned { color: #dfe4ec; margin: 0 0 20px; }
     .apps { display: flex; gap: 12px; justify-content: center; flex-wrap: wrap; }
     .store { color: #11151c; background: #f4f6fa; text-decoration: none; padding: 10px 16px; border-radius: 10px; font-weight: 600; }
+    .badge { font-size: .9rem; margin: 0 0 20px; }
+    .badge.verified { color: #7ee2a8; }
+    .badge.unverified { color: #f0a0a0; }
     .message h1 { font-size: 1.5rem; }
     footer { margin-top: 32px; color: #8d96a5; font-size: .9rem; }
     @media (min-width: 900px) { .sticker { width: 300px; } h1 { font-size: 2.4rem; } }

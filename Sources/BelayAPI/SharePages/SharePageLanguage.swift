@@ -81,6 +81,23 @@ enum SharePageLanguage: String, Sendable {
         }
     }
 
+    /// "Verified badge: signed by {club}".
+    func badgeVerified(by club: String) -> String {
+        switch self {
+        case .korean: return "인증된 배지: \(club)의 서명이 확인되었어요"
+        case .japanese: return "認証済みバッジ：\(club)の署名を確認しました"
+        case .english: return "Verified badge: signed by \(club)"
+        }
+    }
+
+    var badgeNotVerified: String {
+        switch self {
+        case .korean: return "배지를 확인할 수 없어요"
+        case .japanese: return "バッジを確認できません"
+        case .english: return "This badge does not verify"
+        }
+    }
+
     var goneTitle: String {
         switch self {
         case .korean: return "더 이상 공유되지 않는 홀드예요"

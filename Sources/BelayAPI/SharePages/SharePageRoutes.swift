@@ -55,7 +55,8 @@ extension APIRoutes {
         } else {
             let base = presentation.absoluteURL("/s/\(slug)")
             rendered = CachedPage(status: .ok, html: SharePageDocument.page(
-                page, settings: settings, pageURL: base, stickerURL: base + "/sticker.png", cardURL: base + "/card.png"))
+                page, settings: settings, pageURL: base, stickerURL: base + "/sticker.png", cardURL: base + "/card.png",
+                badge: badgeVerdict(of: page.reward)))
         }
         sharePageCache.store(rendered, for: slug)
         return htmlResponse(rendered, request)

@@ -30,6 +30,7 @@ struct BelayRootCommand: ParsableCommand {
         GarbageCollectCommand.self,
         MigrateCommand.self,
         DatabaseCommand.self,
+        BadgesCommand.self,
         ConfigCommand.self,
         DevCommand.self,
     ]

@@ -50,6 +50,8 @@ public struct RenderJob: Sendable, Hashable {
     /// `topColor`/`bottomColor` make the story gradient.
     public let background: Background
     public let milestone: Int?
+    /// When the member checked in (what the reward's badge is valid from).
+    public let checkedInAt: Date
 }
 
 /// What a worker produced for a job.

@@ -106,9 +106,11 @@ enum RenderJobRepository {
             SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
                    r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
                    h.id, h.name, h.type, h.color, h.rarity, h.artwork_path, h.milestone_only, h.retired_at,
-                   b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at
+                   b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at,
+                   COALESCE(a.checked_in_at, r.awarded_at)
             FROM render_jobs j
             JOIN rewards r ON r.id = j.reward_id
+            JOIN attendances a ON a.id = r.attendance_id
             JOIN users u ON u.id = r.member_id
             JOIN meetups m ON m.id = r.meetup_id
             JOIN holds h ON h.id = r.hold_id
@@ -120,7 +122,8 @@ enum RenderJobRepository {
                       memberID: try row.get(6), memberDisplayName: try row.get(7), meetupID: try row.get(8),
                       meetupTitle: try row.get(9), placeName: try row.get(10), meetupStartsAt: try row.get(11),
                       meetupTimeZone: try row.get(12), hold: try CatalogRepository.decodeHold(row, from: 14),
-                      background: try CatalogRepository.decodeBackground(row, from: 22), milestone: try row.get(13))
+                      background: try CatalogRepository.decodeBackground(row, from: 22), milestone: try row.get(13),
+                      checkedInAt: try row.get(28))
         }
     }
 

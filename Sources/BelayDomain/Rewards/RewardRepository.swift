@@ -32,6 +32,12 @@ enum RewardRepository {
                       meetupStartsAt: try row.get(17), meetupTimeZone: try row.get(18))
     }
 
+    static func revocations(in db: Database) throws -> (revoked: [Int64], highestID: Int64) {
+        let revoked: [Int64] = try db.query("SELECT id FROM rewards WHERE revoked_at IS NOT NULL ORDER BY id", []) { try $0.get(0) }
+        let highest = try db.scalar("SELECT coalesce(max(id), 0) FROM rewards", as: Int64.self) ?? 0
+        return (revoked, highest)
+    }
+
     static func find(id: Int64, in db: Database) throws -> Reward? {
         try db.queryOne("\(select) WHERE r.id = ?", [id], decode)
     }

@@ -42,6 +42,13 @@ public final class RewardService: Sendable {
         throw DomainError(.rewardNotFound, "No reward has id \(id)")
     }
 
+    /// The ids of every revoked reward and the highest reward id: what the badge revocation
+    /// list publishes.
+    /// - Throws: `DomainError` `storage_failure`.
+    public func revocations() throws -> (revoked: [Int64], highestID: Int64) {
+        try domainCall { try pool.read { try RewardRepository.revocations(in: $0) } }
+    }
+
     /// A member's rewards, newest first; revoked ones only when asked.
     /// - Parameter hostID: only rewards from meetups this host hosts (what a host may see of
     ///   another member's rewards).

@@ -2,9 +2,9 @@ import CCrypto
 import Foundation
 
 /// SHA-256, HMAC-SHA256 and random bytes, from OpenSSL's libcrypto and the system RNG.
-enum Crypto {
+public enum Crypto {
     /// The 32-byte SHA-256 digest of `bytes`.
-    static func sha256<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    public static func sha256<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var digest = [UInt8](repeating: 0, count: 32)
         let input = Array(bytes)
         input.withUnsafeBufferPointer { buffer in
@@ -14,7 +14,7 @@ enum Crypto {
     }
 
     /// The 32-byte HMAC-SHA256 of `message` under `key`.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 32
         key.withUnsafeBufferPointer { keyBuffer in
@@ -27,13 +27,13 @@ enum Crypto {
     }
 
     /// `count` bytes from the system's cryptographically secure generator.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    public static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// Base64url without padding (RFC 4648 §5), safe in URLs and headers.
-    static func base64URL(_ bytes: [UInt8]) -> String {
+    public static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -41,14 +41,14 @@ enum Crypto {
     }
 
     /// Decodes base64url without padding; nil when malformed.
-    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+    public static func decodeBase64URL(_ text: String) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64).map { Array($0) }
     }
 
     /// Lowercase hexadecimal.
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)

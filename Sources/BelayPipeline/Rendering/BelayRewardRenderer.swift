@@ -67,9 +67,10 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
             throw PipelineError.invalidSetting(
                 "story colours", "'\(request.topColor)' / '\(request.bottomColor)' are not #RRGGBB colours; fix the background catalogue")
         }
-        let content = StickerContent(
+        var content = StickerContent(
             backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText,
             language: request.language, clubName: request.clubName, holdName: request.holdName)
+        content.badgeCredential = request.badgeCredential
         let format: StoryFormat = switch request.storyFormat {
         case .png: .png
         case let .jpeg(quality): .jpeg(quality: quality)

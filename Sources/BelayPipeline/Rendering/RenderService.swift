@@ -19,10 +19,14 @@ public final class RenderService: Sendable {
     public let store: ImageStore
     private let queue: RenderJobQueue
     private let clock: any WallClock
+    /// Signs each reward's badge, baked into its sticker; nil bakes none.
+    public let badges: BadgeIssuer?
 
     /// - Throws: `PipelineError` for impossible settings.
-    public init(queue: RenderJobQueue, clock: any WallClock = SystemWallClock(), settings: RenderPipelineSettings) throws {
+    public init(queue: RenderJobQueue, clock: any WallClock = SystemWallClock(), settings: RenderPipelineSettings,
+                badges: BadgeIssuer? = nil) throws {
         try settings.validate()
+        self.badges = badges
         self.settings = settings
         self.queue = queue
         self.clock = clock
@@ -108,7 +112,12 @@ public final class RenderService: Sendable {
     func prepare(_ job: RenderJob, in worker: RenderWorkerContext) -> Preparation {
         let started = DispatchTime.now().uptimeNanoseconds
         do {
-            let request = request(for: job, in: worker)
+            var request = request(for: job, in: worker)
+            if let badges {
+                request.badgeCredential = try badges.credential(BadgeIssuer.Facts(
+                    rewardID: job.rewardID, memberID: job.memberID, hold: job.hold, milestone: job.milestone,
+                    placeName: job.placeName, dateText: request.dateText, checkedInAt: job.checkedInAt))
+            }
             let keys = try worker.renderer.contentKeys(for: request)
             let stickerDigest = ContentDigest.hex(of: keys.sticker)
             let storyDigest = ContentDigest.hex(of: keys.story)

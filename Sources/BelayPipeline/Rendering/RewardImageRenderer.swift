@@ -22,6 +22,8 @@ public struct RewardImageRequest: Sendable, Hashable {
     /// The club's and the hold's names, drawn on the composite story around the sticker.
     public var clubName = ""
     public var holdName = ""
+    /// The reward's signed Open Badges credential, baked into the sticker PNG; nil for none.
+    public var badgeCredential: String?
 
     public init(holdArtworkPath: String, backgroundPath: String, topColor: String, bottomColor: String, placeName: String,
                 dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png, language: String = "ko_KR") {

@@ -17,6 +17,10 @@ public struct StickerContent: Sendable, Hashable {
     public var clubName: String
     /// The hold's name, drawn below the sticker on the composite story ("" draws none).
     public var holdName: String
+    /// A signed Open Badges 3.0 credential (a VC-JWT) baked into the sticker PNG as an
+    /// `iTXt` chunk with keyword `openbadgecredential`; nil bakes none. Part of the sticker's
+    /// content key, not the story's (the story does not carry it).
+    public var badgeCredential: String?
 
     public init(
         backgroundPath: String, holdPath: String, place: String, date: String, language: String = "ko_KR",

@@ -1,0 +1,231 @@
+import BelayDomain
+import BelayRender
+import CDeflate
+import Foundation
+
+/// Where badges come from: the club as an Open Badges 3.0 issuer at `publicBaseURL`.
+public struct BadgeSettings: Sendable {
+    /// The address the club is reached at (`server.public_base_url`): every id in a badge starts with it.
+    public var publicBaseURL: String
+    public var clubName: String
+    /// The signing keys' directory (`<data>/badge-keys`).
+    public var keysDirectory: URL
+
+    public init(publicBaseURL: String, clubName: String, keysDirectory: URL) {
+        var base = publicBaseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.publicBaseURL = base
+        self.clubName = clubName
+        self.keysDirectory = keysDirectory
+    }
+}
+
+/// Issues each reward as an Open Badges 3.0 `OpenBadgeCredential` signed by the club (a
+/// VC-JWT, §8.2), publishes revocations as a W3C Bitstring Status List, and checks badges.
+///
+/// The achievement is the hold (name, type, rarity, the milestone when there is one); the
+/// subject is the member as a salted hash of an internal identifier, never their email;
+/// `validFrom` is the check-in. The same reward and key always give the same token.
+public final class BadgeIssuer: Sendable {
+    public let settings: BadgeSettings
+    public let keys: BadgeKeyStore
+
+    public init(settings: BadgeSettings) {
+        self.settings = settings
+        keys = BadgeKeyStore(directory: settings.keysDirectory)
+    }
+
+    public var issuerID: String { settings.publicBaseURL + "/issuer" }
+    public var statusListURL: String { settings.publicBaseURL + "/badges/status/revocation" }
+    public func credentialID(rewardID: Int64) -> String { settings.publicBaseURL + "/badges/\(rewardID)" }
+    public func keyID(_ key: Ed25519Key) -> String { issuerID + "/keys/" + key.thumbprint }
+
+    /// What a badge states about one reward.
+    public struct Facts: Sendable {
+        public var rewardID: Int64
+        public var memberID: Int64
+        public var hold: Hold
+        public var milestone: Int?
+        public var placeName: String
+        /// The meetup's date as the sticker shows it.
+        public var dateText: String
+        public var checkedInAt: Date
+
+        public init(rewardID: Int64, memberID: Int64, hold: Hold, milestone: Int?, placeName: String, dateText: String, checkedInAt: Date) {
+            self.rewardID = rewardID
+            self.memberID = memberID
+            self.hold = hold
+            self.milestone = milestone
+            self.placeName = placeName
+            self.dateText = dateText
+            self.checkedInAt = checkedInAt
+        }
+    }
+
+    /// The signed credential of a reward, with the current key.
+    /// - Throws: `PipelineError` when the key cannot be read or made, or signing fails.
+    public func credential(_ facts: Facts) throws -> String {
+        let key = try keys.current()
+        let id = credentialID(rewardID: facts.rewardID)
+        let validFrom = Self.timestamp(facts.checkedInAt)
+        // A salt only the club can reproduce, so the hash reveals nothing and renders repeat.
+        let salt = Crypto.hex(Array(Crypto.hmacSHA256(key: key.seed, message: Array("member-salt:\(facts.rewardID)".utf8)).prefix(16)))
+        let identity = "belay-member:\(facts.memberID)"
+        var tags = ["rarity:\(facts.hold.rarity.rawValue)", "type:\(facts.hold.type)"]
+        if let milestone = facts.milestone { tags.append("milestone:\(milestone)") }
+        var achievement: [String: Any] = [
+            "id": settings.publicBaseURL + "/holds/" + facts.hold.id,
+            "type": ["Achievement"],
+            "achievementType": "Badge",
+            "name": facts.hold.name,
+            "description": "A \(facts.hold.rarity.rawValue) \(facts.hold.type) hold of \(settings.clubName), earned by checking in at one of its meetups.",
+            "criteria": ["narrative": "Checked in at \(facts.placeName) on \(facts.dateText)."],
+            "tag": tags,
+        ]
+        if let milestone = facts.milestone { achievement["humanCode"] = "milestone-\(milestone)" }
+        let payload: [String: Any] = [
+            "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
+            "id": id,
+            "type": ["VerifiableCredential", "OpenBadgeCredential"],
+            "name": "\(facts.hold.name) — \(facts.placeName)",
+            "issuer": ["id": issuerID, "type": ["Profile"], "name": settings.clubName, "url": settings.publicBaseURL],
+            "validFrom": validFrom,
+            "credentialSubject": [
+                "type": ["AchievementSubject"],
+                "identifier": [[
+                    "type": "IdentityObject", "identityType": "identifier", "hashed": true, "salt": salt,
+                    "identityHash": "sha256$" + Crypto.hex(Crypto.sha256(Array((identity + salt).utf8))),
+                ] as [String: Any]],
+                "achievement": achievement,
+            ] as [String: Any],
+            "credentialStatus": [
+                "id": statusListURL + "#\(facts.rewardID)", "type": "BitstringStatusListEntry", "statusPurpose": "revocation",
+                "statusListIndex": String(facts.rewardID), "statusListCredential": statusListURL,
+            ],
+            "iss": issuerID, "jti": id, "nbf": Int64(facts.checkedInAt.timeIntervalSince1970.rounded(.down)),
+        ]
+        return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
+    }
+
+    /// The revocation list: a signed `BitstringStatusListCredential` whose bit N is set when
+    /// reward N is revoked (at least 131,072 bits, gzip-compressed, multibase base64url).
+    /// - Throws: `PipelineError` when the key cannot be read or compression fails.
+    public func revocationList(revoked: [Int64], highestRewardID: Int64, now: Date) throws -> String {
+        let bits = max(131_072, Int((highestRewardID + 8) / 8) * 8)
+        var bitstring = [UInt8](repeating: 0, count: bits / 8)
+        for id in revoked where id >= 0 && Int(id) < bits {
+            bitstring[Int(id) / 8] |= 0x80 >> UInt8(Int(id) % 8)
+        }
+        let key = try keys.current()
+        let validFrom = Self.timestamp(now)
+        let payload: [String: Any] = [
+            "@context": ["https://www.w3.org/ns/credentials/v2"],
+            "id": statusListURL,
+            "type": ["VerifiableCredential", "BitstringStatusListCredential"],
+            "issuer": issuerID,
+            "validFrom": validFrom,
+            "credentialSubject": [
+                "id": statusListURL + "#list", "type": "BitstringStatusList", "statusPurpose": "revocation",
+                "encodedList": "u" + Crypto.base64URL(try Self.gzip(bitstring)),
+            ],
+            "iss": issuerID, "jti": statusListURL, "nbf": Int64(now.timeIntervalSince1970.rounded(.down)),
+        ]
+        return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
+    }
+
+    /// The issuer's profile (`/issuer`) and its published keys, as JSON objects.
+    public func issuerProfile() throws -> [String: Any] {
+        let published = try keys.all().map { key -> [String: Any] in
+            var jwk: [String: Any] = key.jwk
+            jwk["kid"] = keyID(key)
+            return jwk
+        }
+        return [
+            "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
+            "id": issuerID, "type": ["Profile"], "name": settings.clubName, "url": settings.publicBaseURL,
+            "publicKeys": published,
+        ]
+    }
+
+    /// Checks a badge's token: a well-formed credential of this club, signed by one of its
+    /// keys (current or rotated). Revocation is the caller's to check (`rewardID`).
+    public func verify(_ token: String) -> BadgeVerification {
+        guard let parts = CompactJWT.parts(of: token) else {
+            return .invalid("the baked credential is not a compact JWT")
+        }
+        guard let kid = parts.header["kid"] as? String, kid.hasPrefix(issuerID + "/keys/"),
+              let key = keys.key(withThumbprint: String(kid.dropFirst((issuerID + "/keys/").count))) else {
+            return .invalid("it is signed with a key \(settings.clubName) never published (kid \((parts.header["kid"] as? String) ?? "missing"))")
+        }
+        guard parts.isSigned(by: key.publicKey) else {
+            return .invalid("the signature does not match the credential: it was changed after it was issued")
+        }
+        let payload = parts.payload
+        guard payload["iss"] as? String == issuerID, (payload["issuer"] as? [String: Any])?["id"] as? String == issuerID else {
+            return .invalid("it names another issuer than \(issuerID)")
+        }
+        guard (payload["type"] as? [String])?.contains("OpenBadgeCredential") == true,
+              let status = payload["credentialStatus"] as? [String: Any], let index = (status["statusListIndex"] as? String).flatMap({ Int64($0) }),
+              let subject = payload["credentialSubject"] as? [String: Any], let achievement = subject["achievement"] as? [String: Any],
+              let holdName = achievement["name"] as? String else {
+            return .invalid("it is not an OpenBadgeCredential with an achievement and a status entry")
+        }
+        let criteria = (achievement["criteria"] as? [String: Any])?["narrative"] as? String ?? ""
+        return BadgeVerification(isValid: true, reason: nil, rewardID: index, holdName: holdName, criteria: criteria,
+                                 validFrom: payload["validFrom"] as? String, issuerName: settings.clubName, keyThumbprint: key.thumbprint)
+    }
+
+    /// Checks the badge baked into a sticker PNG; nil when it carries none.
+    public func verify(sticker png: [UInt8]) -> BadgeVerification? {
+        PNGTextChunk.text(keyword: Renderer.badgeKeyword, in: png).map(verify)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        return formatter.string(from: date)
+    }
+
+    static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(9) else {
+            throw PipelineError.invalidSetting("badge status list", "libdeflate could not allocate a compressor")
+        }
+        defer { libdeflate_free_compressor(compressor) }
+        var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, bytes.count))
+        let size = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { libdeflate_gzip_compress(compressor, input.baseAddress, input.count, $0.baseAddress, $0.count) }
+        }
+        guard size > 0 else { throw PipelineError.invalidSetting("badge status list", "libdeflate could not compress the list") }
+        return Array(output.prefix(size))
+    }
+}
+
+/// The verdict on a badge.
+public struct BadgeVerification: Sendable {
+    public var isValid: Bool
+    /// Why it does not verify, in words.
+    public var reason: String?
+    /// The reward it was issued for (its status-list index).
+    public var rewardID: Int64?
+    public var holdName: String?
+    /// "Checked in at … on …".
+    public var criteria: String?
+    public var validFrom: String?
+    public var issuerName: String?
+    public var keyThumbprint: String?
+
+    /// A refusal, saying why.
+    public static func invalid(_ reason: String) -> BadgeVerification {
+        BadgeVerification(isValid: false, reason: reason, rewardID: nil, holdName: nil, criteria: nil, validFrom: nil,
+                          issuerName: nil, keyThumbprint: nil)
+    }
+
+    /// The same verdict, refused because the reward was revoked.
+    public func revoked() -> BadgeVerification {
+        var verdict = self
+        verdict.isValid = false
+        verdict.reason = "it was revoked: the check-in it was issued for was undone"
+        return verdict
+    }
+}

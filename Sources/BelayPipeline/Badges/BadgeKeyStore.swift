@@ -1,0 +1,88 @@
+import BelayDomain
+import Foundation
+
+/// The club's badge signing keys, in a directory of their own under the data directory
+/// (`<data>/badge-keys`, mode 0700): one `<thumbprint>.key` file per key (the base64url seed,
+/// mode 0600), and `current` naming the key that signs new badges. Keys are never deleted:
+/// after a rotation the old public keys stay published, so earlier badges still verify.
+///
+/// Several processes (the server, the CLI) may use the same directory: files are written to
+/// a temporary name and renamed into place.
+public struct BadgeKeyStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The key that signs new badges, made on first use.
+    /// - Throws: `PipelineError` when the directory cannot be created or read, or a key file
+    ///   is damaged.
+    public func current() throws -> Ed25519Key {
+        if let name = try? String(contentsOf: directory.appendingPathComponent("current"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
+            return try key(thumbprint: name)
+        }
+        return try rotate()
+    }
+
+    /// Makes a new key and makes it the current one; earlier keys stay.
+    /// - Throws: `PipelineError` when the directory refuses the write.
+    @discardableResult
+    public func rotate() throws -> Ed25519Key {
+        let key = try Ed25519Key.generate()
+        try prepareDirectory()
+        try write(Crypto.base64URL(key.seed) + "\n", to: "\(key.thumbprint).key")
+        try write(key.thumbprint + "\n", to: "current")
+        return key
+    }
+
+    /// Every key ever made here, the current one first.
+    /// - Throws: `PipelineError` when a key file is damaged.
+    public func all() throws -> [Ed25519Key] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let current = try? current().thumbprint
+        let keys = try names.filter { $0.hasSuffix(".key") }.sorted().map { try key(thumbprint: String($0.dropLast(4))) }
+        return keys.filter { $0.thumbprint == current } + keys.filter { $0.thumbprint != current }
+    }
+
+    /// The key with this thumbprint, or nil when there is none.
+    public func key(withThumbprint thumbprint: String) -> Ed25519Key? {
+        guard thumbprint.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0)
+                                          || (65...90).contains($0) || (97...122).contains($0) }) else { return nil }
+        return try? key(thumbprint: thumbprint)
+    }
+
+    private func key(thumbprint: String) throws -> Ed25519Key {
+        let file = directory.appendingPathComponent("\(thumbprint).key")
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let seed = Crypto.decodeBase64URL(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw PipelineError.invalidSetting("badge key", "cannot read \(file.path); restore it from a backup, or run `belay badges rotate-key` to start a new key")
+        }
+        let key = try Ed25519Key(seed: seed)
+        guard key.thumbprint == thumbprint else {
+            throw PipelineError.invalidSetting("badge key", "\(file.path) holds a different key than its name says; restore it from a backup")
+        }
+        return key
+    }
+
+    private func prepareDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PipelineError.invalidSetting("badge key", "cannot create \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    private func write(_ text: String, to name: String) throws {
+        let target = directory.appendingPathComponent(name)
+        let temporary = directory.appendingPathComponent(".\(name).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let created = FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8),
+                                                     attributes: [.posixPermissions: 0o600])
+        guard created, rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw PipelineError.invalidSetting("badge key", "cannot write \(target.path); check that the data directory is writable")
+        }
+    }
+}
