@@ -11,6 +11,7 @@ extension BelayConfiguration {
                 ("port", integer(server.port)),
                 ("threads", integer(server.threads)),
                 ("connection_timeout_seconds", integer(server.connectionTimeoutSeconds)),
+                ("header_timeout_seconds", integer(server.headerTimeoutSeconds)),
                 ("max_connections", integer(server.maxConnections)),
                 ("max_connections_per_ip", integer(server.maxConnectionsPerIP)),
                 ("max_body_bytes", integer(server.maxBodyBytes)),

@@ -9,7 +9,8 @@ enum BuiltInDefaults {
         "port": 8080,
         "threads": 0,
         "connection_timeout_seconds": 30,
-        "max_connections": 1024,
+        "header_timeout_seconds": 10,
+        "max_connections": 8192,
         "max_connections_per_ip": 256,
         "max_body_bytes": 65536,
         "public_base_url": "http://127.0.0.1:8080"

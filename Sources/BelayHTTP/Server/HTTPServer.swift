@@ -54,6 +54,10 @@ public final class HTTPServer: Sendable {
             core.diagnostics.withLock { $0.removeAll() }
             core.stopping.store(false, ordering: .sequentiallyConsistent)
 
+            let connectionLimit = FileDescriptorLimit.connections(fitting: settings.maxConnections)
+            if connectionLimit < settings.maxConnections {
+                core.logger.warning("the open-file limit leaves room for \(connectionLimit) connections, fewer than max_connections (\(settings.maxConnections)); raise it (e.g. LimitNOFILE=) to serve more")
+            }
             let retained = Unmanaged.passRetained(core)
             let threads = settings.threads > 0 ? settings.threads : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             var error = [CChar](repeating: 0, count: 256)
@@ -63,7 +67,7 @@ public final class HTTPServer: Sendable {
                 options.port = UInt16(settings.port)
                 options.thread_count = UInt32(threads)
                 options.connection_timeout_seconds = UInt32(settings.connectionTimeoutSeconds)
-                options.connection_limit = UInt32(settings.maxConnections)
+                options.connection_limit = UInt32(connectionLimit)
                 options.per_ip_connection_limit = UInt32(settings.maxConnectionsPerIP)
                 options.connection_memory_limit = settings.connectionMemoryBytes
                 options.access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestSlot in
@@ -74,9 +78,16 @@ public final class HTTPServer: Sendable {
                         connection: connection, url: url, method: method, version: version,
                         uploadData: uploadData, uploadDataSize: uploadDataSize, requestSlot: requestSlot)
                 }
-                options.completed_handler = { context, _, requestSlot, _ in
+                options.completed_handler = { context, connection, requestSlot, _ in
                     guard let context, let requestSlot else { return }
-                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(requestSlot: requestSlot)
+                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(connection: connection, requestSlot: requestSlot)
+                }
+                if core.headerDeadlines != nil {
+                    options.connection_handler = { context, connection, socketContext, event in
+                        guard let context, let connection, let socketContext else { return }
+                        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().connectionEvent(
+                            connection, socketContext: socketContext, opened: event == .CONNECTION_NOTIFY_STARTED)
+                    }
                 }
                 options.handler_context = retained.toOpaque()
                 options.log_function = { context, message in
@@ -98,6 +109,7 @@ public final class HTTPServer: Sendable {
             state.daemon = daemon
             state.retainedCore = retained
             state.port = Int(belay_http_bound_port(daemon))
+            core.headerDeadlines?.startSweeping()
             core.logger.info("listening on \(settings.host):\(state.port)", metadata: [("threads", String(threads))])
         }
     }
@@ -127,6 +139,7 @@ public final class HTTPServer: Sendable {
                 }
             }
             belay_http_stop_daemon(daemon)
+            core.headerDeadlines?.stopSweeping()
             state.retainedCore?.release()
             state.retainedCore = nil
             state.daemon = nil

@@ -23,6 +23,8 @@ final class ServerCore: Sendable {
     let stopping = Atomic<Bool>(false)
     /// Signalled when `inFlight` drops to zero while stopping.
     let drained = DispatchSemaphore(value: 0)
+    /// Closes connections whose headers are late; nil when the header timeout is 0.
+    let headerDeadlines: HeaderDeadlines?
     /// libmicrohttpd's recent messages, so a failed start can say why.
     let diagnostics = Mutex<[String]>([])
 
@@ -32,6 +34,10 @@ final class ServerCore: Sendable {
         keepAlive = settings.keepAlive
         discardLimit = max(1 << 20, settings.maxBodyBytes)
         self.logger = logger
+        headerDeadlines = settings.headerTimeoutSeconds > 0
+            ? HeaderDeadlines(headerTimeoutSeconds: settings.headerTimeoutSeconds,
+                              idleTimeoutSeconds: settings.connectionTimeoutSeconds, logger: logger)
+            : nil
     }
 
     /// Marks a request slot whose request carries no body, so no per-request object is allocated.
@@ -52,6 +58,7 @@ final class ServerCore: Sendable {
             // Headers received: refuse what a proxy could frame differently, then decide how
             // the body will be read.
             inFlight.add(1, ordering: .relaxed)
+            headerDeadlines?.headersReceived(connection)
             if let rejection = Self.framingProblem(connection, version: version) {
                 // Answered now, before any body is read; libmicrohttpd then discards the body
                 // and the connection is closed, so nothing after it is read as another request.
@@ -163,7 +170,8 @@ final class ServerCore: Sendable {
     }
 
     /// libmicrohttpd's completion notice: the response was sent or the connection died.
-    func completed(requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func completed(connection: OpaquePointer?, requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        if let connection { headerDeadlines?.requestCompleted(connection) }
         guard let slot = requestSlot.pointee else { return }
         if slot != Self.bodylessRequest {
             Unmanaged<RequestBody>.fromOpaque(slot).release()
@@ -172,6 +180,17 @@ final class ServerCore: Sendable {
         let remaining = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
         if remaining == 0 && stopping.load(ordering: .sequentiallyConsistent) {
             drained.signal()
+        }
+    }
+
+    /// libmicrohttpd's connection notification: a connection opened or is about to close.
+    func connectionEvent(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                         opened: Bool) {
+        guard let headerDeadlines else { return }
+        if opened {
+            headerDeadlines.opened(connection, socketContext: socketContext)
+        } else {
+            headerDeadlines.closed(socketContext: socketContext)
         }
     }
 
