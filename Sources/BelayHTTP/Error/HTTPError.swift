@@ -87,6 +87,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
                       : "The request carries \(count) Host header fields; send exactly one.")
     }
 
+    /// 503 for a request the server stopped waiting for because it is shutting down.
+    static let shuttingDown = HTTPError(
+        .serviceUnavailable, code: "shutting_down",
+        detail: "The server is shutting down and stopped waiting for this request, which may still take effect; retry it (with the same Idempotency-Key) in a few seconds.",
+        headers: ["Retry-After": "5"])
+
     static func routeNotFound(path: String) -> HTTPError {
         HTTPError(.notFound, code: "route_not_found",
                   detail: "No route matches this path; check the URL against the API documentation.")

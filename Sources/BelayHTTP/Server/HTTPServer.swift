@@ -53,6 +53,7 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             core.diagnostics.withLock { $0.removeAll() }
             core.stopping.store(false, ordering: .sequentiallyConsistent)
+            core.suspensions.withLock { $0.abandoning = false }
 
             let connectionLimit = FileDescriptorLimit.connections(fitting: settings.maxConnections)
             if connectionLimit < settings.maxConnections {
@@ -117,7 +118,9 @@ public final class HTTPServer: Sendable {
     /// Shuts down gracefully: stops accepting connections, lets requests in flight finish (up to
     /// `gracePeriod`), then closes every connection and joins the worker threads. Requests that
     /// arrive on open keep-alive connections meanwhile are answered with `Connection: close`.
-    /// Does nothing when the server is not running.
+    /// A request still waiting for deferred work when the grace period ends is answered 503
+    /// `shutting_down` (with `Retry-After`; the work may still finish, and its completion is then
+    /// ignored), given up to two more seconds to go out. Does nothing when the server is not running.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         state.withLock { state in
             guard let daemon = state.daemon else { return }
@@ -129,13 +132,21 @@ public final class HTTPServer: Sendable {
             let (seconds, attoseconds) = gracePeriod.components
             let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
             let deadline = DispatchTime.now() + .nanoseconds(Int(min(nanoseconds, Int64(Int.max))))
-            while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 {
-                if core.drained.wait(timeout: deadline) == .timedOut {
+            if !waitForRequests(until: deadline) {
+                // Suspended requests (a write waiting for its commit) are answered 503 now:
+                // libmicrohttpd must not be stopped with a connection still suspended.
+                let abandoned = core.abandonSuspended()
+                let answering = DispatchTime.now() + .seconds(2)
+                let resumed = core.waitUntilResumed(deadline: answering)
+                if abandoned > 0 {
+                    core.logger.warning("grace period over; answered \(abandoned) request(s) still waiting for their work 503 shutting_down")
+                }
+                if !resumed {
+                    core.logger.error("a suspended connection was not resumed in time; stopping may abort")
+                }
+                if !waitForRequests(until: answering) {
                     let left = core.inFlight.load(ordering: .sequentiallyConsistent)
-                    if left > 0 {
-                        core.logger.warning("grace period over; closing \(left) unfinished request(s)")
-                    }
-                    break
+                    core.logger.warning("grace period over; closing \(left) unfinished request(s)")
                 }
             }
             belay_http_stop_daemon(daemon)
@@ -146,6 +157,16 @@ public final class HTTPServer: Sendable {
             state.port = 0
             core.logger.info("stopped")
         }
+    }
+
+    /// Waits until no request is in flight or `deadline`; true when none is left.
+    private func waitForRequests(until deadline: DispatchTime) -> Bool {
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            if core.drained.wait(timeout: deadline) == .timedOut {
+                return core.inFlight.load(ordering: .sequentiallyConsistent) == 0
+            }
+        }
+        return true
     }
 
     deinit {

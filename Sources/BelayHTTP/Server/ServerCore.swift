@@ -25,6 +25,11 @@ final class ServerCore: Sendable {
     let drained = DispatchSemaphore(value: 0)
     /// Closes connections whose headers are late; nil when the header timeout is 0.
     let headerDeadlines: HeaderDeadlines?
+    /// Deferred responses whose connection is suspended, so that shutdown can answer each one:
+    /// libmicrohttpd aborts the process when it is stopped with a connection still suspended.
+    let suspensions = Mutex(Suspensions())
+    /// Signalled when the last suspended connection is resumed while abandoning.
+    let resumedAll = DispatchSemaphore(value: 0)
     /// libmicrohttpd's recent messages, so a failed start can say why.
     let diagnostics = Mutex<[String]>([])
 
@@ -163,10 +168,47 @@ final class ServerCore: Sendable {
             requestSlot.pointee = Unmanaged.passRetained(state).toOpaque()
         }
         state.deferred = deferred
+        let key = ObjectIdentifier(deferred)
+        let admitted = suspensions.withLock { suspensions in
+            guard !suspensions.abandoning else { return false }
+            suspensions.pending[key] = deferred
+            return true
+        }
+        // Past the grace period nothing waits: the request is answered 503 at once.
+        if !admitted { deferred.abandon(with: .shuttingDown) }
         MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(connection)
-        deferred.whenComplete { MHD_resume_connection(suspended.connection) }
+        deferred.whenComplete { [self] in
+            MHD_resume_connection(suspended.connection)
+            // Forgotten only once resumed: shutdown waits for this before stopping the daemon.
+            let resumedLast = suspensions.withLock { suspensions -> Bool in
+                suspensions.pending[key] = nil
+                return suspensions.abandoning && suspensions.pending.isEmpty
+            }
+            if resumedLast { resumedAll.signal() }
+        }
         return .YES
+    }
+
+    /// Stops waiting for every suspended request: each is answered 503 (`shutting_down`) and
+    /// its connection resumed, and requests that would be suspended from now on are answered so
+    /// at once. Returns how many were abandoned.
+    func abandonSuspended() -> Int {
+        let pending = suspensions.withLock { suspensions in
+            suspensions.abandoning = true
+            return Array(suspensions.pending.values)
+        }
+        return pending.filter { $0.abandon(with: .shuttingDown) }.count
+    }
+
+    /// Waits until every suspended connection has been resumed, or `deadline`; true when none is left.
+    func waitUntilResumed(deadline: DispatchTime) -> Bool {
+        while !suspensions.withLock({ $0.pending.isEmpty }) {
+            if resumedAll.wait(timeout: deadline) == .timedOut {
+                return suspensions.withLock { $0.pending.isEmpty }
+            }
+        }
+        return true
     }
 
     /// libmicrohttpd's completion notice: the response was sent or the connection died.
@@ -346,4 +388,11 @@ final class RequestBody {
 private struct SuspendedConnection: @unchecked Sendable {
     let connection: OpaquePointer
     init(_ connection: OpaquePointer) { self.connection = connection }
+}
+
+/// The deferred responses whose connections are suspended, and whether shutdown stopped
+/// waiting for them.
+struct Suspensions {
+    var abandoning = false
+    var pending: [ObjectIdentifier: DeferredResponse] = [:]
 }
