@@ -10,6 +10,7 @@ enum BuiltInDefaults {
         "threads": 0,
         "connection_timeout_seconds": 30,
         "header_timeout_seconds": 10,
+        "shutdown_grace_seconds": 10,
         "max_connections": 8192,
         "max_connections_per_ip": 256,
         "max_body_bytes": 65536,
