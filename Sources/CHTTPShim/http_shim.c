@@ -162,6 +162,7 @@ static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKi
     (void)kind;
     struct belay_http_framing_scan *scan = cls;
     if (key == NULL) return MHD_YES;
+    scan->framing->header_bytes += key_size + (value == NULL ? 0 : value_size) + 4;
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
         scan->framing->host_count += 1;
     } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {

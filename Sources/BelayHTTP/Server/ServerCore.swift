@@ -13,6 +13,8 @@ import Synchronization
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let maxRequestTargetBytes: Int
+    let maxHeaderBytes: Int
     let keepAlive: Bool
     /// Bytes of a chunked body past the limit that are read and dropped so that it can be
     /// answered 413; beyond them the connection is closed instead.
@@ -36,6 +38,8 @@ final class ServerCore: Sendable {
     init(responder: some HTTPResponder, settings: ServerSettings, logger: Logger) {
         self.responder = responder
         maxBodyBytes = settings.maxBodyBytes
+        maxRequestTargetBytes = settings.maxRequestTargetBytes
+        maxHeaderBytes = settings.maxHeaderBytes
         keepAlive = settings.keepAlive
         discardLimit = max(1 << 20, settings.maxBodyBytes)
         self.logger = logger
@@ -64,7 +68,7 @@ final class ServerCore: Sendable {
             // the body will be read.
             inFlight.add(1, ordering: .relaxed)
             headerDeadlines?.headersReceived(connection)
-            if let rejection = Self.framingProblem(connection, version: version) {
+            if let rejection = framingProblem(connection, url: url, version: version) {
                 // Answered now, before any body is read; libmicrohttpd then discards the body
                 // and the connection is closed, so nothing after it is read as another request.
                 requestSlot.pointee = Self.bodylessRequest
@@ -139,9 +143,15 @@ final class ServerCore: Sendable {
     /// Why the request's framing is refused, or nil: HTTP/1.1 without exactly one `Host`
     /// (RFC 9112 §3.2), `Content-Length` fields that disagree, or `Content-Length` together with
     /// `Transfer-Encoding` (§6.3: behind a proxy each is a way to smuggle a second request).
-    private static func framingProblem(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPError? {
+    /// Also refuses a request target or header section over the server's limits (414, 431), so
+    /// that those are answered as problems, not libmicrohttpd's HTML.
+    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?) -> HTTPError? {
         var framing = belay_http_framing()
         belay_http_inspect_framing(connection, &framing)
+        if framing.header_bytes > maxHeaderBytes { return .headersTooLarge(limit: maxHeaderBytes) }
+        if strlen(url) > maxRequestTargetBytes || Self.requestTargetBytes(connection, url: url) > maxRequestTargetBytes {
+            return .requestTargetTooLong(limit: maxRequestTargetBytes)
+        }
         if framing.content_lengths_differ != 0 {
             return .ambiguousFraming(code: "conflicting_content_length",
                                      detail: "The request carries Content-Length fields with different values; send exactly one.")
@@ -250,6 +260,18 @@ final class ServerCore: Sendable {
         case none
         case length(UInt64)
         case chunked
+    }
+
+    /// The decoded path's bytes plus every query argument's, with one separator each.
+    private static func requestTargetBytes(_ connection: OpaquePointer, url: UnsafePointer<CChar>) -> Int {
+        var total = strlen(url)
+        _ = withUnsafeMutablePointer(to: &total) { pointer in
+            MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { context, _, _, keySize, _, valueSize in
+                context?.assumingMemoryBound(to: Int.self).pointee += keySize + valueSize + 2
+                return .YES
+            }, pointer)
+        }
+        return total
     }
 
     private static func bodyExpectation(_ connection: OpaquePointer) -> BodyExpectation {

@@ -32,6 +32,12 @@ public struct ServerSettings: Sendable, Equatable {
     /// does not fit is refused by libmicrohttpd (431). libmicrohttpd clears it for every request,
     /// so smaller is faster: 16 KiB leaves room for ~8 KiB of headers.
     public var connectionMemoryBytes: Int
+    /// Longest request target (path and query) answered; a longer one gets 414 problem+json.
+    /// One too long for `connectionMemoryBytes` is refused by libmicrohttpd itself (414, HTML).
+    public var maxRequestTargetBytes: Int
+    /// Most bytes of header fields answered; more get 431 problem+json. Headers too large for
+    /// `connectionMemoryBytes` are refused by libmicrohttpd itself (431, HTML).
+    public var maxHeaderBytes: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -43,7 +49,9 @@ public struct ServerSettings: Sendable, Equatable {
         maxConnectionsPerIP: Int = 256,
         maxBodyBytes: Int = 1 << 20,
         keepAlive: Bool = true,
-        connectionMemoryBytes: Int = 16 * 1024
+        connectionMemoryBytes: Int = 16 * 1024,
+        maxRequestTargetBytes: Int = 4096,
+        maxHeaderBytes: Int = 6144
     ) {
         self.host = host
         self.port = port
@@ -55,6 +63,8 @@ public struct ServerSettings: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.keepAlive = keepAlive
         self.connectionMemoryBytes = connectionMemoryBytes
+        self.maxRequestTargetBytes = maxRequestTargetBytes
+        self.maxHeaderBytes = maxHeaderBytes
     }
 
     /// Checks every value, naming the first bad one.
@@ -78,6 +88,8 @@ public struct ServerSettings: Sendable, Equatable {
         if connectionMemoryBytes < 4096 || connectionMemoryBytes > 1 << 20 {
             throw HTTPServerError.invalidSettings("connection_memory_bytes", "\(connectionMemoryBytes) is outside 4096–1048576")
         }
+        if maxRequestTargetBytes < 256 { throw HTTPServerError.invalidSettings("max_request_target_bytes", "\(maxRequestTargetBytes) is below 256") }
+        if maxHeaderBytes < 1024 { throw HTTPServerError.invalidSettings("max_header_bytes", "\(maxHeaderBytes) is below 1024") }
         if host.utf8.contains(0) { throw HTTPServerError.invalidSettings("host", "contains a NUL byte") }
     }
 }

@@ -77,6 +77,8 @@ typedef struct belay_http_framing {
     int content_lengths_differ;
     /// How many `Transfer-Encoding` fields the request has.
     unsigned int transfer_encoding_count;
+    /// Bytes of every header field's name and value, plus 4 per field (`: ` and CRLF).
+    size_t header_bytes;
 } belay_http_framing;
 
 /// The connection's socket, or -1 when it cannot be read.
