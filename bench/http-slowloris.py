@@ -11,6 +11,7 @@ connection from 127.0.0.1 one after another. Prints one line:
     probes_per_second p99_ms held_min failures closed_by_server
 """
 import resource
+import selectors
 import socket
 import sys
 import threading
@@ -57,33 +58,49 @@ for i in range(connections):
 stop = threading.Event()
 held = []
 closed_by_server = 0
+watch = selectors.DefaultSelector()
+for i, s in enumerate(slow):
+    if s is not None:
+        watch.register(s, selectors.EVENT_READ, i)
+
+
+def reopen(i):
+    global closed_by_server
+    s = slow[i]
+    if s is not None:
+        closed_by_server += 1
+        watch.unregister(s)
+        s.close()
+    try:
+        slow[i] = open_slow(i)
+        watch.register(slow[i], selectors.EVENT_READ, i)
+    except OSError:
+        slow[i] = None
 
 
 def trickle():
-    # One byte per connection every 5 s, a fiftieth of them every 100 ms.
-    global closed_by_server
+    # One byte per connection every 5 s (a fiftieth of them every 100 ms); whatever the
+    # server closes is reopened at once, as an attacker would.
     round_ = 0
+    next_round = time.monotonic()
     while not stop.is_set():
+        for key, _ in watch.select(timeout=max(0, next_round - time.monotonic())):
+            if not is_open(key.fileobj):
+                reopen(key.data)
+        if time.monotonic() < next_round:
+            continue
         for i in range(round_ % 50, connections, 50):
             s = slow[i]
-            alive = s is not None and is_open(s)
-            if alive:
-                try:
-                    s.send(b"x")
-                except OSError:
-                    alive = False
-            if not alive:
-                if s is not None:
-                    closed_by_server += 1
-                    s.close()
-                try:
-                    slow[i] = open_slow(i)
-                except OSError:
-                    slow[i] = None
+            try:
+                if s is None:
+                    raise OSError
+                s.send(b"x")
+            except OSError:
+                reopen(i)
         if round_ % 10 == 0:
-            held.append(sum(1 for s in slow if s is not None and is_open(s)))
+            held.append(sum(1 for s in slow if s is not None))
         round_ += 1
-        stop.wait(0.1)
+        next_round += 0.1
 
 
 thread = threading.Thread(target=trickle, daemon=True)

@@ -32,6 +32,8 @@ final class ServerCore: Sendable {
     let suspensions = Mutex(Suspensions())
     /// Signalled when the last suspended connection is resumed while abandoning.
     let resumedAll = DispatchSemaphore(value: 0)
+    /// How many of libmicrohttpd's messages were logged in the current second.
+    let diagnosticBudget = Mutex(DiagnosticBudget())
     /// libmicrohttpd's recent messages, so a failed start can say why.
     let diagnostics = Mutex<[String]>([])
 
@@ -251,8 +253,27 @@ final class ServerCore: Sendable {
             if messages.count >= 16 { messages.removeFirst() }
             messages.append(message)
         }
-        logger.warning("libmicrohttpd: \(message)")
+        // libmicrohttpd writes a line for every connection a client drops or the header
+        // deadline closes: at most `diagnosticsPerSecond` are logged, the rest counted.
+        let now = MonotonicClock.nanoseconds()
+        let (log, unlogged) = diagnosticBudget.withLock { budget -> (Bool, Int) in
+            if now &- budget.windowStart >= 1_000_000_000 {
+                let unlogged = budget.suppressed
+                budget = DiagnosticBudget(windowStart: now, logged: 1, suppressed: 0)
+                return (true, unlogged)
+            }
+            guard budget.logged < Self.diagnosticsPerSecond else {
+                budget.suppressed += 1
+                return (false, 0)
+            }
+            budget.logged += 1
+            return (true, 0)
+        }
+        if unlogged > 0 { logger.warning("libmicrohttpd: \(unlogged) more message(s) in the previous second were not logged") }
+        if log { logger.warning("libmicrohttpd: \(message)") }
     }
+
+    static let diagnosticsPerSecond = 20
 
     // MARK: - Requests
 
@@ -417,4 +438,11 @@ private struct SuspendedConnection: @unchecked Sendable {
 struct Suspensions {
     var abandoning = false
     var pending: [ObjectIdentifier: DeferredResponse] = [:]
+}
+
+/// libmicrohttpd messages logged and held back in the current one-second window.
+struct DiagnosticBudget {
+    var windowStart: UInt64 = 0
+    var logged = 0
+    var suppressed = 0
 }
