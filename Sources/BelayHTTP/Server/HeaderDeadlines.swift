@@ -121,22 +121,24 @@ final class HeaderDeadlines: Sendable {
     /// Shuts down every connection whose deadline is `now` or earlier; returns how many.
     @discardableResult
     func sweep(now: UInt64) -> Int {
-        let closed = open.withLock { connections in
-            var closed = 0
-            for state in connections.values {
+        let expired = open.withLock { connections in
+            connections.values.filter { state in
                 let deadline = state.deadline.load(ordering: .relaxed)
-                guard deadline <= now else { continue }
                 // Only if the deadline is still the one read: a request may have just completed.
-                guard state.deadline.compareExchange(expected: deadline, desired: Self.none, ordering: .relaxed).exchanged else { continue }
-                shutdown(state.socket, Int32(SHUT_RDWR))
-                closed += 1
+                return deadline <= now
+                    && state.deadline.compareExchange(expected: deadline, desired: Self.none, ordering: .relaxed).exchanged
             }
-            return closed
         }
-        if closed > 0 {
-            closedCount.add(closed, ordering: .relaxed)
-            logger.info("closed \(closed) connection(s) whose request headers had not arrived within \(headerTimeoutSeconds) s")
+        guard !expired.isEmpty else { return 0 }
+        closedCount.add(expired.count, ordering: .relaxed)
+        logger.info("closed \(expired.count) connection(s) whose request headers had not arrived within \(headerTimeoutSeconds) s")
+        // Under the lock again, and only those still open: `expired` keeps each state alive, so
+        // an identifier found in the table is that connection's, whose socket is not yet closed.
+        open.withLock { connections in
+            for state in expired where connections[ObjectIdentifier(state)] === state {
+                shutdown(state.socket, Int32(SHUT_RDWR))
+            }
         }
-        return closed
+        return expired.count
     }
 }
