@@ -21,6 +21,12 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var threads: Int
         /// Seconds an idle connection is kept open.
         public var connectionTimeoutSeconds: Int
+        /// Seconds a request's line and headers may take to arrive; a connection still sending
+        /// them after this is closed (slow clients cannot hold connections for ever).
+        public var headerTimeoutSeconds: Int
+        /// Seconds `belay serve` lets requests in flight finish after SIGTERM; a request still
+        /// waiting for its write then is answered 503 (the write itself still commits).
+        public var shutdownGraceSeconds: Int
         /// Connections served at once.
         public var maxConnections: Int
         /// Connections served at once from one client address.

@@ -123,6 +123,8 @@ struct ConfigurationValidator {
             port: port,
             threads: threads,
             connectionTimeoutSeconds: atLeast(1, "server.connection_timeout_seconds", unit: "second"),
+            headerTimeoutSeconds: atLeast(1, "server.header_timeout_seconds", unit: "second"),
+            shutdownGraceSeconds: atLeast(0, "server.shutdown_grace_seconds", unit: "second"),
             maxConnections: atLeast(1, "server.max_connections", unit: "connection"),
             maxConnectionsPerIP: atLeast(1, "server.max_connections_per_ip", unit: "connection"),
             maxBodyBytes: atLeast(1024, "server.max_body_bytes", unit: "bytes", why: "room for a share event's JSON body"),

@@ -83,6 +83,10 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
     items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, &address };
     items[count++] = (struct MHD_OptionItem){
         MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)options->completed_handler, options->handler_context };
+    if (options->connection_handler != NULL) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)options->connection_handler, options->handler_context };
+    }
     items[count++] = (struct MHD_OptionItem){
         MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)options->connection_timeout_seconds, NULL };
     if (options->thread_count > 1) {
@@ -158,6 +162,7 @@ static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKi
     (void)kind;
     struct belay_http_framing_scan *scan = cls;
     if (key == NULL) return MHD_YES;
+    scan->framing->header_bytes += key_size + (value == NULL ? 0 : value_size) + 4;
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
         scan->framing->host_count += 1;
     } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
@@ -180,4 +185,16 @@ void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_fr
     memset(framing, 0, sizeof *framing);
     struct belay_http_framing_scan scan = { framing, NULL, 0 };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, belay_http_scan_framing_field, &scan);
+}
+
+int belay_http_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+void *belay_http_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }

@@ -220,6 +220,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
     @Test(arguments: [
         (#"{"server": {"threads": -1}}"#, "server.threads: -1 is not a thread count"),
         (#"{"server": {"max_connections": 0}}"#, "server.max_connections: 0 is too small; it must be at least 1 connection"),
+        (#"{"server": {"header_timeout_seconds": 0}}"#, "server.header_timeout_seconds: 0 is too small; it must be at least 1 second"),
         (#"{"server": {"public_base_url": "belay.example"}}"#, #"server.public_base_url: "belay.example" is not an http(s) URL"#),
         (#"{"server": {"host": ""}}"#, "server.host: must not be empty"),
         (#"{"check_in": {"opens_minutes_before_start": 30, "closes_minutes_after_end": -60}}"#, "check_in.closes_minutes_after_end: -60 would close the check-in window before the meetup ends (before it opens, for a short meetup)"),

@@ -141,4 +141,51 @@ struct DeferredResponseTests {
         #expect(response.status == .created && response.body.bytes == Array("slow 2: b".utf8))
         #expect(response.deferred == nil)
     }
+
+    @Test("stop() answers a request whose work outlasts the grace period 503 and returns; the late completion is ignored")
+    func stopWithSuspendedConnection() throws {
+        let gate = Gate()
+        let entered = DispatchSemaphore(value: 0)
+        let held = Mutex<DeferredResponse?>(nil)
+        let workDone = DispatchSemaphore(value: 0)
+        let log = CapturingLogSink()
+        let logger = Logger(label: "http", minimumLevel: .debug, sink: log)
+        let router = Router(context: BasicRequestContext.self, logger: logger)
+        router.addStandardMiddleware(logger: logger)
+        router.post("/write") { _, _ in
+            let deferred = DeferredResponse()
+            held.withLock { $0 = deferred }
+            Self.onNewThread {
+                // The writer is busy well past the grace period.
+                gate.wait()
+                deferred.complete { .text("committed", status: .created) }
+                workDone.signal()
+            }
+            entered.signal()
+            return .deferred(deferred)
+        }
+        let server = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1),
+                                responder: router.buildResponder(), logger: logger)
+        try server.start()
+        let client = try HTTPTestClient(port: server.port)
+        try client.send(HTTPTestClient.requestBytes("POST", "/write", headers: [("X-Request-Id", "late-1")], body: Array("{}".utf8)))
+        entered.wait()
+
+        // Before the fix libmicrohttpd aborted the process here (a connection still suspended).
+        server.stop(gracePeriod: .milliseconds(200))
+        #expect(!server.isRunning)
+        let response = try client.readResponse()
+        #expect(response.status == 503)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.header("Retry-After") == "5")
+        #expect(response.header("X-Request-Id") == "late-1")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(response.jsonObject?["code"] as? String == "shutting_down")
+        #expect(log.entries.contains { $0.message == "POST /write 503" })
+
+        // The work finishes later; its answer has nowhere to go and is dropped without harm.
+        gate.open()
+        workDone.wait()
+        #expect(held.withLock { $0?.isAbandoned } == true)
+    }
 }

@@ -40,6 +40,21 @@ struct LoggingTests {
         #expect(sink.entries.first?.formattedLine == #"info http: GET /a 200\nerror http: forged"#)
     }
 
+    @Test("libmicrohttpd's line per dropped connection is logged at most 20 times a second")
+    func diagnosticsAreRateLimited() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        // Each connection closed with half a request makes libmicrohttpd write a line.
+        for _ in 0..<200 {
+            let client = try test.client()
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Half")
+            client.close()
+        }
+        #expect(try test.request("GET", "/hello").status == 200)
+        let lines = test.log.entries.filter { $0.message.hasPrefix("libmicrohttpd: ") }
+        #expect(!lines.isEmpty)
+        #expect(lines.count < 100, "\(lines.count) libmicrohttpd lines for 200 dropped connections")
+    }
+
     @Test("levels below the minimum are dropped; metadata with spaces is quoted")
     func logger() {
         let sink = CapturingLogSink()

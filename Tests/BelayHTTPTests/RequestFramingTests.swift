@@ -80,4 +80,56 @@ struct RequestFramingTests {
         try fits.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n\(chunk)\r\n14\r\n\(String(repeating: "y", count: 20))\r\n0\r\n\r\n")
         #expect(try fits.readResponse().body.count == 100)
     }
+
+    @Test("an over-long request target or header section is answered 414/431 problem+json")
+    func overLongHeads() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let long = try test.client()
+        try long.send("GET /hello?q=\(String(repeating: "a", count: 5000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let target = try long.readResponse()
+        #expect(target.status == 414)
+        #expect(target.header("Content-Type") == "application/problem+json")
+        #expect(target.jsonObject?["code"] as? String == "uri_too_long")
+        #expect(target.jsonObject?["limit_bytes"] as? Int == 4096)
+
+        let big = try test.client()
+        try big.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 7000))\r\n\r\n")
+        let headers = try big.readResponse()
+        #expect(headers.status == 431)
+        #expect(headers.header("Content-Type") == "application/problem+json")
+        #expect(headers.jsonObject?["code"] as? String == "headers_too_large")
+        #expect(big.isClosedByPeer())
+        #expect(try test.request("GET", "/hello").status == 200)
+    }
+
+    @Test("a head too large for the connection's memory is refused by libmicrohttpd itself, as the README says")
+    func headsBeyondConnectionMemory() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let long = try test.client()
+        try long.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let target = try long.readResponse()
+        #expect(target.status == 414)
+        #expect(target.header("Content-Type") == nil, "libmicrohttpd's own answer is an HTML page without a Content-Type")
+        let big = try test.client()
+        try big.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n")
+        #expect(try big.readResponse().status == 431)
+    }
+
+    @Test("a negative or huge Content-Length is refused before any handler runs, and the connection closed")
+    func malformedContentLength() throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        for (length, status) in [("-5", 400), ("100000000000000000000000", 413)] {
+            let client = try test.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == status)
+            // libmicrohttpd 0.9.75 answers these itself and writes its response head twice
+            // (fixed in libmicrohttpd 1.0); Belay's handler never sees the request.
+            withKnownIssue("libmicrohttpd 0.9.75 sends its own error response head twice") {
+                #expect(client.isClosedByPeer(), "nothing follows the one response")
+            }
+        }
+        #expect(!test.log.entries.contains { $0.message.hasPrefix("POST /echo") })
+        #expect(try test.request("GET", "/hello").status == 200)
+    }
 }

@@ -52,7 +52,8 @@ extension ServerSettings {
     public init(configuration: BelayConfiguration) {
         let server = configuration.server
         self.init(host: server.host, port: server.port, threads: server.threads,
-                  connectionTimeoutSeconds: server.connectionTimeoutSeconds, maxConnections: server.maxConnections,
+                  connectionTimeoutSeconds: server.connectionTimeoutSeconds, headerTimeoutSeconds: server.headerTimeoutSeconds,
+                  maxConnections: server.maxConnections,
                   maxConnectionsPerIP: server.maxConnectionsPerIP, maxBodyBytes: server.maxBodyBytes)
     }
 }

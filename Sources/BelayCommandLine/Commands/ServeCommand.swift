@@ -65,7 +65,7 @@ struct ServeCommand: ParsableCommand {
 
         let signal = signals.wait()
         application.logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
-        application.stop()
+        application.stop(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
         application.logger.info("stopped")
     }
 

@@ -87,6 +87,26 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
                       : "The request carries \(count) Host header fields; send exactly one.")
     }
 
+    /// 414 for a path and query longer than the server answers.
+    static func requestTargetTooLong(limit: Int) -> HTTPError {
+        HTTPError(.uriTooLong, code: "uri_too_long",
+                  detail: "The request's path and query are longer than the \(limit) bytes this server accepts; shorten them.",
+                  extensions: ["limit_bytes": .int(Int64(limit))])
+    }
+
+    /// 431 for more header bytes than the server answers.
+    static func headersTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.requestHeaderFieldsTooLarge, code: "headers_too_large",
+                  detail: "The request's header fields are larger than the \(limit) bytes this server accepts; send fewer or shorter ones.",
+                  extensions: ["limit_bytes": .int(Int64(limit))])
+    }
+
+    /// 503 for a request the server stopped waiting for because it is shutting down.
+    static let shuttingDown = HTTPError(
+        .serviceUnavailable, code: "shutting_down",
+        detail: "The server is shutting down and stopped waiting for this request, which may still take effect; retry it (with the same Idempotency-Key) in a few seconds.",
+        headers: ["Retry-After": "5"])
+
     static func routeNotFound(path: String) -> HTTPError {
         HTTPError(.notFound, code: "route_not_found",
                   detail: "No route matches this path; check the URL against the API documentation.")

@@ -16,6 +16,8 @@ public final class DeferredResponse: Sendable {
         var finish: (@Sendable () throws -> Response)?
         var resume: (@Sendable () -> Void)?
         var transforms: [Transform] = []
+        /// The server stopped waiting and answered without the work (it was shutting down).
+        var abandoned = false
     }
 
     private let state = Mutex(State())
@@ -23,14 +25,34 @@ public final class DeferredResponse: Sendable {
     public init() {}
 
     /// Marks the work done; call it exactly once, from any thread. `finish` builds the
-    /// response (or throws the error to answer with) on an HTTP thread.
+    /// response (or throws the error to answer with) on an HTTP thread. When the server has
+    /// already given up on the request (see `isAbandoned`), this does nothing.
     public func complete(_ finish: @escaping @Sendable () throws -> Response) {
         let resume = state.withLock { state -> (@Sendable () -> Void)? in
+            if state.abandoned { return nil }
             precondition(state.finish == nil, "a deferred response was completed twice")
             state.finish = finish
             return state.resume
         }
         resume?()
+    }
+
+    /// True when the server answered without waiting for the work (it was shutting down and the
+    /// grace period ended); the work itself may still finish, and its `complete` is ignored.
+    public var isAbandoned: Bool { state.withLock { $0.abandoned } }
+
+    /// Answers with `error` instead of waiting any longer, unless the work is already complete.
+    /// Returns whether it was abandoned (and its connection resumed).
+    @discardableResult
+    func abandon(with error: HTTPError) -> Bool {
+        let (abandoned, resume) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            guard state.finish == nil else { return (false, nil) }
+            state.abandoned = true
+            state.finish = { throw error }
+            return (true, state.resume)
+        }
+        resume?()
+        return abandoned
     }
 
     /// Registers `transform` to run on the outcome; middleware calls it as the deferred

@@ -53,7 +53,12 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             core.diagnostics.withLock { $0.removeAll() }
             core.stopping.store(false, ordering: .sequentiallyConsistent)
+            core.suspensions.withLock { $0.abandoning = false }
 
+            let connectionLimit = FileDescriptorLimit.connections(fitting: settings.maxConnections)
+            if connectionLimit < settings.maxConnections {
+                core.logger.warning("the open-file limit leaves room for \(connectionLimit) connections, fewer than max_connections (\(settings.maxConnections)); raise it (e.g. LimitNOFILE=) to serve more")
+            }
             let retained = Unmanaged.passRetained(core)
             let threads = settings.threads > 0 ? settings.threads : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             var error = [CChar](repeating: 0, count: 256)
@@ -63,7 +68,7 @@ public final class HTTPServer: Sendable {
                 options.port = UInt16(settings.port)
                 options.thread_count = UInt32(threads)
                 options.connection_timeout_seconds = UInt32(settings.connectionTimeoutSeconds)
-                options.connection_limit = UInt32(settings.maxConnections)
+                options.connection_limit = UInt32(connectionLimit)
                 options.per_ip_connection_limit = UInt32(settings.maxConnectionsPerIP)
                 options.connection_memory_limit = settings.connectionMemoryBytes
                 options.access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestSlot in
@@ -74,9 +79,16 @@ public final class HTTPServer: Sendable {
                         connection: connection, url: url, method: method, version: version,
                         uploadData: uploadData, uploadDataSize: uploadDataSize, requestSlot: requestSlot)
                 }
-                options.completed_handler = { context, _, requestSlot, _ in
+                options.completed_handler = { context, connection, requestSlot, _ in
                     guard let context, let requestSlot else { return }
-                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(requestSlot: requestSlot)
+                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(connection: connection, requestSlot: requestSlot)
+                }
+                if core.headerDeadlines != nil {
+                    options.connection_handler = { context, connection, socketContext, event in
+                        guard let context, let connection, let socketContext else { return }
+                        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().connectionEvent(
+                            connection, socketContext: socketContext, opened: event == .CONNECTION_NOTIFY_STARTED)
+                    }
                 }
                 options.handler_context = retained.toOpaque()
                 options.log_function = { context, message in
@@ -98,6 +110,7 @@ public final class HTTPServer: Sendable {
             state.daemon = daemon
             state.retainedCore = retained
             state.port = Int(belay_http_bound_port(daemon))
+            core.headerDeadlines?.startSweeping()
             core.logger.info("listening on \(settings.host):\(state.port)", metadata: [("threads", String(threads))])
         }
     }
@@ -105,7 +118,9 @@ public final class HTTPServer: Sendable {
     /// Shuts down gracefully: stops accepting connections, lets requests in flight finish (up to
     /// `gracePeriod`), then closes every connection and joins the worker threads. Requests that
     /// arrive on open keep-alive connections meanwhile are answered with `Connection: close`.
-    /// Does nothing when the server is not running.
+    /// A request still waiting for deferred work when the grace period ends is answered 503
+    /// `shutting_down` (with `Retry-After`; the work may still finish, and its completion is then
+    /// ignored), given up to two more seconds to go out. Does nothing when the server is not running.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         state.withLock { state in
             guard let daemon = state.daemon else { return }
@@ -117,22 +132,41 @@ public final class HTTPServer: Sendable {
             let (seconds, attoseconds) = gracePeriod.components
             let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
             let deadline = DispatchTime.now() + .nanoseconds(Int(min(nanoseconds, Int64(Int.max))))
-            while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 {
-                if core.drained.wait(timeout: deadline) == .timedOut {
+            if !waitForRequests(until: deadline) {
+                // Suspended requests (a write waiting for its commit) are answered 503 now:
+                // libmicrohttpd must not be stopped with a connection still suspended.
+                let abandoned = core.abandonSuspended()
+                let answering = DispatchTime.now() + .seconds(2)
+                let resumed = core.waitUntilResumed(deadline: answering)
+                if abandoned > 0 {
+                    core.logger.warning("grace period over; answered \(abandoned) request(s) still waiting for their work 503 shutting_down")
+                }
+                if !resumed {
+                    core.logger.error("a suspended connection was not resumed in time; stopping may abort")
+                }
+                if !waitForRequests(until: answering) {
                     let left = core.inFlight.load(ordering: .sequentiallyConsistent)
-                    if left > 0 {
-                        core.logger.warning("grace period over; closing \(left) unfinished request(s)")
-                    }
-                    break
+                    core.logger.warning("grace period over; closing \(left) unfinished request(s)")
                 }
             }
             belay_http_stop_daemon(daemon)
+            core.headerDeadlines?.stopSweeping()
             state.retainedCore?.release()
             state.retainedCore = nil
             state.daemon = nil
             state.port = 0
             core.logger.info("stopped")
         }
+    }
+
+    /// Waits until no request is in flight or `deadline`; true when none is left.
+    private func waitForRequests(until deadline: DispatchTime) -> Bool {
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            if core.drained.wait(timeout: deadline) == .timedOut {
+                return core.inFlight.load(ordering: .sequentiallyConsistent) == 0
+            }
+        }
+        return true
     }
 
     deinit {

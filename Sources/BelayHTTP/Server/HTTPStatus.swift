@@ -21,9 +21,11 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let gone = HTTPStatus(code: 410)
     public static let preconditionFailed = HTTPStatus(code: 412)
     public static let contentTooLarge = HTTPStatus(code: 413)
+    public static let uriTooLong = HTTPStatus(code: 414)
     public static let unsupportedMediaType = HTTPStatus(code: 415)
     public static let unprocessableContent = HTTPStatus(code: 422)
     public static let tooManyRequests = HTTPStatus(code: 429)
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     public static let internalServerError = HTTPStatus(code: 500)
     public static let serviceUnavailable = HTTPStatus(code: 503)
 

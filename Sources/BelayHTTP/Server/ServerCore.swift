@@ -13,6 +13,8 @@ import Synchronization
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let maxRequestTargetBytes: Int
+    let maxHeaderBytes: Int
     let keepAlive: Bool
     /// Bytes of a chunked body past the limit that are read and dropped so that it can be
     /// answered 413; beyond them the connection is closed instead.
@@ -23,15 +25,30 @@ final class ServerCore: Sendable {
     let stopping = Atomic<Bool>(false)
     /// Signalled when `inFlight` drops to zero while stopping.
     let drained = DispatchSemaphore(value: 0)
+    /// Closes connections whose headers are late; nil when the header timeout is 0.
+    let headerDeadlines: HeaderDeadlines?
+    /// Deferred responses whose connection is suspended, so that shutdown can answer each one:
+    /// libmicrohttpd aborts the process when it is stopped with a connection still suspended.
+    let suspensions = Mutex(Suspensions())
+    /// Signalled when the last suspended connection is resumed while abandoning.
+    let resumedAll = DispatchSemaphore(value: 0)
+    /// How many of libmicrohttpd's messages were logged in the current second.
+    let diagnosticBudget = Mutex(DiagnosticBudget())
     /// libmicrohttpd's recent messages, so a failed start can say why.
     let diagnostics = Mutex<[String]>([])
 
     init(responder: some HTTPResponder, settings: ServerSettings, logger: Logger) {
         self.responder = responder
         maxBodyBytes = settings.maxBodyBytes
+        maxRequestTargetBytes = settings.maxRequestTargetBytes
+        maxHeaderBytes = settings.maxHeaderBytes
         keepAlive = settings.keepAlive
         discardLimit = max(1 << 20, settings.maxBodyBytes)
         self.logger = logger
+        headerDeadlines = settings.headerTimeoutSeconds > 0
+            ? HeaderDeadlines(headerTimeoutSeconds: settings.headerTimeoutSeconds,
+                              idleTimeoutSeconds: settings.connectionTimeoutSeconds, logger: logger)
+            : nil
     }
 
     /// Marks a request slot whose request carries no body, so no per-request object is allocated.
@@ -52,7 +69,8 @@ final class ServerCore: Sendable {
             // Headers received: refuse what a proxy could frame differently, then decide how
             // the body will be read.
             inFlight.add(1, ordering: .relaxed)
-            if let rejection = Self.framingProblem(connection, version: version) {
+            headerDeadlines?.headersReceived(connection)
+            if let rejection = framingProblem(connection, url: url, version: version) {
                 // Answered now, before any body is read; libmicrohttpd then discards the body
                 // and the connection is closed, so nothing after it is read as another request.
                 requestSlot.pointee = Self.bodylessRequest
@@ -127,9 +145,15 @@ final class ServerCore: Sendable {
     /// Why the request's framing is refused, or nil: HTTP/1.1 without exactly one `Host`
     /// (RFC 9112 §3.2), `Content-Length` fields that disagree, or `Content-Length` together with
     /// `Transfer-Encoding` (§6.3: behind a proxy each is a way to smuggle a second request).
-    private static func framingProblem(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPError? {
+    /// Also refuses a request target or header section over the server's limits (414, 431), so
+    /// that those are answered as problems, not libmicrohttpd's HTML.
+    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?) -> HTTPError? {
         var framing = belay_http_framing()
         belay_http_inspect_framing(connection, &framing)
+        if framing.header_bytes > maxHeaderBytes { return .headersTooLarge(limit: maxHeaderBytes) }
+        if strlen(url) > maxRequestTargetBytes || Self.requestTargetBytes(connection, url: url) > maxRequestTargetBytes {
+            return .requestTargetTooLong(limit: maxRequestTargetBytes)
+        }
         if framing.content_lengths_differ != 0 {
             return .ambiguousFraming(code: "conflicting_content_length",
                                      detail: "The request carries Content-Length fields with different values; send exactly one.")
@@ -156,14 +180,52 @@ final class ServerCore: Sendable {
             requestSlot.pointee = Unmanaged.passRetained(state).toOpaque()
         }
         state.deferred = deferred
+        let key = ObjectIdentifier(deferred)
+        let admitted = suspensions.withLock { suspensions in
+            guard !suspensions.abandoning else { return false }
+            suspensions.pending[key] = deferred
+            return true
+        }
+        // Past the grace period nothing waits: the request is answered 503 at once.
+        if !admitted { deferred.abandon(with: .shuttingDown) }
         MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(connection)
-        deferred.whenComplete { MHD_resume_connection(suspended.connection) }
+        deferred.whenComplete { [self] in
+            MHD_resume_connection(suspended.connection)
+            // Forgotten only once resumed: shutdown waits for this before stopping the daemon.
+            let resumedLast = suspensions.withLock { suspensions -> Bool in
+                suspensions.pending[key] = nil
+                return suspensions.abandoning && suspensions.pending.isEmpty
+            }
+            if resumedLast { resumedAll.signal() }
+        }
         return .YES
     }
 
+    /// Stops waiting for every suspended request: each is answered 503 (`shutting_down`) and
+    /// its connection resumed, and requests that would be suspended from now on are answered so
+    /// at once. Returns how many were abandoned.
+    func abandonSuspended() -> Int {
+        let pending = suspensions.withLock { suspensions in
+            suspensions.abandoning = true
+            return Array(suspensions.pending.values)
+        }
+        return pending.filter { $0.abandon(with: .shuttingDown) }.count
+    }
+
+    /// Waits until every suspended connection has been resumed, or `deadline`; true when none is left.
+    func waitUntilResumed(deadline: DispatchTime) -> Bool {
+        while !suspensions.withLock({ $0.pending.isEmpty }) {
+            if resumedAll.wait(timeout: deadline) == .timedOut {
+                return suspensions.withLock { $0.pending.isEmpty }
+            }
+        }
+        return true
+    }
+
     /// libmicrohttpd's completion notice: the response was sent or the connection died.
-    func completed(requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func completed(connection: OpaquePointer?, requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        if let connection { headerDeadlines?.requestCompleted(connection) }
         guard let slot = requestSlot.pointee else { return }
         if slot != Self.bodylessRequest {
             Unmanaged<RequestBody>.fromOpaque(slot).release()
@@ -175,13 +237,43 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// libmicrohttpd's connection notification: a connection opened or is about to close.
+    func connectionEvent(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                         opened: Bool) {
+        guard let headerDeadlines else { return }
+        if opened {
+            headerDeadlines.opened(connection, socketContext: socketContext)
+        } else {
+            headerDeadlines.closed(socketContext: socketContext)
+        }
+    }
+
     func diagnostic(_ message: String) {
         diagnostics.withLock { messages in
             if messages.count >= 16 { messages.removeFirst() }
             messages.append(message)
         }
-        logger.warning("libmicrohttpd: \(message)")
+        // libmicrohttpd writes a line for every connection a client drops or the header
+        // deadline closes: at most `diagnosticsPerSecond` are logged, the rest counted.
+        let now = MonotonicClock.nanoseconds()
+        let (log, unlogged) = diagnosticBudget.withLock { budget -> (Bool, Int) in
+            if now &- budget.windowStart >= 1_000_000_000 {
+                let unlogged = budget.suppressed
+                budget = DiagnosticBudget(windowStart: now, logged: 1, suppressed: 0)
+                return (true, unlogged)
+            }
+            guard budget.logged < Self.diagnosticsPerSecond else {
+                budget.suppressed += 1
+                return (false, 0)
+            }
+            budget.logged += 1
+            return (true, 0)
+        }
+        if unlogged > 0 { logger.warning("libmicrohttpd: \(unlogged) more message(s) in the previous second were not logged") }
+        if log { logger.warning("libmicrohttpd: \(message)") }
     }
+
+    static let diagnosticsPerSecond = 20
 
     // MARK: - Requests
 
@@ -189,6 +281,18 @@ final class ServerCore: Sendable {
         case none
         case length(UInt64)
         case chunked
+    }
+
+    /// The decoded path's bytes plus every query argument's, with one separator each.
+    private static func requestTargetBytes(_ connection: OpaquePointer, url: UnsafePointer<CChar>) -> Int {
+        var total = strlen(url)
+        _ = withUnsafeMutablePointer(to: &total) { pointer in
+            MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { context, _, _, keySize, _, valueSize in
+                context?.assumingMemoryBound(to: Int.self).pointee += keySize + valueSize + 2
+                return .YES
+            }, pointer)
+        }
+        return total
     }
 
     private static func bodyExpectation(_ connection: OpaquePointer) -> BodyExpectation {
@@ -327,4 +431,18 @@ final class RequestBody {
 private struct SuspendedConnection: @unchecked Sendable {
     let connection: OpaquePointer
     init(_ connection: OpaquePointer) { self.connection = connection }
+}
+
+/// The deferred responses whose connections are suspended, and whether shutdown stopped
+/// waiting for them.
+struct Suspensions {
+    var abandoning = false
+    var pending: [ObjectIdentifier: DeferredResponse] = [:]
+}
+
+/// libmicrohttpd messages logged and held back in the current one-second window.
+struct DiagnosticBudget {
+    var windowStart: UInt64 = 0
+    var logged = 0
+    var suppressed = 0
 }

@@ -11,9 +11,17 @@ public struct ServerSettings: Sendable, Equatable {
     public var threads: Int
     /// Seconds a connection may stay idle before it is closed; 0 never closes idle connections.
     public var connectionTimeoutSeconds: Int
-    /// Open connections across all clients; 0 leaves libmicrohttpd's default (about the fd limit).
+    /// Seconds a request's line and headers may take to arrive: counted from the connection's
+    /// opening, and for a later request on a keep-alive connection from the end of the previous
+    /// one plus `connectionTimeoutSeconds`. A connection still sending them then is closed, so
+    /// clients that trickle headers (slowloris) cannot hold connections. 0 disables the deadline.
+    public var headerTimeoutSeconds: Int
+    /// Open connections across all clients; 0 leaves libmicrohttpd's default (about 1,000).
+    /// Each needs a file descriptor: `start()` raises the soft open-file limit towards what
+    /// this needs, and serves fewer connections (with a warning) when the hard limit is lower.
     public var maxConnections: Int
-    /// Open connections from one client address; 0 means no limit.
+    /// Open connections from one client address; 0 means no limit. Keep it a small share of
+    /// `maxConnections`, so that a few addresses cannot take every connection.
     public var maxConnectionsPerIP: Int
     /// Largest request body accepted. A larger declared `Content-Length` is answered 413 without
     /// reading the body; a chunked body that grows past it has its connection closed.
@@ -24,27 +32,39 @@ public struct ServerSettings: Sendable, Equatable {
     /// does not fit is refused by libmicrohttpd (431). libmicrohttpd clears it for every request,
     /// so smaller is faster: 16 KiB leaves room for ~8 KiB of headers.
     public var connectionMemoryBytes: Int
+    /// Longest request target (path and query) answered; a longer one gets 414 problem+json.
+    /// One too long for `connectionMemoryBytes` is refused by libmicrohttpd itself (414, HTML).
+    public var maxRequestTargetBytes: Int
+    /// Most bytes of header fields answered; more get 431 problem+json. Headers too large for
+    /// `connectionMemoryBytes` are refused by libmicrohttpd itself (431, HTML).
+    public var maxHeaderBytes: Int
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         threads: Int = 0,
         connectionTimeoutSeconds: Int = 30,
-        maxConnections: Int = 1024,
-        maxConnectionsPerIP: Int = 0,
+        headerTimeoutSeconds: Int = 10,
+        maxConnections: Int = 8192,
+        maxConnectionsPerIP: Int = 256,
         maxBodyBytes: Int = 1 << 20,
         keepAlive: Bool = true,
-        connectionMemoryBytes: Int = 16 * 1024
+        connectionMemoryBytes: Int = 16 * 1024,
+        maxRequestTargetBytes: Int = 4096,
+        maxHeaderBytes: Int = 6144
     ) {
         self.host = host
         self.port = port
         self.threads = threads
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.headerTimeoutSeconds = headerTimeoutSeconds
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxBodyBytes = maxBodyBytes
         self.keepAlive = keepAlive
         self.connectionMemoryBytes = connectionMemoryBytes
+        self.maxRequestTargetBytes = maxRequestTargetBytes
+        self.maxHeaderBytes = maxHeaderBytes
     }
 
     /// Checks every value, naming the first bad one.
@@ -54,6 +74,9 @@ public struct ServerSettings: Sendable, Equatable {
         if !(0...1024).contains(threads) { throw HTTPServerError.invalidSettings("threads", "\(threads) is outside 0–1024 (0 means one per core)") }
         if connectionTimeoutSeconds < 0 || connectionTimeoutSeconds > 86_400 {
             throw HTTPServerError.invalidSettings("connection_timeout_seconds", "\(connectionTimeoutSeconds) is outside 0–86400")
+        }
+        if headerTimeoutSeconds < 0 || headerTimeoutSeconds > 86_400 {
+            throw HTTPServerError.invalidSettings("header_timeout_seconds", "\(headerTimeoutSeconds) is outside 0–86400")
         }
         if maxConnections < 0 || maxConnections > 1_000_000 {
             throw HTTPServerError.invalidSettings("max_connections", "\(maxConnections) is outside 0–1000000")
@@ -65,6 +88,8 @@ public struct ServerSettings: Sendable, Equatable {
         if connectionMemoryBytes < 4096 || connectionMemoryBytes > 1 << 20 {
             throw HTTPServerError.invalidSettings("connection_memory_bytes", "\(connectionMemoryBytes) is outside 4096–1048576")
         }
+        if maxRequestTargetBytes < 256 { throw HTTPServerError.invalidSettings("max_request_target_bytes", "\(maxRequestTargetBytes) is below 256") }
+        if maxHeaderBytes < 1024 { throw HTTPServerError.invalidSettings("max_header_bytes", "\(maxHeaderBytes) is below 1024") }
         if host.utf8.contains(0) { throw HTTPServerError.invalidSettings("host", "contains a NUL byte") }
     }
 }

@@ -34,6 +34,8 @@ typedef struct belay_http_daemon_options {
 
     MHD_AccessHandlerCallback access_handler;
     MHD_RequestCompletedCallback completed_handler;
+    /// Told when each connection opens and closes; may be NULL.
+    MHD_NotifyConnectionCallback connection_handler;
     /// Passed to both handlers.
     void *handler_context;
     belay_http_log_function log_function;
@@ -75,7 +77,15 @@ typedef struct belay_http_framing {
     int content_lengths_differ;
     /// How many `Transfer-Encoding` fields the request has.
     unsigned int transfer_encoding_count;
+    /// Bytes of every header field's name and value, plus 4 per field (`: ` and CRLF).
+    size_t header_bytes;
 } belay_http_framing;
+
+/// The connection's socket, or -1 when it cannot be read.
+int belay_http_connection_fd(struct MHD_Connection *connection);
+
+/// The pointer stored in the connection's socket context (by the connection handler), or NULL.
+void *belay_http_socket_context(struct MHD_Connection *connection);
 
 /// Counts the request's `Host`, `Content-Length` and `Transfer-Encoding` fields.
 void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing);

@@ -1,0 +1,76 @@
+import BelayHTTP
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `belay serve` stopped with SIGTERM while a check-in waits for a database writer that stays
+/// busy past the grace period: the waiting check-in is answered 503, the process exits 0, and
+/// every acknowledged write is in the database.
+@Suite(.serialized) struct ServeShutdownTests {
+    @Test func sigtermWithTheWriterBusyPastTheGracePeriodExitsZero() throws {
+        let workspace = try ServeWorkspace()
+        var server = try BelayServerProcess(arguments: ["--config", workspace.configPath],
+                                            environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1"],
+                                            in: workspace.directory.path)
+        let host = try workspace.user("host1", role: "host")
+        var members: [Int64] = []
+        for handle in ["first", "second"] {
+            members.append(try #require(try workspace.cli(["users", "create", handle, "--name", handle])["user"]?["id"]?.intValue))
+        }
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "Last call", "--place", "Bouldering hall",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-300), utcOffsetSeconds: 0),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(7_200), utcOffsetSeconds: 0),
+                                        "--capacity", "10", "--host", "host1"])
+        let meetupID = try #require(meetup["id"]?.intValue)
+        try workspace.cli(["attendees", "add", "\(meetupID)", "first", "second"])
+
+        func checkIn(_ member: Int64) -> [UInt8] {
+            HTTPTestClient.requestBytes("POST", "/v1/meetups/\(meetupID)/check-in",
+                                        headers: [("Authorization", "Bearer \(host.token)"), ("Idempotency-Key", "check-in-\(member)"),
+                                                  ("Content-Type", "application/json")],
+                                        body: Array(#"{"user_id": \#(member)}"#.utf8))
+        }
+        // One keep-alive connection, already accepted, so the second request is served after SIGTERM too.
+        let client = try HTTPTestClient(port: server.port, timeoutSeconds: 60)
+        try client.send(checkIn(members[0]))
+        #expect(try client.readResponse().status == 201, "the first check-in is acknowledged")
+
+        // Another process holds the write lock: the server's writer waits for it.
+        let databasePath = workspace.directory.file("data/belay.sqlite3")
+        let blocker = try Database(path: databasePath)
+        try blocker.execute("BEGIN IMMEDIATE")
+        try client.send(checkIn(members[1]))
+        server.send(SIGTERM)
+        let late = try client.readResponse()
+        #expect(late.status == 503)
+        #expect(late.jsonObject?["code"] as? String == "shutting_down")
+        #expect(late.header("Retry-After") != nil)
+        // The writer gets the lock only after the grace period is over and the answer is out.
+        try blocker.execute("ROLLBACK")
+        try blocker.close()
+
+        let stopped = server.wait()
+        #expect(stopped.status == 0, "\(stopped)")
+        #expect(!stopped.standardError.contains("suspended connections"))
+        try DatabasePool(path: databasePath).read { db throws in
+            #expect(try db.scalar("SELECT count(*) FROM rewards WHERE member_id = ?", [members[0]], as: Int.self) == 1,
+                    "the acknowledged check-in and its reward are committed")
+        }
+
+        // The app retries what got a 503, with the same key, and gets one check-in and one reward.
+        server = try workspace.serve()
+        let retry = try HTTPTestClient(port: server.port)
+        try retry.send(checkIn(members[1]))
+        let status = try retry.readResponse().status
+        #expect(status == 200 || status == 201)
+        try DatabasePool(path: databasePath).read { db throws in
+            #expect(try db.scalar("SELECT count(*) FROM rewards WHERE member_id = ?", [members[1]], as: Int.self) == 1)
+        }
+        #expect(server.terminate().status == 0)
+    }
+}

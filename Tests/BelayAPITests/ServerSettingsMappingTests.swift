@@ -1,0 +1,28 @@
+import BelayAPI
+import BelayConfig
+import BelayHTTP
+import BelayTestSupport
+import Foundation
+import Testing
+
+@Suite("config.json's server section as HTTP server settings")
+struct ServerSettingsMappingTests {
+    @Test("the header deadline and connection limits reach the server; the defaults leave room for other addresses")
+    func headerDeadlineAndLimits() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("config.json")
+        try Data(#"{"server": {"header_timeout_seconds": 7, "connection_timeout_seconds": 20}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let configured = ServerSettings(configuration: try BelayConfiguration.load(
+            configFile: file, environment: [:], currentDirectory: directory.path))
+        #expect(configured.headerTimeoutSeconds == 7)
+        #expect(configured.connectionTimeoutSeconds == 20)
+
+        let empty = try TemporaryDirectory()
+        let defaults = ServerSettings(configuration: try BelayConfiguration.load(
+            configFile: nil, environment: [:], currentDirectory: empty.path))
+        #expect(defaults.headerTimeoutSeconds == 10)
+        // 2,000 connections from 20 addresses fit under the per-address cap and leave room.
+        #expect(defaults.maxConnectionsPerIP * 32 <= defaults.maxConnections)
+        #expect(defaults.maxConnections - 2_000 >= 1_000)
+    }
+}
