@@ -21,10 +21,15 @@ extension APIRoutes {
             jwk["kid"] = badges.keyID(key)
             return try jsonObject(jwk, maxAge: 86_400)
         }
-        router.get("/badges/status/revocation") { _, _ in
+        router.get("/badges/status/{thumbprint}") { _, context in
             let badges = try requireBadges()
+            let thumbprint = try context.parameters.require("thumbprint")
+            guard let key = badges.keys.key(withThumbprint: thumbprint) else {
+                throw HTTPError(.notFound, code: "badge_key_not_found", detail: "The club has no badge key \(thumbprint.prefix(60)).")
+            }
             let revocations = try domain.rewards.revocations()
-            let list = try badges.revocationList(revoked: revocations.revoked, highestRewardID: revocations.highestID, now: domain.clock.now())
+            let list = try badges.revocationList(revoked: revocations.revoked, highestRewardID: revocations.highestID,
+                                                 now: domain.clock.now(), key: key)
             return Response(status: .ok, headers: ["Content-Type": "application/vc+jwt", "Cache-Control": "public, max-age=60"],
                             body: ResponseBody(string: list))
         }

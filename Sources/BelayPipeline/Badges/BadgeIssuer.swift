@@ -36,7 +36,9 @@ public final class BadgeIssuer: Sendable {
     }
 
     public var issuerID: String { settings.publicBaseURL + "/issuer" }
-    public var statusListURL: String { settings.publicBaseURL + "/badges/status/revocation" }
+    /// The revocation list of badges signed with `key`: each key signs its own copy of the
+    /// list, so a badge's list verifies with the badge's own key, also after a rotation.
+    public func statusListURL(for key: Ed25519Key) -> String { settings.publicBaseURL + "/badges/status/" + key.thumbprint }
     public func credentialID(rewardID: Int64) -> String { settings.publicBaseURL + "/badges/\(rewardID)" }
     public func keyID(_ key: Ed25519Key) -> String { issuerID + "/keys/" + key.thumbprint }
 
@@ -66,6 +68,7 @@ public final class BadgeIssuer: Sendable {
     /// - Throws: `PipelineError` when the key cannot be read or made, or signing fails.
     public func credential(_ facts: Facts) throws -> String {
         let key = try keys.current()
+        let statusListURL = statusListURL(for: key)
         let id = credentialID(rewardID: facts.rewardID)
         let validFrom = Self.timestamp(facts.checkedInAt)
         // A salt only the club can reproduce, so the hash reveals nothing and renders repeat.
@@ -107,16 +110,18 @@ public final class BadgeIssuer: Sendable {
         return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
     }
 
-    /// The revocation list: a signed `BitstringStatusListCredential` whose bit N is set when
-    /// reward N is revoked (at least 131,072 bits, gzip-compressed, multibase base64url).
+    /// The revocation list for badges signed with `key` (the current one by default): a
+    /// `BitstringStatusListCredential` signed with that key, whose bit N is set when reward N
+    /// is revoked (at least 131,072 bits, gzip-compressed, multibase base64url).
     /// - Throws: `PipelineError` when the key cannot be read or compression fails.
-    public func revocationList(revoked: [Int64], highestRewardID: Int64, now: Date) throws -> String {
+    public func revocationList(revoked: [Int64], highestRewardID: Int64, now: Date, key chosen: Ed25519Key? = nil) throws -> String {
         let bits = max(131_072, Int((highestRewardID + 8) / 8) * 8)
         var bitstring = [UInt8](repeating: 0, count: bits / 8)
         for id in revoked where id >= 0 && Int(id) < bits {
             bitstring[Int(id) / 8] |= 0x80 >> UInt8(Int(id) % 8)
         }
-        let key = try keys.current()
+        let key = try chosen ?? keys.current()
+        let statusListURL = statusListURL(for: key)
         let validFrom = Self.timestamp(now)
         let payload: [String: Any] = [
             "@context": ["https://www.w3.org/ns/credentials/v2"],
