@@ -17,6 +17,7 @@ import Glibc
                                             environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1"],
                                             in: workspace.directory.path)
         let host = try workspace.user("host1", role: "host")
+        let admin = try workspace.user("admin1", role: "admin")
         var members: [Int64] = []
         for handle in ["first", "second"] {
             members.append(try #require(try workspace.cli(["users", "create", handle, "--name", handle])["user"]?["id"]?.intValue))
@@ -45,6 +46,13 @@ import Glibc
         let blocker = try Database(path: databasePath)
         try blocker.execute("BEGIN IMMEDIATE")
         try client.send(checkIn(members[1]))
+        // SIGTERM only once the server holds that check-in (suspended, waiting for the writer).
+        let held = try server.poll(timeout: 30) { () -> Bool? in
+            let metrics = try server.call("GET", "/metrics", token: admin.token).response.text
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("belay_http_requests_in_flight ") }
+            return (line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0) >= 2 ? true : nil
+        }
+        #expect(held == true, "the second check-in never reached the server")
         server.send(SIGTERM)
         let late = try client.readResponse()
         #expect(late.status == 503)

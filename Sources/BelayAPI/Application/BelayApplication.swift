@@ -126,6 +126,8 @@ public final class BelayApplication: Sendable {
         let snapshots = workers.metrics === backfillMetrics
             ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
         text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
+        text += "# HELP belay_http_requests_in_flight Requests received and not yet answered (suspended ones included).\n"
+        text += "# TYPE belay_http_requests_in_flight gauge\nbelay_http_requests_in_flight \(server.requestsInFlight)\n"
         return text
     }
 }

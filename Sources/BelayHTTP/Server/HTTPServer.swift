@@ -42,6 +42,9 @@ public final class HTTPServer: Sendable {
     /// Whether `start()` succeeded and `stop()` has not been called since.
     public var isRunning: Bool { state.withLock { $0.daemon != nil } }
 
+    /// Requests received and not yet answered, those waiting suspended for deferred work included.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .sequentiallyConsistent) }
+
     /// Binds the configured host and port and starts the worker threads; returns once listening.
     /// - Throws: `HTTPServerError` when a setting is invalid, the server is already running, or the
     ///   address cannot be bound (in use, not local, unresolvable).
