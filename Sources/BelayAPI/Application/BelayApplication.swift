@@ -179,6 +179,12 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let retention = RetentionScheduler(
         retention: try CheckInRetention(configuration: configuration, pool: pool, clock: options.clock),
         clock: options.clock, log: { line in logger.info(line) })
+    // The club's badge key is made on the first start (mode 0600 under the data directory).
+    do {
+        _ = try pipeline.badges.keys.current()
+    } catch {
+        throw ApplicationError(.dataDirectoryUnusable(path: pipeline.badges.keys.directory.path, reason: "\(error)"))
+    }
     let metricsRegistry = MetricsRegistry()
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
