@@ -32,12 +32,19 @@ public protocol ShareCardSource: Sendable {
     /// The card's PNG file and the digest naming its content.
     /// - Throws: the renderer's or the store's error.
     func shareCard(for reward: Reward) throws -> (file: URL, digest: String)
+
+    /// The same, made off the calling thread: `completion` gets it on another thread.
+    func shareCard(for reward: Reward, then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void)
 }
 
 extension ShareCardService: ShareCardSource {
     public func shareCard(for reward: Reward) throws -> (file: URL, digest: String) {
         let card = try card(for: reward)
         return (card.url, card.digest)
+    }
+
+    public func shareCard(for reward: Reward, then completion: @escaping @Sendable (Result<(file: URL, digest: String), any Error>) -> Void) {
+        card(for: reward) { outcome in completion(outcome.map { ($0.url, $0.digest) }) }
     }
 }
 

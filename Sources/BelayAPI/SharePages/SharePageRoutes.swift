@@ -88,24 +88,32 @@ extension APIRoutes {
         guard !page.isRevoked else {
             throw HTTPError(.gone, code: "reward_revoked", detail: "This reward was revoked when its check-in was undone; it is no longer shared.")
         }
-        let file: URL
-        let etag: String
         if card {
             guard let cards = services.shareCards else {
                 throw HTTPError(.serviceUnavailable, code: "card_unavailable",
                                 detail: "This server cannot render share cards (its renderer did not start); try again later.",
                                 headers: ["Retry-After": "60"])
             }
-            let image = try cards.shareCard(for: page.reward)
-            (file, etag) = (image.file, "\"\(image.digest)\"")
-        } else {
-            guard let images = page.reward.images, let url = services.imageFile(images.stickerPath) else {
-                throw HTTPError(.serviceUnavailable, code: "render_pending",
-                                detail: "The sticker is still being rendered; try again in \(renderRetryAfterSeconds) seconds.",
-                                headers: ["Retry-After": String(renderRetryAfterSeconds)])
+            // Found or drawn off the HTTP threads (the first request draws it); the connection waits suspended.
+            let deferred = DeferredResponse()
+            cards.shareCard(for: page.reward) { outcome in
+                deferred.complete {
+                    let image = try outcome.get()
+                    return try publicImage(file: image.file, etag: "\"\(image.digest)\"", rewardID: page.reward.id, request)
+                }
             }
-            (file, etag) = (url, "\"\(images.stickerHash)\"")
+            return .deferred(deferred)
         }
+        guard let images = page.reward.images, let url = services.imageFile(images.stickerPath) else {
+            throw HTTPError(.serviceUnavailable, code: "render_pending",
+                            detail: "The sticker is still being rendered; try again in \(renderRetryAfterSeconds) seconds.",
+                            headers: ["Retry-After": String(renderRetryAfterSeconds)])
+        }
+        return try publicImage(file: url, etag: "\"\(images.stickerHash)\"", rewardID: page.reward.id, request)
+    }
+
+    /// A shared reward's image file, public and briefly cacheable, or 304 for a current ETag.
+    private func publicImage(file: URL, etag: String, rewardID: Int64, _ request: Request) throws -> Response {
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=\(Self.sharePageMaxAge)",
                                     "X-Content-Type-Options": "nosniff"]
         if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
@@ -116,7 +124,7 @@ extension APIRoutes {
         do {
             region = try FileRegion(path: file.path)
         } catch let error as HTTPError where error.status == .notFound {
-            throw ImageStoreProblem(detail: "shared reward \(page.reward.id)'s image \(file.path) is missing; run `belay backfill` to render it again")
+            throw ImageStoreProblem(detail: "shared reward \(rewardID)'s image \(file.path) is missing; run `belay backfill` to render it again")
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
     }

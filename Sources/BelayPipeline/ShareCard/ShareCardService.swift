@@ -23,6 +23,14 @@ public final class ShareCardService: Sendable {
     private let rendererFactory: ShareCardRendererFactory
     /// The one renderer, made on first use; the mutex also serialises renders.
     private let renderer = Mutex<RendererHolder?>(nil)
+    /// Where `card(for:then:)` renders, off the caller's thread.
+    private let renderThread: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "belay-share-cards"
+        queue.maxConcurrentOperationCount = 1
+        queue.qualityOfService = .utility
+        return queue
+    }()
 
     public init(settings: RenderPipelineSettings, clubName: String, rendererFactory: @escaping ShareCardRendererFactory) {
         self.settings = settings
@@ -52,6 +60,12 @@ public final class ShareCardService: Sendable {
             let url = try store.write(try renderer.renderCard(request), digest: digest, fileExtension: "png")
             return ShareCardImage(url: url, digest: digest)
         }
+    }
+
+    /// The card like `card(for:)`, found or rendered on the service's own thread; `completion`
+    /// gets it there. Keep `completion` short: hand the result on.
+    public func card(for reward: Reward, then completion: @escaping @Sendable (Result<ShareCardImage, any Error>) -> Void) {
+        renderThread.addOperation { [self] in completion(Result { try card(for: reward) }) }
     }
 
     /// What the card of `reward` shows: its sticker (at 2x), the hold, the club.
