@@ -121,13 +121,18 @@ extension APIRoutes {
             throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
         }
         headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
-        let region: FileRegion
+        return Response(status: .ok, headers: headers,
+                        body: ResponseBody(file: try storedImage(file, of: "reward \(reward.id)'s \(kind.rawValue)")))
+    }
+
+    /// The region of a stored image file a reward row names.
+    /// - Throws: `ImageStoreProblem` (a logged 500) when the store lost the file.
+    func storedImage(_ file: URL, of what: String) throws -> FileRegion {
         do {
-            region = try FileRegion(path: file.path)
+            return try FileRegion(path: file.path)
         } catch let error as HTTPError where error.status == .notFound {
-            throw ImageStoreProblem(detail: "reward \(reward.id)'s \(kind.rawValue) file \(file.path) is missing; run `belay backfill` to render it again")
+            throw ImageStoreProblem(detail: "\(what) file \(file.path) is missing; run `belay backfill` to render it again")
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
     }
 
     /// RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly.

@@ -38,13 +38,7 @@ enum SharePageDocument {
                 : "\n  <p class=\"badge unverified\">\(e(language.badgeNotVerified))</p>"
         }
 
-        return """
-        <!doctype html>
-        <html lang="\(language.rawValue)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(e(title)) — \(e(settings.clubName))</title>
+        return head(title: title, settings: settings) + """
         <meta name="description" content="\(e(description))">
         <meta property="og:type" content="website">
         <meta property="og:site_name" content="\(e(settings.clubName))">
@@ -80,17 +74,24 @@ enum SharePageDocument {
         """
     }
 
-    /// The page for a revoked reward (410) or an unknown link (404).
-    static func message(title: String, detail: String, settings: SharePageSettings) -> String {
-        let e = HTMLText.escaped
-        return """
+    /// The start of every page: the document's language, encoding, viewport and title.
+    static func head(title: String, settings: SharePageSettings) -> String {
+        """
         <!doctype html>
         <html lang="\(settings.language.rawValue)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLText.escaped(title)) — \(HTMLText.escaped(settings.clubName))</title>
+
+        """
+    }
+
+    /// The page for a revoked reward (410) or an unknown link (404).
+    static func message(title: String, detail: String, settings: SharePageSettings) -> String {
+        let e = HTMLText.escaped
+        return head(title: title, settings: settings) + """
         <meta name="robots" content="noindex">
-        <title>\(e(title)) — \(e(settings.clubName))</title>
         <link rel="stylesheet" href="\(stylesheetPath)">
         </head>
         <body>

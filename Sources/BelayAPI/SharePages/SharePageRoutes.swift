@@ -120,13 +120,7 @@ extension APIRoutes {
             return Response(status: .notModified, headers: headers)
         }
         headers.add(name: "Content-Type", value: "image/png")
-        let region: FileRegion
-        do {
-            region = try FileRegion(path: file.path)
-        } catch let error as HTTPError where error.status == .notFound {
-            throw ImageStoreProblem(detail: "shared reward \(rewardID)'s image \(file.path) is missing; run `belay backfill` to render it again")
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: try storedImage(file, of: "shared reward \(rewardID)'s image")))
     }
 
     private func appLinkFile(_ bytes: [UInt8]?, name: String, settings: String) throws -> Response {
