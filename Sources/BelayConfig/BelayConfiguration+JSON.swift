@@ -62,6 +62,15 @@ extension BelayConfiguration {
                 ("instagram_app_id", string(share.instagramAppID)),
                 ("facebook_app_id", string(share.facebookAppID)),
             ])),
+            ("webhooks", .object([
+                ("workers", integer(webhooks.workers)),
+                ("timeout_seconds", integer(webhooks.timeoutSeconds)),
+                ("max_attempts", integer(webhooks.maxAttempts)),
+                ("retry_base_seconds", integer(webhooks.retryBaseSeconds)),
+                ("disable_after_hours", integer(webhooks.disableAfterHours)),
+                ("poll_milliseconds", integer(webhooks.pollMilliseconds)),
+                ("allow_private_addresses", integer(webhooks.allowPrivateAddresses ? 1 : 0)),
+            ])),
         ])
         return tree.formatted()
     }

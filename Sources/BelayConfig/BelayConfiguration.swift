@@ -140,6 +140,24 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var leaseSeconds: Int
     }
 
+    /// `webhooks`: delivery of signed webhooks (Standard Webhooks 1.0).
+    public struct Webhooks: Sendable, Equatable {
+        /// Threads delivering at once (each endpoint still gets one delivery at a time, in order).
+        public var workers: Int
+        /// Seconds one attempt may take, connecting included.
+        public var timeoutSeconds: Int
+        /// Attempts at one delivery before it is given up.
+        public var maxAttempts: Int
+        /// First retry delay; each further retry waits three times longer.
+        public var retryBaseSeconds: Int
+        /// Hours an endpoint may fail without a single success before it is disabled.
+        public var disableAfterHours: Int
+        /// Milliseconds between looks at the queue for events written by other processes.
+        public var pollMilliseconds: Int
+        /// 1 lets webhooks reach loopback, link-local and private addresses; 0 (default) refuses them.
+        public var allowPrivateAddresses: Bool
+    }
+
     /// `share`: the App IDs Instagram and Facebook Stories require.
     public struct Share: Sendable, Equatable {
         /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
@@ -166,6 +184,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var render: Render
     public var backfill: Backfill
     public var share: Share
+    public var webhooks: Webhooks
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

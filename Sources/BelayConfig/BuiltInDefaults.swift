@@ -70,6 +70,15 @@ enum BuiltInDefaults {
       "share": {
         "instagram_app_id": "",
         "facebook_app_id": ""
+      },
+      "webhooks": {
+        "workers": 1,
+        "timeout_seconds": 10,
+        "max_attempts": 10,
+        "retry_base_seconds": 10,
+        "disable_after_hours": 24,
+        "poll_milliseconds": 250,
+        "allow_private_addresses": 0
       }
     }
     """

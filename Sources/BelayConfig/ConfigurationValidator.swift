@@ -207,6 +207,21 @@ struct ConfigurationValidator {
 
         let share = BelayConfiguration.Share(instagramAppID: appID("share.instagram_app_id"), facebookAppID: appID("share.facebook_app_id"))
 
+        // webhooks
+        let allowPrivate = integer("webhooks.allow_private_addresses")
+        if !(0...1).contains(allowPrivate) {
+            refuse("webhooks.allow_private_addresses", "\(allowPrivate) is not 0 (refuse loopback, link-local and private addresses) or 1 (allow them, for a receiver on the club's own network)")
+        }
+        let webhooks = BelayConfiguration.Webhooks(
+            workers: atLeast(1, "webhooks.workers", unit: "worker"),
+            timeoutSeconds: atLeast(1, "webhooks.timeout_seconds", unit: "second"),
+            maxAttempts: atLeast(1, "webhooks.max_attempts", unit: "attempt"),
+            retryBaseSeconds: atLeast(1, "webhooks.retry_base_seconds", unit: "second"),
+            disableAfterHours: atLeast(1, "webhooks.disable_after_hours", unit: "hour"),
+            pollMilliseconds: atLeast(10, "webhooks.poll_milliseconds", unit: "milliseconds"),
+            allowPrivateAddresses: allowPrivate == 1
+        )
+
         return BelayConfiguration(
             server: server,
             dataDirectory: dataDirectory,
@@ -221,6 +236,7 @@ struct ConfigurationValidator {
             render: render,
             backfill: backfill,
             share: share,
+            webhooks: webhooks,
             sourceFile: sourceFile
         )
     }

@@ -3,6 +3,7 @@ import BelayDomain
 import BelayHTTP
 import BelayPipeline
 import BelayStorage
+import BelayWebhooks
 import Foundation
 
 /// Choices `buildApplication` leaves to its caller: tests swap the renderer, the clock and
@@ -49,11 +50,14 @@ public final class BelayApplication: Sendable {
     /// start, and rewards stay pending until a backfill renders them.
     public let workers: RenderWorkerPool
     public let scheduler: BackfillScheduler
+    /// Delivers signed webhooks in the background.
+    public let webhookWorker: WebhookDeliveryWorker
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
-         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
+         server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, webhookWorker: WebhookDeliveryWorker,
+         backfillMetrics: RenderMetrics, logger: Logger) {
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -61,6 +65,7 @@ public final class BelayApplication: Sendable {
         self.server = server
         self.workers = workers
         self.scheduler = scheduler
+        self.webhookWorker = webhookWorker
         self.backfillMetrics = backfillMetrics
         self.logger = logger
     }
@@ -71,7 +76,7 @@ public final class BelayApplication: Sendable {
     /// The port the server listens on (the real one for port 0); 0 before `start()`.
     public var port: Int { server.port }
 
-    /// Starts the render workers, the backfill schedule and the HTTP server.
+    /// Starts the render workers, the backfill schedule, the webhook workers and the HTTP server.
     /// - Throws: `ApplicationError` when the address cannot be bound.
     public func start() throws {
         do {
@@ -80,6 +85,7 @@ public final class BelayApplication: Sendable {
             logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
         }
         scheduler.start()
+        webhookWorker.start()
         do {
             try server.start()
         } catch {
@@ -105,6 +111,7 @@ public final class BelayApplication: Sendable {
 
     private func stopBackground() {
         scheduler.stop()
+        webhookWorker.stop()
         workers.stop()
     }
 
@@ -148,7 +155,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let domain: DomainServices
     do {
-        domain = try DomainServices(pool: pool, clock: options.clock, settings: try DomainSettings(configuration: configuration))
+        let settings = try DomainSettings(configuration: configuration)
+        domain = try DomainServices(pool: pool, clock: options.clock, settings: settings,
+                                    webhookPayloads: APIWebhookPayloads(presentation: Presentation(configuration: configuration),
+                                                                        checkIn: settings.checkIn))
     } catch let error as DomainError {
         throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
     }
@@ -163,6 +173,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
+    let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
     let metricsRegistry = MetricsRegistry()
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
@@ -172,7 +183,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         readiness: { readiness(pool: pool, migrator: migrator) },
-        metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
+        metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
+        notifyWebhookWorkers: { webhookWorker.notify() })
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
@@ -185,6 +197,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler,
+                                       webhookWorker: webhookWorker,
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger)
     applicationBox.set(application)
     return application

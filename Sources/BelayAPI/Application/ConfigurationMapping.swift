@@ -2,6 +2,8 @@ import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayStorage
+import BelayPipeline
+import BelayWebhooks
 import Foundation
 
 extension DomainSettings {
@@ -27,8 +29,20 @@ extension DomainSettings {
             renderJobs: RenderJobPolicy(maxAttempts: configuration.render.maxAttempts,
                                         retryBaseSeconds: configuration.render.retryBaseSeconds,
                                         leaseSeconds: configuration.backfill.leaseSeconds),
-            clubTimeZone: configuration.club.zone
+            clubTimeZone: configuration.club.zone,
+            webhooks: WebhookPolicy(configuration: configuration)
         )
+    }
+}
+
+extension WebhookPolicy {
+    /// Webhook retries and address rules from `config.json`'s `webhooks` section. An attempt
+    /// holds its delivery for the request timeout and half a minute more.
+    public init(configuration: BelayConfiguration) {
+        let webhooks = configuration.webhooks
+        self.init(maxAttempts: webhooks.maxAttempts, retryBaseSeconds: webhooks.retryBaseSeconds,
+                  disableAfterSeconds: webhooks.disableAfterHours * 3600, leaseSeconds: webhooks.timeoutSeconds + 30,
+                  allowPrivateAddresses: webhooks.allowPrivateAddresses)
     }
 }
 
@@ -57,5 +71,22 @@ extension DatabaseConfiguration {
     /// The SQLite settings from `config.json` (`database_durability`); the rest keep their defaults.
     public init(configuration: BelayConfiguration) {
         self.init(durability: configuration.databaseDurability == .normal ? .normal : .full)
+    }
+}
+
+extension WebhookDeliveryWorker {
+    /// The webhook workers of this process from `config.json`'s `webhooks` section: libcurl
+    /// with the configured timeout and address rule, lease owners named `host:pid:webhook-N`.
+    public static func make(configuration: BelayConfiguration, domain: DomainServices,
+                            log: @escaping @Sendable (String) -> Void) -> WebhookDeliveryWorker {
+        let webhooks = configuration.webhooks
+        let identity = WorkerIdentity.current
+        return WebhookDeliveryWorker(
+            service: domain.webhooks,
+            transport: CurlWebhookTransport(timeoutSeconds: webhooks.timeoutSeconds, allowPrivateAddresses: webhooks.allowPrivateAddresses),
+            clock: domain.clock, threads: webhooks.workers, ownerPrefix: "\(identity.host):\(identity.pid)",
+            pollSeconds: Double(webhooks.pollMilliseconds) / 1000,
+            isGone: { owner in WorkerIdentity.parse(owner: owner).map(identity.knowsIsGone) ?? false },
+            log: log)
     }
 }

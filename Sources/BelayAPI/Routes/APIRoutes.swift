@@ -49,6 +49,7 @@ public struct APIRoutes: Sendable {
         registerRewardRoutes(on: authenticated)
         registerShareRoutes(on: authenticated)
         registerCollectionRoutes(on: authenticated)
+        registerWebhookRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

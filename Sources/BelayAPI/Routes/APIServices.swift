@@ -28,11 +28,14 @@ public struct APIServices: Sendable {
     public let readiness: @Sendable () -> ReadinessReport
     /// The Prometheus text of everything `/metrics` shows.
     public let metricsText: @Sendable () -> String
+    /// Wakes the webhook workers; called after an admin queues a test event or enables an endpoint.
+    public let notifyWebhookWorkers: @Sendable () -> Void
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, readiness: @escaping @Sendable () -> ReadinessReport,
-                metricsText: @escaping @Sendable () -> String) {
+                metricsText: @escaping @Sendable () -> String,
+                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}) {
         self.domain = domain
         self.presentation = presentation
         self.imageFile = imageFile
@@ -41,6 +44,7 @@ public struct APIServices: Sendable {
         self.collections = collections
         self.readiness = readiness
         self.metricsText = metricsText
+        self.notifyWebhookWorkers = notifyWebhookWorkers
     }
 }
 

@@ -9,10 +9,16 @@ import Foundation
 public final class AttendanceService: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public convenience init(pool: DatabasePool, clock: any WallClock) {
+        self.init(pool: pool, clock: clock, events: .identifiers)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
+        self.events = events
     }
 
     /// Joins a meetup: `going` while there is a place and nobody is waiting, otherwise
@@ -52,6 +58,7 @@ public final class AttendanceService: Sendable {
                     id = try AttendanceRepository.insert(meetupID: meetupID, memberID: memberID, status: status,
                                                          queuePosition: position, at: now, in: db)
                 }
+                try events.attendance(.attendanceJoined, id: id, now: now, in: db)
                 return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)
             }
         }
@@ -84,6 +91,8 @@ public final class AttendanceService: Sendable {
                     promoted = try AttendanceRepository.promoteWaitlisted(meetupID: meetupID, capacity: meetup.capacity,
                                                                          at: now, in: db)
                 }
+                try events.attendance(.attendanceLeft, id: attendance.id, now: now, in: db)
+                for promotion in promoted { try events.attendance(.attendancePromoted, id: promotion.id, now: now, in: db) }
                 return LeaveResult(attendance: try AttendanceRepository.find(id: attendance.id, in: db)!, promoted: promoted)
             }
         }

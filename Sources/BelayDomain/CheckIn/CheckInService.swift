@@ -15,21 +15,20 @@ public final class CheckInService: Sendable {
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     private let awarder: RewardAwarder
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
-        self.pool = pool
-        self.clock = clock
-        self.policy = checkInPolicy
-        self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
-        self.awarder = RewardAwarder(policy: rewardPolicy)
+    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, awarder: RewardAwarder(policy: rewardPolicy),
+                  events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder) {
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
         self.awarder = awarder
+        self.events = events
     }
 
     private enum Outcome {
@@ -174,6 +173,7 @@ public final class CheckInService: Sendable {
             try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                               attendanceID: attendance.id, at: now, in: db)
         }
+        try events.attendance(.checkInCreated, id: attendance.id, now: now, in: db)
         return .checkedIn(attendanceID: attendance.id, isRepeat: false)
     }
 
@@ -201,6 +201,7 @@ public final class CheckInService: Sendable {
                     try RenderJobRepository.cancelQueued(rewardID: reward.id, now: now, in: db)
                 }
                 try CheckInRepository.forgetKeys(attendanceID: attendance.id, in: db)
+                try events.attendance(.checkInUndone, id: attendance.id, now: now, in: db)
                 return try AttendanceRepository.find(id: attendance.id, in: db)!
             }
         }

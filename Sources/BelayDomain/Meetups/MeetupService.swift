@@ -10,12 +10,18 @@ public final class MeetupService: Sendable {
     private let clock: any WallClock
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
+        self.events = events
     }
 
     /// Creates a scheduled meetup with a fresh check-in secret.
@@ -36,6 +42,7 @@ public final class MeetupService: Sendable {
             try pool.write { db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
+                try events.meetup(.meetupCreated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }
@@ -68,8 +75,10 @@ public final class MeetupService: Sendable {
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
                 if merged.capacity > current.capacity {
-                    _ = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
+                    let promoted = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
+                    for attendance in promoted { try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db) }
                 }
+                try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }
@@ -90,6 +99,7 @@ public final class MeetupService: Sendable {
                 }
                 try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
+                try events.meetup(.meetupCancelled, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }
@@ -108,6 +118,7 @@ public final class MeetupService: Sendable {
                     throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
                 }
                 try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
+                try events.meetup(.meetupCompleted, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }
