@@ -61,7 +61,7 @@ let package = Package(
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayDomain", "CCurlShim", "CCrypto"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig", "BelayWebhooks"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayAPI", "BelayWebhooks"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),

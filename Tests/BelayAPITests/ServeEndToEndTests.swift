@@ -10,16 +10,18 @@ final class ServeWorkspace: @unchecked Sendable {
     let directory: TemporaryDirectory
     var configPath: String { directory.file("config.json") }
 
-    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""]) throws {
+    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""],
+         webhooks: [String: Int]? = nil) throws {
         directory = try TemporaryDirectory(prefix: "belay-serve")
         let root = BelayProcess.packageRoot
-        let file: [String: Any] = [
+        var file: [String: Any] = [
             "data_directory": "./data",
             "assets_directory": root.appendingPathComponent("Assets").path,
             "migrations_directory": root.appendingPathComponent("Migrations").path,
             "server": ["host": "127.0.0.1", "port": 8080, "threads": 2, "public_base_url": "http://127.0.0.1:8080"],
             "share": share,
         ]
+        if let webhooks { file["webhooks"] = webhooks }
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
     }
 
