@@ -8,7 +8,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations {
+        for operation in operations + webhookOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -21,14 +21,15 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] }),
+                .map { ["name": .string($0)] } + [["name": "webhooks"]]),
+            "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
                 "securitySchemes": [
                     "bearerAuth": ["type": "http", "scheme": "bearer",
                                    "description": "An API token issued with `belay users token HANDLE` (it starts with `belay_`)."],
                 ],
-                "schemas": .object(schemas),
+                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }),
                 "responses": .object(problemResponses),
             ],
         ]
@@ -36,7 +37,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        operations.map { ($0.method, $0.path) }
+        (operations + webhookOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
