@@ -71,6 +71,9 @@ extension BelayConfiguration {
                 ("poll_milliseconds", integer(webhooks.pollMilliseconds)),
                 ("allow_private_addresses", integer(webhooks.allowPrivateAddresses ? 1 : 0)),
             ])),
+            ("calendar", .object([
+                ("alarm_minutes_before", integer(calendar.alarmMinutesBefore)),
+            ])),
         ])
         return tree.formatted()
     }

@@ -158,6 +158,12 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var allowPrivateAddresses: Bool
     }
 
+    /// `calendar`: the members' calendar feeds (RFC 5545).
+    public struct Calendar: Sendable, Equatable {
+        /// Minutes before a meetup's start its reminder goes off; 0 for no reminder.
+        public var alarmMinutesBefore: Int
+    }
+
     /// `share`: the App IDs Instagram and Facebook Stories require.
     public struct Share: Sendable, Equatable {
         /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
@@ -185,6 +191,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var backfill: Backfill
     public var share: Share
     public var webhooks: Webhooks
+    public var calendar: Calendar
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

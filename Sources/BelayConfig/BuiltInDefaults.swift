@@ -79,6 +79,9 @@ enum BuiltInDefaults {
         "disable_after_hours": 24,
         "poll_milliseconds": 250,
         "allow_private_addresses": 0
+      },
+      "calendar": {
+        "alarm_minutes_before": 60
       }
     }
     """

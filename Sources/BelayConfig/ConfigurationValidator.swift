@@ -222,6 +222,13 @@ struct ConfigurationValidator {
             allowPrivateAddresses: allowPrivate == 1
         )
 
+        // calendar
+        let alarm = integer("calendar.alarm_minutes_before")
+        if !(0...10_080).contains(alarm) {
+            refuse("calendar.alarm_minutes_before", "\(alarm) is not a number of minutes from 0 (no reminder) to 10080 (a week before)")
+        }
+        let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: alarm)
+
         return BelayConfiguration(
             server: server,
             dataDirectory: dataDirectory,
@@ -237,6 +244,7 @@ struct ConfigurationValidator {
             backfill: backfill,
             share: share,
             webhooks: webhooks,
+            calendar: calendar,
             sourceFile: sourceFile
         )
     }

@@ -23,6 +23,8 @@ public struct DomainServices: Sendable {
     public let backfill: BackfillService
     /// Webhook endpoints and the delivery queue.
     public let webhooks: WebhookService
+    /// Calendar feed tokens and the meetups feeds show.
+    public let calendar: CalendarService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -46,5 +48,6 @@ public struct DomainServices: Sendable {
         leases = LeaseService(pool: pool, clock: clock)
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
+        calendar = CalendarService(pool: pool, clock: clock)
     }
 }

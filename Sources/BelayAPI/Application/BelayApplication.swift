@@ -184,7 +184,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         readiness: { readiness(pool: pool, migrator: migrator) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
-        notifyWebhookWorkers: { webhookWorker.notify() })
+        notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration))
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)

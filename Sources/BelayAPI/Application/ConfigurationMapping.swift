@@ -90,3 +90,12 @@ extension WebhookDeliveryWorker {
             log: log)
     }
 }
+
+extension CalendarSettings {
+    /// Calendar feeds from `config.json`: the reminder from `calendar.alarm_minutes_before`, event
+    /// `UID`s in the domain of `server.public_base_url`.
+    public init(configuration: BelayConfiguration) {
+        let host = URLComponents(string: configuration.server.publicBaseURL)?.host ?? "belay.local"
+        self.init(alarmMinutesBefore: configuration.calendar.alarmMinutesBefore, uidDomain: host)
+    }
+}

@@ -8,7 +8,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations {
+        for operation in operations + webhookOperations + calendarOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -21,7 +21,7 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] } + [["name": "webhooks"]]),
+                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"]]),
             "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
@@ -37,7 +37,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -63,6 +63,7 @@ public enum OpenAPIDocument {
         ("render_failed", "409: the reward's images could not be rendered."),
         ("collection_unavailable", "503: this server cannot render collections now."),
         ("busy", "503: the database is busy; retry after `Retry-After` seconds."),
+        ("calendar_not_found", "404: no calendar feed has this token (it was revoked); `GET /v1/me` has the current URL."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
     ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
         (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted`, 422 for bad input or a wrong code, 409 otherwise).")
@@ -240,6 +241,7 @@ public enum OpenAPIDocument {
         var parameters: [JSONValue] = operation.pathParameterNames.map { name in
             let schema: JSONValue = name == "hash"
                 ? ["type": "string", "pattern": "^[0-9a-f]{64}$"]
+                : name == "token" ? ["type": "string", "description": "The feed token from `calendar_url`."]
                 : ["type": "integer", "format": "int64", "minimum": 1]
             let description = name == "hash" ? "The image's content hash, as in the reward's image URL." : "The \(name)."
             return ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]

@@ -59,7 +59,9 @@ extension OpenAPIDocument {
             "Readiness": Schema.object(["status": Schema.enumeration(["ready", "not_ready"]),
                                         "checks": Schema.stringMap("Each check and `ok` or what is wrong.")]),
             "User": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
-                                   "role": Schema.enumeration(Role.allCases.map(\.rawValue))]),
+                                   "role": Schema.enumeration(Role.allCases.map(\.rawValue)),
+                                   "calendar_url": Schema.string("`GET /v1/me` only: the caller's private calendar feed (RFC 5545) to subscribe to.")],
+                                  optional: ["calendar_url"]),
             "Meetup": Schema.object([
                 "id": Schema.integer,
                 "title": Schema.string,

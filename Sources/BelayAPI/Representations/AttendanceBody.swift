@@ -56,6 +56,8 @@ struct LeaveBody: JSONRepresentable {
 /// The caller.
 struct UserBody: JSONRepresentable {
     let user: AuthenticatedUser
+    /// The member's private calendar feed (`/v1/calendar/{token}.ics`).
+    var calendarURL: String?
 
     func write(to json: inout JSONOutput) {
         json.object { json in
@@ -63,6 +65,7 @@ struct UserBody: JSONRepresentable {
             json.member("handle", user.handle)
             json.member("display_name", user.displayName)
             json.member("role", user.role.rawValue)
+            if let calendarURL { json.member("calendar_url", calendarURL) }
         }
     }
 }

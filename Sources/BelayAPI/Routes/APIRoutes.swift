@@ -50,6 +50,7 @@ public struct APIRoutes: Sendable {
         registerShareRoutes(on: authenticated)
         registerCollectionRoutes(on: authenticated)
         registerWebhookRoutes(on: authenticated)
+        registerCalendarRoutes(public: router, authenticated: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

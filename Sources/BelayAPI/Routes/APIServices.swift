@@ -30,12 +30,14 @@ public struct APIServices: Sendable {
     public let metricsText: @Sendable () -> String
     /// Wakes the webhook workers; called after an admin queues a test event or enables an endpoint.
     public let notifyWebhookWorkers: @Sendable () -> Void
+    /// Calendar feed settings (reminders, event UIDs).
+    public let calendar: CalendarSettings
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
-                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}) {
+                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings = CalendarSettings()) {
         self.domain = domain
         self.presentation = presentation
         self.imageFile = imageFile
@@ -45,6 +47,7 @@ public struct APIServices: Sendable {
         self.readiness = readiness
         self.metricsText = metricsText
         self.notifyWebhookWorkers = notifyWebhookWorkers
+        self.calendar = calendar
     }
 }
 

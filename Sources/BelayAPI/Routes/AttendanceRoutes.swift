@@ -31,7 +31,8 @@ extension APIRoutes {
         }
 
         routes.get("/v1/me") { _, context in
-            .api(UserBody(user: try context.caller()))
+            let caller = try context.caller()
+            return .api(UserBody(user: caller, calendarURL: try calendarFeedURL(memberID: caller.userID)))
         }
     }
 }
