@@ -17,6 +17,11 @@ import Testing
             if ["/healthz", "/readyz", "/openapi.json"].contains(route.pattern) {
                 #expect(response.status == 200, "\(route) without a token")
                 schemas.check(response, route.method, route.pattern)
+            } else if route.pattern == "/v1/calendar/{token}.ics" {
+                // The feed's token in the URL is its credential (calendar apps send no header).
+                #expect(response.status == 404, "\(route) with a token that is not one")
+                #expect(response.problemCode == "calendar_not_found")
+                schemas.check(response, route.method, route.pattern)
             } else {
                 #expect(response.status == 401, "\(route) without a token")
                 #expect(response.problemCode == "missing_token", "\(route)")
