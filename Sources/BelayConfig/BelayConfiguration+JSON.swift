@@ -74,6 +74,9 @@ extension BelayConfiguration {
             ("calendar", .object([
                 ("alarm_minutes_before", integer(calendar.alarmMinutesBefore)),
             ])),
+            ("meetups", .object([
+                ("complete_every_seconds", integer(meetups.completeEverySeconds)),
+            ])),
         ])
         return tree.formatted()
     }

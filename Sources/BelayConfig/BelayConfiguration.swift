@@ -164,6 +164,13 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var alarmMinutesBefore: Int
     }
 
+    /// `meetups`: the meetup life-cycle in `belay serve`.
+    public struct Meetups: Sendable, Equatable {
+        /// Seconds between looks for meetups whose check-in window closed (they become
+        /// `completed`); 0 turns it off.
+        public var completeEverySeconds: Int
+    }
+
     /// `share`: the App IDs Instagram and Facebook Stories require.
     public struct Share: Sendable, Equatable {
         /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
@@ -192,6 +199,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var share: Share
     public var webhooks: Webhooks
     public var calendar: Calendar
+    public var meetups: Meetups
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

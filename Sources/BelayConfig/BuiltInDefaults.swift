@@ -82,6 +82,9 @@ enum BuiltInDefaults {
       },
       "calendar": {
         "alarm_minutes_before": 60
+      },
+      "meetups": {
+        "complete_every_seconds": 60
       }
     }
     """

@@ -228,6 +228,8 @@ struct ConfigurationValidator {
             refuse("calendar.alarm_minutes_before", "\(alarm) is not a number of minutes from 0 (no reminder) to 10080 (a week before)")
         }
         let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: alarm)
+        let meetups = BelayConfiguration.Meetups(
+            completeEverySeconds: atLeast(0, "meetups.complete_every_seconds", unit: "seconds", why: "0 turns it off"))
 
         return BelayConfiguration(
             server: server,
@@ -245,6 +247,7 @@ struct ConfigurationValidator {
             share: share,
             webhooks: webhooks,
             calendar: calendar,
+            meetups: meetups,
             sourceFile: sourceFile
         )
     }

@@ -52,12 +52,14 @@ public final class BelayApplication: Sendable {
     public let scheduler: BackfillScheduler
     /// Delivers signed webhooks in the background.
     public let webhookWorker: WebhookDeliveryWorker
+    /// Completes meetups whose check-in window closed.
+    public let completion: MeetupCompletionScheduler
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, webhookWorker: WebhookDeliveryWorker,
-         backfillMetrics: RenderMetrics, logger: Logger) {
+         completion: MeetupCompletionScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -66,6 +68,7 @@ public final class BelayApplication: Sendable {
         self.workers = workers
         self.scheduler = scheduler
         self.webhookWorker = webhookWorker
+        self.completion = completion
         self.backfillMetrics = backfillMetrics
         self.logger = logger
     }
@@ -86,6 +89,7 @@ public final class BelayApplication: Sendable {
         }
         scheduler.start()
         webhookWorker.start()
+        completion.start()
         do {
             try server.start()
         } catch {
@@ -112,6 +116,7 @@ public final class BelayApplication: Sendable {
     private func stopBackground() {
         scheduler.stop()
         webhookWorker.stop()
+        completion.stop()
         workers.stop()
     }
 
@@ -198,6 +203,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler,
                                        webhookWorker: webhookWorker,
+                                       completion: MeetupCompletionScheduler(meetups: domain.meetups,
+                                                                             intervalSeconds: configuration.meetups.completeEverySeconds,
+                                                                             log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger)
     applicationBox.set(application)
     return application

@@ -8,7 +8,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -37,7 +37,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -130,7 +130,7 @@ public enum OpenAPIDocument {
                              ],
                              answers: [ok("A page of meetups.", "MeetupList")], problems: [400]),
             OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (hosts and admins).",
-                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`.",
+                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`. A meetup whose end is in the past is refused (422, `field: ends_at`) unless an admin sets `record_past: true` to record one that happened; it is then `completed` at once when its check-in window has closed, and admins can add attendees and check them in with `checked_in_at`.",
                              requestBody: "CreateMeetup",
                              answers: [created("The meetup; `Location` is its URL.", "Meetup")], problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}", operationID: "getMeetup", summary: "One meetup.", tag: "meetups",

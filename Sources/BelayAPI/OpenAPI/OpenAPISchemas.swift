@@ -94,7 +94,8 @@ extension OpenAPIDocument {
                 "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
                 "capacity": Schema.integer("1–10,000."),
                 "host_id": Schema.integer("The host; the caller when left out."),
-            ], optional: ["description", "address", "time_zone", "host_id"]),
+                "record_past": Schema.boolean,
+            ], optional: ["description", "address", "time_zone", "host_id", "record_past"]),
             "UpdateMeetup": Schema.object([
                 "title": Schema.string,
                 "description": Schema.string,

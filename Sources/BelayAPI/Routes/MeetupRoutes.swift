@@ -30,7 +30,7 @@ extension APIRoutes {
             let meetup = try domain.meetups.create(NewMeetup(
                 title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
-                capacity: body.capacity, hostID: body.hostID ?? caller.userID), by: caller.actor)
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID), recordPast: body.recordPast ?? false, by: caller.actor)
             return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
         }
 
@@ -71,6 +71,24 @@ extension APIRoutes {
             let attendees = try domain.attendance.attendees(meetupID: id, status: status, limit: page.limit, cursor: page.cursor)
             return .api(ListBody(items: attendees.items.map { AttendeeBody(attendee: $0, presentation: presentation) },
                                  nextCursor: attendees.nextCursor))
+        }
+
+        routes.get("/v1/meetups/{id}/attendees.csv") { _, context in
+            let caller = try context.requireRole([.host, .admin], to: "see a meetup's attendees")
+            let id = try context.id()
+            let meetup = try domain.meetups.meetup(id: id)
+            try requireManager(of: meetup, caller, to: "see its attendees")
+            var attendees: [Attendee] = []
+            var cursor: String?
+            repeat {
+                let page = try domain.attendance.attendees(meetupID: id, limit: 500, cursor: cursor)
+                attendees += page.items
+                cursor = page.nextCursor
+            } while cursor != nil
+            let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
+            return Response(status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8", "Cache-Control": "private, no-store",
+                                                   "Content-Disposition": "attachment; filename=\"meetup-\(id)-attendees.csv\""],
+                            body: ResponseBody(string: AttendeeCSV.text(attendees, zone: zone)))
         }
 
         routes.get("/v1/meetups/{id}/check-in-code") { _, context in

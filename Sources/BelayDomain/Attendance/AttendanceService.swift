@@ -23,7 +23,9 @@ public final class AttendanceService: Sendable {
 
     /// Joins a meetup: `going` while there is a place and nobody is waiting, otherwise
     /// `waitlisted` at the back of the line. Joining again while attending changes nothing;
-    /// joining after leaving puts the member at the back of the line.
+    /// joining after leaving puts the member at the back of the line. An admin may add
+    /// members to a meetup that has ended, completed or not (to record who came, then check
+    /// them in at the time they did); before its end a completed meetup takes no one.
     /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
     ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
     public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
@@ -35,10 +37,13 @@ public final class AttendanceService: Sendable {
                 switch meetup.status {
                 case .scheduled: break
                 case .cancelled: throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; it takes no more members")
-                case .completed: throw DomainError(.meetupCompleted, "Meetup \(meetupID) is completed; it takes no more members")
+                case .completed:
+                    guard actor.isAdmin && now >= meetup.endsAt else {
+                        throw DomainError(.meetupCompleted, "Meetup \(meetupID) is completed; it takes no more members (an admin can still record who came)")
+                    }
                 }
-                guard now < meetup.endsAt else {
-                    throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended")
+                guard now < meetup.endsAt || actor.isAdmin else {
+                    throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended (an admin can still record who came)")
                 }
                 guard try UserRepository.find(id: memberID, in: db) != nil else {
                     throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")

@@ -25,10 +25,24 @@ public final class MeetupService: Sendable {
     }
 
     /// Creates a scheduled meetup with a fresh check-in secret.
-    /// - Throws: `DomainError`: `not_permitted` (a member, or a host creating for another
-    ///   host), `invalid_input` naming the field, `user_not_found` for the host, or
-    ///   `not_permitted` when the named host is only a member.
+    ///
+    /// A meetup that has already ended is refused unless `recordPast` is set, which only an
+    /// admin may do: that records a meetup that happened (last season's paper attendance),
+    /// `completed` at once when its check-in window has closed, so that admins can then add
+    /// its attendees and check them in at the times they came.
+    /// - Throws: `DomainError`: `not_permitted` (a member, a host creating for another host,
+    ///   or recording a past meetup without being an admin), `invalid_input` naming the field
+    ///   (`ends_at` in the past without `record_past`; `record_past` for a meetup still to
+    ///   come), `user_not_found` for the host, or `not_permitted` when the named host is only
+    ///   a member.
     public func create(_ new: NewMeetup, by actor: Actor) throws -> Meetup {
+        try create(new, recordPast: false, by: actor)
+    }
+
+    /// Creates a meetup as `create(_:by:)` does, or records one that already happened
+    /// (`recordPast`; admins only).
+    /// - Throws: as `create(_:by:)`.
+    public func create(_ new: NewMeetup, recordPast: Bool, by actor: Actor) throws -> Meetup {
         guard actor.role != .member else {
             throw DomainError(.notPermitted, "Only hosts and admins create meetups")
         }
@@ -38,10 +52,22 @@ public final class MeetupService: Sendable {
         let meetup = try Self.validated(new)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
+        let ended = meetup.endsAt <= now
+        if ended && !recordPast {
+            throw DomainError.invalid("ends_at", "The meetup would end at \(ISO8601DateFormatter().string(from: meetup.endsAt)), which is in the past. To record a meetup that already happened, an admin sets record_past: true (API) or --past (CLI)")
+        }
+        if recordPast {
+            guard actor.isAdmin else { throw DomainError(.notPermitted, "Only admins record past meetups") }
+            guard ended else {
+                throw DomainError.invalid("record_past", "record_past is for meetups that already ended; this one ends at \(ISO8601DateFormatter().string(from: meetup.endsAt)), so leave it out")
+            }
+        }
+        let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return try domainCall {
             try pool.write { db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
+                if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
                 try events.meetup(.meetupCreated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
@@ -101,6 +127,27 @@ public final class MeetupService: Sendable {
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
                 try events.meetup(.meetupCancelled, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
+            }
+        }
+    }
+
+    /// Completes every scheduled meetup whose check-in window has closed (up to `limit`, the
+    /// earliest first), each with a `meetup.completed` event, in one transaction. Idempotent:
+    /// run it until it returns fewer than `limit`; a meetup is completed once.
+    /// - Returns: the meetups completed now.
+    /// - Throws: `DomainError` for a limit outside 1…1000 or a storage failure.
+    @discardableResult
+    public func completeEnded(limit: Int = 100) throws -> [Meetup] {
+        let limit = try validatedLimit(limit, maximum: 1_000)
+        let now = clock.now()
+        let cutoff = now.addingTimeInterval(-Double(policy.closesMinutesAfterEnd) * 60)
+        return try domainCall {
+            try pool.write { db in
+                try MeetupLifecycleRepository.scheduledEnded(before: cutoff, limit: limit, in: db).compactMap { id in
+                    try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
+                    try events.meetup(.meetupCompleted, id: id, now: now, in: db)
+                    return try MeetupRepository.find(id: id, in: db)
+                }
             }
         }
     }
