@@ -25,6 +25,8 @@ public struct DomainServices: Sendable {
     public let webhooks: WebhookService
     /// Calendar feed tokens and the meetups feeds show.
     public let calendar: CalendarService
+    /// Members' collection progress and weekly streaks.
+    public let progress: ProgressService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -49,5 +51,6 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
+        progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones, clubTimeZone: settings.clubTimeZone)
     }
 }

@@ -189,7 +189,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         readiness: { readiness(pool: pool, migrator: migrator) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
-        notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration))
+        notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
+        assetsDirectory: configuration.assetsDirectory)
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)

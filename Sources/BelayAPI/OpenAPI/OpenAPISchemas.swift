@@ -60,8 +60,9 @@ extension OpenAPIDocument {
                                         "checks": Schema.stringMap("Each check and `ok` or what is wrong.")]),
             "User": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
                                    "role": Schema.enumeration(Role.allCases.map(\.rawValue)),
-                                   "calendar_url": Schema.string("`GET /v1/me` only: the caller's private calendar feed (RFC 5545) to subscribe to.")],
-                                  optional: ["calendar_url"]),
+                                   "calendar_url": Schema.string("`GET /v1/me` only: the caller's private calendar feed (RFC 5545) to subscribe to."),
+                                   "progress": Schema.ref("Progress")],
+                                  optional: ["calendar_url", "progress"]),
             "Meetup": Schema.object([
                 "id": Schema.integer,
                 "title": Schema.string,

@@ -51,6 +51,7 @@ public struct APIRoutes: Sendable {
         registerCollectionRoutes(on: authenticated)
         registerWebhookRoutes(on: authenticated)
         registerCalendarRoutes(public: router, authenticated: authenticated)
+        registerHoldRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

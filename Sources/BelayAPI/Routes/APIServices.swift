@@ -32,12 +32,15 @@ public struct APIServices: Sendable {
     public let notifyWebhookWorkers: @Sendable () -> Void
     /// Calendar feed settings (reminders, event UIDs).
     public let calendar: CalendarSettings
+    /// Where hold artwork is read from (`assets_directory`); nil when this server serves none.
+    public let assetsDirectory: String?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
-                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings = CalendarSettings()) {
+                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings = CalendarSettings(),
+                assetsDirectory: String? = nil) {
         self.domain = domain
         self.presentation = presentation
         self.imageFile = imageFile
@@ -48,6 +51,7 @@ public struct APIServices: Sendable {
         self.metricsText = metricsText
         self.notifyWebhookWorkers = notifyWebhookWorkers
         self.calendar = calendar
+        self.assetsDirectory = assetsDirectory
     }
 }
 

@@ -32,7 +32,8 @@ extension APIRoutes {
 
         routes.get("/v1/me") { _, context in
             let caller = try context.caller()
-            return .api(UserBody(user: caller, calendarURL: try calendarFeedURL(memberID: caller.userID)))
+            return .api(UserBody(user: caller, calendarURL: try calendarFeedURL(memberID: caller.userID),
+                                 progress: try domain.progress.progress(memberID: caller.userID)))
         }
     }
 }
