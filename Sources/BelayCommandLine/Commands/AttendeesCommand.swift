@@ -6,7 +6,7 @@ import BelayAPI
 struct AttendeesCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "attendees", abstract: "See who is going, add and remove members, check them in.",
-                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self])
+                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self, Import.self])
     }
 
     init(arguments: ParsedArguments) {}
