@@ -52,6 +52,7 @@ public struct APIRoutes: Sendable {
         registerWebhookRoutes(on: authenticated)
         registerCalendarRoutes(public: router, authenticated: authenticated)
         registerHoldRoutes(on: authenticated)
+        registerCohostRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

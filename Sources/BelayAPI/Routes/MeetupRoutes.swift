@@ -103,12 +103,14 @@ extension APIRoutes {
         MeetupBody(meetup: meetup, window: domain.meetups.checkInWindow(of: meetup), presentation: presentation)
     }
 
-    /// Hosts manage the meetups they host; admins every meetup.
+    /// Hosts manage the meetups they host or co-host; admins every meetup.
     /// - Throws: `HTTPError` 403 `forbidden` (reason `not_permitted`).
     func requireManager(of meetup: Meetup, _ caller: AuthenticatedUser, to action: String) throws {
-        guard caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID) else {
+        var manages = caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID)
+        if !manages && caller.role == .host { manages = try domain.meetups.isManaged(meetupID: meetup.id, by: caller.actor) }
+        guard manages else {
             throw HTTPError(.forbidden, code: "forbidden",
-                            detail: "Only meetup \(meetup.id)'s host or an admin may \(action).",
+                            detail: "Only meetup \(meetup.id)'s host or co-hosts, or an admin, may \(action).",
                             extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
         }
     }

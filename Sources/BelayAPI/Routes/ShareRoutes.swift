@@ -35,7 +35,7 @@ extension APIRoutes {
                 var hosted: [Int64: Bool] = [:]
                 statistics = try statistics.filter { statistic in
                     if let known = hosted[statistic.meetupID] { return known }
-                    let mine = try domain.meetups.meetup(id: statistic.meetupID).hostID == caller.userID
+                    let mine = try domain.meetups.isManaged(meetupID: statistic.meetupID, by: caller.actor)
                     hosted[statistic.meetupID] = mine
                     return mine
                 }

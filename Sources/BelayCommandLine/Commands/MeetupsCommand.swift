@@ -5,7 +5,7 @@ import BelayDomain
 struct MeetupsCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
-                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self])
+                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
     }
 
     init(arguments: ParsedArguments) {}

@@ -33,7 +33,7 @@ public final class AttendanceService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
-                try Self.requireActing(for: memberID, at: meetup, actor)
+                try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 switch meetup.status {
                 case .scheduled: break
                 case .cancelled: throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; it takes no more members")
@@ -78,7 +78,7 @@ public final class AttendanceService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
-                try Self.requireActing(for: memberID, at: meetup, actor)
+                try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
                     throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
                 }
@@ -159,10 +159,11 @@ public final class AttendanceService: Sendable {
         return meetup
     }
 
-    /// A member acts for themselves; the meetup's host or an admin for anyone.
-    static func requireActing(for memberID: Int64, at meetup: MeetupRepository.Essentials, _ actor: Actor) throws {
-        guard actor.userID == memberID || actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-            throw DomainError(.notPermitted, "Only the member themselves, the meetup's host or an admin may do this")
+    /// A member acts for themselves; the meetup's hosts (host and co-hosts) or an admin for anyone.
+    static func requireActing(for memberID: Int64, at meetup: MeetupRepository.Essentials, _ actor: Actor, in db: Database) throws {
+        let manages = actor.userID == memberID ? true : try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db)
+        guard manages else {
+            throw DomainError(.notPermitted, "Only the member themselves, the meetup's host or co-hosts, or an admin may do this")
         }
     }
 }

@@ -107,8 +107,8 @@ public final class CheckInService: Sendable {
                 throw DomainError(.notPermitted, "A member checks in with a code only for themselves; hosts check others in without a code")
             }
         case .host, .offline:
-            guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-                throw DomainError(.notPermitted, "Only the meetup's host or an admin checks members in on their behalf")
+            guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+                throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, check members in on their behalf")
             }
         }
         let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
@@ -186,8 +186,8 @@ public final class CheckInService: Sendable {
         return try domainCall {
             try pool.write { db in
                 guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { throw MeetupService.notFound(meetupID) }
-                guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-                    throw DomainError(.notPermitted, "Only the meetup's host or an admin undoes a check-in")
+                guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+                    throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, undo a check-in")
                 }
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
                     throw DomainError(.notAttending, "User \(memberID) has not joined meetup \(meetupID)")

@@ -83,7 +83,7 @@ public final class MeetupService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 try Self.requireOpen(current)
                 var merged = NewMeetup(title: changes.title ?? current.title,
                                        description: changes.description ?? current.description,
@@ -118,7 +118,7 @@ public final class MeetupService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 if current.status == .cancelled { return current }
                 guard current.status != .completed else {
                     throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
@@ -152,6 +152,76 @@ public final class MeetupService: Sendable {
         }
     }
 
+    // MARK: Co-hosts
+
+    /// Makes `userID` a co-host: they get the host's rights on this meetup (changing it,
+    /// its attendees and check-ins, its code, the rewards and statistics from it). Handing the
+    /// meetup over and naming co-hosts stay with its host and admins. Adding twice is harmless.
+    /// - Returns: the co-hosts' ids, in the order they were added.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the host or an admin;
+    ///   a co-host must be a host or admin), `user_not_found`, `invalid_input` (the host
+    ///   themselves), `meetup_cancelled` / `meetup_completed`.
+    @discardableResult
+    public func addCohost(meetupID: Int64, userID: Int64, by actor: Actor) throws -> [Int64] {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireHostOrAdmin(of: meetup, actor)
+                try Self.requireOpen(meetup)
+                guard userID != meetup.hostID else {
+                    throw DomainError.invalid("user_id", "User \(userID) hosts meetup \(meetupID) already; a co-host is someone else")
+                }
+                try Self.requireHost(userID, in: db)
+                _ = try MeetupHostRepository.add(meetupID: meetupID, userID: userID, now: now, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// Takes a co-host's rights on this meetup away. Removing someone who is not one is harmless.
+    /// - Returns: the remaining co-hosts' ids.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the host or an admin).
+    @discardableResult
+    public func removeCohost(meetupID: Int64, userID: Int64, by actor: Actor) throws -> [Int64] {
+        try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireHostOrAdmin(of: meetup, actor)
+                _ = try MeetupHostRepository.remove(meetupID: meetupID, userID: userID, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// The meetup's co-hosts' ids, in the order they were added.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func cohosts(meetupID: Int64) throws -> [Int64] {
+        try domainCall {
+            try pool.read { db in
+                _ = try Self.require(meetupID, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// Whether `actor` has the host's rights on the meetup (its host or a co-host who is a
+    /// host, or an admin); false for an unknown meetup.
+    public func isManaged(meetupID: Int64, by actor: Actor) throws -> Bool {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { return false }
+                return try HostRights.manages(actor, meetupID: meetupID, hostID: meetup.hostID, in: db)
+            }
+        }
+    }
+
+    static func requireHostOrAdmin(of meetup: Meetup, _ actor: Actor) throws {
+        guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+            throw DomainError(.notPermitted, "Only the meetup's host or an admin names its co-hosts")
+        }
+    }
+
     /// Marks a meetup completed (it no longer takes joins). Completing twice is harmless.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `meetup_cancelled`.
     public func complete(id: Int64, by actor: Actor) throws -> Meetup {
@@ -159,7 +229,7 @@ public final class MeetupService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 if current.status == .completed { return current }
                 guard current.status != .cancelled else {
                     throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
@@ -216,10 +286,15 @@ public final class MeetupService: Sendable {
     ///   or an admin may see it), `meetup_cancelled`.
     public func currentCheckInCode(meetupID: Int64, by actor: Actor) throws -> CheckInCode {
         let now = clock.now()
-        let meetup = try domainCall { try pool.read { try MeetupRepository.essentials(id: meetupID, in: $0) } }
+        let (meetup, manages) = try domainCall {
+            try pool.read { db -> (MeetupRepository.Essentials?, Bool) in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { return (nil, false) }
+                return (meetup, try HostRights.manages(actor, meetupID: meetupID, hostID: meetup.hostID, in: db))
+            }
+        }
         guard let meetup else { throw Self.notFound(meetupID) }
-        guard actor.isAdmin || actor.userID == meetup.hostID else {
-            throw DomainError(.notPermitted, "Only the meetup's host or an admin sees its check-in code")
+        guard manages else {
+            throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, see its check-in code")
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; there is nothing to check in to")
@@ -238,9 +313,9 @@ public final class MeetupService: Sendable {
         return meetup
     }
 
-    static func requireManager(of meetup: Meetup, _ actor: Actor) throws {
-        guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-            throw DomainError(.notPermitted, "Only the meetup's host or an admin may do this")
+    static func requireManager(of meetup: Meetup, _ actor: Actor, in db: Database) throws {
+        guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+            throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, may do this")
         }
     }
 
