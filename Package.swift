@@ -6,6 +6,7 @@ import PackageDescription
 /// Module layering (dependencies point one way only):
 ///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
 /// Lower modules take plain settings structs; only BelayAPI and BelayCommandLine read config.json.
@@ -36,6 +37,7 @@ let package = Package(
         systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
 
         // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
         .target(
@@ -46,6 +48,7 @@ let package = Package(
         ),
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         // Swift modules.
         .target(name: "BelayConfig"),
@@ -58,8 +61,10 @@ let package = Package(
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
-        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayAPI"]),
+        // Signed webhook delivery: signing, the libcurl client and the background worker.
+        .target(name: "BelayWebhooks", dependencies: ["BelayDomain", "CCurlShim", "CCrypto"]),
+        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayAPI", "BelayWebhooks"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -77,6 +82,7 @@ let package = Package(
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
+        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayRender", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
     ]

@@ -77,6 +77,21 @@ extension BelayConfiguration {
                 ("app_store_url", string(appLinks.appStoreURL)),
                 ("play_store_url", string(appLinks.playStoreURL)),
             ])),
+            ("webhooks", .object([
+                ("workers", integer(webhooks.workers)),
+                ("timeout_seconds", integer(webhooks.timeoutSeconds)),
+                ("max_attempts", integer(webhooks.maxAttempts)),
+                ("retry_base_seconds", integer(webhooks.retryBaseSeconds)),
+                ("disable_after_hours", integer(webhooks.disableAfterHours)),
+                ("poll_milliseconds", integer(webhooks.pollMilliseconds)),
+                ("allow_private_addresses", integer(webhooks.allowPrivateAddresses ? 1 : 0)),
+            ])),
+            ("calendar", .object([
+                ("alarm_minutes_before", integer(calendar.alarmMinutesBefore)),
+            ])),
+            ("meetups", .object([
+                ("complete_every_seconds", integer(meetups.completeEverySeconds)),
+            ])),
         ])
         return tree.formatted()
     }

@@ -156,6 +156,37 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var leaseSeconds: Int
     }
 
+    /// `webhooks`: delivery of signed webhooks (Standard Webhooks 1.0).
+    public struct Webhooks: Sendable, Equatable {
+        /// Threads delivering at once (each endpoint still gets one delivery at a time, in order).
+        public var workers: Int
+        /// Seconds one attempt may take, connecting included.
+        public var timeoutSeconds: Int
+        /// Attempts at one delivery before it is given up.
+        public var maxAttempts: Int
+        /// First retry delay; each further retry waits three times longer.
+        public var retryBaseSeconds: Int
+        /// Hours an endpoint may fail without a single success before it is disabled.
+        public var disableAfterHours: Int
+        /// Milliseconds between looks at the queue for events written by other processes.
+        public var pollMilliseconds: Int
+        /// 1 lets webhooks reach loopback, link-local and private addresses; 0 (default) refuses them.
+        public var allowPrivateAddresses: Bool
+    }
+
+    /// `calendar`: the members' calendar feeds (RFC 5545).
+    public struct Calendar: Sendable, Equatable {
+        /// Minutes before a meetup's start its reminder goes off; 0 for no reminder.
+        public var alarmMinutesBefore: Int
+    }
+
+    /// `meetups`: the meetup life-cycle in `belay serve`.
+    public struct Meetups: Sendable, Equatable {
+        /// Seconds between looks for meetups whose check-in window closed (they become
+        /// `completed`); 0 turns it off.
+        public var completeEverySeconds: Int
+    }
+
     /// `share`: the App IDs Instagram and Facebook Stories require.
     public struct Share: Sendable, Equatable {
         /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
@@ -209,6 +240,9 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var backfill: Backfill
     public var share: Share
     public var appLinks: AppLinks
+    public var webhooks: Webhooks
+    public var calendar: Calendar
+    public var meetups: Meetups
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

@@ -108,6 +108,21 @@ enum BuiltInDefaults {
         "android_sha256_fingerprints": "",
         "app_store_url": "",
         "play_store_url": ""
+      },
+      "webhooks": {
+        "workers": 1,
+        "timeout_seconds": 10,
+        "max_attempts": 10,
+        "retry_base_seconds": 10,
+        "disable_after_hours": 24,
+        "poll_milliseconds": 250,
+        "allow_private_addresses": 0
+      },
+      "calendar": {
+        "alarm_minutes_before": 60
+      },
+      "meetups": {
+        "complete_every_seconds": 60
       }
     }
     """

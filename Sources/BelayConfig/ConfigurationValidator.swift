@@ -291,6 +291,30 @@ struct ConfigurationValidator {
             appStoreURL: string("app_links.app_store_url").isEmpty ? "" : httpURL("app_links.app_store_url", example: "https://apps.apple.com/app/id1234567890"),
             playStoreURL: string("app_links.play_store_url").isEmpty ? "" : httpURL("app_links.play_store_url", example: "https://play.google.com/store/apps/details?id=club.belay.app"))
 
+        // webhooks
+        let allowPrivate = integer("webhooks.allow_private_addresses")
+        if !(0...1).contains(allowPrivate) {
+            refuse("webhooks.allow_private_addresses", "\(allowPrivate) is not 0 (refuse loopback, link-local and private addresses) or 1 (allow them, for a receiver on the club's own network)")
+        }
+        let webhooks = BelayConfiguration.Webhooks(
+            workers: atLeast(1, "webhooks.workers", unit: "worker"),
+            timeoutSeconds: atLeast(1, "webhooks.timeout_seconds", unit: "second"),
+            maxAttempts: atLeast(1, "webhooks.max_attempts", unit: "attempt"),
+            retryBaseSeconds: atLeast(1, "webhooks.retry_base_seconds", unit: "second"),
+            disableAfterHours: atLeast(1, "webhooks.disable_after_hours", unit: "hour"),
+            pollMilliseconds: atLeast(10, "webhooks.poll_milliseconds", unit: "milliseconds"),
+            allowPrivateAddresses: allowPrivate == 1
+        )
+
+        // calendar
+        let alarm = integer("calendar.alarm_minutes_before")
+        if !(0...10_080).contains(alarm) {
+            refuse("calendar.alarm_minutes_before", "\(alarm) is not a number of minutes from 0 (no reminder) to 10080 (a week before)")
+        }
+        let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: alarm)
+        let meetups = BelayConfiguration.Meetups(
+            completeEverySeconds: atLeast(0, "meetups.complete_every_seconds", unit: "seconds", why: "0 turns it off"))
+
         return BelayConfiguration(
             server: server,
             dataDirectory: dataDirectory,
@@ -306,6 +330,9 @@ struct ConfigurationValidator {
             backfill: backfill,
             share: share,
             appLinks: appLinks,
+            webhooks: webhooks,
+            calendar: calendar,
+            meetups: meetups,
             sourceFile: sourceFile
         )
     }

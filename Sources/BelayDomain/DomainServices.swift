@@ -23,24 +23,37 @@ public struct DomainServices: Sendable {
     public let leases: LeaseService
     /// The backfill's scoped queries and queueing.
     public let backfill: BackfillService
+    /// Webhook endpoints and the delivery queue.
+    public let webhooks: WebhookService
+    /// Calendar feed tokens and the meetups feeds show.
+    public let calendar: CalendarService
+    /// Members' collection progress and weekly streaks.
+    public let progress: ProgressService
 
+    /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
+    ///   representations); the default writes ids only.
     /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
-    public init(pool: DatabasePool, clock: any WallClock = SystemWallClock(), settings: DomainSettings = DomainSettings()) throws {
+    public init(pool: DatabasePool, clock: any WallClock = SystemWallClock(), settings: DomainSettings = DomainSettings(),
+                webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
+        let emitter = WebhookEmitter(encoder: webhookPayloads)
         self.pool = pool
         self.clock = clock
         self.settings = settings
         let awarder = RewardAwarder(policy: settings.rewards)
         users = UserService(pool: pool, clock: clock)
-        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
-        attendance = AttendanceService(pool: pool, clock: clock)
-        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder)
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter)
+        attendance = AttendanceService(pool: pool, clock: clock, events: emitter)
+        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
-        renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs)
+        renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs, events: emitter)
         shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone)
         sharePages = SharePageService(pool: pool, clock: clock)
         leases = LeaseService(pool: pool, clock: clock)
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
+        webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
+        calendar = CalendarService(pool: pool, clock: clock)
+        progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones, clubTimeZone: settings.clubTimeZone)
     }
 }

@@ -138,8 +138,12 @@ public enum MigrationRefusal: String, Sendable, CaseIterable {
     case badFileName = "bad_file_name"
     /// Two files share a number.
     case duplicateNumber = "duplicate_number"
-    /// The numbers do not run 0001, 0002, … without a gap.
+    /// The numbers do not start at 0001 (later gaps are allowed: numbers are reserved by
+    /// work merged in any order).
     case gapInNumbering = "gap_in_numbering"
+    /// A pending migration is numbered below one already applied: applying it now would
+    /// build the schema in another order than the numbers say.
+    case appliedOutOfOrder = "applied_out_of_order"
     /// A migration already applied to the database has been edited since.
     case checksumChanged = "checksum_changed"
     /// The database has migrations this binary does not know: its schema is newer.

@@ -23,6 +23,10 @@ import Testing
             if ["/healthz", "/readyz", "/openapi.json", "/assets/share-page.css", "/issuer"].contains(route.pattern) {
                 #expect(response.status == 200, "\(route) without a token")
                 schemas.check(response, route.method, route.pattern)
+            } else if route.pattern == "/v1/calendar/{token}.ics" {
+                // The feed's token in the URL is its credential (calendar apps send no header).
+                #expect(response.status == 404, "\(route) with a token that is not one")
+                #expect(response.problemCode == "calendar_not_found")
             } else if publicPatterns.contains(route.pattern) {
                 // Public, and answering "not found" for an unknown slug or an unconfigured app.
                 #expect(response.status == 404, "\(route) without a token")
@@ -165,6 +169,24 @@ import Testing
         #expect(unseen.problemCode == unknown.problemCode)
         #expect(fixture.get("/v1/users/\(stranger.id)/collection.png", as: otherHost).status == 200)
         #expect(fixture.post("/v1/meetups/\(mine.id)/cancel", as: fixture.host)["status"]?.stringValue == "cancelled")
+    }
+
+    @Test func coHostsSeeTheRewardsAndMembersOfTheMeetupsTheyCoHost() throws {
+        let fixture = try APIFixture()
+        let cohost = try fixture.member(role: .host, name: "cohost")
+        let meetup = try fixture.meetup(startsIn: 0)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: fixture.host, json: #"{"user_id": \#(member.id)}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+        // Not yet a co-host: answered like a reward and a member that do not exist.
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: cohost).status == 404)
+        #expect(fixture.get("/v1/users/\(member.id)/collection.png", as: cohost).status == 404)
+        _ = try fixture.domain.meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: fixture.host.user.actorForTests)
+        #expect(fixture.get("/v1/rewards/\(rewardID)", as: cohost).status == 200)
+        let collection = fixture.get("/v1/users/\(member.id)/collection.png", as: cohost)
+        #expect(collection.status == 200)
+        #expect(String(decoding: collection.bytes, as: UTF8.self).hasSuffix("host \(cohost.id)"))
     }
 
     @Test func adminsManageEveryMeetupAndSeeEverything() throws {

@@ -11,10 +11,11 @@ final class ServeWorkspace: @unchecked Sendable {
     let directory: TemporaryDirectory
     var configPath: String { directory.file("config.json") }
 
-    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""], server: [String: Any] = [:]) throws {
+    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""], server: [String: Any] = [:],
+         webhooks: [String: Int]? = nil) throws {
         directory = try TemporaryDirectory(prefix: "belay-serve")
         let root = BelayProcess.packageRoot
-        let file: [String: Any] = [
+        var file: [String: Any] = [
             "data_directory": "./data",
             "assets_directory": root.appendingPathComponent("Assets").path,
             "migrations_directory": root.appendingPathComponent("Migrations").path,
@@ -22,6 +23,7 @@ final class ServeWorkspace: @unchecked Sendable {
                 .merging(server) { $1 },
             "share": share,
         ]
+        if let webhooks { file["webhooks"] = webhooks }
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
     }
 

@@ -280,3 +280,40 @@ import BelayTestSupport
         #expect(bad.standardError.contains("'2026-12-05' (midnight)"))
     }
 }
+
+/// `belay meetups add-cohost|cohosts|remove-cohost` on the real binary.
+@Suite struct CohostCommandsTests {
+    @Test func nameListAndRemoveCohosts() throws {
+        let club = try CLIWorkspace()
+        try club.succeed("migrate")
+        try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try club.succeed("users", "create", "dahye", "--name", "Dahye", "--role", "host")
+        try club.succeed("users", "create", "minji", "--name", "Minji")
+        let meetup = try #require(try club.json("meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-01-04 19:00",
+                                                "--ends", "2030-01-04 22:00", "--capacity", "10", "--host", "jisoo") as? [String: Any])
+        let id = String(try #require(meetup["id"] as? Int))
+
+        let empty = try club.run("meetups", "cohosts", id)
+        #expect(empty.status == 0)
+        #expect(empty.standardError.contains("Meetup \(id) has no co-hosts."))
+        let added = try club.run("meetups", "add-cohost", id, "dahye")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.standardOutput.contains("dahye   Dahye  host"))
+        #expect(added.standardError == "dahye co-hosts meetup \(id).\n")
+        let list = try #require(try club.json("meetups", "cohosts", id) as? [[String: Any]])
+        #expect(list.map { $0["handle"] as? String } == ["dahye"])
+
+        let member = try club.run("meetups", "add-cohost", id, "minji")
+        #expect(member.status == 1)
+        #expect(member.standardError.contains("[not_permitted]"))
+        #expect(member.standardError.contains("minji is a member"))
+        let host = try club.run("meetups", "add-cohost", id, "jisoo")
+        #expect(host.status == 1)
+        #expect(host.standardError.contains("[invalid_input]"))
+
+        let removed = try club.run("meetups", "remove-cohost", id, "dahye")
+        #expect(removed.status == 0)
+        #expect(removed.standardError.contains("dahye no longer co-hosts meetup \(id)."))
+        #expect(try #require(try club.json("meetups", "cohosts", id) as? [[String: Any]]).isEmpty)
+    }
+}

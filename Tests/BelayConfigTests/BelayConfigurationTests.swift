@@ -244,6 +244,9 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"rewards": {"rarity_weights": {"rare": -1}}}"#, "rewards.rarity_weights.rare: -1 is negative"),
         (#"{"rewards": {"rarity_weights": {"rare": 0}}}"#, "rewards.rarity_weights: every weight is 0"),
         (#"{"share": {"instagram_app_id": "my-app"}}"#, #"share.instagram_app_id: "my-app" is not a Facebook App ID"#),
+        (#"{"webhooks": {"allow_private_addresses": 2}}"#, "webhooks.allow_private_addresses: 2 is not 0"),
+        (#"{"webhooks": {"timeout_seconds": 0}}"#, "webhooks.timeout_seconds: 0 is too small"),
+        (#"{"webhooks": {"poll_milliseconds": 1}}"#, "webhooks.poll_milliseconds: 1 is too small"),
         (#"{"data_directory": ""}"#, "data_directory: must not be empty"),
     ])
     func impossibleValuesAreNamed(json: String, expected: String) throws {

@@ -113,9 +113,13 @@ import Testing
     }
 
     @Test func listsUpcomingAndPastWithCursorsAndFilters() throws {
+        // Each is created a minute before it starts (a past meetup cannot be created now).
+        let now = fixture.clock.now()
         let created = try (0..<5).map { index in
-            try meetups.create(draft(startsIn: Double(index) * 86_400 - 2 * 86_400, place: index % 2 == 0 ? "Crag" : "Gym"),
-                               by: fixture.hostActor)
+            let input = draft(startsIn: Double(index) * 86_400 - 2 * 86_400, place: index % 2 == 0 ? "Crag" : "Gym")
+            fixture.clock.set(min(now, input.startsAt.addingTimeInterval(-60)))
+            defer { fixture.clock.set(now) }
+            return try meetups.create(input, by: fixture.hostActor)
         }
         // Meetups 0 and 1 are over; 2 (running now? no: starts now) and later are upcoming.
         var upcoming: [Int64] = []

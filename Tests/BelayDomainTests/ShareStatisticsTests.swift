@@ -110,7 +110,11 @@ import Testing
             #expect(!plan.contains { $0.hasPrefix("SCAN e") || $0.hasPrefix("SCAN s") || $0.hasPrefix("SCAN m") || $0.contains("SCAN share_events") },
                     "host \(forHost), meetup \(forMeetup):\n\(text)")
             #expect(text.contains("SEARCH e USING INDEX share_events_by_meetup"), "\(text)")
-            if forHost && !forMeetup { #expect(text.contains("SEARCH m USING INDEX meetups_by_host"), "\(text)") }
+            if forHost && !forMeetup {
+                // A host's meetups (hosted and co-hosted) are found through their indexes.
+                #expect(text.contains("USING COVERING INDEX meetups_by_host (host_id=?)"), "\(text)")
+                #expect(text.contains("USING COVERING INDEX meetup_cohosts_by_user (user_id=?)"), "\(text)")
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ import BelayDomain
 import BelayHTTP
 import BelayPipeline
 import BelayStorage
+import BelayWebhooks
 import Foundation
 
 /// Choices `buildApplication` leaves to its caller: tests swap the renderer, the clock and
@@ -56,12 +57,16 @@ public final class BelayApplication: Sendable {
     public let scheduler: BackfillScheduler
     /// Prunes old check-in idempotency keys and wrong-code counters (`check_in.retention_days`).
     public let retention: RetentionScheduler
+    /// Delivers signed webhooks in the background.
+    public let webhookWorker: WebhookDeliveryWorker
+    /// Completes meetups whose check-in window closed.
+    public let completion: MeetupCompletionScheduler
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
-         backfillMetrics: RenderMetrics, logger: Logger) {
+         webhookWorker: WebhookDeliveryWorker, completion: MeetupCompletionScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -70,6 +75,8 @@ public final class BelayApplication: Sendable {
         self.workers = workers
         self.scheduler = scheduler
         self.retention = retention
+        self.webhookWorker = webhookWorker
+        self.completion = completion
         self.backfillMetrics = backfillMetrics
         self.logger = logger
     }
@@ -80,7 +87,7 @@ public final class BelayApplication: Sendable {
     /// The port the server listens on (the real one for port 0); 0 before `start()`.
     public var port: Int { server.port }
 
-    /// Starts the render workers, the backfill schedule, check-in retention and the HTTP server.
+    /// Starts the render workers, the backfill schedule, check-in retention, the webhook workers and the HTTP server.
     /// - Throws: `ApplicationError` when the address cannot be bound.
     public func start() throws {
         do {
@@ -90,6 +97,8 @@ public final class BelayApplication: Sendable {
         }
         scheduler.start()
         retention.start()
+        webhookWorker.start()
+        completion.start()
         do {
             try server.start()
         } catch {
@@ -116,6 +125,8 @@ public final class BelayApplication: Sendable {
     private func stopBackground() {
         scheduler.stop()
         retention.stop()
+        webhookWorker.stop()
+        completion.stop()
         workers.stop()
     }
 
@@ -161,7 +172,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let domain: DomainServices
     do {
-        domain = try DomainServices(pool: pool, clock: options.clock, settings: try DomainSettings(configuration: configuration))
+        let settings = try DomainSettings(configuration: configuration)
+        domain = try DomainServices(pool: pool, clock: options.clock, settings: settings,
+                                    webhookPayloads: APIWebhookPayloads(presentation: Presentation(configuration: configuration),
+                                                                        checkIn: settings.checkIn))
     } catch let error as DomainError {
         throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
     }
@@ -185,6 +199,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     } catch {
         throw ApplicationError(.dataDirectoryUnusable(path: pipeline.badges.keys.directory.path, reason: "\(error)"))
     }
+    let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
     let metricsRegistry = MetricsRegistry()
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
@@ -195,7 +210,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
         readiness: { readiness(pool: pool, migrator: migrator) },
-        metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() })
+        metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
+        notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
+        assetsDirectory: configuration.assetsDirectory)
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
@@ -210,6 +227,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler, retention: retention,
+                                       webhookWorker: webhookWorker,
+                                       completion: MeetupCompletionScheduler(meetups: domain.meetups,
+                                                                             intervalSeconds: configuration.meetups.completeEverySeconds,
+                                                                             log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger)
     applicationBox.set(application)
     return application

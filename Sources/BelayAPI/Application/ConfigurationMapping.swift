@@ -3,6 +3,8 @@ import BelayDomain
 import BelayHTTP
 import BelayPipeline
 import BelayStorage
+import BelayPipeline
+import BelayWebhooks
 import Foundation
 
 extension DomainSettings {
@@ -28,7 +30,8 @@ extension DomainSettings {
             renderJobs: RenderJobPolicy(maxAttempts: configuration.render.maxAttempts,
                                         retryBaseSeconds: configuration.render.retryBaseSeconds,
                                         leaseSeconds: configuration.backfill.leaseSeconds),
-            clubTimeZone: configuration.club.zone
+            clubTimeZone: configuration.club.zone,
+            webhooks: WebhookPolicy(configuration: configuration)
         )
     }
 }
@@ -44,6 +47,17 @@ extension CheckInRetention {
             throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): check_in.retention_days",
                                                    message: error.message))
         }
+    }
+}
+
+extension WebhookPolicy {
+    /// Webhook retries and address rules from `config.json`'s `webhooks` section. An attempt
+    /// holds its delivery for the request timeout and half a minute more.
+    public init(configuration: BelayConfiguration) {
+        let webhooks = configuration.webhooks
+        self.init(maxAttempts: webhooks.maxAttempts, retryBaseSeconds: webhooks.retryBaseSeconds,
+                  disableAfterSeconds: webhooks.disableAfterHours * 3600, leaseSeconds: webhooks.timeoutSeconds + 30,
+                  allowPrivateAddresses: webhooks.allowPrivateAddresses)
     }
 }
 
@@ -89,5 +103,31 @@ extension SharePageSettings {
         self.init(clubName: configuration.club.name, clubLocale: configuration.club.locale, iosAppIDs: links.iosAppIDs,
                   androidPackage: links.androidPackage, androidSHA256Fingerprints: links.androidSHA256Fingerprints,
                   appStoreURL: links.appStoreURL, playStoreURL: links.playStoreURL)
+    }
+}
+
+extension WebhookDeliveryWorker {
+    /// The webhook workers of this process from `config.json`'s `webhooks` section: libcurl
+    /// with the configured timeout and address rule, lease owners named `host:pid:webhook-N`.
+    public static func make(configuration: BelayConfiguration, domain: DomainServices,
+                            log: @escaping @Sendable (String) -> Void) -> WebhookDeliveryWorker {
+        let webhooks = configuration.webhooks
+        let identity = WorkerIdentity.current
+        return WebhookDeliveryWorker(
+            service: domain.webhooks,
+            transport: CurlWebhookTransport(timeoutSeconds: webhooks.timeoutSeconds, allowPrivateAddresses: webhooks.allowPrivateAddresses),
+            clock: domain.clock, threads: webhooks.workers, ownerPrefix: "\(identity.host):\(identity.pid)",
+            pollSeconds: Double(webhooks.pollMilliseconds) / 1000,
+            isGone: { owner in WorkerIdentity.parse(owner: owner).map(identity.knowsIsGone) ?? false },
+            log: log)
+    }
+}
+
+extension CalendarSettings {
+    /// Calendar feeds from `config.json`: the reminder from `calendar.alarm_minutes_before`, event
+    /// `UID`s in the domain of `server.public_base_url`.
+    public init(configuration: BelayConfiguration) {
+        let host = URLComponents(string: configuration.server.publicBaseURL)?.host ?? "belay.local"
+        self.init(alarmMinutesBefore: configuration.calendar.alarmMinutesBefore, uidDomain: host)
     }
 }

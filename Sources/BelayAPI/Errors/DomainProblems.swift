@@ -26,7 +26,7 @@ public enum DomainProblems {
         let reason = error.reason
         let status: HTTPStatus
         switch reason {
-        case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound:
+        case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound:
             status = .notFound
         case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
             status = .unprocessableContent

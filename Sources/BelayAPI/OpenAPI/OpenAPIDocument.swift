@@ -8,7 +8,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -21,14 +21,15 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] }),
+                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"]]),
+            "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
                 "securitySchemes": [
                     "bearerAuth": ["type": "http", "scheme": "bearer",
                                    "description": "An API token issued with `belay users token HANDLE` (it starts with `belay_`)."],
                 ],
-                "schemas": .object(schemas),
+                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }),
                 "responses": .object(problemResponses),
             ],
         ]
@@ -36,7 +37,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        operations.map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -70,6 +71,7 @@ public enum OpenAPIDocument {
         ("badges_not_issued", "404: this server issues no badges."),
         ("busy", "503: the database is busy; retry after `Retry-After` seconds."),
         ("storage_full", "503: the server's disk is full, so the write was not saved; retry after `Retry-After` seconds."),
+        ("calendar_not_found", "404: no calendar feed has this token (it was revoked); `GET /v1/me` has the current URL."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
     ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
         (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted`, 422 for bad input or a wrong code, 409 otherwise).")
@@ -137,7 +139,7 @@ public enum OpenAPIDocument {
                              ],
                              answers: [ok("A page of meetups.", "MeetupList")], problems: [400]),
             OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (hosts and admins).",
-                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`.",
+                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`. A meetup whose end is in the past is refused (422, `field: ends_at`) unless an admin sets `record_past: true` to record one that happened; it is then `completed` at once when its check-in window has closed, and admins can add attendees and check them in with `checked_in_at`.",
                              requestBody: "CreateMeetup",
                              answers: [created("The meetup; `Location` is its URL.", "Meetup")], problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}", operationID: "getMeetup", summary: "One meetup.", tag: "meetups",
@@ -315,6 +317,8 @@ public enum OpenAPIDocument {
         var parameters: [JSONValue] = operation.pathParameterNames.map { name in
             let schema: JSONValue = name == "hash"
                 ? ["type": "string", "pattern": "^[0-9a-f]{64}$"]
+                : name == "token" ? ["type": "string", "description": "The feed token from `calendar_url`."]
+                : name == "hold_id" ? ["type": "string", "description": "A hold id from `GET /v1/holds`, e.g. `jug-gold`."]
                 : ["type": "integer", "format": "int64", "minimum": 1]
             let description = name == "hash" ? "The image's content hash, as in the reward's image URL." : "The \(name)."
             return ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]

@@ -60,7 +60,10 @@ extension OpenAPIDocument {
                                         "checks": Schema.stringMap("Each check and `ok` or what is wrong.")]),
             "SharePreferences": Schema.object(["show_name_on_share_pages": Schema.boolean]),
             "User": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
-                                   "role": Schema.enumeration(Role.allCases.map(\.rawValue))]),
+                                   "role": Schema.enumeration(Role.allCases.map(\.rawValue)),
+                                   "calendar_url": Schema.string("`GET /v1/me` only: the caller's private calendar feed (RFC 5545) to subscribe to."),
+                                   "progress": Schema.ref("Progress")],
+                                  optional: ["calendar_url", "progress"]),
             "Meetup": Schema.object([
                 "id": Schema.integer,
                 "title": Schema.string,
@@ -93,7 +96,8 @@ extension OpenAPIDocument {
                 "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
                 "capacity": Schema.integer("1–10,000."),
                 "host_id": Schema.integer("The host; the caller when left out."),
-            ], optional: ["description", "address", "time_zone", "host_id"]),
+                "record_past": Schema.boolean,
+            ], optional: ["description", "address", "time_zone", "host_id", "record_past"]),
             "UpdateMeetup": Schema.object([
                 "title": Schema.string,
                 "description": Schema.string,

@@ -56,6 +56,10 @@ struct LeaveBody: JSONRepresentable {
 /// The caller.
 struct UserBody: JSONRepresentable {
     let user: AuthenticatedUser
+    /// The member's private calendar feed (`/v1/calendar/{token}.ics`).
+    var calendarURL: String?
+    /// The member's collection progress and streak (`/v1/me`).
+    var progress: MemberProgress?
 
     func write(to json: inout JSONOutput) {
         json.object { json in
@@ -63,6 +67,11 @@ struct UserBody: JSONRepresentable {
             json.member("handle", user.handle)
             json.member("display_name", user.displayName)
             json.member("role", user.role.rawValue)
+            if let calendarURL { json.member("calendar_url", calendarURL) }
+            if let progress {
+                json.key("progress")
+                ProgressBody(progress: progress).write(to: &json)
+            }
         }
     }
 }

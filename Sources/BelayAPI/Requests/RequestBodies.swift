@@ -14,9 +14,12 @@ struct CreateMeetupRequest: Decodable {
     var capacity: Int
     /// Defaults to the caller (who must then be a host or admin).
     var hostID: Int64?
+    /// Admins record a meetup that already happened.
+    var recordPast: Bool?
 
     enum CodingKeys: String, CodingKey {
         case title, description, address, capacity
+        case recordPast = "record_past"
         case placeName = "place_name"
         case startsAt = "starts_at"
         case endsAt = "ends_at"

@@ -59,6 +59,10 @@ public struct APIRoutes: Sendable {
         registerShareRoutes(on: authenticated)
         registerCollectionRoutes(on: authenticated)
         registerSharePreferenceRoutes(on: authenticated)
+        registerWebhookRoutes(on: authenticated)
+        registerCalendarRoutes(public: router, authenticated: authenticated)
+        registerHoldRoutes(on: authenticated)
+        registerCohostRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -70,13 +70,21 @@ public struct APIServices: Sendable {
     public let readiness: @Sendable () -> ReadinessReport
     /// The Prometheus text of everything `/metrics` shows.
     public let metricsText: @Sendable () -> String
+    /// Wakes the webhook workers; called after an admin queues a test event or enables an endpoint.
+    public let notifyWebhookWorkers: @Sendable () -> Void
+    /// Calendar feed settings (reminders, event UIDs).
+    public let calendar: CalendarSettings
+    /// Where hold artwork is read from (`assets_directory`); nil when this server serves none.
+    public let assetsDirectory: String?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil, badges: BadgeIssuer? = nil,
                 sharePageSettings: SharePageSettings = SharePageSettings(clubName: "Belay Climbing Club", clubLocale: "en_US"),
                 readiness: @escaping @Sendable () -> ReadinessReport,
-                metricsText: @escaping @Sendable () -> String) {
+                metricsText: @escaping @Sendable () -> String,
+                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings = CalendarSettings(),
+                assetsDirectory: String? = nil) {
         self.shareCards = shareCards
         self.badges = badges
         self.sharePageSettings = sharePageSettings
@@ -88,6 +96,9 @@ public struct APIServices: Sendable {
         self.collections = collections
         self.readiness = readiness
         self.metricsText = metricsText
+        self.notifyWebhookWorkers = notifyWebhookWorkers
+        self.calendar = calendar
+        self.assetsDirectory = assetsDirectory
     }
 }
 

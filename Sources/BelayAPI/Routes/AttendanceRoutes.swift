@@ -45,7 +45,9 @@ extension APIRoutes {
         }
 
         routes.get("/v1/me") { _, context in
-            .api(UserBody(user: try context.caller()))
+            let caller = try context.caller()
+            return .api(UserBody(user: caller, calendarURL: try calendarFeedURL(memberID: caller.userID),
+                                 progress: try domain.progress.progress(memberID: caller.userID)))
         }
     }
 }

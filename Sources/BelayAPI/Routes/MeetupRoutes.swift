@@ -32,7 +32,7 @@ extension APIRoutes {
             domain.meetups.create(NewMeetup(
                 title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
-                capacity: body.capacity, hostID: body.hostID ?? caller.userID), by: caller.actor) { [self] outcome in
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID), recordPast: body.recordPast ?? false, by: caller.actor) { [self] outcome in
                 deferred.complete {
                     let meetup = try outcome.get()
                     return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
@@ -87,6 +87,24 @@ extension APIRoutes {
                                  nextCursor: attendees.nextCursor))
         }
 
+        routes.get("/v1/meetups/{id}/attendees.csv") { _, context in
+            let caller = try context.requireRole([.host, .admin], to: "see a meetup's attendees")
+            let id = try context.id()
+            let meetup = try domain.meetups.meetup(id: id)
+            try requireManager(of: meetup, caller, to: "see its attendees")
+            var attendees: [Attendee] = []
+            var cursor: String?
+            repeat {
+                let page = try domain.attendance.attendees(meetupID: id, limit: 500, cursor: cursor)
+                attendees += page.items
+                cursor = page.nextCursor
+            } while cursor != nil
+            let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
+            return Response(status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8", "Cache-Control": "private, no-store",
+                                                   "Content-Disposition": "attachment; filename=\"meetup-\(id)-attendees.csv\""],
+                            body: ResponseBody(string: AttendeeCSV.text(attendees, zone: zone)))
+        }
+
         routes.get("/v1/meetups/{id}/check-in-code") { _, context in
             let caller = try context.requireRole([.host, .admin], to: "see check-in codes")
             let id = try context.id()
@@ -99,12 +117,14 @@ extension APIRoutes {
         MeetupBody(meetup: meetup, window: domain.meetups.checkInWindow(of: meetup), presentation: presentation)
     }
 
-    /// Hosts manage the meetups they host; admins every meetup.
+    /// Hosts manage the meetups they host or co-host; admins every meetup.
     /// - Throws: `HTTPError` 403 `forbidden` (reason `not_permitted`).
     func requireManager(of meetup: Meetup, _ caller: AuthenticatedUser, to action: String) throws {
-        guard caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID) else {
+        var manages = caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID)
+        if !manages && caller.role == .host { manages = try domain.meetups.isManaged(meetupID: meetup.id, by: caller.actor) }
+        guard manages else {
             throw HTTPError(.forbidden, code: "forbidden",
-                            detail: "Only meetup \(meetup.id)'s host or an admin may \(action).",
+                            detail: "Only meetup \(meetup.id)'s host or co-hosts, or an admin, may \(action).",
                             extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
         }
     }

@@ -1,11 +1,12 @@
 import Foundation
 import BelayDomain
+import BelayAPI
 
 /// `belay attendees list|add|remove|check-in|undo-check-in`.
 struct AttendeesCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "attendees", abstract: "See who is going, add and remove members, check them in.",
-                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self])
+                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self, Import.self])
     }
 
     init(arguments: ParsedArguments) {}
@@ -47,18 +48,24 @@ struct AttendeesCommand: ParsableCommand {
     /// `belay attendees list`.
     struct List: ParsableCommand {
         static let status = OptionalOption<AttendanceStatus>("status", valueName: "status", help: "Only attendees with this status.")
+        static let csv = Flag("csv", help: "Print CSV (RFC 4180: handle, name, status, waitlist position, joined, checked in, method) for the door list or records.")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "list", abstract: "List a meetup's attendees in join order, with the waitlist.",
-                                 arguments: [AttendeesCommand.meetup, status, CommonOptions.json])
+                                 arguments: [AttendeesCommand.meetup, status, csv, CommonOptions.json])
         }
 
-        let meetupID: Int64, status: AttendanceStatus?, json: Bool
+        let meetupID: Int64, status: AttendanceStatus?, csv: Bool, json: Bool
 
         init(arguments: ParsedArguments) {
             meetupID = arguments[AttendeesCommand.meetup]
             status = arguments[Self.status]
+            csv = arguments[Self.csv]
             json = arguments[CommonOptions.json]
+        }
+
+        func validate() throws {
+            if csv && json { throw CommandLineError.usage("give --csv or --json, not both") }
         }
 
         func run(_ context: CommandContext) throws {
@@ -67,6 +74,9 @@ struct AttendeesCommand: ParsableCommand {
             let attendees = try ClubServices.all { try services.attendance.attendees(meetupID: meetupID, status: status, limit: 500, cursor: $0) }
             if json {
                 return try context.printJSON(attendees.map { AttendanceOutput($0.attendance, handle: $0.handle, displayName: $0.displayName) })
+            }
+            if csv {
+                return context.output.write(AttendeeCSV.text(attendees, zone: meetup.zone))
             }
             var table = Table(columns: ["handle", "name", "status", "joined", "checked in"])
             for attendee in attendees {

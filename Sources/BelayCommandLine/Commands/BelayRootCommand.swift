@@ -25,6 +25,7 @@ struct BelayRootCommand: ParsableCommand {
         RewardsCommand.self,
         HoldsCommand.self,
         StatsCommand.self,
+        WebhooksCommand.self,
         RenderCommand.self,
         BackfillCommand.self,
         GarbageCollectCommand.self,

@@ -5,7 +5,7 @@ import BelayDomain
 struct MeetupsCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
-                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self])
+                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
     }
 
     init(arguments: ParsedArguments) {}
@@ -24,18 +24,19 @@ struct MeetupsCommand: ParsableCommand {
         static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "IANA time zone, e.g. Asia/Seoul (default: club.time_zone).")
         static let capacity = Option<Int>("capacity", valueName: "n", help: "Places; later joiners are waitlisted.")
         static let host = Option<String>("host", valueName: "handle", help: "The hosting user (role host or admin).")
+        static let past = Flag("past", help: "Record a meetup that already happened (then add its attendees and check them in with --at).")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "create",
                 abstract: "Create a meetup.",
                 discussion: "Example: belay meetups create --title \"Friday bouldering\" --place \"The Cliff Seoul\" --starts \"2026-12-05 19:00\" --ends \"2026-12-05 22:00\" --capacity 12 --host jisoo",
-                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, CommonOptions.json]
+                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, past, CommonOptions.json]
             )
         }
 
         let title: String, place: String, address: String?, description: String
-        let starts: String, ends: String, timeZone: String?, capacity: Int, host: String, json: Bool
+        let starts: String, ends: String, timeZone: String?, capacity: Int, host: String, past: Bool, json: Bool
 
         init(arguments: ParsedArguments) {
             title = arguments[Self.title]
@@ -47,6 +48,7 @@ struct MeetupsCommand: ParsableCommand {
             timeZone = arguments[Self.timeZone]
             capacity = arguments[Self.capacity]
             host = arguments[Self.host]
+            past = arguments[Self.past]
             json = arguments[CommonOptions.json]
         }
 
@@ -70,11 +72,15 @@ struct MeetupsCommand: ParsableCommand {
             let meetup = try services.meetups.create(
                 NewMeetup(title: title, description: description, placeName: place, address: address,
                           startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
-                by: .commandLine)
+                recordPast: past, by: .commandLine)
             let window = services.meetups.checkInWindow(of: meetup)
             if json { return try context.printJSON(MeetupOutput(meetup, host: hostUser.handle, window: window)) }
             MeetupsCommand.printDetails(meetup, host: hostUser.handle, window: window, context)
-            context.note("Created meetup \(meetup.id). Add members with `belay attendees add \(meetup.id) HANDLE…`.")
+            if past {
+                context.note("Recorded past meetup \(meetup.id). Add who came with `belay attendees add \(meetup.id) HANDLE…` and check them in with `belay attendees check-in \(meetup.id) HANDLE --at TIME`.")
+            } else {
+                context.note("Created meetup \(meetup.id). Add members with `belay attendees add \(meetup.id) HANDLE…`.")
+            }
         }
     }
 

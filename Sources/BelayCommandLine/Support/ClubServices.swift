@@ -19,6 +19,7 @@ struct ClubServices {
     var catalog: CatalogService { domain.catalog }
     var rewards: RewardService { domain.rewards }
     var shares: ShareService { domain.shares }
+    var webhooks: WebhookService { domain.webhooks }
 
     /// The user with `handle`, or a failure that says how to find the right handle.
     func user(_ handle: String) throws -> User {
@@ -69,8 +70,10 @@ extension CommandContext {
             throw CommandLineError.failure(error.description)
         }
         let pool = try openDatabase()
+        let payloads = APIWebhookPayloads(presentation: Presentation(configuration: configuration), checkIn: settings.checkIn)
         return ClubServices(configuration: configuration,
-                            domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings))
+                            domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings,
+                                                       webhookPayloads: payloads))
     }
 }
 

@@ -25,11 +25,11 @@ enum AttendanceRepository {
                         [meetupID, memberID], decode)
     }
 
-    /// Whether the member has joined (in any status) a meetup the host hosts.
+    /// Whether the member has joined (in any status) a meetup the host hosts or co-hosts.
     static func attends(memberID: Int64, meetupHostedBy hostID: Int64, in db: Database) throws -> Bool {
         try db.queryOne("""
             SELECT 1 FROM attendances a JOIN meetups m ON m.id = a.meetup_id
-            WHERE a.member_id = ? AND m.host_id = ? LIMIT 1
+            WHERE a.member_id = ?1 AND \(MeetupHostRepository.hostedBy("?2")) LIMIT 1
             """, [memberID, hostID]) { _ in true } ?? false
     }
 

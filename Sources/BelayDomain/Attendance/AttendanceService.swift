@@ -9,15 +9,23 @@ import Foundation
 public final class AttendanceService: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public convenience init(pool: DatabasePool, clock: any WallClock) {
+        self.init(pool: pool, clock: clock, events: .identifiers)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
+        self.events = events
     }
 
     /// Joins a meetup: `going` while there is a place and nobody is waiting, otherwise
     /// `waitlisted` at the back of the line. Joining again while attending changes nothing;
-    /// joining after leaving puts the member at the back of the line.
+    /// joining after leaving puts the member at the back of the line. An admin may add
+    /// members to a meetup that has ended, completed or not (to record who came, then check
+    /// them in at the time they did); before its end a completed meetup takes no one.
     /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
     ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
     public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
@@ -35,16 +43,19 @@ public final class AttendanceService: Sendable {
     private func joinWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<JoinResult> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { db in
+            body: { [events] db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
-                try Self.requireActing(for: memberID, at: meetup, actor)
+                try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 switch meetup.status {
                 case .scheduled: break
                 case .cancelled: throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; it takes no more members")
-                case .completed: throw DomainError(.meetupCompleted, "Meetup \(meetupID) is completed; it takes no more members")
+                case .completed:
+                    guard actor.isAdmin && now >= meetup.endsAt else {
+                        throw DomainError(.meetupCompleted, "Meetup \(meetupID) is completed; it takes no more members (an admin can still record who came)")
+                    }
                 }
-                guard now < meetup.endsAt else {
-                    throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended")
+                guard now < meetup.endsAt || actor.isAdmin else {
+                    throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended (an admin can still record who came)")
                 }
                 guard try UserRepository.find(id: memberID, in: db) != nil else {
                     throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")
@@ -64,6 +75,7 @@ public final class AttendanceService: Sendable {
                     id = try AttendanceRepository.insert(meetupID: meetupID, memberID: memberID, status: status,
                                                          queuePosition: position, at: now, in: db)
                 }
+                try events.attendance(.attendanceJoined, id: id, now: now, in: db)
                 return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)
             })
     }
@@ -87,9 +99,9 @@ public final class AttendanceService: Sendable {
     private func leaveWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<LeaveResult> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { db in
+            body: { [events] db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
-                try Self.requireActing(for: memberID, at: meetup, actor)
+                try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
                     throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
                 }
@@ -107,6 +119,8 @@ public final class AttendanceService: Sendable {
                     promoted = try AttendanceRepository.promoteWaitlisted(meetupID: meetupID, capacity: meetup.capacity,
                                                                          at: now, in: db)
                 }
+                try events.attendance(.attendanceLeft, id: attendance.id, now: now, in: db)
+                for promotion in promoted { try events.attendance(.attendancePromoted, id: promotion.id, now: now, in: db) }
                 return LeaveResult(attendance: try AttendanceRepository.find(id: attendance.id, in: db)!, promoted: promoted)
             })
     }
@@ -167,10 +181,11 @@ public final class AttendanceService: Sendable {
         return meetup
     }
 
-    /// A member acts for themselves; the meetup's host or an admin for anyone.
-    static func requireActing(for memberID: Int64, at meetup: MeetupRepository.Essentials, _ actor: Actor) throws {
-        guard actor.userID == memberID || actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-            throw DomainError(.notPermitted, "Only the member themselves, the meetup's host or an admin may do this")
+    /// A member acts for themselves; the meetup's hosts (host and co-hosts) or an admin for anyone.
+    static func requireActing(for memberID: Int64, at meetup: MeetupRepository.Essentials, _ actor: Actor, in db: Database) throws {
+        let manages = actor.userID == memberID ? true : try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db)
+        guard manages else {
+            throw DomainError(.notPermitted, "Only the member themselves, the meetup's host or co-hosts, or an admin may do this")
         }
     }
 }

@@ -15,21 +15,20 @@ public final class CheckInService: Sendable {
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     private let awarder: RewardAwarder
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
-        self.pool = pool
-        self.clock = clock
-        self.policy = checkInPolicy
-        self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
-        self.awarder = RewardAwarder(policy: rewardPolicy)
+    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, awarder: RewardAwarder(policy: rewardPolicy),
+                  events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder) {
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
         self.awarder = awarder
+        self.events = events
     }
 
     private enum Outcome {
@@ -108,8 +107,8 @@ public final class CheckInService: Sendable {
                 throw DomainError(.notPermitted, "A member checks in with a code only for themselves; hosts check others in without a code")
             }
         case .host, .offline:
-            guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-                throw DomainError(.notPermitted, "Only the meetup's host or an admin checks members in on their behalf")
+            guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+                throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, check members in on their behalf")
             }
         }
         let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
@@ -174,6 +173,7 @@ public final class CheckInService: Sendable {
             try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                               attendanceID: attendance.id, at: now, in: db)
         }
+        try events.attendance(.checkInCreated, id: attendance.id, now: now, in: db)
         return .checkedIn(attendanceID: attendance.id, isRepeat: false)
     }
 
@@ -186,8 +186,8 @@ public final class CheckInService: Sendable {
         return try domainCall {
             try pool.write { db in
                 guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { throw MeetupService.notFound(meetupID) }
-                guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-                    throw DomainError(.notPermitted, "Only the meetup's host or an admin undoes a check-in")
+                guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+                    throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, undo a check-in")
                 }
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
                     throw DomainError(.notAttending, "User \(memberID) has not joined meetup \(meetupID)")
@@ -201,6 +201,7 @@ public final class CheckInService: Sendable {
                     try RenderJobRepository.cancelQueued(rewardID: reward.id, now: now, in: db)
                 }
                 try CheckInRepository.forgetKeys(attendanceID: attendance.id, in: db)
+                try events.attendance(.checkInUndone, id: attendance.id, now: now, in: db)
                 return try AttendanceRepository.find(id: attendance.id, in: db)!
             }
         }

@@ -10,34 +10,55 @@ public final class MeetupService: Sendable {
     private let clock: any WallClock
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
+        self.events = events
     }
 
     /// Creates a scheduled meetup with a fresh check-in secret.
-    /// - Throws: `DomainError`: `not_permitted` (a member, or a host creating for another
-    ///   host), `invalid_input` naming the field, `user_not_found` for the host, or
-    ///   `not_permitted` when the named host is only a member.
+    ///
+    /// A meetup that has already ended is refused unless `recordPast` is set, which only an
+    /// admin may do: that records a meetup that happened (last season's paper attendance),
+    /// `completed` at once when its check-in window has closed, so that admins can then add
+    /// its attendees and check them in at the times they came.
+    /// - Throws: `DomainError`: `not_permitted` (a member, a host creating for another host,
+    ///   or recording a past meetup without being an admin), `invalid_input` naming the field
+    ///   (`ends_at` in the past without `record_past`; `record_past` for a meetup still to
+    ///   come), `user_not_found` for the host, or `not_permitted` when the named host is only
+    ///   a member.
     public func create(_ new: NewMeetup, by actor: Actor) throws -> Meetup {
-        try createWrite(new, by: actor).perform()
+        try create(new, recordPast: false, by: actor)
     }
 
-    /// Creates like `create(_:by:)` without holding the calling thread while the write waits
-    /// for its commit: `completion` gets the meetup, or the same errors, on the database's
-    /// writer thread (or at once, on this one, for a refusal found before writing).
-    public func create(_ new: NewMeetup, by actor: Actor, then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
+    /// Creates a meetup as `create(_:by:)` does, or records one that already happened
+    /// (`recordPast`; admins only).
+    /// - Throws: as `create(_:by:)`.
+    public func create(_ new: NewMeetup, recordPast: Bool, by actor: Actor) throws -> Meetup {
+        try createWrite(new, recordPast: recordPast, by: actor).perform()
+    }
+
+    /// Creates like `create(_:recordPast:by:)` without holding the calling thread while the
+    /// write waits for its commit: `completion` gets the meetup, or the same errors, on the
+    /// database's writer thread (or at once, on this one, for a refusal found before writing).
+    public func create(_ new: NewMeetup, recordPast: Bool = false, by actor: Actor,
+                       then completion: @escaping @Sendable (Result<Meetup, any Error>) -> Void) {
         do {
-            try createWrite(new, by: actor).perform(then: completion)
+            try createWrite(new, recordPast: recordPast, by: actor).perform(then: completion)
         } catch {
             completion(.failure(error))
         }
     }
 
-    private func createWrite(_ new: NewMeetup, by actor: Actor) throws -> DomainWrite<Meetup> {
+    private func createWrite(_ new: NewMeetup, recordPast: Bool, by actor: Actor) throws -> DomainWrite<Meetup> {
         guard actor.role != .member else {
             throw DomainError(.notPermitted, "Only hosts and admins create meetups")
         }
@@ -47,10 +68,23 @@ public final class MeetupService: Sendable {
         let meetup = try Self.validated(new)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
+        let ended = meetup.endsAt <= now
+        if ended && !recordPast {
+            throw DomainError.invalid("ends_at", "The meetup would end at \(ISO8601DateFormatter().string(from: meetup.endsAt)), which is in the past. To record a meetup that already happened, an admin sets record_past: true (API) or --past (CLI)")
+        }
+        if recordPast {
+            guard actor.isAdmin else { throw DomainError(.notPermitted, "Only admins record past meetups") }
+            guard ended else {
+                throw DomainError.invalid("record_past", "record_past is for meetups that already ended; this one ends at \(ISO8601DateFormatter().string(from: meetup.endsAt)), so leave it out")
+            }
+        }
+        let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { db in
+            body: { [events] db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
+                if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
+                try events.meetup(.meetupCreated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             })
     }
@@ -74,9 +108,9 @@ public final class MeetupService: Sendable {
     private func updateWrite(id: Int64, _ changes: MeetupChanges, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { db in
+            body: { [events] db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 try Self.requireOpen(current)
                 var merged = NewMeetup(title: changes.title ?? current.title,
                                        description: changes.description ?? current.description,
@@ -94,8 +128,10 @@ public final class MeetupService: Sendable {
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
                 if merged.capacity > current.capacity {
-                    _ = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
+                    let promoted = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
+                    for attendance in promoted { try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db) }
                 }
+                try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             })
     }
@@ -117,17 +153,109 @@ public final class MeetupService: Sendable {
     private func cancelWrite(id: Int64, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { db in
+            body: { [events] db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 if current.status == .cancelled { return current }
                 guard current.status != .completed else {
                     throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
                 }
                 try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
+                try events.meetup(.meetupCancelled, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             })
+    }
+
+    /// Completes every scheduled meetup whose check-in window has closed (up to `limit`, the
+    /// earliest first), each with a `meetup.completed` event, in one transaction. Idempotent:
+    /// run it until it returns fewer than `limit`; a meetup is completed once.
+    /// - Returns: the meetups completed now.
+    /// - Throws: `DomainError` for a limit outside 1…1000 or a storage failure.
+    @discardableResult
+    public func completeEnded(limit: Int = 100) throws -> [Meetup] {
+        let limit = try validatedLimit(limit, maximum: 1_000)
+        let now = clock.now()
+        let cutoff = now.addingTimeInterval(-Double(policy.closesMinutesAfterEnd) * 60)
+        return try domainCall {
+            try pool.write { db in
+                try MeetupLifecycleRepository.scheduledEnded(before: cutoff, limit: limit, in: db).compactMap { id in
+                    try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
+                    try events.meetup(.meetupCompleted, id: id, now: now, in: db)
+                    return try MeetupRepository.find(id: id, in: db)
+                }
+            }
+        }
+    }
+
+    // MARK: Co-hosts
+
+    /// Makes `userID` a co-host: they get the host's rights on this meetup (changing it,
+    /// its attendees and check-ins, its code, the rewards and statistics from it). Handing the
+    /// meetup over and naming co-hosts stay with its host and admins. Adding twice is harmless.
+    /// - Returns: the co-hosts' ids, in the order they were added.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the host or an admin;
+    ///   a co-host must be a host or admin), `user_not_found`, `invalid_input` (the host
+    ///   themselves), `meetup_cancelled` / `meetup_completed`.
+    @discardableResult
+    public func addCohost(meetupID: Int64, userID: Int64, by actor: Actor) throws -> [Int64] {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireHostOrAdmin(of: meetup, actor)
+                try Self.requireOpen(meetup)
+                guard userID != meetup.hostID else {
+                    throw DomainError.invalid("user_id", "User \(userID) hosts meetup \(meetupID) already; a co-host is someone else")
+                }
+                try Self.requireHost(userID, in: db)
+                _ = try MeetupHostRepository.add(meetupID: meetupID, userID: userID, now: now, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// Takes a co-host's rights on this meetup away. Removing someone who is not one is harmless.
+    /// - Returns: the remaining co-hosts' ids.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the host or an admin).
+    @discardableResult
+    public func removeCohost(meetupID: Int64, userID: Int64, by actor: Actor) throws -> [Int64] {
+        try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireHostOrAdmin(of: meetup, actor)
+                _ = try MeetupHostRepository.remove(meetupID: meetupID, userID: userID, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// The meetup's co-hosts' ids, in the order they were added.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func cohosts(meetupID: Int64) throws -> [Int64] {
+        try domainCall {
+            try pool.read { db in
+                _ = try Self.require(meetupID, in: db)
+                return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
+            }
+        }
+    }
+
+    /// Whether `actor` has the host's rights on the meetup (its host or a co-host who is a
+    /// host, or an admin); false for an unknown meetup.
+    public func isManaged(meetupID: Int64, by actor: Actor) throws -> Bool {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { return false }
+                return try HostRights.manages(actor, meetupID: meetupID, hostID: meetup.hostID, in: db)
+            }
+        }
+    }
+
+    static func requireHostOrAdmin(of meetup: Meetup, _ actor: Actor) throws {
+        guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
+            throw DomainError(.notPermitted, "Only the meetup's host or an admin names its co-hosts")
+        }
     }
 
     /// Marks a meetup completed (it no longer takes joins). Completing twice is harmless.
@@ -137,12 +265,13 @@ public final class MeetupService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let current = try Self.require(id, in: db)
-                try Self.requireManager(of: current, actor)
+                try Self.requireManager(of: current, actor, in: db)
                 if current.status == .completed { return current }
                 guard current.status != .cancelled else {
                     throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
                 }
                 try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
+                try events.meetup(.meetupCompleted, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }
@@ -193,10 +322,15 @@ public final class MeetupService: Sendable {
     ///   or an admin may see it), `meetup_cancelled`.
     public func currentCheckInCode(meetupID: Int64, by actor: Actor) throws -> CheckInCode {
         let now = clock.now()
-        let meetup = try domainCall { try pool.read { try MeetupRepository.essentials(id: meetupID, in: $0) } }
+        let (meetup, manages) = try domainCall {
+            try pool.read { db -> (MeetupRepository.Essentials?, Bool) in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db) else { return (nil, false) }
+                return (meetup, try HostRights.manages(actor, meetupID: meetupID, hostID: meetup.hostID, in: db))
+            }
+        }
         guard let meetup else { throw Self.notFound(meetupID) }
-        guard actor.isAdmin || actor.userID == meetup.hostID else {
-            throw DomainError(.notPermitted, "Only the meetup's host or an admin sees its check-in code")
+        guard manages else {
+            throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, see its check-in code")
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; there is nothing to check in to")
@@ -215,9 +349,9 @@ public final class MeetupService: Sendable {
         return meetup
     }
 
-    static func requireManager(of meetup: Meetup, _ actor: Actor) throws {
-        guard actor.isAdmin || (actor.role == .host && actor.userID == meetup.hostID) else {
-            throw DomainError(.notPermitted, "Only the meetup's host or an admin may do this")
+    static func requireManager(of meetup: Meetup, _ actor: Actor, in db: Database) throws {
+        guard try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+            throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, may do this")
         }
     }
 

@@ -10,11 +10,17 @@ public final class RenderJobQueue: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
     private let policy: RenderJobPolicy
+    private let events: WebhookEmitter
 
-    public init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy) {
+    public convenience init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy) {
+        self.init(pool: pool, clock: clock, policy: policy, events: .identifiers)
+    }
+
+    init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = policy
+        self.events = events
     }
 
     /// Queues a render of a reward, available at once. A reward has at most one job in flight:
@@ -85,7 +91,9 @@ public final class RenderJobQueue: Sendable {
                     throw try Self.notHeld(jobID, owner, in: db)
                 }
                 _ = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db)
+                let wasReady = try RenderJobRepository.rewardIsReady(rewardID: held.rewardID, in: db)
                 try RenderJobRepository.markRewardReady(rewardID: held.rewardID, output: output, now: now, in: db)
+                if !wasReady { try events.reward(.rewardReady, id: held.rewardID, now: now, in: db) }
                 return try RewardRepository.find(id: held.rewardID, in: db)!
             }
         }

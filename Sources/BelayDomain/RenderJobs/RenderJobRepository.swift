@@ -183,6 +183,10 @@ enum RenderJobRepository {
             """, [reason, rewardID])
     }
 
+    static func rewardIsReady(rewardID: Int64, in db: Database) throws -> Bool {
+        try db.scalar("SELECT render_status = 'ready' FROM rewards WHERE id = ?", [rewardID], as: Bool.self) ?? false
+    }
+
     static func markRewardPending(rewardID: Int64, in db: Database) throws {
         try db.execute("UPDATE rewards SET render_status = 'pending' WHERE id = ? AND render_status = 'failed'", [rewardID])
     }

@@ -50,8 +50,8 @@ enum RewardRepository {
                      in db: Database) throws -> [Reward] {
         if let hostID {
             return try db.query("""
-                \(select) WHERE r.member_id = ? AND (? = 1 OR r.revoked_at IS NULL) AND m.host_id = ? AND r.id < ?
-                ORDER BY r.id DESC LIMIT ?
+                \(select) WHERE r.member_id = ?1 AND (?2 = 1 OR r.revoked_at IS NULL) AND \(MeetupHostRepository.hostedBy("?3")) AND r.id < ?4
+                ORDER BY r.id DESC LIMIT ?5
                 """, [memberID, includeRevoked, hostID, beforeID, limit], decode)
         }
         return try db.query("\(select) WHERE r.member_id = ? AND (? = 1 OR r.revoked_at IS NULL) AND r.id < ? ORDER BY r.id DESC LIMIT ?",

@@ -35,8 +35,12 @@ public final class RewardService: Sendable {
     public func reward(id: Int64, visibleTo actor: Actor) throws -> Reward {
         let reward = try reward(id: id)
         if actor.isAdmin || reward.memberID == actor.userID { return reward }
-        if actor.role == .host, let hostID = actor.userID,
-           try domainCall({ try pool.read { try MeetupRepository.essentials(id: reward.meetupID, in: $0) } })?.hostID == hostID {
+        if actor.role == .host, try domainCall({
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.essentials(id: reward.meetupID, in: db) else { return false }
+                return try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db)
+            }
+        }) {
             return reward
         }
         throw DomainError(.rewardNotFound, "No reward has id \(id)")

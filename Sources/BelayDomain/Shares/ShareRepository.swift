@@ -48,7 +48,7 @@ enum ShareRepository {
     /// `?1` is a JSON array of `[start_ms, end_ms, utc_offset_seconds]` intervals covering
     /// `[?2, ?3)`, in each of which the club's zone keeps one UTC offset.
     static func statisticsSQL(forHost: Bool, forMeetup: Bool) -> String {
-        let meetupFilter = (forHost ? " AND m.host_id = ?9" : "") + (forMeetup ? " AND m.id = ?10" : "")
+        let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?9")))" : "") + (forMeetup ? " AND m.id = ?10" : "")
         return """
             WITH offsets(start_at, end_at, offset_seconds) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1)

@@ -11,6 +11,7 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case rewardNotFound = "reward_not_found"
     case holdNotFound = "hold_not_found"
     case renderJobNotFound = "render_job_not_found"
+    case webhookNotFound = "webhook_not_found"
 
     // Input.
     case invalidInput = "invalid_input"

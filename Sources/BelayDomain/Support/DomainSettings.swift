@@ -6,16 +6,20 @@ public struct DomainSettings: Sendable {
     public var checkIn: CheckInPolicy
     public var rewards: RewardPolicy
     public var renderJobs: RenderJobPolicy
+    /// Webhook retries, disabling and which addresses may be called.
+    public var webhooks: WebhookPolicy
     /// The club's time zone: share statistics are grouped by day in it.
     public var clubTimeZone: TimeZone
 
     public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
                 renderJobs: RenderJobPolicy = RenderJobPolicy(),
-                clubTimeZone: TimeZone = TimeZone(identifier: "Asia/Seoul") ?? .gmt) {
+                clubTimeZone: TimeZone = TimeZone(identifier: "Asia/Seoul") ?? .gmt,
+                webhooks: WebhookPolicy = WebhookPolicy()) {
         self.checkIn = checkIn
         self.rewards = rewards
         self.renderJobs = renderJobs
         self.clubTimeZone = clubTimeZone
+        self.webhooks = webhooks
     }
 
     /// Validates every policy.
@@ -24,5 +28,6 @@ public struct DomainSettings: Sendable {
         try checkIn.validate()
         try rewards.validate()
         try renderJobs.validate()
+        try webhooks.validate()
     }
 }

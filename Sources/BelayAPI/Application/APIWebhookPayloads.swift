@@ -1,0 +1,33 @@
+import BelayDomain
+import Foundation
+
+/// The `data` of webhook payloads: the same bodies the API answers with for a meetup, an
+/// attendance and a reward, so a receiver parses one representation.
+public struct APIWebhookPayloads: WebhookPayloadEncoding {
+    let presentation: Presentation
+    let checkIn: CheckInPolicy
+
+    public init(presentation: Presentation, checkIn: CheckInPolicy) {
+        self.presentation = presentation
+        self.checkIn = checkIn
+    }
+
+    public func data(meetup: Meetup) -> [UInt8] {
+        var json = JSONOutput()
+        MeetupBody(meetup: meetup, window: checkIn.window(start: meetup.startsAt, end: meetup.endsAt), presentation: presentation)
+            .write(to: &json)
+        return json.bytes
+    }
+
+    public func data(attendance: Attendance) -> [UInt8] {
+        var json = JSONOutput()
+        AttendanceBody(attendance: attendance, presentation: presentation).write(to: &json)
+        return json.bytes
+    }
+
+    public func data(reward: Reward) -> [UInt8] {
+        var json = JSONOutput()
+        RewardBody(reward: reward, presentation: presentation).write(to: &json)
+        return json.bytes
+    }
+}

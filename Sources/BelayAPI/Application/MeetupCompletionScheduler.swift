@@ -1,0 +1,79 @@
+import BelayDomain
+import Foundation
+
+/// Completes meetups whose check-in window has closed, every `intervalSeconds`, on a thread of
+/// its own inside `belay serve` (each pass is `MeetupService.completeEnded`, idempotent and
+/// safe with several servers on one database). An interval of 0 turns it off.
+///
+/// Threading: `start` and `stop` come from the application's owner thread.
+public final class MeetupCompletionScheduler: @unchecked Sendable {
+    private let meetups: MeetupService
+    private let intervalSeconds: Int
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var stopping = false
+    private var running = false
+
+    public init(meetups: MeetupService, intervalSeconds: Int, log: @escaping @Sendable (String) -> Void) {
+        self.meetups = meetups
+        self.intervalSeconds = intervalSeconds
+        self.log = log
+    }
+
+    /// Starts the thread (nothing when the interval is 0); its first pass runs at once.
+    public func start() {
+        guard intervalSeconds > 0 else { return }
+        condition.lock()
+        stopping = false
+        running = true
+        condition.unlock()
+        let thread = Thread { [self] in loop() }
+        thread.name = "belay-meetup-completion"
+        thread.start()
+    }
+
+    /// Stops the thread after the pass in hand.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+
+    /// One pass: completes every meetup due, in batches.
+    /// - Returns: how many meetups were completed.
+    @discardableResult
+    public func runOnce() -> Int {
+        var total = 0
+        do {
+            while true {
+                let done = try meetups.completeEnded(limit: 100)
+                total += done.count
+                if done.count < 100 { break }
+            }
+        } catch {
+            log("could not complete ended meetups: \(error); trying again in \(intervalSeconds) s")
+        }
+        if total > 0 { log("completed \(total) meetup\(total == 1 ? "" : "s") whose check-in window closed") }
+        return total
+    }
+
+    private func loop() {
+        while true {
+            runOnce()
+            let deadline = Date().addingTimeInterval(Double(intervalSeconds))
+            condition.lock()
+            while !stopping {
+                if !condition.wait(until: deadline) { break }
+            }
+            if stopping {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import BelayDomain
+import BelayHTTP
+
+extension OpenAPIDocument {
+    /// `/v1/webhooks…`: endpoints and delivery logs, for admins.
+    static let webhookOperations: [OpenAPIOperation] = {
+        typealias Answer = OpenAPIOperation.Answer
+        let ok = { (description: String, schema: String) in Answer(status: 200, description: description, schema: Schema.ref(schema)) }
+        return [
+            OpenAPIOperation(method: .get, path: "/v1/webhooks", operationID: "listWebhooks",
+                             summary: "Every webhook endpoint (admins).", tag: "webhooks",
+                             answers: [ok("The endpoints, oldest first, without their secrets.", "WebhookEndpointList")], problems: [403]),
+            OpenAPIOperation(method: .post, path: "/v1/webhooks", operationID: "addWebhook",
+                             summary: "Register an endpoint (admins); the answer carries its signing secret.", tag: "webhooks",
+                             description: "Loopback, link-local and private addresses are refused (422, `field: url`) unless `webhooks.allow_private_addresses` is 1; the address is checked again when each request connects.",
+                             requestBody: "WebhookRequest",
+                             answers: [Answer(status: 201, description: "Registered; `secret` is shown here and on rotation only.",
+                                              schema: Schema.ref("WebhookEndpoint"))],
+                             problems: [403, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}", operationID: "getWebhook",
+                             summary: "One endpoint (admins): enabled, failing since, or disabled and why.", tag: "webhooks",
+                             answers: [ok("The endpoint, without its secret.", "WebhookEndpoint")], problems: [403, 404]),
+            OpenAPIOperation(method: .delete, path: "/v1/webhooks/{id}", operationID: "removeWebhook",
+                             summary: "Remove an endpoint (admins); nothing more is sent to it.", tag: "webhooks",
+                             answers: [Answer(status: 204, description: "Removed.", schema: nil)], problems: [403, 404]),
+            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/rotate-secret", operationID: "rotateWebhookSecret",
+                             summary: "Give an endpoint a new secret (admins); the old one also signs for 24 hours.", tag: "webhooks",
+                             answers: [ok("The endpoint with its new `secret`.", "WebhookEndpoint")], problems: [403, 404]),
+            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/enable", operationID: "enableWebhook",
+                             summary: "Enable a disabled endpoint (admins); what waited is sent, in order.", tag: "webhooks",
+                             answers: [ok("The endpoint.", "WebhookEndpoint")], problems: [403, 404]),
+            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/test", operationID: "testWebhook",
+                             summary: "Queue a signed `webhook.test` event for one endpoint (admins).", tag: "webhooks",
+                             answers: [Answer(status: 202, description: "Queued; follow it in the delivery log.", schema: Schema.ref("WebhookDelivery"))],
+                             problems: [403, 404, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}/deliveries", operationID: "webhookDeliveries",
+                             summary: "An endpoint's delivery log, newest first (admins).", tag: "webhooks",
+                             queryParameters: [OpenAPIOperation.limit(50, 500), OpenAPIOperation.cursor],
+                             answers: [ok("A page of deliveries.", "WebhookDeliveryList")], problems: [403, 404]),
+        ]
+    }()
+
+    /// Request and response bodies of the webhook routes, and the payload receivers get.
+    static let webhookSchemas: [String: JSONValue] = {
+        let eventTypes = WebhookEventType.allCases.map(\.rawValue)
+        return [
+            "WebhookRequest": Schema.object([
+                "url": Schema.string("Where to POST events: http or https."),
+                "description": Schema.string("What the endpoint is for (up to 200 characters)."),
+                "events": Schema.array(of: Schema.enumeration(eventTypes.filter { $0 != WebhookEventType.webhookTest.rawValue })),
+            ], optional: ["description", "events"]),
+            "WebhookEndpoint": Schema.object([
+                "id": Schema.integer,
+                "url": Schema.string,
+                "description": Schema.string,
+                "events": Schema.array(of: Schema.enumeration(eventTypes)),
+                "status": Schema.enumeration(["enabled", "disabled"]),
+                "disabled_at": Schema.nullable(Schema.dateTime),
+                "disabled_reason": Schema.nullable(Schema.string("Why it was disabled (failing for `webhooks.disable_after_hours`, or 410 Gone).")),
+                "failing_since": Schema.nullable(Schema.dateTime),
+                "secret": Schema.string("`whsec_` and base64: the Standard Webhooks signing secret. Only on registration and rotation."),
+                "created_at": Schema.dateTime,
+                "updated_at": Schema.dateTime,
+            ], optional: ["secret"]),
+            "WebhookEndpointList": Schema.list(of: "WebhookEndpoint"),
+            "WebhookDelivery": Schema.object([
+                "id": Schema.integer,
+                "endpoint_id": Schema.integer,
+                "message_id": Schema.string("The `webhook-id` header, the same on every attempt."),
+                "type": Schema.enumeration(eventTypes),
+                "status": Schema.enumeration(WebhookDeliveryStatus.allCases.map(\.rawValue)),
+                "attempts": Schema.integer,
+                "next_attempt_at": Schema.nullable(Schema.dateTime),
+                "last_attempt_at": Schema.nullable(Schema.dateTime),
+                "last_status_code": Schema.nullable(Schema.integer),
+                "last_error": Schema.nullable(Schema.string),
+                "delivered_at": Schema.nullable(Schema.dateTime),
+                "created_at": Schema.dateTime,
+            ]),
+            "WebhookDeliveryList": Schema.list(of: "WebhookDelivery"),
+            "WebhookEvent": Schema.object([
+                "type": Schema.enumeration(eventTypes),
+                "timestamp": Schema.dateTime,
+                "data": ["type": "object", "description": "The meetup (`meetup.*`), attendance (`attendance.*`, `check_in.*`) or reward (`reward.ready`) as the API shows it."],
+            ], description: "What an endpoint receives, signed as Standard Webhooks 1.0 (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`)."),
+        ]
+    }()
+
+    /// The top-level `webhooks` member: the request Belay sends to a registered endpoint.
+    static let outgoingWebhooks: JSONValue = [
+        "event": [
+            "post": [
+                "summary": "An event, POSTed to each subscribed endpoint, in order, retried with back-off for about a day.",
+                "parameters": .array(["webhook-id", "webhook-timestamp", "webhook-signature"].map { name in
+                    ["name": .string(name), "in": "header", "required": true, "schema": Schema.string]
+                }),
+                "requestBody": ["required": true, "content": ["application/json": ["schema": Schema.ref("WebhookEvent")]]],
+                "responses": ["2XX": ["description": "Received. Anything else is retried; 410 Gone disables the endpoint."]],
+            ],
+        ],
+    ]
+}

@@ -1,0 +1,57 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// Calendar feeds: the member's private feed (its token is the credential, so calendar
+    /// apps can subscribe without an API token), one meetup as `.ics`, and revoking the feed URL.
+    func registerCalendarRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
+        router.get("/v1/calendar/{token}.ics") { request, context in
+            let token = try context.parameters.require("token")
+            guard let memberID = try domain.calendar.member(forFeedToken: token) else {
+                throw HTTPError(.notFound, code: "calendar_not_found",
+                                detail: "No calendar feed has this address: it was revoked or mistyped. Get the current one from GET /v1/me (calendar_url).")
+            }
+            let name = "\(presentation.clubName) meetups"
+            return calendarResponse(CalendarFeedBody(name: name, entries: try domain.calendar.feed(memberID: memberID),
+                                                     settings: services.calendar).bytes, request: request)
+        }
+
+        routes.get("/v1/meetups/{id}.ics") { request, context in
+            _ = try context.caller()
+            let entry = try domain.calendar.entry(meetupID: try context.id())
+            return calendarResponse(CalendarFeedBody(name: entry.meetup.title, entries: [entry], settings: services.calendar).bytes,
+                                    request: request, fileName: "meetup-\(entry.meetup.id).ics")
+        }
+
+        routes.post("/v1/me/calendar/revoke") { _, context in
+            let caller = try context.caller()
+            let token = try domain.calendar.revokeFeedToken(memberID: caller.userID, by: caller.actor)
+            var json = JSONOutput()
+            json.object { json in json.member("calendar_url", calendarFeedURL(token: token)) }
+            return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                            body: ResponseBody(bytes: json.bytes))
+        }
+    }
+
+    /// The absolute URL of a member's current feed.
+    func calendarFeedURL(memberID: Int64) throws -> String {
+        calendarFeedURL(token: try domain.calendar.feedToken(memberID: memberID))
+    }
+
+    func calendarFeedURL(token: String) -> String {
+        presentation.baseURL.url + "/v1/calendar/\(token).ics"
+    }
+
+    /// `text/calendar` with an ETag of the content; 304 when `If-None-Match` has it.
+    private func calendarResponse(_ bytes: [UInt8], request: Request, fileName: String? = nil) -> Response {
+        let etag = CalendarFeedBody.etag(of: bytes)
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "text/calendar; charset=utf-8")
+        if let fileName { headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(fileName)\"") }
+        return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
+    }
+}

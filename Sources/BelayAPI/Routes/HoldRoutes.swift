@@ -1,0 +1,46 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// The hold catalogue and its artwork.
+    func registerHoldRoutes(on routes: RouteGroup<APIContext>) {
+        routes.get("/v1/holds") { _, context in
+            _ = try context.caller()
+            let milestones = domain.settings.rewards.milestones
+            let holds = try domain.catalog.holds()
+            return .api(ListBody(items: holds.map { hold in
+                HoldBody(hold: hold, milestoneCheckIn: milestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
+            }, nextCursor: nil))
+        }
+
+        routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in
+            _ = try context.caller()
+            let id = try context.parameters.require("hold_id")
+            let hold: Hold
+            do {
+                hold = try domain.catalog.hold(id: id)
+            } catch let error as DomainError where error.reason == .holdNotFound {
+                throw HTTPError(.notFound, code: RefusalReason.holdNotFound.rawValue, detail: "No hold has id \(id); GET /v1/holds lists them.",
+                                extensions: ["reason": .string(RefusalReason.holdNotFound.rawValue)])
+            }
+            guard let directory = services.assetsDirectory, !hold.artworkPath.split(separator: "/").contains("..") else {
+                throw HTTPError(.notFound, code: RefusalReason.holdNotFound.rawValue, detail: "This server has no artwork for hold \(id).",
+                                extensions: ["reason": .string(RefusalReason.holdNotFound.rawValue)])
+            }
+            let path = (directory as NSString).appendingPathComponent(hold.artworkPath)
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw HTTPError(.notFound, code: RefusalReason.holdNotFound.rawValue,
+                                detail: "The artwork of hold \(id) is missing from the assets directory; run `belay holds import` after restoring it.",
+                                extensions: ["reason": .string(RefusalReason.holdNotFound.rawValue)])
+            }
+            let etag = CalendarFeedBody.etag(of: Array(bytes))
+            var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, max-age=86400"]
+            if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers.add(name: "Content-Type", value: "image/png")
+            return Response(status: .ok, headers: headers, body: ResponseBody(bytes: Array(bytes)))
+        }
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import BelayAPI
+import BelayDomain
+import BelayPipeline
+import BelayWebhooks
+
+/// `belay webhooks add|list|remove|rotate-secret|enable|test|log|deliver`: endpoints that
+/// receive signed events (Standard Webhooks 1.0).
+struct WebhooksCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "webhooks", abstract: "Register endpoints that receive signed events, and follow their deliveries.",
+            discussion: "Events are queued with the change that caused them and delivered by `belay serve` in the background (or by `belay webhooks deliver`), in order per endpoint, retried with back-off for about a day.",
+            subcommands: [Add.self, List.self, Remove.self, RotateSecret.self, Enable.self, Test.self, Log.self, Deliver.self])
+    }
+
+    init(arguments: ParsedArguments) {}
+
+    static let id = Argument<Int64>("id", help: "The webhook's id (see `belay webhooks list`).")
+
+    /// An endpoint as `--json` shows it.
+    struct EndpointOutput: Encodable {
+        var id: Int64, url: String, description: String, events: [String], status: String
+        var disabledAt: Date?, disabledReason: String?, failingSince: Date?, secret: String?, createdAt: Date
+
+        init(_ endpoint: WebhookEndpoint, secret: Bool) {
+            id = endpoint.id
+            url = endpoint.url
+            description = endpoint.description
+            events = endpoint.eventTypes.map(\.rawValue).sorted()
+            status = endpoint.isEnabled ? "enabled" : "disabled"
+            disabledAt = endpoint.disabledAt
+            disabledReason = endpoint.disabledReason
+            failingSince = endpoint.failingSince
+            self.secret = secret ? endpoint.secret : nil
+            createdAt = endpoint.createdAt
+        }
+    }
+
+    /// A delivery as `--json` shows it.
+    struct DeliveryOutput: Encodable {
+        var id: Int64, endpointId: Int64, messageId: String, type: String, status: String, attempts: Int
+        var nextAttemptAt: Date?, lastAttemptAt: Date?, lastStatusCode: Int?, lastError: String?, deliveredAt: Date?
+
+        init(_ delivery: WebhookDelivery) {
+            id = delivery.id
+            endpointId = delivery.endpointID
+            messageId = delivery.messageID
+            type = delivery.eventType
+            status = delivery.status.rawValue
+            attempts = delivery.attempts
+            nextAttemptAt = delivery.nextAttemptAt
+            lastAttemptAt = delivery.lastAttemptAt
+            lastStatusCode = delivery.lastStatusCode
+            lastError = delivery.lastError
+            deliveredAt = delivery.deliveredAt
+        }
+    }
+
+    static func status(of endpoint: WebhookEndpoint, zone: TimeZone) -> String {
+        if let disabledAt = endpoint.disabledAt {
+            return "DISABLED since \(TimeFormatting.local(disabledAt, in: zone)): \(endpoint.disabledReason ?? "by an admin")"
+        }
+        if let failing = endpoint.failingSince { return "enabled, failing since \(TimeFormatting.local(failing, in: zone))" }
+        return "enabled"
+    }
+
+    static func events(of endpoint: WebhookEndpoint) -> String {
+        endpoint.eventTypes.isEmpty ? "all" : endpoint.eventTypes.map(\.rawValue).sorted().joined(separator: ",")
+    }
+
+    /// `belay webhooks add`.
+    struct Add: ParsableCommand {
+        static let url = Argument<String>("url", help: "Where to POST events (http or https).")
+        static let events = OptionalOption<String>("events", valueName: "types", help: "Comma-separated event types (e.g. check_in.created,reward.ready); all types when left out.")
+        static let description = OptionalOption<String>("description", valueName: "text", help: "What the endpoint is for.")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "add", abstract: "Register an endpoint; prints its signing secret.",
+                discussion: "Event types: \(WebhookEventType.allCases.filter { $0 != .webhookTest }.map(\.rawValue).joined(separator: ", ")). Loopback, link-local and private addresses are refused unless webhooks.allow_private_addresses is 1.",
+                arguments: [url, events, description, CommonOptions.json])
+        }
+
+        let url: String, events: String?, description: String?, json: Bool
+
+        init(arguments: ParsedArguments) {
+            url = arguments[Self.url]
+            events = arguments[Self.events]
+            description = arguments[Self.description]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let types = try WebhookEventType.parseList(events ?? "")
+            let endpoint = try services.webhooks.add(url: url, description: description ?? "", events: types, by: .commandLine)
+            if json { return try context.printJSON(EndpointOutput(endpoint, secret: true)) }
+            context.print(endpoint.secret)
+            context.note("Registered webhook \(endpoint.id) for \(endpoint.url) (events: \(WebhooksCommand.events(of: endpoint))). The line above is its signing secret: give it to the receiver to verify signatures; it is not shown again (`belay webhooks rotate-secret \(endpoint.id)` makes a new one).")
+        }
+    }
+
+    /// `belay webhooks list`.
+    struct List: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "list", abstract: "List endpoints and whether they are enabled.", arguments: [CommonOptions.json])
+        }
+
+        let json: Bool
+
+        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let endpoints = try services.webhooks.endpoints(by: .commandLine)
+            if json { return try context.printJSON(endpoints.map { EndpointOutput($0, secret: false) }) }
+            let zone = services.configuration.club.zone
+            var table = Table(columns: ["id", "url", "events", "status"])
+            for endpoint in endpoints {
+                table.append([String(endpoint.id), endpoint.url, WebhooksCommand.events(of: endpoint), WebhooksCommand.status(of: endpoint, zone: zone)])
+            }
+            context.printTable(table, emptyMessage: "No webhooks. Register one with `belay webhooks add URL`.")
+        }
+    }
+
+    /// `belay webhooks remove`.
+    struct Remove: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "remove", abstract: "Remove an endpoint; nothing more is sent to it (its log is kept).",
+                                 arguments: [WebhooksCommand.id])
+        }
+
+        let id: Int64
+
+        init(arguments: ParsedArguments) { id = arguments[WebhooksCommand.id] }
+
+        func run(_ context: CommandContext) throws {
+            try context.services().webhooks.remove(id: id, by: .commandLine)
+            context.note("Removed webhook \(id).")
+        }
+    }
+
+    /// `belay webhooks rotate-secret`.
+    struct RotateSecret: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "rotate-secret", abstract: "Give an endpoint a new signing secret; prints it.",
+                                 discussion: "For 24 hours deliveries carry a signature with the old secret too, so the receiver can switch over.",
+                                 arguments: [WebhooksCommand.id, CommonOptions.json])
+        }
+
+        let id: Int64, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[WebhooksCommand.id]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let endpoint = try context.services().webhooks.rotateSecret(id: id, by: .commandLine)
+            if json { return try context.printJSON(EndpointOutput(endpoint, secret: true)) }
+            context.print(endpoint.secret)
+            context.note("Webhook \(id) has a new signing secret (above); the old one keeps signing too for 24 hours.")
+        }
+    }
+
+    /// `belay webhooks enable`.
+    struct Enable: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "enable", abstract: "Enable an endpoint that was disabled; what waited for it is sent, in order.",
+                                 arguments: [WebhooksCommand.id])
+        }
+
+        let id: Int64
+
+        init(arguments: ParsedArguments) { id = arguments[WebhooksCommand.id] }
+
+        func run(_ context: CommandContext) throws {
+            let endpoint = try context.services().webhooks.enable(id: id, by: .commandLine)
+            context.note("Enabled webhook \(endpoint.id) (\(endpoint.url)).")
+        }
+    }
+
+    /// `belay webhooks test`.
+    struct Test: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "test", abstract: "Queue a signed webhook.test event for one endpoint; prints its webhook-id.",
+                                 discussion: "The server delivers it (or run `belay webhooks deliver`); follow it with `belay webhooks log ID`.",
+                                 arguments: [WebhooksCommand.id, CommonOptions.json])
+        }
+
+        let id: Int64, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[WebhooksCommand.id]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let delivery = try context.services().webhooks.sendTest(id: id, by: .commandLine)
+            if json { return try context.printJSON(DeliveryOutput(delivery)) }
+            context.print(delivery.messageID)
+            context.note("Queued a test event for webhook \(id). Follow it with `belay webhooks log \(id)`.")
+        }
+    }
+
+    /// `belay webhooks log`.
+    struct Log: ParsableCommand {
+        static let limit = Option<Int>("limit", valueName: "n", default: 20, help: "How many deliveries to show, newest first (1–500).")
+
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "log", abstract: "Show an endpoint's deliveries: status, attempts, last answer or error.",
+                                 arguments: [WebhooksCommand.id, limit, CommonOptions.json])
+        }
+
+        let id: Int64, limit: Int, json: Bool
+
+        init(arguments: ParsedArguments) {
+            id = arguments[WebhooksCommand.id]
+            limit = arguments[Self.limit]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let endpoint = try services.webhooks.endpoint(id: id, by: .commandLine)
+            let deliveries = try services.webhooks.deliveries(endpointID: id, limit: limit, by: .commandLine).items
+            if json { return try context.printJSON(deliveries.map(DeliveryOutput.init)) }
+            let zone = services.configuration.club.zone
+            var table = Table(columns: ["id", "type", "webhook-id", "status", "attempts", "last answer", "when"])
+            for delivery in deliveries {
+                var answer = "-"
+                if let code = delivery.lastStatusCode { answer = "HTTP \(code)" }
+                if let error = delivery.lastError { answer = error }
+                let when: String
+                switch delivery.status {
+                case .succeeded: when = delivery.deliveredAt.map { "delivered \(TimeFormatting.local($0, in: zone))" } ?? "delivered"
+                case .failed: when = "given up"
+                case .pending: when = delivery.nextAttemptAt.map { "next \(TimeFormatting.local($0, in: zone))" } ?? "queued"
+                }
+                table.append([String(delivery.id), delivery.eventType, delivery.messageID, delivery.status.rawValue,
+                              String(delivery.attempts), answer, when])
+            }
+            context.printTable(table, emptyMessage: "Nothing was sent to webhook \(id) yet.")
+            context.note("Webhook \(id) \(endpoint.url): \(WebhooksCommand.status(of: endpoint, zone: zone)).")
+        }
+    }
+
+    /// `belay webhooks deliver`.
+    struct Deliver: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(name: "deliver", abstract: "Send every delivery that is due now, from this process, then exit.",
+                                 discussion: "For when `belay serve` is not running (e.g. from cron). Safe next to a running server: each delivery is held by one sender at a time.",
+                                 arguments: [CommonOptions.json])
+        }
+
+        let json: Bool
+
+        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+
+        struct Output: Encodable { var webhookId: Int64, type: String, messageId: String, attempt: Int, statusCode: Int?, error: String?, outcome: String }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let worker = WebhookDeliveryWorker.make(configuration: services.configuration, domain: services.domain,
+                                                    log: { line in context.note(line) })
+            let identity = WorkerIdentity.current
+            let done = try worker.deliverDue(owner: "\(identity.host):\(identity.pid):webhooks-deliver")
+            let outputs = done.map { (attempt: WebhookAttempt, result: WebhookAttemptResult, outcome: WebhookAttemptOutcome?) -> Output in
+                let word: String
+                switch outcome {
+                case .delivered?: word = "delivered"
+                case .willRetry?: word = "will retry"
+                case .gaveUp?: word = "given up"
+                case .endpointDisabled?: word = "endpoint disabled"
+                case nil: word = "lease lost"
+                }
+                return Output(webhookId: attempt.endpointID, type: attempt.eventType, messageId: attempt.messageID, attempt: attempt.attempt,
+                              statusCode: result.statusCode, error: result.error, outcome: word)
+            }
+            if json { return try context.printJSON(outputs) }
+            var table = Table(columns: ["webhook", "type", "webhook-id", "attempt", "answer", "outcome"])
+            for output in outputs {
+                var answer = "-"
+                if let code = output.statusCode { answer = "HTTP \(code)" }
+                if let error = output.error { answer = error }
+                table.append([String(output.webhookId), output.type, output.messageId, String(output.attempt), answer, output.outcome])
+            }
+            context.printTable(table, emptyMessage: "Nothing was due.")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import BelayStorage
+import Foundation
+
+/// SQL for calendar feeds.
+enum CalendarRepository {
+    static func secret(in db: Database) throws -> [UInt8]? {
+        try db.scalar("SELECT secret FROM calendar_feed_secret WHERE only_row = 1", as: Data.self).map { Array($0) }
+    }
+
+    static func generation(userID: Int64, in db: Database) throws -> Int {
+        try db.scalar("SELECT generation FROM calendar_feed_generations WHERE user_id = ?", [userID], as: Int.self) ?? 0
+    }
+
+    static func bumpGeneration(userID: Int64, now: Date, in db: Database) throws -> Int {
+        try db.queryOne("""
+            INSERT INTO calendar_feed_generations (user_id, generation, revoked_at) VALUES (?1, 1, ?2)
+            ON CONFLICT (user_id) DO UPDATE SET generation = generation + 1, revoked_at = ?2
+            RETURNING generation
+            """, [userID, now]) { try $0.get(0) } ?? 1
+    }
+
+    static func sequence(meetupID: Int64, in db: Database) throws -> Int? {
+        try db.scalar("SELECT calendar_sequence FROM meetups WHERE id = ?", [meetupID], as: Int.self)
+    }
+
+    /// The member's meetups ending after `since`: those they are going to, waitlisted for or
+    /// checked in at, and cancelled meetups they were attending when it was cancelled.
+    static func memberMeetups(memberID: Int64, endingAfter since: Date, limit: Int,
+                              in db: Database) throws -> [(meetupID: Int64, sequence: Int, status: String)] {
+        try db.query("""
+            SELECT m.id, m.calendar_sequence, a.status
+            FROM attendances a JOIN meetups m ON m.id = a.meetup_id
+            WHERE a.member_id = ?1 AND m.ends_at > ?2
+              AND (a.status IN ('going', 'waitlisted', 'checked_in')
+                   OR (m.status = 'cancelled' AND a.status = 'cancelled' AND a.updated_at >= m.updated_at))
+            ORDER BY m.starts_at, m.id LIMIT ?3
+            """, [memberID, since, limit]) { (try $0.get(0), try $0.get(1), try $0.get(2)) }
+    }
+}

@@ -1,0 +1,111 @@
+import BelayStorage
+import Foundation
+
+/// Personal calendar feeds: each member's revocable feed token, and the meetups a feed shows.
+///
+/// A token is `<member id>-<base64url HMAC-SHA256("member:generation")>` under a secret made
+/// once per database, so it is checked without storing it, and revoking (bumping the
+/// generation) makes every earlier token of that member fail at once.
+public final class CalendarService: Sendable {
+    private let pool: DatabasePool
+    private let clock: any WallClock
+
+    /// How far back a feed reaches: meetups that ended longer ago are left out.
+    public static let pastDays = 90
+    /// The most meetups a feed holds.
+    public static let feedLimit = 500
+
+    public init(pool: DatabasePool, clock: any WallClock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    /// The member's current feed token.
+    /// - Throws: `DomainError.storageFailure` (the migration that makes the secret is missing).
+    public func feedToken(memberID: Int64) throws -> String {
+        try domainCall {
+            try pool.read { db in
+                try Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
+                               secret: try Self.secret(in: db))
+            }
+        }
+    }
+
+    /// Revokes the member's feed URL and returns the new token; the old one stops working.
+    /// - Throws: `DomainError`: `not_permitted` (another member's feed, unless an admin),
+    ///   `user_not_found`.
+    public func revokeFeedToken(memberID: Int64, by actor: Actor) throws -> String {
+        guard actor.userID == memberID || actor.isAdmin else {
+            throw DomainError(.notPermitted, "Only the member themselves or an admin revokes a calendar feed")
+        }
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard try UserRepository.find(id: memberID, in: db) != nil else {
+                    throw DomainError(.userNotFound, "No user has id \(memberID)")
+                }
+                let generation = try CalendarRepository.bumpGeneration(userID: memberID, now: now, in: db)
+                return try Self.token(memberID: memberID, generation: generation, secret: try Self.secret(in: db))
+            }
+        }
+    }
+
+    /// The member a feed token belongs to, or nil for a token that is malformed, forged or revoked.
+    public func member(forFeedToken token: String) throws -> Int64? {
+        guard let dash = token.firstIndex(of: "-"), let memberID = Int64(token[..<dash]), memberID > 0 else { return nil }
+        return try domainCall {
+            try pool.read { db in
+                let expected = try Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
+                                              secret: try Self.secret(in: db))
+                return Self.constantTimeEqual(Array(expected.utf8), Array(token.utf8)) ? memberID : nil
+            }
+        }
+    }
+
+    /// The meetups of a member's feed, soonest first.
+    public func feed(memberID: Int64) throws -> [CalendarEntry] {
+        let since = clock.now().addingTimeInterval(-Double(Self.pastDays) * 86_400)
+        return try domainCall {
+            try pool.read { db in
+                try CalendarRepository.memberMeetups(memberID: memberID, endingAfter: since, limit: Self.feedLimit, in: db).compactMap { row in
+                    try MeetupRepository.find(id: row.meetupID, in: db).map {
+                        CalendarEntry(meetup: $0, sequence: row.sequence, attendanceStatus: AttendanceStatus(rawValue: row.status))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One meetup as a calendar entry.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func entry(meetupID: Int64) throws -> CalendarEntry {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.find(id: meetupID, in: db),
+                      let sequence = try CalendarRepository.sequence(meetupID: meetupID, in: db) else {
+                    throw MeetupService.notFound(meetupID)
+                }
+                return CalendarEntry(meetup: meetup, sequence: sequence, attendanceStatus: nil)
+            }
+        }
+    }
+
+    private static func secret(in db: Database) throws -> [UInt8] {
+        guard let secret = try CalendarRepository.secret(in: db) else {
+            throw DomainError(.storageFailure, "The calendar feed secret is missing; run `belay migrate`")
+        }
+        return secret
+    }
+
+    static func token(memberID: Int64, generation: Int, secret: [UInt8]) -> String {
+        let mac = Crypto.hmacSHA256(key: secret, message: Array("\(memberID):\(generation)".utf8))
+        return "\(memberID)-" + Crypto.base64URL(Array(mac.prefix(24)))
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,66 @@
+import BelayStorage
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes webhook events into the outbox inside the transaction of the change that caused
+/// them: one `webhook_events` row with the exact payload and one pending delivery per
+/// enabled endpoint that wants the type. When no endpoint wants it, nothing is written and
+/// the payload is never built, so a club without webhooks pays one small query.
+final class WebhookEmitter: Sendable {
+    let encoder: any WebhookPayloadEncoding
+
+    init(encoder: any WebhookPayloadEncoding) {
+        self.encoder = encoder
+    }
+
+    /// The emitter of services built on their own, outside `DomainServices`.
+    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
+
+    /// Queues an event about a meetup, read in the transaction.
+    func meetup(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
+        try emit(type, now: now, in: db) { try MeetupRepository.find(id: id, in: db).map(encoder.data(meetup:)) }
+    }
+
+    /// Queues an event about an attendance, read in the transaction.
+    func attendance(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
+        try emit(type, now: now, in: db) { try AttendanceRepository.find(id: id, in: db).map(encoder.data(attendance:)) }
+    }
+
+    /// Queues an event about a reward, read in the transaction.
+    func reward(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
+        try emit(type, now: now, in: db) { try RewardRepository.find(id: id, in: db).map(encoder.data(reward:)) }
+    }
+
+    /// Queues `type` with the `data` that `build` writes (nil: the subject is gone, nothing
+    /// is queued) for every subscribed endpoint, or only `endpointID` when given.
+    /// - Returns: the delivery ids queued.
+    @discardableResult
+    func emit(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, in db: Database,
+              data build: () throws -> [UInt8]?) throws -> [Int64] {
+        let subscribers = try WebhookRepository.subscriptions(in: db).filter { subscription in
+            if let endpointID { return subscription.id == endpointID }
+            return subscription.eventTypes.isEmpty || subscription.eventTypes.split(separator: ",").contains(Substring(type.rawValue))
+        }
+        guard !subscribers.isEmpty, let data = try build() else { return [] }
+        var body = Array("{\"type\":\"\(type.rawValue)\",\"timestamp\":\"\(Self.timestamp(now))\",\"data\":".utf8)
+        body += data
+        body.append(UInt8(ascii: "}"))
+        let eventID = try WebhookRepository.insertEvent(messageID: "msg_" + Crypto.hex(Crypto.randomBytes(16)),
+                                                        type: type.rawValue, body: body, now: now, in: db)
+        return try subscribers.map { try WebhookRepository.insertDelivery(endpointID: $0.id, eventID: eventID, now: now, in: db) }
+    }
+
+    /// RFC 3339 in UTC with milliseconds, e.g. `2026-12-01T09:30:00.250Z`.
+    static func timestamp(_ instant: Date) -> String {
+        let milliseconds = instant.millisecondsSince1970
+        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+        let fraction = Int(milliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+    }
+}

@@ -1,0 +1,218 @@
+import BelayStorage
+import Foundation
+
+/// SQL for webhook endpoints, the event outbox and deliveries.
+enum WebhookRepository {
+    static let endpointColumns = """
+        id, url, description, event_types, secret, previous_secret, previous_secret_expires_at, failing_since,
+        disabled_at, disabled_reason, created_at, updated_at
+        """
+
+    static func decodeEndpoint(_ row: Row) throws -> WebhookEndpoint {
+        let types = try row.get(3, as: String.self).split(separator: ",").compactMap { WebhookEventType(rawValue: String($0)) }
+        return WebhookEndpoint(id: try row.get(0), url: try row.get(1), description: try row.get(2), eventTypes: Set(types),
+                               secret: try row.get(4), previousSecret: try row.get(5), previousSecretExpiresAt: try row.get(6),
+                               failingSince: try row.get(7), disabledAt: try row.get(8), disabledReason: try row.get(9),
+                               createdAt: try row.get(10), updatedAt: try row.get(11))
+    }
+
+    static func insertEndpoint(url: String, description: String, eventTypes: String, secret: String, now: Date,
+                               in db: Database) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO webhook_endpoints (url, description, event_types, secret, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [url, description, eventTypes, secret, now, now])
+        return db.lastInsertRowID
+    }
+
+    /// An endpoint that was not removed.
+    static func endpoint(id: Int64, in db: Database) throws -> WebhookEndpoint? {
+        try db.queryOne("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ? AND removed_at IS NULL", [id], decodeEndpoint)
+    }
+
+    static func endpoints(in db: Database) throws -> [WebhookEndpoint] {
+        try db.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY id", [], decodeEndpoint)
+    }
+
+    /// Enabled endpoints with the event types they want ('' for all), for the outbox.
+    static func subscriptions(in db: Database) throws -> [(id: Int64, eventTypes: String)] {
+        try db.query("SELECT id, event_types FROM webhook_endpoints WHERE disabled_at IS NULL AND removed_at IS NULL ORDER BY id", []) {
+            (try $0.get(0), try $0.get(1))
+        }
+    }
+
+    static func remove(id: Int64, now: Date, in db: Database) throws {
+        try db.execute("UPDATE webhook_endpoints SET removed_at = ?, updated_at = ? WHERE id = ?", [now, now, id])
+    }
+
+    static func rotate(id: Int64, secret: String, previousUntil: Date, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
+            WHERE id = ?
+            """, [previousUntil, secret, now, id])
+    }
+
+    static func disable(id: Int64, reason: String, now: Date, in db: Database) throws {
+        try db.execute("UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                       [now, reason, now, id])
+    }
+
+    /// Enables the endpoint and makes the head of its queue due now.
+    static func enable(id: Int64, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL, updated_at = ?
+            WHERE id = ?
+            """, [now, id])
+        try db.execute("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?",
+                       [now, id, now])
+    }
+
+    static func markFailing(id: Int64, now: Date, in db: Database) throws -> Date {
+        try db.execute("UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?", [now, id])
+        return try db.scalar("SELECT failing_since FROM webhook_endpoints WHERE id = ?", [id], as: Date.self) ?? now
+    }
+
+    static func markHealthy(id: Int64, in db: Database) throws {
+        try db.execute("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL", [id])
+    }
+
+    // MARK: Outbox
+
+    static func insertEvent(messageID: String, type: String, body: [UInt8], now: Date, in db: Database) throws -> Int64 {
+        try db.execute("INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?, ?, ?, ?)",
+                       [messageID, type, Data(body), now])
+        return db.lastInsertRowID
+    }
+
+    static func insertDelivery(endpointID: Int64, eventID: Int64, now: Date, in db: Database) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
+            VALUES (?, ?, 'pending', 0, ?, ?)
+            """, [endpointID, eventID, now, now])
+        return db.lastInsertRowID
+    }
+
+    // MARK: Deliveries
+
+    static let deliveryColumns = """
+        d.id, d.endpoint_id, d.event_id, ev.message_id, ev.type, d.status, d.attempts, d.next_attempt_at, d.last_attempt_at,
+        d.last_status_code, d.last_error, d.delivered_at, d.created_at
+        """
+
+    static func decodeDelivery(_ row: Row) throws -> WebhookDelivery {
+        let status = WebhookDeliveryStatus(rawValue: try row.get(5)) ?? .pending
+        return WebhookDelivery(id: try row.get(0), endpointID: try row.get(1), eventID: try row.get(2), messageID: try row.get(3),
+                               eventType: try row.get(4), status: status, attempts: try row.get(6),
+                               nextAttemptAt: status == .pending ? try row.get(7) : nil, lastAttemptAt: try row.get(8),
+                               lastStatusCode: try row.get(9), lastError: try row.get(10), deliveredAt: try row.get(11),
+                               createdAt: try row.get(12))
+    }
+
+    static func delivery(id: Int64, in db: Database) throws -> WebhookDelivery? {
+        try db.queryOne("SELECT \(deliveryColumns) FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ?",
+                        [id], decodeDelivery)
+    }
+
+    /// An endpoint's deliveries, newest first, before `beforeID`.
+    static func deliveries(endpointID: Int64, beforeID: Int64, limit: Int, in db: Database) throws -> [WebhookDelivery] {
+        try db.query("""
+            SELECT \(deliveryColumns) FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+            WHERE d.endpoint_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?
+            """, [endpointID, beforeID, limit], decodeDelivery)
+    }
+
+    /// Claims the due head of one endpoint's queue (its oldest pending delivery, so each
+    /// endpoint gets its events in order and one at a time).
+    static func claim(owner: String, leaseUntil: Date, now: Date, in db: Database) throws -> Int64? {
+        try db.queryOne("""
+            UPDATE webhook_deliveries SET lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1, last_attempt_at = ?3
+            WHERE id = (SELECT h.id
+                        FROM (SELECT (SELECT min(p.id) FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending') AS id
+                              FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
+                        JOIN webhook_deliveries h ON h.id = heads.id
+                        WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
+                        ORDER BY h.next_attempt_at, h.id LIMIT 1)
+            RETURNING id
+            """, [owner, leaseUntil, now]) { try $0.get(0) }
+    }
+
+    static func attempt(deliveryID: Int64, in db: Database) throws -> (attempt: WebhookAttempt, endpoint: WebhookEndpoint)? {
+        guard let row = try db.queryOne("""
+            SELECT d.endpoint_id, ev.message_id, ev.type, ev.body, d.attempts, d.lease_owner
+            FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ?
+            """, [deliveryID], { row in
+                (endpointID: try row.get(0, as: Int64.self), messageID: try row.get(1, as: String.self), type: try row.get(2, as: String.self),
+                 body: try row.get(3, as: Data.self), attempts: try row.get(4, as: Int.self), owner: try row.get(5, as: String?.self))
+            }),
+              let endpoint = try endpoint(id: row.endpointID, in: db) else { return nil }
+        return (WebhookAttempt(deliveryID: deliveryID, endpointID: row.endpointID, url: endpoint.url, secrets: [],
+                               messageID: row.messageID, eventType: row.type, body: Array(row.body), attempt: row.attempts,
+                               leaseOwner: row.owner ?? ""), endpoint)
+    }
+
+    /// The delivery's attempt count while `owner` holds it; nil when it does not.
+    static func heldAttempts(deliveryID: Int64, owner: String, in db: Database) throws -> (endpointID: Int64, attempts: Int)? {
+        try db.queryOne("SELECT endpoint_id, attempts FROM webhook_deliveries WHERE id = ? AND status = 'pending' AND lease_owner = ?",
+                        [deliveryID, owner]) { (try $0.get(0), try $0.get(1)) }
+    }
+
+    static func markDelivered(deliveryID: Int64, statusCode: Int?, now: Date, in db: Database) throws {
+        try db.execute("""
+            UPDATE webhook_deliveries SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, last_status_code = ?,
+                                          last_error = NULL, delivered_at = ?
+            WHERE id = ?
+            """, [statusCode, now, deliveryID])
+    }
+
+    static func markAttemptFailed(deliveryID: Int64, statusCode: Int?, error: String, retryAt: Date?, in db: Database) throws {
+        if let retryAt {
+            try db.execute("""
+                UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, last_status_code = ?, last_error = ?,
+                                              next_attempt_at = ?
+                WHERE id = ?
+                """, [statusCode, error, retryAt, deliveryID])
+        } else {
+            try db.execute("""
+                UPDATE webhook_deliveries SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_status_code = ?,
+                                              last_error = ?
+                WHERE id = ?
+                """, [statusCode, error, deliveryID])
+        }
+    }
+
+    /// Whether some endpoint's head delivery is due at `now` and not held.
+    static func hasDue(now: Date, in db: Database) throws -> Bool {
+        try db.scalar("""
+            SELECT 1 FROM (SELECT (SELECT min(p.id) FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending') AS id
+                           FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
+            JOIN webhook_deliveries h ON h.id = heads.id
+            WHERE h.next_attempt_at <= ?1 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?1)
+            LIMIT 1
+            """, [now], as: Int.self) != nil
+    }
+
+    static func runningOwners(now: Date, in db: Database) throws -> [String] {
+        try db.query("""
+            SELECT DISTINCT lease_owner FROM webhook_deliveries
+            WHERE status = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at > ? ORDER BY 1
+            """, [now]) { try $0.get(0) }
+    }
+
+    static func expireLeases(owner: String, now: Date, in db: Database) throws -> Int {
+        try db.execute("""
+            UPDATE webhook_deliveries SET lease_expires_at = ?
+            WHERE status = 'pending' AND lease_owner = ? AND lease_expires_at > ?
+            """, [now, owner, now])
+        return db.changes
+    }
+
+    static func counts(in db: Database) throws -> [WebhookDeliveryStatus: Int] {
+        var counts: [WebhookDeliveryStatus: Int] = [:]
+        for (status, count) in try db.query("SELECT status, count(*) FROM webhook_deliveries GROUP BY status", [], {
+            (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
+        }) {
+            if let status = WebhookDeliveryStatus(rawValue: status) { counts[status] = count }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,158 @@
+import BelayDomain
+import Foundation
+
+/// The background threads that deliver webhooks: each asks the queue for a due delivery,
+/// signs it, sends it through the transport and reports the result; when nothing is due it
+/// waits `pollSeconds` (or until `notify`). Never runs on an HTTP thread.
+///
+/// Threading: `start` and `stop` come from one owner thread; `notify` from any thread.
+/// Each worker thread has its own lease-owner name, `<ownerPrefix>:webhook-<n>`, so a
+/// process that finds the leases of a dead process on the same host (`isGone`) ends them
+/// and sends those deliveries again at once.
+public final class WebhookDeliveryWorker: @unchecked Sendable {
+    private let service: WebhookService
+    private let transport: any WebhookTransport
+    private let clock: any WallClock
+    private let threadCount: Int
+    private let ownerPrefix: String
+    private let pollSeconds: TimeInterval
+    private let isGone: @Sendable (String) -> Bool
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var generation: UInt64 = 0
+    private var stopping = false
+    private var running = 0
+
+    /// - Parameters:
+    ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
+    ///   - isGone: whether a lease owner name belongs to a process known to be dead.
+    public init(service: WebhookService, transport: any WebhookTransport, clock: any WallClock, threads: Int,
+                ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
+                log: @escaping @Sendable (String) -> Void) {
+        self.service = service
+        self.transport = transport
+        self.clock = clock
+        self.threadCount = max(1, threads)
+        self.ownerPrefix = ownerPrefix
+        self.pollSeconds = max(0.01, pollSeconds)
+        self.isGone = isGone
+        self.log = log
+    }
+
+    /// Starts the threads, after taking over the deliveries of dead processes.
+    public func start() {
+        takeOverDeadOwners()
+        condition.lock()
+        stopping = false
+        running = threadCount
+        condition.unlock()
+        for index in 0..<threadCount {
+            let thread = Thread { [self] in loop(owner: "\(ownerPrefix):webhook-\(index)") }
+            thread.name = "belay-webhook-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Wakes idle threads to look for due deliveries now.
+    public func notify() {
+        condition.lock()
+        generation &+= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the threads after the attempts in hand (each bounded by the transport's timeout).
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Sends every delivery that is due, one after another on the calling thread, until none
+    /// is (or `limit` attempts were made): `belay webhooks deliver`.
+    /// - Returns: the attempts made, with their outcomes.
+    /// - Throws: `DomainError.storageFailure`.
+    public func deliverDue(owner: String, limit: Int = 10_000) throws -> [(WebhookAttempt, WebhookAttemptResult, WebhookAttemptOutcome?)] {
+        takeOverDeadOwners()
+        var done: [(WebhookAttempt, WebhookAttemptResult, WebhookAttemptOutcome?)] = []
+        while done.count < limit, let attempt = try service.claim(owner: owner) {
+            let (result, outcome) = try deliver(attempt)
+            done.append((attempt, result, outcome))
+        }
+        return done
+    }
+
+    private func loop(owner: String) {
+        var lastTakeOver = Date()
+        while true {
+            condition.lock()
+            if stopping {
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let mark = generation
+            condition.unlock()
+
+            var worked = false
+            do {
+                if try service.hasDueDelivery(), let attempt = try service.claim(owner: owner) {
+                    let (result, outcome) = try deliver(attempt)
+                    worked = true
+                    report(attempt, result, outcome)
+                }
+            } catch {
+                log("webhook delivery: \(error); trying again in \(pollSeconds) s")
+            }
+            if worked { continue }
+            if Date().timeIntervalSince(lastTakeOver) > 10 {
+                takeOverDeadOwners()
+                lastTakeOver = Date()
+            }
+            let deadline = Date().addingTimeInterval(pollSeconds)
+            condition.lock()
+            while generation == mark && !stopping {
+                if !condition.wait(until: deadline) { break }
+            }
+            condition.unlock()
+        }
+    }
+
+    private func deliver(_ attempt: WebhookAttempt) throws -> (WebhookAttemptResult, WebhookAttemptOutcome?) {
+        let result: WebhookAttemptResult
+        do {
+            let headers = try WebhookSigner.headers(messageID: attempt.messageID,
+                                                    timestamp: Int64(clock.now().timeIntervalSince1970.rounded(.down)),
+                                                    body: attempt.body, secrets: attempt.secrets)
+            result = transport.post(url: attempt.url, headers: headers, body: attempt.body)
+        } catch {
+            result = WebhookAttemptResult(statusCode: nil, error: "\(error)")
+        }
+        return (result, try service.report(attempt, result))
+    }
+
+    private func report(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult, _ outcome: WebhookAttemptOutcome?) {
+        let what = "webhook \(attempt.endpointID) \(attempt.eventType) \(attempt.messageID) attempt \(attempt.attempt)"
+        switch outcome {
+        case .delivered?: break
+        case let .willRetry(at)?: log("\(what) failed (\(result.error ?? "")); retrying at \(at)")
+        case .gaveUp?: log("\(what) failed (\(result.error ?? "")); it was the last attempt, the delivery is given up")
+        case let .endpointDisabled(reason)?: log("\(what) failed; webhook \(attempt.endpointID) is disabled: \(reason). Enable it with `belay webhooks enable \(attempt.endpointID)`")
+        case nil: log("\(what): the lease ran out before the answer came; another attempt has it")
+        }
+    }
+
+    private func takeOverDeadOwners() {
+        do {
+            for owner in try service.runningOwners() where isGone(owner) {
+                let count = try service.expireLeases(owner: owner)
+                if count > 0 { log("took over \(count) webhook deliveries of \(owner), whose process is gone") }
+            }
+        } catch {
+            log("webhook delivery: could not look for deliveries of dead processes: \(error)")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+#include "curl_shim.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_result = CURLE_OK;
+
+static void global_init(void) { global_result = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+CURLcode belay_curl_global_init(void) {
+    pthread_once(&global_once, global_init);
+    return global_result;
+}
+
+CURLcode belay_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode belay_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode belay_curl_setopt_headers(CURL *handle, struct curl_slist *headers) {
+    return curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+}
+
+CURLcode belay_curl_setopt_body(CURL *handle, const void *bytes, long length) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE, length);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(handle, CURLOPT_COPYPOSTFIELDS, bytes);
+}
+
+static int ipv4_is_private(const unsigned char *b) {
+    if (b[0] == 127 || b[0] == 0 || b[0] == 10) return 1;
+    if (b[0] == 172 && b[1] >= 16 && b[1] <= 31) return 1;
+    if (b[0] == 192 && b[1] == 168) return 1;
+    if (b[0] == 100 && b[1] >= 64 && b[1] <= 127) return 1;
+    if (b[0] == 169 && b[1] == 254) return 1;
+    if (b[0] >= 224) return 1;
+    return 0;
+}
+
+int belay_curl_address_is_private(const struct sockaddr *address) {
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return ipv4_is_private((const unsigned char *)&v4->sin_addr.s_addr);
+    }
+    if (address->sa_family == AF_INET6) {
+        const unsigned char *b = ((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr;
+        static const unsigned char zeros[16] = {0};
+        if (memcmp(b, zeros, 15) == 0 && (b[15] == 0 || b[15] == 1)) return 1;
+        if (memcmp(b, zeros, 10) == 0 && b[10] == 0xFF && b[11] == 0xFF) return ipv4_is_private(b + 12);
+        if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return 1;
+        if ((b[0] & 0xFE) == 0xFC) return 1;
+        if (b[0] == 0xFF) return 1;
+        return 0;
+    }
+    return 1; /* anything but IP is refused */
+}
+
+static curl_socket_t open_guarded_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    belay_curl_guard *guard = context;
+    (void)purpose;
+    if (!guard->allow_private && belay_curl_address_is_private(&address->addr)) {
+        guard->refused = 1;
+        const void *raw = address->family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&address->addr)->sin6_addr
+                                                     : (const void *)&((struct sockaddr_in *)&address->addr)->sin_addr;
+        if (!inet_ntop(address->family, raw, guard->refused_address, sizeof guard->refused_address)) {
+            strcpy(guard->refused_address, "?");
+        }
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+CURLcode belay_curl_guard_addresses(CURL *handle, belay_curl_guard *guard) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, open_guarded_socket);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, guard);
+}
+
+static size_t write_body(char *data, size_t size, size_t count, void *context) {
+    belay_curl_body *body = context;
+    size_t total = size * count;
+    if (body->length < body->limit) {
+        size_t keep = body->limit - body->length < total ? body->limit - body->length : total;
+        char *grown = realloc(body->bytes, body->length + keep + 1);
+        if (!grown) return 0;
+        memcpy(grown + body->length, data, keep);
+        body->bytes = grown;
+        body->length += keep;
+        body->bytes[body->length] = 0;
+    }
+    return total;
+}
+
+CURLcode belay_curl_capture_body(CURL *handle, belay_curl_body *body) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, write_body);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(handle, CURLOPT_WRITEDATA, body);
+}
+
+void belay_curl_body_free(belay_curl_body *body) {
+    free(body->bytes);
+    body->bytes = NULL;
+    body->length = 0;
+}
+
+long belay_curl_response_code(CURL *handle) {
+    long code = 0;
+    if (curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK) return 0;
+    return code;
+}

@@ -1,0 +1,46 @@
+#ifndef BELAY_CURL_SHIM_H
+#define BELAY_CURL_SHIM_H
+/*
+ * libcurl calls Swift cannot make: curl_easy_setopt and curl_easy_getinfo are C-variadic,
+ * and the socket and write callbacks are plain C functions that only touch the structs
+ * below, so no callback ever reaches Swift.
+ */
+#include <stddef.h>
+#include <curl/curl.h>
+
+/// Runs curl_global_init once (thread-safe); returns its result.
+CURLcode belay_curl_global_init(void);
+
+CURLcode belay_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode belay_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode belay_curl_setopt_headers(CURL *handle, struct curl_slist *headers);
+/// Sets a POST body of `length` bytes; libcurl copies it.
+CURLcode belay_curl_setopt_body(CURL *handle, const void *bytes, long length);
+
+/// Refuses connections to loopback, link-local, private, shared, multicast and unspecified
+/// addresses (checked on the address libcurl is about to connect to, after DNS) unless
+/// `allow_private` is set. A refusal sets `refused` and names the address.
+typedef struct belay_curl_guard {
+    int allow_private;
+    int refused;
+    char refused_address[64];
+} belay_curl_guard;
+CURLcode belay_curl_guard_addresses(CURL *handle, belay_curl_guard *guard);
+
+/// Keeps the first `limit` bytes of the response body (the rest is read and dropped).
+typedef struct belay_curl_body {
+    char *bytes;
+    size_t length;
+    size_t limit;
+} belay_curl_body;
+CURLcode belay_curl_capture_body(CURL *handle, belay_curl_body *body);
+/// Frees what `belay_curl_capture_body` collected.
+void belay_curl_body_free(belay_curl_body *body);
+
+/// The HTTP status of the last transfer, 0 when none came back.
+long belay_curl_response_code(CURL *handle);
+
+/// Whether `address` (an IPv4 or IPv6 sockaddr) is one the guard refuses.
+int belay_curl_address_is_private(const struct sockaddr *address);
+
+#endif

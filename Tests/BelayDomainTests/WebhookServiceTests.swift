@@ -1,0 +1,256 @@
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// The webhook outbox and delivery queue: events written with the change, per-endpoint
+/// order, back-off, disabling after a day, leases, and the admin's endpoint operations.
+@Suite struct WebhookServiceTests {
+    static let admin = Actor.commandLine
+
+    private func fixture(_ policy: WebhookPolicy = WebhookPolicy(allowPrivateAddresses: true)) throws -> DomainFixture {
+        try DomainFixture(settings: DomainSettings(webhooks: policy))
+    }
+
+    private func drain(_ fixture: DomainFixture, owner: String = "test:1:w", answer: (WebhookAttempt) -> WebhookAttemptResult = { _ in
+        WebhookAttemptResult(statusCode: 204, error: nil)
+    }) throws -> [WebhookAttempt] {
+        var sent: [WebhookAttempt] = []
+        while let attempt = try fixture.domain.webhooks.claim(owner: owner) {
+            sent.append(attempt)
+            try fixture.domain.webhooks.report(attempt, answer(attempt))
+        }
+        return sent
+    }
+
+    private func json(_ bytes: [UInt8]) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    @Test func eventsAreQueuedWithTheChangeOnlyForEndpointsThatWantThem() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let everything = try webhooks.add(url: "https://hooks.example.com/all", by: Self.admin)
+        let checkIns = try webhooks.add(url: "https://hooks.example.com/check-ins", events: [.checkInCreated], by: Self.admin)
+        #expect(everything.secret.hasPrefix("whsec_"))
+        #expect(Data(base64Encoded: String(everything.secret.dropFirst(6)))?.count == 24)
+
+        let meetup = try fixture.meetup(capacity: 1, startsIn: 600)
+        let first = try fixture.member(), second = try fixture.member()
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: first.id, by: .user(first.id, role: .member))
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: second.id, by: .user(second.id, role: .member))
+        _ = try fixture.checkedIn(first, at: meetup)
+
+        let sent = try drain(fixture)
+        let forAll = sent.filter { $0.endpointID == everything.id }.map(\.eventType)
+        #expect(forAll == ["meetup.created", "attendance.joined", "attendance.joined", "check_in.created"])
+        let forCheckIns = sent.filter { $0.endpointID == checkIns.id }
+        #expect(forCheckIns.map(\.eventType) == ["check_in.created"])
+        let payload = try json(try #require(forCheckIns.first).body)
+        #expect(payload["type"] as? String == "check_in.created")
+        #expect((payload["timestamp"] as? String)?.hasSuffix("Z") == true)
+        let data = try #require(payload["data"] as? [String: Any])
+        #expect(data["user_id"] as? Int == Int(first.id))
+        #expect(data["status"] as? String == "checked_in")
+        // One event, one id, whichever endpoint receives it.
+        let checkInIDs = Set(sent.filter { $0.eventType == "check_in.created" }.map(\.messageID))
+        #expect(checkInIDs.count == 1)
+    }
+
+    @Test func aRefusedChangeQueuesNothingAndAClubWithoutEndpointsWritesNoEvents() throws {
+        let fixture = try fixture()
+        let meetup = try fixture.meetup()
+        #expect(try fixture.pool.read { try $0.scalar("SELECT count(*) FROM webhook_events", as: Int.self) } == 0)
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
+        let member = try fixture.member()
+        #expect(refusal { _ = try fixture.domain.attendance.leave(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member)) } == .notAttending)
+        #expect(try drain(fixture).isEmpty)
+    }
+
+    @Test func eachEndpointGetsItsEventsInOrderAndAFailureHoldsBackTheRest() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let slow = try webhooks.add(url: "https://slow.example.com/", by: Self.admin)
+        let quick = try webhooks.add(url: "https://quick.example.com/", by: Self.admin)
+        _ = try fixture.meetup()
+        _ = try fixture.meetup()
+
+        // The slow endpoint's first delivery fails: its second waits; the other endpoint goes on.
+        var sent: [(Int64, String, Int)] = []
+        let first = try drain(fixture) { attempt in
+            sent.append((attempt.endpointID, attempt.messageID, attempt.attempt))
+            return attempt.endpointID == slow.id ? WebhookAttemptResult(statusCode: 500, error: nil) : WebhookAttemptResult(statusCode: 200, error: nil)
+        }
+        #expect(first.filter { $0.endpointID == quick.id }.count == 2)
+        #expect(first.filter { $0.endpointID == slow.id }.count == 1)
+        let log = try webhooks.deliveries(endpointID: slow.id, by: Self.admin).items
+        #expect(log.map(\.status) == [.pending, .pending])
+        let failed = try #require(log.last)
+        #expect(failed.attempts == 1)
+        #expect(failed.lastStatusCode == 500)
+        #expect(failed.lastError == "the endpoint answered HTTP 500")
+        #expect(failed.nextAttemptAt == fixture.clock.now().addingTimeInterval(10))
+
+        // Nothing is due before the back-off ends; then the same message goes again, then the next.
+        fixture.clock.advance(by: 9)
+        #expect(try webhooks.claim(owner: "test:1:w") == nil)
+        fixture.clock.advance(by: 1)
+        let second = try drain(fixture)
+        #expect(second.map(\.messageID) == [failed.messageID, log[0].messageID])
+        #expect(second.map(\.attempt) == [2, 1])
+        #expect(try webhooks.deliveries(endpointID: slow.id, by: Self.admin).items.allSatisfy { $0.status == .succeeded })
+    }
+
+    @Test func retriesBackOffThreefoldAndAnEndpointFailingForADayIsDisabled() throws {
+        // More attempts than a day holds, so the endpoint is disabled before the delivery is given up.
+        let fixture = try fixture(WebhookPolicy(maxAttempts: 20, allowPrivateAddresses: true))
+        let webhooks = fixture.domain.webhooks
+        let endpoint = try webhooks.add(url: "https://down.example.com/", by: Self.admin)
+        _ = try fixture.meetup()
+        var delays: [TimeInterval] = []
+        var outcome: WebhookAttemptOutcome?
+        var messageID = ""
+        while true {
+            let attempt = try #require(try webhooks.claim(owner: "test:1:w"))
+            messageID = attempt.messageID
+            outcome = try webhooks.report(attempt, WebhookAttemptResult(statusCode: nil, error: "connection refused"))
+            guard case let .willRetry(at)? = outcome else { break }
+            delays.append(at.timeIntervalSince(fixture.clock.now()))
+            fixture.clock.set(at)
+        }
+        #expect(delays == [10, 30, 90, 270, 810, 2_430, 7_290, 21_870, 65_610])
+        #expect(fixture.clock.now().timeIntervalSince(DomainFixture.start) >= 86_400)
+        guard case let .endpointDisabled(reason)? = outcome else {
+            Issue.record("expected the endpoint to be disabled, got \(String(describing: outcome))")
+            return
+        }
+        #expect(reason.contains("connection refused"))
+        let disabled = try webhooks.endpoint(id: endpoint.id, by: Self.admin)
+        #expect(!disabled.isEnabled)
+        #expect(disabled.disabledReason == reason)
+        // The delivery is kept for when the endpoint is back; nothing goes out meanwhile.
+        fixture.clock.advance(by: 86_400)
+        #expect(try webhooks.claim(owner: "test:1:w") == nil)
+        #expect(refusal { _ = try webhooks.sendTest(id: endpoint.id, by: Self.admin) } == .invalidInput)
+        _ = try fixture.meetup()
+        _ = try webhooks.enable(id: endpoint.id, by: Self.admin)
+        let resumed = try drain(fixture)
+        #expect(resumed.map(\.messageID) == [messageID], "the waiting delivery goes; events while disabled are not queued for it")
+        #expect(try webhooks.endpoint(id: endpoint.id, by: Self.admin).failingSince == nil)
+    }
+
+    @Test func theLastAttemptGivesUpAndTheNextDeliveryGoes() throws {
+        let fixture = try fixture(WebhookPolicy(maxAttempts: 2, retryBaseSeconds: 1, allowPrivateAddresses: true))
+        let webhooks = fixture.domain.webhooks
+        _ = try webhooks.add(url: "https://flaky.example.com/", by: Self.admin)
+        _ = try fixture.meetup()
+        _ = try fixture.meetup()
+        let one = try #require(try webhooks.claim(owner: "o:1:a"))
+        #expect(try webhooks.report(one, WebhookAttemptResult(statusCode: 502, error: nil)) == .willRetry(at: fixture.clock.now().addingTimeInterval(1)))
+        fixture.clock.advance(by: 1)
+        let again = try #require(try webhooks.claim(owner: "o:1:a"))
+        #expect(again.messageID == one.messageID)
+        #expect(try webhooks.report(again, WebhookAttemptResult(statusCode: 502, error: nil)) == .gaveUp)
+        let next = try #require(try webhooks.claim(owner: "o:1:a"))
+        #expect(next.messageID != one.messageID)
+    }
+
+    @Test func a410GoneDisablesAtOnce() throws {
+        let fixture = try fixture()
+        let endpoint = try fixture.domain.webhooks.add(url: "https://gone.example.com/", by: Self.admin)
+        _ = try fixture.meetup()
+        let attempt = try #require(try fixture.domain.webhooks.claim(owner: "o:1:a"))
+        let outcome = try fixture.domain.webhooks.report(attempt, WebhookAttemptResult(statusCode: 410, error: nil))
+        guard case .endpointDisabled? = outcome else { Issue.record("got \(String(describing: outcome))"); return }
+        #expect(try fixture.domain.webhooks.endpoint(id: endpoint.id, by: Self.admin).disabledReason?.contains("410 Gone") == true)
+    }
+
+    @Test func aHeldDeliveryIsNotClaimedTwiceUntilItsLeaseEnds() throws {
+        let fixture = try fixture(WebhookPolicy(leaseSeconds: 40, allowPrivateAddresses: true))
+        let webhooks = fixture.domain.webhooks
+        _ = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
+        _ = try fixture.meetup()
+        _ = try fixture.meetup()
+        let held = try #require(try webhooks.claim(owner: "host:1:webhook-0"))
+        #expect(try webhooks.claim(owner: "host:2:webhook-0") == nil, "the next event waits for the one in flight")
+        #expect(try webhooks.runningOwners() == ["host:1:webhook-0"])
+        // Its owner died: the lease is ended and the same message goes again, with the same id.
+        #expect(try webhooks.expireLeases(owner: "host:1:webhook-0") == 1)
+        let retaken = try #require(try webhooks.claim(owner: "host:2:webhook-0"))
+        #expect(retaken.messageID == held.messageID)
+        #expect(retaken.attempt == 2)
+        // The dead owner's late answer is dropped.
+        #expect(try webhooks.report(held, WebhookAttemptResult(statusCode: 200, error: nil)) == nil)
+        #expect(try webhooks.report(retaken, WebhookAttemptResult(statusCode: 200, error: nil)) == .delivered)
+        // A lease that ran out on its own frees the delivery too.
+        let next = try #require(try webhooks.claim(owner: "host:2:webhook-0"))
+        fixture.clock.advance(by: 41)
+        #expect(try webhooks.claim(owner: "host:3:webhook-0")?.messageID == next.messageID)
+    }
+
+    @Test func privateAddressesAndBadURLsAreRefusedUnlessAllowed() throws {
+        let strict = try DomainFixture()
+        for url in ["http://127.0.0.1:8080/", "http://localhost/hook", "http://10.1.2.3/", "http://192.168.0.10/",
+                    "http://172.20.0.1/", "http://169.254.169.254/latest/meta-data", "http://[::1]:9000/", "http://[fe80::1]/",
+                    "http://[fd00::5]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://100.64.0.1/"] {
+            #expect(refusal { _ = try strict.domain.webhooks.add(url: url, by: Self.admin) } == .invalidInput, "\(url)")
+        }
+        for url in ["ftp://hooks.example.com/", "hooks.example.com", "https://user:pw@hooks.example.com/", ""] {
+            #expect(refusal { _ = try strict.domain.webhooks.add(url: url, by: Self.admin) } == .invalidInput, "\(url)")
+        }
+        #expect(try strict.domain.webhooks.add(url: "https://93.184.215.14/hook", by: Self.admin).url == "https://93.184.215.14/hook")
+        #expect(try fixture().domain.webhooks.add(url: "http://127.0.0.1:9/", by: Self.admin).url == "http://127.0.0.1:9/")
+    }
+
+    @Test func onlyAdminsManageWebhooks() throws {
+        let fixture = try fixture()
+        #expect(refusal { _ = try fixture.domain.webhooks.add(url: "https://x.example.com/", by: fixture.hostActor) } == .notPermitted)
+        #expect(refusal { _ = try fixture.domain.webhooks.endpoints(by: fixture.hostActor) } == .notPermitted)
+        #expect(refusal { _ = try fixture.domain.webhooks.endpoint(id: 99, by: Self.admin) } == .webhookNotFound)
+        #expect(refusal { _ = try WebhookEventType.parseList("check_in.created,meetup.exploded") } == .invalidInput)
+        #expect(try WebhookEventType.parseList(" check_in.created , meetup.created") == [.checkInCreated, .meetupCreated])
+        #expect(try WebhookEventType.parseList("*").isEmpty)
+    }
+
+    @Test func rotationSignsWithBothSecretsForTheGracePeriodAndRemovalStopsDeliveries() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let endpoint = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
+        let rotated = try webhooks.rotateSecret(id: endpoint.id, by: Self.admin)
+        #expect(rotated.secret != endpoint.secret)
+        _ = try fixture.meetup()
+        #expect(try #require(try webhooks.claim(owner: "o:1:a")).secrets == [rotated.secret, endpoint.secret])
+        fixture.clock.advance(by: 86_401)
+        #expect(try webhooks.endpoint(id: endpoint.id, by: Self.admin).signingSecrets(at: fixture.clock.now()) == [rotated.secret])
+
+        let test = try webhooks.sendTest(id: endpoint.id, by: Self.admin)
+        #expect(test.eventType == "webhook.test")
+        try webhooks.remove(id: endpoint.id, by: Self.admin)
+        #expect(try webhooks.endpoints(by: Self.admin).isEmpty)
+        #expect(refusal { try webhooks.remove(id: endpoint.id, by: Self.admin) } == .webhookNotFound)
+        fixture.clock.advance(by: 3_600)
+        #expect(try webhooks.claim(owner: "o:1:a") == nil)
+    }
+
+    @Test func aRewardBecomingReadyIsAnEventOnceAndUndoingACheckInIsOne() throws {
+        let fixture = try fixture()
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/", events: [.rewardReady, .checkInUndone], by: Self.admin)
+        let meetup = try fixture.meetup(startsIn: 600)
+        let member = try fixture.member()
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
+        let result = try fixture.checkedIn(member, at: meetup)
+        let reward = try #require(result.reward)
+        let output = RenderOutput(stickerHash: "a", stickerPath: "a.png", storyHash: "b", storyPath: "b.png", templateVersion: 1)
+        for _ in 0..<2 {
+            try fixture.domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
+            let job = try #require(try fixture.domain.renderJobs.claim(owner: "r:1:a").first)
+            try fixture.domain.renderJobs.complete(jobID: job.id, owner: "r:1:a", output: output)
+        }
+        _ = try fixture.domain.checkIns.undoCheckIn(meetupID: meetup.id, memberID: member.id, by: .commandLine)
+        let sent = try drain(fixture)
+        #expect(sent.map(\.eventType) == ["reward.ready", "check_in.undone"])
+        let data = try #require(try json(sent[0].body)["data"] as? [String: Any])
+        #expect(data["id"] as? Int == Int(reward.id))
+    }
+}
