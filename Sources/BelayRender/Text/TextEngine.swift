@@ -169,7 +169,9 @@ public final class TextEngine {
             let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language)
             if remaining.width <= fit.maxWidth { return label(lines + [remaining], size: size) }
         }
-        lines.append(try ellipsised(rest, full: full, size: size, direction: direction, language: language, maxWidth: fit.maxWidth))
+        lines.append(try ellipsised(
+            rest, full: full, weight: style.weight, region: region, size: size, direction: direction, language: language,
+            maxWidth: fit.maxWidth))
         return label(lines, size: size)
     }
 
@@ -201,9 +203,11 @@ public final class TextEngine {
 
     /// `rest` cut at a grapheme boundary with "…" at its logical end, so that it fits.
     private func ellipsised(
-        _ rest: ArraySlice<Item>, full: Shaped, size: Double, direction: TextDirection, language: String, maxWidth: Double
+        _ rest: ArraySlice<Item>, full: Shaped, weight: FontWeight, region: String, size: Double, direction: TextDirection,
+        language: String, maxWidth: Double
     ) throws -> Shaped {
-        let ellipsisFont = try chain.font(for: "…", weight: .regular, previous: rest.last?.font, region: "JP") ?? rest.last?.font ?? 0
+        let ellipsisFont = try chain.font(for: "…", weight: weight, previous: rest.last?.font, region: region)
+            ?? rest.last?.font ?? chain.primary(weight)
         let ellipsis = Item(character: "…", font: ellipsisFont)
         let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language).width
         // The cluster advances of the full line give the first guess; the reshaped line
