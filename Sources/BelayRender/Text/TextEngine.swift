@@ -148,15 +148,24 @@ public final class TextEngine {
                 pixelSize: size, lineAdvance: (size * 1.2).rounded(), direction: direction,
                 isShrunk: size < style.pixelSize, missingCharacters: missing)
         }
-        var last: Shaped?
+        // Advances scale with the size (hinting aside), so the line at full size tells which
+        // step should fit; shaping at that step and below decides.
         var size = style.pixelSize
-        for scale in fit.scales {
+        var last = try shape(items, pixelSize: size, direction: direction, language: language)
+        if last.width <= fit.maxWidth || items.isEmpty { return label([last], size: size) }
+        let scales = fit.scales
+        let firstGuess = scales.firstIndex { $0 < 1 && last.width * $0 <= fit.maxWidth } ?? scales.count - 1
+        for scale in scales[max(1, firstGuess)...] {
             size = style.pixelSize * scale
             let line = try shape(items, pixelSize: size, direction: direction, language: language)
-            if line.width <= fit.maxWidth || items.isEmpty { return label([line], size: size) }
+            if line.width <= fit.maxWidth { return label([line], size: size) }
             last = line
         }
-        guard let full = last else { return label([], size: size) }
+        if size != style.pixelSize * fit.minimumScale {
+            size = style.pixelSize * fit.minimumScale
+            last = try shape(items, pixelSize: size, direction: direction, language: language)
+        }
+        let full = last
         var rest = items[...]
         var lines: [Shaped] = []
         let breaks = fit.maxLines > 1 ? LineBreaks.opportunities(items.map(\.character), language: language) : []
