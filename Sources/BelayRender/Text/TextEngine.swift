@@ -119,6 +119,23 @@ public final class TextEngine {
         try fitLabel(text, style: style, fit: fit)
     }
 
+    /// The grapheme clusters of `text` that no font of the chain has in `style`'s weight, in
+    /// order, once each: what a label of `text` leaves out. Nothing is shaped.
+    public func missingCharacters(in text: String, style: TextStyle) throws -> [Character] {
+        let characters = Self.clean(text)
+        let region = FontChain.region(for: characters, language: style.language)
+        var missing: [Character] = []
+        var previous: Int?
+        for character in characters {
+            if let font = try chain.font(for: character, weight: style.weight, previous: previous, region: region) {
+                previous = font
+            } else if !missing.contains(character) {
+                missing.append(character)
+            }
+        }
+        return missing
+    }
+
     /// The ascent and descent in pixels of the primary font of `style`.
     public func verticalMetrics(_ style: TextStyle) throws -> (ascent: Double, descent: Double) {
         let file = try chain.primary(style.weight)
