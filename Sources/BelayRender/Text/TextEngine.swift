@@ -192,6 +192,7 @@ public final class TextEngine {
             lines.append(end.line)
             rest = rest[end.next...]
             while let first = rest.first, first.character.isWhitespace { rest = rest.dropFirst() }
+            if rest.isEmpty { return label(lines, size: size) }
             let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language)
             if remaining.width <= fit.maxWidth { return label(lines + [remaining], size: size) }
         }
