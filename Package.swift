@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayDomain", "CCurlShim", "CCrypto"]),
-        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
+        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayAPI", "BelayWebhooks"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.

@@ -192,11 +192,16 @@ public final class Renderer {
 
     private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
         try Self.check(scale: scale)
-        let background = try artwork.pixmap(content.backgroundPath)
-        let hold = try artwork.pixmap(content.holdPath)
+        let parallelism = settings.parallelism
+        let background = try artwork.pixmap(content.backgroundPath, variant: "sticker-card@\(scale)x") {
+            StickerTemplate.cardBackground($0, scale: scale, parallelism: parallelism)
+        }
+        let hold = try artwork.pixmap(content.holdPath, variant: "sticker-hold@\(scale)x") {
+            StickerTemplate.fittedHold($0, scale: scale, parallelism: parallelism)
+        }
         return try StickerTemplate.draw(
-            background: background, hold: hold, place: content.place, date: content.date, language: content.language,
-            scale: scale, text: text, parallelism: settings.parallelism, report: &report)
+            cardBackground: background, fittedHold: hold, place: content.place, date: content.date, language: content.language,
+            scale: scale, text: text, report: &report)
     }
 
     private func encodeStory(

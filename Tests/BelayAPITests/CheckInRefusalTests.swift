@@ -105,4 +105,26 @@ import Testing
         #expect(revoked["share_sheet"]?["available"]?.boolValue == false)
         #expect(revoked["instagram_stories"]?["reason"]?.stringValue == "reward_revoked")
     }
+
+    @Test func storiesGetOnlyTheColoursWhenConfiguredSo() throws {
+        let fixture = try APIFixture(settings: ["share": ["instagram_app_id": "1234567890", "stories_background": "colors"]])
+        let schemas = try SchemaConformance(fixture)
+        let meetup = try fixture.meetup(startsIn: 0)
+        let member = try fixture.member()
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        let rewardID = try #require(fixture.post("/v1/meetups/\(meetup.id)/check-in", as: member,
+                                                 json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)["reward"]?["id"]?.intValue)
+        try fixture.renderJobs(count: 1)
+        let share = fixture.get("/v1/rewards/\(rewardID)/share", as: member)
+        schemas.check(share, .get, "/v1/rewards/{id}/share")
+        let instagram = try #require(share["instagram_stories"])
+        #expect(instagram["available"]?.boolValue == true)
+        #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.stickerImage"]?.stringValue != nil)
+        #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"] == nil, "no background image, only colours")
+        #expect(instagram["pasteboard"]?["com.instagram.sharedSticker.backgroundTopColor"]?.stringValue != nil)
+        #expect(instagram["android"]?["background_asset_uri"] == .null)
+        #expect(instagram["android"]?["files"]?.arrayValue?.count == 1)
+        #expect(share["images"]?["stories_background"] == nil)
+        #expect(share["images"]?["story"]?["url"]?.stringValue != nil, "the composite stays for the share sheet")
+    }
 }

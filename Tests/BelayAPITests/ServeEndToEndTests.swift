@@ -250,6 +250,40 @@ extension BelayServerProcess {
         #expect(stopped.standardError.contains("POST /v1/meetups/{id}/check-in 201"))
     }
 
+    @Test func aPlaceNameNoFontCoversIsListedOnTheRewardLoggedAndCounted() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let admin = try workspace.user("admin", role: "admin")
+        let ana = try workspace.user("ana")
+        _ = try workspace.user("host1", role: "host")
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "T", "--place", "강남 \u{13000} Gym",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
+                                        "--capacity", "5", "--host", "host1"])
+        let id = try #require(meetup["id"]?.intValue)
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token).status == 201)
+        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: admin.token)["code"]?.stringValue)
+        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue, "\(checkIn.response.text)")
+        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
+            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
+        }, "the reward's images were not rendered in time")
+        let missing = ready["missing_characters"]?.arrayValue ?? []
+        #expect(missing.count == 1)
+        #expect(missing.first?["character"]?.stringValue == "\u{13000}")
+        #expect(missing.first?["code_points"]?.arrayValue?.compactMap(\.stringValue) == ["U+13000"])
+
+        let metrics = String(decoding: try server.call("GET", "/metrics", token: admin.token).response.body, as: UTF8.self)
+        #expect(metrics.contains("belay_render_missing_characters_total 1\n"))
+        #expect(metrics.contains("belay_render_jobs_missing_characters_total 1\n"))
+        let stopped = server.terminate()
+        let logged = stopped.standardError.split(separator: "\n").filter { $0.contains("no font has") }
+        #expect(logged.count == 1, "\(logged)")
+        #expect(logged.first?.contains("(reward \(rewardID))") == true && logged.first?.contains("U+13000") == true)
+    }
+
     @Test func everyClassOfBadInputIsAProblemAndTheServerKeepsServing() throws {
         let workspace = try ServeWorkspace()
         let server = try workspace.serve()

@@ -298,3 +298,47 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(Suggestion.editDistance("kitten", "sitting") == 3)
     }
 }
+
+/// `fonts.fallbacks` (a list of paths) and the Stories background settings.
+@Suite struct FontAndStoriesSettingsTests {
+    @Test func fallbacksAreAListOfPathsResolvedLikeOtherPaths() throws {
+        let directory = try TemporaryDirectory()
+        let defaults = try load(nil, cwd: "/")
+        #expect(defaults.fonts.fallbacks.first == "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+        #expect(defaults.fonts.fallbacks.contains("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"))
+
+        let file = try write(#"{"fonts": {"fallbacks": ["fonts/Thai.ttf", "/abs/CJK.ttc"]}}"#, to: directory, as: "etc/config.json")
+        let fromFile = try load(file, cwd: "/")
+        #expect(fromFile.fonts.fallbacks == [directory.file("etc/fonts/Thai.ttf"), "/abs/CJK.ttc"])
+
+        let fromEnvironment = try load(nil, env: ["BELAY_FONTS_FALLBACKS": "a.ttf:/b/c.ttf"], cwd: "/work")
+        #expect(fromEnvironment.fonts.fallbacks == ["/work/a.ttf", "/b/c.ttf"])
+        let fromJSON = try load(nil, env: ["BELAY_FONTS_FALLBACKS": #"["/x.ttf"]"#], cwd: "/work")
+        #expect(fromJSON.fonts.fallbacks == ["/x.ttf"])
+        // What `config show` prints loads back to the same list.
+        #expect(fromFile.formattedJSON().contains(directory.file("etc/fonts/Thai.ttf")))
+    }
+
+    @Test func aFallbackThatIsNotAStringIsRefusedWithItsIndex() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"fonts": {"fallbacks": ["/a.ttf", 7]}}"#, to: directory)
+        let lines = problems { _ = try load(file, cwd: "/") }
+        #expect(lines.contains { $0.contains("fonts.fallbacks[1]") && $0.contains("string") }, "\(lines)")
+        let notAList = try write(#"{"fonts": {"fallbacks": "/a.ttf"}}"#, to: directory)
+        #expect(problems { _ = try load(notAList, cwd: "/") }.contains { $0.contains("array of strings") })
+    }
+
+    @Test func storiesBackgroundIsAnImageOrColoursAtASizeMetaAccepts() throws {
+        let directory = try TemporaryDirectory()
+        let defaults = try load(nil, cwd: "/")
+        #expect(defaults.share.storiesBackground == .image)
+        #expect(defaults.share.storiesBackgroundWidth == 720 && defaults.share.storiesBackgroundHeight == 1280)
+        let colours = try write(#"{"share": {"stories_background": "colors", "stories_background_width": 1080, "stories_background_height": 1920}}"#, to: directory)
+        let set = try load(colours, cwd: "/")
+        #expect(set.share.storiesBackground == .colors && set.share.storiesBackgroundWidth == 1080)
+        let wrong = try write(#"{"share": {"stories_background": "video", "stories_background_width": 0}}"#, to: directory)
+        let lines = problems { _ = try load(wrong, cwd: "/") }
+        #expect(lines.contains { $0.contains("share.stories_background") && $0.contains("\"colors\"") }, "\(lines)")
+        #expect(lines.contains { $0.contains("share.stories_background_width") }, "\(lines)")
+    }
+}

@@ -2,8 +2,8 @@ import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRender
 import BelayStorage
-import BelayPipeline
 import BelayWebhooks
 import Foundation
 
@@ -81,6 +81,9 @@ extension Presentation {
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
         clubLocale = configuration.club.locale
+        let fonts = configuration.fonts
+        fontCoverage = try? FontCoverage(fonts: FontSettings(
+            bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort))
         if configuration.share.storiesBackground == .image {
             storyBackgrounds = StoryBackgrounds(
                 dataDirectory: configuration.dataDirectory, width: configuration.share.storiesBackgroundWidth,

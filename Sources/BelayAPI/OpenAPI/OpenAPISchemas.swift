@@ -172,6 +172,10 @@ extension OpenAPIDocument {
                 "render_status": Schema.enumeration(RenderStatus.allCases.map(\.rawValue)),
                 "images": Schema.nullable(Schema.ref("RewardImages")),
                 "retry_after_seconds": Schema.nullable(Schema.integer("While the first render is pending: when to ask again.")),
+                "missing_characters": Schema.array(of: Schema.object([
+                    "character": Schema.string("A character of the place name that no font of the chain has; the images leave it out."),
+                    "code_points": Schema.array(of: Schema.string("`U+13000`.")),
+                ])),
                 "share_url": Schema.string("The share payload's URL."),
             ]),
             "RewardList": Schema.list(of: "Reward"),

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayPipeline
+import BelayRender
 import Foundation
 import Synchronization
 
@@ -52,6 +53,9 @@ public struct Presentation: Sendable {
     public let pasteboardExpirySeconds: Int
     /// The club's locale (`club.locale`): the language of share-sheet texts (`ko`, `ja`, else English).
     public var clubLocale = "en_US"
+    /// The font chain's coverage (`fonts`), for listing what a reward's images leave out; nil
+    /// when the fonts cannot be opened (the renderer then refuses to start as well).
+    public var fontCoverage: FontCoverage?
     /// The Stories background layers (`share.stories_background_*`); nil when Stories
     /// composers get only the two colours under the sticker.
     public var storyBackgrounds: StoryBackgrounds?

@@ -81,6 +81,19 @@ struct RewardBody: JSONRepresentable {
                 json.null()
             }
             json.member("retry_after_seconds", reward.images == nil && reward.renderStatus == .pending ? renderRetryAfterSeconds : nil)
+            // Characters of the place name that no font has: the images leave them out, and
+            // the app and the host can see so.
+            let missing = presentation.fontCoverage?.missingCharacters(in: reward.placeName, language: presentation.clubLocale) ?? []
+            json.key("missing_characters")
+            json.array(missing) { json, character in
+                json.object { json in
+                    json.member("character", String(character))
+                    json.key("code_points")
+                    json.array(Array(character.unicodeScalars)) { json, scalar in
+                        json.string("U+" + String(scalar.value, radix: 16, uppercase: true))
+                    }
+                }
+            }
             json.member("share_url", presentation.absoluteURL("/v1/rewards/\(reward.id)/share"))
         }
     }

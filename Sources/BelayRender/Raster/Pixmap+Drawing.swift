@@ -8,17 +8,24 @@ extension Pixmap {
         let destinationWidth = width
         source.bytes.withUnsafeBufferPointer { sourcePixels in
             bytes.withUnsafeMutableBufferPointer { pixels in
+                guard let sourceBase = sourcePixels.baseAddress, let base = pixels.baseAddress else { return }
                 for row in rows {
                     var s = ((row - y) * source.width + (columns.lowerBound - x)) * 4
                     var d = (row * destinationWidth + columns.lowerBound) * 4
-                    for _ in columns {
+                    var remaining = columns.count
+                    while remaining > 0 {
+                        // Opaque pixels replace what is under them: copy a run of them at once.
+                        var run = 0
+                        while run < remaining && sourcePixels[s + run * 4 + 3] == 255 { run += 1 }
+                        if run > 0 {
+                            (base + d).update(from: sourceBase + s, count: run * 4)
+                            s += run * 4
+                            d += run * 4
+                            remaining -= run
+                            continue
+                        }
                         let alpha = sourcePixels[s + 3]
-                        if alpha == 255 {
-                            pixels[d] = sourcePixels[s]
-                            pixels[d + 1] = sourcePixels[s + 1]
-                            pixels[d + 2] = sourcePixels[s + 2]
-                            pixels[d + 3] = 255
-                        } else if alpha != 0 {
+                        if alpha != 0 {
                             let inverse = 255 - alpha
                             pixels[d] = sourcePixels[s] &+ Pixmap.multiply(pixels[d], inverse)
                             pixels[d + 1] = sourcePixels[s + 1] &+ Pixmap.multiply(pixels[d + 1], inverse)
@@ -27,6 +34,7 @@ extension Pixmap {
                         }
                         s += 4
                         d += 4
+                        remaining -= 1
                     }
                 }
             }

@@ -3,14 +3,22 @@ import Foundation
 /// Reads artwork files for one renderer: decodes them (within the limits) and fingerprints
 /// them (SHA-256), remembering both per file identity (device, inode, size, modification
 /// time), so an artwork used by many renders is decoded and hashed once; a changed file is
-/// read again.
+/// read again. Artwork resized for a template (a card's background at 3x, a fitted hold) is
+/// kept the same way, so a repeated artwork is not resampled again; decoded and resized
+/// pixmaps share one byte budget, least recently used first out.
 final class ArtworkStore {
     private let limits: ImageLimits
     private let cacheBytes: Int
-    private var pixmaps: [FileIdentity: (pixmap: Pixmap, lastUse: Int)] = [:]
+    private var pixmaps: [CacheKey: (pixmap: Pixmap, lastUse: Int)] = [:]
     private var cachedBytes = 0
     private var fingerprints: [FileIdentity: String] = [:]
     private var clock = 0
+
+    /// A decoded file (`variant` "") or a pixmap made from it (`variant` names how).
+    private struct CacheKey: Hashable {
+        var file: FileIdentity
+        var variant: String
+    }
 
     struct FileIdentity: Hashable {
         var path: String
@@ -29,14 +37,33 @@ final class ArtworkStore {
     /// The decoded artwork at `path`.
     /// - Throws: `RenderError` naming the file when it cannot be read or decoded.
     func pixmap(_ path: String) throws -> Pixmap {
+        try pixmap(CacheKey(file: try Self.identity(of: path), variant: ""))
+    }
+
+    /// The artwork at `path` after `make` (a resize for a template), made once per file and
+    /// `variant`: `variant` must name everything `make` depends on (size, fit).
+    /// - Throws: `RenderError` naming the file when it cannot be read or decoded.
+    func pixmap(_ path: String, variant: String, make: (Pixmap) -> Pixmap) throws -> Pixmap {
         let identity = try Self.identity(of: path)
+        let key = CacheKey(file: identity, variant: variant)
         clock += 1
-        if let cached = pixmaps[identity] {
-            pixmaps[identity]?.lastUse = clock
+        if let cached = pixmaps[key] {
+            pixmaps[key]?.lastUse = clock
             return cached.pixmap
         }
-        let pixmap = try ImageDecoder.decode(contentsOf: path, limits: limits)
-        remember(pixmap, as: identity)
+        let made = make(try pixmap(CacheKey(file: identity, variant: "")))
+        remember(made, as: key)
+        return made
+    }
+
+    private func pixmap(_ key: CacheKey) throws -> Pixmap {
+        clock += 1
+        if let cached = pixmaps[key] {
+            pixmaps[key]?.lastUse = clock
+            return cached.pixmap
+        }
+        let pixmap = try ImageDecoder.decode(contentsOf: key.file.path, limits: limits)
+        remember(pixmap, as: key)
         return pixmap
     }
 
@@ -52,7 +79,7 @@ final class ArtworkStore {
         return fingerprint
     }
 
-    private func remember(_ pixmap: Pixmap, as identity: FileIdentity) {
+    private func remember(_ pixmap: Pixmap, as identity: CacheKey) {
         let size = pixmap.bytes.count
         guard size <= cacheBytes else { return }
         while cachedBytes + size > cacheBytes, let oldest = pixmaps.min(by: { $0.value.lastUse < $1.value.lastUse }) {

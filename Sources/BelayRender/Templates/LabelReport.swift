@@ -49,14 +49,3 @@ public struct LabelReport: Sendable, Hashable {
         return "The \(label) has characters no font of the chain has; they were left out: " + listed.joined(separator: ", ")
     }
 }
-
-/// The labels drawn while rendering one image.
-struct StickerReport {
-    private(set) var labels: [LabelReport] = []
-
-    mutating func add(_ label: TextLabel, name: String, text: String) {
-        labels.append(LabelReport(name: name, text: text, label: label))
-    }
-
-    var warnings: [String] { labels.compactMap(\.warning) }
-}

@@ -29,18 +29,30 @@ enum StickerTemplate {
         (Int(width) * scale, Int(height) * scale)
     }
 
-    /// Draws the sticker at `scale` as a premultiplied pixmap.
+    /// The background artwork scaled to cover the card at `scale` (kept by the artwork store).
+    static func cardBackground(_ background: Pixmap, scale: Int, parallelism: Int) -> Pixmap {
+        let size = pixelSize(scale: scale)
+        return background.resizedToCover(width: size.width, height: size.height, parallelism: parallelism)
+    }
+
+    /// The hold artwork fitted into the hold box at `scale` (kept by the artwork store).
+    static func fittedHold(_ hold: Pixmap, scale: Int, parallelism: Int) -> Pixmap {
+        let box = Int(holdBox.side * Double(scale))
+        return hold.resizedToFit(width: box, height: box, parallelism: parallelism)
+    }
+
+    /// Draws the sticker at `scale` as a premultiplied pixmap, from the background already
+    /// scaled to the card (`cardBackground`) and the hold already fitted (`fittedHold`).
     static func draw(
-        background: Pixmap, hold: Pixmap, place: String, date: String, language: String, scale: Int,
-        text: TextEngine, parallelism: Int, report: inout StickerReport
+        cardBackground: Pixmap, fittedHold fitted: Pixmap, place: String, date: String, language: String, scale: Int,
+        text: TextEngine, report: inout StickerReport
     ) throws -> Pixmap {
         let s = Double(scale)
         let size = pixelSize(scale: scale)
-        var card = background.resizedToCover(width: size.width, height: size.height, parallelism: parallelism)
+        var card = cardBackground
         card.clip(to: RoundedRectangle(x: 0, y: 0, width: Double(size.width), height: Double(size.height), radius: cornerRadius * s))
 
         let box = Int(holdBox.side * s)
-        let fitted = hold.resizedToFit(width: box, height: box, parallelism: parallelism)
         card.draw(fitted, x: Int(holdBox.x * s) + (box - fitted.width) / 2, y: Int(holdBox.y * s) + (box - fitted.height) / 2)
 
         let (placeLabel, dateLabel) = try layoutLabels(place: place, date: date, language: language, scale: scale, text: text, report: &report)

@@ -17,6 +17,8 @@ import Foundation
 final class FontChain {
     private let library: FT_Library
     private let settings: FontSettings
+    /// The chain's files in order, each with the file for bold labels (found once).
+    private let order: [(regular: String, bold: String)]
     /// Every face opened, by index; glyphs name their face by this index.
     private(set) var files: [FontFile] = []
     private var fileIndex: [FileKey: Int] = [:]
@@ -39,6 +41,7 @@ final class FontChain {
     init(library: FT_Library, settings: FontSettings) throws {
         self.library = library
         self.settings = settings
+        order = settings.chain
         for path in settings.allFiles where !FileManager.default.isReadableFile(atPath: path) {
             throw RenderError(.fontUnavailable(role: role(of: path), path: path, detail: "the file does not exist or cannot be read"))
         }
@@ -84,7 +87,7 @@ final class FontChain {
             return previous
         }
         let isCJK = scripts.contains { $0 == HB_SCRIPT_HAN || $0 == HB_SCRIPT_HIRAGANA || $0 == HB_SCRIPT_KATAKANA || $0 == HB_SCRIPT_BOPOMOFO }
-        var order = settings.chain.map { weight == .bold ? $0.bold : $0.regular }
+        var order = order.map { weight == .bold ? $0.bold : $0.regular }
         if prefersEmoji, let emoji = order.firstIndex(of: settings.emoji) {
             order.insert(order.remove(at: emoji), at: 0)
         } else if isCJK {
@@ -109,7 +112,7 @@ final class FontChain {
     /// Opens `path` (its face for `region` when it is a regional collection) once.
     private func open(_ path: String, region: String?) throws -> Int {
         var faceIndex = 0
-        if let region, let faces = try regionalFaces(path), !faces.isEmpty {
+        if let region, try isRegionalCollection(path), let faces = try regionalFaces(path) {
             faceIndex = faces[region] ?? faces["JP"] ?? faces.values.min() ?? 0
         }
         return try open(path, faceIndex: faceIndex)
@@ -133,8 +136,12 @@ final class FontChain {
         return files.count - 1
     }
 
+    /// Whether `path` is a font collection with faces for CJK regions; only `.ttc`/`.otc`
+    /// files are opened to find out.
     private func isRegionalCollection(_ path: String) throws -> Bool {
-        try !(regionalFaces(path)?.isEmpty ?? true)
+        let name = path.lowercased()
+        guard name.hasSuffix(".ttc") || name.hasSuffix(".otc") else { return false }
+        return try !(regionalFaces(path)?.isEmpty ?? true)
     }
 
     /// The faces of a collection whose family names end in a CJK region (`Noto Sans CJK JP`,

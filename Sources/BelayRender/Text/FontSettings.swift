@@ -55,7 +55,8 @@ public struct FontSettings: Hashable, Sendable {
         return FileManager.default.fileExists(atPath: bold) ? bold : path
     }
 
-    /// Every file the chain may open, for content keys.
+    /// Every file the chain may open, for content keys (checks the file system for bold
+    /// siblings: compute once).
     var allFiles: [String] {
         var seen = Set<String>()
         return chain.flatMap { [$0.bold, $0.regular] }.filter { seen.insert($0).inserted }

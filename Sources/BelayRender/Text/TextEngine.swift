@@ -119,6 +119,23 @@ public final class TextEngine {
         try fitLabel(text, style: style, fit: fit)
     }
 
+    /// The grapheme clusters of `text` that no font of the chain has in `style`'s weight, in
+    /// order, once each: what a label of `text` leaves out. Nothing is shaped.
+    public func missingCharacters(in text: String, style: TextStyle) throws -> [Character] {
+        let characters = Self.clean(text)
+        let region = FontChain.region(for: characters, language: style.language)
+        var missing: [Character] = []
+        var previous: Int?
+        for character in characters {
+            if let font = try chain.font(for: character, weight: style.weight, previous: previous, region: region) {
+                previous = font
+            } else if !missing.contains(character) {
+                missing.append(character)
+            }
+        }
+        return missing
+    }
+
     /// The ascent and descent in pixels of the primary font of `style`.
     public func verticalMetrics(_ style: TextStyle) throws -> (ascent: Double, descent: Double) {
         let file = try chain.primary(style.weight)
@@ -148,15 +165,24 @@ public final class TextEngine {
                 pixelSize: size, lineAdvance: (size * 1.2).rounded(), direction: direction,
                 isShrunk: size < style.pixelSize, missingCharacters: missing)
         }
-        var last: Shaped?
+        // Advances scale with the size (hinting aside), so the line at full size tells which
+        // step should fit; shaping at that step and below decides.
         var size = style.pixelSize
-        for scale in fit.scales {
+        var last = try shape(items, pixelSize: size, direction: direction, language: language)
+        if last.width <= fit.maxWidth || items.isEmpty { return label([last], size: size) }
+        let scales = fit.scales
+        let firstGuess = scales.firstIndex { $0 < 1 && last.width * $0 <= fit.maxWidth } ?? scales.count - 1
+        for scale in scales[max(1, firstGuess)...] {
             size = style.pixelSize * scale
             let line = try shape(items, pixelSize: size, direction: direction, language: language)
-            if line.width <= fit.maxWidth || items.isEmpty { return label([line], size: size) }
+            if line.width <= fit.maxWidth { return label([line], size: size) }
             last = line
         }
-        guard let full = last else { return label([], size: size) }
+        if size != style.pixelSize * fit.minimumScale {
+            size = style.pixelSize * fit.minimumScale
+            last = try shape(items, pixelSize: size, direction: direction, language: language)
+        }
+        let full = last
         var rest = items[...]
         var lines: [Shaped] = []
         let breaks = fit.maxLines > 1 ? LineBreaks.opportunities(items.map(\.character), language: language) : []
@@ -166,10 +192,13 @@ public final class TextEngine {
             lines.append(end.line)
             rest = rest[end.next...]
             while let first = rest.first, first.character.isWhitespace { rest = rest.dropFirst() }
+            if rest.isEmpty { return label(lines, size: size) }
             let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language)
             if remaining.width <= fit.maxWidth { return label(lines + [remaining], size: size) }
         }
-        lines.append(try ellipsised(rest, full: full, size: size, direction: direction, language: language, maxWidth: fit.maxWidth))
+        lines.append(try ellipsised(
+            rest, full: full, weight: style.weight, region: region, size: size, direction: direction, language: language,
+            maxWidth: fit.maxWidth))
         return label(lines, size: size)
     }
 
@@ -201,9 +230,11 @@ public final class TextEngine {
 
     /// `rest` cut at a grapheme boundary with "…" at its logical end, so that it fits.
     private func ellipsised(
-        _ rest: ArraySlice<Item>, full: Shaped, size: Double, direction: TextDirection, language: String, maxWidth: Double
+        _ rest: ArraySlice<Item>, full: Shaped, weight: FontWeight, region: String, size: Double, direction: TextDirection,
+        language: String, maxWidth: Double
     ) throws -> Shaped {
-        let ellipsisFont = try chain.font(for: "…", weight: .regular, previous: rest.last?.font, region: "JP") ?? rest.last?.font ?? 0
+        let ellipsisFont = try chain.font(for: "…", weight: weight, previous: rest.last?.font, region: region)
+            ?? rest.last?.font ?? chain.primary(weight)
         let ellipsis = Item(character: "…", font: ellipsisFont)
         let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language).width
         // The cluster advances of the full line give the first guess; the reshaped line
