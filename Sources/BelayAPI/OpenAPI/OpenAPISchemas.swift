@@ -83,6 +83,7 @@ extension OpenAPIDocument {
                 "check_in_closes_at": Schema.dateTime,
                 "created_at": Schema.dateTime,
                 "updated_at": Schema.dateTime,
+                "series_id": Schema.nullable(Schema.integer("The series of a recurring meetup (the id of its first meetup); null for a one-off.")),
             ]),
             "MeetupList": Schema.list(of: "Meetup"),
             "CreateMeetup": Schema.object([

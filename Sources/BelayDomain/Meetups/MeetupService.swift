@@ -6,11 +6,11 @@ import Foundation
 /// Creating needs a host or admin; changing, cancelling and reading the code need the
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
-    private let pool: DatabasePool
-    private let clock: any WallClock
-    private let policy: CheckInPolicy
+    let pool: DatabasePool
+    let clock: any WallClock
+    let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
-    private let events: WebhookEmitter
+    let events: WebhookEmitter
 
     public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers)
@@ -81,8 +81,13 @@ public final class MeetupService: Sendable {
     public func update(id: Int64, _ changes: MeetupChanges, by actor: Actor) throws -> Meetup {
         let now = clock.now()
         return try domainCall {
-            try pool.write { db in
-                let current = try Self.require(id, in: db)
+            try pool.write { db in try apply(changes, to: try Self.require(id, in: db), by: actor, now: now, in: db) }
+        }
+    }
+
+    /// One meetup's update inside a write transaction (see `update(id:_:by:)`).
+    func apply(_ changes: MeetupChanges, to current: Meetup, by actor: Actor, now: Date, in db: Database) throws -> Meetup {
+        let id = current.id
                 try Self.requireManager(of: current, actor, in: db)
                 try Self.requireOpen(current)
                 var merged = NewMeetup(title: changes.title ?? current.title,
@@ -106,8 +111,6 @@ public final class MeetupService: Sendable {
                 }
                 try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
-            }
-        }
     }
 
     /// Cancels a meetup and, in the same transaction, every `going` and `waitlisted`
