@@ -85,6 +85,10 @@ enum BuiltInDefaults {
       },
       "meetups": {
         "complete_every_seconds": 60
+      },
+      "waitlist": {
+        "claim_minutes": 0,
+        "cutoff_minutes": 120
       }
     }
     """

@@ -333,3 +333,27 @@ import BelayTestSupport
         #expect(bad.status == 64)
     }
 }
+
+/// `belay attendees claim` with waitlist offers on.
+@Suite struct WaitlistOfferCommandsTests {
+    @Test func aHostClaimsAnOfferedPlaceForAMember() throws {
+        let club = try CLIWorkspace(settings: #""waitlist": {"claim_minutes": 45}"#)
+        try club.succeed("migrate")
+        try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        for handle in ["hana", "jun", "mina"] { try club.succeed("users", "create", handle, "--name", handle.capitalized) }
+        let meetup = try #require(try club.json("meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-01-04 19:00",
+                                                "--ends", "2030-01-04 22:00", "--capacity", "1", "--host", "jisoo") as? [String: Any])
+        let id = String(try #require(meetup["id"] as? Int))
+        try club.succeed("attendees", "add", id, "hana", "jun", "mina")
+        try club.succeed("attendees", "remove", id, "hana")
+        let listed = try club.run("attendees", "list", id)
+        #expect(listed.standardOutput.contains("waitlisted #1, offered until"))
+        let refused = try club.run("attendees", "claim", id, "mina")
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("[no_offer]"))
+        let claimed = try club.run("attendees", "claim", id, "jun")
+        #expect(claimed.status == 0, "\(claimed)")
+        #expect(claimed.standardOutput.contains("jun     going"))
+        #expect(claimed.standardError.contains("jun claimed their place at meetup \(id)."))
+    }
+}

@@ -18,6 +18,7 @@ extension OpenAPIDocument {
             "checked_in_at": nullableDateTime,
             "check_in_method": Schema.nullable(Schema.enumeration(CheckInMethod.allCases.map(\.rawValue))),
             "checked_in_by": Schema.nullable(Schema.integer("The host or admin who checked the member in.")),
+            "offer_expires_at": Schema.nullable(Schema.dateTime),
         ]
         let storiesTarget = Schema.object([
             "available": Schema.boolean,

@@ -54,6 +54,7 @@ public struct APIRoutes: Sendable {
         registerHoldRoutes(on: authenticated)
         registerCohostRoutes(on: authenticated)
         registerSeriesRoutes(on: authenticated)
+        registerWaitlistRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -11,17 +11,20 @@ public final class MeetupService: Sendable {
     let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     let events: WebhookEmitter
+    let waitlist: WaitlistRules
 
     public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
-        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers)
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
+                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
         self.events = events
+        self.waitlist = waitlist
     }
 
     /// Creates a scheduled meetup with a fresh check-in secret.
@@ -106,8 +109,7 @@ public final class MeetupService: Sendable {
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
                 if merged.capacity > current.capacity {
-                    let promoted = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
-                    for attendance in promoted { try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db) }
+                    try waitlist.fill(meetupID: id, capacity: merged.capacity, startsAt: merged.startsAt, now: now, in: db)
                 }
                 try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
