@@ -92,6 +92,10 @@ extension BelayConfiguration {
             ("meetups", .object([
                 ("complete_every_seconds", integer(meetups.completeEverySeconds)),
             ])),
+            ("waitlist", .object([
+                ("claim_minutes", integer(waitlist.claimMinutes)),
+                ("cutoff_minutes", integer(waitlist.cutoffMinutes)),
+            ])),
         ])
         return tree.formatted()
     }

@@ -187,6 +187,14 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var completeEverySeconds: Int
     }
 
+    /// `waitlist`: what happens to a freed place.
+    public struct Waitlist: Sendable, Equatable {
+        /// Minutes the first waitlisted member has to claim a freed place; 0 promotes at once.
+        public var claimMinutes: Int
+        /// Minutes before the start from which no offers are made (places are given at once).
+        public var cutoffMinutes: Int
+    }
+
     /// `share`: the App IDs Instagram and Facebook Stories require.
     public struct Share: Sendable, Equatable {
         /// Facebook App ID passed as `source_application` to Instagram; empty when not set up.
@@ -243,6 +251,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var webhooks: Webhooks
     public var calendar: Calendar
     public var meetups: Meetups
+    public var waitlist: Waitlist
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

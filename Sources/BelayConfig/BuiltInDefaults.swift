@@ -123,6 +123,10 @@ enum BuiltInDefaults {
       },
       "meetups": {
         "complete_every_seconds": 60
+      },
+      "waitlist": {
+        "claim_minutes": 0,
+        "cutoff_minutes": 120
       }
     }
     """

@@ -314,6 +314,9 @@ struct ConfigurationValidator {
         let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: alarm)
         let meetups = BelayConfiguration.Meetups(
             completeEverySeconds: atLeast(0, "meetups.complete_every_seconds", unit: "seconds", why: "0 turns it off"))
+        let waitlist = BelayConfiguration.Waitlist(
+            claimMinutes: atLeast(0, "waitlist.claim_minutes", unit: "minutes", why: "0 promotes the first waitlisted member at once"),
+            cutoffMinutes: atLeast(0, "waitlist.cutoff_minutes", unit: "minutes"))
 
         return BelayConfiguration(
             server: server,
@@ -333,6 +336,7 @@ struct ConfigurationValidator {
             webhooks: webhooks,
             calendar: calendar,
             meetups: meetups,
+            waitlist: waitlist,
             sourceFile: sourceFile
         )
     }

@@ -37,13 +37,14 @@ public struct DomainServices: Sendable {
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
         let emitter = WebhookEmitter(encoder: webhookPayloads)
+        let waitlist = WaitlistRules(policy: settings.waitlist, events: emitter)
         self.pool = pool
         self.clock = clock
         self.settings = settings
         let awarder = RewardAwarder(policy: settings.rewards)
         users = UserService(pool: pool, clock: clock)
-        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter)
-        attendance = AttendanceService(pool: pool, clock: clock, events: emitter)
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist)
+        attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)

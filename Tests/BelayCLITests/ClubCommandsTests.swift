@@ -317,3 +317,59 @@ import BelayTestSupport
         #expect(try #require(try club.json("meetups", "cohosts", id) as? [[String: Any]]).isEmpty)
     }
 }
+
+/// `belay meetups create --repeat weekly --until` and `update --following` on the real binary.
+@Suite struct MeetupSeriesCommandsTests {
+    @Test func createAWeeklySeriesAndMoveTheRestOfIt() throws {
+        let club = try CLIWorkspace()
+        try club.succeed("migrate")
+        try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        let arguments = ["meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-03-15 19:00", "--ends", "2030-03-15 21:00",
+                         "--time-zone", "Europe/Berlin", "--capacity", "10", "--host", "jisoo"]
+        let created = try club.run(arguments + ["--repeat", "weekly", "--until", "2030-04-05"])
+        #expect(created.status == 0, "\(created)")
+        #expect(created.standardOutput.contains("2030-03-29 19:00"))
+        #expect(created.standardOutput.contains("2030-04-05 19:00"), "summer time from 2030-03-31, still 19:00")
+        #expect(created.standardError.contains("Created a weekly series of 4 meetups"))
+        let list = try #require(try club.json("meetups", "list") as? [[String: Any]])
+        #expect(list.count == 4)
+        let ids = list.compactMap { $0["id"] as? Int }
+        #expect(Set(list.compactMap { $0["series_id"] as? Int }) == [ids[0]])
+
+        let moved = try club.run("meetups", "update", String(ids[2]), "--starts", "2030-03-29 18:30", "--ends", "2030-03-29 20:30", "--following")
+        #expect(moved.status == 0, "\(moved)")
+        #expect(moved.standardOutput.contains("2030-03-29 18:30"))
+        #expect(moved.standardOutput.contains("2030-04-05 18:30"))
+        #expect(moved.standardError.contains("Updated 2 meetups from \(ids[2]) on."))
+
+        let usage = try club.run(arguments + ["--repeat", "weekly"])
+        #expect(usage.status == 64)
+        #expect(usage.standardError.contains("--repeat and --until go together"))
+        let bad = try club.run(arguments + ["--repeat", "daily", "--until", "2030-04-05"])
+        #expect(bad.status == 64)
+    }
+}
+
+/// `belay attendees claim` with waitlist offers on.
+@Suite struct WaitlistOfferCommandsTests {
+    @Test func aHostClaimsAnOfferedPlaceForAMember() throws {
+        let club = try CLIWorkspace(settings: #""waitlist": {"claim_minutes": 45}"#)
+        try club.succeed("migrate")
+        try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        for handle in ["hana", "jun", "mina"] { try club.succeed("users", "create", handle, "--name", handle.capitalized) }
+        let meetup = try #require(try club.json("meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-01-04 19:00",
+                                                "--ends", "2030-01-04 22:00", "--capacity", "1", "--host", "jisoo") as? [String: Any])
+        let id = String(try #require(meetup["id"] as? Int))
+        try club.succeed("attendees", "add", id, "hana", "jun", "mina")
+        try club.succeed("attendees", "remove", id, "hana")
+        let listed = try club.run("attendees", "list", id)
+        #expect(listed.standardOutput.contains("waitlisted #1, offered until"))
+        let refused = try club.run("attendees", "claim", id, "mina")
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("[no_offer]"))
+        let claimed = try club.run("attendees", "claim", id, "jun")
+        #expect(claimed.status == 0, "\(claimed)")
+        #expect(claimed.standardOutput.contains("jun     going"))
+        #expect(claimed.standardError.contains("jun claimed their place at meetup \(id)."))
+    }
+}

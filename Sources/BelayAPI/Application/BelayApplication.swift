@@ -228,7 +228,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler, retention: retention,
                                        webhookWorker: webhookWorker,
-                                       completion: MeetupCompletionScheduler(meetups: domain.meetups,
+                                       completion: MeetupCompletionScheduler(meetups: domain.meetups, attendance: domain.attendance,
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger)

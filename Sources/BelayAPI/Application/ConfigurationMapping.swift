@@ -31,7 +31,8 @@ extension DomainSettings {
                                         retryBaseSeconds: configuration.render.retryBaseSeconds,
                                         leaseSeconds: configuration.backfill.leaseSeconds),
             clubTimeZone: configuration.club.zone,
-            webhooks: WebhookPolicy(configuration: configuration)
+            webhooks: WebhookPolicy(configuration: configuration),
+            waitlist: WaitlistPolicy(claimMinutes: configuration.waitlist.claimMinutes, cutoffMinutes: configuration.waitlist.cutoffMinutes)
         )
     }
 }

@@ -1,21 +1,25 @@
 import BelayDomain
 import Foundation
 
-/// Completes meetups whose check-in window has closed, every `intervalSeconds`, on a thread of
-/// its own inside `belay serve` (each pass is `MeetupService.completeEnded`, idempotent and
-/// safe with several servers on one database). An interval of 0 turns it off.
+/// Completes meetups whose check-in window has closed and passes on waitlist offers that ran
+/// out, every `intervalSeconds`, on a thread of its own inside `belay serve` (each pass is
+/// `MeetupService.completeEnded` and `AttendanceService.expireOffers`, idempotent and safe
+/// with several servers on one database). An interval of 0 turns it off.
 ///
 /// Threading: `start` and `stop` come from the application's owner thread.
 public final class MeetupCompletionScheduler: @unchecked Sendable {
     private let meetups: MeetupService
+    private let attendance: AttendanceService?
     private let intervalSeconds: Int
     private let log: @Sendable (String) -> Void
     private let condition = NSCondition()
     private var stopping = false
     private var running = false
 
-    public init(meetups: MeetupService, intervalSeconds: Int, log: @escaping @Sendable (String) -> Void) {
+    public init(meetups: MeetupService, attendance: AttendanceService? = nil, intervalSeconds: Int,
+                log: @escaping @Sendable (String) -> Void) {
         self.meetups = meetups
+        self.attendance = attendance
         self.intervalSeconds = intervalSeconds
         self.log = log
     }
@@ -51,6 +55,9 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
                 let done = try meetups.completeEnded(limit: 100)
                 total += done.count
                 if done.count < 100 { break }
+            }
+            if let attendance {
+                while try attendance.expireOffers(limit: 500) == 500 {}
             }
         } catch {
             log("could not complete ended meetups: \(error); trying again in \(intervalSeconds) s")

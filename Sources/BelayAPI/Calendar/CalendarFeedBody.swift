@@ -1,5 +1,4 @@
 import BelayDomain
-import CCrypto
 import Foundation
 
 /// A calendar (RFC 5545 `VCALENDAR`) of meetups: one `VEVENT` each, with `DTSTART`/`DTEND`
@@ -68,12 +67,5 @@ struct CalendarFeedBody {
             lines.property("END", "VALARM")
         }
         lines.property("END", "VEVENT")
-    }
-
-    /// `"<sha-256 hex>"` of `bytes`.
-    static func etag(of bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBufferPointer { buffer in _ = SHA256(buffer.baseAddress, buffer.count, &digest) }
-        return "\"" + digest.map { String(format: "%02x", $0) }.joined() + "\""
     }
 }

@@ -8,7 +8,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -29,7 +29,7 @@ public enum OpenAPIDocument {
                     "bearerAuth": ["type": "http", "scheme": "bearer",
                                    "description": "An API token issued with `belay users token HANDLE` (it starts with `belay_`)."],
                 ],
-                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }),
+                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }.merging(seriesSchemas) { current, _ in current }),
                 "responses": .object(problemResponses),
             ],
         ]
@@ -37,7 +37,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.

@@ -18,6 +18,7 @@ extension OpenAPIDocument {
             "checked_in_at": nullableDateTime,
             "check_in_method": Schema.nullable(Schema.enumeration(CheckInMethod.allCases.map(\.rawValue))),
             "checked_in_by": Schema.nullable(Schema.integer("The host or admin who checked the member in.")),
+            "offer_expires_at": Schema.nullable(Schema.dateTime),
         ]
         let storiesTarget = Schema.object([
             "available": Schema.boolean,
@@ -84,6 +85,7 @@ extension OpenAPIDocument {
                 "check_in_closes_at": Schema.dateTime,
                 "created_at": Schema.dateTime,
                 "updated_at": Schema.dateTime,
+                "series_id": Schema.nullable(Schema.integer("The series of a recurring meetup (the id of its first meetup); null for a one-off.")),
             ]),
             "MeetupList": Schema.list(of: "Meetup"),
             "CreateMeetup": Schema.object([

@@ -22,6 +22,7 @@ struct AttendanceBody: JSONRepresentable {
         json.member("checked_in_at", attendance.checkedInAt, offset: zone)
         json.member("check_in_method", attendance.checkInMethod?.rawValue)
         json.member("checked_in_by", attendance.checkedInBy)
+        json.member("offer_expires_at", attendance.offerExpiresAt, offset: zone)
     }
 }
 

@@ -30,6 +30,7 @@ struct MeetupBody: JSONRepresentable {
             json.member("check_in_closes_at", window.closesAt, offset: zone)
             json.member("created_at", meetup.createdAt, offset: presentation.clubZone)
             json.member("updated_at", meetup.updatedAt, offset: presentation.clubZone)
+            json.member("series_id", meetup.seriesID)
         }
     }
 }

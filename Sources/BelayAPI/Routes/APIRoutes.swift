@@ -63,6 +63,8 @@ public struct APIRoutes: Sendable {
         registerCalendarRoutes(public: router, authenticated: authenticated)
         registerHoldRoutes(on: authenticated)
         registerCohostRoutes(on: authenticated)
+        registerSeriesRoutes(on: authenticated)
+        registerWaitlistRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -34,7 +34,7 @@ extension APIRoutes {
                                 detail: "The artwork of hold \(id) is missing from the assets directory; run `belay holds import` after restoring it.",
                                 extensions: ["reason": .string(RefusalReason.holdNotFound.rawValue)])
             }
-            let etag = CalendarFeedBody.etag(of: Array(bytes))
+            let etag = ContentETag.of( Array(bytes))
             var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, max-age=86400"]
             if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
                 return Response(status: .notModified, headers: headers)

@@ -6,7 +6,7 @@ import BelayAPI
 struct AttendeesCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "attendees", abstract: "See who is going, add and remove members, check them in.",
-                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self, Import.self])
+                             subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self, Import.self, Claim.self])
     }
 
     init(arguments: ParsedArguments) {}
@@ -25,6 +25,7 @@ struct AttendeesCommand: ParsableCommand {
         var joinedAt: Date
         var checkedInAt: Date?
         var checkInMethod: String?
+        var offerExpiresAt: Date?
 
         init(_ attendance: Attendance, handle: String, displayName: String? = nil) {
             meetupId = attendance.meetupID
@@ -36,12 +37,18 @@ struct AttendeesCommand: ParsableCommand {
             joinedAt = attendance.joinedAt
             checkedInAt = attendance.checkedInAt
             checkInMethod = attendance.checkInMethod?.rawValue
+            offerExpiresAt = attendance.offerExpiresAt
         }
     }
 
     /// `going`, `waitlisted #2`, `checked_in`, …
     static func describe(_ attendance: Attendance) -> String {
-        if attendance.status == .waitlisted, let position = attendance.waitlistPosition { return "waitlisted #\(position)" }
+        if attendance.status == .waitlisted, let position = attendance.waitlistPosition {
+            if let until = attendance.offerExpiresAt {
+                return "waitlisted #\(position), offered until " + ISO8601DateFormatter().string(from: until)
+            }
+            return "waitlisted #\(position)"
+        }
         return attendance.status.rawValue
     }
 

@@ -25,18 +25,21 @@ struct MeetupsCommand: ParsableCommand {
         static let capacity = Option<Int>("capacity", valueName: "n", help: "Places; later joiners are waitlisted.")
         static let host = Option<String>("host", valueName: "handle", help: "The hosting user (role host or admin).")
         static let past = Flag("past", help: "Record a meetup that already happened (then add its attendees and check them in with --at).")
+        static let repeats = OptionalOption<MeetupRepeat>("repeat", valueName: "weekly", help: "Make a series: the same meetup every week, at the same local time, up to --until.")
+        static let until = OptionalOption<String>("until", valueName: "date", help: "The last day a --repeat series may have a meetup on (YYYY-MM-DD in the meetup's zone).")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "create",
                 abstract: "Create a meetup.",
                 discussion: "Example: belay meetups create --title \"Friday bouldering\" --place \"The Cliff Seoul\" --starts \"2026-12-05 19:00\" --ends \"2026-12-05 22:00\" --capacity 12 --host jisoo",
-                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, past, CommonOptions.json]
+                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, past, repeats, until, CommonOptions.json]
             )
         }
 
         let title: String, place: String, address: String?, description: String
         let starts: String, ends: String, timeZone: String?, capacity: Int, host: String, past: Bool, json: Bool
+        let repeats: MeetupRepeat?, until: String?
 
         init(arguments: ParsedArguments) {
             title = arguments[Self.title]
@@ -49,11 +52,15 @@ struct MeetupsCommand: ParsableCommand {
             capacity = arguments[Self.capacity]
             host = arguments[Self.host]
             past = arguments[Self.past]
+            repeats = arguments[Self.repeats]
+            until = arguments[Self.until]
             json = arguments[CommonOptions.json]
         }
 
         func validate() throws {
             guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
+            if (repeats == nil) != (until == nil) { throw CommandLineError.usage("--repeat and --until go together: --repeat weekly --until 2027-03-31") }
+            if repeats != nil && past { throw CommandLineError.usage("--past records one meetup that happened; a --repeat series starts now or later") }
             if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
                 throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
             }
@@ -69,6 +76,24 @@ struct MeetupsCommand: ParsableCommand {
                 throw CommandLineError.usage("--ends (\(TimeFormatting.local(endsAt, in: zone))) must be after --starts (\(TimeFormatting.local(startsAt, in: zone)))")
             }
             let hostUser = try services.user(host)
+            if let repeats, let until {
+                let lastDay = try TimeFormatting.parse(until, in: zone, option: "--until", allowDay: true)
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                let endOfDay = calendar.dateInterval(of: .day, for: lastDay)?.end.addingTimeInterval(-1) ?? lastDay
+                let series = try services.meetups.createSeries(
+                    NewMeetup(title: title, description: description, placeName: place, address: address,
+                              startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
+                    repeat: repeats, until: endOfDay, by: .commandLine)
+                if json { return try context.printJSON(series.map { MeetupOutput($0, host: hostUser.handle, window: services.meetups.checkInWindow(of: $0)) }) }
+                var table = Table(columns: ["id", "starts", "ends", "title"])
+                for meetup in series {
+                    table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: zone), TimeFormatting.local(meetup.endsAt, in: zone), meetup.title])
+                }
+                context.printTable(table)
+                context.note("Created a weekly series of \(series.count) meetups (series \(series[0].id)). Change one with `belay meetups update ID`, or it and every later one with `--following`.")
+                return
+            }
             let meetup = try services.meetups.create(
                 NewMeetup(title: title, description: description, placeName: place, address: address,
                           startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
@@ -199,17 +224,19 @@ struct MeetupsCommand: ParsableCommand {
         static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "New IANA time zone (times given here are read in it).")
         static let capacity = OptionalOption<Int>("capacity", valueName: "n", help: "New capacity; raising it promotes waitlisted members, lowering it removes no one.")
         static let host = OptionalOption<String>("host", valueName: "handle", help: "New host.")
+        static let following = Flag("following", help: "In a series: change this meetup and every later one (times move by the same local shift).")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "update", abstract: "Change a meetup; only the options given change.",
-                                 arguments: [MeetupsCommand.id, title, place, address, description, starts, ends, timeZone, capacity, host, CommonOptions.json])
+                                 arguments: [MeetupsCommand.id, title, place, address, description, starts, ends, timeZone, capacity, host, following, CommonOptions.json])
         }
 
         let id: Int64, title: String?, place: String?, address: String?, description: String?
-        let starts: String?, ends: String?, timeZone: String?, capacity: Int?, host: String?, json: Bool
+        let starts: String?, ends: String?, timeZone: String?, capacity: Int?, host: String?, following: Bool, json: Bool
 
         init(arguments: ParsedArguments) {
             id = arguments[MeetupsCommand.id]
+            following = arguments[Self.following]
             title = arguments[Self.title]
             place = arguments[Self.place]
             address = arguments[Self.address]
@@ -243,6 +270,18 @@ struct MeetupsCommand: ParsableCommand {
             if let ends { changes.endsAt = try TimeFormatting.parse(ends, in: zone, option: "--ends") }
             if let host { changes.hostID = try services.user(host).id }
             let before = current
+            if following {
+                let updated = try services.meetups.updateFollowing(id: id, changes, by: .commandLine)
+                if json { return try context.printJSON(updated.map { MeetupOutput($0, window: services.meetups.checkInWindow(of: $0)) }) }
+                var table = Table(columns: ["id", "starts", "ends", "title", "place"])
+                for meetup in updated {
+                    table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: meetup.zone),
+                                  TimeFormatting.local(meetup.endsAt, in: meetup.zone), meetup.title, meetup.placeName])
+                }
+                context.printTable(table)
+                context.note("Updated \(updated.count) meetup\(updated.count == 1 ? "" : "s") from \(id) on.")
+                return
+            }
             let meetup = try services.meetups.update(id: id, changes, by: .commandLine)
             let hostHandle = try? services.users.user(id: meetup.hostID).handle
             let window = services.meetups.checkInWindow(of: meetup)

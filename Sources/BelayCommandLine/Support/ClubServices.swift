@@ -80,3 +80,4 @@ extension CommandContext {
 extension Role: ExpressibleByArgument {}
 extension MeetupStatus: ExpressibleByArgument {}
 extension AttendanceStatus: ExpressibleByArgument {}
+extension MeetupRepeat: ExpressibleByArgument {}

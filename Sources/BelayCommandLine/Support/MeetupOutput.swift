@@ -22,12 +22,14 @@ struct MeetupOutput: Encodable {
     var placesLeft: Int
     var checkInOpensAt: Date?
     var checkInClosesAt: Date?
+    var seriesId: Int64?
 
     init(_ meetup: Meetup, host: String? = nil, window: CheckInWindow? = nil) {
         id = meetup.id
         title = meetup.title
         description = meetup.description
         placeName = meetup.placeName
+        seriesId = meetup.seriesID
         address = meetup.address
         startsAt = meetup.startsAt
         endsAt = meetup.endsAt

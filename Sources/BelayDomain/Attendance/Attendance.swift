@@ -37,6 +37,9 @@ public struct Attendance: Sendable, Hashable {
     public let checkInMethod: CheckInMethod?
     /// The host or admin who checked the member in (nil for a code check-in or the command line).
     public let checkedInBy: Int64?
+    /// While `waitlisted`: when the offer of a freed place runs out (claim it before); nil
+    /// without an offer.
+    public var offerExpiresAt: Date? = nil
 }
 
 /// An attendance with the member's names, for attendee lists.

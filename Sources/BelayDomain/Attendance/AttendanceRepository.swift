@@ -9,7 +9,8 @@ enum AttendanceRepository {
         CASE WHEN a.status = 'waitlisted' THEN
             (SELECT count(*) FROM attendances w WHERE w.meetup_id = a.meetup_id AND w.status = 'waitlisted'
                                                   AND w.queue_position <= a.queue_position)
-        END
+        END,
+        CASE WHEN a.status = 'waitlisted' THEN a.offer_expires_at END
         """
 
     static func decode(_ row: Row) throws -> Attendance {
@@ -17,7 +18,7 @@ enum AttendanceRepository {
                    status: AttendanceStatus(rawValue: try row.get(3)) ?? .cancelled,
                    waitlistPosition: try row.get(9), joinedAt: try row.get(4), updatedAt: try row.get(5),
                    checkedInAt: try row.get(6), checkInMethod: try row.get(7, as: String?.self).flatMap(CheckInMethod.init(rawValue:)),
-                   checkedInBy: try row.get(8))
+                   checkedInBy: try row.get(8), offerExpiresAt: try row.get(10))
     }
 
     static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
@@ -61,13 +62,13 @@ enum AttendanceRepository {
     static func rejoin(id: Int64, status: AttendanceStatus, queuePosition: Int64, at now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE attendances SET status = ?, queue_position = ?, joined_at = ?, updated_at = ?,
-                                   checked_in_at = NULL, check_in_method = NULL, checked_in_by = NULL
+                                   checked_in_at = NULL, check_in_method = NULL, checked_in_by = NULL, offer_expires_at = NULL
             WHERE id = ?
             """, [status.rawValue, queuePosition, now, now, id])
     }
 
     static func setStatus(_ status: AttendanceStatus, id: Int64, at now: Date, in db: Database) throws {
-        try db.execute("UPDATE attendances SET status = ?, updated_at = ? WHERE id = ?", [status.rawValue, now, id])
+        try db.execute("UPDATE attendances SET status = ?, updated_at = ?, offer_expires_at = NULL WHERE id = ?", [status.rawValue, now, id])
     }
 
     static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,
@@ -87,22 +88,6 @@ enum AttendanceRepository {
             """, [now, id])
     }
 
-    /// Moves waitlisted members to `going`, first in line first, while places are free.
-    static func promoteWaitlisted(meetupID: Int64, capacity: Int, at now: Date, in db: Database) throws -> [Attendance] {
-        let (taken, _) = try counts(meetupID: meetupID, in: db)
-        let free = capacity - taken
-        guard free > 0 else { return [] }
-        let ids: [Int64] = try db.query("""
-            SELECT id FROM attendances WHERE meetup_id = ? AND status = 'waitlisted' ORDER BY queue_position LIMIT ?
-            """, [meetupID, free]) { try $0.get(0) }
-        var promoted: [Attendance] = []
-        for id in ids {
-            try setStatus(.going, id: id, at: now, in: db)
-            if let attendance = try find(id: id, in: db) { promoted.append(attendance) }
-        }
-        return promoted
-    }
-
     /// Cancels every `going` or `waitlisted` attendance of a meetup.
     static func cancelOpen(meetupID: Int64, at now: Date, in db: Database) throws -> Int {
         try db.execute("""
@@ -120,7 +105,7 @@ enum AttendanceRepository {
             WHERE a.meetup_id = ?1 AND (?2 IS NULL OR a.status = ?2) AND a.queue_position > ?3
             ORDER BY a.queue_position LIMIT ?4
             """, [meetupID, status?.rawValue, afterPosition, limit]) { row in
-            (try row.get(10), Attendee(attendance: try decode(row), handle: try row.get(11), displayName: try row.get(12)))
+            (try row.get(11), Attendee(attendance: try decode(row), handle: try row.get(12), displayName: try row.get(13)))
         }
     }
 

@@ -10,15 +10,17 @@ public final class AttendanceService: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
     private let events: WebhookEmitter
+    private let waitlist: WaitlistRules
 
     public convenience init(pool: DatabasePool, clock: any WallClock) {
-        self.init(pool: pool, clock: clock, events: .identifiers)
+        self.init(pool: pool, clock: clock, events: .identifiers, waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any WallClock, events: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any WallClock, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.events = events
+        self.waitlist = waitlist
     }
 
     /// Joins a meetup: `going` while there is a place and nobody is waiting, otherwise
@@ -43,7 +45,7 @@ public final class AttendanceService: Sendable {
     private func joinWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<JoinResult> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { [events] db in
+            body: { [events, waitlist] db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 switch meetup.status {
@@ -60,6 +62,7 @@ public final class AttendanceService: Sendable {
                 guard try UserRepository.find(id: memberID, in: db) != nil else {
                     throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")
                 }
+                if waitlist.policy.makesOffers { try waitlist.expireDue(meetupID: meetupID, now: now, in: db) }
                 let existing = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db)
                 if let existing, existing.status != .cancelled {
                     return JoinResult(attendance: existing, changed: false)
@@ -76,6 +79,9 @@ public final class AttendanceService: Sendable {
                                                          queuePosition: position, at: now, in: db)
                 }
                 try events.attendance(.attendanceJoined, id: id, now: now, in: db)
+                if status == .waitlisted && waitlist.policy.makesOffers && meetup.status == .scheduled {
+                    try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
+                }
                 return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)
             })
     }
@@ -99,7 +105,7 @@ public final class AttendanceService: Sendable {
     private func leaveWrite(meetupID: Int64, memberID: Int64, by actor: Actor) -> DomainWrite<LeaveResult> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { [events] db in
+            body: { [events, waitlist] db in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
@@ -114,15 +120,53 @@ public final class AttendanceService: Sendable {
                     break
                 }
                 try AttendanceRepository.setStatus(.cancelled, id: attendance.id, at: now, in: db)
-                var promoted: [Attendance] = []
-                if attendance.status == .going && meetup.status == .scheduled {
-                    promoted = try AttendanceRepository.promoteWaitlisted(meetupID: meetupID, capacity: meetup.capacity,
-                                                                         at: now, in: db)
-                }
                 try events.attendance(.attendanceLeft, id: attendance.id, now: now, in: db)
-                for promotion in promoted { try events.attendance(.attendancePromoted, id: promotion.id, now: now, in: db) }
+                var promoted: [Attendance] = []
+                // A leaving member who held a place, or an offer of one (declining it), frees it.
+                if (attendance.status == .going || attendance.offerExpiresAt != nil) && meetup.status == .scheduled {
+                    promoted = try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
+                }
                 return LeaveResult(attendance: try AttendanceRepository.find(id: attendance.id, in: db)!, promoted: promoted)
             })
+    }
+
+    /// Claims the place the member was offered: they are `going`. Offers that ran out are
+    /// passed on first, so a claim after the window fails even before the scheduler runs.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `not_attending`,
+    ///   `no_offer` (never offered, or the offer ran out), `meetup_cancelled`.
+    public func claim(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> Attendance {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.requireMeetup(meetupID, in: db)
+                try Self.requireActing(for: memberID, at: meetup, actor, in: db)
+                guard meetup.status != .cancelled else { throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled") }
+                try waitlist.expireDue(meetupID: meetupID, now: now, in: db)
+                guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
+                    throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
+                }
+                if attendance.status == .going || attendance.status == .checkedIn { return attendance }
+                guard attendance.status == .waitlisted, attendance.offerExpiresAt != nil else {
+                    throw DomainError(.noOffer, attendance.status == .cancelled
+                        ? "User \(memberID) is no longer on the waitlist of meetup \(meetupID) (an offer not claimed in time ends the place in line); join again to queue up"
+                        : "User \(memberID) has no offer of a place at meetup \(meetupID) yet; an offer comes when a place frees up")
+                }
+                try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
+                try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db)
+                try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
+                return try AttendanceRepository.find(id: attendance.id, in: db)!
+            }
+        }
+    }
+
+    /// Passes on every offer that ran out (the server's scheduler runs this): each member
+    /// leaves the waitlist with an `attendance.offer_expired` event and the place is offered
+    /// to the next. Idempotent.
+    /// - Returns: how many offers ran out.
+    @discardableResult
+    public func expireOffers(limit: Int = 500) throws -> Int {
+        let now = clock.now()
+        return try domainCall { try pool.write { try waitlist.expireDue(meetupID: nil, now: now, limit: limit, in: $0) } }
     }
 
     /// The member's attendance of a meetup, or nil when they never joined it.

@@ -27,6 +27,8 @@ public struct Meetup: Sendable, Hashable {
     public let checkedInCount: Int
     public let createdAt: Date
     public let updatedAt: Date
+    /// The series a recurring meetup belongs to (the id of its first meetup); nil for a one-off.
+    public var seriesID: Int64? = nil
 
     /// Places left before joiners are waitlisted (0 when full or over capacity).
     public var placesLeft: Int { max(0, capacity - goingCount) }

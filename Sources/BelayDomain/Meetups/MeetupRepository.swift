@@ -5,7 +5,7 @@ import Foundation
 enum MeetupRepository {
     static let columns = """
         m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
-        m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count, m.checked_in_count
+        m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count, m.checked_in_count, m.series_id
         """
 
     static func decode(_ row: Row) throws -> Meetup {
@@ -14,7 +14,7 @@ enum MeetupRepository {
                capacity: try row.get(8), hostID: try row.get(9),
                status: MeetupStatus(rawValue: try row.get(10)) ?? .scheduled,
                goingCount: try row.get(13), waitlistCount: try row.get(14), checkedInCount: try row.get(15),
-               createdAt: try row.get(11), updatedAt: try row.get(12))
+               createdAt: try row.get(11), updatedAt: try row.get(12), seriesID: try row.get(16))
     }
 
     static func find(id: Int64, in db: Database) throws -> Meetup? {

@@ -6,22 +6,25 @@ import Foundation
 /// Creating needs a host or admin; changing, cancelling and reading the code need the
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
-    private let pool: DatabasePool
-    private let clock: any WallClock
-    private let policy: CheckInPolicy
+    let pool: DatabasePool
+    let clock: any WallClock
+    let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
-    private let events: WebhookEmitter
+    let events: WebhookEmitter
+    let waitlist: WaitlistRules
 
     public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
-        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers)
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
+                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
         self.codes = CheckInCodeGenerator(stepSeconds: checkInPolicy.codeStepSeconds)
         self.events = events
+        self.waitlist = waitlist
     }
 
     /// Creates a scheduled meetup with a fresh check-in secret.
@@ -80,7 +83,7 @@ public final class MeetupService: Sendable {
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { [events] db in
+            body: { [events, waitlist] db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
@@ -108,8 +111,12 @@ public final class MeetupService: Sendable {
     private func updateWrite(id: Int64, _ changes: MeetupChanges, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { [events] db in
-                let current = try Self.require(id, in: db)
+            body: { [self] db in try apply(changes, to: try Self.require(id, in: db), by: actor, now: now, in: db) })
+    }
+
+    /// One meetup's update inside a write transaction (see `update(id:_:by:)`).
+    func apply(_ changes: MeetupChanges, to current: Meetup, by actor: Actor, now: Date, in db: Database) throws -> Meetup {
+        let id = current.id
                 try Self.requireManager(of: current, actor, in: db)
                 try Self.requireOpen(current)
                 var merged = NewMeetup(title: changes.title ?? current.title,
@@ -128,12 +135,10 @@ public final class MeetupService: Sendable {
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
                 if merged.capacity > current.capacity {
-                    let promoted = try AttendanceRepository.promoteWaitlisted(meetupID: id, capacity: merged.capacity, at: now, in: db)
-                    for attendance in promoted { try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db) }
+                    try waitlist.fill(meetupID: id, capacity: merged.capacity, startsAt: merged.startsAt, now: now, in: db)
                 }
                 try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
-            })
     }
 
     /// Cancels a meetup and, in the same transaction, every `going` and `waitlisted`
@@ -153,7 +158,7 @@ public final class MeetupService: Sendable {
     private func cancelWrite(id: Int64, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { [events] db in
+            body: { [events, waitlist] db in
                 let current = try Self.require(id, in: db)
                 try Self.requireManager(of: current, actor, in: db)
                 if current.status == .cancelled { return current }

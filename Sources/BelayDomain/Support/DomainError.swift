@@ -32,6 +32,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case alreadyCancelled = "already_cancelled"
     case alreadyCheckedIn = "already_checked_in"
     case notCheckedIn = "not_checked_in"
+    /// Claiming a place without an offer of one (none was made, or it ran out).
+    case noOffer = "no_offer"
 
     // Check-in.
     case windowNotOpen = "window_not_open"

@@ -8,18 +8,21 @@ public struct DomainSettings: Sendable {
     public var renderJobs: RenderJobPolicy
     /// Webhook retries, disabling and which addresses may be called.
     public var webhooks: WebhookPolicy
+    /// Instant promotion or offers with a claim window.
+    public var waitlist: WaitlistPolicy
     /// The club's time zone: share statistics are grouped by day in it.
     public var clubTimeZone: TimeZone
 
     public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
                 renderJobs: RenderJobPolicy = RenderJobPolicy(),
                 clubTimeZone: TimeZone = TimeZone(identifier: "Asia/Seoul") ?? .gmt,
-                webhooks: WebhookPolicy = WebhookPolicy()) {
+                webhooks: WebhookPolicy = WebhookPolicy(), waitlist: WaitlistPolicy = WaitlistPolicy()) {
         self.checkIn = checkIn
         self.rewards = rewards
         self.renderJobs = renderJobs
         self.clubTimeZone = clubTimeZone
         self.webhooks = webhooks
+        self.waitlist = waitlist
     }
 
     /// Validates every policy.
@@ -29,5 +32,6 @@ public struct DomainSettings: Sendable {
         try rewards.validate()
         try renderJobs.validate()
         try webhooks.validate()
+        try waitlist.validate()
     }
 }

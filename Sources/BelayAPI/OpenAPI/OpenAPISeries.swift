@@ -1,0 +1,37 @@
+import BelayDomain
+import BelayHTTP
+
+extension OpenAPIDocument {
+    /// Recurring meetups.
+    static let seriesOperations: [OpenAPIOperation] = {
+        let list = OpenAPIOperation.Answer(status: 200, description: "The meetups changed, soonest first.", schema: Schema.ref("MeetupList"))
+        return [
+            OpenAPIOperation(method: .post, path: "/v1/meetups/series", operationID: "createMeetupSeries",
+                             summary: "Create a weekly series of meetups (hosts and admins).", tag: "meetups",
+                             description: "The meetup and its repetitions every week whose start is at or before `until` (2 to 104 meetups), at the same local time in the meetup's zone across daylight-saving changes. Each is a meetup of its own with `series_id` set.",
+                             requestBody: "CreateMeetupSeries",
+                             answers: [OpenAPIOperation.Answer(status: 201, description: "The series, soonest first.", schema: Schema.ref("MeetupList"))],
+                             problems: [403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .patch, path: "/v1/meetups/{id}/following", operationID: "updateMeetupAndFollowing",
+                             summary: "Change a meetup of a series and every later scheduled one, in one transaction.", tag: "meetups",
+                             description: "Takes the body of `PATCH /v1/meetups/{id}`. A new start or end moves each meetup by the same local shift (19:00 → 19:30 on every date). A time-zone change goes one meetup at a time (422). On a one-off meetup it is `PATCH /v1/meetups/{id}`.",
+                             requestBody: "UpdateMeetup", answers: [list], problems: [403, 404, 409, 413, 415, 422]),
+        ]
+    }()
+
+    static let seriesSchemas: [String: JSONValue] = [
+        "CreateMeetupSeries": Schema.object([
+            "title": Schema.string("1–200 characters."),
+            "description": Schema.string,
+            "place_name": Schema.string,
+            "address": Schema.string,
+            "starts_at": Schema.dateTime,
+            "ends_at": Schema.dateTime,
+            "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
+            "capacity": Schema.integer,
+            "host_id": Schema.integer,
+            "repeat": Schema.enumeration(MeetupRepeat.allCases.map(\.rawValue)),
+            "until": Schema.dateTime,
+        ], optional: ["description", "address", "time_zone", "host_id"]),
+    ]
+}

@@ -1,0 +1,33 @@
+import BelayDomain
+import BelayHTTP
+import Foundation
+
+extension APIRoutes {
+    /// Recurring meetups: creating a weekly series, and changing one meetup and every later one.
+    func registerSeriesRoutes(on routes: RouteGroup<APIContext>) {
+        routes.post("/v1/meetups/series") { request, context in
+            let caller = try context.requireRole([.host, .admin], to: "create meetups")
+            let body = try request.decodeJSON(as: CreateSeriesRequest.self)
+            guard let repeats = MeetupRepeat(rawValue: body.repeats) else {
+                throw HTTPError(.unprocessableContent, code: "invalid_field",
+                                detail: "`repeat` must be one of \(MeetupRepeat.allCases.map(\.rawValue).joined(separator: ", ")); got `\(body.repeats)`.",
+                                extensions: ["field": "repeat"])
+            }
+            let series = try domain.meetups.createSeries(NewMeetup(
+                title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
+                startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID), repeat: repeats, until: body.until, by: caller.actor)
+            return .api(ListBody(items: series.map(meetupBody), nextCursor: nil), status: .created)
+        }
+
+        routes.patch("/v1/meetups/{id}/following") { request, context in
+            let caller = try context.requireRole([.host, .admin], to: "change meetups")
+            let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
+            let updated = try domain.meetups.updateFollowing(id: try context.id(), MeetupChanges(
+                title: body.title, description: body.description, placeName: body.placeName, address: body.address,
+                startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
+                hostID: body.hostID), by: caller.actor)
+            return .api(ListBody(items: updated.map(meetupBody), nextCursor: nil))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import BelayDomain
+
+extension AttendeesCommand {
+    /// `belay attendees claim`.
+    struct Claim: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "claim",
+                abstract: "Claim the place a waitlisted member was offered, for them: they are going.",
+                discussion: "With waitlist.claim_minutes set, a freed place is offered to the first waitlisted member for that long. To decline it, remove the member with `belay attendees remove`.",
+                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+            )
+        }
+
+        let meetupID: Int64, handle: String, json: Bool
+
+        init(arguments: ParsedArguments) {
+            meetupID = arguments[AttendeesCommand.meetup]
+            handle = arguments[AttendeesCommand.member]
+            json = arguments[CommonOptions.json]
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            _ = try services.meetup(meetupID)
+            let user = try services.user(handle)
+            let attendance = try services.attendance.claim(meetupID: meetupID, memberID: user.id, by: .commandLine)
+            if json { return try context.printJSON(AttendanceOutput(attendance, handle: user.handle, displayName: user.displayName)) }
+            var table = Table(columns: ["handle", "status"])
+            table.append([user.handle, AttendeesCommand.describe(attendance)])
+            context.printTable(table)
+            context.note("\(user.handle) claimed their place at meetup \(meetupID).")
+        }
+    }
+}
