@@ -14,7 +14,9 @@ import Glibc
     @Test func sigtermWithTheWriterBusyPastTheGracePeriodExitsZero() throws {
         let workspace = try ServeWorkspace()
         var server = try BelayServerProcess(arguments: ["--config", workspace.configPath],
-                                            environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1"],
+                                            environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1",
+                                                          // A loaded machine may take a while between the two requests.
+                                                          "BELAY_SERVER_HEADER_TIMEOUT_SECONDS": "300"],
                                             in: workspace.directory.path)
         let host = try workspace.user("host1", role: "host")
         let admin = try workspace.user("admin1", role: "admin")
