@@ -143,7 +143,6 @@ public enum MigrationRefusal: String, Sendable, CaseIterable {
     case gapInNumbering = "gap_in_numbering"
     /// A pending migration is numbered below one already applied: applying it now would
     /// build the schema in another order than the numbers say.
-    case appliedOutOfOrder = "applied_out_of_order"
     /// A migration already applied to the database has been edited since.
     case checksumChanged = "checksum_changed"
     /// The database has migrations this binary does not know: its schema is newer.

@@ -15,12 +15,8 @@ public struct MigrationStatus: Sendable {
 ///
 /// Shipped migrations are never edited: a change is a new file. The migrator refuses
 /// (throwing `DatabaseError` with a `migrationRefusal`) when a file is badly named, two
-/// files share a number, the numbering does not start at 0001, an applied migration's file
-/// changed, the database has migrations this binary does not know (a newer schema), or a
-/// pending migration is numbered below one already applied.
-///
-/// Numbers may have gaps (work developed side by side reserves its numbers, e.g. 0004–0006
-/// and 0007), but a database always gets its migrations in the order of their numbers.
+/// files share a number, the numbering has a gap, an applied migration's file changed, or
+/// the database has migrations this binary does not know (a newer schema).
 public struct Migrator: Sendable {
     /// The known migrations, ordered by version.
     public let migrations: [Migration]
@@ -62,9 +58,10 @@ public struct Migrator: Sendable {
                 throw DatabaseError(.migration(.duplicateNumber, message:
                     "Migrations \(sorted[index - 1].identifier) and \(migration.identifier) share the number \(migration.version); renumber the newer one to the next free number"))
             }
-            if index == 0 && migration.version != 1 {
+            let expected = index + 1
+            if migration.version != expected {
                 throw DatabaseError(.migration(.gapInNumbering, message:
-                    "Migration \(migration.identifier) should be numbered 0001: migrations are numbered from 0001; renumber it"))
+                    "Migration \(migration.identifier) should be numbered \(String(format: "%04d", expected)): migrations must be numbered 0001, 0002, … without gaps; renumber it"))
             }
         }
         self.migrations = sorted
@@ -72,8 +69,7 @@ public struct Migrator: Sendable {
 
     /// What is applied and what is pending, after checking that the applied migrations are
     /// all known and unchanged. Cheap enough for a readiness probe.
-    /// - Throws: `DatabaseError` with `.checksumChanged`, `.unknownMigrationApplied` or
-    ///   `.appliedOutOfOrder`.
+    /// - Throws: `DatabaseError` with `.checksumChanged` or `.unknownMigrationApplied`.
     public func status(of database: Database) throws -> MigrationStatus {
         let applied = try appliedRecords(in: database)
         let byIdentifier = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0) })
@@ -88,13 +84,8 @@ public struct Migrator: Sendable {
             }
         }
         let appliedIdentifiers = Set(applied.map(\.identifier))
-        let pending = migrations.filter { !appliedIdentifiers.contains($0.identifier) }
-        if let highest = migrations.filter({ appliedIdentifiers.contains($0.identifier) }).last,
-           let early = pending.first(where: { $0.version < highest.version }) {
-            throw DatabaseError(.migration(.appliedOutOfOrder, message:
-                "Migration \(early.identifier) is numbered below \(highest.identifier), which is already applied to \(database.path): applying it now would build the schema out of order. Restore a backup taken before \(highest.identifier), or renumber \(early.identifier) above it if it has not shipped"))
-        }
-        return MigrationStatus(applied: applied.map(\.identifier), pending: pending)
+        return MigrationStatus(applied: applied.map(\.identifier),
+                               pending: migrations.filter { !appliedIdentifiers.contains($0.identifier) })
     }
 
     /// The migrations `migrate` would apply (for `--dry-run`).
