@@ -45,8 +45,11 @@ public final class DatabasePool: Sendable {
             checkpointer = try BackgroundCheckpointer(path: path, configuration: configuration)
             checkpointer?.attach(to: connection.database)
         }
+        // With full durability every commit fsyncs the WAL itself; starting its writeback
+        // early would only add I/O beside those fsyncs.
+        let writeback = inMemory || configuration.durability == .full ? nil : WALWriteback(databasePath: path)
         writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
-                              writeback: inMemory ? nil : WALWriteback(databasePath: path), checkpointer: checkpointer)
+                              writeback: writeback, checkpointer: checkpointer)
         idleReaders = Mutex([])
         readerSlots = DispatchSemaphore(value: configuration.maximumReaderCount)
     }

@@ -13,7 +13,7 @@ import Testing
         let publicPatterns: Set<String> = ["/healthz", "/readyz", "/openapi.json", "/s/{slug}", "/s/{slug}/sticker.png",
                                            "/s/{slug}/card.png", "/assets/share-page.css",
                                            "/.well-known/apple-app-site-association", "/.well-known/assetlinks.json",
-                                           "/issuer", "/issuer/keys/{thumbprint}", "/badges/status/{thumbprint}"]
+                                           "/issuer", "/issuer/keys/{thumbprint}", "/badges/status/{thumbprint}", "/holds/{hold_id}/artwork.png"]
         for route in fixture.application.routes {
             let path = route.pattern.replacingOccurrences(of: "{id}", with: "1")
                 .replacingOccurrences(of: "{hash}", with: String(repeating: "0", count: 64))

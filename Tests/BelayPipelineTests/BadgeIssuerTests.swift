@@ -33,6 +33,9 @@ import Testing
         #expect(parts.payload["iss"] as? String == "https://belay.example/issuer")
         #expect(parts.payload["nbf"] as? Int == 1_795_962_600)
         #expect(parts.payload["validFrom"] as? String == "2026-11-29T14:30:00Z")
+        let achievement = (parts.payload["credentialSubject"] as? [String: Any])?["achievement"] as? [String: Any]
+        #expect((achievement?["image"] as? [String: Any])?["id"] as? String == "https://belay.example/holds/jug-gold/artwork.png")
+        #expect((achievement?["tag"] as? [String])?.contains("rarity:epic") == true)
         // The member appears only as a salted hash.
         let text = String(decoding: try JSONSerialization.data(withJSONObject: parts.payload), as: UTF8.self)
         #expect(!text.contains("belay-member:3"))

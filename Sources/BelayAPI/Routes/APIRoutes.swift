@@ -44,6 +44,7 @@ public struct APIRoutes: Sendable {
 
         registerSharePageRoutes(on: router)
         registerBadgeRoutes(on: router)
+        registerPublicHoldArtworkRoute(on: router)
 
         let authenticated = router.group()
             .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))

@@ -16,7 +16,18 @@ extension APIRoutes {
 
         routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in
             _ = try context.caller()
-            let id = try context.parameters.require("hold_id")
+            return try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "private, max-age=86400", request)
+        }
+    }
+
+    /// The catalogue's artwork without a token, for the badges that name it as their image.
+    func registerPublicHoldArtworkRoute(on router: Router<APIContext>) {
+        router.get("/holds/{hold_id}/artwork.png") { request, context in
+            try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "public, max-age=86400", request)
+        }
+    }
+
+    private func holdArtwork(id: String, cacheControl: String, _ request: Request) throws -> Response {
             let hold: Hold
             do {
                 hold = try domain.catalog.hold(id: id)
@@ -35,12 +46,11 @@ extension APIRoutes {
                                 extensions: ["reason": .string(RefusalReason.holdNotFound.rawValue)])
             }
             let etag = ContentETag.of( Array(bytes))
-            var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, max-age=86400"]
+            var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
             if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
                 return Response(status: .notModified, headers: headers)
             }
             headers.add(name: "Content-Type", value: "image/png")
             return Response(status: .ok, headers: headers, body: ResponseBody(bytes: Array(bytes)))
-        }
     }
 }

@@ -81,6 +81,7 @@ public final class BadgeIssuer: Sendable {
             "type": ["Achievement"],
             "achievementType": "Badge",
             "name": facts.hold.name,
+            "image": ["id": settings.publicBaseURL + "/holds/" + facts.hold.id + "/artwork.png", "type": "Image"],
             "description": "A \(facts.hold.rarity.rawValue) \(facts.hold.type) hold of \(settings.clubName), earned by checking in at one of its meetups.",
             "criteria": ["narrative": "Checked in at \(facts.placeName) on \(facts.dateText)."],
             "tag": tags,
