@@ -14,14 +14,16 @@ public struct RenderSettings: Sendable, Hashable {
     /// splitting each render only adds overhead. A one-off render (the CLI) can use them all.
     public var parallelism: Int
     /// Bytes of decoded artwork a renderer keeps to reuse (artworks repeat from render to
-    /// render); 0 turns the cache off. The default holds the whole shipped catalogue (five
-    /// 1080x1440 backgrounds and eighteen 512x512 holds, about 50 MB decoded): a smaller
-    /// cache sends a backfill decoding the same PNGs again and again.
+    /// render); 0 turns the cache off. The default holds what renders reuse for the whole
+    /// shipped catalogue: each background scaled to the sticker card and each hold fitted to
+    /// its box at 3x (about 34 MB), with room for a few decoded originals, which are only
+    /// needed to make those (a smaller cache sends a backfill decoding the same PNGs again
+    /// and again; a larger one only grows each worker's memory).
     public var artworkCacheBytes: Int
 
     public init(
         fonts: FontSettings = .debian, limits: ImageLimits = .default, png: PNGSettings = .default,
-        parallelism: Int = 1, artworkCacheBytes: Int = 64 << 20
+        parallelism: Int = 1, artworkCacheBytes: Int = 40 << 20
     ) {
         self.fonts = fonts
         self.limits = limits
