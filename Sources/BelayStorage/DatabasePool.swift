@@ -13,7 +13,9 @@ import Synchronization
 /// Writes: `write` hands its closure to the writer thread and waits. The writer thread takes
 /// every write queued at that moment (up to `maximumWritesPerCommit`) and runs them in one
 /// transaction, each inside its own savepoint, then commits once for all of them (group
-/// commit). Every caller still returns only after the commit that made its write durable,
+/// commit). Every caller still returns only after the commit that made its write durable
+/// (with full durability the group's WAL is fsynced on a thread of its own, `CommitSyncer`,
+/// while the writer goes on with the next group),
 /// and a write that throws rolls back only its own savepoint. Running writes on one thread
 /// instead of passing a lock between callers means no caller ever waits for another one to be
 /// scheduled, and a caller running at low priority (a render worker at nice 19) cannot hold
@@ -38,18 +40,23 @@ public final class DatabasePool: Sendable {
         precondition(configuration.maximumReaderCount >= 1, "a pool needs at least one reader")
         self.path = path
         self.configuration = configuration
-        let connection = ConnectionBox(try Database(path: path, configuration: configuration))
         let inMemory = path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
+        // With full durability the writer commits at NORMAL and a thread of its own fsyncs the
+        // WAL before any caller hears of the commit (see `CommitSyncer`).
+        let syncer = !inMemory && configuration.durability == .full ? CommitSyncer(databasePath: path) : nil
+        var writerConfiguration = configuration
+        if syncer != nil { writerConfiguration.durability = .normal }
+        let connection = ConnectionBox(try Database(path: path, configuration: writerConfiguration))
         var checkpointer: BackgroundCheckpointer?
         if !inMemory && configuration.walAutocheckpointPages > 0 {
             checkpointer = try BackgroundCheckpointer(path: path, configuration: configuration)
             checkpointer?.attach(to: connection.database)
         }
-        // With full durability every commit fsyncs the WAL itself; starting its writeback
-        // early would only add I/O beside those fsyncs.
-        let writeback = inMemory || configuration.durability == .full ? nil : WALWriteback(databasePath: path)
+        // With full durability the syncer fsyncs the WAL after every group; starting its
+        // writeback early would only add I/O beside those fsyncs.
+        let writeback = inMemory || syncer != nil ? nil : WALWriteback(databasePath: path)
         writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
-                              writeback: writeback, checkpointer: checkpointer)
+                              writeback: writeback, checkpointer: checkpointer, syncer: syncer)
         idleReaders = Mutex([])
         readerSlots = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
@@ -72,8 +79,9 @@ public final class DatabasePool: Sendable {
     /// or the error that lost it, after the commit. For callers that must not hold a thread
     /// while the write waits for its turn (an HTTP request whose connection is suspended).
     ///
-    /// `completion` runs on the writer thread, which every write waits for: keep it short
-    /// (hand the result on), and never call `write` from it.
+    /// `completion` runs on the writer thread (with full durability, on the pool's sync thread,
+    /// once the commit is on disk), which every write waits for: keep it short (hand the
+    /// result on), and never call `write` from it.
     public func write<T>(_ body: @escaping @Sendable (Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         writer.submit(body, inTransaction: true, completion: completion)

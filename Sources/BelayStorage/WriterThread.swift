@@ -22,6 +22,8 @@ final class WriterThread: @unchecked Sendable {
     /// The connection's WAL hook points at it, so it lives and runs as long as the
     /// connection does; nil for a database in memory.
     private let checkpointer: BackgroundCheckpointer?
+    /// Reports commits once they are on disk; nil reports them as they return.
+    private let syncer: CommitSyncer?
     private let lifecycle = ThreadStop()
     /// Guards `queue` and `threadID`.
     private var condition: NSCondition { lifecycle.condition }
@@ -29,7 +31,8 @@ final class WriterThread: @unchecked Sendable {
     private var threadID: pthread_t?
 
     init(connection: ConnectionBox, path: String, maximumWritesPerCommit: Int, writeback: WALWriteback?,
-         checkpointer: BackgroundCheckpointer?) {
+         checkpointer: BackgroundCheckpointer?, syncer: CommitSyncer? = nil) {
+        self.syncer = syncer
         self.connection = connection
         self.path = path
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
@@ -44,7 +47,8 @@ final class WriterThread: @unchecked Sendable {
     /// Runs `body` on the writer thread and returns what it returned, once committed.
     /// - Throws: what `body` throws, or the error that lost its transaction (busy, I/O, commit).
     func perform<T>(_ body: (Database) throws -> T, inTransaction: Bool) throws -> T {
-        precondition(!isOnWriterThread, "DatabasePool.write was called from inside a write; pass the Database instead")
+        precondition(!isOnWriterThread && syncer?.isOnSyncThread != true,
+                     "DatabasePool.write was called from inside a write or its completion; pass the Database instead, or queue it with write(_:then:)")
         return try withoutActuallyEscaping(body) { body in
             let done = DispatchSemaphore(value: 0)
             let outcome = ResultBox<T>()
@@ -111,6 +115,7 @@ final class WriterThread: @unchecked Sendable {
         }
         // Closed here, before waking `stop`, so the connection is never closed by whichever
         // thread happens to drop the last reference (possibly while the process exits).
+        syncer?.stop()
         try? connection.database.close()
         writeback?.stop()
         checkpointer?.stop()
@@ -134,10 +139,19 @@ final class WriterThread: @unchecked Sendable {
         return batch
     }
 
+    /// Tells the callers of `members` their outcome: at once, or once the commit is on disk.
+    private func report(_ members: [PendingWrite]) {
+        guard let syncer, members.contains(where: { $0.failure == nil }) else {
+            for pending in members { pending.finish() }
+            return
+        }
+        syncer.afterSync { for pending in members { pending.finish() } }
+    }
+
     private func runAlone(_ pending: PendingWrite) {
         _ = pending.takeClosure()(connection.database)
         writeback?.noteCommit()
-        pending.finish()
+        report([pending])
     }
 
     /// Runs `batch` in as few transactions as possible: a new one starts only when SQLite
@@ -177,7 +191,7 @@ final class WriterThread: @unchecked Sendable {
                     if database.isInTransaction { try? database.execute("ROLLBACK") }
                 }
             }
-            for pending in members { pending.finish() }
+            report(members)
         }
     }
 
