@@ -142,6 +142,6 @@ struct CachedPage: Sendable {
     init(status: HTTPStatus, html: String) {
         self.status = status
         bytes = Array(html.utf8)
-        etag = "\"" + ContentDigest.hex(of: html).prefix(32) + "\""
+        etag = ContentETag.of(bytes)
     }
 }

@@ -53,14 +53,5 @@ final class WebhookEmitter: Sendable {
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-12-01T09:30:00.250Z`.
-    static func timestamp(_ instant: Date) -> String {
-        let milliseconds = instant.millisecondsSince1970
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        let fraction = Int(milliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
-    }
+    static func timestamp(_ instant: Date) -> String { UTCTimestamp.string(instant, milliseconds: true) }
 }

@@ -186,12 +186,7 @@ public final class BadgeIssuer: Sendable {
         PNGTextChunk.text(keyword: Renderer.badgeKeyword, in: png).map(verify)
     }
 
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        return formatter.string(from: date)
-    }
+    static func timestamp(_ date: Date) -> String { UTCTimestamp.string(date) }
 
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(9) else {
