@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Belay's renderer: draws stickers, stories and collections from plain inputs (artwork

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -12,7 +13,7 @@ import Foundation
 public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let service: WebhookService
     private let transport: any WebhookTransport
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let threadCount: Int
     private let ownerPrefix: String
     private let pollSeconds: TimeInterval
@@ -26,7 +27,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     /// - Parameters:
     ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
     ///   - isGone: whether a lease owner name belongs to a process known to be dead.
-    public init(service: WebhookService, transport: any WebhookTransport, clock: any WallClock, threads: Int,
+    public init(service: WebhookService, transport: any WebhookTransport, clock: any TimeSource, threads: Int,
                 ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
                 log: @escaping @Sendable (String) -> Void) {
         self.service = service
@@ -112,10 +113,10 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 takeOverDeadOwners()
                 lastTakeOver = Date()
             }
-            let deadline = Date().addingTimeInterval(pollSeconds)
+            let deadline = Deadline(after: pollSeconds)
             condition.lock()
             while generation == mark && !stopping {
-                if !condition.wait(until: deadline) { break }
+                if !deadline.wait(on: condition) { break }
             }
             condition.unlock()
         }

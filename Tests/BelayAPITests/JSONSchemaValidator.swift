@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import Foundation
 
@@ -94,9 +95,10 @@ struct JSONSchemaValidator {
 
     static func value(_ value: JSONValue, hasType type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
-             ("string", .string), ("array", .array), ("object", .object):
+        case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array), ("object", .object):
             return true
+        case ("integer", .number(let number)):
+            return number.isInteger
         default:
             return false
         }
@@ -104,8 +106,7 @@ struct JSONSchemaValidator {
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {
-        case .int(let number): return Double(number)
-        case .double(let number): return number
+        case .number(let number): return number.doubleValue
         default: return nil
         }
     }
@@ -120,8 +121,7 @@ struct JSONSchemaValidator {
         case .null: return "null"
         case .string(let text): return "string \"\(text.prefix(40))\""
         case .bool: return "boolean"
-        case .int(let number): return "integer \(number)"
-        case .double(let number): return "number \(number)"
+        case .number(let number): return number.isInteger ? "integer \(number)" : "number \(number)"
         case .array: return "array"
         case .object: return "object"
         }
@@ -129,13 +129,8 @@ struct JSONSchemaValidator {
 }
 
 extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
     var objectValue: [String: JSONValue]? {
-        if case .object(let members) = self { return members }
+        if case .object(let members) = self { return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) }
         return nil
     }
 
@@ -145,7 +140,7 @@ extension JSONValue {
     }
 
     var intValue: Int64? {
-        if case .int(let number) = self { return number }
+        if case .number(let number) = self { return number.int64Value }
         return nil
     }
 

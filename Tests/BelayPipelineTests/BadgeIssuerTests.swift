@@ -1,5 +1,6 @@
 @testable import BelayDomain
 @testable import BelayPipeline
+import BelayCore
 import BelayTestSupport
 import Foundation
 import Testing

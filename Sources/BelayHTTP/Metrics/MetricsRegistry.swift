@@ -1,3 +1,4 @@
+import BelayCore
 import Synchronization
 
 /// Counters, gauges and histograms with labels, rendered in the Prometheus text format (0.0.4).

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -301,9 +302,9 @@ private final class RunStop: Sendable {
 
     /// Sleeps `seconds`, or less when the run is cancelled.
     func sleep(_ seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !isRequested, Date() < deadline {
-            cancellation.waitForCancel(timeout: min(deadline.timeIntervalSinceNow, 0.25))
+        let deadline = Deadline(after: seconds)
+        while !isRequested, !deadline.hasPassed {
+            cancellation.waitForCancel(timeout: min(deadline.secondsLeft, 0.25))
         }
     }
 

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayRender
 import CDeflate
@@ -186,7 +187,7 @@ public final class BadgeIssuer: Sendable {
         PNGTextChunk.text(keyword: Renderer.badgeKeyword, in: png).map(verify)
     }
 
-    static func timestamp(_ date: Date) -> String { UTCTimestamp.string(date) }
+    static func timestamp(_ date: Date) -> String { RFC3339.string(from: date, fraction: .none) }
 
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(9) else {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -18,12 +19,12 @@ public final class RenderService: Sendable {
     /// Where reward images are stored.
     public let store: ImageStore
     private let queue: RenderJobQueue
-    private let clock: any WallClock
+    private let clock: any TimeSource
     /// Signs each reward's badge, baked into its sticker; nil bakes none.
     public let badges: BadgeIssuer?
 
     /// - Throws: `PipelineError` for impossible settings.
-    public init(queue: RenderJobQueue, clock: any WallClock = SystemWallClock(), settings: RenderPipelineSettings,
+    public init(queue: RenderJobQueue, clock: any TimeSource = SystemTimeSource(), settings: RenderPipelineSettings,
                 badges: BadgeIssuer? = nil) throws {
         try settings.validate()
         self.badges = badges
@@ -119,8 +120,8 @@ public final class RenderService: Sendable {
                     placeName: job.placeName, dateText: request.dateText, checkedInAt: job.checkedInAt))
             }
             let keys = try worker.renderer.contentKeys(for: request)
-            let stickerDigest = ContentDigest.hex(of: keys.sticker)
-            let storyDigest = ContentDigest.hex(of: keys.story)
+            let stickerDigest = keys.sticker.digest
+            let storyDigest = keys.story.digest
             let needSticker = !(store.contains(digest: stickerDigest, fileExtension: "png")
                 && store.touch(digest: stickerDigest, fileExtension: "png"))
             let storyExtension = settings.storyFormat.fileExtension

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import Synchronization
 
@@ -95,11 +96,11 @@ public final class RenderMetrics: Sendable {
     /// Waits until at least `count` jobs have finished in total, or `timeout` seconds pass.
     /// - Returns: true when the count was reached.
     public func waitForFinishedJobs(atLeast count: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         changed.lock()
         defer { changed.unlock() }
         while snapshot().finished < count {
-            if !changed.wait(until: deadline) { return snapshot().finished >= count }
+            if !deadline.wait(on: changed) { return snapshot().finished >= count }
         }
         return true
     }

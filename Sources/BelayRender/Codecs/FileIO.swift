@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Whole-file reads and atomic writes with errors that name the file and the reason.

@@ -1,10 +1,11 @@
-import BelayHTTP
-import Foundation
+import BelayCore
 
-/// Writes compact JSON straight into a byte buffer: the encoder of every API response body.
+/// Writes compact JSON straight into a byte buffer: Belay's one JSON writer, the encoder of
+/// every API response body and problem, and the one string escaper (quotes, backslashes, the
+/// C0 control characters and DEL are escaped; everything else is written as UTF-8).
 ///
 /// Foundation's `JSONEncoder` spends most of a small endpoint's time on reflection and
-/// key conversion; response types here write their members by hand instead, with the
+/// key conversion; response types write their members by hand instead, with the
 /// snake_case names the OpenAPI document lists, in a fixed order.
 ///
 /// ```swift
@@ -82,13 +83,6 @@ public struct JSONOutput: Sendable {
         object(body)
     }
 
-    /// A date-time member, RFC 3339 with the given offset; `null` for nil.
-    public mutating func member(_ name: StaticString, _ date: Date?, offset: TimeZoneOffsets.Zone) {
-        key(name)
-        guard let date else { return null() }
-        string(RFC3339.string(from: date, utcOffsetSeconds: offset.secondsFromGMT(for: date)))
-    }
-
     // MARK: Values
 
     public mutating func string(_ value: String) {
@@ -153,20 +147,23 @@ public struct JSONOutput: Sendable {
         value.write(to: &self)
     }
 
-    /// Writes a free-form value (problem extensions, the OpenAPI document).
+    /// Writes a free-form value (problem extensions, the OpenAPI document); object members
+    /// sorted by name, so equal values are written alike.
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): boolean(flag)
-        case .int(let number): integer(number)
-        case .double(let number): self.number(number)
+        case .number(let number):
+            separate()
+            bytes.append(contentsOf: number.text.utf8)
+            needsComma = true
         case .string(let text): string(text)
         case .array(let elements): array(elements) { json, element in json.value(element) }
         case .object(let members):
             object { json in
-                for key in members.keys.sorted() {
-                    json.key(dynamic: key)
-                    json.value(members[key]!)
+                for member in members.sorted(by: { $0.key < $1.key }) {
+                    json.key(dynamic: member.key)
+                    json.value(member.value)
                 }
             }
         }
@@ -179,6 +176,19 @@ public struct JSONOutput: Sendable {
     }
 
     private mutating func writeString(_ text: String) {
+        Self.appendQuoted(text, to: &bytes)
+    }
+
+    /// `text` as a JSON string literal, quotes included: for messages that quote a value.
+    public static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal.
+    private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -195,7 +205,7 @@ public struct JSONOutput: Sendable {
                 case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
                 default:
-                    let hex = Self.hexDigits
+                    let hex = hexDigits
                     bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                               hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }

@@ -1,13 +1,71 @@
 import Foundation
 
-/// State shared by one decoding: the objects the decoded type opened, to find unknown members.
-final class StrictDecodingSession {
-    var openedObjects: [(object: JSONObject, path: [any CodingKey])] = []
+/// Decodes `Decodable` types from a parsed `JSONValue`, strictly: no number-to-string or
+/// string-to-number coercion, integers exactly as written, dates as RFC 3339 strings with an
+/// offset, and every member of an object that a type decodes must be one the type asks for.
+public struct StrictJSONDecoder: Sendable {
+    public init() {}
 
-    /// The first member, in document order, that no decoded type asked for.
-    func firstUnknownMember() -> (path: [any CodingKey], key: String)? {
-        for (object, path) in openedObjects {
-            if let index = object.used.firstIndex(of: false) { return (path, object.keys[index]) }
+    /// Decodes `type` from `value`.
+    /// - Throws: `DecodingError` naming the coding path of the value at fault (its debug
+    ///   description says what was expected and found); `JSONUnknownMemberError` for the first
+    ///   member, in document order, that no decoded type asked for; errors a type's own
+    ///   `init(from:)` throws pass through unchanged.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let session = StrictDecodingSession()
+        let decoded = try StrictNodeDecoder.decodeValue(type, value, path: [], session: session)
+        if let path = session.firstUnknownMember() { throw JSONUnknownMemberError(codingPath: path) }
+        return decoded
+    }
+}
+
+/// A member of a JSON object that the decoded type does not declare.
+public struct JSONUnknownMemberError: Error {
+    /// The path to the member, its name last.
+    public let codingPath: [any CodingKey]
+}
+
+/// Which members of one object the decoded types asked for.
+final class MemberUsage {
+    let object: JSONObject
+    let path: [any CodingKey]
+    var used: [Bool]
+
+    init(object: JSONObject, path: [any CodingKey]) {
+        self.object = object
+        self.path = path
+        used = Array(repeating: false, count: object.count)
+    }
+
+    /// The value of `key`, marked as asked for.
+    func value(for key: String) -> JSONValue? {
+        guard let position = object.position(of: key) else { return nil }
+        used[position] = true
+        return object.values[position]
+    }
+}
+
+/// State shared by one decoding: the objects opened as keyed containers, by path, to find
+/// unknown members afterwards. Used by one decoding on one thread.
+final class StrictDecodingSession {
+    private var opened: [MemberUsage] = []
+    private var byPath: [String: MemberUsage] = [:]
+
+    /// The usage record of the object at `path`, made on first use (a type may open the same
+    /// object's container more than once).
+    func usage(of object: JSONObject, at path: [any CodingKey]) -> MemberUsage {
+        let key = path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+        if let usage = byPath[key] { return usage }
+        let usage = MemberUsage(object: object, path: path)
+        byPath[key] = usage
+        opened.append(usage)
+        return usage
+    }
+
+    /// The path of the first member, in document order, that no decoded type asked for.
+    func firstUnknownMember() -> [any CodingKey]? {
+        for usage in opened {
+            if let index = usage.used.firstIndex(of: false) { return usage.path + [JSONKey(stringValue: usage.object.keys[index])] }
         }
         return nil
     }
@@ -31,11 +89,9 @@ struct JSONKey: CodingKey {
     static let superKey = JSONKey(stringValue: "super")
 }
 
-/// Decodes `Decodable` types from a parsed JSON tree, strictly: no number-to-string or
-/// string-to-number coercion, dates as RFC 3339 strings with an offset, and every member that
-/// reaches a keyed container must be one the type asks for.
+/// The `Decoder` behind `StrictJSONDecoder`, for one value.
 struct StrictNodeDecoder: Decoder {
-    let node: JSONNode
+    let node: JSONValue
     let codingPath: [any CodingKey]
     let session: StrictDecodingSession
 
@@ -45,11 +101,8 @@ struct StrictNodeDecoder: Decoder {
         guard case .object(let object) = node else {
             throw Self.mismatch([String: Any].self, expected: "an object", found: node, path: codingPath)
         }
-        if !object.opened {
-            object.opened = true
-            session.openedObjects.append((object, codingPath))
-        }
-        return KeyedDecodingContainer(StrictKeyedContainer<Key>(object: object, codingPath: codingPath, session: session))
+        let usage = session.usage(of: object, at: codingPath)
+        return KeyedDecodingContainer(StrictKeyedContainer<Key>(usage: usage, codingPath: codingPath, session: session))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -65,24 +118,25 @@ struct StrictNodeDecoder: Decoder {
 
     // MARK: - Conversions shared by the containers
 
-    static func mismatch(_ type: Any.Type, expected: String, found node: JSONNode, path: [any CodingKey]) -> DecodingError {
+    static func mismatch(_ type: Any.Type, expected: String, found node: JSONValue, path: [any CodingKey]) -> DecodingError {
         DecodingError.typeMismatch(type, DecodingError.Context(
             codingPath: path, debugDescription: "must be \(expected); found \(node.kindDescription)"))
     }
 
-    static func decodeBool(_ node: JSONNode, path: [any CodingKey]) throws -> Bool {
+    static func decodeBool(_ node: JSONValue, path: [any CodingKey]) throws -> Bool {
         guard case .bool(let value) = node else { throw nullOrMismatch(Bool.self, expected: "true or false", node, path) }
         return value
     }
 
-    static func decodeString(_ node: JSONNode, path: [any CodingKey]) throws -> String {
+    static func decodeString(_ node: JSONValue, path: [any CodingKey]) throws -> String {
         guard case .string(let value) = node else { throw nullOrMismatch(String.self, expected: "a string", node, path) }
         return value
     }
 
-    static func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ node: JSONNode, path: [any CodingKey]) throws -> T {
+    static func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ node: JSONValue, path: [any CodingKey]) throws -> T {
         let expected = T.isSigned ? "an integer" : "a non-negative integer"
-        guard case .number(let text) = node else { throw nullOrMismatch(T.self, expected: expected, node, path) }
+        guard case .number(let number) = node else { throw nullOrMismatch(T.self, expected: expected, node, path) }
+        let text = number.text
         if let value = T(text) { return value }
         // 1e3 or 2.0 are integers written differently; 2.5 or out-of-range values are not.
         if let double = Double(text), double.rounded(.towardZero) == double, let value = T(exactly: double) {
@@ -93,25 +147,27 @@ struct StrictNodeDecoder: Decoder {
         throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: problem))
     }
 
-    static func decodeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, _ node: JSONNode, path: [any CodingKey]) throws -> T {
-        guard case .number(let text) = node else { throw nullOrMismatch(T.self, expected: "a number", node, path) }
+    static func decodeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, _ node: JSONValue, path: [any CodingKey]) throws -> T {
+        guard case .number(let number) = node else { throw nullOrMismatch(T.self, expected: "a number", node, path) }
+        let text = number.text
         guard let value = T(text), value.isFinite else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: "is out of range: \(text)"))
         }
         return value
     }
 
-    static func decodeValue<T: Decodable>(_ type: T.Type, _ node: JSONNode, path: [any CodingKey], session: StrictDecodingSession) throws -> T {
+    static func decodeValue<T: Decodable>(_ type: T.Type, _ node: JSONValue, path: [any CodingKey], session: StrictDecodingSession) throws -> T {
         if T.self == Date.self {
             let text = try decodeString(node, path: path)
             guard let parsed = RFC3339.parse(text) else {
                 throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: path, debugDescription: "must be an RFC 3339 date-time with an offset, like 2026-11-29T19:00:00+09:00; found `\(ProblemRenderer.excerpt(text))`"))
+                    codingPath: path, debugDescription: "must be an RFC 3339 date-time with an offset, like 2026-11-29T19:00:00+09:00; found `\(excerpt(text))`"))
             }
             return parsed.date as! T
         }
         if T.self == JSONValue.self {
-            return jsonValue(node) as! T
+            // A free-form value is taken as it is; its objects are not checked for unknown members.
+            return node as! T
         }
         do {
             return try T(from: StrictNodeDecoder(node: node, codingPath: path, session: session))
@@ -119,7 +175,7 @@ struct StrictNodeDecoder: Decoder {
             // A type that refused the value as a whole: for enums, say which values are allowed.
             if let allowed = allowedValues(of: T.self), case .string(let text) = node {
                 throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: path, debugDescription: "must be one of: \(allowed.joined(separator: ", ")); found `\(ProblemRenderer.excerpt(text))`"))
+                    codingPath: path, debugDescription: "must be one of: \(allowed.joined(separator: ", ")); found `\(excerpt(text))`"))
             }
             throw DecodingError.dataCorrupted(context)
         }
@@ -134,23 +190,12 @@ struct StrictNodeDecoder: Decoder {
         T.allCases.map { "\($0.rawValue)" }
     }
 
-    /// Takes a free-form value as it is; its objects are not checked for unknown members.
-    private static func jsonValue(_ node: JSONNode) -> JSONValue {
-        switch node {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .number(let text): return Int64(text).map(JSONValue.int) ?? .double(Double(text) ?? 0)
-        case .string(let value): return .string(value)
-        case .array(let elements): return .array(elements.map(jsonValue))
-        case .object(let object):
-            object.used = Array(repeating: true, count: object.keys.count)
-            var members: [String: JSONValue] = [:]
-            for (key, value) in zip(object.keys, object.values) { members[key] = jsonValue(value) }
-            return .object(members)
-        }
+    /// At most 80 characters of input, for quoting it back in a message.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 80 ? text : String(text.prefix(77)) + "…"
     }
 
-    private static func nullOrMismatch(_ type: Any.Type, expected: String, _ node: JSONNode, _ path: [any CodingKey]) -> DecodingError {
+    private static func nullOrMismatch(_ type: Any.Type, expected: String, _ node: JSONValue, _ path: [any CodingKey]) -> DecodingError {
         if case .null = node {
             return DecodingError.valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: "must not be null; expected \(expected)"))
         }
@@ -159,26 +204,23 @@ struct StrictNodeDecoder: Decoder {
 }
 
 struct StrictKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let object: JSONObject
+    let usage: MemberUsage
     let codingPath: [any CodingKey]
     let session: StrictDecodingSession
 
     var allKeys: [Key] {
-        object.keys.compactMap { Key(stringValue: $0) }
+        usage.object.keys.compactMap { Key(stringValue: $0) }
     }
 
     func contains(_ key: Key) -> Bool {
-        guard let index = object.position(of: key.stringValue) else { return false }
-        object.used[index] = true
-        return true
+        usage.value(for: key.stringValue) != nil
     }
 
-    private func node(for key: Key) throws -> JSONNode {
-        guard let index = object.position(of: key.stringValue) else {
+    private func node(for key: Key) throws -> JSONValue {
+        guard let value = usage.value(for: key.stringValue) else {
             throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "is required"))
         }
-        object.used[index] = true
-        return object.values[index]
+        return value
     }
 
     private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
@@ -217,25 +259,21 @@ struct StrictKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         let key = JSONKey.superKey
-        let index = object.position(of: key.stringValue)
-        if let index { object.used[index] = true }
-        return StrictNodeDecoder(node: index.map { object.values[$0] } ?? .null, codingPath: codingPath + [key], session: session)
+        return StrictNodeDecoder(node: usage.value(for: key.stringValue) ?? .null, codingPath: codingPath + [key], session: session)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        let index = object.position(of: key.stringValue)
-        if let index { object.used[index] = true }
-        return StrictNodeDecoder(node: index.map { object.values[$0] } ?? .null, codingPath: path(key), session: session)
+        StrictNodeDecoder(node: usage.value(for: key.stringValue) ?? .null, codingPath: path(key), session: session)
     }
 }
 
 struct StrictUnkeyedContainer: UnkeyedDecodingContainer {
-    let elements: [JSONNode]
+    let elements: [JSONValue]
     let codingPath: [any CodingKey]
     let session: StrictDecodingSession
     private(set) var currentIndex = 0
 
-    init(elements: [JSONNode], codingPath: [any CodingKey], session: StrictDecodingSession) {
+    init(elements: [JSONValue], codingPath: [any CodingKey], session: StrictDecodingSession) {
         self.elements = elements
         self.codingPath = codingPath
         self.session = session
@@ -244,7 +282,7 @@ struct StrictUnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private mutating func next() throws -> (JSONNode, [any CodingKey]) {
+    private mutating func next() throws -> (JSONValue, [any CodingKey]) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, DecodingError.Context(
                 codingPath: codingPath + [JSONKey(intValue: currentIndex)], debugDescription: "is missing: the array has only \(elements.count) elements"))
@@ -299,7 +337,7 @@ struct StrictUnkeyedContainer: UnkeyedDecodingContainer {
 }
 
 struct StrictSingleValueContainer: SingleValueDecodingContainer {
-    let node: JSONNode
+    let node: JSONValue
     let codingPath: [any CodingKey]
     let session: StrictDecodingSession
 
