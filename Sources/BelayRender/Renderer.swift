@@ -249,7 +249,7 @@ public final class Renderer {
     @discardableResult
     public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> RenderedCollection {
         try Self.check(scale: scale)
-        let file = try AtomicFile(path: path)
+        let file = try RenderOutputFile(path: path)
         let counter = CountingSink(file)
         let (width, height, warnings) = try CollectionRenderer(
             content: content, scale: scale, text: text, artwork: artwork, settings: settings
