@@ -138,9 +138,10 @@ public final class BelayApplication: Sendable {
         let snapshots = workers.metrics === backfillMetrics
             ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
         text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
-        text += "# HELP belay_http_requests_in_flight Requests received and not yet answered (suspended ones included).\n"
-        text += "# TYPE belay_http_requests_in_flight gauge\nbelay_http_requests_in_flight \(server.requestsInFlight)\n"
-        return text
+        var writer = PrometheusTextWriter()
+        writer.family("belay_http_requests_in_flight", help: "Requests received and not yet answered (suspended ones included).", type: .gauge)
+        writer.sample("belay_http_requests_in_flight", server.requestsInFlight)
+        return text + writer.text
     }
 }
 
