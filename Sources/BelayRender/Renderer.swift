@@ -105,9 +105,9 @@ public final class Renderer {
             maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
             scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)
         func time(_ body: () throws -> Void) rethrows -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = SystemTimeSource.monotonicNanoseconds()
             try body()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+            return Double(SystemTimeSource.monotonicNanoseconds() - start) / 1000
         }
         let first = try time { _ = try text.layoutLabelUncached(content.place, style: style, fit: fit) }
         var warm: [Double] = []

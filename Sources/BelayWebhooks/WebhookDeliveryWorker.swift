@@ -86,7 +86,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     }
 
     private func loop(owner: String) {
-        var lastTakeOver = Date()
+        var nextTakeOver = Deadline(after: 10)
         while true {
             condition.lock()
             if stopping {
@@ -109,9 +109,9 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 log("webhook delivery: \(error); trying again in \(pollSeconds) s")
             }
             if worked { continue }
-            if Date().timeIntervalSince(lastTakeOver) > 10 {
+            if nextTakeOver.hasPassed {
                 takeOverDeadOwners()
-                lastTakeOver = Date()
+                nextTakeOver = Deadline(after: 10)
             }
             let deadline = Deadline(after: pollSeconds)
             condition.lock()

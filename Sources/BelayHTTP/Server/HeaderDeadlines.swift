@@ -29,7 +29,7 @@ final class HeaderDeadlines: Sendable {
     /// One open connection: its socket and the monotonic time its headers are due.
     final class Connection: Sendable {
         let socket: Int32
-        /// Nanoseconds on `MonotonicClock`; `none` while a request is being served.
+        /// Nanoseconds on the monotonic clock (`SystemTimeSource`); `none` while a request is being served.
         let deadline: Atomic<UInt64>
 
         init(socket: Int32, deadline: UInt64) {

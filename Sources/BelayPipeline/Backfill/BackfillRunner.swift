@@ -78,7 +78,7 @@ public final class BackfillRunner: Sendable {
                     progress: @escaping @Sendable (BackfillProgress) -> Void = { _ in }) throws -> BackfillReport {
         try options.validate()
         AllocatorTuning.apply()
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemTimeSource.monotonicNanoseconds()
         // One renderer per job; with jobs 0 one is still made, for its template version.
         let contexts = try (0..<max(options.jobs, 1)).map { index in
             RenderWorkerContext(renderer: try makeRenderer(), owner: identity.owner("backfill-\(index)"))
@@ -121,7 +121,7 @@ public final class BackfillRunner: Sendable {
         report.runningElsewhere = state.running
         report.runningElsewhereUntil = state.runningLeaseEndsAt
         report.stoppedEarly = stop.reason
-        report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        report.durationSeconds = Double(SystemTimeSource.monotonicNanoseconds() - started) / 1e9
         return report
     }
 

@@ -111,7 +111,7 @@ public final class RenderService: Sendable {
     /// The CPU half of a job: content keys, then drawing and encoding what is not stored yet.
     /// A render error is recorded at once (the job fails with a reason naming the file).
     func prepare(_ job: RenderJob, in worker: RenderWorkerContext) -> Preparation {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemTimeSource.monotonicNanoseconds()
         do {
             var request = request(for: job, in: worker)
             if let badges {
@@ -130,11 +130,11 @@ public final class RenderService: Sendable {
             var files = RewardImageFiles(sticker: nil, story: nil)
             var renderSeconds = 0.0, renderCPUSeconds = 0.0
             if needSticker || needStory {
-                let renderStart = DispatchTime.now().uptimeNanoseconds
+                let renderStart = SystemTimeSource.monotonicNanoseconds()
                 let cpuStart = Self.threadCPUSeconds()
                 files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
                 renderCPUSeconds = Self.threadCPUSeconds() - cpuStart
-                renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
+                renderSeconds = Double(SystemTimeSource.monotonicNanoseconds() - renderStart) / 1e9
                 if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
                 if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
             }
@@ -152,7 +152,7 @@ public final class RenderService: Sendable {
                 }
             }
             return .finished(RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: 0,
-                                             totalSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
+                                             totalSeconds: Double(SystemTimeSource.monotonicNanoseconds() - started) / 1e9))
         }
     }
 
@@ -190,7 +190,7 @@ public final class RenderService: Sendable {
                 }
             }
         }
-        let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
+        let total = Double(SystemTimeSource.monotonicNanoseconds() - prepared.started) / 1e9
         return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total,
                                renderCPUSeconds: prepared.renderCPUSeconds, missingCharacters: prepared.missingCharacters)
     }
