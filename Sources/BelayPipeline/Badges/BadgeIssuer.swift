@@ -99,7 +99,7 @@ public final class BadgeIssuer: Sendable {
                 "type": ["AchievementSubject"],
                 "identifier": [[
                     "type": "IdentityObject", "identityType": "identifier", "hashed": true, "salt": salt,
-                    "identityHash": "sha256$" + Crypto.hex(Crypto.sha256(Array((identity + salt).utf8))),
+                    "identityHash": "sha256$" + ContentDigest.hex(of: identity + salt),
                 ] as [String: Any]],
                 "achievement": achievement,
             ] as [String: Any],
