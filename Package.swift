@@ -4,7 +4,9 @@ import PackageDescription
 /// Belay: the backend of a climbing club's app.
 ///
 /// Module layering (dependencies point one way only):
-///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
+///   libcrypto ─► BelayCore (JSON, RFC 3339, SHA-256 and content digests, clocks, atomic
+///                files, "did you mean", metrics): every Swift module below may use it
+///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
 ///   BelayRender ──────────────────► BelayPipeline
