@@ -59,25 +59,19 @@ public struct PrometheusTextWriter: Sendable {
         return String(value)
     }
 
-    static func escapeLabelValue(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// A label value with backslashes, double quotes and newlines escaped.
+    static func escapeLabelValue(_ value: String) -> String { escape(value, quotes: true) }
 
-    static func escapeHelp(_ help: String) -> String {
+    /// Help text with backslashes and newlines escaped.
+    static func escapeHelp(_ help: String) -> String { escape(help, quotes: false) }
+
+    private static func escape(_ text: String, quotes: Bool) -> String {
         var escaped = ""
-        for character in help {
+        for character in text {
             switch character {
             case "\\": escaped += "\\\\"
             case "\n": escaped += "\\n"
+            case "\"" where quotes: escaped += "\\\""
             default: escaped.append(character)
             }
         }
