@@ -1,3 +1,4 @@
+import BelayCore
 import BelayAPI
 import BelayDomain
 import BelayHTTP
@@ -93,5 +94,17 @@ import Testing
         #expect(cache.body(for: .meetup(1)) == [2])
         #expect(cache.body(for: .meetup(2)) == nil)
         #expect(ResponseCache(lifetime: .zero).body(for: .meetup(1)) == nil)
+    }
+
+    @Test func bodiesAgeOnTheInjectedMonotonicClockNotTheWallClock() {
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_946_400))
+        let cache = ResponseCache(lifetime: .seconds(5), clock: clock)
+        cache.store([7], for: .meetup(1), readGeneration: cache.currentGeneration)
+        clock.set(Date(timeIntervalSince1970: 1_795_946_400 + 86_400))
+        #expect(cache.body(for: .meetup(1)) == [7], "setting the wall clock ages nothing")
+        clock.advance(by: 4.9)
+        #expect(cache.body(for: .meetup(1)) == [7])
+        clock.advance(by: 0.1)
+        #expect(cache.body(for: .meetup(1)) == nil, "five seconds on the monotonic clock")
     }
 }
