@@ -59,7 +59,7 @@ extension WebhookPolicy {
         let webhooks = configuration.webhooks
         self.init(maxAttempts: webhooks.maxAttempts, retryBaseSeconds: webhooks.retryBaseSeconds,
                   disableAfterSeconds: webhooks.disableAfterHours * 3600, leaseSeconds: webhooks.timeoutSeconds + 30,
-                  allowPrivateAddresses: webhooks.allowPrivateAddresses)
+                  attemptSeconds: webhooks.timeoutSeconds, allowPrivateAddresses: webhooks.allowPrivateAddresses)
     }
 }
 
