@@ -8,10 +8,10 @@ public final class RewardService: Sendable {
     private let clock: any TimeSource
     private let awarder: RewardAwarder
 
-    public init(pool: DatabasePool, clock: any TimeSource, policy: RewardPolicy) {
+    public init(pool: DatabasePool, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.pool = pool
         self.clock = clock
-        self.awarder = RewardAwarder(policy: policy)
+        self.awarder = RewardAwarder(policy: policy, clubTimeZone: clubTimeZone)
     }
 
     init(pool: DatabasePool, clock: any TimeSource, awarder: RewardAwarder) {
