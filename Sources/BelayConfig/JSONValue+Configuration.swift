@@ -6,10 +6,4 @@ extension JSONValue {
         guard case let .number(number) = self, let value = number.int64Value else { return nil }
         return Int(exactly: value)
     }
-
-    /// The text when the value is a string.
-    var stringValue: String? {
-        guard case let .string(text) = self else { return nil }
-        return text
-    }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// is reported, so a schema can never pass because the validator ignored it.
 struct JSONSchemaValidator {
     /// `components.schemas` of the document.
-    let schemas: [String: JSONValue]
+    let schemas: JSONObject
 
     init(document: JSONValue) {
         schemas = document["components"]?["schemas"]?.objectValue ?? [:]
@@ -129,28 +129,8 @@ struct JSONSchemaValidator {
 }
 
 extension JSONValue {
-    var objectValue: [String: JSONValue]? {
-        if case .object(let members) = self { return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
     var intValue: Int64? {
         if case .number(let number) = self { return number.int64Value }
-        return nil
-    }
-
-    var boolValue: Bool? {
-        if case .bool(let flag) = self { return flag }
-        return nil
-    }
-
-    var arrayValue: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
         return nil
     }
 

@@ -17,6 +17,30 @@ public enum JSONValue: Sendable, Hashable {
     /// The object with `dictionary`'s members, in name order.
     public static func object(_ dictionary: [String: JSONValue]) -> JSONValue { .object(JSONObject(dictionary)) }
 
+    /// The text of a string; nil for other values.
+    public var stringValue: String? {
+        guard case let .string(text) = self else { return nil }
+        return text
+    }
+
+    /// The flag of a boolean; nil for other values.
+    public var boolValue: Bool? {
+        guard case let .bool(flag) = self else { return nil }
+        return flag
+    }
+
+    /// The elements of an array; nil for other values.
+    public var arrayValue: [JSONValue]? {
+        guard case let .array(elements) = self else { return nil }
+        return elements
+    }
+
+    /// The members of an object; nil for other values.
+    public var objectValue: JSONObject? {
+        guard case let .object(members) = self else { return nil }
+        return members
+    }
+
     /// The member named `key` of an object, or nil (also for other values).
     public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
