@@ -19,6 +19,7 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
         case syncDirectory
     }
 
+    /// The step that failed.
     public let step: Step
     /// The destination file (its directory, for `syncDirectory`).
     public let path: String

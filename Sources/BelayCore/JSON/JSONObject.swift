@@ -1,9 +1,12 @@
 /// A JSON object: members in the order they were written or added, looked up by name.
 /// Equality ignores the order, as JSON's does; writers that need a fixed order sort the names.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One member: its name and value.
     public typealias Member = (key: String, value: JSONValue)
 
+    /// The member names, in order.
     public private(set) var keys: [String] = []
+    /// The member values, in the order of `keys`.
     public private(set) var values: [JSONValue] = []
     /// Positions by name, kept once an object is big enough for a linear search to cost.
     private var index: [String: Int]?
@@ -25,7 +28,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
+    /// How many members the object has.
     public var count: Int { keys.count }
+    /// True for `{}`.
     public var isEmpty: Bool { keys.isEmpty }
 
     /// Where the member `key` is, or nil.

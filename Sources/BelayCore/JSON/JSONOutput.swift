@@ -21,6 +21,7 @@ public struct JSONOutput: Sendable {
     /// Whether the current container already has a member (so the next needs a comma).
     private var needsComma = false
 
+    /// An empty output with room for `capacity` bytes before it grows.
     public init(capacity: Int = 512) {
         bytes = []
         bytes.reserveCapacity(capacity)
@@ -68,6 +69,8 @@ public struct JSONOutput: Sendable {
 
     // MARK: Members
 
+    /// Writes a member: its name, then the value (`null` for nil). Integral doubles are written
+    /// without a fraction.
     public mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
     public mutating func member(_ name: StaticString, _ value: String?) { key(name); value.map { string($0) } ?? null() }
     public mutating func member(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
@@ -85,12 +88,14 @@ public struct JSONOutput: Sendable {
 
     // MARK: Values
 
+    /// Writes a string value, escaped.
     public mutating func string(_ value: String) {
         separate()
         writeString(value)
         needsComma = true
     }
 
+    /// Writes an integer value.
     public mutating func integer(_ value: Int64) {
         separate()
         if value == 0 {
@@ -116,6 +121,7 @@ public struct JSONOutput: Sendable {
         needsComma = true
     }
 
+    /// Writes a number value: integral values below 10¹⁵ without a fraction, non-finite ones as `null`.
     public mutating func number(_ value: Double) {
         separate()
         if value.isFinite {
@@ -130,12 +136,14 @@ public struct JSONOutput: Sendable {
         needsComma = true
     }
 
+    /// Writes `true` or `false`.
     public mutating func boolean(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
         needsComma = true
     }
 
+    /// Writes `null`.
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)

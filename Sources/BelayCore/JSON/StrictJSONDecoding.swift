@@ -9,6 +9,7 @@ public struct StrictJSONDecoder: Sendable {
     /// (files that may carry notes for people).
     public var refusesUnknownMembers: Bool
 
+    /// A decoder; `refusesUnknownMembers` as the property says.
     public init(refusesUnknownMembers: Bool = true) {
         self.refusesUnknownMembers = refusesUnknownMembers
     }

@@ -18,6 +18,7 @@ public struct PrometheusTextWriter: Sendable {
     /// The text so far.
     public private(set) var text = ""
 
+    /// An empty text.
     public init() {}
 
     /// Starts a family: its `# HELP` and `# TYPE` lines.
