@@ -1,12 +1,11 @@
-import BelayCore
-
 /// Writes compact JSON straight into a byte buffer: Belay's one JSON writer, the encoder of
 /// every API response body and problem, and the one string escaper (quotes, backslashes, the
 /// C0 control characters and DEL are escaped; everything else is written as UTF-8).
 ///
 /// Foundation's `JSONEncoder` spends most of a small endpoint's time on reflection and
 /// key conversion; response types write their members by hand instead, with the
-/// snake_case names the OpenAPI document lists, in a fixed order.
+/// snake_case names the OpenAPI document lists, in a fixed order. The writing methods are
+/// `@inlinable`, so callers in other modules write as directly as the writer itself.
 ///
 /// ```swift
 /// var json = JSONOutput()
@@ -17,53 +16,55 @@ import BelayCore
 /// ```
 public struct JSONOutput: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+    @inlinable public var bytes: [UInt8] { buffer }
+    @usableFromInline var buffer: [UInt8]
     /// Whether the current container already has a member (so the next needs a comma).
-    private var needsComma = false
+    @usableFromInline var needsComma = false
 
     /// An empty output with room for `capacity` bytes before it grows.
+    @inlinable
     public init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = []
+        buffer.reserveCapacity(capacity)
     }
 
     // MARK: Containers
 
     /// Writes `{`, the members `body` writes, and `}`.
-    public mutating func object(_ body: (inout JSONOutput) -> Void) {
+    @inlinable public mutating func object(_ body: (inout JSONOutput) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes `[`, one element per item, and `]`.
-    public mutating func array<S: Sequence>(_ items: S, _ element: (inout JSONOutput, S.Element) -> Void) {
+    @inlinable public mutating func array<S: Sequence>(_ items: S, _ element: (inout JSONOutput, S.Element) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         needsComma = false
         for item in items { element(&self, item) }
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes the member name and its colon; the value must follow.
-    public mutating func key(_ name: StaticString) {
+    @inlinable public mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a member name that is only known at run time (pasteboard keys, map keys).
-    public mutating func key(dynamic name: String) {
+    @inlinable public mutating func key(dynamic name: String) {
         separate()
         writeString(name)
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -71,17 +72,17 @@ public struct JSONOutput: Sendable {
 
     /// Writes a member: its name, then the value (`null` for nil). Integral doubles are written
     /// without a fraction.
-    public mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
-    public mutating func member(_ name: StaticString, _ value: String?) { key(name); value.map { string($0) } ?? null() }
-    public mutating func member(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
-    public mutating func member(_ name: StaticString, _ value: Int64?) { key(name); value.map { integer($0) } ?? null() }
-    public mutating func member(_ name: StaticString, _ value: Int) { key(name); integer(Int64(value)) }
-    public mutating func member(_ name: StaticString, _ value: Int?) { key(name); value.map { integer(Int64($0)) } ?? null() }
-    public mutating func member(_ name: StaticString, _ value: Bool) { key(name); boolean(value) }
-    public mutating func member(_ name: StaticString, _ value: Double) { key(name); number(value) }
+    @inlinable public mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
+    @inlinable public mutating func member(_ name: StaticString, _ value: String?) { key(name); value.map { string($0) } ?? null() }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Int64) { key(name); integer(value) }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Int64?) { key(name); value.map { integer($0) } ?? null() }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Int) { key(name); integer(Int64(value)) }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Int?) { key(name); value.map { integer(Int64($0)) } ?? null() }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Bool) { key(name); boolean(value) }
+    @inlinable public mutating func member(_ name: StaticString, _ value: Double) { key(name); number(value) }
 
     /// A member whose value is an object written by `body`.
-    public mutating func member(_ name: StaticString, object body: (inout JSONOutput) -> Void) {
+    @inlinable public mutating func member(_ name: StaticString, object body: (inout JSONOutput) -> Void) {
         key(name)
         object(body)
     }
@@ -89,69 +90,69 @@ public struct JSONOutput: Sendable {
     // MARK: Values
 
     /// Writes a string value, escaped.
-    public mutating func string(_ value: String) {
+    @inlinable public mutating func string(_ value: String) {
         separate()
         writeString(value)
         needsComma = true
     }
 
     /// Writes an integer value.
-    public mutating func integer(_ value: Int64) {
+    @inlinable public mutating func integer(_ value: Int64) {
         separate()
         if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "0"))
         } else {
             var magnitude = value.magnitude
             var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
+            withUnsafeMutableBytes(of: &digits) { scratch in
                 while magnitude > 0 {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                     magnitude /= 10
                     count += 1
                 }
             }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            withUnsafeBytes(of: &digits) { buffer in
-                for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            if value < 0 { buffer.append(UInt8(ascii: "-")) }
+            withUnsafeBytes(of: &digits) { scratch in
+                for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(scratch[index]) }
             }
         }
         needsComma = true
     }
 
     /// Writes a number value: integral values below 10¹⁵ without a fraction, non-finite ones as `null`.
-    public mutating func number(_ value: Double) {
+    @inlinable public mutating func number(_ value: Double) {
         separate()
         if value.isFinite {
             if value == value.rounded(), abs(value) < 1e15 {
-                bytes.append(contentsOf: String(Int64(value)).utf8)
+                buffer.append(contentsOf: String(Int64(value)).utf8)
             } else {
-                bytes.append(contentsOf: String(value).utf8)
+                buffer.append(contentsOf: String(value).utf8)
             }
         } else {
-            bytes.append(contentsOf: "null".utf8)
+            buffer.append(contentsOf: "null".utf8)
         }
         needsComma = true
     }
 
     /// Writes `true` or `false`.
-    public mutating func boolean(_ value: Bool) {
+    @inlinable public mutating func boolean(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
         needsComma = true
     }
 
     /// Writes `null`.
-    public mutating func null() {
+    @inlinable public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        buffer.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
     /// Writes a value that can write itself.
-    public mutating func value(_ value: some JSONRepresentable) {
+    @inlinable public mutating func value(_ value: some JSONRepresentable) {
         value.write(to: &self)
     }
 
@@ -163,7 +164,7 @@ public struct JSONOutput: Sendable {
         case .bool(let flag): boolean(flag)
         case .number(let number):
             separate()
-            bytes.append(contentsOf: number.text.utf8)
+            buffer.append(contentsOf: number.text.utf8)
             needsComma = true
         case .string(let text): string(text)
         case .array(let elements): array(elements) { json, element in json.value(element) }
@@ -179,12 +180,12 @@ public struct JSONOutput: Sendable {
 
     // MARK: Internals
 
-    private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    @inlinable mutating func separate() {
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
     }
 
-    private mutating func writeString(_ text: String) {
-        Self.appendQuoted(text, to: &bytes)
+    @inlinable mutating func writeString(_ text: String) {
+        Self.appendQuoted(text, to: &buffer)
     }
 
     /// `text` as a JSON string literal, quotes included: for messages that quote a value.
@@ -196,7 +197,7 @@ public struct JSONOutput: Sendable {
     }
 
     /// Appends `text` as a JSON string literal.
-    private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    @usableFromInline static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -223,7 +224,7 @@ public struct JSONOutput: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// A value that writes itself as JSON with `JSONOutput`.
