@@ -28,6 +28,7 @@ public struct SystemTimeSource: TimeSource {
 
     /// `CLOCK_MONOTONIC` in nanoseconds: one `clock_gettime` and no allocation, for the hot
     /// paths (request timing, header deadlines) that do not take an injected clock.
+    @inlinable
     public static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
