@@ -8,6 +8,7 @@ import PackageDescription
 ///                files, "did you mean", metrics): every Swift module below may use it
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
 ///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
@@ -40,6 +41,7 @@ let package = Package(
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
 
         // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
         .target(
@@ -63,12 +65,14 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["BelayCore", "CHTTPShim"]),
+        // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
+        .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ", "CCrypto"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "CCurlShim"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayAPI", "BelayWebhooks"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayAPI", "BelayWebhooks", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -79,6 +83,7 @@ let package = Package(
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
         .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayTestSupport"]),
         .testTarget(
             name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.

@@ -1,5 +1,6 @@
 import BelayCore
 import BelayDomain
+import BelayRender
 import Foundation
 import Synchronization
 
@@ -159,7 +160,7 @@ public final class CollectionService: Sendable {
         return CollectionRequest(memberName: member.displayName, entries: entries, firstDateText: entries.first?.dateText,
                                  lastDateText: entries.last?.dateText, scale: scale,
                                  progress: progress.map {
-                                     CollectionRequest.Progress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
+                                     CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
                                                                 longestStreakWeeks: $0.streak.longest)
                                  })
     }
