@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(name: "BelayHTTP", dependencies: ["BelayCore", "CHTTPShim"]),
         // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
-        .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ", "CCrypto"]),
+        .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.

@@ -23,4 +23,15 @@ import Testing
         #expect(!ContentDigest.isDigest(Substring(key.digest.uppercased())))
         #expect(!ContentDigest.isDigest("abc"))
     }
+
+    @Test func hashingPieceByPieceGivesTheDigestOfTheWhole() {
+        let whole = Array("belay-row 1\nbelay-row 2\n".utf8) + [UInt8](repeating: 0xA5, count: 70_000)
+        let hasher = SHA256Hasher()
+        hasher.update(Array(whole[..<5]))
+        hasher.update([])
+        hasher.update(Array(whole[5...]))
+        #expect(hasher.finish() == Crypto.sha256(whole))
+        let empty = SHA256Hasher()
+        #expect(Crypto.hex(empty.finish()) == ContentDigest.hex(of: ""))
+    }
 }
