@@ -134,8 +134,8 @@ extension JSONValue {
         return nil
     }
 
-    /// Parses JSON bytes.
+    /// Parses JSON bytes strictly (a member twice, or anything else not JSON, is an error).
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 }
