@@ -28,12 +28,6 @@ public struct StrictJSONDecoder: Sendable {
     }
 }
 
-/// A member of a JSON object that the decoded type does not declare.
-public struct JSONUnknownMemberError: Error {
-    /// The path to the member, its name last.
-    public let codingPath: [any CodingKey]
-}
-
 /// Which members of one object the decoded types asked for.
 final class MemberUsage {
     let object: JSONObject
