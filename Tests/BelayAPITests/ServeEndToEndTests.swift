@@ -303,6 +303,7 @@ extension BelayServerProcess {
         }, "the image was not rendered again")
         #expect(again.response.body == first.response.body, "renders are deterministic: the same bytes under the same hash")
         #expect(FileManager.default.fileExists(atPath: images + "/" + stored))
+        #expect(server.terminate().status == 0)
     }
 
     @Test func aPlaceNameNoFontCoversIsListedOnTheRewardLoggedAndCounted() throws {
