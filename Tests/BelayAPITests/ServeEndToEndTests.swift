@@ -316,7 +316,11 @@ extension BelayServerProcess {
         #expect(missing.first?["character"]?.stringValue == "\u{13000}")
         #expect(missing.first?["code_points"]?.arrayValue?.compactMap(\.stringValue) == ["U+13000"])
 
-        let metrics = String(decoding: try server.call("GET", "/metrics", token: admin.token).response.body, as: UTF8.self)
+        // The worker counts the job just after it commits the reward's row, so wait for the count.
+        let metrics = try server.poll(timeout: 30) { () -> String? in
+            let text = String(decoding: try server.call("GET", "/metrics", token: admin.token).response.body, as: UTF8.self)
+            return text.contains("belay_render_jobs_missing_characters_total 1\n") ? text : nil
+        } ?? ""
         #expect(metrics.contains("belay_render_missing_characters_total 1\n"))
         #expect(metrics.contains("belay_render_jobs_missing_characters_total 1\n"))
         let stopped = server.terminate()
