@@ -1,4 +1,5 @@
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// A list's `?limit=…&cursor=…`.

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// Every route of the Belay API, registered on a router: the three public ones, and the

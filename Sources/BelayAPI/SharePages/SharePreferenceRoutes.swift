@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// `PUT /v1/me/share-preferences`.

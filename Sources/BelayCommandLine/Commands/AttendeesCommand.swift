@@ -1,6 +1,6 @@
 import Foundation
 import BelayDomain
-import BelayAPI
+import BelayRepresentations
 
 /// `belay attendees list|add|remove|check-in|undo-check-in`.
 struct AttendeesCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import BelayDomain
-import BelayAPI
+import BelayComposition
 import BelayPipeline
 
 /// `belay backfill`: award missing rewards, render missing or outdated images, retry failures.

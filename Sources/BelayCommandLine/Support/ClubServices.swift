@@ -1,5 +1,5 @@
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayDomain
 import BelayStorage
@@ -63,17 +63,14 @@ extension CommandContext {
     /// domain services with this command's clock.
     func services() throws -> ClubServices {
         let configuration = try configuration()
-        let settings: DomainSettings
         do {
-            settings = try DomainSettings(configuration: configuration)
+            return ClubServices(configuration: configuration,
+                                domain: try DomainServices(configuration: configuration, clock: ContextClock(read: now)) {
+                                    try openDatabase()
+                                })
         } catch let error as ApplicationError {
             throw CommandLineError.failure(error.description)
         }
-        let pool = try openDatabase()
-        let payloads = APIWebhookPayloads(presentation: Presentation(configuration: configuration), checkIn: settings.checkIn)
-        return ClubServices(configuration: configuration,
-                            domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings,
-                                                       webhookPayloads: payloads))
     }
 }
 

@@ -1,7 +1,10 @@
+import BelayAPI
 import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRender
+import BelayRepresentations
 import BelayStorage
 import BelayWebhooks
 import Foundation
@@ -170,19 +173,11 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
     }
 
-    let domain: DomainServices
-    do {
-        let settings = try DomainSettings(configuration: configuration)
-        domain = try DomainServices(pool: pool, clock: options.clock, settings: settings,
-                                    webhookPayloads: APIWebhookPayloads(presentation: Presentation(configuration: configuration),
-                                                                        checkIn: settings.checkIn))
-    } catch let error as DomainError {
-        throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
-    }
+    let domain = try DomainServices(configuration: configuration, clock: options.clock) { pool }
 
     let pipeline: PipelineComponents
     do {
-        let rendering = RewardRendererSettings(configuration: configuration)
+        let rendering = RenderSettings(configuration: configuration)
         let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),

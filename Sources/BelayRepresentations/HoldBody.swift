@@ -2,13 +2,13 @@ import BelayDomain
 import Foundation
 
 /// A hold of the catalogue, with the URL of its artwork.
-struct HoldBody: JSONRepresentable {
-    let hold: Hold
+public struct HoldBody: JSONRepresentable {
+    public let hold: Hold
     /// The check-in count whose milestone gives this hold, if any.
-    let milestoneCheckIn: Int?
-    let presentation: Presentation
+    public let milestoneCheckIn: Int?
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("id", hold.id)
             json.member("name", hold.name)
@@ -20,13 +20,19 @@ struct HoldBody: JSONRepresentable {
             json.member("artwork_url", presentation.baseURL.url + "/v1/holds/\(hold.id)/artwork.png")
         }
     }
+
+    public init(hold: Hold, milestoneCheckIn: Int?, presentation: Presentation) {
+        self.hold = hold
+        self.milestoneCheckIn = milestoneCheckIn
+        self.presentation = presentation
+    }
 }
 
 /// A member's progress, as `/v1/me` shows it.
-struct ProgressBody: JSONRepresentable {
-    let progress: MemberProgress
+public struct ProgressBody: JSONRepresentable {
+    public let progress: MemberProgress
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("check_ins", progress.checkIns)
             json.member("holds_collected", progress.collected)
@@ -55,5 +61,9 @@ struct ProgressBody: JSONRepresentable {
                 json.member("this_week_done", progress.streak.thisWeekDone)
             }
         }
+    }
+
+    public init(progress: MemberProgress) {
+        self.progress = progress
     }
 }
