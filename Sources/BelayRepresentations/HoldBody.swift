@@ -26,6 +26,11 @@ public struct HoldBody: JSONRepresentable {
         self.milestoneCheckIn = milestoneCheckIn
         self.presentation = presentation
     }
+
+    /// `hold` with the first check-in count whose milestone gives it (`rewards.milestones`).
+    public init(hold: Hold, milestones: [Int: String], presentation: Presentation) {
+        self.init(hold: hold, milestoneCheckIn: milestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
+    }
 }
 
 /// A member's progress, as `/v1/me` shows it.

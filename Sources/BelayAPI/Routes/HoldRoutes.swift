@@ -10,9 +10,7 @@ extension APIRoutes {
             _ = try context.caller()
             let milestones = domain.settings.rewards.milestones
             let holds = try domain.catalog.holds()
-            return .api(ListBody(items: holds.map { hold in
-                HoldBody(hold: hold, milestoneCheckIn: milestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
-            }, nextCursor: nil))
+            return .api(ListBody(items: holds.map { HoldBody(hold: $0, milestones: milestones, presentation: presentation) }, nextCursor: nil))
         }
 
         routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in
