@@ -156,12 +156,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let logger = Logger(label: "belay", sink: options.logSink)
     let path = configuration.databasePath
     guard FileManager.default.fileExists(atPath: path) else { throw ApplicationError(.databaseMissing(path: path)) }
-    let migrator: Migrator
-    do {
-        migrator = try Migrator(directory: configuration.migrationsDirectory)
-    } catch let error as DatabaseError {
-        throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
-    }
+    let migrator = try Migrator(configuration: configuration)
     let pool: DatabasePool
     do {
         pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
