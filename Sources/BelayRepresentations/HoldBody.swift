@@ -6,6 +6,8 @@ public struct HoldBody: JSONRepresentable {
     public let hold: Hold
     /// The check-in count whose milestone gives this hold, if any.
     public let milestoneCheckIn: Int?
+    /// The streak length (weeks in a row) whose milestone gives this hold, if any.
+    public let milestoneStreakWeeks: Int?
     public let presentation: Presentation
 
     public func write(to json: inout JSONOutput) {
@@ -17,19 +19,23 @@ public struct HoldBody: JSONRepresentable {
             json.member("rarity", hold.rarity.rawValue)
             json.member("milestone_only", hold.milestoneOnly)
             json.member("milestone_check_in", milestoneCheckIn)
+            json.member("milestone_streak_weeks", milestoneStreakWeeks)
             json.member("artwork_url", presentation.baseURL.url + "/v1/holds/\(hold.id)/artwork.png")
         }
     }
 
-    public init(hold: Hold, milestoneCheckIn: Int?, presentation: Presentation) {
+    public init(hold: Hold, milestoneCheckIn: Int?, milestoneStreakWeeks: Int?, presentation: Presentation) {
         self.hold = hold
         self.milestoneCheckIn = milestoneCheckIn
+        self.milestoneStreakWeeks = milestoneStreakWeeks
         self.presentation = presentation
     }
 
-    /// `hold` with the first check-in count whose milestone gives it (`rewards.milestones`).
-    public init(hold: Hold, milestones: [Int: String], presentation: Presentation) {
-        self.init(hold: hold, milestoneCheckIn: milestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
+    /// `hold` with the first check-in count and the shortest streak whose milestones give it
+    /// under `rewards` (`rewards.milestones`, `rewards.streak_milestones`).
+    public init(hold: Hold, rewards: RewardPolicy, presentation: Presentation) {
+        self.init(hold: hold, milestoneCheckIn: rewards.milestones.filter { $0.value == hold.id }.keys.min(),
+                  milestoneStreakWeeks: rewards.streakMilestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
     }
 }
 
@@ -64,6 +70,16 @@ public struct ProgressBody: JSONRepresentable {
                 json.member("current_weeks", progress.streak.current)
                 json.member("longest_weeks", progress.streak.longest)
                 json.member("this_week_done", progress.streak.thisWeekDone)
+            }
+            json.key("next_streak_milestone")
+            if let next = progress.nextStreakMilestone {
+                json.object { json in
+                    json.member("weeks", next.weeks)
+                    json.member("hold_id", next.holdID)
+                    json.member("remaining", next.remaining)
+                }
+            } else {
+                json.null()
             }
         }
     }

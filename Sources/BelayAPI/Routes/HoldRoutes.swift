@@ -8,9 +8,9 @@ extension APIRoutes {
     func registerHoldRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/holds") { _, context in
             _ = try context.caller()
-            let milestones = domain.settings.rewards.milestones
+            let rewards = domain.settings.rewards
             let holds = try domain.catalog.holds()
-            return .api(ListBody(items: holds.map { HoldBody(hold: $0, milestones: milestones, presentation: presentation) }, nextCursor: nil))
+            return .api(ListBody(items: holds.map { HoldBody(hold: $0, rewards: rewards, presentation: presentation) }, nextCursor: nil))
         }
 
         routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in

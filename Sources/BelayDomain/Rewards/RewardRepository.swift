@@ -8,7 +8,7 @@ enum RewardRepository {
                r.sticker_hash, r.sticker_path, r.story_hash, r.story_path, r.template_version, r.rendered_at, r.failure_reason,
                m.title, m.place_name, m.starts_at, m.time_zone,
                h.id, h.name, h.type, h.color, h.rarity, h.artwork_path, h.milestone_only, h.retired_at,
-               b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at
+               b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at, r.streak_milestone
         FROM rewards r
         JOIN meetups m ON m.id = r.meetup_id
         JOIN holds h ON h.id = r.hold_id
@@ -26,7 +26,7 @@ enum RewardRepository {
         return Reward(id: try row.get(0), attendanceID: try row.get(1), memberID: try row.get(2), meetupID: try row.get(3),
                       hold: try CatalogRepository.decodeHold(row, from: 19),
                       background: try CatalogRepository.decodeBackground(row, from: 27),
-                      milestone: try row.get(4), awardedAt: try row.get(5), revokedAt: try row.get(6),
+                      milestone: try row.get(4), streakMilestone: try row.get(33), awardedAt: try row.get(5), revokedAt: try row.get(6),
                       renderStatus: RenderStatus(rawValue: try row.get(7)) ?? .pending, images: images,
                       failureReason: try row.get(14), meetupTitle: try row.get(15), placeName: try row.get(16),
                       meetupStartsAt: try row.get(17), meetupTimeZone: try row.get(18))
@@ -73,9 +73,10 @@ enum RewardRepository {
     static func insert(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick, at now: Date,
                        in db: Database) throws -> Int64 {
         try db.execute("""
-            INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, awarded_at, render_status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')
-            """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, now])
+            INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
+                                 awarded_at, render_status)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+            """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, pick.streakMilestone, now])
         return db.lastInsertRowID
     }
 
