@@ -63,6 +63,7 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
 
         let finishing = Finishing(request: request, requestID: core.requestID, requestIDHeader: requestIDHeader,
                                   logger: logger, problemRenderer: problemRenderer)
+        // `finishing` answers every error, so the recovery below is never needed.
         return chain(request, Context(core: core)).map(finishing).response { _ in Response(status: .internalServerError) }
     }
 
