@@ -159,11 +159,24 @@ extension BadgeSettings {
     }
 }
 
+extension StoryFormat {
+    /// The story's encoding from `render.story_format` and `render.jpeg_quality`; `format`
+    /// and `quality` replace them when given (`belay render story --format --quality`).
+    public init(configuration: BelayConfiguration, format: BelayConfiguration.StoryFormat? = nil, quality: Int? = nil) {
+        switch format ?? configuration.render.storyFormat {
+        case .png: self = .png
+        case .jpeg: self = .jpeg(quality: quality ?? configuration.render.jpegQuality)
+        }
+    }
+}
+
 extension RenderPipelineSettings {
     /// The pipeline's settings from `config.json`.
     public init(configuration: BelayConfiguration) {
-        let story: StoryImageFormat = configuration.render.storyFormat == .jpeg
-            ? .jpeg(quality: configuration.render.jpegQuality) : .png
+        let story: StoryImageFormat = switch StoryFormat(configuration: configuration) {
+        case .png: .png
+        case .jpeg(let quality): .jpeg(quality: quality)
+        }
         self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
                   clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
         clubName = configuration.club.name

@@ -220,10 +220,7 @@ struct RenderCommand: ParsableCommand {
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
                 bottom: bottomColor.flatMap { Color(hex: $0) } ?? catalogued?.bottom ?? Color(red: 0x2A, green: 0x52, blue: 0x98))
-            let storyFormat: StoryFormat = switch format ?? configuration.render.storyFormat {
-            case .png: .png
-            case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
-            }
+            let storyFormat = StoryFormat(configuration: configuration, format: format, quality: quality)
             guard let stickerOut else {
                 return try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content) }) {
                     try renderer.renderStory(content, colors: colors, format: storyFormat)
