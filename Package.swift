@@ -6,6 +6,7 @@ import PackageDescription
 /// Module layering (dependencies point one way only):
 ///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayStorage + libpq ─► BelayPostgres (PostgreSQL, `belay db copy`) ─► BelayCommandLine
 ///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries)
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
@@ -42,6 +43,7 @@ let package = Package(
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
 
         // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
         .target(
@@ -63,6 +65,8 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
+        // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
+        .target(name: "BelayPostgres", dependencies: ["BelayStorage", "CPQ", "CCrypto"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
@@ -72,7 +76,7 @@ let package = Package(
         .target(name: "BelayAPI", dependencies: ["BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "CCrypto"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition", dependencies: ["BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayComposition", "BelayRepresentations"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayComposition", "BelayRepresentations", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -82,6 +86,7 @@ let package = Package(
 
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
         .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayTestSupport"]),
         .testTarget(
             name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.
