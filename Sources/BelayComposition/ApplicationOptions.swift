@@ -1,3 +1,4 @@
+import BelayCore
 import BelayAPI
 import BelayDomain
 import BelayHTTP
@@ -13,7 +14,7 @@ public struct ApplicationOptions: Sendable {
     /// Where log lines go (standard error by default).
     public var logSink: any LogSink
     /// The domain's clock.
-    public var clock: any WallClock
+    public var clock: any TimeSource
     /// How long a successful authentication is trusted before the database is asked again
     /// (how soon a token revoked with the CLI stops working).
     public var tokenCacheLifetime: Duration
@@ -25,7 +26,7 @@ public struct ApplicationOptions: Sendable {
     public var sharePageCacheLifetime: Duration
 
     public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
-                logSink: any LogSink = StandardErrorLogSink(), clock: any WallClock = SystemWallClock(),
+                logSink: any LogSink = StandardErrorLogSink(), clock: any TimeSource = SystemTimeSource(),
                 tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1),
                 sharePageCacheLifetime: Duration = .seconds(10)) {
         self.sharePageCacheLifetime = sharePageCacheLifetime

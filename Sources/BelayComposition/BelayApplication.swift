@@ -1,4 +1,5 @@
 import BelayAPI
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayHTTP
@@ -105,9 +106,10 @@ public final class BelayApplication: Sendable {
         let snapshots = workers.metrics === backfillMetrics
             ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
         text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
-        text += "# HELP belay_http_requests_in_flight Requests received and not yet answered (suspended ones included).\n"
-        text += "# TYPE belay_http_requests_in_flight gauge\nbelay_http_requests_in_flight \(server.requestsInFlight)\n"
-        return text
+        var writer = PrometheusTextWriter()
+        writer.family("belay_http_requests_in_flight", help: "Requests received and not yet answered (suspended ones included).", type: .gauge)
+        writer.sample("belay_http_requests_in_flight", server.requestsInFlight)
+        return text + writer.text
     }
 }
 
@@ -174,9 +176,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry,
                                  trustedProxies: Set(configuration.server.trustedProxies))
     router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
-    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
-              responseCache: ResponseCache(lifetime: options.responseCacheLifetime),
-              sharePageCacheLifetime: options.sharePageCacheLifetime).register(on: router)
+    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime, clock: options.clock),
+              responseCache: ResponseCache(lifetime: options.responseCacheLifetime, clock: options.clock),
+              sharePageCacheLifetime: options.sharePageCacheLifetime, clock: options.clock).register(on: router)
     let responder = router.buildResponder()
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
 

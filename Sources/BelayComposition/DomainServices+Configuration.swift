@@ -1,6 +1,6 @@
+import BelayCore
 import BelayConfig
 import BelayDomain
-import BelayRepresentations
 import BelayRepresentations
 import BelayStorage
 
@@ -12,7 +12,7 @@ extension DomainServices {
     /// - Parameter pool: opens the database; called once the policies are known to work.
     /// - Throws: `ApplicationError` naming the setting when a policy cannot work, or what
     ///   `pool` throws.
-    public init(configuration: BelayConfiguration, presentation: Presentation? = nil, clock: any WallClock,
+    public init(configuration: BelayConfiguration, presentation: Presentation? = nil, clock: any TimeSource,
                 pool: () throws -> DatabasePool) throws {
         let settings = try DomainSettings(configuration: configuration)
         let pool = try pool()

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 
 /// A co-host of a meetup (a host or admin) by id, handle, name and role, as

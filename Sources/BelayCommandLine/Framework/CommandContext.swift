@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayConfig
 import Synchronization
@@ -57,7 +58,7 @@ public final class CommandContext: Sendable {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(TimeFormatting.rfc3339(date))
+            try container.encode(RFC3339.string(from: date, fraction: .none))
         }
         let data = try encoder.encode(value)
         print(String(decoding: data, as: UTF8.self))

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayRender
 import Foundation
 
@@ -67,7 +68,7 @@ struct RenderBenchmark {
     /// - Throws: `CommandLineError.failure` naming the file when it cannot be written.
     static func write(_ image: RenderedImage, to path: String) throws {
         do {
-            try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(image.bytes, to: path)
         } catch {
             throw CommandLineError.cannotWrite(path, error)
         }

@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Writes one line per request at `info` level once the response is known:
 ///
 /// `info http: GET /v1/meetups/{id} 200 bytes=231 duration_ms=0.412 request_id=5f1c9a0e-2b client=192.0.2.4`
@@ -13,7 +15,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
         guard logger.isEnabled(.info) else { return next(request, context) }
-        let start = MonotonicClock.nanoseconds()
+        let start = SystemTimeSource.monotonicNanoseconds()
         return next(request, context).map(Entry(logger: logger, request: request, context: context, start: start))
     }
 
@@ -26,7 +28,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
         func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
             let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
-            let elapsed = MonotonicClock.nanoseconds() &- start
+            let elapsed = SystemTimeSource.monotonicNanoseconds() &- start
             let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
             logger.sink.write(LogEntry(
                 level: .info, label: logger.label,

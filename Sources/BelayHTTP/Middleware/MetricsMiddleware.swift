@@ -1,3 +1,4 @@
+import BelayCore
 import Synchronization
 
 /// Counts requests by method, route and status (`http_requests_total`) and records their latency
@@ -30,7 +31,7 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
-        let start = MonotonicClock.nanoseconds()
+        let start = SystemTimeSource.monotonicNanoseconds()
         return next(request, context).map(Observation(middleware: self, method: request.method, route: context.route, start: start))
     }
 
@@ -48,7 +49,7 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func record(status: Int, method: HTTPMethod, route: String, start: UInt64) {
-        let seconds = Double(MonotonicClock.nanoseconds() &- start) / 1e9
+        let seconds = Double(SystemTimeSource.monotonicNanoseconds() &- start) / 1e9
         let key = SeriesCache.CounterKey(method: method.metricLabel, route: route, status: status)
         let counter = cache.counters.withLock { counters in
             if let counter = counters[key] { return counter }
