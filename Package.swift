@@ -9,10 +9,14 @@ import PackageDescription
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
-///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
+///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries)
 ///   BelayRender ──────────────────► BelayPipeline
-///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
-/// Lower modules take plain settings structs; only BelayAPI and BelayCommandLine read config.json.
+///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
+///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
+///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks ─► BelayComposition ─► BelayCommandLine ─► belay
+/// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
+/// place that turns config.json into them and wires the pipeline and the server. The CLI reaches
+/// the server only through it and does not import BelayAPI.
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
@@ -71,8 +75,13 @@ let package = Package(
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "CCurlShim"]),
-        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayAPI", "BelayWebhooks", "BelayPostgres"]),
+        // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
+        .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
+        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP"]),
+        // The composition root: config.json into every layer's settings, the pipeline and the server wired.
+        .target(name: "BelayComposition",
+                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -93,7 +102,7 @@ let package = Package(
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
-        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayRender", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayRender", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
     ]
 )

@@ -8,8 +8,8 @@ import Foundation
 /// A loaded configuration is already validated and resolved: every path is absolute,
 /// `databasePath` is never empty and `server.threads` is at least 1.
 ///
-/// Lower modules never see this type; `BelayAPI` and `BelayCommandLine` translate it into
-/// their own settings structs.
+/// Lower modules never see this type; `BelayComposition`, the composition root, translates it
+/// into their settings structs.
 public struct BelayConfiguration: Sendable, Equatable {
     /// `server`: the HTTP listener.
     public struct Server: Sendable, Equatable {

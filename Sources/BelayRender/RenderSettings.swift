@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything the renderer needs beyond a request. BelayAPI and BelayCommandLine fill it
+/// Everything the renderer needs beyond a request. BelayComposition fills it
 /// from config.json (`fonts`, `render`); the defaults suit a worker in a pool.
 public struct RenderSettings: Sendable, Hashable {
     /// The fallback chain's font files.

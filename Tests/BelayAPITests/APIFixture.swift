@@ -1,5 +1,6 @@
 import BelayCore
 import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayDomain
 import BelayHTTP

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import BelayAPI
+import BelayAPI
+@testable import BelayComposition
 import BelayPipeline
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayHTTP
 import BelayTestSupport

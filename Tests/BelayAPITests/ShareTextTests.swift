@@ -1,3 +1,4 @@
+import BelayRepresentations
 import Testing
 @testable import BelayAPI
 

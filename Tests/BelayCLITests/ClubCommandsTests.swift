@@ -102,19 +102,20 @@ import BelayTestSupport
                                                       "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00",
                                                       "--capacity", "12", "--host", "jisoo") as? [String: Any])
         #expect(created["id"] as? Int == 1)
-        #expect(created["starts_at"] as? String == "2030-12-05T10:00:00Z")
-        #expect(created["ends_at"] as? String == "2030-12-05T13:00:00Z")
+        #expect(created["starts_at"] as? String == "2030-12-05T19:00:00+09:00", "in the meetup's own offset, as the API writes it")
+        #expect(created["ends_at"] as? String == "2030-12-05T22:00:00+09:00")
         #expect(created["time_zone"] as? String == "Asia/Seoul")
-        #expect(created["check_in_opens_at"] as? String == "2030-12-05T09:30:00Z")
-        #expect(created["check_in_closes_at"] as? String == "2030-12-05T15:00:00Z")
-        #expect(created["host"] as? String == "jisoo")
+        #expect(created["check_in_opens_at"] as? String == "2030-12-05T18:30:00+09:00")
+        #expect(created["check_in_closes_at"] as? String == "2030-12-06T00:00:00+09:00")
+        let hosts = try #require(try workspace.json("users", "list") as? [[String: Any]])
+        #expect(created["host_id"] as? Int == hosts.first { $0["handle"] as? String == "jisoo" }?["id"] as? Int)
 
         // RFC 3339 and another zone.
         let berlin = try #require(try workspace.json("meetups", "create", "--title", "Crag day", "--place", "Frankenjura",
                                                      "--starts", "2030-06-01T08:00:00+02:00", "--ends", "2030-06-01 18:00",
                                                      "--time-zone", "Europe/Berlin", "--capacity", "6", "--host", "seojun") as? [String: Any])
-        #expect(berlin["starts_at"] as? String == "2030-06-01T06:00:00Z")
-        #expect(berlin["ends_at"] as? String == "2030-06-01T16:00:00Z")
+        #expect(berlin["starts_at"] as? String == "2030-06-01T08:00:00+02:00")
+        #expect(berlin["ends_at"] as? String == "2030-06-01T18:00:00+02:00")
 
         let shown = try workspace.run("meetups", "show", "1")
         #expect(shown.status == 0)
@@ -125,7 +126,7 @@ import BelayTestSupport
         let updated = try #require(try workspace.json("meetups", "update", "1", "--capacity", "20", "--title", "Friday night bouldering", "--starts", "2030-12-05 18:30") as? [String: Any])
         #expect(updated["capacity"] as? Int == 20)
         #expect(updated["title"] as? String == "Friday night bouldering")
-        #expect(updated["starts_at"] as? String == "2030-12-05T09:30:00Z")
+        #expect(updated["starts_at"] as? String == "2030-12-05T18:30:00+09:00")
 
         let list = try workspace.run("meetups", "list")
         #expect(list.status == 0)

@@ -56,7 +56,7 @@ import BelayTestSupport
         #expect(raised["going_count"] as? Int == 3)
         #expect(raised["waitlist_count"] as? Int == 0)
         let attendees = try #require(try club.json("attendees", "list", id) as? [[String: Any]])
-        #expect(attendees.map { "\($0["member"]!):\($0["status"]!)" } == ["minji:cancelled", "dahye:going", "jun:going", "hana:going"])
+        #expect(attendees.map { "\($0["handle"] ?? "?"):\($0["status"] ?? "?")" } == ["minji:cancelled", "dahye:going", "jun:going", "hana:going"])
 
         // Dahye checks in with the code on the host's screen.
         let code = try club.succeed("meetups", "code", id).trimmingCharacters(in: .newlines)
@@ -64,7 +64,7 @@ import BelayTestSupport
         let byCode = try #require(try club.json("attendees", "check-in", id, "dahye", "--code", code) as? [String: Any])
         #expect((byCode["attendance"] as? [String: Any])?["check_in_method"] as? String == "code")
         let dahyeReward = try #require(byCode["reward"] as? [String: Any])
-        #expect(dahyeReward["hold_id"] as? String == "jug-gold", "a member's first check-in is milestone 1")
+        #expect((dahyeReward["hold"] as? [String: Any])?["id"] as? String == "jug-gold", "a member's first check-in is milestone 1")
         #expect(dahyeReward["milestone"] as? Int == 1)
 
         // The host checks Jun in; an offline check-in is recorded for Hana a minute ago.
@@ -75,8 +75,11 @@ import BelayTestSupport
         #expect((offline["attendance"] as? [String: Any])?["check_in_method"] as? String == "offline")
 
         // Checking in twice changes nothing; refusals carry their reason.
-        let repeated = try #require(try club.json("attendees", "check-in", id, "jun") as? [String: Any])
-        #expect(repeated["repeated"] as? Bool == true)
+        let repeated = try club.run("attendees", "check-in", id, "jun", "--json")
+        #expect(repeated.status == 0, "\(repeated)")
+        #expect(repeated.standardError.contains("jun was already checked in; nothing changed."))
+        let repeatedBody = try #require(try JSONSerialization.jsonObject(with: Data(repeated.standardOutput.utf8)) as? [String: Any])
+        #expect((repeatedBody["attendance"] as? [String: Any])?["check_in_method"] as? String == "host", "the first check-in's result")
         let left = try club.run("attendees", "check-in", id, "minji")
         #expect(left.status == 1)
         #expect(left.standardError.contains("[already_cancelled]"))
@@ -85,9 +88,11 @@ import BelayTestSupport
 
         // Rewards of the meetup.
         let rewards = try #require(try club.json("rewards", "list", "--meetup", id) as? [[String: Any]])
-        #expect(Set(rewards.compactMap { $0["member"] as? String }) == ["dahye", "jun", "hana"])
+        let userIDs = try #require(try club.json("users", "list") as? [[String: Any]])
+            .reduce(into: [Int: String]()) { ids, user in ids[user["id"] as? Int ?? 0] = user["handle"] as? String }
+        #expect(Set(rewards.compactMap { userIDs[$0["user_id"] as? Int ?? 0] }) == ["dahye", "jun", "hana"])
         #expect(rewards.allSatisfy { $0["render_status"] as? String == "pending" })
-        let junReward = try #require(rewards.first { $0["member"] as? String == "jun" })
+        let junReward = try #require(rewards.first { userIDs[$0["user_id"] as? Int ?? 0] == "jun" })
 
         // The host undoes Jun's check-in: the reward is revoked, not deleted.
         #expect(try club.succeed("attendees", "undo-check-in", id, "jun") == "jun  going\n")
@@ -98,7 +103,7 @@ import BelayTestSupport
 
         // The app shares Dahye's sticker twice (one dismissed sheet) and reports it.
         let rewardID = try #require(dahyeReward["id"] as? Int)
-        let memberID = try #require(dahyeReward["member_id"] as? Int)
+        let memberID = try #require(dahyeReward["user_id"] as? Int)
         let domain = try DomainServices(pool: try DatabasePool(path: club.databasePath))
         _ = try domain.shares.record(NewShareEvent(rewardID: Int64(rewardID), target: "instagram_stories", activityType: nil,
                                                    completed: true, clientEventID: "e1"), by: .user(Int64(memberID), role: .member))

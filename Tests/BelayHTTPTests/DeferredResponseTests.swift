@@ -143,6 +143,47 @@ struct DeferredResponseTests {
         #expect(response.deferred == nil)
     }
 
+    /// Records what each request was answered, written as a newcomer would write it: it
+    /// looks at what `next` answers and nothing more. Before middleware got a `ResponseFuture`,
+    /// this shape saw the 202 placeholder of every deferred answer (every check-in) instead of
+    /// its real status.
+    struct StatusRecordingMiddleware: RouterMiddleware {
+        final class Statuses: Sendable {
+            let entries = Mutex<[String]>([])
+        }
+        let statuses = Statuses()
+
+        func handle(_ request: Request, context: BasicRequestContext,
+                    next: (Request, BasicRequestContext) -> ResponseFuture) throws -> ResponseFuture {
+            let path = request.path
+            return next(request, context).map { [statuses] outcome in
+                let answer = switch outcome {
+                case .success(let response): String(response.status.code)
+                case .failure(let error): "error \((error as? HTTPError)?.code ?? "?")"
+                }
+                statuses.entries.withLock { $0.append("\(path) \(answer)") }
+                return outcome
+            }
+        }
+    }
+
+    @Test("a middleware of the application's own sees the final outcome of deferred answers, never the placeholder")
+    func customMiddlewareSeesDeferredOutcomes() throws {
+        let gate = Gate()
+        let recorder = StatusRecordingMiddleware()
+        let test = try TestServer { router, logger in
+            Self.routes(router, logger, gate: gate)
+            router.add(middleware: recorder)
+        }
+        gate.open()
+        #expect(try test.request("GET", "/fast").status == 200)
+        #expect(try test.request("POST", "/slow/3", body: Array("x".utf8)).status == 201)
+        #expect(try test.request("GET", "/done-at-once").status == 200)
+        gate.open()
+        #expect(try test.request("POST", "/slow/-1", body: Array("x".utf8)).status == 422)
+        #expect(recorder.statuses.entries.withLock { $0 } == ["/fast 200", "/slow/3 201", "/done-at-once 200", "/slow/-1 error negative"])
+    }
+
     @Test("stop() answers a request whose work outlasts the grace period 503 and returns; the late completion is ignored")
     func stopWithSuspendedConnection() throws {
         let gate = Gate()

@@ -170,12 +170,16 @@ struct RouterTests {
     func middlewareOrder() throws {
         struct TaggingMiddleware<Context: RequestContext>: RouterMiddleware {
             let tag: String
-            func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+            func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
                 var request = request
                 request.headers.add(name: "Trail", value: tag)
-                var response = try next(request, context)
-                response.headers.add(name: "Trail", value: tag)
-                return response
+                return next(request, context).map { [tag] outcome in
+                    outcome.map { response in
+                        var response = response
+                        response.headers.add(name: "Trail", value: tag)
+                        return response
+                    }
+                }
             }
         }
         let router = Router(context: BasicRequestContext.self)
@@ -206,13 +210,13 @@ struct RouterTests {
             init(core: CoreRequestContext) { self.core = core }
         }
         struct Authenticate: RouterMiddleware {
-            func handle(_ request: Request, context: AuthContext, next: (Request, AuthContext) throws -> Response) throws -> Response {
+            func handle(_ request: Request, context: AuthContext, next: (Request, AuthContext) -> ResponseFuture) throws -> ResponseFuture {
                 guard let token = request.headers["Authorization"], token.hasPrefix("Bearer ") else {
                     throw HTTPError.unauthorized(detail: "Send `Authorization: Bearer <token>`.")
                 }
                 var context = context
                 context.user = String(token.dropFirst(7))
-                return try next(request, context)
+                return next(request, context)
             }
         }
         let router = Router(context: AuthContext.self)

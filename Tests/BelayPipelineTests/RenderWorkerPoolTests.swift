@@ -183,9 +183,7 @@ import Glibc
 
     @Test func theRealRendererKnowsWhatIsMissingWithoutDrawing() throws {
         let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
-        let renderer = try BelayRewardRenderer(settings: RewardRendererSettings(
-            boldFont: FontSettings.debian.bold, regularFont: FontSettings.debian.regular,
-            emojiFont: FontSettings.debian.emoji, lastResortFont: FontSettings.debian.lastResort))
+        let renderer = try BelayRewardRenderer(settings: RenderSettings(fonts: .debian))
         let request = RewardImageRequest(
             holdArtworkPath: assets.appendingPathComponent("holds/crimp-silver.png").path,
             backgroundPath: assets.appendingPathComponent("backgrounds/alpine-ridges.png").path,

@@ -16,7 +16,7 @@ public struct AuthenticationMiddleware: RouterMiddleware {
         self.cache = cache
     }
 
-    public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
+    public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) -> ResponseFuture) throws -> ResponseFuture {
         guard let header = request.headers["Authorization"] else { throw AuthenticationProblems.missingToken() }
         let token = try Self.bearerToken(in: header)
         var context = context
@@ -27,7 +27,7 @@ public struct AuthenticationMiddleware: RouterMiddleware {
             cache.store(user, for: token)
             context.user = user
         }
-        return try next(request, context)
+        return next(request, context)
     }
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1; the scheme is case-insensitive).

@@ -61,7 +61,7 @@ public enum DomainProblems {
     }
 }
 
-/// Maps `DomainError` (and the pipeline's member-not-found) thrown by handlers to problem
+/// Maps `DomainError` thrown by handlers (or by their deferred work) to problem
 /// responses; install it inside `ErrorMiddleware` so the mapped problems are logged and
 /// counted with their real status. Unmappable errors pass through to become a logged 500.
 public struct DomainErrorMiddleware: RouterMiddleware {
@@ -73,23 +73,22 @@ public struct DomainErrorMiddleware: RouterMiddleware {
         self.storageFull = storageFull
     }
 
-    private func problem(for error: DomainError) -> HTTPError? {
+    fileprivate func problem(for error: DomainError) -> HTTPError? {
         if let storageFull, error.underlying?.isStorageFull == true { storageFull.record(error) }
         return DomainProblems.httpError(for: error)
     }
 
-    public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
-        do {
-            let response = try next(request, context)
-            guard response.isDeferred else { return response }
-            return try response.transformed { outcome in
-                outcome.mapError { error in
-                    (error as? DomainError).flatMap(problem(for:)) ?? error
-                }
-            }
-        } catch let error as DomainError {
-            guard let problem = problem(for: error) else { throw error }
-            throw problem
+    public func handle(_ request: Request, context: APIContext, next: (Request, APIContext) -> ResponseFuture) throws -> ResponseFuture {
+        next(request, context).map(Mapping(middleware: self))
+    }
+
+    /// Replaces a mappable `DomainError` with its problem; passes everything else through.
+    struct Mapping: ResponseTransform {
+        let middleware: DomainErrorMiddleware
+
+        func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
+            guard case .failure(let error as DomainError) = outcome, let problem = middleware.problem(for: error) else { return outcome }
+            return .failure(problem)
         }
     }
 }

@@ -1,5 +1,6 @@
 import BelayCore
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// A list's `?limit=…&cursor=…`.

@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// Every route of the Belay API, registered on a router: the three public ones, and the

@@ -1,6 +1,7 @@
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRepresentations
 import Foundation
 
 /// Renders a member's whole collection as one PNG, cached by content (the pipeline's

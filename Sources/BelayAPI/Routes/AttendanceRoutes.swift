@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 
 extension APIRoutes {
     /// Joining, leaving and the caller's own attendance. Members act only for themselves.

@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 extension APIRoutes {

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 
 extension APIRoutes {
     /// `POST /v1/meetups/{id}/check-in`: 201 with the attendance and reward the first time,

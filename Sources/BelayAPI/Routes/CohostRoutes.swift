@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// `POST /v1/meetups/{id}/cohosts`.
@@ -40,19 +41,6 @@ extension APIRoutes {
 
     private func cohostList(_ meetupID: Int64) throws -> Response {
         let users = try domain.meetups.cohosts(meetupID: meetupID).map { try domain.users.user(id: $0) }
-        var json = JSONOutput()
-        json.object { json in
-            json.key("items")
-            json.array(users) { json, user in
-                json.object { json in
-                    json.member("id", user.id)
-                    json.member("handle", user.handle)
-                    json.member("display_name", user.displayName)
-                    json.member("role", user.role.rawValue)
-                }
-            }
-            json.member("next_cursor", nil as String?)
-        }
-        return .json(bytes: json.bytes)
+        return .api(ListBody(items: users.map(CohostBody.init), nextCursor: nil))
     }
 }

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 extension APIRoutes {
@@ -9,10 +10,7 @@ extension APIRoutes {
             _ = try context.caller()
             let rewards = domain.settings.rewards
             let holds = try domain.catalog.holds()
-            return .api(ListBody(items: holds.map { hold in
-                HoldBody(hold: hold, milestoneCheckIn: rewards.milestones.filter { $0.value == hold.id }.keys.min(),
-                         milestoneStreakWeeks: rewards.streakMilestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
-            }, nextCursor: nil))
+            return .api(ListBody(items: holds.map { HoldBody(hold: $0, rewards: rewards, presentation: presentation) }, nextCursor: nil))
         }
 
         routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in

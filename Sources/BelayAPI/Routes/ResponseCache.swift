@@ -61,12 +61,12 @@ public final class ResponseCache: Sendable {
 struct ResponseCacheInvalidation: RouterMiddleware {
     let cache: ResponseCache
 
-    func handle(_ request: Request, context: APIContext, next: (Request, APIContext) throws -> Response) throws -> Response {
+    func handle(_ request: Request, context: APIContext, next: (Request, APIContext) -> ResponseFuture) throws -> ResponseFuture {
         switch request.method {
         case .get, .head, .options:
-            return try next(request, context)
+            return next(request, context)
         default:
-            return try next(request, context).transformed { [cache] outcome in
+            return next(request, context).map { [cache] outcome in
                 if case .success(let response) = outcome, response.status.code < 400 { cache.invalidate() }
                 return outcome
             }

@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRepresentations
 import Foundation
 
 extension APIRoutes {

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 
 extension APIRoutes {
     /// Claiming an offered place (declining is leaving: `POST /v1/meetups/{id}/leave`).

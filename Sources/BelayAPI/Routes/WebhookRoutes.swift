@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 extension APIRoutes {

@@ -1,6 +1,7 @@
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRepresentations
 import Foundation
 
 extension APIRoutes {

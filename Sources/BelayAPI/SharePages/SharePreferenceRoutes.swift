@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayHTTP
+import BelayRepresentations
 import Foundation
 
 /// `PUT /v1/me/share-preferences`.

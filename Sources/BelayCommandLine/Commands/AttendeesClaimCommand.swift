@@ -26,7 +26,7 @@ extension AttendeesCommand {
             _ = try services.meetup(meetupID)
             let user = try services.user(handle)
             let attendance = try services.attendance.claim(meetupID: meetupID, memberID: user.id, by: .commandLine)
-            if json { return try context.printJSON(AttendanceOutput(attendance, handle: user.handle, displayName: user.displayName)) }
+            if json { return context.printJSON(services.body(attendance, of: user)) }
             var table = Table(columns: ["handle", "status"])
             table.append([user.handle, AttendeesCommand.describe(attendance)])
             context.printTable(table)

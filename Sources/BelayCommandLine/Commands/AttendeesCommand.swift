@@ -1,7 +1,7 @@
 import BelayCore
 import Foundation
 import BelayDomain
-import BelayAPI
+import BelayRepresentations
 
 /// `belay attendees list|add|remove|check-in|undo-check-in`.
 struct AttendeesCommand: ParsableCommand {
@@ -14,33 +14,6 @@ struct AttendeesCommand: ParsableCommand {
 
     static let meetup = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
     static let member = Argument<String>("handle", help: "The member's handle.")
-
-    /// An attendance as `--json` shows it.
-    struct AttendanceOutput: Encodable {
-        var meetupId: Int64
-        var member: String
-        var memberId: Int64
-        var displayName: String?
-        var status: String
-        var waitlistPosition: Int?
-        var joinedAt: Date
-        var checkedInAt: Date?
-        var checkInMethod: String?
-        var offerExpiresAt: Date?
-
-        init(_ attendance: Attendance, handle: String, displayName: String? = nil) {
-            meetupId = attendance.meetupID
-            member = handle
-            memberId = attendance.memberID
-            self.displayName = displayName
-            status = attendance.status.rawValue
-            waitlistPosition = attendance.waitlistPosition
-            joinedAt = attendance.joinedAt
-            checkedInAt = attendance.checkedInAt
-            checkInMethod = attendance.checkInMethod?.rawValue
-            offerExpiresAt = attendance.offerExpiresAt
-        }
-    }
 
     /// `going`, `waitlisted #2`, `checked_in`, …
     static func describe(_ attendance: Attendance) -> String {
@@ -81,7 +54,7 @@ struct AttendeesCommand: ParsableCommand {
             let meetup = try services.meetup(meetupID)
             let attendees = try ClubServices.all { try services.attendance.attendees(meetupID: meetupID, status: status, limit: 500, cursor: $0) }
             if json {
-                return try context.printJSON(attendees.map { AttendanceOutput($0.attendance, handle: $0.handle, displayName: $0.displayName) })
+                return context.printJSON(attendees.map { AttendeeBody(attendee: $0, presentation: services.presentation) })
             }
             if csv {
                 return context.output.write(AttendeeCSV.text(attendees, zone: meetup.zone))
@@ -122,20 +95,20 @@ struct AttendeesCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             _ = try services.meetup(meetupID)
-            var results: [AttendanceOutput] = []
+            var results: [AttendeeBody] = []
             var table = Table(columns: ["handle", "status", "change"])
             var failures: [String] = []
             for handle in handles {
                 do {
                     let user = try services.user(handle)
                     let result = try services.attendance.join(meetupID: meetupID, memberID: user.id, by: .commandLine)
-                    results.append(AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName))
+                    results.append(services.body(result.attendance, of: user))
                     table.append([user.handle, AttendeesCommand.describe(result.attendance), result.changed ? "added" : "already attending"])
                 } catch {
                     failures.append("\(handle): \(BelayCLI.describe(error) ?? String(describing: error))")
                 }
             }
-            if json { try context.printJSON(results) } else if !results.isEmpty { context.printTable(table) }
+            if json { context.printJSON(results) } else if !results.isEmpty { context.printTable(table) }
             guard failures.isEmpty else {
                 throw CommandLineError.failure("Could not add \(failures.count) of \(handles.count) member\(handles.count == 1 ? "" : "s"):\n  " + failures.joined(separator: "\n  "))
             }
@@ -160,9 +133,20 @@ struct AttendeesCommand: ParsableCommand {
             json = arguments[CommonOptions.json]
         }
 
-        struct Output: Encodable {
-            var removed: AttendanceOutput
-            var promoted: [AttendanceOutput]
+        /// What removing did: the member's attendance, now cancelled, and those promoted from
+        /// the waitlist, each in the attendee's one JSON shape.
+        struct Removal: JSONRepresentable {
+            let removed: AttendeeBody
+            let promoted: [AttendeeBody]
+
+            func write(to json: inout JSONOutput) {
+                json.object { json in
+                    json.key("removed")
+                    removed.write(to: &json)
+                    json.key("promoted")
+                    json.array(promoted) { json, attendee in attendee.write(to: &json) }
+                }
+            }
         }
 
         func run(_ context: CommandContext) throws {
@@ -170,16 +154,17 @@ struct AttendeesCommand: ParsableCommand {
             _ = try services.meetup(meetupID)
             let user = try services.user(handle)
             let result = try services.attendance.leave(meetupID: meetupID, memberID: user.id, by: .commandLine)
-            let promoted = try result.promoted.map { attendance -> AttendanceOutput in
-                let member = try services.users.user(id: attendance.memberID)
-                return AttendanceOutput(attendance, handle: member.handle, displayName: member.displayName)
+            let promoted = try result.promoted.map { attendance in
+                services.body(attendance, of: try services.users.user(id: attendance.memberID))
             }
             if json {
-                return try context.printJSON(Output(removed: AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName), promoted: promoted))
+                return context.printJSON(Removal(removed: services.body(result.attendance, of: user), promoted: promoted))
             }
             var table = Table(columns: ["handle", "status", "change"])
             table.append([user.handle, result.attendance.status.rawValue, "removed"])
-            for member in promoted { table.append([member.member, member.status, "promoted from the waitlist"]) }
+            for member in promoted {
+                table.append([member.attendee.handle, member.attendee.attendance.status.rawValue, "promoted from the waitlist"])
+            }
             context.printTable(table)
         }
     }
@@ -209,12 +194,6 @@ struct AttendeesCommand: ParsableCommand {
             if at != nil && code != nil { throw CommandLineError.usage("--at and --code cannot be combined: a code check-in happens now") }
         }
 
-        struct Output: Encodable {
-            var attendance: AttendanceOutput
-            var reward: RewardOutput?
-            var repeated: Bool
-        }
-
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let meetup = try services.meetup(meetupID)
@@ -232,17 +211,17 @@ struct AttendeesCommand: ParsableCommand {
                 actor = .commandLine
             }
             let result = try services.checkIns.checkIn(CheckInRequest(meetupID: meetupID, memberID: user.id, proof: proof), by: actor)
-            let reward = result.reward.map { RewardOutput($0, member: user.handle) }
+            let reward = result.reward
             if json {
-                return try context.printJSON(Output(attendance: AttendanceOutput(result.attendance, handle: user.handle, displayName: user.displayName),
-                                                    reward: reward, repeated: result.isRepeat))
+                context.printJSON(CheckInBody(result: result, presentation: services.presentation))
+            } else {
+                var table = Table(columns: ["handle", "status", "checked in", "reward", "hold", "rarity"])
+                table.append([user.handle, result.attendance.status.rawValue,
+                              result.attendance.checkedInAt.map { TimeFormatting.local($0, in: meetup.zone) } ?? "-",
+                              reward.map { String($0.id) } ?? "-", reward.map { "\($0.hold.name) (\($0.hold.id))" } ?? "-",
+                              reward.map { $0.milestone.map { "milestone #\($0)" } ?? $0.hold.rarity.rawValue } ?? "-"])
+                context.printTable(table)
             }
-            var table = Table(columns: ["handle", "status", "checked in", "reward", "hold", "rarity"])
-            table.append([user.handle, result.attendance.status.rawValue,
-                          result.attendance.checkedInAt.map { TimeFormatting.local($0, in: meetup.zone) } ?? "-",
-                          reward.map { String($0.id) } ?? "-", reward.map { "\($0.holdName) (\($0.holdId))" } ?? "-",
-                          reward.map { $0.milestone.map { "milestone #\($0)" } ?? $0.rarity } ?? "-"])
-            context.printTable(table)
             if result.isRepeat { context.note("\(user.handle) was already checked in; nothing changed.") }
             if result.reward == nil { context.note("No hold could be awarded yet: import the catalogue with `belay holds import`; the backfill awards it later.") }
         }
@@ -271,7 +250,7 @@ struct AttendeesCommand: ParsableCommand {
             _ = try services.meetup(meetupID)
             let user = try services.user(handle)
             let attendance = try services.checkIns.undoCheckIn(meetupID: meetupID, memberID: user.id, by: .commandLine)
-            if json { return try context.printJSON(AttendanceOutput(attendance, handle: user.handle, displayName: user.displayName)) }
+            if json { return context.printJSON(services.body(attendance, of: user)) }
             context.print("\(user.handle)  \(attendance.status.rawValue)")
             context.note("Undid \(user.handle)'s check-in; their reward is revoked.")
         }

@@ -1,7 +1,7 @@
 import BelayCore
 import Foundation
 import BelayDomain
-import BelayAPI
+import BelayComposition
 import BelayPipeline
 
 /// `belay backfill`: award missing rewards, render missing or outdated images, retry failures.

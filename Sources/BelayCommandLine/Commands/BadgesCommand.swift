@@ -1,5 +1,5 @@
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayDomain
 import BelayPipeline
 

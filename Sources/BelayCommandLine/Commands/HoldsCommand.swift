@@ -1,5 +1,6 @@
 import Foundation
 import BelayDomain
+import BelayRepresentations
 
 /// `belay holds import|list|backgrounds`: the catalogue of hold artworks.
 struct HoldsCommand: ParsableCommand {
@@ -54,12 +55,6 @@ struct HoldsCommand: ParsableCommand {
         }
     }
 
-    /// A hold as `--json` shows it.
-    struct HoldOutput: Encodable {
-        var id: String, name: String, type: String, color: String, rarity: String
-        var artwork: String, milestoneOnly: Bool, retiredAt: Date?
-    }
-
     /// `belay holds list`.
     struct List: ParsableCommand {
         static let retired = Flag("retired", help: "Also list holds the catalogue no longer has.")
@@ -79,10 +74,8 @@ struct HoldsCommand: ParsableCommand {
             let services = try context.services()
             let holds = try services.catalog.holds(includeRetired: retired)
             if json {
-                return try context.printJSON(holds.map {
-                    HoldOutput(id: $0.id, name: $0.name, type: $0.type, color: $0.color, rarity: $0.rarity.rawValue,
-                               artwork: $0.artworkPath, milestoneOnly: $0.milestoneOnly, retiredAt: $0.retiredAt)
-                })
+                let rewards = services.domain.settings.rewards
+                return context.printJSON(holds.map { HoldBody(hold: $0, rewards: rewards, presentation: services.presentation) })
             }
             let milestones = services.configuration.rewards.milestones
             let streakMilestones = services.configuration.rewards.streakMilestones

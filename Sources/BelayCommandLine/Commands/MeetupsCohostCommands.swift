@@ -1,5 +1,6 @@
 import Foundation
 import BelayDomain
+import BelayRepresentations
 
 extension MeetupsCommand {
     static let cohostHandle = Argument<String>("handle", help: "The co-host's handle (a host or admin).")
@@ -8,8 +9,7 @@ extension MeetupsCommand {
     static func printCohosts(_ ids: [Int64], meetupID: Int64, services: ClubServices, json: Bool, _ context: CommandContext) throws {
         let users = try ids.map { try services.users.user(id: $0) }
         if json {
-            struct Output: Encodable { var id: Int64, handle: String, displayName: String, role: String }
-            return try context.printJSON(users.map { Output(id: $0.id, handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue) })
+            return context.printJSON(users.map(CohostBody.init))
         }
         var table = Table(columns: ["id", "handle", "name", "role"])
         for user in users { table.append([String(user.id), user.handle, user.displayName, user.role.rawValue]) }

@@ -1,5 +1,6 @@
 import Foundation
 import BelayDomain
+import BelayRepresentations
 
 /// `belay meetups create|list|show|update|cancel|code`.
 struct MeetupsCommand: ParsableCommand {
@@ -85,7 +86,7 @@ struct MeetupsCommand: ParsableCommand {
                     NewMeetup(title: title, description: description, placeName: place, address: address,
                               startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
                     repeat: repeats, until: endOfDay, by: .commandLine)
-                if json { return try context.printJSON(series.map { MeetupOutput($0, host: hostUser.handle, window: services.meetups.checkInWindow(of: $0)) }) }
+                if json { return context.printJSON(series.map(services.body)) }
                 var table = Table(columns: ["id", "starts", "ends", "title"])
                 for meetup in series {
                     table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: zone), TimeFormatting.local(meetup.endsAt, in: zone), meetup.title])
@@ -99,7 +100,7 @@ struct MeetupsCommand: ParsableCommand {
                           startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
                 recordPast: past, by: .commandLine)
             let window = services.meetups.checkInWindow(of: meetup)
-            if json { return try context.printJSON(MeetupOutput(meetup, host: hostUser.handle, window: window)) }
+            if json { return context.printJSON(services.body(meetup)) }
             MeetupsCommand.printDetails(meetup, host: hostUser.handle, window: window, context)
             if past {
                 context.note("Recorded past meetup \(meetup.id). Add who came with `belay attendees add \(meetup.id) HANDLE…` and check them in with `belay attendees check-in \(meetup.id) HANDLE --at TIME`.")
@@ -170,7 +171,7 @@ struct MeetupsCommand: ParsableCommand {
             }
             let handles = try MeetupsCommand.hostHandles(meetups, services)
             if json {
-                return try context.printJSON(meetups.map { MeetupOutput($0, host: handles[$0.hostID], window: services.meetups.checkInWindow(of: $0)) })
+                return context.printJSON(meetups.map(services.body))
             }
             var table = Table(columns: ["id", "starts", "title", "place", "host", "status", "going", "waitlist", "checked in"])
             for meetup in meetups {
@@ -208,7 +209,7 @@ struct MeetupsCommand: ParsableCommand {
             let meetup = try services.meetup(id)
             let host = try? services.users.user(id: meetup.hostID).handle
             let window = services.meetups.checkInWindow(of: meetup)
-            if json { return try context.printJSON(MeetupOutput(meetup, host: host, window: window)) }
+            if json { return context.printJSON(services.body(meetup)) }
             MeetupsCommand.printDetails(meetup, host: host, window: window, context)
         }
     }
@@ -272,7 +273,7 @@ struct MeetupsCommand: ParsableCommand {
             let before = current
             if following {
                 let updated = try services.meetups.updateFollowing(id: id, changes, by: .commandLine)
-                if json { return try context.printJSON(updated.map { MeetupOutput($0, window: services.meetups.checkInWindow(of: $0)) }) }
+                if json { return context.printJSON(updated.map(services.body)) }
                 var table = Table(columns: ["id", "starts", "ends", "title", "place"])
                 for meetup in updated {
                     table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: meetup.zone),
@@ -285,7 +286,7 @@ struct MeetupsCommand: ParsableCommand {
             let meetup = try services.meetups.update(id: id, changes, by: .commandLine)
             let hostHandle = try? services.users.user(id: meetup.hostID).handle
             let window = services.meetups.checkInWindow(of: meetup)
-            if json { return try context.printJSON(MeetupOutput(meetup, host: hostHandle, window: window)) }
+            if json { return context.printJSON(services.body(meetup)) }
             MeetupsCommand.printDetails(meetup, host: hostHandle, window: window, context)
             let promoted = before.waitlistCount - meetup.waitlistCount
             context.note("Updated meetup \(meetup.id)." + (promoted > 0 ? " \(promoted) waitlisted member\(promoted == 1 ? " was" : "s were") promoted to going." : ""))
@@ -310,7 +311,7 @@ struct MeetupsCommand: ParsableCommand {
             let services = try context.services()
             _ = try services.meetup(id)
             let meetup = try services.meetups.cancel(id: id, by: .commandLine)
-            if json { return try context.printJSON(MeetupOutput(meetup, window: services.meetups.checkInWindow(of: meetup))) }
+            if json { return context.printJSON(services.body(meetup)) }
             context.print("\(meetup.id)  \(meetup.status.rawValue)")
             context.note("Cancelled meetup \(meetup.id) (\(meetup.title)); its attendances are cancelled too.")
         }
@@ -334,20 +335,12 @@ struct MeetupsCommand: ParsableCommand {
             json = arguments[CommonOptions.json]
         }
 
-        struct Output: Encodable {
-            var meetupId: Int64
-            var code: String
-            var validFrom: Date
-            var expiresAt: Date
-            var stepSeconds: Int
-        }
-
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let meetup = try services.meetup(id)
             let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine)
             if json {
-                return try context.printJSON(Output(meetupId: id, code: code.code, validFrom: code.validFrom, expiresAt: code.expiresAt, stepSeconds: code.stepSeconds))
+                return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zone: services.presentation.clubZone))
             }
             context.print(code.code)
             var calendar = Calendar(identifier: .gregorian)

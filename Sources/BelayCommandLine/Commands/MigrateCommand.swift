@@ -1,5 +1,5 @@
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.

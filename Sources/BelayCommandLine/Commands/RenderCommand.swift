@@ -1,5 +1,6 @@
-import BelayCore
+import BelayComposition
 import BelayConfig
+import BelayDomain
 import BelayPipeline
 import BelayRender
 import Foundation
@@ -50,6 +51,11 @@ struct RenderCommand: ParsableCommand {
         guard (1...3).contains(scale) else { throw CommandLineError.usage("--scale must be 1, 2 or 3 (got \(scale))") }
     }
 
+    /// The cores `--threads` gives one render: every core for 0.
+    static func cores(_ threads: Int) -> Int {
+        threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads
+    }
+
     /// - Throws: `CommandLineError.usage` for a negative `--threads`.
     static func validate(threads: Int) throws {
         guard threads >= 0 else { throw CommandLineError.usage("--threads must be 0 (all cores) or more (got \(threads))") }
@@ -95,105 +101,17 @@ struct RenderCommand: ParsableCommand {
 
         /// A renderer with the fonts and limits of config.json, allowed `--threads` cores.
         func renderer(_ context: CommandContext) throws -> Renderer {
-            let configuration = try context.configuration()
-            let fonts = configuration.fonts
-            let render = configuration.render
-            return try Renderer(settings: RenderSettings(
-                fonts: FontSettings(
-                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
-                limits: ImageLimits(maxSide: render.maxImageSide, maxDecodedBytes: render.maxDecodedBytes),
-                png: png,
-                parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
+            try Renderer(settings: RenderSettings(configuration: try context.configuration(), png: png,
+                                                  parallelism: RenderCommand.cores(threads)))
         }
 
-        /// Renders once cold (reading and decoding the artwork, loading fonts), then
-        /// `repeatCount` times warm, writes the image and reports.
-        /// - Parameter companion: another image the last render made and where it goes (the
-        ///   sticker of `story --sticker-out`); written first, so a report is only printed
-        ///   once every file is written.
-        /// - Parameter placeLayout: with `--json`, measures the place label's layout (in a
-        ///   renderer of its own, so the first layout opens its fonts).
+        /// Renders and reports as `RenderBenchmark` does, with this command's `--repeat`,
+        /// `--json` and `--out` (see `RenderBenchmark.run`).
         func run(_ context: CommandContext, companion: () -> (image: RenderedImage, path: String)? = { nil },
                  placeLayout: (() throws -> (first: Double, warm: Double))? = nil,
                  render: () throws -> RenderedImage) throws {
-            var start = DispatchTime.now()
-            var image = try render()
-            let cold = Self.milliseconds(since: start)
-            var times: [Double] = []
-            var cpuTimes: [Double] = []
-            if repeatCount > 1 || json {
-                for _ in 0..<repeatCount {
-                    start = DispatchTime.now()
-                    let cpuStart = Self.processCPUMilliseconds()
-                    image = try render()
-                    times.append(Self.milliseconds(since: start))
-                    cpuTimes.append(Self.processCPUMilliseconds() - cpuStart)
-                }
-            }
-            for warning in image.warnings { context.note("Warning: \(warning)") }
-            if let companion = companion() {
-                try Self.write(companion.image, to: companion.path)
-                if !json {
-                    let image = companion.image
-                    context.note("Wrote \(companion.path): \(image.width)x\(image.height), \(image.bytes.count) bytes.")
-                }
-            }
-            let path = context.absolutePath(out)
-            try Self.write(image, to: path)
-            times.sort()
-            cpuTimes.sort()
-            let median = times.isEmpty ? cold : times[times.count / 2]
-            if json {
-                let layout = try placeLayout?()
-                try context.printJSON(Report(
-                    medianMs: Self.rounded(median), minMs: Self.rounded(times.first ?? cold), coldMs: Self.rounded(cold),
-                    cpuMs: Self.rounded(cpuTimes.isEmpty ? 0 : cpuTimes[cpuTimes.count / 2]),
-                    bytes: image.bytes.count, width: image.width, height: image.height, repeat: times.count, out: path,
-                    labels: image.labels.map(LabelOutput.init), placeLayoutUs: layout.map { LayoutTiming(first: Self.rounded($0.first), warm: Self.rounded($0.warm)) }))
-            } else {
-                let timing = times.isEmpty
-                    ? String(format: "%.1f ms", cold)
-                    : String(format: "median %.1f ms, min %.1f ms over %d renders (first %.1f ms)", median, times.first!, times.count, cold)
-                context.note("Wrote \(path): \(image.width)x\(image.height), \(image.bytes.count) bytes; \(timing).")
-            }
-        }
-
-        /// - Throws: `CommandLineError.failure` naming the file when it cannot be written.
-        static func write(_ image: RenderedImage, to path: String) throws {
-            do {
-                try AtomicFile.write(image.bytes, to: path)
-            } catch {
-                throw CommandLineError.cannotWrite(path, error)
-            }
-        }
-
-        struct Report: Encodable {
-            /// Wall-clock milliseconds per render: median, fastest, and the first (cold) render.
-            let medianMs: Double, minMs: Double, coldMs: Double
-            /// Median CPU milliseconds per render, all threads together.
-            let cpuMs: Double
-            let bytes: Int, width: Int, height: Int, `repeat`: Int, out: String
-            /// How each label was set: runs and their fonts, lines, shrunk/wrapped/ellipsised,
-            /// characters no font has.
-            let labels: [LabelOutput]
-            /// Microseconds to lay out the place label: first in a fresh renderer, then warm.
-            let placeLayoutUs: LayoutTiming?
-        }
-
-        struct LayoutTiming: Encodable {
-            let first: Double, warm: Double
-        }
-
-        static func milliseconds(since start: DispatchTime) -> Double {
-            Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
-        }
-
-        static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-
-        static func processCPUMilliseconds() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-            return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+            try RenderBenchmark(repeatCount: repeatCount, json: json)
+                .run(context, out: out, companion: companion, placeLayout: placeLayout, render: render)
         }
     }
 
@@ -302,10 +220,7 @@ struct RenderCommand: ParsableCommand {
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
                 bottom: bottomColor.flatMap { Color(hex: $0) } ?? catalogued?.bottom ?? Color(red: 0x2A, green: 0x52, blue: 0x98))
-            let storyFormat: StoryFormat = switch format ?? configuration.render.storyFormat {
-            case .png: .png
-            case .jpeg: .jpeg(quality: quality ?? configuration.render.jpegQuality)
-            }
+            let storyFormat = StoryFormat(configuration: configuration, format: format, quality: quality)
             guard let stickerOut else {
                 return try values.run(context, placeLayout: { try values.renderer(context).placeLayoutMicroseconds(content) }) {
                     try renderer.renderStory(content, colors: colors, format: storyFormat)
@@ -321,15 +236,8 @@ struct RenderCommand: ParsableCommand {
 
         /// The colour pair `catalog.json` beside the background gives it, if any.
         static func cataloguedColors(background: String) -> StoryColors? {
-            let directory = (background as NSString).deletingLastPathComponent
-            let name = (background as NSString).lastPathComponent
-            guard let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent("catalog.json")),
-                  let catalog = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let backgrounds = catalog["backgrounds"] as? [[String: Any]],
-                  let entry = backgrounds.first(where: { $0["file"] as? String == name }),
-                  let top = (entry["top_color"] as? String).flatMap({ Color(hex: $0) }),
-                  let bottom = (entry["bottom_color"] as? String).flatMap({ Color(hex: $0) })
-            else { return nil }
+            guard let entry = BackgroundCatalogFile.entry(describing: background),
+                  let top = Color(hex: entry.top_color), let bottom = Color(hex: entry.bottom_color) else { return nil }
             return StoryColors(top: top, bottom: bottom)
         }
     }
@@ -429,20 +337,15 @@ struct RenderCommand: ParsableCommand {
                 memberName: description.memberName,
                 items: description.items.map { CollectionItem(holdPath: resolve($0.hold), place: $0.place, date: $0.date) },
                 firstDate: description.firstDate, lastDate: description.lastDate)
-            let configuration = try context.configuration()
-            let fonts = configuration.fonts
-            let renderer = try Renderer(settings: RenderSettings(
-                fonts: FontSettings(
-                    bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort),
-                limits: ImageLimits(maxSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes),
-                parallelism: threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads))
+            let renderer = try Renderer(settings: RenderSettings(configuration: try context.configuration(),
+                                                                 parallelism: RenderCommand.cores(threads)))
             let start = DispatchTime.now()
             let image = try renderer.renderCollection(content, scale: scale, to: context.absolutePath(out))
-            let elapsed = Values.milliseconds(since: start)
+            let elapsed = RenderBenchmark.milliseconds(since: start)
             for warning in image.warnings { context.note("Warning: \(warning)") }
             if json {
                 try context.printJSON(Report(out: image.path, holds: content.items.count, bytes: image.bytes, digest: nil, cached: false,
-                                             milliseconds: Values.rounded(elapsed), width: image.width, height: image.height))
+                                             milliseconds: RenderBenchmark.rounded(elapsed), width: image.width, height: image.height))
             } else {
                 context.note(String(format: "Wrote %@: %dx%d, %d holds, %d bytes in %.0f ms.", image.path, image.width, image.height,
                                     content.items.count, image.bytes, elapsed))

@@ -46,21 +46,21 @@ struct RewardsCommand: ParsableCommand {
                 members = try ClubServices.all { try services.attendance.attendees(meetupID: meetup, limit: 500, cursor: $0) }
                     .map { ($0.attendance.memberID, $0.handle) }
             }
-            var rewards: [RewardOutput] = []
+            var rewards: [(reward: Reward, handle: String)] = []
             for (id, handle) in members {
                 let all = try ClubServices.all { try services.rewards.rewards(memberID: id, includeRevoked: revoked, limit: 200, cursor: $0) }
-                rewards += all.filter { meetup == nil || $0.meetupID == meetup }.map { RewardOutput($0, member: handle) }
+                rewards += all.filter { meetup == nil || $0.meetupID == meetup }.map { ($0, handle) }
             }
-            rewards.sort { ($0.awardedAt, $0.id) > ($1.awardedAt, $1.id) }
-            if json { return try context.printJSON(rewards) }
+            rewards.sort { ($0.reward.awardedAt, $0.reward.id) > ($1.reward.awardedAt, $1.reward.id) }
+            if json { return context.printJSON(rewards.map { services.body($0.reward) }) }
             let zone = services.configuration.club.zone
             var table = Table(columns: ["id", "member", "meetup", "hold", "rarity", "awarded", "images"])
-            for reward in rewards {
-                let kind = reward.milestone.map { "milestone #\($0)" } ?? reward.rarity
-                var images = reward.renderStatus
-                if let reason = reward.failureReason, reward.renderStatus == RenderStatus.failed.rawValue { images += ": \(reason)" }
+            for (reward, handle) in rewards {
+                let kind = reward.milestone.map { "milestone #\($0)" } ?? reward.hold.rarity.rawValue
+                var images = reward.renderStatus.rawValue
+                if let reason = reward.failureReason, reward.renderStatus == .failed { images += ": \(reason)" }
                 if reward.revokedAt != nil { images = "revoked" }
-                table.append([String(reward.id), reward.member, "\(reward.meetupId) \(reward.meetupTitle)", "\(reward.holdName) (\(reward.holdId))",
+                table.append([String(reward.id), handle, "\(reward.meetupID) \(reward.meetupTitle)", "\(reward.hold.name) (\(reward.hold.id))",
                               kind, TimeFormatting.local(reward.awardedAt, in: zone), images])
             }
             context.printTable(table, emptyMessage: "No rewards yet: members earn one when they check in.")

@@ -1,4 +1,4 @@
-import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayHTTP
 import Foundation

@@ -1,6 +1,7 @@
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayDomain
+import BelayRepresentations
 import BelayPipeline
 import BelayWebhooks
 
@@ -17,45 +18,6 @@ struct WebhooksCommand: ParsableCommand {
     init(arguments: ParsedArguments) {}
 
     static let id = Argument<Int64>("id", help: "The webhook's id (see `belay webhooks list`).")
-
-    /// An endpoint as `--json` shows it.
-    struct EndpointOutput: Encodable {
-        var id: Int64, url: String, description: String, events: [String], status: String
-        var disabledAt: Date?, disabledReason: String?, failingSince: Date?, secret: String?, createdAt: Date
-
-        init(_ endpoint: WebhookEndpoint, secret: Bool) {
-            id = endpoint.id
-            url = endpoint.url
-            description = endpoint.description
-            events = endpoint.eventTypes.map(\.rawValue).sorted()
-            status = endpoint.isEnabled ? "enabled" : "disabled"
-            disabledAt = endpoint.disabledAt
-            disabledReason = endpoint.disabledReason
-            failingSince = endpoint.failingSince
-            self.secret = secret ? endpoint.secret : nil
-            createdAt = endpoint.createdAt
-        }
-    }
-
-    /// A delivery as `--json` shows it.
-    struct DeliveryOutput: Encodable {
-        var id: Int64, endpointId: Int64, messageId: String, type: String, status: String, attempts: Int
-        var nextAttemptAt: Date?, lastAttemptAt: Date?, lastStatusCode: Int?, lastError: String?, deliveredAt: Date?
-
-        init(_ delivery: WebhookDelivery) {
-            id = delivery.id
-            endpointId = delivery.endpointID
-            messageId = delivery.messageID
-            type = delivery.eventType
-            status = delivery.status.rawValue
-            attempts = delivery.attempts
-            nextAttemptAt = delivery.nextAttemptAt
-            lastAttemptAt = delivery.lastAttemptAt
-            lastStatusCode = delivery.lastStatusCode
-            lastError = delivery.lastError
-            deliveredAt = delivery.deliveredAt
-        }
-    }
 
     static func status(of endpoint: WebhookEndpoint, zone: TimeZone) -> String {
         if let disabledAt = endpoint.disabledAt {
@@ -95,7 +57,7 @@ struct WebhooksCommand: ParsableCommand {
             let services = try context.services()
             let types = try WebhookEventType.parseList(events ?? "")
             let endpoint = try services.webhooks.add(url: url, description: description ?? "", events: types, by: .commandLine)
-            if json { return try context.printJSON(EndpointOutput(endpoint, secret: true)) }
+            if json { return context.printJSON(WebhookEndpointBody(endpoint: endpoint, includeSecret: true, presentation: services.presentation)) }
             context.print(endpoint.secret)
             context.note("Registered webhook \(endpoint.id) for \(endpoint.url) (events: \(WebhooksCommand.events(of: endpoint))). The line above is its signing secret: give it to the receiver to verify signatures; it is not shown again (`belay webhooks rotate-secret \(endpoint.id)` makes a new one).")
         }
@@ -114,7 +76,7 @@ struct WebhooksCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let endpoints = try services.webhooks.endpoints(by: .commandLine)
-            if json { return try context.printJSON(endpoints.map { EndpointOutput($0, secret: false) }) }
+            if json { return context.printJSON(endpoints.map { WebhookEndpointBody(endpoint: $0, includeSecret: false, presentation: services.presentation) }) }
             let zone = services.configuration.club.zone
             var table = Table(columns: ["id", "url", "events", "status"])
             for endpoint in endpoints {
@@ -157,8 +119,9 @@ struct WebhooksCommand: ParsableCommand {
         }
 
         func run(_ context: CommandContext) throws {
-            let endpoint = try context.services().webhooks.rotateSecret(id: id, by: .commandLine)
-            if json { return try context.printJSON(EndpointOutput(endpoint, secret: true)) }
+            let services = try context.services()
+            let endpoint = try services.webhooks.rotateSecret(id: id, by: .commandLine)
+            if json { return context.printJSON(WebhookEndpointBody(endpoint: endpoint, includeSecret: true, presentation: services.presentation)) }
             context.print(endpoint.secret)
             context.note("Webhook \(id) has a new signing secret (above); the old one keeps signing too for 24 hours.")
         }
@@ -197,8 +160,9 @@ struct WebhooksCommand: ParsableCommand {
         }
 
         func run(_ context: CommandContext) throws {
-            let delivery = try context.services().webhooks.sendTest(id: id, by: .commandLine)
-            if json { return try context.printJSON(DeliveryOutput(delivery)) }
+            let services = try context.services()
+            let delivery = try services.webhooks.sendTest(id: id, by: .commandLine)
+            if json { return context.printJSON(WebhookDeliveryBody(delivery: delivery, presentation: services.presentation)) }
             context.print(delivery.messageID)
             context.note("Queued a test event for webhook \(id). Follow it with `belay webhooks log \(id)`.")
         }
@@ -225,7 +189,7 @@ struct WebhooksCommand: ParsableCommand {
             let services = try context.services()
             let endpoint = try services.webhooks.endpoint(id: id, by: .commandLine)
             let deliveries = try services.webhooks.deliveries(endpointID: id, limit: limit, by: .commandLine).items
-            if json { return try context.printJSON(deliveries.map(DeliveryOutput.init)) }
+            if json { return context.printJSON(deliveries.map { WebhookDeliveryBody(delivery: $0, presentation: services.presentation) }) }
             let zone = services.configuration.club.zone
             var table = Table(columns: ["id", "type", "webhook-id", "status", "attempts", "last answer", "when"])
             for delivery in deliveries {

@@ -1,8 +1,9 @@
 import BelayCore
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayDomain
+import BelayRepresentations
 import BelayStorage
 
 /// The domain services a command uses, over one open database and the command's clock,
@@ -11,6 +12,8 @@ import BelayStorage
 struct ClubServices {
     let configuration: BelayConfiguration
     let domain: DomainServices
+    /// Zones, names and links for showing entities in their API shapes (`--json`).
+    let presentation: Presentation
 
     var pool: DatabasePool { domain.pool }
     var users: UserService { domain.users }
@@ -40,6 +43,23 @@ struct ClubServices {
         }
     }
 
+    /// `meetup` in its one JSON shape, with its check-in window.
+    func body(_ meetup: Meetup) -> MeetupBody {
+        MeetupBody(meetup: meetup, window: meetups.checkInWindow(of: meetup), presentation: presentation)
+    }
+
+    /// `reward` in its one JSON shape.
+    func body(_ reward: Reward) -> RewardBody {
+        RewardBody(reward: reward, presentation: presentation)
+    }
+
+    /// `attendance` in its one JSON shape, with the member's handle and name as a host's
+    /// attendee list shows them.
+    func body(_ attendance: Attendance, of user: User) -> AttendeeBody {
+        AttendeeBody(attendee: Attendee(attendance: attendance, handle: user.handle, displayName: user.displayName),
+                     presentation: presentation)
+    }
+
     /// Every page of a paginated list.
     static func all<Item>(_ page: (String?) throws -> Page<Item>) throws -> [Item] {
         var items: [Item] = []
@@ -65,17 +85,15 @@ extension CommandContext {
     /// domain services with this command's clock.
     func services() throws -> ClubServices {
         let configuration = try configuration()
-        let settings: DomainSettings
+        let presentation = Presentation(configuration: configuration)
         do {
-            settings = try DomainSettings(configuration: configuration)
+            return ClubServices(configuration: configuration,
+                                domain: try DomainServices(configuration: configuration, presentation: presentation,
+                                                           clock: ContextClock(read: now)) { try openDatabase() },
+                                presentation: presentation)
         } catch let error as ApplicationError {
             throw CommandLineError.failure(error.description)
         }
-        let pool = try openDatabase()
-        let payloads = APIWebhookPayloads(presentation: Presentation(configuration: configuration), checkIn: settings.checkIn)
-        return ClubServices(configuration: configuration,
-                            domain: try DomainServices(pool: pool, clock: ContextClock(read: now), settings: settings,
-                                                       webhookPayloads: payloads))
     }
 }
 

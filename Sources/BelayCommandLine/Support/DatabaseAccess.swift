@@ -1,5 +1,5 @@
 import Foundation
-import BelayAPI
+import BelayComposition
 import BelayConfig
 import BelayStorage
 

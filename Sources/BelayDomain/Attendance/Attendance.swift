@@ -47,6 +47,12 @@ public struct Attendee: Sendable, Hashable {
     public let attendance: Attendance
     public let handle: String
     public let displayName: String
+
+    public init(attendance: Attendance, handle: String, displayName: String) {
+        self.attendance = attendance
+        self.handle = handle
+        self.displayName = displayName
+    }
 }
 
 /// What `join` did.

@@ -17,16 +17,30 @@ struct HoldCatalogFile: Decodable {
     let holds: [Entry]
 }
 
-struct BackgroundCatalogFile: Decodable {
-    struct Entry: Decodable {
-        let id: String
-        let name: String
-        let file: String
-        let top_color: String
-        let bottom_color: String
+public struct BackgroundCatalogFile: Decodable, Sendable {
+    /// One background: its id and name, its artwork file (relative to the catalogue) and the
+    /// story gradient's colours (`#RRGGBB`).
+    public struct Entry: Decodable, Sendable {
+        public let id: String
+        public let name: String
+        public let file: String
+        public let top_color: String
+        public let bottom_color: String
     }
-    let version: Int
-    let backgrounds: [Entry]
+    public let version: Int
+    public let backgrounds: [Entry]
+
+    /// The entry for the artwork at `artworkPath`, from the `catalog.json` in the artwork's
+    /// folder, for rendering one artwork outside the database (`belay render story`); nil
+    /// when there is no such file, it cannot be read as a catalogue, or it does not list the
+    /// artwork.
+    public static func entry(describing artworkPath: String) -> Entry? {
+        let artwork = URL(fileURLWithPath: artworkPath)
+        let catalog = artwork.deletingLastPathComponent().appendingPathComponent("catalog.json")
+        guard let data = FileManager.default.contents(atPath: catalog.path),
+              let file = try? JSONDecoder().decode(BackgroundCatalogFile.self, from: data) else { return nil }
+        return file.backgrounds.first { $0.file == artwork.lastPathComponent }
+    }
 }
 
 /// Reading and checking catalogue files before anything is written.

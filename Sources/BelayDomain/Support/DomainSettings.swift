@@ -1,7 +1,7 @@
 import Foundation
 
-/// Everything the domain needs from configuration, as plain values. BelayAPI and
-/// BelayCommandLine fill it from `config.json`.
+/// Everything the domain needs from configuration, as plain values. BelayComposition
+/// fills it from `config.json`.
 public struct DomainSettings: Sendable {
     public var checkIn: CheckInPolicy
     public var rewards: RewardPolicy

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes the `data` of a webhook payload: the same JSON representation of a meetup,
-/// attendance or reward as the API answers with. BelayAPI provides the real one; the
+/// attendance or reward as the API answers with. BelayRepresentations provides the real one (`APIWebhookPayloads`); the
 /// domain's own (`WebhookIdentifiersEncoding`) writes only ids, for tests of the domain.
 ///
 /// Called inside the write transaction of the change; it must not touch the database.

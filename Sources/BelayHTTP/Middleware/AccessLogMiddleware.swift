@@ -6,44 +6,41 @@ import BelayCore
 ///
 /// The route pattern, not the path, is logged (unmatched requests log their path quoted), so
 /// lines group by endpoint and ids stay out of the pattern. Put it before `ErrorMiddleware` so
-/// it sees mapped errors; errors thrown past it are logged with the status they will map to.
+/// it sees mapped errors; errors passed out past it are logged with the status they will map to.
+/// Deferred answers (check-ins) are logged when their work completes, with their real status.
 public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     public init(logger: Logger) { self.logger = logger }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
-        guard logger.isEnabled(.info) else { return try next(request, context) }
+    public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
+        guard logger.isEnabled(.info) else { return next(request, context) }
         let start = SystemTimeSource.monotonicNanoseconds()
-        do {
-            let response = try next(request, context)
-            guard response.isDeferred else {
-                write(.success(response), request, context, start: start)
-                return response
-            }
-            return try response.transformed { outcome in
-                write(outcome, request, context, start: start)
-                return outcome
-            }
-        } catch {
-            write(.failure(error), request, context, start: start)
-            throw error
-        }
+        return next(request, context).map(Entry(logger: logger, request: request, context: context, start: start))
     }
 
-    private func write(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
-        let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
-        let elapsed = SystemTimeSource.monotonicNanoseconds() &- start
-        let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
-        logger.sink.write(LogEntry(
-            level: .info, label: logger.label,
-            message: "\(request.method.rawValue) \(route) \(status)",
-            metadata: [
-                ("bytes", String(bytes)),
-                ("duration_ms", Self.milliseconds(elapsed)),
-                ("request_id", context.requestID),
-                ("client", request.remoteAddress.isEmpty ? "-" : request.remoteAddress),
-            ] + logger.metadata))
+    /// Writes the line once the outcome is known.
+    struct Entry: ResponseTransform {
+        let logger: Logger
+        let request: Request
+        let context: Context
+        let start: UInt64
+
+        func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
+            let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
+            let elapsed = SystemTimeSource.monotonicNanoseconds() &- start
+            let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
+            logger.sink.write(LogEntry(
+                level: .info, label: logger.label,
+                message: "\(request.method.rawValue) \(route) \(status)",
+                metadata: [
+                    ("bytes", String(bytes)),
+                    ("duration_ms", AccessLogMiddleware.milliseconds(elapsed)),
+                    ("request_id", context.requestID),
+                    ("client", request.remoteAddress.isEmpty ? "-" : request.remoteAddress),
+                ] + logger.metadata))
+            return outcome
+        }
     }
 
     /// `0.412` for 412 µs: three decimals without Foundation formatting.

@@ -1,4 +1,4 @@
-/// Catches every error thrown further down the chain and answers it as a problem response.
+/// Catches every error thrown further down the chain (when a deferred answer's work fails too) and answers it as a problem response.
 /// Unexpected errors (anything but `HTTPError`) are logged with the request id and answered 500.
 public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
@@ -9,15 +9,19 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         self.renderer = renderer
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
-        do {
-            let response = try next(request, context)
-            guard response.isDeferred else { return response }
-            return try response.transformed { outcome in
-                .success(outcome.recovered { renderer.response(for: $0, request: request, requestID: context.requestID, logger: logger) })
-            }
-        } catch {
-            return renderer.response(for: error, request: request, requestID: context.requestID, logger: logger)
+    public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
+        next(request, context).map(Mapping(middleware: self, request: request, requestID: context.requestID))
+    }
+
+    /// Answers a failure as its problem response; passes a response through.
+    struct Mapping: ResponseTransform {
+        let middleware: ErrorMiddleware
+        let request: Request
+        let requestID: String
+
+        func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
+            guard case .failure(let error) = outcome else { return outcome }
+            return .success(middleware.renderer.response(for: error, request: request, requestID: requestID, logger: middleware.logger))
         }
     }
 }

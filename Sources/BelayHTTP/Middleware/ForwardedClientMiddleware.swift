@@ -12,13 +12,13 @@ public struct ForwardedClientMiddleware<Context: RequestContext>: RouterMiddlewa
     /// - Parameter trustedProxies: numeric addresses of the proxies in front (`127.0.0.1`, `::1`).
     public init(trustedProxies: Set<String>) { self.trustedProxies = trustedProxies }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
         guard trustedProxies.contains(request.remoteAddress), let client = client(of: request) else {
-            return try next(request, context)
+            return next(request, context)
         }
         var forwarded = request
         forwarded.remoteAddress = client
-        return try next(forwarded, context)
+        return next(forwarded, context)
     }
 
     /// The client named by the request's forwarding headers, or nil when they name none.

@@ -30,29 +30,27 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
                              labels: ["method": "GET", "route": "unmatched", "status": "404"])
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
         let start = SystemTimeSource.monotonicNanoseconds()
-        do {
-            let response = try next(request, context)
-            guard response.isDeferred else {
-                record(.success(response), request, context, start: start)
-                return response
-            }
-            return try response.transformed { outcome in
-                record(outcome, request, context, start: start)
-                return outcome
-            }
-        } catch {
-            record(.failure(error), request, context, start: start)
-            throw error
+        return next(request, context).map(Observation(middleware: self, method: request.method, route: context.route, start: start))
+    }
+
+    /// Records one request once its outcome is known (deferred ones when their work completes).
+    struct Observation: ResponseTransform {
+        let middleware: MetricsMiddleware
+        let method: HTTPMethod
+        let route: String?
+        let start: UInt64
+
+        func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
+            middleware.record(status: outcome.statusCode, method: method, route: route ?? "unmatched", start: start)
+            return outcome
         }
     }
 
-    private func record(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
-        let status = outcome.statusCode
+    private func record(status: Int, method: HTTPMethod, route: String, start: UInt64) {
         let seconds = Double(SystemTimeSource.monotonicNanoseconds() &- start) / 1e9
-        let route = context.route ?? "unmatched"
-        let key = SeriesCache.CounterKey(method: request.method.metricLabel, route: route, status: status)
+        let key = SeriesCache.CounterKey(method: method.metricLabel, route: route, status: status)
         let counter = cache.counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = registry.counter("http_requests_total", help: "HTTP requests answered, by method, route and status.",

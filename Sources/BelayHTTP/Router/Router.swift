@@ -90,8 +90,10 @@ public final class Router<Context: RequestContext> {
         for registration in registrations {
             let handler = registration.handler
             let terminal: RouterResponder<Context>.Chain = { request, context in
-                if request.bodyExceedsLimit { throw HTTPError.contentTooLarge(limit: request.bodyLimit) }
-                return try handler(request, context)
+                ResponseFuture {
+                    if request.bodyExceedsLimit { throw HTTPError.contentTooLarge(limit: request.bodyLimit) }
+                    return try handler(request, context)
+                }
             }
             let chain = Self.compose(middleware + registration.groupMiddleware, around: terminal)
             trie.insert(registration.pattern, method: registration.method, endpoint: RouterResponder<Context>.Endpoint(
@@ -99,15 +101,19 @@ public final class Router<Context: RequestContext> {
                 parameterNames: registration.pattern.parameterNames,
                 chain: chain))
         }
-        let fallback = Self.compose(middleware, around: RouterResponder<Context>.answerRoutingFailure)
+        let fallback = Self.compose(middleware) { request, context in
+            ResponseFuture { try RouterResponder<Context>.answerRoutingFailure(request, context) }
+        }
         return RouterResponder(
             trie: trie.build(), fallback: fallback, routes: routes,
             requestIDHeader: requestIDHeader, logger: logger, problemRenderer: problemRenderer)
     }
 
+    /// Wraps `terminal` in `middleware`, first added outermost. Every link turns what it throws
+    /// into its future's failure, so each middleware receives one kind of answer from `next`.
     private static func compose(_ middleware: [any RouterMiddleware<Context>], around terminal: @escaping RouterResponder<Context>.Chain) -> RouterResponder<Context>.Chain {
         middleware.reversed().reduce(terminal) { next, middleware in
-            { request, context in try middleware.handle(request, context: context, next: next) }
+            { request, context in ResponseFuture { try middleware.handle(request, context: context, next: next) } }
         }
     }
 }

@@ -1,7 +1,7 @@
 /// The frozen router: finds the route, builds the request's context, runs the middleware chain
 /// and the handler. Immutable and safe to call from every server thread at once.
 public struct RouterResponder<Context: RequestContext>: HTTPResponder {
-    typealias Chain = @Sendable (Request, Context) throws -> Response
+    typealias Chain = @Sendable (Request, Context) -> ResponseFuture
 
     struct Endpoint: Sendable {
         let pattern: String
@@ -61,20 +61,25 @@ public struct RouterResponder<Context: RequestContext>: HTTPResponder {
             chain = fallback
         }
 
-        let requestID = core.requestID
-        let (problemRenderer, logger, requestIDHeader) = (problemRenderer, logger, requestIDHeader)
-        // Errors only get here when no ErrorMiddleware is installed or middleware outside it threw.
-        @Sendable func finishing(_ outcome: Result<Response, any Error>) -> Response {
+        let finishing = Finishing(request: request, requestID: core.requestID, requestIDHeader: requestIDHeader,
+                                  logger: logger, problemRenderer: problemRenderer)
+        // `finishing` answers every error, so the recovery below is never needed.
+        return chain(request, Context(core: core)).map(finishing).response { _ in Response(status: .internalServerError) }
+    }
+
+    /// The last step on the way out: maps errors no `ErrorMiddleware` caught (only there when
+    /// none is installed, or middleware outside it threw) and echoes the request id.
+    struct Finishing: ResponseTransform {
+        let request: Request
+        let requestID: String
+        let requestIDHeader: String
+        let logger: Logger
+        let problemRenderer: ProblemRenderer
+
+        func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
             var response = outcome.recovered { problemRenderer.response(for: $0, request: request, requestID: requestID, logger: logger) }
             response.headers.replaceOrAdd(name: requestIDHeader, value: requestID)
-            return response
-        }
-        do {
-            let response = try chain(request, Context(core: core))
-            guard response.isDeferred else { return finishing(.success(response)) }
-            return try response.transformed { .success(finishing($0)) }
-        } catch {
-            return finishing(.failure(error))
+            return .success(response)
         }
     }
 

@@ -6,11 +6,11 @@ import Synchronization
 /// The handler returns `Response.deferred(_:)`; the server then suspends the connection, so
 /// no HTTP thread waits, and resumes it once `complete` is called. The response is built and
 /// sent on an HTTP thread: the closure given to `complete` runs there, then the transforms
-/// that middleware registered on the way out (`map`), innermost first, exactly as they would
-/// have handled a response returned at once.
+/// that middleware registered on the way out (`ResponseFuture.map`), innermost first, exactly
+/// as they would have handled a response returned at once. Middleware never sees the
+/// placeholder itself: the router hands it a `ResponseFuture`.
 public final class DeferredResponse: Sendable {
-    /// What a middleware does to the outcome: the response, or the error the handler threw.
-    public typealias Transform = @Sendable (Result<Response, any Error>) -> Result<Response, any Error>
+    typealias Transform = ResponseFuture.Transform
 
     private struct State {
         var finish: (@Sendable () throws -> Response)?
@@ -55,9 +55,10 @@ public final class DeferredResponse: Sendable {
         return abandoned
     }
 
-    /// Registers `transform` to run on the outcome; middleware calls it as the deferred
-    /// response passes back through it, so inner middleware's transforms run first.
-    public func map(_ transform: @escaping Transform) {
+    /// Registers `transform` to run on the outcome; `ResponseFuture.map` calls it as the
+    /// deferred response passes back through each middleware, so inner middleware's transforms
+    /// run first.
+    func append(_ transform: @escaping Transform) {
         state.withLock { $0.transforms.append(transform) }
     }
 
@@ -95,19 +96,6 @@ extension Response {
 
     /// True when a `DeferredResponse` supplies the real response later.
     public var isDeferred: Bool { deferred != nil }
-
-    /// Passes the final outcome through `transform`: now for an ordinary response, when it is
-    /// ready for a deferred one. Middleware that post-processes responses uses this, so that
-    /// it treats both alike (on hot paths, after handling `isDeferred == false` directly, so
-    /// that an ordinary response costs no closure).
-    /// - Throws: the error `transform` returns for an ordinary response.
-    public func transformed(_ transform: @escaping DeferredResponse.Transform) throws -> Response {
-        if let deferred {
-            deferred.map(transform)
-            return self
-        }
-        return try transform(.success(self)).get()
-    }
 }
 
 extension Result where Success == Response {

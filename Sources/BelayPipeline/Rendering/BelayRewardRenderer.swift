@@ -9,13 +9,11 @@ import Foundation
 public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRenderer, ShareCardRenderer {
     private let renderer: Renderer
 
+    /// - Parameter settings: the fonts and limits (the composition root fills them from
+    ///   `config.json`); keep `parallelism` at 1 where several renders run at once.
     /// - Throws: `RenderError` naming a font file of the chain that cannot be opened.
-    public init(settings: RewardRendererSettings) throws {
-        renderer = try Renderer(settings: RenderSettings(
-            fonts: FontSettings(bold: settings.boldFont, regular: settings.regularFont, fallbacks: settings.fallbackFonts,
-                                emoji: settings.emojiFont, lastResort: settings.lastResortFont),
-            limits: ImageLimits(maxSide: settings.maxImageSide, maxDecodedBytes: settings.maxDecodedBytes),
-            parallelism: 1))
+    public init(settings: RenderSettings) throws {
+        renderer = try Renderer(settings: settings)
     }
 
     public var templateVersion: Int { Template.rewardImagesVersion }

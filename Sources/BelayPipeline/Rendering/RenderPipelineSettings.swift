@@ -16,7 +16,7 @@ public enum StoryImageFormat: Sendable, Hashable {
 }
 
 /// Everything the render pipeline needs from configuration, as plain values.
-/// BelayAPI and BelayCommandLine fill it from `config.json` (`data_directory`,
+/// BelayComposition fills it from `config.json` (`data_directory`,
 /// `assets_directory`, `club.locale`, `render.*`).
 public struct RenderPipelineSettings: Sendable {
     /// Where rendered images go: `<dataDirectory>/images` (rewards) and

@@ -3,22 +3,22 @@ import BelayDomain
 
 /// One page of a list as every list endpoint answers it:
 /// `{"items": [...], "next_cursor": "…" | null}`.
-struct ListBody<Item>: JSONRepresentable {
-    let items: [Item]
-    let nextCursor: String?
-    let writeItem: (inout JSONOutput, Item) -> Void
+public struct ListBody<Item>: JSONRepresentable {
+    public let items: [Item]
+    public let nextCursor: String?
+    public let writeItem: (inout JSONOutput, Item) -> Void
 
-    init(items: [Item], nextCursor: String?, writeItem: @escaping (inout JSONOutput, Item) -> Void) {
+    public init(items: [Item], nextCursor: String?, writeItem: @escaping (inout JSONOutput, Item) -> Void) {
         self.items = items
         self.nextCursor = nextCursor
         self.writeItem = writeItem
     }
 
-    init<Source: Sendable>(page: Page<Source>, map: (Source) -> Item, writeItem: @escaping (inout JSONOutput, Item) -> Void) {
+    public init<Source: Sendable>(page: Page<Source>, map: (Source) -> Item, writeItem: @escaping (inout JSONOutput, Item) -> Void) {
         self.init(items: page.items.map(map), nextCursor: page.nextCursor, writeItem: writeItem)
     }
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.key("items")
             json.array(items) { json, item in writeItem(&json, item) }
@@ -28,7 +28,7 @@ struct ListBody<Item>: JSONRepresentable {
 }
 
 extension ListBody where Item: JSONRepresentable {
-    init(items: [Item], nextCursor: String?) {
+    public init(items: [Item], nextCursor: String?) {
         self.init(items: items, nextCursor: nextCursor) { json, item in item.write(to: &json) }
     }
 }

@@ -3,15 +3,15 @@ import BelayDomain
 import Foundation
 
 /// A hold of the catalogue, with the URL of its artwork.
-struct HoldBody: JSONRepresentable {
-    let hold: Hold
+public struct HoldBody: JSONRepresentable {
+    public let hold: Hold
     /// The check-in count whose milestone gives this hold, if any.
-    let milestoneCheckIn: Int?
+    public let milestoneCheckIn: Int?
     /// The streak length (weeks in a row) whose milestone gives this hold, if any.
-    let milestoneStreakWeeks: Int?
-    let presentation: Presentation
+    public let milestoneStreakWeeks: Int?
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("id", hold.id)
             json.member("name", hold.name)
@@ -24,13 +24,27 @@ struct HoldBody: JSONRepresentable {
             json.member("artwork_url", presentation.baseURL.url + "/v1/holds/\(hold.id)/artwork.png")
         }
     }
+
+    public init(hold: Hold, milestoneCheckIn: Int?, milestoneStreakWeeks: Int?, presentation: Presentation) {
+        self.hold = hold
+        self.milestoneCheckIn = milestoneCheckIn
+        self.milestoneStreakWeeks = milestoneStreakWeeks
+        self.presentation = presentation
+    }
+
+    /// `hold` with the first check-in count and the shortest streak whose milestones give it
+    /// under `rewards` (`rewards.milestones`, `rewards.streak_milestones`).
+    public init(hold: Hold, rewards: RewardPolicy, presentation: Presentation) {
+        self.init(hold: hold, milestoneCheckIn: rewards.milestones.filter { $0.value == hold.id }.keys.min(),
+                  milestoneStreakWeeks: rewards.streakMilestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
+    }
 }
 
 /// A member's progress, as `/v1/me` shows it.
-struct ProgressBody: JSONRepresentable {
-    let progress: MemberProgress
+public struct ProgressBody: JSONRepresentable {
+    public let progress: MemberProgress
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("check_ins", progress.checkIns)
             json.member("holds_collected", progress.collected)
@@ -69,5 +83,9 @@ struct ProgressBody: JSONRepresentable {
                 json.null()
             }
         }
+    }
+
+    public init(progress: MemberProgress) {
+        self.progress = progress
     }
 }

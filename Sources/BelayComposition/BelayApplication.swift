@@ -1,46 +1,14 @@
+import BelayAPI
 import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRender
+import BelayRepresentations
 import BelayStorage
 import BelayWebhooks
 import Foundation
-
-/// Choices `buildApplication` leaves to its caller: tests swap the renderer, the clock and
-/// where logs go.
-public struct ApplicationOptions: Sendable {
-    /// Makes one sticker/story renderer per render worker; nil for the real renderer.
-    public var rendererFactory: RewardImageRendererFactory?
-    /// Renders collections; nil for the real one.
-    public var collections: (any CollectionImageSource)?
-    /// Where log lines go (standard error by default).
-    public var logSink: any LogSink
-    /// The domain's clock.
-    public var clock: any TimeSource
-    /// How long a successful authentication is trusted before the database is asked again
-    /// (how soon a token revoked with the CLI stops working).
-    public var tokenCacheLifetime: Duration
-    /// How long a meetup or page of meetups is served from memory; changes made through this
-    /// server show at once, changes made by the CLI within this time. Zero turns it off.
-    public var responseCacheLifetime: Duration
-    /// How long a public share page is served from memory (a revocation shows after this
-    /// plus the pages' 30 s HTTP cache lifetime). Zero turns it off.
-    public var sharePageCacheLifetime: Duration
-
-    public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
-                logSink: any LogSink = StandardErrorLogSink(), clock: any TimeSource = SystemTimeSource(),
-                tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1),
-                sharePageCacheLifetime: Duration = .seconds(10)) {
-        self.sharePageCacheLifetime = sharePageCacheLifetime
-        self.rendererFactory = rendererFactory
-        self.collections = collections
-        self.logSink = logSink
-        self.clock = clock
-        self.tokenCacheLifetime = tokenCacheLifetime
-        self.responseCacheLifetime = responseCacheLifetime
-    }
-}
 
 /// A whole Belay server: the database, the domain, the render workers and backfill
 /// schedule, the router with its middleware, and the HTTP server. Built by
@@ -155,12 +123,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let logger = Logger(label: "belay", sink: options.logSink)
     let path = configuration.databasePath
     guard FileManager.default.fileExists(atPath: path) else { throw ApplicationError(.databaseMissing(path: path)) }
-    let migrator: Migrator
-    do {
-        migrator = try Migrator(directory: configuration.migrationsDirectory)
-    } catch let error as DatabaseError {
-        throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
-    }
+    let migrator = try Migrator(configuration: configuration)
     let pool: DatabasePool
     do {
         pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
@@ -172,19 +135,11 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
     }
 
-    let domain: DomainServices
-    do {
-        let settings = try DomainSettings(configuration: configuration)
-        domain = try DomainServices(pool: pool, clock: options.clock, settings: settings,
-                                    webhookPayloads: APIWebhookPayloads(presentation: Presentation(configuration: configuration),
-                                                                        checkIn: settings.checkIn))
-    } catch let error as DomainError {
-        throw ApplicationError(.invalidSetting(key: error.field ?? "check_in / rewards / render", message: error.message))
-    }
+    let domain = try DomainServices(configuration: configuration, clock: options.clock) { pool }
 
     let pipeline: PipelineComponents
     do {
-        let rendering = RewardRendererSettings(configuration: configuration)
+        let rendering = RenderSettings(configuration: configuration)
         let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),

@@ -3,11 +3,11 @@ import BelayDomain
 import Foundation
 
 /// A recorded share event.
-struct ShareEventBody: JSONRepresentable {
-    let event: ShareEvent
-    let presentation: Presentation
+public struct ShareEventBody: JSONRepresentable {
+    public let event: ShareEvent
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("id", event.id)
             json.member("reward_id", event.rewardID)
@@ -22,13 +22,18 @@ struct ShareEventBody: JSONRepresentable {
             json.member("occurred_at", event.occurredAt, offset: presentation.clubZone)
         }
     }
+
+    public init(event: ShareEvent, presentation: Presentation) {
+        self.event = event
+        self.presentation = presentation
+    }
 }
 
 /// Share counts of one meetup, target and day.
-struct ShareStatisticBody: JSONRepresentable {
-    let statistic: ShareStatistic
+public struct ShareStatisticBody: JSONRepresentable {
+    public let statistic: ShareStatistic
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("meetup_id", statistic.meetupID)
             json.member("meetup_title", statistic.meetupTitle)
@@ -39,5 +44,9 @@ struct ShareStatisticBody: JSONRepresentable {
             json.member("failed", statistic.failed)
             json.member("dismissed", statistic.dismissed)
         }
+    }
+
+    public init(statistic: ShareStatistic) {
+        self.statistic = statistic
     }
 }

@@ -28,7 +28,7 @@ public enum AttendeeCSV {
     }
 
     /// One field, quoted and neutralised as needed.
-    static func field(_ value: String) -> String {
+    public static func field(_ value: String) -> String {
         var text = value
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }

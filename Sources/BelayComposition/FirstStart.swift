@@ -32,12 +32,7 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
     } catch {
         throw ApplicationError(.dataDirectoryUnusable(path: directory, reason: error.localizedDescription))
     }
-    let migrator: Migrator
-    do {
-        migrator = try Migrator(directory: configuration.migrationsDirectory)
-    } catch let error as DatabaseError {
-        throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
-    }
+    let migrator = try Migrator(configuration: configuration)
     let pool: DatabasePool
     let applied: [Migration]
     do {

@@ -1,9 +1,11 @@
+import BelayAPI
 import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
 import BelayRender
+import BelayRepresentations
 import BelayStorage
 import BelayWebhooks
 import Foundation
@@ -84,13 +86,24 @@ extension Presentation {
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
         clubLocale = configuration.club.locale
-        let fonts = configuration.fonts
-        fontCoverage = try? FontCoverage(fonts: FontSettings(
-            bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort))
+        fontCoverage = try? FontCoverage(fonts: FontSettings(configuration: configuration))
         if configuration.share.storiesBackground == .image {
             storyBackgrounds = StoryBackgrounds(
                 dataDirectory: configuration.dataDirectory, width: configuration.share.storiesBackgroundWidth,
                 height: configuration.share.storiesBackgroundHeight)
+        }
+    }
+}
+
+extension Migrator {
+    /// The migrations under `migrations_directory`.
+    /// - Throws: `ApplicationError` naming the setting when the folder cannot be read or its
+    ///   migrations are malformed.
+    public init(configuration: BelayConfiguration) throws {
+        do {
+            try self.init(directory: configuration.migrationsDirectory)
+        } catch let error as DatabaseError {
+            throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
         }
     }
 }
@@ -135,5 +148,73 @@ extension CalendarSettings {
     public init(configuration: BelayConfiguration) {
         let host = URLComponents(string: configuration.server.publicBaseURL)?.host ?? "belay.local"
         self.init(alarmMinutesBefore: configuration.calendar.alarmMinutesBefore, uidDomain: host)
+    }
+}
+
+extension BadgeSettings {
+    /// The issuer from `config.json`: `server.public_base_url`, `club.name`, keys under `data_directory`.
+    public init(configuration: BelayConfiguration) {
+        self.init(publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name,
+                  keysDirectory: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+                      .appendingPathComponent("badge-keys", isDirectory: true))
+    }
+}
+
+extension StoryFormat {
+    /// The story's encoding from `render.story_format` and `render.jpeg_quality`; `format`
+    /// and `quality` replace them when given (`belay render story --format --quality`).
+    public init(configuration: BelayConfiguration, format: BelayConfiguration.StoryFormat? = nil, quality: Int? = nil) {
+        switch format ?? configuration.render.storyFormat {
+        case .png: self = .png
+        case .jpeg: self = .jpeg(quality: quality ?? configuration.render.jpegQuality)
+        }
+    }
+}
+
+extension RenderPipelineSettings {
+    /// The pipeline's settings from `config.json`.
+    public init(configuration: BelayConfiguration) {
+        let story: StoryImageFormat = switch StoryFormat(configuration: configuration) {
+        case .png: .png
+        case .jpeg(let quality): .jpeg(quality: quality)
+        }
+        self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
+                  clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
+        clubName = configuration.club.name
+    }
+}
+
+extension FontSettings {
+    /// The fallback chain from `config.json`'s `fonts` section.
+    public init(configuration: BelayConfiguration) {
+        let fonts = configuration.fonts
+        self.init(bold: fonts.bold, regular: fonts.regular, fallbacks: fonts.fallbacks, emoji: fonts.emoji, lastResort: fonts.lastResort)
+    }
+}
+
+extension ImageLimits {
+    /// The limits on artwork read, from `render.max_image_side` and `render.max_decoded_bytes`.
+    public init(configuration: BelayConfiguration) {
+        self.init(maxSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes)
+    }
+}
+
+extension RenderSettings {
+    /// A renderer's fonts and input limits from `config.json`, for every renderer Belay
+    /// makes: the render workers, the backfill, collections, share cards and `belay render`.
+    /// - Parameters:
+    ///   - png: how PNGs are compressed (`belay render` lets the operator choose).
+    ///   - parallelism: cores one render may use; 1 where several renders run at once.
+    public init(configuration: BelayConfiguration, png: PNGSettings = .default, parallelism: Int = 1) {
+        self.init(fonts: FontSettings(configuration: configuration), limits: ImageLimits(configuration: configuration),
+                  png: png, parallelism: parallelism)
+    }
+}
+
+extension BackfillSchedule {
+    /// `backfill.daily_at` (in `club.time_zone`) or `backfill.every_minutes`; off when both are unset.
+    public init(configuration: BelayConfiguration) {
+        self.init(dailyAt: configuration.backfill.dailyAt.map { (hour: $0.hour, minute: $0.minute) },
+                  everyMinutes: configuration.backfill.everyMinutes, timeZone: configuration.club.zone)
     }
 }

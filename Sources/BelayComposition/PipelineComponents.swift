@@ -1,6 +1,7 @@
 import BelayConfig
 import BelayDomain
 import BelayPipeline
+import BelayRender
 import Foundation
 
 /// The render pipeline of one Belay process, built from `config.json`: the render service
@@ -40,7 +41,7 @@ public struct PipelineComponents: Sendable {
         settings = RenderPipelineSettings(configuration: configuration)
         badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
         service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges)
-        let rendering = RewardRendererSettings(configuration: configuration)
+        let rendering = RenderSettings(configuration: configuration)
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
@@ -58,42 +59,5 @@ public struct PipelineComponents: Sendable {
         shareCards = ShareCardService(settings: settings, clubName: configuration.club.name,
                                       rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
-    }
-}
-
-extension BadgeSettings {
-    /// The issuer from `config.json`: `server.public_base_url`, `club.name`, keys under `data_directory`.
-    public init(configuration: BelayConfiguration) {
-        self.init(publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name,
-                  keysDirectory: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
-                      .appendingPathComponent("badge-keys", isDirectory: true))
-    }
-}
-
-extension RenderPipelineSettings {
-    /// The pipeline's settings from `config.json`.
-    public init(configuration: BelayConfiguration) {
-        let story: StoryImageFormat = configuration.render.storyFormat == .jpeg
-            ? .jpeg(quality: configuration.render.jpegQuality) : .png
-        self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
-                  clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
-        clubName = configuration.club.name
-    }
-}
-
-extension RewardRendererSettings {
-    /// The renderer's fonts and input limits from `config.json`.
-    public init(configuration: BelayConfiguration) {
-        self.init(boldFont: configuration.fonts.bold, regularFont: configuration.fonts.regular,
-                  fallbackFonts: configuration.fonts.fallbacks, emojiFont: configuration.fonts.emoji, lastResortFont: configuration.fonts.lastResort,
-                  maxImageSide: configuration.render.maxImageSide, maxDecodedBytes: configuration.render.maxDecodedBytes)
-    }
-}
-
-extension BackfillSchedule {
-    /// `backfill.daily_at` (in `club.time_zone`) or `backfill.every_minutes`; off when both are unset.
-    public init(configuration: BelayConfiguration) {
-        self.init(dailyAt: configuration.backfill.dailyAt.map { (hour: $0.hour, minute: $0.minute) },
-                  everyMinutes: configuration.backfill.everyMinutes, timeZone: configuration.club.zone)
     }
 }

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import Synchronization
 
@@ -6,7 +7,8 @@ import Synchronization
 public final class TimeZoneOffsets: Sendable {
     /// A time zone whose UTC offset at an instant is cheap to ask for.
     public struct Zone: Sendable {
-        let zone: TimeZone
+        /// The zone itself, for calendar arithmetic.
+        public let zone: TimeZone
 
         public init(_ zone: TimeZone) { self.zone = zone }
 

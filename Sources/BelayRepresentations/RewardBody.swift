@@ -4,42 +4,42 @@ import Foundation
 
 /// The image kinds of a reward and how their URLs look: the content hash is part of the
 /// path, so a URL names one exact image forever and can be cached as immutable.
-enum RewardImageKind: String, CaseIterable, Sendable {
+public enum RewardImageKind: String, CaseIterable, Sendable {
     case sticker
     case story
 
     /// `/v1/rewards/{id}/sticker/{hash}.png`.
-    func path(rewardID: Int64, hash: String, fileExtension: String) -> String {
+    public func path(rewardID: Int64, hash: String, fileExtension: String) -> String {
         "/v1/rewards/\(rewardID)/\(rawValue)/\(hash).\(fileExtension)"
     }
 
     /// The stored hash and file extension of this image of `images`.
-    func file(of images: RenderedImages) -> (hash: String, fileExtension: String) {
+    public func file(of images: RenderedImages) -> (hash: String, fileExtension: String) {
         switch self {
         case .sticker: return (images.stickerHash, Self.fileExtension(of: images.stickerPath))
         case .story: return (images.storyHash, Self.fileExtension(of: images.storyPath))
         }
     }
 
-    static func fileExtension(of path: String) -> String {
+    public static func fileExtension(of path: String) -> String {
         guard let dot = path.lastIndex(of: ".") else { return "png" }
         return String(path[path.index(after: dot)...])
     }
 
-    static func contentType(forExtension fileExtension: String) -> String {
+    public static func contentType(forExtension fileExtension: String) -> String {
         fileExtension == "jpg" ? "image/jpeg" : "image/png"
     }
 }
 
 /// Seconds the app should wait before asking again for an image still being rendered.
-let renderRetryAfterSeconds = 2
+public let renderRetryAfterSeconds = 2
 
 /// A reward as the API shows it, with its hold, background, meetup and images.
-struct RewardBody: JSONRepresentable {
-    let reward: Reward
-    let presentation: Presentation
+public struct RewardBody: JSONRepresentable {
+    public let reward: Reward
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let meetupZone = presentation.zones.zone(reward.meetupTimeZone)
         json.object { json in
             json.member("id", reward.id)
@@ -97,21 +97,26 @@ struct RewardBody: JSONRepresentable {
             json.member("share_url", presentation.absoluteURL("/v1/rewards/\(reward.id)/share"))
         }
     }
+
+    public init(reward: Reward, presentation: Presentation) {
+        self.reward = reward
+        self.presentation = presentation
+    }
 }
 
 /// One rendered image: where to fetch it and the ETag it is served with.
-struct ImageLinkBody: JSONRepresentable {
-    let rewardID: Int64
-    let kind: RewardImageKind
-    let images: RenderedImages
-    let presentation: Presentation
+public struct ImageLinkBody: JSONRepresentable {
+    public let rewardID: Int64
+    public let kind: RewardImageKind
+    public let images: RenderedImages
+    public let presentation: Presentation
 
-    var url: String {
+    public var url: String {
         let file = kind.file(of: images)
         return presentation.absoluteURL(kind.path(rewardID: rewardID, hash: file.hash, fileExtension: file.fileExtension))
     }
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let file = kind.file(of: images)
         json.object { json in
             json.member("url", url)
@@ -120,14 +125,21 @@ struct ImageLinkBody: JSONRepresentable {
             json.member("content_type", RewardImageKind.contentType(forExtension: file.fileExtension))
         }
     }
+
+    public init(rewardID: Int64, kind: RewardImageKind, images: RenderedImages, presentation: Presentation) {
+        self.rewardID = rewardID
+        self.kind = kind
+        self.images = images
+        self.presentation = presentation
+    }
 }
 
 /// The result of a check-in: the attendance, now `checked_in`, and the reward it earned.
-struct CheckInBody: JSONRepresentable {
-    let result: CheckInResult
-    let presentation: Presentation
+public struct CheckInBody: JSONRepresentable {
+    public let result: CheckInResult
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.key("attendance")
             AttendanceBody(attendance: result.attendance, presentation: presentation).write(to: &json)
@@ -138,5 +150,10 @@ struct CheckInBody: JSONRepresentable {
                 json.null()
             }
         }
+    }
+
+    public init(result: CheckInResult, presentation: Presentation) {
+        self.result = result
+        self.presentation = presentation
     }
 }

@@ -4,12 +4,12 @@ import Foundation
 
 /// A webhook endpoint as admins see it. The secret is shown only when it was just made
 /// (registration, rotation).
-struct WebhookEndpointBody: JSONRepresentable {
-    let endpoint: WebhookEndpoint
-    let includeSecret: Bool
-    let presentation: Presentation
+public struct WebhookEndpointBody: JSONRepresentable {
+    public let endpoint: WebhookEndpoint
+    public let includeSecret: Bool
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let zone = presentation.clubZone
         json.object { json in
             json.member("id", endpoint.id)
@@ -26,14 +26,20 @@ struct WebhookEndpointBody: JSONRepresentable {
             json.member("updated_at", endpoint.updatedAt, offset: zone)
         }
     }
+
+    public init(endpoint: WebhookEndpoint, includeSecret: Bool, presentation: Presentation) {
+        self.endpoint = endpoint
+        self.includeSecret = includeSecret
+        self.presentation = presentation
+    }
 }
 
 /// One line of an endpoint's delivery log.
-struct WebhookDeliveryBody: JSONRepresentable {
-    let delivery: WebhookDelivery
-    let presentation: Presentation
+public struct WebhookDeliveryBody: JSONRepresentable {
+    public let delivery: WebhookDelivery
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let zone = presentation.clubZone
         json.object { json in
             json.member("id", delivery.id)
@@ -49,5 +55,10 @@ struct WebhookDeliveryBody: JSONRepresentable {
             json.member("delivered_at", delivery.deliveredAt, offset: zone)
             json.member("created_at", delivery.createdAt, offset: zone)
         }
+    }
+
+    public init(delivery: WebhookDelivery, presentation: Presentation) {
+        self.delivery = delivery
+        self.presentation = presentation
     }
 }

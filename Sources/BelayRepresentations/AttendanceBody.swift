@@ -3,15 +3,15 @@ import BelayDomain
 import Foundation
 
 /// A member's attendance of a meetup.
-struct AttendanceBody: JSONRepresentable {
-    let attendance: Attendance
-    let presentation: Presentation
+public struct AttendanceBody: JSONRepresentable {
+    public let attendance: Attendance
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in writeMembers(to: &json) }
     }
 
-    func writeMembers(to json: inout JSONOutput) {
+    public func writeMembers(to json: inout JSONOutput) {
         let zone = presentation.clubZone
         json.member("id", attendance.id)
         json.member("meetup_id", attendance.meetupID)
@@ -25,45 +25,60 @@ struct AttendanceBody: JSONRepresentable {
         json.member("checked_in_by", attendance.checkedInBy)
         json.member("offer_expires_at", attendance.offerExpiresAt, offset: zone)
     }
+
+    public init(attendance: Attendance, presentation: Presentation) {
+        self.attendance = attendance
+        self.presentation = presentation
+    }
 }
 
 /// An attendee in a host's list: the attendance plus the member's names.
-struct AttendeeBody: JSONRepresentable {
-    let attendee: Attendee
-    let presentation: Presentation
+public struct AttendeeBody: JSONRepresentable {
+    public let attendee: Attendee
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             AttendanceBody(attendance: attendee.attendance, presentation: presentation).writeMembers(to: &json)
             json.member("handle", attendee.handle)
             json.member("display_name", attendee.displayName)
         }
     }
+
+    public init(attendee: Attendee, presentation: Presentation) {
+        self.attendee = attendee
+        self.presentation = presentation
+    }
 }
 
 /// What leaving did: the attendance, now cancelled, and how many waitlisted members moved up.
-struct LeaveBody: JSONRepresentable {
-    let result: LeaveResult
-    let presentation: Presentation
+public struct LeaveBody: JSONRepresentable {
+    public let result: LeaveResult
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.key("attendance")
             AttendanceBody(attendance: result.attendance, presentation: presentation).write(to: &json)
             json.member("promoted_count", result.promoted.count)
         }
     }
+
+    public init(result: LeaveResult, presentation: Presentation) {
+        self.result = result
+        self.presentation = presentation
+    }
 }
 
 /// The caller.
-struct UserBody: JSONRepresentable {
-    let user: AuthenticatedUser
+public struct UserBody: JSONRepresentable {
+    public let user: AuthenticatedUser
     /// The member's private calendar feed (`/v1/calendar/{token}.ics`).
-    var calendarURL: String?
+    public var calendarURL: String?
     /// The member's collection progress and streak (`/v1/me`).
-    var progress: MemberProgress?
+    public var progress: MemberProgress?
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("id", user.userID)
             json.member("handle", user.handle)
@@ -75,5 +90,11 @@ struct UserBody: JSONRepresentable {
                 ProgressBody(progress: progress).write(to: &json)
             }
         }
+    }
+
+    public init(user: AuthenticatedUser, calendarURL: String? = nil, progress: MemberProgress? = nil) {
+        self.user = user
+        self.calendarURL = calendarURL
+        self.progress = progress
     }
 }

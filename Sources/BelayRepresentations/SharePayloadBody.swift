@@ -21,12 +21,12 @@ import Foundation
 /// A target that cannot work says so (`available: false`, a `reason` code and a `detail`)
 /// instead of handing out a link that fails: a missing App ID in `config.json`, an image
 /// still rendering, a failed render, a revoked reward.
-struct SharePayloadBody: JSONRepresentable {
-    let reward: Reward
-    let presentation: Presentation
+public struct SharePayloadBody: JSONRepresentable {
+    public let reward: Reward
+    public let presentation: Presentation
     /// The slug of the reward's public page (`/s/{slug}`); nil when there is none yet (the
     /// payload was asked for by someone other than the member).
-    let sharePageSlug: String?
+    public let sharePageSlug: String?
 
     /// Why no target that needs the images can be used now, if so.
     private var imageProblem: (reason: String, detail: String)? {
@@ -42,7 +42,7 @@ struct SharePayloadBody: JSONRepresentable {
         return nil
     }
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let images = reward.images
         let sticker = images.map { ImageLinkBody(rewardID: reward.id, kind: .sticker, images: $0, presentation: presentation) }
         let story = images.map { ImageLinkBody(rewardID: reward.id, kind: .story, images: $0, presentation: presentation) }
@@ -178,7 +178,7 @@ struct SharePayloadBody: JSONRepresentable {
     /// The share-sheet text in the club's language (`club.locale`: Korean, Japanese, else
     /// English), e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
     /// Climbing Club".
-    var shareText: String {
+    public var shareText: String {
         let zone = presentation.zones.zone(reward.meetupTimeZone)
         let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
         return Self.shareText(hold: reward.hold.name, place: reward.placeName, day: String(day), club: presentation.clubName,
@@ -186,7 +186,7 @@ struct SharePayloadBody: JSONRepresentable {
     }
 
     /// The share-sheet sentence in `locale`'s language: Korean, Japanese, otherwise English.
-    static func shareText(hold: String, place: String, day: String, club: String, locale: String) -> String {
+    public static func shareText(hold: String, place: String, day: String, club: String, locale: String) -> String {
         switch Locale(identifier: locale).language.languageCode?.identifier {
         case "ko": return "\(place)에서 \(hold) 홀드를 받았어요 (\(day)) — \(club)"
         case "ja": return "\(place)で\(hold)ホールドをゲットしました（\(day)） — \(club)"
@@ -196,31 +196,37 @@ struct SharePayloadBody: JSONRepresentable {
 
     /// The link to the reward's public page: `club.share_link_base_url` (by default this
     /// server's `/s/`) and the page's slug; nil without a page.
-    var shareLink: String? {
+    public var shareLink: String? {
         guard let sharePageSlug, !reward.isRevoked else { return nil }
         var base = presentation.shareLinkBaseURL.isEmpty ? presentation.absoluteURL("/s/") : presentation.shareLinkBaseURL
         if !base.hasSuffix("/") { base += "/" }
         return base + sharePageSlug
     }
 
-    static func queryEscaped(_ text: String) -> String {
+    public static func queryEscaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+
+    public init(reward: Reward, presentation: Presentation, sharePageSlug: String?) {
+        self.reward = reward
+        self.presentation = presentation
+        self.sharePageSlug = sharePageSlug
     }
 }
 
 /// The Stories background of a reward: its colours' gradient without the sticker.
-struct StoriesBackgroundLinkBody: JSONRepresentable {
-    let url: String
-    let digest: String
-    let width: Int
-    let height: Int
+public struct StoriesBackgroundLinkBody: JSONRepresentable {
+    public let url: String
+    public let digest: String
+    public let width: Int
+    public let height: Int
 
     /// `/v1/rewards/{id}/stories-background/{digest}.png`.
-    static func path(rewardID: Int64, digest: String) -> String {
+    public static func path(rewardID: Int64, digest: String) -> String {
         "/v1/rewards/\(rewardID)/stories-background/\(digest).png"
     }
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("url", url)
             json.member("hash", digest)
@@ -229,5 +235,12 @@ struct StoriesBackgroundLinkBody: JSONRepresentable {
             json.member("width", width)
             json.member("height", height)
         }
+    }
+
+    public init(url: String, digest: String, width: Int, height: Int) {
+        self.url = url
+        self.digest = digest
+        self.width = width
+        self.height = height
     }
 }

@@ -4,12 +4,12 @@ import Foundation
 
 /// A meetup as the API shows it. Its times are written in the meetup's own zone; the
 /// check-in window is included so the app can show when the code will be accepted.
-struct MeetupBody: JSONRepresentable {
-    let meetup: Meetup
-    let window: CheckInWindow
-    let presentation: Presentation
+public struct MeetupBody: JSONRepresentable {
+    public let meetup: Meetup
+    public let window: CheckInWindow
+    public let presentation: Presentation
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         let zone = presentation.zones.zone(meetup.timeZone)
         json.object { json in
             json.member("id", meetup.id)
@@ -34,15 +34,21 @@ struct MeetupBody: JSONRepresentable {
             json.member("series_id", meetup.seriesID)
         }
     }
+
+    public init(meetup: Meetup, window: CheckInWindow, presentation: Presentation) {
+        self.meetup = meetup
+        self.window = window
+        self.presentation = presentation
+    }
 }
 
 /// The code a host shows for check-in.
-struct CheckInCodeBody: JSONRepresentable {
-    let meetupID: Int64
-    let code: CheckInCode
-    let zone: TimeZoneOffsets.Zone
+public struct CheckInCodeBody: JSONRepresentable {
+    public let meetupID: Int64
+    public let code: CheckInCode
+    public let zone: TimeZoneOffsets.Zone
 
-    func write(to json: inout JSONOutput) {
+    public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("meetup_id", meetupID)
             json.member("code", code.code)
@@ -50,5 +56,11 @@ struct CheckInCodeBody: JSONRepresentable {
             json.member("expires_at", code.expiresAt, offset: zone)
             json.member("step_seconds", code.stepSeconds)
         }
+    }
+
+    public init(meetupID: Int64, code: CheckInCode, zone: TimeZoneOffsets.Zone) {
+        self.meetupID = meetupID
+        self.code = code
+        self.zone = zone
     }
 }
