@@ -219,7 +219,7 @@ struct AttendeesCommand: ParsableCommand {
                 table.append([user.handle, result.attendance.status.rawValue,
                               result.attendance.checkedInAt.map { TimeFormatting.local($0, in: meetup.zone) } ?? "-",
                               reward.map { String($0.id) } ?? "-", reward.map { "\($0.hold.name) (\($0.hold.id))" } ?? "-",
-                              reward.map { $0.milestone.map { "milestone #\($0)" } ?? $0.hold.rarity.rawValue } ?? "-"])
+                              reward.map(\.kindLabel) ?? "-"])
                 context.printTable(table)
             }
             if result.isRepeat { context.note("\(user.handle) was already checked in; nothing changed.") }

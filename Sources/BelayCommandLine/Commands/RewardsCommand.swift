@@ -56,7 +56,7 @@ struct RewardsCommand: ParsableCommand {
             let zone = services.configuration.club.zone
             var table = Table(columns: ["id", "member", "meetup", "hold", "rarity", "awarded", "images"])
             for (reward, handle) in rewards {
-                let kind = reward.milestone.map { "milestone #\($0)" } ?? reward.hold.rarity.rawValue
+                let kind = reward.kindLabel
                 var images = reward.renderStatus.rawValue
                 if let reason = reward.failureReason, reward.renderStatus == .failed { images += ": \(reason)" }
                 if reward.revokedAt != nil { images = "revoked" }
