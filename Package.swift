@@ -9,6 +9,7 @@ import PackageDescription
 ///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
+///   BelayConfig ─► BelayArguments (the command-line framework) ─► BelayCommandLine
 /// Lower modules take plain settings structs; only BelayAPI and BelayCommandLine read config.json.
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
@@ -64,7 +65,9 @@ let package = Package(
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayDomain", "CCurlShim", "CCrypto"]),
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayAPI", "BelayWebhooks"]),
+        // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
+        .target(name: "BelayArguments", dependencies: ["BelayConfig"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayArguments", "BelayAPI", "BelayWebhooks"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -84,6 +87,7 @@ let package = Package(
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayRender", "BelayTestSupport", "belay"]),
-        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
+        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayArguments", "BelayTestSupport", "belay"]),
     ]
 )

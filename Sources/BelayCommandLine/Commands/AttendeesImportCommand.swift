@@ -1,27 +1,21 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 extension AttendeesCommand {
     /// `belay attendees import`.
     struct Import: ParsableCommand {
-        static let file = Argument<String>("file", help: "A CSV file with a header row naming the columns handle and, optionally, checked_in_at.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "import",
                 abstract: "Add attendees from a CSV file, checking them in at the times it gives; awards their holds.",
-                discussion: "For bringing history in: record the meetup with `belay meetups create … --past` first. Columns are found by name in the header (the file `belay attendees list ID --csv` writes works as is); checked_in_at is RFC 3339 or \"YYYY-MM-DD HH:MM\" in the meetup's zone, empty for an attendee who did not check in. The whole file is checked before anything is written; importing it again changes nothing.",
-                arguments: [AttendeesCommand.meetup, file, CommonOptions.json]
+                discussion: "For bringing history in: record the meetup with `belay meetups create … --past` first. Columns are found by name in the header (the file `belay attendees list ID --csv` writes works as is); checked_in_at is RFC 3339 or \"YYYY-MM-DD HH:MM\" in the meetup's zone, empty for an attendee who did not check in. The whole file is checked before anything is written; importing it again changes nothing."
             )
         }
 
-        let meetupID: Int64, file: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            file = arguments[Self.file]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument("file", help: "A CSV file with a header row naming the columns handle and, optionally, checked_in_at.") var file: String
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable {
             var handle: String, status: String, checkedInAt: Date?, holdId: String?, changed: Bool

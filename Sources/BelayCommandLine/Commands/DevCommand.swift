@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 /// `belay dev …`: tools for development and benchmarks, never for a live club's data.
@@ -8,15 +9,8 @@ struct DevCommand: ParsableCommand {
                              subcommands: [SeedHistory.self, SeedBench.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay dev seed-history`: historical meetups with checked-in members.
     struct SeedHistory: ParsableCommand {
-        static let meetups = Option<Int>("meetups", valueName: "n", default: 40, help: "Meetups to create, a week apart.")
-        static let members = Option<Int>("members", valueName: "n", default: 50, help: "Members, each checked in at every meetup.")
-        static let start = OptionalOption<String>("start", valueName: "day",
-            help: "The first meetup's day (default: a year before now); meetups start at 19:00 in the club's zone.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "seed-history",
@@ -26,19 +20,14 @@ struct DevCommand: ParsableCommand {
                 clock set to when each meetup happened. Run it before `belay holds import` and the check-ins get no
                 rewards, like attendance imported before the catalogue existed; `belay backfill` then awards them.
                 Example (the benchmark's data): belay dev seed-history --meetups 40 --members 50
-                """,
-                arguments: [meetups, members, start, CommonOptions.json]
+                """
             )
         }
 
-        let meetups: Int, members: Int, start: String?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetups = arguments[Self.meetups]
-            members = arguments[Self.members]
-            start = arguments[Self.start]
-            json = arguments[CommonOptions.json]
-        }
+        @Option("meetups", valueName: "n", default: 40, help: "Meetups to create, a week apart.") var meetups: Int
+        @Option("members", valueName: "n", default: 50, help: "Members, each checked in at every meetup.") var members: Int
+        @OptionalOption("start", valueName: "day", help: "The first meetup's day (default: a year before now); meetups start at 19:00 in the club's zone.") var start: String?
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             guard (1...10_000).contains(meetups) else { throw CommandLineError.usage("--meetups must be 1–10000 (got \(meetups))") }

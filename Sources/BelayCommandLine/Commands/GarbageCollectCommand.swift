@@ -1,12 +1,9 @@
 import Foundation
+import BelayArguments
 import BelayPipeline
 
 /// `belay gc`: remove image files no reward refers to.
 struct GarbageCollectCommand: ParsableCommand {
-    static let dryRun = Flag("dry-run", help: "List what would be removed, and remove nothing.")
-    static let minimumAge = Option<Int>("min-age", valueName: "minutes", default: 10,
-        help: "Keep files younger than this: a render may be about to point a reward at them.")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "gc",
@@ -16,18 +13,13 @@ struct GarbageCollectCommand: ParsableCommand {
             rewards keep theirs) and temporary files a crash or a full disk left behind, when they are older
             than --min-age. Cached collection images unused for 7 days go too; they are rendered again on demand.
             Safe while the server and a backfill are running.
-            """,
-            arguments: [dryRun, minimumAge, CommonOptions.json]
+            """
         )
     }
 
-    let dryRun: Bool, minimumAge: Int, json: Bool
-
-    init(arguments: ParsedArguments) {
-        dryRun = arguments[Self.dryRun]
-        minimumAge = arguments[Self.minimumAge]
-        json = arguments[CommonOptions.json]
-    }
+    @Flag("dry-run", help: "List what would be removed, and remove nothing.") var dryRun: Bool
+    @Option("min-age", valueName: "minutes", default: 10, help: "Keep files younger than this: a render may be about to point a reward at them.") var minimumAge: Int
+    @Flag(.json) var json: Bool
 
     func validate() throws {
         guard minimumAge >= 0 else { throw CommandLineError.usage("--min-age must be 0 or more minutes (got \(minimumAge))") }

@@ -1,11 +1,10 @@
 import Foundation
 import BelayAPI
+import BelayArguments
 import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
 struct MigrateCommand: ParsableCommand {
-    static let dryRun = Flag("dry-run", help: "List the migrations that would be applied, and apply nothing.")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "migrate",
@@ -14,18 +13,12 @@ struct MigrateCommand: ParsableCommand {
             Applies Migrations/NNNN_name.sql files in order, each in its own transaction. Creates the
             database (and its directory) when there is none. Safe to run again: it applies only what is
             missing. Back up a live database first with `belay db backup FILE`.
-            """,
-            arguments: [dryRun, CommonOptions.json]
+            """
         )
     }
 
-    let dryRun: Bool
-    let json: Bool
-
-    init(arguments: ParsedArguments) {
-        dryRun = arguments[Self.dryRun]
-        json = arguments[CommonOptions.json]
-    }
+    @Flag("dry-run", help: "List the migrations that would be applied, and apply nothing.") var dryRun: Bool
+    @Flag(.json) var json: Bool
 
     struct Report: Encodable {
         var database: String

@@ -1,14 +1,12 @@
+import Foundation
 import BelayAPI
+import BelayArguments
 import BelayConfig
 import BelayHTTP
-import Foundation
 
 /// `belay serve [--port N]`: runs the HTTP API, the render workers and the scheduled backfill
 /// until SIGTERM or SIGINT, then stops gracefully and exits 0.
 struct ServeCommand: ParsableCommand {
-    static let port = OptionalOption<Int>("port", valueName: "n",
-                                          help: "Listen on this port instead of server.port; 0 picks a free one (printed on start).")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "serve",
@@ -22,16 +20,11 @@ struct ServeCommand: ParsableCommand {
             and it exits 0.
             Image URLs start with server.public_base_url; when that names a loopback host its port
             follows the port actually bound.
-            """,
-            arguments: [port]
+            """
         )
     }
 
-    let port: Int?
-
-    init(arguments: ParsedArguments) {
-        port = arguments[Self.port]
-    }
+    @OptionalOption("port", valueName: "n", help: "Listen on this port instead of server.port; 0 picks a free one (printed on start).") var port: Int?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) {

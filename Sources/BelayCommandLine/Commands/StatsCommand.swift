@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 /// `belay stats shares`: where members share their stickers.
@@ -7,35 +8,23 @@ struct StatsCommand: ParsableCommand {
         CommandConfiguration(name: "stats", abstract: "Statistics for admins.", subcommands: [Shares.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay stats shares`.
     struct Shares: ParsableCommand {
         enum Grouping: String, ExpressibleByArgument, CaseIterable { case day, target, meetup }
-
-        static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Only shares of rewards from this meetup.")
-        static let from = OptionalOption<String>("from", valueName: "time", help: "Only shares at or after this time: a day (2026-12-01, midnight in the club's zone), a local time or RFC 3339.")
-        static let to = OptionalOption<String>("to", valueName: "time", help: "Only shares before this time, in the same forms.")
-        static let by = Option<Grouping>("by", valueName: "grouping", default: .day, help: "Rows per meetup, target and day (day), per meetup and target (target), or per meetup (meetup).")
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "shares",
                 abstract: "Count share events per meetup, target and day.",
-                discussion: "Targets: instagram_stories, facebook_stories, share_sheet, other. Days are in the club's time zone.\nCompleted: the app reported success; failed: it reported an error; dismissed: neither (the sheet was closed).",
-                arguments: [meetup, from, to, by, CommonOptions.json]
+                discussion: "Targets: instagram_stories, facebook_stories, share_sheet, other. Days are in the club's time zone.\nCompleted: the app reported success; failed: it reported an error; dismissed: neither (the sheet was closed)."
             )
         }
 
-        let meetup: Int64?, from: String?, to: String?, by: Grouping, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetup = arguments[Self.meetup]
-            from = arguments[Self.from]
-            to = arguments[Self.to]
-            by = arguments[Self.by]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("meetup", valueName: "id", help: "Only shares of rewards from this meetup.") var meetup: Int64?
+        @OptionalOption("from", valueName: "time", help: "Only shares at or after this time: a day (2026-12-01, midnight in the club's zone), a local time or RFC 3339.") var from: String?
+        @OptionalOption("to", valueName: "time", help: "Only shares before this time, in the same forms.") var to: String?
+        @Option("by", valueName: "grouping", default: .day, help: "Rows per meetup, target and day (day), per meetup and target (target), or per meetup (meetup).") var by: Grouping
+        @Flag(.json) var json: Bool
 
         struct Row: Encodable {
             var meetupId: Int64

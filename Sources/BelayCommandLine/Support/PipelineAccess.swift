@@ -1,5 +1,6 @@
 import Foundation
 import BelayAPI
+import BelayArguments
 import BelayPipeline
 
 extension CommandContext {

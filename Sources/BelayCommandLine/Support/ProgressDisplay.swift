@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 
 /// Reads and writes the times admins type and scripts parse.
 ///
