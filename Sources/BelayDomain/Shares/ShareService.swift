@@ -33,7 +33,7 @@ public final class ShareService: Sendable {
                     return ShareEventResult(event: first, isRepeat: true)
                 }
                 guard let owner = try db.queryOne("SELECT member_id, meetup_id FROM rewards WHERE id = ?", [event.rewardID], {
-                    (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self))
+                    (try $0.get("member_id", as: Int64.self), try $0.get("meetup_id", as: Int64.self))
                 }) else {
                     throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
                 }
