@@ -40,7 +40,8 @@ let package = Package(
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
 
-        // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
+        // C shims for what Swift cannot call (setjmp/longjmp error handling, variadic functions,
+        // macros) and, in CImageShim, the renderer's hottest loops, compiled -O2 in every configuration.
         .target(
             name: "CImageShim",
             dependencies: ["CPNG", "CJPEG", "CDeflate"],
