@@ -24,7 +24,7 @@ extension APIRoutes {
             return .api(ShareEventBody(event: result.event, presentation: presentation), status: result.isRepeat ? .ok : .created)
         }
 
-        routes.get("/v1/stats/shares") { request, context in
+        routes.get("/v1/stats/shares", query: ["limit", "cursor", "meetup_id", "from", "to"]) { request, context in
             let caller = try context.requireRole([.host, .admin], to: "see share statistics")
             let page = try request.pagination(defaultLimit: 100, maximum: 500)
             let meetupID = try request.query("meetup_id", as: Int64.self)

@@ -16,8 +16,9 @@ struct ServeCommand: ParsableCommand {
             accepts connections. On the first start with an empty data directory it creates the
             database, applies the migrations and imports the hold catalogue, then says how to create
             an admin token. SIGTERM or SIGINT (Ctrl-C) stops it gracefully: no new connections,
-            requests in flight and the render jobs in hand are finished, the database is closed,
-            and it exits 0.
+            requests in flight get server.shutdown_grace_seconds to finish (one still waiting for its
+            database write is then answered 503 shutting_down; the write still commits), the render
+            jobs in hand are finished, the database is closed, and it exits 0.
             Image URLs start with server.public_base_url; when that names a loopback host its port
             follows the port actually bound.
             """
