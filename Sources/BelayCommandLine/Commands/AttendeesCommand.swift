@@ -120,7 +120,7 @@ struct AttendeesCommand: ParsableCommand {
             }
             if json { try context.printJSON(results) } else if !results.isEmpty { context.printTable(table) }
             guard failures.isEmpty else {
-                throw CommandLineError.failure("Could not add \(failures.count) of \(handles.count) member\(handles.count == 1 ? "" : "s"):\n  " + failures.joined(separator: "\n  "))
+                throw CommandLineError.failure("Could not add \(failures.count) of \(Plural.counted(handles.count, "member")):\n  " + failures.joined(separator: "\n  "))
             }
         }
     }
@@ -240,8 +240,7 @@ struct AttendeesCommand: ParsableCommand {
             let user = try services.user(handle)
             let attendance = try services.checkIns.undoCheckIn(meetupID: meetupID, memberID: user.id, by: .commandLine)
             if json { return try context.printJSON(AttendanceOutput(attendance, handle: user.handle, displayName: user.displayName)) }
-            context.print("\(user.handle)  \(attendance.status.rawValue)")
-            context.note("Undid \(user.handle)'s check-in; their reward is revoked.")
+            context.print("Undid \(user.handle)'s check-in at meetup \(meetupID): \(user.handle) is \(attendance.status.rawValue) again and their reward is revoked.")
         }
     }
 }

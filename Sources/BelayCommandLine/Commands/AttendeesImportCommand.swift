@@ -66,7 +66,7 @@ extension AttendeesCommand {
             }
             let checkedIn = outputs.filter { $0.checkedInAt != nil }.count
             let added = outputs.filter(\.changed).count
-            context.note("Imported \(rows.count) attendee\(rows.count == 1 ? "" : "s") into meetup \(meetupID) (\(checkedIn) checked in, \(added) changed). Run `belay backfill` to render their stickers if no server is running.")
+            context.note("Imported \(Plural.counted(rows.count, "attendee")) into meetup \(meetupID) (\(checkedIn) checked in, \(added) changed). Run `belay backfill` to render their stickers if no server is running.")
         }
 
         /// Reads and checks every row; nothing is written when any row is wrong.

@@ -114,14 +114,14 @@ struct BackfillCommand: ParsableCommand {
         display.finish()
         try printSummary(report, context)
         if report.reclaimed > 0 {
-            context.note("Took back \(report.reclaimed) render job\(report.reclaimed == 1 ? "" : "s") left running by a process on this host that is gone.")
+            context.note("Took back \(Plural.counted(report.reclaimed, "render job")) left running by a process on this host that is gone.")
         }
         if report.runningElsewhere > 0 {
             let until = report.runningElsewhereUntil.map { " until \(TimeFormatting.rfc3339($0))" } ?? ""
-            context.note("Skipped \(report.runningElsewhere) render job\(report.runningElsewhere == 1 ? "" : "s") held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
+            context.note("Skipped \(Plural.counted(report.runningElsewhere, "render job")) held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
         }
         if report.failed > 0 {
-            context.note("\(report.failed) reward\(report.failed == 1 ? "" : "s") failed to render for good; `belay rewards list --member HANDLE` gives the reason. Fix the cause; the next backfill retries them after a back-off.")
+            context.note("\(Plural.counted(report.failed, "reward")) failed to render for good; `belay rewards list --member HANDLE` gives the reason. Fix the cause; the next backfill retries them after a back-off.")
         }
         if let stopped = report.stoppedEarly { throw CommandLineError.failure("The backfill stopped early: \(stopped)") }
     }
@@ -145,7 +145,7 @@ struct BackfillCommand: ParsableCommand {
         table.append(["retry failed renders", "\(plan.rendersToQueue.failed)"])
         table.append(["finish jobs already queued or running", "\(plan.jobsInFlight)"])
         context.printTable(table)
-        context.note("Dry run: nothing was changed. About \(wouldRender) render job\(wouldRender == 1 ? "" : "s") would run.")
+        context.note("Dry run: nothing was changed. About \(Plural.counted(wouldRender, "render job")) would run.")
         if let holder = plan.leaseHolder { context.note("Another backfill is running now (lease \(holder)); a real run would be refused.") }
     }
 

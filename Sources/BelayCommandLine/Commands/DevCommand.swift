@@ -89,7 +89,7 @@ struct DevCommand: ParsableCommand {
                 report.lastMeetupId = meetup.id
             }
             if json { return try context.printJSON(report) }
-            context.print("\(report.checkIns) check-ins at \(meetups) meetups (\(report.firstMeetupId)–\(report.lastMeetupId)) by \(members) members")
+            context.print("\(Plural.counted(report.checkIns, "check-in")) at \(Plural.counted(meetups, "meetup")) (\(report.firstMeetupId)–\(report.lastMeetupId)) by \(Plural.counted(members, "member"))")
             context.note(report.rewardsGiven == 0
                 ? "No rewards were given (no catalogue yet). Import it with `belay holds import`, then run `belay backfill`."
                 : "\(report.rewardsGiven) rewards were given at check-in (the catalogue is loaded); `belay backfill` renders them.")

@@ -1,5 +1,6 @@
 import Foundation
 import BelayArguments
+import BelayDomain
 import BelayPipeline
 
 /// `belay gc`: remove image files no reward refers to.
@@ -38,9 +39,9 @@ struct GarbageCollectCommand: ParsableCommand {
         for path in report.removedFiles + report.removedTemporaryFiles + report.removedCollections { context.print(path) }
         let count = report.removedFiles.count + report.removedTemporaryFiles.count + report.removedCollections.count
         let megabytes = String(format: "%.1f MB", Double(report.removedBytes) / 1_048_576)
-        context.note((dryRun ? "Would remove" : "Removed") + " \(count) file\(count == 1 ? "" : "s") (\(megabytes)): "
-            + "\(report.removedFiles.count) unreferenced image\(report.removedFiles.count == 1 ? "" : "s"), "
-            + "\(report.removedTemporaryFiles.count) temporary, \(report.removedCollections.count) cached collection\(report.removedCollections.count == 1 ? "" : "s"). "
+        context.note((dryRun ? "Would remove" : "Removed") + " \(Plural.counted(count, "file")) (\(megabytes)): "
+            + "\(Plural.counted(report.removedFiles.count, "unreferenced image")), "
+            + "\(report.removedTemporaryFiles.count) temporary, \(Plural.counted(report.removedCollections.count, "cached collection")). "
             + "Kept \(report.keptReferenced) in use and \(report.keptRecent) newer than \(minimumAge) min."
             + (dryRun ? " Nothing was removed (dry run)." : ""))
         if !report.errors.isEmpty {

@@ -70,7 +70,7 @@ struct MeetupsCommand: ParsableCommand {
                     table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: zone), TimeFormatting.local(meetup.endsAt, in: zone), meetup.title])
                 }
                 context.printTable(table)
-                context.note("Created a weekly series of \(series.count) meetups (series \(series[0].id)). Change one with `belay meetups update ID`, or it and every later one with `--following`.")
+                context.note("Created a weekly series of \(Plural.counted(series.count, "meetup")) (series \(series[0].id)). Change one with `belay meetups update ID`, or it and every later one with `--following`.")
                 return
             }
             let meetup = try services.meetups.create(
@@ -103,7 +103,7 @@ struct MeetupsCommand: ParsableCommand {
             ["host", host ?? String(meetup.hostID)],
             ["status", meetup.status.rawValue],
             ["capacity", String(meetup.capacity)],
-            ["going", "\(meetup.goingCount) (\(meetup.placesLeft) places left)"],
+            ["going", "\(meetup.goingCount) (\(Plural.counted(meetup.placesLeft, "place")) left)"],
             ["waitlisted", String(meetup.waitlistCount)],
             ["checked in", String(meetup.checkedInCount)],
         ]
@@ -232,7 +232,7 @@ struct MeetupsCommand: ParsableCommand {
                                   TimeFormatting.local(meetup.endsAt, in: meetup.zone), meetup.title, meetup.placeName])
                 }
                 context.printTable(table)
-                context.note("Updated \(updated.count) meetup\(updated.count == 1 ? "" : "s") from \(id) on.")
+                context.note("Updated \(Plural.counted(updated.count, "meetup")) from \(id) on.")
                 return
             }
             let meetup = try services.meetups.update(id: id, changes, by: .commandLine)

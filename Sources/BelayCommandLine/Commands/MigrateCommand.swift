@@ -1,6 +1,7 @@
 import Foundation
 import BelayAPI
 import BelayArguments
+import BelayDomain
 import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
@@ -64,12 +65,12 @@ struct MigrateCommand: ParsableCommand {
         for identifier in listed { context.print(identifier) }
         if dryRun {
             context.note(listed.isEmpty
-                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
-                : "Would apply \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path)\(exists ? "" : " (a new database)"). Run `belay migrate` to apply.")
+                ? "\(path) is up to date (\(Plural.counted(report.alreadyApplied, "migration")) applied); nothing to do."
+                : "Would apply \(Plural.counted(listed.count, "migration")) to \(path)\(exists ? "" : " (a new database)"). Run `belay migrate` to apply.")
         } else {
             context.note(listed.isEmpty
-                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
-                : "Applied \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path).")
+                ? "\(path) is up to date (\(Plural.counted(report.alreadyApplied, "migration")) applied); nothing to do."
+                : "Applied \(Plural.counted(listed.count, "migration")) to \(path).")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import BelayArguments
 import BelayConfig
+import BelayDomain
 import BelayPipeline
 import BelayRender
 
@@ -349,7 +350,7 @@ struct RenderCommand: ParsableCommand {
                 try context.printJSON(Report(out: path, holds: image.holdCount, bytes: Int(image.byteCount), digest: image.digest,
                                              cached: image.wasCached, milliseconds: nil, width: nil, height: nil))
             } else {
-                context.note("Wrote \(path): \(image.holdCount) holds, \(image.byteCount) bytes\(image.wasCached ? " (from the cache)" : "").")
+                context.note("Wrote \(path): \(Plural.counted(image.holdCount, "hold")), \(image.byteCount) bytes\(image.wasCached ? " (from the cache)" : "").")
             }
         }
 

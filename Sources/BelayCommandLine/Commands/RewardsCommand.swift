@@ -85,8 +85,8 @@ struct RewardsCommand: ParsableCommand {
             } while report.hasMore && !report.awarded.isEmpty
             if json { return try context.printJSON(Output(awarded: awarded, skippedWithoutCatalog: skipped)) }
             for id in awarded { context.print(String(id)) }
-            context.note("Awarded \(awarded.count) reward\(awarded.count == 1 ? "" : "s").")
-            if skipped > 0 { context.note("\(skipped) check-in\(skipped == 1 ? "" : "s") still lack a reward: import the catalogue with `belay holds import`, then run this again.") }
+            context.note("Awarded \(Plural.counted(awarded.count, "reward")).")
+            if skipped > 0 { context.note("\(Plural.counted(skipped, "check-in")) still lack a reward: import the catalogue with `belay holds import`, then run this again.") }
         }
     }
 }

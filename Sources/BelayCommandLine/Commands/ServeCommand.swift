@@ -2,6 +2,7 @@ import Foundation
 import BelayAPI
 import BelayArguments
 import BelayConfig
+import BelayDomain
 import BelayHTTP
 
 /// `belay serve [--port N]`: runs the HTTP API, the render workers and the scheduled backfill
@@ -74,8 +75,8 @@ struct ServeCommand: ParsableCommand {
         let program = CommandLine.arguments.first.map(shellQuoted) ?? "belay"
         context.print("""
 
-            First start: created \(report.databasePath) (\(report.migrations.count) migration\(report.migrations.count == 1 ? "" : "s")) \
-            and imported \(report.catalogue.holdsAdded) holds and \(report.catalogue.backgroundsAdded) backgrounds.
+            First start: created \(report.databasePath) (\(Plural.counted(report.migrations.count, "migration"))) \
+            and imported \(Plural.counted(report.catalogue.holdsAdded, "hold")) and \(Plural.counted(report.catalogue.backgroundsAdded, "background")).
             Create an admin and their API token (printed once) in another terminal:
               \(program) users create admin --name "Club Admin" --role admin --token\(config)
             Then call the API with it:

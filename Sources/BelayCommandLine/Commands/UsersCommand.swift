@@ -232,7 +232,7 @@ struct UsersCommand: ParsableCommand {
             } else {
                 let count = try services.users.revokeAllTokens(userID: user.id)
                 context.print(String(count))
-                context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(count) token\(count == 1 ? "" : "s") of \(user.handle).")
+                context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(Plural.counted(count, "token")) of \(user.handle).")
             }
         }
     }
