@@ -12,7 +12,7 @@ public enum BelayCLI {
     public static let runner = CommandRunner(root: BelayRootCommand.self, version: version, describe: describe)
 
     /// Domain refusals print their message and stable reason code, e.g.
-    /// `Error: Meetup 3 is full … [waitlisted]`; a configuration error prints each problem on
+    /// `Error: jun is on the waitlist of meetup 3, not going. [waitlisted]`; a configuration error prints each problem on
     /// its own `Error:` line, then how to see them all.
     @Sendable static func describe(_ error: any Error) -> String? {
         if let error = error as? ConfigurationError {

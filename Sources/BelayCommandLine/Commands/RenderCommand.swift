@@ -315,7 +315,7 @@ struct RenderCommand: ParsableCommand {
                 """)
         }
 
-        @OptionalOption("user", valueName: "id", help: "The member whose collection to render (from the database).") var user: Int64?
+        @OptionalOption("user", valueName: "handle", help: "The member whose collection to render (from the database).") var user: String?
         @OptionalOption("items", valueName: "file", help: "Render the collection described by this JSON file instead (no database; see below).") var items: String?
         @Option("scale", valueName: "1|2|3", default: 2, help: "360 pt wide at this scale.") var scale: Int
         @Option("out", valueName: "file", help: "Where to write the PNG.") var out: String
@@ -323,7 +323,7 @@ struct RenderCommand: ParsableCommand {
         @Flag(.json) var json: Bool
 
         func validate() throws {
-            guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <id> or --items <file>") }
+            guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <handle> or --items <file>") }
             try RenderCommand.validate(scale: scale)
             try RenderCommand.validate(threads: threads)
         }
@@ -332,13 +332,9 @@ struct RenderCommand: ParsableCommand {
             if let items { return try renderDescribed(items, context) }
             guard let user else { return }
             let services = try context.services()
+            let member = try services.user(user)
             let pipeline = try context.pipeline(services)
-            let image: BelayPipeline.CollectionImage
-            do {
-                image = try pipeline.collections.image(memberID: user, scale: scale)
-            } catch let error as PipelineError where error.isMemberNotFound {
-                throw CommandLineError.failure("No member has id \(user). List members with `belay users list`.")
-            }
+            let image = try pipeline.collections.image(memberID: member.id, scale: scale)
             let path = context.absolutePath(out)
             do {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }

@@ -28,6 +28,11 @@ enum UserRepository {
         try db.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", [id], decodeUser)
     }
 
+    /// How messages name the user `id`: their handle, or `user 7` when no user has that id.
+    static func handle(id: Int64, in db: Database) throws -> String {
+        try db.queryOne("SELECT handle FROM users WHERE id = ?", [id]) { try $0.get("handle", as: String.self) } ?? "user \(id)"
+    }
+
     static func find(handle: String, in db: Database) throws -> User? {
         try db.queryOne("SELECT \(userColumns) FROM users WHERE handle = ?", [handle], decodeUser)
     }
