@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import BelayArguments
 
@@ -31,12 +30,7 @@ private struct Box: ParsableCommand {
 }
 
 private func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
-    let output = Mutex(""), errors = Mutex("")
-    let status = CommandRunner(root: Box.self, version: "box 1").run(
-        arguments: arguments, environment: [:], currentDirectory: "/",
-        output: TextSink { text in output.withLock { $0 += text } },
-        errorOutput: TextSink { text in errors.withLock { $0 += text } })
-    return (status, output.withLock { $0 }, errors.withLock { $0 })
+    runCommandLine(root: Box.self, version: "box 1", arguments)
 }
 
 @Suite struct ArgumentDeclarationTests {
