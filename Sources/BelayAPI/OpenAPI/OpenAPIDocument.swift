@@ -225,10 +225,13 @@ public enum OpenAPIDocument {
                              problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/stats/shares", operationID: "shareStatistics",
                              summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
+                             description: "With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
                              queryParameters: [
                                 OpenAPIOperation.query("meetup_id", Schema.integer, "Only this meetup."),
                                 OpenAPIOperation.query("from", Schema.dateTime, "Only events at or after this time."),
                                 OpenAPIOperation.query("to", Schema.dateTime, "Only events before this time."),
+                                OpenAPIOperation.query("by", Schema.enumeration(ShareStatisticGrouping.allCases.map(\.rawValue)),
+                                                       "Sum per `day`, per `target` or per `meetup` (default: a row per meetup, day and target)."),
                                 OpenAPIOperation.limit(100, 500), OpenAPIOperation.cursor,
                              ],
                              answers: [ok("A page of statistics, by meetup, day and target.", "ShareStatisticList")], problems: [400, 403, 404]),

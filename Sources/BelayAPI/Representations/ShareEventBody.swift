@@ -23,15 +23,18 @@ struct ShareEventBody: JSONRepresentable {
     }
 }
 
-/// Share counts of one meetup, target and day.
+/// Share counts of one meetup, target and day, or summed per one of them (`?by=`); what is
+/// summed over is null.
 struct ShareStatisticBody: JSONRepresentable {
-    let statistic: ShareStatistic
+    let statistic: ShareStatisticGroup
+
+    init(_ statistic: ShareStatisticGroup) { self.statistic = statistic }
 
     func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("meetup_id", statistic.meetupID)
             json.member("meetup_title", statistic.meetupTitle)
-            json.member("target", statistic.target.rawValue)
+            json.member("target", statistic.target?.rawValue)
             json.member("day", statistic.day)
             json.member("events", statistic.events)
             json.member("completed", statistic.completed)

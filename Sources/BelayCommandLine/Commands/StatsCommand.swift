@@ -10,7 +10,7 @@ struct StatsCommand: ParsableCommand {
 
     /// `belay stats shares`.
     struct Shares: ParsableCommand {
-        enum Grouping: String, ExpressibleByArgument, CaseIterable { case day, target, meetup }
+        typealias Grouping = ShareStatisticGrouping
 
         static var configuration: CommandConfiguration {
             CommandConfiguration(
@@ -33,6 +33,14 @@ struct StatsCommand: ParsableCommand {
             var day: String?
             var target: String?
             var events: Int, completed: Int, failed: Int, dismissed: Int
+
+            init(_ group: ShareStatisticGroup) {
+                meetupId = group.meetupID
+                meetupTitle = group.meetupTitle
+                day = group.day
+                target = group.target?.rawValue
+                (events, completed, failed, dismissed) = (group.events, group.completed, group.failed, group.dismissed)
+            }
         }
 
         func run(_ context: CommandContext) throws {
@@ -43,21 +51,8 @@ struct StatsCommand: ParsableCommand {
             if let fromDate, let toDate, toDate <= fromDate { throw CommandLineError.usage("--to must be after --from") }
             if let meetup { _ = try services.meetup(meetup) }
             let statistics = try services.shares.statistics(meetupID: meetup, from: fromDate, to: toDate)
-
+            let rows = ShareStatisticGroup.groups(statistics, by: by).map(Row.init)
             let keepsMeetup = by == nil || by == .meetup, keepsDay = by == nil || by == .day, keepsTarget = by == nil || by == .target
-            var rows: [Row] = []
-            for statistic in statistics {
-                let key = Row(meetupId: keepsMeetup ? statistic.meetupID : nil, meetupTitle: keepsMeetup ? statistic.meetupTitle : nil,
-                              day: keepsDay ? statistic.day : nil, target: keepsTarget ? statistic.target.rawValue : nil,
-                              events: 0, completed: 0, failed: 0, dismissed: 0)
-                var index = rows.firstIndex { $0.meetupId == key.meetupId && $0.day == key.day && $0.target == key.target }
-                if index == nil { rows.append(key); index = rows.count - 1 }
-                rows[index!].events += statistic.events
-                rows[index!].completed += statistic.completed
-                rows[index!].failed += statistic.failed
-                rows[index!].dismissed += statistic.dismissed
-            }
-            rows.sort { ($0.meetupId ?? 0, $0.day ?? "", $0.target ?? "") < ($1.meetupId ?? 0, $1.day ?? "", $1.target ?? "") }
             if json { return try context.printJSON(rows) }
             var columns: [String] = []
             if keepsMeetup { columns.append("meetup") }
@@ -79,3 +74,5 @@ struct StatsCommand: ParsableCommand {
         }
     }
 }
+
+extension ShareStatisticGrouping: ExpressibleByArgument {}
