@@ -46,6 +46,7 @@ extension BelayConfiguration {
             ])),
             ("rewards", .object([
                 ("milestones", .object(rewards.milestones.sorted { $0.key < $1.key }.map { (String($0.key), string($0.value)) })),
+                ("streak_milestones", .object(rewards.streakMilestones.sorted { $0.key < $1.key }.map { (String($0.key), string($0.value)) })),
                 ("rarity_weights", .object(rewards.rarityWeights.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { ($0.key, integer($0.value)) })),
             ])),
             ("render", .object([

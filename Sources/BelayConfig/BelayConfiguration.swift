@@ -86,6 +86,9 @@ public struct BelayConfiguration: Sendable, Equatable {
     public struct Rewards: Sendable, Equatable {
         /// The hold id given for a member's Nth check-in, keyed by N.
         public var milestones: [Int: String]
+        /// The hold id given for the check-in that first makes a member's weekly streak N
+        /// weeks long, keyed by N (empty: no streak milestones).
+        public var streakMilestones: [Int: String] = [:]
         /// Relative weight of each rarity in the ordinary weighted pick.
         public var rarityWeights: [String: Int]
     }

@@ -73,6 +73,7 @@ enum BuiltInDefaults {
           "50": "pinch-obsidian",
           "100": "volume-aurora"
         },
+        "streak_milestones": {},
         "rarity_weights": {
           "common": 60,
           "uncommon": 25,
@@ -135,6 +136,7 @@ enum BuiltInDefaults {
     /// one replaces it whole. The value is the JSON type of each entry's value.
     static let openMaps: [String: ConfigurationSchema.ValueType] = [
         "rewards.milestones": .string,
+        "rewards.streak_milestones": .string,
         "rewards.rarity_weights": .integer,
     ]
 

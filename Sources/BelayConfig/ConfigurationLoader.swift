@@ -10,11 +10,11 @@ extension BelayConfiguration {
     /// 1. The built-in defaults (the same values as the repository's `config.json`).
     /// 2. The configuration file: `configFile` if given, else `$BELAY_CONFIG` if set, else
     ///    `./config.json` when it exists, else none. Keys it leaves out keep their defaults;
-    ///    an object under `rewards.milestones` or `rewards.rarity_weights` replaces the
-    ///    default one whole.
+    ///    an object under `rewards.milestones`, `rewards.streak_milestones` or
+    ///    `rewards.rarity_weights` replaces the default one whole.
     /// 3. Environment variables: `BELAY_` plus the key path joined with `_`, upper-cased
     ///    (`BELAY_SERVER_PORT=9000`, `BELAY_DATA_DIRECTORY=/srv/belay/data`,
-    ///    `BELAY_SHARE_INSTAGRAM_APP_ID=…`). Integers are written in decimal; the two reward
+    ///    `BELAY_SHARE_INSTAGRAM_APP_ID=…`). Integers are written in decimal; the three reward
     ///    maps take a JSON object (`BELAY_REWARDS_MILESTONES='{"1":"jug-gold"}'`). Any other
     ///    `BELAY_*` variable is refused as unknown, so a typo cannot go unnoticed.
     ///

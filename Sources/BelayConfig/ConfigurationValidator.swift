@@ -199,12 +199,13 @@ struct ConfigurationValidator {
         )
 
         // rewards
-        var milestones: [Int: String] = [:]
-        if case let .object(members)? = value("rewards.milestones") {
+        func milestoneMap(_ key: String, counting what: String, example: String) -> [Int: String] {
+            var milestones: [Int: String] = [:]
+            guard case let .object(members)? = value(key) else { return milestones }
             for member in members {
-                let path = "rewards.milestones.\(member.key)"
+                let path = "\(key).\(member.key)"
                 guard let count = Int(member.key), count >= 1, String(count) == member.key else {
-                    refuse(path, "\(JSONValue.quoted(member.key)) is not a check-in count; keys are whole numbers from 1, e.g. \"10\"")
+                    refuse(path, "\(JSONValue.quoted(member.key)) is not \(what); keys are whole numbers from 1, e.g. \"\(example)\"")
                     continue
                 }
                 guard case let .string(hold) = member.value, !hold.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -213,7 +214,10 @@ struct ConfigurationValidator {
                 }
                 milestones[count] = hold
             }
+            return milestones
         }
+        let milestones = milestoneMap("rewards.milestones", counting: "a check-in count", example: "10")
+        let streakMilestones = milestoneMap("rewards.streak_milestones", counting: "a number of weeks in a row", example: "4")
         var weights: [String: Int] = [:]
         if case let .object(members)? = value("rewards.rarity_weights") {
             for member in members {
@@ -228,7 +232,7 @@ struct ConfigurationValidator {
             }
             if members.isEmpty { refuse("rewards.rarity_weights", "is empty; give each rarity a weight, e.g. {\"common\": 60, \"rare\": 12}") }
         }
-        let rewards = BelayConfiguration.Rewards(milestones: milestones, rarityWeights: weights)
+        let rewards = BelayConfiguration.Rewards(milestones: milestones, streakMilestones: streakMilestones, rarityWeights: weights)
 
         // render
         let formatName = string("render.story_format")

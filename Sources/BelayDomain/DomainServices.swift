@@ -41,7 +41,7 @@ public struct DomainServices: Sendable {
         self.pool = pool
         self.clock = clock
         self.settings = settings
-        let awarder = RewardAwarder(policy: settings.rewards)
+        let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
         meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
@@ -55,6 +55,7 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
-        progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones, clubTimeZone: settings.clubTimeZone)
+        progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
+                                   streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }
 }

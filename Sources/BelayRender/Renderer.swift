@@ -266,6 +266,9 @@ public final class Renderer {
         key.add("first", content.firstDate ?? "")
         key.add("last", content.lastDate ?? "")
         key.add("count", String(content.items.count))
+        if let progress = content.progress {
+            key.add("progress", "\(progress.collected)/\(progress.total) streak \(progress.currentStreakWeeks)/\(progress.longestStreakWeeks)")
+        }
         for item in content.items {
             key.add("hold", try artwork.fingerprint(item.holdPath))
             key.add("place", item.place)

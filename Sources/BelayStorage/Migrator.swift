@@ -10,7 +10,7 @@ public struct MigrationStatus: Sendable {
     public var isCurrent: Bool { pending.isEmpty }
 }
 
-/// Applies `Migrations/NNNN_name.sql` files in order, each in its own transaction together
+/// Applies `Migrations/sqlite/NNNN_name.sql` files in order, each in its own transaction together
 /// with its record (identifier + SHA-256 checksum) in the `schema_migrations` table.
 ///
 /// Shipped migrations are never edited: a change is a new file. The migrator refuses
@@ -21,10 +21,25 @@ public struct Migrator: Sendable {
     /// The known migrations, ordered by version.
     public let migrations: [Migration]
 
-    /// Reads every `NNNN_name.sql` in `directory`. Hidden files (starting with `.`) are ignored.
+    /// Reads every `NNNN_name.sql` in `directory`, or in its `sqlite` folder when it has one
+    /// (the project's `Migrations` folder holds one folder per engine). Hidden files (starting
+    /// with `.`) are ignored.
     /// - Throws: `DatabaseError` for an unreadable directory, a badly named file, a duplicate
     ///   number or a gap in numbering.
     public init(directory: String) throws {
+        try self.init(migrations: try Self.read(Self.engineFolder(of: directory, engine: "sqlite")))
+    }
+
+    /// `directory/engine` when that is a folder, else `directory`.
+    public static func engineFolder(of directory: String, engine: String) -> String {
+        let nested = (directory as NSString).appendingPathComponent(engine)
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: nested, isDirectory: &isDirectory) && isDirectory.boolValue ? nested : directory
+    }
+
+    /// The `NNNN_name.sql` migrations of a folder.
+    /// - Throws: `DatabaseError` for an unreadable directory or file, or a badly named file.
+    public static func read(_ directory: String) throws -> [Migration] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -46,7 +61,7 @@ public struct Migrator: Sendable {
             let sql = String(decoding: data, as: UTF8.self)
             migrations.append(try Migration(identifier: String(name.dropLast(4)), sql: sql))
         }
-        try self.init(migrations: migrations)
+        return migrations
     }
 
     /// Uses migrations given in code (for tests and embedded schemas).

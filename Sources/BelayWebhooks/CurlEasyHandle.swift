@@ -3,8 +3,8 @@ import Foundation
 
 /// One libcurl easy handle with the header list, address guard and response buffer it
 /// points at; this object owns them all and frees them in `deinit`. Not thread-safe: one
-/// transfer on one thread at a time.
-final class CurlEasyHandle {
+/// transfer on one thread at a time (`CurlHandlePool` hands each to one caller).
+final class CurlEasyHandle: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
     private var headers: UnsafeMutablePointer<curl_slist>?
     let guardState: UnsafeMutablePointer<belay_curl_guard>
@@ -20,6 +20,16 @@ final class CurlEasyHandle {
         guardState.initialize(to: belay_curl_guard())
         body = .allocate(capacity: 1)
         body.initialize(to: belay_curl_body(bytes: nil, length: 0, limit: responseLimit))
+    }
+
+    /// Clears every option, header, guard verdict and response byte of the last transfer,
+    /// keeping the handle's open connections for the next one to the same host.
+    func resetForNextTransfer() {
+        curl_easy_reset(handle)
+        if let headers { curl_slist_free_all(headers) }
+        headers = nil
+        guardState.pointee = belay_curl_guard()
+        belay_curl_body_free(body)
     }
 
     /// Adds one `Name: value` request header.

@@ -1,9 +1,11 @@
 import BelayDomain
 import Foundation
 
-/// The background threads that deliver webhooks: each asks the queue for a due delivery,
-/// signs it, sends it through the transport and reports the result; when nothing is due it
-/// waits `pollSeconds` (or until `notify`). Never runs on an HTTP thread.
+/// The background threads that deliver webhooks: each claims the due deliveries at the head
+/// of one endpoint's queue (up to the policy's batch size), signs and sends them in order
+/// through the transport, stopping at the first that fails (the rest wait behind it), and
+/// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
+/// until `notify`). Never runs on an HTTP thread.
 ///
 /// Threading: `start` and `stop` come from one owner thread; `notify` from any thread.
 /// Each worker thread has its own lease-owner name, `<ownerPrefix>:webhook-<n>`, so a
@@ -77,9 +79,10 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     public func deliverDue(owner: String, limit: Int = 10_000) throws -> [(WebhookAttempt, WebhookAttemptResult, WebhookAttemptOutcome?)] {
         takeOverDeadOwners()
         var done: [(WebhookAttempt, WebhookAttemptResult, WebhookAttemptOutcome?)] = []
-        while done.count < limit, let attempt = try service.claim(owner: owner) {
-            let (result, outcome) = try deliver(attempt)
-            done.append((attempt, result, outcome))
+        while done.count < limit {
+            let batch = try service.claim(owner: owner, limit: min(service.batchSize, limit - done.count))
+            guard !batch.isEmpty else { break }
+            done += try deliverInOrder(batch)
         }
         return done
     }
@@ -99,10 +102,10 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
 
             var worked = false
             do {
-                if try service.hasDueDelivery(), let attempt = try service.claim(owner: owner) {
-                    let (result, outcome) = try deliver(attempt)
-                    worked = true
-                    report(attempt, result, outcome)
+                if try service.hasDueDelivery() {
+                    let batch = try service.claim(owner: owner, limit: service.batchSize)
+                    worked = !batch.isEmpty
+                    for (attempt, result, outcome) in try deliverInOrder(batch) { report(attempt, result, outcome) }
                 }
             } catch {
                 log("webhook delivery: \(error); trying again in \(pollSeconds) s")
@@ -121,17 +124,30 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ attempt: WebhookAttempt) throws -> (WebhookAttemptResult, WebhookAttemptOutcome?) {
-        let result: WebhookAttemptResult
+    /// Sends a claimed batch in order until one fails or the next could not end within its
+    /// lease, records what was attempted in one transaction, and gives back the rest.
+    private func deliverInOrder(_ batch: [WebhookAttempt]) throws -> [(WebhookAttempt, WebhookAttemptResult, WebhookAttemptOutcome?)] {
+        var results: [(WebhookAttempt, WebhookAttemptResult)] = []
+        for attempt in batch {
+            guard results.isEmpty || clock.now() <= attempt.startBy else { break }
+            let result = send(attempt)
+            results.append((attempt, result))
+            if !result.succeeded { break }
+        }
+        let outcomes = try service.report(results)
+        try service.release(Array(batch.dropFirst(results.count)))
+        return zip(results, outcomes).map { ($0.0, $0.1, $1) }
+    }
+
+    private func send(_ attempt: WebhookAttempt) -> WebhookAttemptResult {
         do {
             let headers = try WebhookSigner.headers(messageID: attempt.messageID,
                                                     timestamp: Int64(clock.now().timeIntervalSince1970.rounded(.down)),
                                                     body: attempt.body, secrets: attempt.secrets)
-            result = transport.post(url: attempt.url, headers: headers, body: attempt.body)
+            return transport.post(url: attempt.url, headers: headers, body: attempt.body)
         } catch {
-            result = WebhookAttemptResult(statusCode: nil, error: "\(error)")
+            return WebhookAttemptResult(statusCode: nil, error: "\(error)")
         }
-        return (result, try service.report(attempt, result))
     }
 
     private func report(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult, _ outcome: WebhookAttemptOutcome?) {

@@ -21,6 +21,7 @@ public struct CurlWebhookTransport: WebhookTransport {
     public let timeoutSeconds: Int
     public let allowPrivateAddresses: Bool
     public let userAgent: String
+    private let handles = CurlHandlePool(responseLimit: 500)
 
     public init(timeoutSeconds: Int, allowPrivateAddresses: Bool, userAgent: String = "Belay-Webhooks/1.0") {
         self.timeoutSeconds = timeoutSeconds
@@ -37,7 +38,10 @@ public struct CurlWebhookTransport: WebhookTransport {
     }
 
     private func send(url: String, headers: [(String, String)], body: [UInt8]) throws -> WebhookAttemptResult {
-        let easy = try CurlEasyHandle(responseLimit: 500)
+        try handles.withHandle { easy in try send(url: url, headers: headers, body: body, with: easy) }
+    }
+
+    private func send(url: String, headers: [(String, String)], body: [UInt8], with easy: CurlEasyHandle) throws -> WebhookAttemptResult {
         let handle = easy.handle
         easy.guardState.pointee.allow_private = allowPrivateAddresses ? 1 : 0
         for (name, value) in headers + [("Content-Type", "application/json"), ("Expect", "")] {

@@ -54,4 +54,28 @@ import Testing
         let epic = after["by_rarity"]?.arrayValue?.first { $0["rarity"]?.stringValue == "epic" }
         #expect(epic?["collected"]?.intValue == 1, "the first check-in is the epic Gold Jug")
     }
+
+    @Test func streakMilestonesShowInTheCatalogueProgressAndReward() throws {
+        let fixture = try APIFixture(settings: ["rewards": ["streak_milestones": ["1": "crimp-silver", "3": "sloper-emerald"],
+                                                            "milestones": ["10": "jug-gold"]]])
+        let member = try fixture.member()
+        let holds = try #require(fixture.get("/v1/holds", as: member)["items"]?.arrayValue)
+        #expect(holds.first { $0["id"]?.stringValue == "crimp-silver" }?["milestone_streak_weeks"]?.intValue == 1)
+        #expect(holds.first { $0["id"]?.stringValue == "jug-gold" }?["milestone_streak_weeks"] == .null)
+        #expect(fixture.get("/v1/me", as: member)["progress"]?["next_streak_milestone"]?["weeks"]?.intValue == 1)
+
+        let meetup = try fixture.meetup(startsIn: 600)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+        let result = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: member.id, proof: .host),
+                                                         by: fixture.host.user.actorForTests)
+        let rewardID = try #require(result.reward?.id)
+        let reward = fixture.get("/v1/rewards/\(rewardID)", as: member)
+        #expect(reward.status == 200)
+        #expect(reward["streak_milestone"]?.intValue == 1)
+        #expect(reward["hold"]?["id"]?.stringValue == "crimp-silver")
+        let next = try #require(fixture.get("/v1/me", as: member)["progress"]?["next_streak_milestone"])
+        #expect(next["weeks"]?.intValue == 3)
+        #expect(next["hold_id"]?.stringValue == "sloper-emerald")
+        #expect(next["remaining"]?.intValue == 2)
+    }
 }

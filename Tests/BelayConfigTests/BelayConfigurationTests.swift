@@ -241,6 +241,8 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"backfill": {"jobs": 0}}"#, "backfill.jobs: 0 is too small"),
         (#"{"rewards": {"milestones": {"ten": "jug-gold"}}}"#, #"rewards.milestones.ten: "ten" is not a check-in count"#),
         (#"{"rewards": {"milestones": {"0": "jug-gold"}}}"#, #"rewards.milestones.0: "0" is not a check-in count"#),
+        (#"{"rewards": {"streak_milestones": {"four": "jug-gold"}}}"#, #"rewards.streak_milestones.four: "four" is not a number of weeks in a row"#),
+        (#"{"rewards": {"streak_milestones": {"4": ""}}}"#, "rewards.streak_milestones.4: must name a hold id"),
         (#"{"rewards": {"rarity_weights": {"rare": -1}}}"#, "rewards.rarity_weights.rare: -1 is negative"),
         (#"{"rewards": {"rarity_weights": {"rare": 0}}}"#, "rewards.rarity_weights: every weight is 0"),
         (#"{"share": {"instagram_app_id": "my-app"}}"#, #"share.instagram_app_id: "my-app" is not a Facebook App ID"#),

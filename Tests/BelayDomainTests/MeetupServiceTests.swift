@@ -158,7 +158,7 @@ import Testing
 
     @Test func upgradingFrom0001CountsExistingAttendances() throws {
         let directory = try TemporaryDirectory()
-        let shipped = BelayProcess.packageRoot.appendingPathComponent("Migrations").path
+        let shipped = BelayProcess.packageRoot.appendingPathComponent("Migrations/sqlite").path
         let first = try Migration(identifier: "0001_initial",
                                   sql: try String(contentsOfFile: shipped + "/0001_initial.sql", encoding: .utf8))
         let database = try Database(path: directory.file("old.sqlite"))

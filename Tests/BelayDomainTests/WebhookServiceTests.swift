@@ -102,6 +102,39 @@ import Testing
         #expect(try webhooks.deliveries(endpointID: slow.id, by: Self.admin).items.allSatisfy { $0.status == .succeeded })
     }
 
+    @Test func aBatchIsTheHeadOfOneEndpointsQueueInOrderAndWhatIsGivenBackIsNotCounted() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let endpoint = try webhooks.add(url: "https://hooks.example.com/", events: [.meetupCreated], by: Self.admin)
+        for _ in 0..<5 { _ = try fixture.meetup() }
+        let batch = try webhooks.claim(owner: "test:1:a", limit: 3)
+        #expect(batch.count == 3)
+        #expect(batch.map(\.deliveryID) == batch.map(\.deliveryID).sorted())
+        #expect(batch.allSatisfy { $0.endpointID == endpoint.id && $0.attempt == 1 && $0.startBy > fixture.clock.now() })
+        // While the head is held, no other worker may send what comes after it.
+        #expect(try webhooks.claim(owner: "test:1:b", limit: 10).isEmpty)
+
+        // The first goes, the second fails, the third was never tried and is given back.
+        let outcomes = try webhooks.report([(batch[0], WebhookAttemptResult(statusCode: 204, error: nil)),
+                                            (batch[1], WebhookAttemptResult(statusCode: 500, error: nil))])
+        #expect(outcomes.count == 2)
+        #expect(outcomes[0] == .delivered)
+        guard case .willRetry? = outcomes[1] else {
+            Issue.record("expected a retry, got \(String(describing: outcomes[1]))")
+            return
+        }
+        try webhooks.release([batch[2]])
+        let log = try webhooks.deliveries(endpointID: endpoint.id, by: Self.admin).items
+        let released = try #require(log.first { $0.id == batch[2].deliveryID })
+        #expect(released.attempts == 0 && released.status == .pending)
+        // The failed one holds back the rest until its retry; then all four go, in order.
+        #expect(try webhooks.claim(owner: "test:1:b", limit: 10).isEmpty)
+        fixture.clock.advance(by: 10)
+        let rest = try webhooks.claim(owner: "test:1:b", limit: 10)
+        #expect(rest.map(\.deliveryID) == [batch[1].deliveryID, batch[2].deliveryID] + log.map(\.id).filter { $0 > batch[2].deliveryID }.sorted())
+        #expect(rest.map(\.attempt) == [2, 1, 1, 1])
+    }
+
     @Test func retriesBackOffThreefoldAndAnEndpointFailingForADayIsDisabled() throws {
         // More attempts than a day holds, so the endpoint is disabled before the delivery is given up.
         let fixture = try fixture(WebhookPolicy(maxAttempts: 20, allowPrivateAddresses: true))

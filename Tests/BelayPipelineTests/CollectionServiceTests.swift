@@ -71,6 +71,18 @@ import Testing
         #expect(!grown.wasCached && grown.holdCount == 4 && grown.digest != first.digest)
     }
 
+    @Test func theMembersOwnCollectionCarriesProgressAndTheStreakAndAHostsViewDoesNot() throws {
+        try fixture.history(meetups: 3, members: 1, place: { "Gym \($0)" })
+        let member = try #require(try fixture.rewards().first?.memberID)
+        let own = try service.request(memberID: member, scale: 2)
+        let progress = try #require(own.progress)
+        let expected = try fixture.domain.progress.progress(memberID: member)
+        #expect(progress.collected == expected.collected && progress.total == expected.total && progress.total > 0)
+        #expect(progress.currentStreakWeeks == expected.streak.current)
+        #expect(progress.longestStreakWeeks == expected.streak.longest && progress.longestStreakWeeks >= 1)
+        #expect(try service.request(memberID: member, scale: 2, hostedBy: fixture.host.id).progress == nil)
+    }
+
     @Test func anUnknownMemberIsRefusedByName() throws {
         #expect { try service.image(memberID: 999, scale: 2) } throws: { error in
             (error as? PipelineError)?.isMemberNotFound == true && "\(error)".contains("999")

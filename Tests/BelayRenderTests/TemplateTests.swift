@@ -111,6 +111,31 @@ struct TemplateTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["collection.png"], "no partial files left")
     }
 
+    @Test func collectionHeaderShowsProgressAndTheStreak() throws {
+        let directory = try TemporaryDirectory()
+        var content = Self.collection(count: 4)
+        content.progress = CollectionProgress(collected: 12, total: 18, currentStreakWeeks: 5, longestStreakWeeks: 9)
+        let path = directory.file("collection-progress-2x.png")
+        let image = try Renderer().renderCollection(content, scale: 2, to: path)
+        #expect(image.height == (146 + 2 * 152 - 12 + 20) * 2)
+        let png = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let pixels = try ImageDecoder.decode(png, name: "collection-progress-2x")
+        // The bar is filled two thirds of the way (12 of 18) and shows its track after that.
+        let bar = CollectionTemplate.progressBar
+        let barMiddle = Int((bar.top + bar.height / 2) * 2)
+        #expect(pixels.color(x: Int((18 + 324 * 0.6) * 2), y: barMiddle) == bar.fill)
+        #expect(pixels.color(x: Int((18 + 324 * 0.72) * 2), y: barMiddle) == bar.track)
+        try GoldenImage.check(png, named: "collection-progress-2x")
+        #expect(CollectionTemplate.streakText(content.progress!) == "🔥 5-week streak · best 9")
+        #expect(CollectionTemplate.streakText(CollectionProgress(collected: 0, total: 18, currentStreakWeeks: 0, longestStreakWeeks: 1))
+            == "Best streak 1 week")
+        #expect(CollectionTemplate.collectedText(content.progress!) == "12 of 18 holds collected")
+        let renderer = try Renderer()
+        var longer = content
+        longer.progress?.currentStreakWeeks = 6
+        #expect(try renderer.collectionKey(content) != (try renderer.collectionKey(longer)), "a longer streak is a new image")
+    }
+
     @Test func emptyCollectionHasAHeaderAndAMessage() throws {
         let directory = try TemporaryDirectory()
         let image = try Renderer().renderCollection(

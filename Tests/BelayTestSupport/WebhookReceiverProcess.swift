@@ -21,6 +21,8 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
         public let answer: Int
         public let signature: String?
         public let body: String
+        /// The sender's TCP port: the same for requests on one kept-open connection.
+        public let peerPort: Int
     }
 
     private let process = Process()
@@ -117,7 +119,7 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
         return Request(id: object["id"] as? String ?? "", type: object["type"] as? String, attempt: object["attempt"] as? Int ?? 0,
                        verified: object["verified"] as? Bool ?? false, error: object["error"] as? String,
                        answer: object["answer"] as? Int ?? 0, signature: object["signature"] as? String,
-                       body: object["body"] as? String ?? "")
+                       body: object["body"] as? String ?? "", peerPort: object["peer_port"] as? Int ?? 0)
     }
 
     deinit {

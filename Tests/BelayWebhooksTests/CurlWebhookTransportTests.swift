@@ -28,6 +28,22 @@ import Testing
         #expect(requests[1].body == String(decoding: body, as: UTF8.self))
     }
 
+    @Test func deliveriesToOneEndpointReuseTheConnection() throws {
+        let directory = try TemporaryDirectory()
+        let receiver = try WebhookReceiverProcess(in: directory)
+        let transport = CurlWebhookTransport(timeoutSeconds: 10, allowPrivateAddresses: true)
+        let body = Array(#"{"type":"webhook.test","timestamp":"2026-12-01T00:00:00.000Z","data":{}}"#.utf8)
+        for index in 0..<5 {
+            let result = transport.post(url: receiver.url(), headers: [("webhook-id", "msg_keep\(index)")], body: body)
+            #expect(result.statusCode == 400, "unsigned, so the receiver refuses it, but it arrives")
+        }
+        #expect(receiver.wait { $0.count == 5 })
+        #expect(Set(receiver.requests.map(\.peerPort)).count == 1, "one connection for all five")
+        // A refused address is still refused on a transport whose handles have been used.
+        let strict = CurlWebhookTransport(timeoutSeconds: 5, allowPrivateAddresses: false)
+        #expect(strict.post(url: receiver.url(), headers: [], body: body).error?.contains("not sent") == true)
+    }
+
     @Test func loopbackIsRefusedAtConnectTimeUnlessAllowed() throws {
         let directory = try TemporaryDirectory()
         let receiver = try WebhookReceiverProcess(in: directory)

@@ -39,6 +39,9 @@ def emit(line):
 
 
 class Handler(BaseHTTPRequestHandler):
+    # Keeps connections open between requests, as a real receiver does.
+    protocol_version = "HTTP/1.1"
+
     def log_message(self, *args):
         pass
 
@@ -72,7 +75,8 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(options.delay_ms / 1000)
         emit(json.dumps({"id": message_id, "timestamp": headers.get("webhook-timestamp"), "type": kind,
                          "attempt": number, "verified": verified, "error": error, "answer": status,
-                         "signature": headers.get("webhook-signature"), "body": body.decode("utf-8", "replace")}))
+                         "signature": headers.get("webhook-signature"), "body": body.decode("utf-8", "replace"),
+                         "peer_port": self.client_address[1]}))
         try:
             self.send_response(status)
             self.send_header("Content-Length", "0")

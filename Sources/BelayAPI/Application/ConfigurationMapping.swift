@@ -26,7 +26,8 @@ extension DomainSettings {
                                    closesMinutesAfterEnd: configuration.checkIn.closesMinutesAfterEnd,
                                    codeStepSeconds: configuration.checkIn.codeStepSeconds,
                                    maxWrongAttempts: configuration.checkIn.maxWrongAttempts),
-            rewards: RewardPolicy(milestones: configuration.rewards.milestones, rarityWeights: weights),
+            rewards: RewardPolicy(milestones: configuration.rewards.milestones, rarityWeights: weights,
+                                  streakMilestones: configuration.rewards.streakMilestones),
             renderJobs: RenderJobPolicy(maxAttempts: configuration.render.maxAttempts,
                                         retryBaseSeconds: configuration.render.retryBaseSeconds,
                                         leaseSeconds: configuration.backfill.leaseSeconds),
@@ -58,7 +59,7 @@ extension WebhookPolicy {
         let webhooks = configuration.webhooks
         self.init(maxAttempts: webhooks.maxAttempts, retryBaseSeconds: webhooks.retryBaseSeconds,
                   disableAfterSeconds: webhooks.disableAfterHours * 3600, leaseSeconds: webhooks.timeoutSeconds + 30,
-                  allowPrivateAddresses: webhooks.allowPrivateAddresses)
+                  attemptSeconds: webhooks.timeoutSeconds, allowPrivateAddresses: webhooks.allowPrivateAddresses)
     }
 }
 

@@ -25,6 +25,7 @@ extension OpenAPIDocument {
             "rarity": Schema.enumeration(HoldRarity.allCases.map(\.rawValue)),
             "milestone_only": Schema.boolean,
             "milestone_check_in": Schema.nullable(Schema.integer("The Nth check-in that earns it, when it is a milestone hold.")),
+            "milestone_streak_weeks": Schema.nullable(Schema.integer("The weekly streak length that earns it, when it is a streak milestone hold.")),
             "artwork_url": Schema.uri,
         ]),
         "HoldList": Schema.list(of: "Hold"),
@@ -38,6 +39,9 @@ extension OpenAPIDocument {
                                                              "remaining": Schema.integer("Check-ins to go.")])),
             "streak": Schema.object(["current_weeks": Schema.integer("Weeks in a row with a check-in, in the club's zone (this week counts once it has one)."),
                                      "longest_weeks": Schema.integer, "this_week_done": Schema.boolean]),
+            "next_streak_milestone": Schema.nullable(Schema.object([
+                "weeks": Schema.integer("The streak length that earns the hold."), "hold_id": Schema.string,
+                "remaining": Schema.integer("Weeks to go from the current streak.")])),
         ]),
     ]
 }

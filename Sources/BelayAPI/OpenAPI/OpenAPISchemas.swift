@@ -168,6 +168,7 @@ extension OpenAPIDocument {
                 "hold": Schema.ref("Hold"),
                 "background": Schema.ref("Background"),
                 "milestone": Schema.nullable(Schema.integer("N when this was the member's Nth check-in and N is a milestone.")),
+                "streak_milestone": Schema.nullable(Schema.integer("N when this check-in first made the member's weekly streak N weeks long and N is a streak milestone.")),
                 "awarded_at": Schema.dateTime,
                 "revoked_at": nullableDateTime,
                 "meetup": Schema.ref("RewardMeetup"),

@@ -6,6 +6,8 @@ struct HoldBody: JSONRepresentable {
     let hold: Hold
     /// The check-in count whose milestone gives this hold, if any.
     let milestoneCheckIn: Int?
+    /// The streak length (weeks in a row) whose milestone gives this hold, if any.
+    let milestoneStreakWeeks: Int?
     let presentation: Presentation
 
     func write(to json: inout JSONOutput) {
@@ -17,6 +19,7 @@ struct HoldBody: JSONRepresentable {
             json.member("rarity", hold.rarity.rawValue)
             json.member("milestone_only", hold.milestoneOnly)
             json.member("milestone_check_in", milestoneCheckIn)
+            json.member("milestone_streak_weeks", milestoneStreakWeeks)
             json.member("artwork_url", presentation.baseURL.url + "/v1/holds/\(hold.id)/artwork.png")
         }
     }
@@ -53,6 +56,16 @@ struct ProgressBody: JSONRepresentable {
                 json.member("current_weeks", progress.streak.current)
                 json.member("longest_weeks", progress.streak.longest)
                 json.member("this_week_done", progress.streak.thisWeekDone)
+            }
+            json.key("next_streak_milestone")
+            if let next = progress.nextStreakMilestone {
+                json.object { json in
+                    json.member("weeks", next.weeks)
+                    json.member("hold_id", next.holdID)
+                    json.member("remaining", next.remaining)
+                }
+            } else {
+                json.null()
             }
         }
     }

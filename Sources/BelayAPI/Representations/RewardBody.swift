@@ -59,6 +59,7 @@ struct RewardBody: JSONRepresentable {
                 json.member("bottom_color", reward.background.bottomColor)
             }
             json.member("milestone", reward.milestone)
+            json.member("streak_milestone", reward.streakMilestone)
             json.member("awarded_at", reward.awardedAt, offset: presentation.clubZone)
             json.member("revoked_at", reward.revokedAt, offset: presentation.clubZone)
             json.member("meetup") { json in

@@ -7,10 +7,11 @@ extension APIRoutes {
     func registerHoldRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/holds") { _, context in
             _ = try context.caller()
-            let milestones = domain.settings.rewards.milestones
+            let rewards = domain.settings.rewards
             let holds = try domain.catalog.holds()
             return .api(ListBody(items: holds.map { hold in
-                HoldBody(hold: hold, milestoneCheckIn: milestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
+                HoldBody(hold: hold, milestoneCheckIn: rewards.milestones.filter { $0.value == hold.id }.keys.min(),
+                         milestoneStreakWeeks: rewards.streakMilestones.filter { $0.value == hold.id }.keys.min(), presentation: presentation)
             }, nextCursor: nil))
         }
 

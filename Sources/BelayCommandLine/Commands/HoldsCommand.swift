@@ -71,11 +71,14 @@ struct HoldsCommand: ParsableCommand {
                 })
             }
             let milestones = services.configuration.rewards.milestones
+            let streakMilestones = services.configuration.rewards.streakMilestones
             var table = Table(columns: ["id", "name", "type", "rarity", "color", "awarded"])
             for hold in holds {
                 let numbers = milestones.filter { $0.value == hold.id }.keys.sorted().map { "#\($0)" }
                 var awarded = hold.milestoneOnly ? "milestone only" : "weighted pick"
                 if !numbers.isEmpty { awarded += " (check-in \(numbers.joined(separator: ", ")))" }
+                let weeks = streakMilestones.filter { $0.value == hold.id }.keys.sorted().map { "\($0)" }
+                if !weeks.isEmpty { awarded += " (streak of \(weeks.joined(separator: ", ")) weeks)" }
                 if hold.isRetired { awarded = "retired" }
                 table.append([hold.id, hold.name, hold.type, hold.rarity.rawValue, hold.color, awarded])
             }

@@ -11,7 +11,7 @@ struct MigrateCommand: ParsableCommand {
             name: "migrate",
             abstract: "Create the database or apply the migrations it is missing.",
             discussion: """
-            Applies Migrations/NNNN_name.sql files in order, each in its own transaction. Creates the
+            Applies Migrations/sqlite/NNNN_name.sql files in order, each in its own transaction. Creates the
             database (and its directory) when there is none. Safe to run again: it applies only what is
             missing. Back up a live database first with `belay db backup FILE`.
             """

@@ -13,6 +13,7 @@ struct RewardOutput: Encodable {
     var rarity: String
     var background: String
     var milestone: Int?
+    var streakMilestone: Int?
     var awardedAt: Date
     var revokedAt: Date?
     var renderStatus: String
@@ -31,6 +32,7 @@ struct RewardOutput: Encodable {
         rarity = reward.hold.rarity.rawValue
         background = reward.background.id
         milestone = reward.milestone
+        streakMilestone = reward.streakMilestone
         awardedAt = reward.awardedAt
         revokedAt = reward.revokedAt
         renderStatus = reward.renderStatus.rawValue

@@ -124,4 +124,13 @@ enum AttendanceRepository {
             WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) <= (?2, ?3)
             """, [memberID, checkedInAt, attendanceID], as: Int.self) ?? 0
     }
+
+    /// When the member's checked-in attendances before this one (in check-in order, ties
+    /// broken by id) were checked in.
+    static func checkInTimes(memberID: Int64, before checkedInAt: Date, attendanceID: Int64, in db: Database) throws -> [Date] {
+        try db.query("""
+            SELECT checked_in_at FROM attendances
+            WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) < (?2, ?3)
+            """, [memberID, checkedInAt, attendanceID]) { try $0.get("checked_in_at") }
+    }
 }

@@ -17,8 +17,10 @@ public final class CheckInService: Sendable {
     private let awarder: RewardAwarder
     private let events: WebhookEmitter
 
-    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy) {
-        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, awarder: RewardAwarder(policy: rewardPolicy),
+    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
+                            clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy,
+                  awarder: RewardAwarder(policy: rewardPolicy, clubTimeZone: clubTimeZone),
                   events: .identifiers)
     }
 

@@ -6,12 +6,15 @@ public final class ProgressService: Sendable {
     private let pool: DatabasePool
     private let clock: any WallClock
     private let milestones: [Int: String]
+    private let streakMilestones: [Int: String]
     private let clubTimeZone: TimeZone
 
-    public init(pool: DatabasePool, clock: any WallClock, milestones: [Int: String], clubTimeZone: TimeZone) {
+    public init(pool: DatabasePool, clock: any WallClock, milestones: [Int: String], streakMilestones: [Int: String] = [:],
+                clubTimeZone: TimeZone) {
         self.pool = pool
         self.clock = clock
         self.milestones = milestones
+        self.streakMilestones = streakMilestones
         self.clubTimeZone = clubTimeZone
     }
 
@@ -31,8 +34,12 @@ public final class ProgressService: Sendable {
         let next = milestones.keys.sorted().first { $0 > times.count }.map {
             MemberProgress.NextMilestone(checkIn: $0, holdID: milestones[$0] ?? "", remaining: $0 - times.count)
         }
+        let streak = WeeklyStreak.of(times, now: now, zone: clubTimeZone)
+        let nextStreak = streakMilestones.keys.sorted().first { $0 > streak.longest }.map {
+            MemberProgress.NextStreakMilestone(weeks: $0, holdID: streakMilestones[$0] ?? "", remaining: $0 - streak.current)
+        }
         return MemberProgress(checkIns: times.count, collected: byRarity.map(\.collected).reduce(0, +),
                               total: byRarity.map(\.total).reduce(0, +), byRarity: byRarity, nextMilestone: next,
-                              streak: WeeklyStreak.of(times, now: now, zone: clubTimeZone))
+                              streak: streak, nextStreakMilestone: nextStreak)
     }
 }

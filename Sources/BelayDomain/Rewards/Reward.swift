@@ -32,6 +32,9 @@ public struct Reward: Sendable, Hashable {
     public let background: Background
     /// N when this was the member's Nth check-in and N is a milestone.
     public let milestone: Int?
+    /// N when this check-in made the member's weekly streak reach N weeks for the first time
+    /// and N is a streak milestone.
+    public let streakMilestone: Int?
     public let awardedAt: Date
     /// Set when a host undid the check-in; revoked rewards are kept, not deleted.
     public let revokedAt: Date?

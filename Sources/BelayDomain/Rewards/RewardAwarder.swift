@@ -8,10 +8,13 @@ import Synchronization
 /// `catalog_generation`, so a check-in reads one small row instead of the whole catalogue.
 final class RewardAwarder: Sendable {
     let picker: RewardPicker
+    /// Weekly streaks are counted in the club's zone.
+    private let clubTimeZone: TimeZone
     private let cached = Mutex<CatalogSnapshot?>(nil)
 
-    init(policy: RewardPolicy) {
+    init(policy: RewardPolicy, clubTimeZone: TimeZone) {
         picker = RewardPicker(policy: policy)
+        self.clubTimeZone = clubTimeZone
     }
 
     func catalog(in db: Database) throws -> CatalogSnapshot {
@@ -37,7 +40,13 @@ final class RewardAwarder: Sendable {
         }
         let number = try AttendanceRepository.checkInNumber(memberID: memberID, checkedInAt: checkedInAt,
                                                             attendanceID: attendanceID, in: db)
-        guard let pick = picker.pick(memberID: memberID, meetupID: meetupID, checkInNumber: number,
+        // Only clubs with streak milestones pay for reading the member's history here.
+        var streakLengths: ClosedRange<Int>?
+        if !picker.policy.streakMilestones.isEmpty {
+            let before = try AttendanceRepository.checkInTimes(memberID: memberID, before: checkedInAt, attendanceID: attendanceID, in: db)
+            streakLengths = WeeklyStreak.lengthsReached(by: checkedInAt, before: before, zone: clubTimeZone)
+        }
+        guard let pick = picker.pick(memberID: memberID, meetupID: meetupID, checkInNumber: number, streakLengths: streakLengths,
                                      catalog: try catalog(in: db)) else { return nil }
         let rewardID = try RewardRepository.insert(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
                                                    pick: pick, at: now, in: db)

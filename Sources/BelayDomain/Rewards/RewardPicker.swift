@@ -25,19 +25,28 @@ struct RewardPicker: Sendable {
         let holdID: String
         let backgroundID: String
         let milestone: Int?
+        /// Weeks in a row, when the pick is a streak milestone.
+        var streakMilestone: Int? = nil
     }
 
     let policy: RewardPolicy
 
-    /// The hold and background for a member's check-in number `checkInNumber` at a meetup,
-    /// or nil when the catalogue has no eligible hold or background.
-    func pick(memberID: Int64, meetupID: Int64, checkInNumber: Int, catalog: CatalogSnapshot) -> Pick? {
+    /// The hold and background for a member's check-in number `checkInNumber` at a meetup
+    /// that makes their streak reach `streakLengths` weeks for the first time, or nil when the
+    /// catalogue has no eligible hold or background.
+    func pick(memberID: Int64, meetupID: Int64, checkInNumber: Int, streakLengths: ClosedRange<Int>? = nil,
+              catalog: CatalogSnapshot) -> Pick? {
         guard !catalog.backgrounds.isEmpty else { return nil }
         let digest = Crypto.sha256(Array("belay-reward-v1:\(memberID):\(meetupID)".utf8))
         let background = catalog.backgrounds[Int(Crypto.uint64(digest, at: 16) % UInt64(catalog.backgrounds.count))]
 
         if let milestoneHold = policy.milestones[checkInNumber], let hold = catalog.holdsByID[milestoneHold], !hold.isRetired {
             return Pick(holdID: hold.id, backgroundID: background.id, milestone: checkInNumber)
+        }
+        if let lengths = streakLengths,
+           let weeks = policy.streakMilestones.keys.filter({ lengths.contains($0) && catalog.holdsByID[policy.streakMilestones[$0] ?? ""]?.isRetired == false }).max(),
+           let holdID = policy.streakMilestones[weeks] {
+            return Pick(holdID: holdID, backgroundID: background.id, milestone: nil, streakMilestone: weeks)
         }
         let tiers = HoldRarity.allCases.compactMap { rarity -> (HoldRarity, UInt64)? in
             let weight = policy.rarityWeights[rarity] ?? 0

@@ -8,7 +8,7 @@ enum RewardRepository {
                r.sticker_hash, r.sticker_path, r.story_hash, r.story_path, r.template_version, r.rendered_at, r.failure_reason,
                m.title, m.place_name, m.starts_at, m.time_zone,
                \(CatalogRepository.holdColumns(from: "h")),
-               \(CatalogRepository.backgroundColumns(from: "b"))
+               \(CatalogRepository.backgroundColumns(from: "b")), r.streak_milestone
         FROM rewards r
         JOIN meetups m ON m.id = r.meetup_id
         JOIN holds h ON h.id = r.hold_id
@@ -26,7 +26,7 @@ enum RewardRepository {
         return Reward(id: try row.get("id"), attendanceID: try row.get("attendance_id"), memberID: try row.get("member_id"),
                       meetupID: try row.get("meetup_id"), hold: try CatalogRepository.decodeHold(row),
                       background: try CatalogRepository.decodeBackground(row),
-                      milestone: try row.get("milestone"), awardedAt: try row.get("awarded_at"), revokedAt: try row.get("revoked_at"),
+                      milestone: try row.get("milestone"), streakMilestone: try row.get("streak_milestone"), awardedAt: try row.get("awarded_at"), revokedAt: try row.get("revoked_at"),
                       renderStatus: try row.get("render_status"), images: images,
                       failureReason: try row.get("failure_reason"), meetupTitle: try row.get("title"),
                       placeName: try row.get("place_name"), meetupStartsAt: try row.get("starts_at"),
@@ -74,9 +74,10 @@ enum RewardRepository {
     static func insert(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick, at now: Date,
                        in db: Database) throws -> Int64 {
         try db.execute("""
-            INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, awarded_at, render_status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')
-            """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, now])
+            INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
+                                 awarded_at, render_status)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+            """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, pick.streakMilestone, now])
         return db.lastInsertRowID
     }
 

@@ -7,10 +7,10 @@ public final class RewardService: Sendable {
     private let clock: any WallClock
     private let awarder: RewardAwarder
 
-    public init(pool: DatabasePool, clock: any WallClock, policy: RewardPolicy) {
+    public init(pool: DatabasePool, clock: any WallClock, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.pool = pool
         self.clock = clock
-        self.awarder = RewardAwarder(policy: policy)
+        self.awarder = RewardAwarder(policy: policy, clubTimeZone: clubTimeZone)
     }
 
     init(pool: DatabasePool, clock: any WallClock, awarder: RewardAwarder) {

@@ -73,6 +73,9 @@ public struct WebhookAttempt: Sendable {
     /// 1 for the first attempt.
     public let attempt: Int
     public let leaseOwner: String
+    /// The latest moment this attempt may start and still end within its lease (a worker
+    /// that claimed several gives back those it cannot start in time).
+    public let startBy: Date
 }
 
 /// What an attempt came to, as the worker reports it.

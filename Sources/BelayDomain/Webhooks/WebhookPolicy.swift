@@ -13,6 +13,12 @@ public struct WebhookPolicy: Sendable, Equatable {
     /// How long a worker holds a delivery for one attempt before another may retry it
     /// (longer than the request timeout).
     public var leaseSeconds: Int
+    /// The longest one attempt takes (the request timeout): a worker holding several
+    /// deliveries starts no attempt that could end after its lease.
+    public var attemptSeconds: Int
+    /// How many due deliveries of one endpoint a worker claims at once; it sends them in
+    /// order, one request each, and records them in one transaction.
+    public var batchSize: Int
     /// How long the previous secret keeps signing after `rotate-secret`, so receivers can
     /// switch over.
     public var rotationGraceSeconds: Int
@@ -21,11 +27,14 @@ public struct WebhookPolicy: Sendable, Equatable {
     public var allowPrivateAddresses: Bool
 
     public init(maxAttempts: Int = 10, retryBaseSeconds: Int = 10, disableAfterSeconds: Int = 86_400,
-                leaseSeconds: Int = 60, rotationGraceSeconds: Int = 86_400, allowPrivateAddresses: Bool = false) {
+                leaseSeconds: Int = 60, attemptSeconds: Int = 10, batchSize: Int = 100, rotationGraceSeconds: Int = 86_400,
+                allowPrivateAddresses: Bool = false) {
         self.maxAttempts = maxAttempts
         self.retryBaseSeconds = retryBaseSeconds
         self.disableAfterSeconds = disableAfterSeconds
         self.leaseSeconds = leaseSeconds
+        self.attemptSeconds = attemptSeconds
+        self.batchSize = batchSize
         self.rotationGraceSeconds = rotationGraceSeconds
         self.allowPrivateAddresses = allowPrivateAddresses
     }
@@ -41,5 +50,9 @@ public struct WebhookPolicy: Sendable, Equatable {
         guard retryBaseSeconds >= 1 else { throw DomainError.invalid("webhooks.retry_base_seconds", "The first retry waits at least 1 second") }
         guard disableAfterSeconds >= 1 else { throw DomainError.invalid("webhooks.disable_after_hours", "An endpoint is disabled after failing for at least an hour") }
         guard leaseSeconds >= 1 else { throw DomainError.invalid("webhooks.timeout_seconds", "A delivery attempt needs at least 1 second") }
+        guard attemptSeconds >= 1, attemptSeconds < leaseSeconds else {
+            throw DomainError.invalid("webhooks.timeout_seconds", "An attempt (\(attemptSeconds) s) must be at least 1 second and end within its lease (\(leaseSeconds) s)")
+        }
+        guard batchSize >= 1 else { throw DomainError.invalid("webhooks", "A worker claims at least 1 delivery at a time (batch size \(batchSize))") }
     }
 }

@@ -139,6 +139,39 @@ enum WebhookRepository {
             """, [owner, leaseUntil, now]) { try $0.get("id") }
     }
 
+    /// After `claim` leased the head `headID` of its endpoint's queue: leases the pending
+    /// deliveries right behind it, in order, up to `limit` in all, stopping at the first that
+    /// is not due or is held by another worker, so that none is sent before one ahead of it.
+    static func claimFollowers(of headID: Int64, owner: String, leaseUntil: Date, now: Date, limit: Int,
+                               in db: Database) throws -> [Int64] {
+        guard limit > 1 else { return [] }
+        let queue: [(id: Int64, ready: Bool)] = try db.query("""
+            SELECT id, next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3) AS ready
+            FROM webhook_deliveries
+            WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending' AND id > ?1
+            ORDER BY id LIMIT ?2
+            """, [headID, limit - 1, now]) { (try $0.get("id"), try $0.get("ready")) }
+        let followers = queue.prefix { $0.ready }.map(\.id)
+        for id in followers {
+            try db.execute("""
+                UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, last_attempt_at = ?
+                WHERE id = ?
+                """, [owner, leaseUntil, now, id])
+        }
+        return followers
+    }
+
+    /// Gives back a delivery claimed by `owner` but never attempted: the claim's attempt is
+    /// not counted.
+    static func release(deliveryID: Int64, owner: String, in db: Database) throws {
+        try db.execute("""
+            UPDATE webhook_deliveries
+            SET lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1,
+                last_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE last_attempt_at END
+            WHERE id = ? AND lease_owner = ? AND status = 'pending'
+            """, [deliveryID, owner])
+    }
+
     static func attempt(deliveryID: Int64, in db: Database) throws -> (attempt: WebhookAttempt, endpoint: WebhookEndpoint)? {
         guard let row = try db.queryOne("""
             SELECT d.endpoint_id, ev.message_id, ev.type, ev.body, d.attempts, d.lease_owner
@@ -151,7 +184,7 @@ enum WebhookRepository {
               let endpoint = try endpoint(id: row.endpointID, in: db) else { return nil }
         return (WebhookAttempt(deliveryID: deliveryID, endpointID: row.endpointID, url: endpoint.url, secrets: [],
                                messageID: row.messageID, eventType: row.type, body: Array(row.body), attempt: row.attempts,
-                               leaseOwner: row.owner ?? ""), endpoint)
+                               leaseOwner: row.owner ?? "", startBy: .distantPast), endpoint)
     }
 
     /// The delivery's attempt count while `owner` holds it; nil when it does not.

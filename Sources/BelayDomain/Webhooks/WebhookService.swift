@@ -151,16 +151,44 @@ public final class WebhookService: Sendable {
     /// - Returns: nil when nothing is due.
     /// - Throws: `DomainError.storageFailure`.
     public func claim(owner: String) throws -> WebhookAttempt? {
+        try claim(owner: owner, limit: 1).first
+    }
+
+    /// Claims the next due delivery and up to `limit - 1` more of the same endpoint right
+    /// behind it, in the order they must be sent, all held by `owner` for `leaseSeconds`;
+    /// give back with `release` those not attempted.
+    /// - Returns: empty when nothing is due.
+    /// - Throws: `DomainError.storageFailure`.
+    public func claim(owner: String, limit: Int) throws -> [WebhookAttempt] {
         let now = clock.now()
+        let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))
+        let startBy = leaseUntil.addingTimeInterval(-Double(policy.attemptSeconds))
         return try domainCall {
             try pool.write { db in
-                guard let id = try WebhookRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)),
-                                                           now: now, in: db),
-                      let (attempt, endpoint) = try WebhookRepository.attempt(deliveryID: id, in: db) else { return nil }
-                return WebhookAttempt(deliveryID: attempt.deliveryID, endpointID: attempt.endpointID, url: attempt.url,
-                                      secrets: endpoint.signingSecrets(at: now), messageID: attempt.messageID,
-                                      eventType: attempt.eventType, body: attempt.body, attempt: attempt.attempt,
-                                      leaseOwner: owner)
+                guard let head = try WebhookRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, in: db) else { return [] }
+                let ids = try [head] + WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
+                                                                        limit: limit, in: db)
+                return try ids.compactMap { id -> WebhookAttempt? in
+                    guard let (attempt, endpoint) = try WebhookRepository.attempt(deliveryID: id, in: db) else { return nil }
+                    return WebhookAttempt(deliveryID: attempt.deliveryID, endpointID: attempt.endpointID, url: attempt.url,
+                                          secrets: endpoint.signingSecrets(at: now), messageID: attempt.messageID,
+                                          eventType: attempt.eventType, body: attempt.body, attempt: attempt.attempt,
+                                          leaseOwner: owner, startBy: startBy)
+                }
+            }
+        }
+    }
+
+    /// How many deliveries a worker claims at once (`WebhookPolicy.batchSize`).
+    public var batchSize: Int { policy.batchSize }
+
+    /// Gives back claimed deliveries that were not attempted, uncounted, for the next claim.
+    /// - Throws: `DomainError.storageFailure`.
+    public func release(_ attempts: [WebhookAttempt]) throws {
+        guard !attempts.isEmpty else { return }
+        try domainCall {
+            try pool.write { db in
+                for attempt in attempts { try WebhookRepository.release(deliveryID: attempt.deliveryID, owner: attempt.leaseOwner, in: db) }
             }
         }
     }
@@ -179,36 +207,45 @@ public final class WebhookService: Sendable {
     /// - Throws: `DomainError.storageFailure`.
     @discardableResult
     public func report(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult) throws -> WebhookAttemptOutcome? {
+        try report([(attempt, result)])[0]
+    }
+
+    /// Records how several attempts went, in one transaction (see `report(_:_:)`).
+    /// - Returns: each attempt's outcome, in order.
+    /// - Throws: `DomainError.storageFailure`.
+    public func report(_ results: [(WebhookAttempt, WebhookAttemptResult)]) throws -> [WebhookAttemptOutcome?] {
         let now = clock.now()
         return try domainCall {
-            try pool.write { db -> WebhookAttemptOutcome? in
-                guard let held = try WebhookRepository.heldAttempts(deliveryID: attempt.deliveryID, owner: attempt.leaseOwner, in: db) else {
-                    return nil
-                }
-                if result.succeeded {
-                    try WebhookRepository.markDelivered(deliveryID: attempt.deliveryID, statusCode: result.statusCode, now: now, in: db)
-                    try WebhookRepository.markHealthy(id: held.endpointID, in: db)
-                    return .delivered
-                }
-                let error = String((result.error ?? "the endpoint answered HTTP \(result.statusCode ?? 0)").prefix(2_000))
-                let failingSince = try WebhookRepository.markFailing(id: held.endpointID, now: now, in: db)
-                var disableReason: String?
-                if result.statusCode == 410 {
-                    disableReason = "the endpoint answered 410 Gone on \(WebhookEmitter.timestamp(now))"
-                } else if now.timeIntervalSince(failingSince) >= Double(policy.disableAfterSeconds) {
-                    disableReason = "every attempt failed from \(WebhookEmitter.timestamp(failingSince)) to \(WebhookEmitter.timestamp(now)); last error: \(error)"
-                }
-                let gaveUp = held.attempts >= policy.maxAttempts
-                let retryAt = gaveUp ? nil : now.addingTimeInterval(policy.retryDelay(afterAttempt: held.attempts))
-                try WebhookRepository.markAttemptFailed(deliveryID: attempt.deliveryID, statusCode: result.statusCode, error: error,
-                                                        retryAt: retryAt, in: db)
-                if let disableReason {
-                    try WebhookRepository.disable(id: held.endpointID, reason: disableReason, now: now, in: db)
-                    return .endpointDisabled(reason: disableReason)
-                }
-                return retryAt.map { .willRetry(at: $0) } ?? .gaveUp
-            }
+            try pool.write { db in try results.map { try record($0.0, $0.1, now: now, in: db) } }
         }
+    }
+
+    private func record(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult, now: Date, in db: Database) throws -> WebhookAttemptOutcome? {
+        guard let held = try WebhookRepository.heldAttempts(deliveryID: attempt.deliveryID, owner: attempt.leaseOwner, in: db) else {
+            return nil
+        }
+        if result.succeeded {
+            try WebhookRepository.markDelivered(deliveryID: attempt.deliveryID, statusCode: result.statusCode, now: now, in: db)
+            try WebhookRepository.markHealthy(id: held.endpointID, in: db)
+            return .delivered
+        }
+        let error = String((result.error ?? "the endpoint answered HTTP \(result.statusCode ?? 0)").prefix(2_000))
+        let failingSince = try WebhookRepository.markFailing(id: held.endpointID, now: now, in: db)
+        var disableReason: String?
+        if result.statusCode == 410 {
+            disableReason = "the endpoint answered 410 Gone on \(WebhookEmitter.timestamp(now))"
+        } else if now.timeIntervalSince(failingSince) >= Double(policy.disableAfterSeconds) {
+            disableReason = "every attempt failed from \(WebhookEmitter.timestamp(failingSince)) to \(WebhookEmitter.timestamp(now)); last error: \(error)"
+        }
+        let gaveUp = held.attempts >= policy.maxAttempts
+        let retryAt = gaveUp ? nil : now.addingTimeInterval(policy.retryDelay(afterAttempt: held.attempts))
+        try WebhookRepository.markAttemptFailed(deliveryID: attempt.deliveryID, statusCode: result.statusCode, error: error,
+                                                retryAt: retryAt, in: db)
+        if let disableReason {
+            try WebhookRepository.disable(id: held.endpointID, reason: disableReason, now: now, in: db)
+            return .endpointDisabled(reason: disableReason)
+        }
+        return retryAt.map { .willRetry(at: $0) } ?? .gaveUp
     }
 
     /// Owners holding a delivery now (to find workers of processes that are gone).

@@ -27,13 +27,33 @@ public struct CollectionRequest: Sendable, Hashable {
     public var lastDateText: String?
     /// 1, 2 or 3.
     public var scale: Int
+    /// The member's progress through the catalogue and weekly streak, shown in the header;
+    /// nil in a host's view, which shows only the holds from their meetups.
+    public var progress: Progress?
 
-    public init(memberName: String, entries: [CollectionEntry], firstDateText: String?, lastDateText: String?, scale: Int) {
+    /// Holds collected out of the catalogue, and the weekly streak.
+    public struct Progress: Sendable, Hashable {
+        public var collected: Int
+        public var total: Int
+        public var currentStreakWeeks: Int
+        public var longestStreakWeeks: Int
+
+        public init(collected: Int, total: Int, currentStreakWeeks: Int, longestStreakWeeks: Int) {
+            self.collected = collected
+            self.total = total
+            self.currentStreakWeeks = currentStreakWeeks
+            self.longestStreakWeeks = longestStreakWeeks
+        }
+    }
+
+    public init(memberName: String, entries: [CollectionEntry], firstDateText: String?, lastDateText: String?, scale: Int,
+                progress: Progress? = nil) {
         self.memberName = memberName
         self.entries = entries
         self.firstDateText = firstDateText
         self.lastDateText = lastDateText
         self.scale = scale
+        self.progress = progress
     }
 }
 

@@ -126,8 +126,9 @@ public final class CollectionService: Sendable {
         for waiter in waiting { waiter(rendered.result) }
     }
 
-    /// What the collection of a member shows: every active reward, oldest first; with
-    /// `hostID`, only those from meetups that host hosts.
+    /// What the collection of a member shows: every active reward, oldest first, and their
+    /// progress and streak; with `hostID`, only the rewards from meetups that host hosts (and
+    /// no progress, which would tell of the member's other meetups).
     /// - Throws: `PipelineError` for an unknown member.
     public func request(memberID: Int64, scale: Int, hostedBy hostID: Int64? = nil) throws -> CollectionRequest {
         let member: User
@@ -153,8 +154,13 @@ public final class CollectionService: Sendable {
                             dateText: worker.text(reward.meetupStartsAt, timeZone: reward.meetupTimeZone, locale: settings.clubLocale,
                                                   pattern: settings.datePattern))
         }
+        let progress = try hostID == nil ? domain.progress.progress(memberID: memberID) : nil
         return CollectionRequest(memberName: member.displayName, entries: entries, firstDateText: entries.first?.dateText,
-                                 lastDateText: entries.last?.dateText, scale: scale)
+                                 lastDateText: entries.last?.dateText, scale: scale,
+                                 progress: progress.map {
+                                     CollectionRequest.Progress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
+                                                                longestStreakWeeks: $0.streak.longest)
+                                 })
     }
 
     private func describe(_ digest: String, _ request: CollectionRequest, cached: Bool) throws -> CollectionImage {

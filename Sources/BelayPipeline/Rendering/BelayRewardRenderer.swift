@@ -82,6 +82,10 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         CollectionContent(
             memberName: request.memberName,
             items: request.entries.map { CollectionItem(holdPath: $0.holdArtworkPath, place: $0.placeName, date: $0.dateText) },
-            firstDate: request.firstDateText, lastDate: request.lastDateText)
+            firstDate: request.firstDateText, lastDate: request.lastDateText,
+            progress: request.progress.map {
+                CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.currentStreakWeeks,
+                                   longestStreakWeeks: $0.longestStreakWeeks)
+            })
     }
 }

@@ -11,7 +11,7 @@ struct CollectionRenderer {
     /// Renders and encodes the whole image into `sink`; returns its size and any warnings.
     func render(to sink: PNGByteSink) throws -> (width: Int, height: Int, warnings: [String]) {
         let s = Double(scale)
-        let bands = Layout.bands(itemCount: content.items.count)
+        let bands = Layout.bands(itemCount: content.items.count, withProgress: content.progress != nil)
         let width = Int(Layout.width * s)
         let height = bands.reduce(0) { $0 + Int($1.height * s) }
         let writer = try PNGStreamWriter(width: width, height: height, colorType: .rgb, settings: settings.pngSettings, sink: sink)
@@ -22,6 +22,7 @@ struct CollectionRenderer {
             switch band {
             case .header:
                 try drawHeader(in: &pixmap, warnings: &warnings)
+                if let progress = content.progress { try drawProgress(progress, in: &pixmap) }
             case .empty:
                 try text.drawCentered(
                     "No holds yet", style: TextStyle(weight: .regular, pixelSize: 14 * s), maxWidth: nil,
@@ -48,6 +49,29 @@ struct CollectionRenderer {
             Layout.subtitle(content), style: TextStyle(weight: .regular, pixelSize: Layout.subtitleStyle.size * s), maxWidth: maxWidth)
         text.draw(subtitle, in: &pixmap, x: Layout.margin * s, baseline: Layout.subtitleStyle.baseline * s, color: Layout.subtitleStyle.color)
         warnings += LabelReport.warning(missing: title.missingCharacters, label: "member name").map { [$0] } ?? []
+    }
+
+    /// The bar of holds collected, its count on the left and the streak on the right.
+    private func drawProgress(_ progress: CollectionProgress, in pixmap: inout Pixmap) throws {
+        let s = Double(scale)
+        let bar = Layout.progressBar
+        let left = Layout.margin * s, width = (Layout.width - 2 * Layout.margin) * s
+        pixmap.fill(RoundedRectangle(x: left, y: bar.top * s, width: width, height: bar.height * s, radius: bar.height / 2 * s),
+                    color: bar.track)
+        let fraction = progress.total > 0 ? min(1, Double(progress.collected) / Double(progress.total)) : 0
+        if fraction > 0 {
+            // At least a round dot, so one hold out of many still shows.
+            let filled = max(bar.height * s, width * fraction)
+            pixmap.fill(RoundedRectangle(x: left, y: bar.top * s, width: filled, height: bar.height * s, radius: bar.height / 2 * s),
+                        color: bar.fill)
+        }
+        let style = TextStyle(weight: .regular, pixelSize: Layout.progressStyle.size * s)
+        let gap = 12 * s
+        let collected = try text.layout(Layout.collectedText(progress), style: style, maxWidth: width / 2 - gap / 2)
+        text.draw(collected, in: &pixmap, x: left, baseline: Layout.progressStyle.baseline * s, color: Layout.progressStyle.color)
+        let streak = try text.layout(Layout.streakText(progress), style: style, maxWidth: width - collected.width - gap)
+        text.draw(streak, in: &pixmap, x: left + width - streak.width, baseline: Layout.progressStyle.baseline * s,
+                  color: Layout.progressStyle.color)
     }
 
     private func drawCard(

@@ -1,0 +1,64 @@
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+import BelayWebhooks
+import Foundation
+import Synchronization
+import Testing
+
+/// The delivery worker sends each endpoint's events in order, a batch at a time, and a
+/// failure holds back the rest of the batch until its retry.
+@Suite struct WebhookDeliveryWorkerTests {
+    /// Answers from a script: the Nth request gets the Nth status (204 after the script ends).
+    final class ScriptedTransport: WebhookTransport {
+        let script: [Int]
+        let received = Mutex<[String]>([])
+
+        init(script: [Int]) { self.script = script }
+
+        func post(url: String, headers: [(String, String)], body: [UInt8]) -> WebhookAttemptResult {
+            let id = headers.first { $0.0 == "webhook-id" }?.1 ?? "?"
+            let index = received.withLock { list in
+                list.append(id)
+                return list.count - 1
+            }
+            let status = index < script.count ? script[index] : 204
+            return WebhookAttemptResult(statusCode: status, error: nil)
+        }
+    }
+
+    @Test func eventsGoInOrderInBatchesAndAFailureHoldsBackTheRest() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.file("belay.sqlite"))
+        try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_795_914_000))
+        let policy = WebhookPolicy(batchSize: 4, allowPrivateAddresses: true)
+        let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: policy))
+        let host = try domain.users.createUser(NewUser(handle: "host", displayName: "Host", role: .host))
+        _ = try domain.webhooks.add(url: "https://hooks.example.com/", events: [.meetupCreated], by: .commandLine)
+        for index in 0..<10 {
+            let start = clock.now().addingTimeInterval(3_600 + Double(index) * 60)
+            _ = try domain.meetups.create(
+                NewMeetup(title: "Meetup \(index)", placeName: "Gym", startsAt: start, endsAt: start.addingTimeInterval(3_600),
+                          timeZone: "Asia/Seoul", capacity: 5, hostID: host.id),
+                by: .user(host.id, role: .host))
+        }
+        // The third request fails once.
+        let transport = ScriptedTransport(script: [204, 204, 503])
+        let worker = WebhookDeliveryWorker(service: domain.webhooks, transport: transport, clock: clock, threads: 1,
+                                           ownerPrefix: "test:1", pollSeconds: 1, isGone: { _ in false }, log: { _ in })
+        let first = try worker.deliverDue(owner: "test:1:w")
+        // Batch of 4: two go, the third fails and the fourth is given back untried.
+        #expect(first.map(\.2) == [.delivered, .delivered, .willRetry(at: clock.now().addingTimeInterval(10))])
+        let log = try domain.webhooks.deliveries(endpointID: 1, limit: 20, by: .commandLine).items.sorted { $0.id < $1.id }
+        #expect(log.map(\.attempts) == [1, 1, 1] + Array(repeating: 0, count: 7))
+        clock.advance(by: 10)
+        let rest = try worker.deliverDue(owner: "test:1:w")
+        #expect(rest.count == 8 && rest.allSatisfy { $0.2 == .delivered })
+        let sent = transport.received.withLock { $0 }
+        let order = log.map(\.messageID)
+        // What the receiver saw: the failed one again first, then the rest, never one out of order.
+        #expect(sent == Array(order[0..<3]) + Array(order[2...]))
+        #expect(try domain.webhooks.deliveries(endpointID: 1, limit: 20, by: .commandLine).items.allSatisfy { $0.status == .succeeded })
+    }
+}
