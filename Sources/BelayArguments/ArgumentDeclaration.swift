@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A stored property of a command that the command line fills: the property wrappers
 /// `@Option`, `@OptionalOption`, `@RepeatedOption`, `@Flag`, `@Argument`,
 /// `@OptionalArgument` and `@RepeatedArgument` conform.
@@ -13,23 +11,6 @@ public protocol ArgumentDeclaration: Sendable {
     /// The parsed values (empty when the word was not given), shared by every copy of the
     /// declaration.
     var storage: ArgumentStorage { get }
-}
-
-/// The values the command line gave one declaration. A reference, so that the copy the
-/// runner reflected over and the command's own property see the same values.
-public final class ArgumentStorage: Sendable {
-    private let values = Mutex<[any Sendable]?>(nil)
-
-    public init() {}
-
-    /// Set once by the runner before `validate()` runs.
-    func assign(_ given: [any Sendable]) { values.withLock { $0 = given } }
-
-    /// The values given, in order; empty when the word was left out.
-    var given: [any Sendable] { values.withLock { $0 ?? [] } }
-
-    /// True when the runner has parsed a command line into this declaration.
-    var isParsed: Bool { values.withLock { $0 != nil } }
 }
 
 extension ArgumentDeclaration {

@@ -7,6 +7,7 @@ public struct ArgumentSpec: Sendable {
     /// Whether the word is `--name value`, `--name` or a bare value.
     public enum Kind: Sendable, Equatable { case option, flag, positional }
 
+    /// Option, flag or positional.
     public let kind: Kind
     /// The long name without dashes (`capacity` for `--capacity`), or the positional's name.
     public let name: String
@@ -14,7 +15,9 @@ public struct ArgumentSpec: Sendable {
     public let valueName: String
     /// One line saying what it does, shown in `--help`.
     public let help: String
+    /// Whether the command line must give it (a required option, a positional).
     public let isRequired: Bool
+    /// Whether it may be given more than once (`--event a --event b`, trailing positionals).
     public let isRepeating: Bool
     /// The default shown in help, if any.
     public let defaultDescription: String?

@@ -12,6 +12,8 @@ public struct CommandConfiguration: Sendable {
     /// would mislead.
     public var usage: String?
 
+    /// - Parameters: as the properties of the same names; a leaf command leaves out
+    ///   `subcommands`.
     public init(name: String, abstract: String, discussion: String = "",
                 subcommands: [any ParsableCommand.Type] = [], usage: String? = nil) {
         self.name = name

@@ -78,7 +78,7 @@ struct HoldsCommand: ParsableCommand {
                 var awarded = hold.milestoneOnly ? "milestone only" : "weighted pick"
                 if !numbers.isEmpty { awarded += " (check-in \(numbers.joined(separator: ", ")))" }
                 let weeks = streakMilestones.filter { $0.value == hold.id }.keys.sorted().map { "\($0)" }
-                if !weeks.isEmpty { awarded += " (streak of \(weeks.joined(separator: ", ")) weeks)" }
+                if !weeks.isEmpty { awarded += " (streak of \(weeks.joined(separator: ", ")) \(weeks == ["1"] ? "week" : "weeks"))" }
                 if hold.isRetired { awarded = "retired" }
                 table.append([hold.id, hold.name, hold.type, hold.rarity.rawValue, hold.color, awarded])
             }

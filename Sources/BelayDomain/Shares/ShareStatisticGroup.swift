@@ -1,21 +1,15 @@
-/// What share statistics can be summed per, instead of per meetup, day and target.
-public enum ShareStatisticGrouping: String, Sendable, CaseIterable {
-    /// One row per club-zone day, over every meetup and target.
-    case day
-    /// One row per normalised target, over every meetup and day.
-    case target
-    /// One row per meetup, over every day and target.
-    case meetup
-}
-
 /// Share counts for one meetup, day and target, or summed over whichever of them a
 /// `ShareStatisticGrouping` leaves out (those are nil).
 public struct ShareStatisticGroup: Sendable, Hashable {
+    /// The meetup, unless summed over meetups.
     public var meetupID: Int64?
+    /// The meetup's title, with `meetupID`.
     public var meetupTitle: String?
     /// `yyyy-MM-dd` in the club's time zone.
     public var day: String?
+    /// The normalised target, unless summed over targets.
     public var target: ShareTarget?
+    /// All events, and those completed, failed (an error) and dismissed (neither).
     public var events = 0
     public var completed = 0
     public var failed = 0
