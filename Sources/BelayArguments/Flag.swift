@@ -12,7 +12,7 @@ public struct Flag: ArgumentDeclaration {
     }
 
     /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@Flag(MeetupsCommand.id) var id: Int64`).
+    /// commands share (`@Flag(.json) var json: Bool`).
     public init(_ template: Flag) {
         spec = template.spec
     }

@@ -21,13 +21,6 @@ public struct Option<Value: ExpressibleByArgument>: ArgumentDeclaration {
                       defaultDescription: defaultValue.map { "\($0)" }.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@Option(MeetupsCommand.id) var id: Int64`).
-    public init(_ template: Option<Value>) {
-        spec = template.spec
-        defaultValue = template.defaultValue
-    }
-
     /// The value given, else the default (a required option is always given: the runner
     /// refuses the command line otherwise).
     public var wrappedValue: Value {

@@ -10,12 +10,6 @@ public struct OptionalArgument<Value: ExpressibleByArgument>: ArgumentDeclaratio
                       isRequired: false, isRepeating: false)
     }
 
-    /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@OptionalArgument(MeetupsCommand.id) var id: Int64`).
-    public init(_ template: OptionalArgument<Value>) {
-        spec = template.spec
-    }
-
     /// The value given, or nil.
     public var wrappedValue: Value? { first(Value.self) }
 }

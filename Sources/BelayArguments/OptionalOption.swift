@@ -10,15 +10,6 @@ public struct OptionalOption<Value: ExpressibleByArgument>: ArgumentDeclaration 
                       isRequired: false, isRepeating: false)
     }
 
-    /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@OptionalOption(MeetupsCommand.id) var id: Int64`).
-    public init(_ template: OptionalOption<Value>) {
-        spec = template.spec
-    }
-
     /// The value given, or nil.
     public var wrappedValue: Value? { first(Value.self) }
-
-    /// The declaration itself, for `$place.wasGiven`.
-    public var projectedValue: OptionalOption<Value> { self }
 }

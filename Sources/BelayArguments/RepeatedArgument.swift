@@ -14,12 +14,6 @@ public struct RepeatedArgument<Value: ExpressibleByArgument>: ArgumentDeclaratio
                       isRequired: required, isRepeating: true)
     }
 
-    /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@RepeatedArgument(MeetupsCommand.id) var id: Int64`).
-    public init(_ template: RepeatedArgument<Value>) {
-        spec = template.spec
-    }
-
     /// The values given, in order.
     public var wrappedValue: [Value] {
         _ = first(Value.self)

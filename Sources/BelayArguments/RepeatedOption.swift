@@ -10,12 +10,6 @@ public struct RepeatedOption<Value: ExpressibleByArgument>: ArgumentDeclaration 
                       isRequired: false, isRepeating: true)
     }
 
-    /// A declaration like `template`, with values of its own: for a declaration several
-    /// commands share (`@RepeatedOption(MeetupsCommand.id) var id: Int64`).
-    public init(_ template: RepeatedOption<Value>) {
-        spec = template.spec
-    }
-
     /// The values given, in order; empty when none were.
     public var wrappedValue: [Value] {
         _ = first(Value.self)
