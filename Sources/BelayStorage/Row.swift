@@ -42,13 +42,12 @@ public struct Row {
         }
     }
 
-    /// The column converted to `T` (see `DatabaseValueConvertible` for the conversions).
+    /// The column at `column` (0 for the first of the SELECT list) converted to `T`, for
+    /// BelayStorage's own one-column queries and PRAGMAs; other modules read by name, so that
+    /// no read depends on the order of a SELECT list.
     /// - Throws: `DatabaseError` when the stored value cannot be read as `T`, for example
     ///   NULL read as a non-optional.
-    // Inlinable so that callers in other modules get a version specialised for `T`: the
-    // generic one looks up type metadata at run time on every column read.
-    @inlinable
-    public func get<T: DatabaseValueConvertible>(_ column: Int, as type: T.Type = T.self) throws -> T {
+    func get<T: DatabaseValueConvertible>(_ column: Int, as type: T.Type = T.self) throws -> T {
         let stored = value(column)
         guard let converted = T(databaseValue: stored) else {
             throw conversionError(column: column, expected: String(describing: T.self), found: stored)
@@ -56,9 +55,12 @@ public struct Row {
         return converted
     }
 
-    /// The column named `name` converted to `T`.
+    /// The column named `name` converted to `T` (see `DatabaseValueConvertible` for the
+    /// conversions).
     /// - Throws: `DatabaseError` when the SELECT list has no column of that name or has two
     ///   (alias one of them), or when the stored value cannot be read as `T`.
+    // Inlinable so that callers in other modules get a version specialised for `T`: the
+    // generic one looks up type metadata at run time on every column read.
     @inlinable
     public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
         let column = try index(of: name)
