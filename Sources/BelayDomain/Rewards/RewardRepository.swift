@@ -33,6 +33,18 @@ enum RewardRepository {
                       meetupTimeZone: try row.get("time_zone"))
     }
 
+    /// The member and meetup of the reward `id`, or nil when there is none.
+    static func owner(id: Int64, in db: Database) throws -> (memberID: Int64, meetupID: Int64)? {
+        try db.queryOne("SELECT member_id, meetup_id FROM rewards WHERE id = ?", [id]) {
+            (try $0.get("member_id", as: Int64.self), try $0.get("meetup_id", as: Int64.self))
+        }
+    }
+
+    /// Whether a reward `id` exists.
+    static func exists(id: Int64, in db: Database) throws -> Bool {
+        try db.scalar("SELECT 1 FROM rewards WHERE id = ?", [id], as: Int64.self) != nil
+    }
+
     static func revocations(in db: Database) throws -> (revoked: [Int64], highestID: Int64) {
         let revoked: [Int64] = try db.query("SELECT id FROM rewards WHERE revoked_at IS NOT NULL ORDER BY id", []) { try $0.get("id") }
         let highest = try db.scalar("SELECT coalesce(max(id), 0) FROM rewards", as: Int64.self) ?? 0
