@@ -39,6 +39,7 @@ let package = Package(
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
 
         // C shims for what Swift cannot call (setjmp/longjmp error handling, variadic functions,
         // macros) and, in CImageShim, the renderer's hottest loops, compiled -O2 in every configuration.
@@ -61,6 +62,8 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
+        // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
+        .target(name: "BelayPostgres", dependencies: ["BelayStorage", "CPQ", "CCrypto"]),
         .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
         .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
@@ -68,7 +71,7 @@ let package = Package(
         .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayConfig"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayArguments", "BelayAPI", "BelayWebhooks"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayArguments", "BelayAPI", "BelayWebhooks", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -78,6 +81,7 @@ let package = Package(
 
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
         .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayTestSupport"]),
         .testTarget(
             name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.

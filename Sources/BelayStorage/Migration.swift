@@ -38,7 +38,8 @@ public struct Migration: Sendable, Hashable {
         return Int(String(decoding: digits, as: UTF8.self))
     }
 
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
+    /// The lowercase hex SHA-256 of `bytes`.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             _ = SHA256(input.baseAddress, input.count, &digest)

@@ -2,10 +2,11 @@ import Foundation
 import BelayArguments
 import BelayStorage
 
-/// `belay db backup|check`: safe copies and health checks of the SQLite database.
+/// `belay db backup|check|copy`: safe copies and health checks of the SQLite database, and
+/// moving it into PostgreSQL.
 struct DatabaseCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(name: "db", abstract: "Back up or check the database.", subcommands: [Backup.self, Check.self])
+        CommandConfiguration(name: "db", abstract: "Back up, check or copy the database.", subcommands: [Backup.self, Check.self, Copy.self])
     }
 
     /// `belay db backup FILE`.

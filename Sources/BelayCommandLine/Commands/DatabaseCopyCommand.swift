@@ -1,0 +1,64 @@
+import BelayArguments
+import BelayDomain
+import BelayPostgres
+import BelayStorage
+import Foundation
+
+extension DatabaseCommand {
+    /// `belay db copy --to postgres://…`.
+    struct Copy: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "copy",
+                abstract: "Copy the whole SQLite database into an empty PostgreSQL one, and verify it.",
+                discussion: """
+                    Applies Belay's PostgreSQL migrations to the target, copies every table from one consistent snapshot \
+                    of the SQLite database (safe while the server runs, though changes made meanwhile are not copied: \
+                    stop the server first when you switch), and reads each table back to compare its row count and a \
+                    SHA-256 of its rows. Everything is one transaction on the target: on any failure it is left as it \
+                    was. A target that already holds Belay rows, or other tables, is refused. Prints each table's rows \
+                    and checksum.
+                    """
+            )
+        }
+
+        @Option("to", valueName: "url", help: "The empty PostgreSQL database to copy into, as a libpq URL (postgres://user:password@host:5432/belay?sslmode=require).")
+        var target: String
+        @Flag(.json) var json: Bool
+
+        struct Report: Encodable {
+            var table: String
+            var rows: Int
+            var checksum: String
+        }
+
+        func run(_ context: CommandContext) throws {
+            guard target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") else {
+                throw CommandLineError.usage("--to must be a PostgreSQL URL starting with postgres:// or postgresql://, e.g. postgres://belay@db.example.org/belay")
+            }
+            let configuration = try context.configuration()
+            let pool = try context.openDatabase()
+            let reports: [DatabaseCopier.TableReport]
+            do {
+                let migrator = try PostgresMigrator(directory: configuration.migrationsDirectory)
+                let connection = try PostgresConnection(url: target)
+                reports = try pool.read { database in
+                    try DatabaseCopier(source: database, target: connection, migrator: migrator).copy { report in
+                        if !json { context.note("copied \(report.table): \(Plural.counted(report.rows, "row"))") }
+                    }
+                }
+            } catch let error as PostgresError {
+                throw CommandLineError.failure(error.message)
+            }
+            if json {
+                try context.printJSON(reports.map { Report(table: $0.table, rows: $0.rows, checksum: $0.checksum) })
+            } else {
+                var table = Table(columns: ["table", "rows", "sha-256"])
+                for report in reports { table.append([report.table, String(report.rows), report.checksum]) }
+                context.printTable(table, emptyMessage: "The database has no tables.")
+                let total = reports.map(\.rows).reduce(0, +)
+                context.note("Copied \(total) rows in \(reports.count) tables to \(PostgresConnection.redacted(target)); every table read back with the same rows.")
+            }
+        }
+    }
+}
