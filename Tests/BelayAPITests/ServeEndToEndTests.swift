@@ -31,6 +31,32 @@ final class ServeWorkspace: @unchecked Sendable {
         try BelayServerProcess(arguments: ["--config", configPath], in: directory.path)
     }
 
+    /// A member `ana` checked in (with an admin's code) at a meetup at `place` happening now,
+    /// and her reward once the render workers have made its images.
+    func renderedReward(on server: BelayServerProcess, place: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> (member: (id: Int64, token: String),
+                                                                                      admin: (id: Int64, token: String), reward: JSONValue) {
+        let admin = try user("admin", role: "admin")
+        let ana = try user("ana")
+        _ = try user("host1", role: "host")
+        let now = Date()
+        let meetup = try cli(["meetups", "create", "--title", "T", "--place", place,
+                              "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
+                              "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
+                              "--capacity", "5", "--host", "host1"], sourceLocation: sourceLocation)
+        let id = try #require(meetup["id"]?.intValue, sourceLocation: sourceLocation)
+        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token).status == 201, sourceLocation: sourceLocation)
+        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: admin.token)["code"]?.stringValue,
+                                sourceLocation: sourceLocation)
+        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue, "\(checkIn.response.text)", sourceLocation: sourceLocation)
+        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
+            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
+        }, "the reward's images were not rendered in time", sourceLocation: sourceLocation)
+        return (ana, admin, ready)
+    }
+
     /// Runs `belay <arguments> --config <file>` and returns its standard output as JSON.
     @discardableResult
     func cli(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
@@ -250,26 +276,40 @@ extension BelayServerProcess {
         #expect(stopped.standardError.contains("POST /v1/meetups/{id}/check-in 201"))
     }
 
+    @Test func anImageFileGoneFromTheStoreIsRenderedAgainInsteadOfAnError() throws {
+        let workspace = try ServeWorkspace()
+        let server = try workspace.serve()
+        let (ana, _, ready) = try workspace.renderedReward(on: server, place: "서울숲 클라이밍")
+        let rewardID = try #require(ready["id"]?.intValue)
+        let base = "http://127.0.0.1:\(server.port)"
+        let path = String(try #require(ready["images"]?["sticker"]?["url"]?.stringValue).dropFirst(base.count))
+        let first = try server.call("GET", path, token: ana.token)
+        #expect(first.status == 200)
+
+        // The file goes from the store (a disk cleaned by hand, a node whose mount lags behind).
+        let hash = try #require(ready["images"]?["sticker"]?["hash"]?.stringValue)
+        let images = workspace.directory.file("data/images")
+        let stored = try #require(FileManager.default.subpaths(atPath: images)?.first { $0.hasSuffix(hash + ".png") })
+        try FileManager.default.removeItem(atPath: images + "/" + stored)
+        let gone = try server.call("GET", path, token: ana.token)
+        #expect(gone.status == 202, "\(gone.response.text)")
+        #expect(gone.header("Retry-After") == "2")
+        #expect(gone["reward_id"]?.intValue == rewardID)
+        // The render workers make the same file again, at the same URL.
+        let again = try #require(try server.poll(timeout: 120) { () -> WireResponse? in
+            let response = try server.call("GET", path, token: ana.token)
+            return response.status == 200 ? response : nil
+        }, "the image was not rendered again")
+        #expect(again.response.body == first.response.body, "renders are deterministic: the same bytes under the same hash")
+        #expect(FileManager.default.fileExists(atPath: images + "/" + stored))
+        #expect(server.terminate().status == 0)
+    }
+
     @Test func aPlaceNameNoFontCoversIsListedOnTheRewardLoggedAndCounted() throws {
         let workspace = try ServeWorkspace()
         let server = try workspace.serve()
-        let admin = try workspace.user("admin", role: "admin")
-        let ana = try workspace.user("ana")
-        _ = try workspace.user("host1", role: "host")
-        let now = Date()
-        let meetup = try workspace.cli(["meetups", "create", "--title", "T", "--place", "강남 \u{13000} Gym",
-                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
-                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
-                                        "--capacity", "5", "--host", "host1"])
-        let id = try #require(meetup["id"]?.intValue)
-        #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token).status == 201)
-        let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: admin.token)["code"]?.stringValue)
-        let checkIn = try server.call("POST", "/v1/meetups/\(id)/check-in", token: ana.token, json: #"{"code": "\#(code)"}"#)
-        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue, "\(checkIn.response.text)")
-        let ready = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
-            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
-            return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
-        }, "the reward's images were not rendered in time")
+        let (_, admin, ready) = try workspace.renderedReward(on: server, place: "강남 \u{13000} Gym")
+        let rewardID = try #require(ready["id"]?.intValue)
         let missing = ready["missing_characters"]?.arrayValue ?? []
         #expect(missing.count == 1)
         #expect(missing.first?["character"]?.stringValue == "\u{13000}")

@@ -73,7 +73,8 @@ extension APIRoutes {
     ///
     /// The hash in the path must be the reward's current one: the file read is always the one
     /// the reward's row names, never a path made from the request. While the first render is
-    /// pending the answer is 202 with `Retry-After`.
+    /// pending the answer is 202 with `Retry-After`; so it is when the file has gone from the
+    /// store, while a render job makes it again.
     private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
         let hash = try context.parameters.require("hash")
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
@@ -88,16 +89,7 @@ extension APIRoutes {
                                 detail: "Reward \(reward.id)'s images could not be rendered; the server retries failed renders in its next backfill.",
                                 extensions: ["reason": "render_failed"])
             }
-            var json = JSONOutput()
-            json.object { json in
-                json.member("reward_id", reward.id)
-                json.member("render_status", reward.renderStatus.rawValue)
-                json.member("retry_after_seconds", renderRetryAfterSeconds)
-            }
-            return Response(status: .accepted,
-                            headers: ["Content-Type": "application/json", "Retry-After": String(renderRetryAfterSeconds),
-                                      "Cache-Control": "no-store"],
-                            body: ResponseBody(bytes: json.bytes))
+            return Self.renderPending(rewardID: reward.id, status: reward.renderStatus)
         }
         let stored = kind.file(of: images)
         guard stored.hash == hash, stored.fileExtension == fileExtension else {
@@ -120,9 +112,32 @@ extension APIRoutes {
         guard let file = services.imageFile(path) else {
             throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
         }
+        let region: FileRegion
+        do {
+            region = try FileRegion(path: file.path)
+        } catch let error as HTTPError where error.status == .notFound {
+            // The store lost the file (deleted, or not yet on this node's mount): renders are
+            // deterministic, so a render job makes the same file again from the reward's row.
+            try domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
+            services.notifyRenderWorkers()
+            return Self.renderPending(rewardID: reward.id, status: .pending)
+        }
         headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
-        return Response(status: .ok, headers: headers,
-                        body: ResponseBody(file: try storedImage(file, of: "reward \(reward.id)'s \(kind.rawValue)")))
+        return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
+    }
+
+    /// 202 with `Retry-After`: the image is being rendered.
+    static func renderPending(rewardID: Int64, status: RenderStatus) -> Response {
+        var json = JSONOutput()
+        json.object { json in
+            json.member("reward_id", rewardID)
+            json.member("render_status", status.rawValue)
+            json.member("retry_after_seconds", renderRetryAfterSeconds)
+        }
+        return Response(status: .accepted,
+                        headers: ["Content-Type": "application/json", "Retry-After": String(renderRetryAfterSeconds),
+                                  "Cache-Control": "no-store"],
+                        body: ResponseBody(bytes: json.bytes))
     }
 
     /// The region of a stored image file a reward row names.

@@ -1,3 +1,4 @@
+import BelayRender
 import Foundation
 
 /// One hold in a collection image.
@@ -29,25 +30,10 @@ public struct CollectionRequest: Sendable, Hashable {
     public var scale: Int
     /// The member's progress through the catalogue and weekly streak, shown in the header;
     /// nil in a host's view, which shows only the holds from their meetups.
-    public var progress: Progress?
-
-    /// Holds collected out of the catalogue, and the weekly streak.
-    public struct Progress: Sendable, Hashable {
-        public var collected: Int
-        public var total: Int
-        public var currentStreakWeeks: Int
-        public var longestStreakWeeks: Int
-
-        public init(collected: Int, total: Int, currentStreakWeeks: Int, longestStreakWeeks: Int) {
-            self.collected = collected
-            self.total = total
-            self.currentStreakWeeks = currentStreakWeeks
-            self.longestStreakWeeks = longestStreakWeeks
-        }
-    }
+    public var progress: CollectionProgress?
 
     public init(memberName: String, entries: [CollectionEntry], firstDateText: String?, lastDateText: String?, scale: Int,
-                progress: Progress? = nil) {
+                progress: CollectionProgress? = nil) {
         self.memberName = memberName
         self.entries = entries
         self.firstDateText = firstDateText

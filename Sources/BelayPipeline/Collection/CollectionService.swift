@@ -1,4 +1,5 @@
 import BelayDomain
+import BelayRender
 import Foundation
 import Synchronization
 
@@ -158,7 +159,7 @@ public final class CollectionService: Sendable {
         return CollectionRequest(memberName: member.displayName, entries: entries, firstDateText: entries.first?.dateText,
                                  lastDateText: entries.last?.dateText, scale: scale,
                                  progress: progress.map {
-                                     CollectionRequest.Progress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
+                                     CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
                                                                 longestStreakWeeks: $0.streak.longest)
                                  })
     }

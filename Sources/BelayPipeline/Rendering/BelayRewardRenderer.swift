@@ -83,9 +83,6 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
             memberName: request.memberName,
             items: request.entries.map { CollectionItem(holdPath: $0.holdArtworkPath, place: $0.placeName, date: $0.dateText) },
             firstDate: request.firstDateText, lastDate: request.lastDateText,
-            progress: request.progress.map {
-                CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.currentStreakWeeks,
-                                   longestStreakWeeks: $0.longestStreakWeeks)
-            })
+            progress: request.progress)
     }
 }
