@@ -4,8 +4,11 @@ import PackageDescription
 /// Belay: the backend of a climbing club's app.
 ///
 /// Module layering (dependencies point one way only):
-///   C libraries ─► BelayStorage, BelayRender, BelayHTTP
+///   libcrypto ─► BelayCore (JSON, RFC 3339, SHA-256 and content digests, clocks, atomic
+///                files, "did you mean", metrics): every Swift module below may use it
+///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
 ///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries) ─► BelayAPI
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayHTTP + BelayPipeline + BelayConfig ─► BelayAPI ─► BelayCommandLine ─► belay
@@ -54,31 +57,34 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         // Swift modules.
-        .target(name: "BelayConfig"),
-        .target(name: "BelayStorage", dependencies: ["CSQLite", "CSQLiteShim", "CCrypto"]),
+        // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics.
+        .target(name: "BelayCore", dependencies: ["CCrypto"]),
+        .target(name: "BelayConfig", dependencies: ["BelayCore"]),
+        .target(name: "BelayStorage", dependencies: ["BelayCore", "CSQLite", "CSQLiteShim"]),
         .target(
             name: "BelayRender",
-            dependencies: ["CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CRaqm", "CFriBidi", "CUnibreak", "CCrypto"],
+            dependencies: ["BelayCore", "CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CRaqm", "CFriBidi", "CUnibreak"],
             swiftSettings: optimisedInDebug
         ),
-        .target(name: "BelayHTTP", dependencies: ["CHTTPShim"]),
+        .target(name: "BelayHTTP", dependencies: ["BelayCore", "CHTTPShim"]),
         // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
-        .target(name: "BelayPostgres", dependencies: ["BelayStorage", "CPQ", "CCrypto"]),
-        .target(name: "BelayDomain", dependencies: ["BelayStorage", "CCrypto"]),
-        .target(name: "BelayPipeline", dependencies: ["BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
+        .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
+        .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
+        .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
-        .target(name: "BelayWebhooks", dependencies: ["BelayDomain", "CCurlShim", "CCrypto"]),
-        .target(name: "BelayAPI", dependencies: ["BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks", "CCrypto"]),
+        .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "CCurlShim"]),
+        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayConfig", "BelayWebhooks"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
-        .target(name: "BelayArguments", dependencies: ["BelayConfig"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayArguments", "BelayAPI", "BelayWebhooks", "BelayPostgres"]),
+        .target(name: "BelayArguments", dependencies: ["BelayCore"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayAPI", "BelayWebhooks", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
-        // The HTTP layer alone, for bench/http's comparison with nginx.
-        .executableTarget(name: "belay-http-bench", dependencies: ["BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
+        // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
+        .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
         // Shared helpers for tests: temporary directories, running the real binary, free ports.
         .target(name: "BelayTestSupport", dependencies: ["BelayStorage"], path: "Tests/BelayTestSupport"),
 
+        .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
         .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
         .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayTestSupport"]),

@@ -1,5 +1,5 @@
+import BelayCore
 import Foundation
-import BelayConfig
 
 /// Parses a command line against a command tree and runs the selected command.
 ///

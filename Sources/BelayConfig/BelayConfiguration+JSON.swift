@@ -1,10 +1,12 @@
+import BelayCore
+
 extension BelayConfiguration {
     /// The effective settings as `config.json`-shaped JSON (resolved paths, the effective
     /// database path and thread count), for `belay config show`. Loading it again gives the
     /// same configuration.
     public func formattedJSON() -> String {
         func string(_ value: String) -> JSONValue { .string(value) }
-        func integer(_ value: Int) -> JSONValue { .integer(value) }
+        func integer(_ value: Int) -> JSONValue { .int(Int64(value)) }
         let tree = JSONValue.object([
             ("server", .object([
                 ("host", string(server.host)),
@@ -98,6 +100,6 @@ extension BelayConfiguration {
                 ("cutoff_minutes", integer(waitlist.cutoffMinutes)),
             ])),
         ])
-        return tree.formatted()
+        return tree.prettyPrinted()
     }
 }

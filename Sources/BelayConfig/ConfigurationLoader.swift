@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 extension BelayConfiguration {
@@ -99,7 +100,7 @@ struct ConfigurationLoader {
                 throw ConfigurationError(.fileUnreadable(path: file.label, reason: (error as NSError).localizedDescription))
             }
             var fileTree: JSONValue
-            do { fileTree = try JSONParser.parse(text) } catch {
+            do { fileTree = try JSONParser.parse(text, maximumDepth: 64) } catch {
                 throw ConfigurationError(.syntax(path: file.label, detail: error.description))
             }
             guard case .object = fileTree else {
@@ -139,9 +140,8 @@ struct ConfigurationLoader {
             var valid = true
             for member in members {
                 let memberPath = path + "." + member.key
-                switch (leaf, member.value) {
-                case (.string, .string), (.integer, .integer): break
-                default:
+                let matches = leaf == .string ? member.value.stringValue != nil : member.value.integerValue != nil
+                if !matches {
                     valid = false
                     wrongType(memberPath, expected: leaf == .string ? .string : .integer, got: member.value, source: source)
                 }
@@ -151,7 +151,7 @@ struct ConfigurationLoader {
             guard case .string = value else { return wrongType(path, expected: type, got: value, source: source) }
             set(value, at: path, source: source)
         case .integer:
-            guard case .integer = value else { return wrongType(path, expected: type, got: value, source: source) }
+            guard value.integerValue != nil else { return wrongType(path, expected: type, got: value, source: source) }
             set(value, at: path, source: source)
         case .stringList:
             guard case let .array(items) = value else { return wrongType(path, expected: type, got: value, source: source) }
@@ -180,7 +180,7 @@ struct ConfigurationLoader {
     private mutating func wrongType(_ path: String, expected: ConfigurationSchema.ValueType, got: JSONValue, source: String) {
         var message = "expected \(expected.name), found \(got.described)"
         if expected == .integer, case let .string(text) = got, Int(text) != nil { message += " (write it without quotes)" }
-        if expected == .string, case .integer = got { message += " (write it in double quotes)" }
+        if expected == .string, got.integerValue != nil { message += " (write it in double quotes)" }
         problems.append(.init(source: source, key: path, message: message))
     }
 
@@ -192,8 +192,8 @@ struct ConfigurationLoader {
     private static func setting(_ value: JSONValue, at path: ArraySlice<String>, in node: JSONValue) -> JSONValue {
         guard let key = path.first else { return value }
         guard case var .object(members) = node else { return node }
-        if let index = members.firstIndex(where: { $0.key == key }) {
-            members[index].value = setting(value, at: path.dropFirst(), in: members[index].value)
+        if let current = members[key] {
+            members[key] = setting(value, at: path.dropFirst(), in: current)
         }
         return .object(members)
     }
@@ -214,10 +214,10 @@ struct ConfigurationLoader {
             switch leaf.type {
             case .integer:
                 guard let number = Int(raw.trimmingCharacters(in: .whitespaces)) else {
-                    problems.append(.init(source: name, key: leaf.path, message: "expected an integer, found \(JSONValue.quoted(raw))"))
+                    problems.append(.init(source: name, key: leaf.path, message: "expected an integer, found \(JSONOutput.quoted(raw))"))
                     continue
                 }
-                set(.integer(number), at: leaf.path, source: name)
+                set(.int(Int64(number)), at: leaf.path, source: name)
             case .string:
                 var value = JSONValue.string(raw)
                 if BuiltInDefaults.pathKeys.contains(leaf.path) { value = .string(resolve(raw, against: currentDirectory)) }
@@ -226,7 +226,7 @@ struct ConfigurationLoader {
                 // A JSON array, or paths separated by ":" as in PATH.
                 let parsed = (try? JSONParser.parse(raw)) ?? .array(raw.split(separator: ":").map { .string(String($0)) })
                 guard case let .array(items) = parsed else {
-                    problems.append(.init(source: name, key: leaf.path, message: "expected a JSON array of strings or a \":\"-separated list, found \(JSONValue.quoted(raw))"))
+                    problems.append(.init(source: name, key: leaf.path, message: "expected a JSON array of strings or a \":\"-separated list, found \(JSONOutput.quoted(raw))"))
                     continue
                 }
                 var strings: [String] = []

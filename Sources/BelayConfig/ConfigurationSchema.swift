@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// The keys Belay knows and the JSON type of each, derived from `BuiltInDefaults`.
@@ -41,7 +42,7 @@ struct ConfigurationSchema: Sendable {
             }
             switch value {
             case let .object(members): for member in members { walk(member.value, join(path, member.key)) }
-            case .integer: leaves.append((path, .integer))
+            case .number: leaves.append((path, .integer))
             case .string: leaves.append((path, .string))
             case .array: leaves.append((path, .stringList))
             default: preconditionFailure("BuiltInDefaults.json: \(path) has an unsupported type")

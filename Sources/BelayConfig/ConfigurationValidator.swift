@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Reads the merged, type-checked tree into a `BelayConfiguration` and refuses impossible
@@ -32,7 +33,7 @@ struct ConfigurationValidator {
     }
 
     private func integer(_ path: String) -> Int {
-        if case let .integer(number)? = value(path) { return number }
+        if let number = value(path)?.integerValue { return number }
         return 0
     }
 
@@ -59,7 +60,7 @@ struct ConfigurationValidator {
         let text = string(path)
         let url = URL(string: text)
         if url == nil || !["http", "https"].contains(url?.scheme?.lowercased() ?? "") || (url?.host ?? "").isEmpty {
-            refuse(path, "\(JSONValue.quoted(text)) is not an http(s) URL such as \(example)")
+            refuse(path, "\(JSONOutput.quoted(text)) is not an http(s) URL such as \(example)")
         }
         return text
     }
@@ -68,7 +69,7 @@ struct ConfigurationValidator {
     private mutating func numericAddresses(_ path: String) -> [String] {
         let addresses = list(path)
         for address in addresses where !Self.isNumericAddress(address) {
-            refuse(path, "\(JSONValue.quoted(address)) is not a numeric IP address; list the proxies' addresses, e.g. \"127.0.0.1,::1\"")
+            refuse(path, "\(JSONOutput.quoted(address)) is not a numeric IP address; list the proxies' addresses, e.g. \"127.0.0.1,::1\"")
         }
         return addresses
     }
@@ -106,7 +107,7 @@ struct ConfigurationValidator {
     private mutating func appID(_ path: String) -> String {
         let text = string(path)
         if !text.isEmpty, !text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            refuse(path, "\(JSONValue.quoted(text)) is not a Facebook App ID (digits only, from developers.facebook.com), or \"\" when not set up")
+            refuse(path, "\(JSONOutput.quoted(text)) is not a Facebook App ID (digits only, from developers.facebook.com), or \"\" when not set up")
         }
         return text
     }
@@ -141,7 +142,7 @@ struct ConfigurationValidator {
         let durabilityName = string("database_durability")
         let durability = BelayConfiguration.Durability(rawValue: durabilityName)
         if durability == nil {
-            refuse("database_durability", "\(JSONValue.quoted(durabilityName)) is not a durability (full: every acknowledged write survives power loss; normal: faster, but the last writes before a power loss can be lost)")
+            refuse("database_durability", "\(JSONOutput.quoted(durabilityName)) is not a durability (full: every acknowledged write survives power loss; normal: faster, but the last writes before a power loss can be lost)")
         }
         let fonts = BelayConfiguration.Fonts(
             bold: nonEmpty("fonts.bold", what: "the path of a .ttf or .otf font file"),
@@ -154,13 +155,13 @@ struct ConfigurationValidator {
         // club
         let timeZone = string("club.time_zone")
         if TimeZone(identifier: timeZone) == nil {
-            refuse("club.time_zone", "\(JSONValue.quoted(timeZone)) is not a known IANA time zone (e.g. Asia/Seoul, Europe/Berlin, UTC)")
+            refuse("club.time_zone", "\(JSONOutput.quoted(timeZone)) is not a known IANA time zone (e.g. Asia/Seoul, Europe/Berlin, UTC)")
         }
         let locale = string("club.locale")
         if !Locale.availableIdentifiers.contains(locale) {
-            var message = "\(JSONValue.quoted(locale)) is not a known locale (e.g. ko_KR, en_US)"
+            var message = "\(JSONOutput.quoted(locale)) is not a known locale (e.g. ko_KR, en_US)"
             let underscored = locale.replacingOccurrences(of: "-", with: "_")
-            if underscored != locale, Locale.availableIdentifiers.contains(underscored) { message += "; did you mean \(JSONValue.quoted(underscored))?" }
+            if underscored != locale, Locale.availableIdentifiers.contains(underscored) { message += "; did you mean \(JSONOutput.quoted(underscored))?" }
             refuse("club.locale", message)
         }
         let club = BelayConfiguration.Club(
@@ -205,7 +206,7 @@ struct ConfigurationValidator {
             for member in members {
                 let path = "\(key).\(member.key)"
                 guard let count = Int(member.key), count >= 1, String(count) == member.key else {
-                    refuse(path, "\(JSONValue.quoted(member.key)) is not \(what); keys are whole numbers from 1, e.g. \"\(example)\"")
+                    refuse(path, "\(JSONOutput.quoted(member.key)) is not \(what); keys are whole numbers from 1, e.g. \"\(example)\"")
                     continue
                 }
                 guard case let .string(hold) = member.value, !hold.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -222,7 +223,7 @@ struct ConfigurationValidator {
         if case let .object(members)? = value("rewards.rarity_weights") {
             for member in members {
                 let path = "rewards.rarity_weights.\(member.key)"
-                guard case let .integer(weight) = member.value else { continue }
+                guard let weight = member.value.integerValue else { continue }
                 if member.key.trimmingCharacters(in: .whitespaces).isEmpty { refuse(path, "a rarity needs a name, e.g. \"common\""); continue }
                 if weight < 0 { refuse(path, "\(weight) is negative; a weight is 0 (never picked) or more"); continue }
                 weights[member.key] = weight
@@ -237,7 +238,7 @@ struct ConfigurationValidator {
         // render
         let formatName = string("render.story_format")
         let format = BelayConfiguration.StoryFormat(rawValue: formatName)
-        if format == nil { refuse("render.story_format", "\(JSONValue.quoted(formatName)) is not a story format (png or jpeg)") }
+        if format == nil { refuse("render.story_format", "\(JSONOutput.quoted(formatName)) is not a story format (png or jpeg)") }
         let quality = integer("render.jpeg_quality")
         if !(1...100).contains(quality) { refuse("render.jpeg_quality", "\(quality) is not a JPEG quality (1–100)") }
         let render = BelayConfiguration.Render(
@@ -254,7 +255,7 @@ struct ConfigurationValidator {
         let dailyText = string("backfill.daily_at")
         let dailyAt = BelayConfiguration.TimeOfDay(dailyText)
         if !dailyText.isEmpty, dailyAt == nil {
-            refuse("backfill.daily_at", "\(JSONValue.quoted(dailyText)) is not a time of day HH:MM (00:00–23:59), or \"\" for no daily run")
+            refuse("backfill.daily_at", "\(JSONOutput.quoted(dailyText)) is not a time of day HH:MM (00:00–23:59), or \"\" for no daily run")
         }
         let backfill = BelayConfiguration.Backfill(
             dailyAt: dailyAt,
@@ -268,7 +269,7 @@ struct ConfigurationValidator {
         if let mode = BelayConfiguration.StoriesBackground(rawValue: storiesBackground) {
             share.storiesBackground = mode
         } else {
-            refuse("share.stories_background", "\(JSONValue.quoted(storiesBackground)) is neither \"image\" (the gradient as a PNG under the sticker) nor \"colors\" (only the two colours)")
+            refuse("share.stories_background", "\(JSONOutput.quoted(storiesBackground)) is neither \"image\" (the gradient as a PNG under the sticker) nor \"colors\" (only the two colours)")
         }
         for (path, keyPath) in [("share.stories_background_width", \BelayConfiguration.Share.storiesBackgroundWidth),
                                 ("share.stories_background_height", \BelayConfiguration.Share.storiesBackgroundHeight)] {
@@ -280,15 +281,15 @@ struct ConfigurationValidator {
         // app_links
         let iosAppIDs = list("app_links.ios_app_ids")
         for id in iosAppIDs where !Self.isAppleAppID(id) {
-            refuse("app_links.ios_app_ids", "\(JSONValue.quoted(id)) is not an app id TEAMID.bundle.id (a 10-character team id, a dot, the bundle id), e.g. \"A1B2C3D4E5.club.belay.app\"")
+            refuse("app_links.ios_app_ids", "\(JSONOutput.quoted(id)) is not an app id TEAMID.bundle.id (a 10-character team id, a dot, the bundle id), e.g. \"A1B2C3D4E5.club.belay.app\"")
         }
         let androidPackage = string("app_links.android_package")
         if !androidPackage.isEmpty, !Self.isAndroidPackage(androidPackage) {
-            refuse("app_links.android_package", "\(JSONValue.quoted(androidPackage)) is not an Android application id such as club.belay.app")
+            refuse("app_links.android_package", "\(JSONOutput.quoted(androidPackage)) is not an Android application id such as club.belay.app")
         }
         let fingerprints = list("app_links.android_sha256_fingerprints").map { $0.uppercased() }
         for fingerprint in fingerprints where !Self.isSHA256Fingerprint(fingerprint) {
-            refuse("app_links.android_sha256_fingerprints", "\(JSONValue.quoted(fingerprint)) is not a SHA-256 certificate fingerprint (32 hex pairs joined by colons, as keytool -list prints it)")
+            refuse("app_links.android_sha256_fingerprints", "\(JSONOutput.quoted(fingerprint)) is not a SHA-256 certificate fingerprint (32 hex pairs joined by colons, as keytool -list prints it)")
         }
         let appLinks = BelayConfiguration.AppLinks(
             iosAppIDs: iosAppIDs, androidPackage: androidPackage, androidSHA256Fingerprints: fingerprints,

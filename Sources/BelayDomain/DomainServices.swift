@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 /// the code that needs them. All services are thread-safe.
 public struct DomainServices: Sendable {
     public let pool: DatabasePool
-    public let clock: any WallClock
+    public let clock: any TimeSource
     public let settings: DomainSettings
     public let users: UserService
     public let meetups: MeetupService
@@ -33,7 +34,7 @@ public struct DomainServices: Sendable {
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
     /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
-    public init(pool: DatabasePool, clock: any WallClock = SystemWallClock(), settings: DomainSettings = DomainSettings(),
+    public init(pool: DatabasePool, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings = DomainSettings(),
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
         let emitter = WebhookEmitter(encoder: webhookPayloads)

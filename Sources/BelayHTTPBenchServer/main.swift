@@ -1,9 +1,11 @@
-// A minimal server on BelayHTTP for `bench/http`: the same server, router and standard
-// middleware the API uses, with routes that stand in for the API's until it exists.
+// A minimal server on BelayHTTP for `bench/http`: the same server, router, standard
+// middleware and JSON writer (`JSONOutput`) the API uses, without a database, so the HTTP
+// layer can be compared with nginx.
 //
 //   belay-http-bench [--host 127.0.0.1] [--port 0] [--threads 0] [--access-log PATH|none]
 //
 // Prints `listening on PORT` once it accepts connections; stops cleanly on SIGTERM/SIGINT.
+import BelayCore
 import BelayHTTP
 import Foundation
 
@@ -11,23 +13,33 @@ BenchServer.main(arguments: Array(CommandLine.arguments.dropFirst()))
 
 /// The server's setup, outside `main.swift`'s main-actor code: handlers run on server threads.
 enum BenchServer {
-    struct Meetup: Encodable {
+    /// A meetup-sized body, written member by member as the API's bodies are.
+    struct Meetup: JSONRepresentable {
         let id: Int64
         let title: String
         let place: String
-        let startsAt: OffsetDateTime
-        let endsAt: OffsetDateTime
+        let startsAt: Date
+        let endsAt: Date
+        let utcOffsetSeconds: Int
         let capacity: Int
         let going: Int
         let waitlisted: Int
         let status: String
         let hostID: Int64
 
-        enum CodingKeys: String, CodingKey {
-            case id, title, place, capacity, going, waitlisted, status
-            case startsAt = "starts_at"
-            case endsAt = "ends_at"
-            case hostID = "host_id"
+        func write(to json: inout JSONOutput) {
+            json.object { json in
+                json.member("id", id)
+                json.member("title", title)
+                json.member("place", place)
+                json.member("starts_at", RFC3339.string(from: startsAt, utcOffsetSeconds: utcOffsetSeconds))
+                json.member("ends_at", RFC3339.string(from: endsAt, utcOffsetSeconds: utcOffsetSeconds))
+                json.member("capacity", capacity)
+                json.member("going", going)
+                json.member("waitlisted", waitlisted)
+                json.member("status", status)
+                json.member("host_id", hostID)
+            }
         }
     }
 
@@ -66,11 +78,10 @@ enum BenchServer {
         let start = Date(timeIntervalSince1970: 1_795_946_400)
         router.get("/v1/demo/meetups/{id}") { _, context in
             let id = try context.parameters.require("id", as: Int64.self)
-            return try .json(Meetup(
+            return .json(bytes: Meetup(
                 id: id, title: "Thursday bouldering night", place: "The Crag Seongsu",
-                startsAt: OffsetDateTime(date: start, timeZone: seoul),
-                endsAt: OffsetDateTime(date: start.addingTimeInterval(10_800), timeZone: seoul),
-                capacity: 24, going: 18, waitlisted: 0, status: "scheduled", hostID: 7))
+                startsAt: start, endsAt: start.addingTimeInterval(10_800), utcOffsetSeconds: seoul.secondsFromGMT(for: start),
+                capacity: 24, going: 18, waitlisted: 0, status: "scheduled", hostID: 7).jsonBytes)
         }
         let fixed = Array(#"{"status":"ok"}"#.utf8)
         router.get("/healthz") { _, _ in

@@ -1,5 +1,5 @@
+import BelayCore
 import BelayStorage
-import CCrypto
 import Foundation
 
 /// Copies a club's whole SQLite database into an empty PostgreSQL one (`belay db copy`):
@@ -180,7 +180,7 @@ public struct DatabaseCopier {
         case let .integer(number): String(number)
         case let .real(number): String(number)
         case let .text(string): string
-        case let .blob(data): "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        case let .blob(data): "\\x" + Crypto.hex(Array(data))
         }
     }
 
@@ -191,18 +191,9 @@ public struct DatabaseCopier {
 /// give the same bytes; blobs count by their hex digits (PostgreSQL's `encode(…, 'hex')`,
 /// and SQLite's `\x` form without the prefix). Hashes as it goes, so memory stays flat.
 final class RowDigest {
-    private let context: OpaquePointer
+    private let hasher = SHA256Hasher()
     private var pending: [UInt8] = []
     private(set) var count = 0
-
-    init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            preconditionFailure("libcrypto cannot start a SHA-256 digest")
-        }
-        self.context = context
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
 
     func add(_ values: [String?]) {
         count += 1
@@ -223,14 +214,11 @@ final class RowDigest {
 
     func finish() -> String {
         flush()
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return Crypto.hex(hasher.finish())
     }
 
     private func flush() {
-        pending.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        hasher.update(pending)
         pending.removeAll(keepingCapacity: true)
     }
 }

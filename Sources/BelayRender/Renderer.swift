@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Belay's renderer: draws stickers, stories and collections from plain inputs (artwork
@@ -104,9 +105,9 @@ public final class Renderer {
             maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
             scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)
         func time(_ body: () throws -> Void) rethrows -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = SystemTimeSource.monotonicNanoseconds()
             try body()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+            return Double(SystemTimeSource.monotonicNanoseconds() - start) / 1000
         }
         let first = try time { _ = try text.layoutLabelUncached(content.place, style: style, fit: fit) }
         var warm: [Double] = []
@@ -248,7 +249,7 @@ public final class Renderer {
     @discardableResult
     public func renderCollection(_ content: CollectionContent, scale: Int = 2, to path: String) throws -> RenderedCollection {
         try Self.check(scale: scale)
-        let file = try AtomicFile(path: path)
+        let file = try RenderOutputFile(path: path)
         let counter = CountingSink(file)
         let (width, height, warnings) = try CollectionRenderer(
             content: content, scale: scale, text: text, artwork: artwork, settings: settings

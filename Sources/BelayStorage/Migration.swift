@@ -1,4 +1,4 @@
-import CCrypto
+import BelayCore
 import Foundation
 
 /// One forward-only schema change: the file `NNNN_name.sql` and its contents.
@@ -23,7 +23,7 @@ public struct Migration: Sendable, Hashable {
         self.version = version
         self.identifier = identifier
         self.sql = sql
-        self.checksum = Migration.sha256Hex(Array(sql.utf8))
+        self.checksum = ContentDigest.hex(of: Array(sql.utf8))
     }
 
     /// The version of `NNNN_name`, or nil when the identifier is malformed.
@@ -36,17 +36,5 @@ public struct Migration: Sendable, Hashable {
         guard name.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
             || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }) else { return nil }
         return Int(String(decoding: digits, as: UTF8.self))
-    }
-
-    /// The lowercase hex SHA-256 of `bytes`.
-    public static func sha256Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            _ = SHA256(input.baseAddress, input.count, &digest)
-        }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
 }

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -14,7 +15,7 @@ import Foundation
 public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let service: WebhookService
     private let transport: any WebhookTransport
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let threadCount: Int
     private let ownerPrefix: String
     private let pollSeconds: TimeInterval
@@ -28,7 +29,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     /// - Parameters:
     ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
     ///   - isGone: whether a lease owner name belongs to a process known to be dead.
-    public init(service: WebhookService, transport: any WebhookTransport, clock: any WallClock, threads: Int,
+    public init(service: WebhookService, transport: any WebhookTransport, clock: any TimeSource, threads: Int,
                 ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
                 log: @escaping @Sendable (String) -> Void) {
         self.service = service
@@ -88,7 +89,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     }
 
     private func loop(owner: String) {
-        var lastTakeOver = Date()
+        var nextTakeOver = Deadline(after: 10)
         while true {
             condition.lock()
             if stopping {
@@ -111,14 +112,14 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 log("webhook delivery: \(error); trying again in \(pollSeconds) s")
             }
             if worked { continue }
-            if Date().timeIntervalSince(lastTakeOver) > 10 {
+            if nextTakeOver.hasPassed {
                 takeOverDeadOwners()
-                lastTakeOver = Date()
+                nextTakeOver = Deadline(after: 10)
             }
-            let deadline = Date().addingTimeInterval(pollSeconds)
+            let deadline = Deadline(after: pollSeconds)
             condition.lock()
             while generation == mark && !stopping {
-                if !condition.wait(until: deadline) { break }
+                if !deadline.wait(on: condition) { break }
             }
             condition.unlock()
         }

@@ -1,4 +1,4 @@
-import CCrypto
+import BelayCore
 import Foundation
 
 /// Signs webhook messages as Standard Webhooks 1.0 specifies: the signed content is
@@ -22,16 +22,7 @@ public enum WebhookSigner {
             throw WebhookSignerError(description: "A webhook secret is whsec_ followed by base64; rotate the endpoint's secret with `belay webhooks rotate-secret`")
         }
         let content = Array("\(messageID).\(timestamp).".utf8) + body
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 32
-        let keyBytes = Array(key)
-        keyBytes.withUnsafeBufferPointer { keyBuffer in
-            content.withUnsafeBufferPointer { contentBuffer in
-                _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), contentBuffer.baseAddress, contentBuffer.count,
-                         &digest, &length)
-            }
-        }
-        return "v1," + Data(digest.prefix(Int(length))).base64EncodedString()
+        return "v1," + Data(Crypto.hmacSHA256(key: Array(key), message: content)).base64EncodedString()
     }
 }
 

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayAPI
 import BelayConfig
 import BelayDomain
@@ -16,7 +17,7 @@ final class APIFixture: @unchecked Sendable {
 
     let directory: TemporaryDirectory
     let configuration: BelayConfiguration
-    let clock: ManualWallClock
+    let clock: ManualTimeSource
     let application: BelayApplication
     let admin: Member
     let host: Member
@@ -47,7 +48,7 @@ final class APIFixture: @unchecked Sendable {
         try data.write(to: URL(fileURLWithPath: directory.file("config.json")))
         configuration = try BelayConfiguration.load(configFile: directory.file("config.json"), environment: [:],
                                                     currentDirectory: directory.path)
-        clock = ManualWallClock(Self.start)
+        clock = ManualTimeSource(Self.start)
         _ = try prepareDataDirectory(configuration, clock: clock)
         application = try buildApplication(configuration, options: ApplicationOptions(
             rendererFactory: { FakeStickerRenderer() }, collections: FakeCollectionSource(directory: directory.file("collections")),
@@ -160,13 +161,14 @@ final class FakeStickerRenderer: RewardImageRenderer {
 
     func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
         let sticker = "sticker|\(request.holdArtworkPath)|\(request.backgroundPath)|\(request.placeName)|\(request.dateText)"
-        return RewardImageKeys(sticker: sticker, story: "story|\(request.topColor)|\(request.bottomColor)|\(sticker)")
+        return RewardImageKeys(sticker: ContentKey(canonical: sticker),
+                               story: ContentKey(canonical: "story|\(request.topColor)|\(request.bottomColor)|\(sticker)"))
     }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
         let keys = try contentKeys(for: request)
-        return RewardImageFiles(sticker: sticker ? Array("PNG \(keys.sticker)".utf8) : nil,
-                                story: story ? Array("PNG \(keys.story)".utf8) : nil)
+        return RewardImageFiles(sticker: sticker ? Array("PNG \(keys.sticker.canonical)".utf8) : nil,
+                                story: story ? Array("PNG \(keys.story.canonical)".utf8) : nil)
     }
 }
 

@@ -1,4 +1,5 @@
 @testable import BelayAPI
+import BelayCore
 import BelayHTTP
 import BelayTestSupport
 import Foundation

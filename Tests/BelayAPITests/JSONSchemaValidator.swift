@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import Foundation
 
@@ -8,7 +9,7 @@ import Foundation
 /// is reported, so a schema can never pass because the validator ignored it.
 struct JSONSchemaValidator {
     /// `components.schemas` of the document.
-    let schemas: [String: JSONValue]
+    let schemas: JSONObject
 
     init(document: JSONValue) {
         schemas = document["components"]?["schemas"]?.objectValue ?? [:]
@@ -94,9 +95,10 @@ struct JSONSchemaValidator {
 
     static func value(_ value: JSONValue, hasType type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
-             ("string", .string), ("array", .array), ("object", .object):
+        case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array), ("object", .object):
             return true
+        case ("integer", .number(let number)):
+            return number.isInteger
         default:
             return false
         }
@@ -104,8 +106,7 @@ struct JSONSchemaValidator {
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {
-        case .int(let number): return Double(number)
-        case .double(let number): return number
+        case .number(let number): return number.doubleValue
         default: return nil
         }
     }
@@ -120,8 +121,7 @@ struct JSONSchemaValidator {
         case .null: return "null"
         case .string(let text): return "string \"\(text.prefix(40))\""
         case .bool: return "boolean"
-        case .int(let number): return "integer \(number)"
-        case .double(let number): return "number \(number)"
+        case .number(let number): return number.isInteger ? "integer \(number)" : "number \(number)"
         case .array: return "array"
         case .object: return "object"
         }
@@ -129,38 +129,13 @@ struct JSONSchemaValidator {
 }
 
 extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    var objectValue: [String: JSONValue]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
     var intValue: Int64? {
-        if case .int(let number) = self { return number }
+        if case .number(let number) = self { return number.int64Value }
         return nil
     }
 
-    var boolValue: Bool? {
-        if case .bool(let flag) = self { return flag }
-        return nil
-    }
-
-    var arrayValue: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
-        return nil
-    }
-
-    /// Parses JSON bytes.
+    /// Parses JSON bytes strictly (a member twice, or anything else not JSON, is an error).
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 }

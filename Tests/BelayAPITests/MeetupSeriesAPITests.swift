@@ -1,3 +1,4 @@
+import BelayCore
 import BelayAPI
 import BelayDomain
 import BelayHTTP

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayAPI
 import BelayDomain
 import BelayHTTP
@@ -50,7 +51,7 @@ import Testing
         let fixture = try APIFixture()
         let error = try fillUp(fixture)
         let sink = CapturingLogSink()
-        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_800_000_000))
         let alarm = StorageFullAlarm(logger: Logger(label: "belay", sink: sink), clock: clock, quietPeriod: 600)
         for _ in 0..<3 {
             alarm.record(error)

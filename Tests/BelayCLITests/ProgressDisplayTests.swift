@@ -1,5 +1,6 @@
 import BelayArguments
 @testable import BelayCommandLine
+import BelayCore
 import Foundation
 import Synchronization
 import Testing
@@ -44,5 +45,19 @@ import Testing
         #expect(ProgressDisplay.summary("rendering", 200, 200, 2, 40) == "rendering 200/200 (100%), 5.0/s, 2 failed")
         #expect(ProgressDisplay.duration(3_723) == "1:02:03")
         #expect(ProgressDisplay.duration(45) == "0:45")
+    }
+
+    @Test func aSlowPhaseStillPrintsEveryTenSecondsOnItsClock() {
+        let captured = Captured()
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 0))
+        let display = ProgressDisplay(sink: captured.sink, isTerminal: false, clock: clock)
+        display.update(phase: "rendering", completed: 1, total: 1_000, failed: 0)
+        clock.advance(by: 9)
+        display.update(phase: "rendering", completed: 2, total: 1_000, failed: 0)
+        clock.advance(by: 1)
+        display.update(phase: "rendering", completed: 3, total: 1_000, failed: 0)
+        let lines = captured.value.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.last == "rendering 3/1000 (0%), 0.3/s, ETA 55:24")
     }
 }

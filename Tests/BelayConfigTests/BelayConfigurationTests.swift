@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import Testing
 @testable import BelayConfig
@@ -276,30 +277,6 @@ private func problems(_ body: () throws -> Void) -> [String] {
     }
 }
 
-@Suite struct JSONParserTests {
-    @Test func keepsIntegersBooleansAndKeyOrder() throws {
-        let value = try JSONParser.parse(#"{"b": 1, "a": [true, 1.5, null, "x\u00e9\n"], "c": -0}"#)
-        #expect(value == .object([
-            ("b", .integer(1)),
-            ("a", .array([.bool(true), .number(1.5), .null, .string("xé\n")])),
-            ("c", .integer(0)),
-        ]))
-    }
-
-    @Test(arguments: ["{", "{\"a\" 1}", "[1,]", "01", "\"\\x\"", "{\"a\": 1, \"a\": 2}", "tru", "1 2"])
-    func refusesMalformedDocuments(text: String) {
-        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
-    }
-}
-
-@Suite struct SuggestionTests {
-    @Test func suggestsTheClosePlausibleWord() {
-        #expect(Suggestion.closest(to: "metups", among: ["meetups", "users", "migrate"]) == "meetups")
-        #expect(Suggestion.closest(to: "mirgate", among: ["meetups", "users", "migrate"]) == "migrate")
-        #expect(Suggestion.closest(to: "zzz", among: ["meetups", "users"]) == nil)
-        #expect(Suggestion.editDistance("kitten", "sitting") == 3)
-    }
-}
 
 /// `fonts.fallbacks` (a list of paths) and the Stories background settings.
 @Suite struct FontAndStoriesSettingsTests {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayStorage
 import BelayTestSupport
@@ -12,7 +13,7 @@ final class DomainFixture: @unchecked Sendable {
     let directory: TemporaryDirectory
     let databasePath: String
     let pool: DatabasePool
-    let clock: ManualWallClock
+    let clock: ManualTimeSource
     let domain: DomainServices
     let admin: User
     let host: User
@@ -23,7 +24,7 @@ final class DomainFixture: @unchecked Sendable {
         databasePath = directory.file("belay.sqlite")
         pool = try DatabasePool(path: databasePath)
         try Self.migrator().migrate(pool)
-        clock = ManualWallClock(Self.start)
+        clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: settings)
         if importCatalog {
             try Self.writeCatalog(in: directory.file("assets"))

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayStorage
 import BelayTestSupport
@@ -170,7 +171,7 @@ import Testing
         let meetupID = try #require(environment["BELAY_TEST_OFFER_MEETUP"].flatMap { Int64($0) })
         let memberIDs = try #require(environment["BELAY_TEST_OFFER_MEMBERS"]).split(separator: ",").compactMap { Int64($0) }
         let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 30_000))
-        let domain = try DomainServices(pool: pool, clock: ManualWallClock(DomainFixture.start), settings: DomainSettings(waitlist: Self.policy))
+        let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start), settings: DomainSettings(waitlist: Self.policy))
         _ = readLine()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in stride(from: thread, to: memberIDs.count, by: 4) {

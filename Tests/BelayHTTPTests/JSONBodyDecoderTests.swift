@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import Foundation
 import Testing
@@ -228,7 +229,7 @@ struct JSONBodyDecoderTests {
             router.addStandardMiddleware(logger: logger)
             router.post("/check-in") { request, _ in
                 let body = try request.decodeJSON(as: CheckIn.self)
-                return try .json(["code": body.code], status: .created)
+                return .json(["code": .string(body.code)], status: .created)
             }
         }
         let client = try test.client()

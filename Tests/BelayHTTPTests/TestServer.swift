@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import BelayTestSupport
 import Foundation
@@ -44,7 +45,7 @@ func standardRoutes(_ router: Router<BasicRequestContext>, _ logger: Logger, met
     router.get("/hello") { _, _ in .text("hello") }
     router.get("/v1/meetups/{id}") { _, context in
         let id = try context.parameters.require("id", as: Int64.self)
-        return try .json(["id": id])
+        return .json(["id": .int(id)])
     }
     router.post("/echo") { request, _ in
         Response(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(bytes: request.body))

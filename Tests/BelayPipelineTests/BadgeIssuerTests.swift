@@ -1,5 +1,6 @@
 @testable import BelayDomain
 @testable import BelayPipeline
+import BelayCore
 import BelayTestSupport
 import Foundation
 import Testing
@@ -29,15 +30,15 @@ import Testing
         #expect(verdict.rewardID == 7)
         #expect(verdict.holdName == "Gold Jug")
         let parts = try #require(CompactJWT.parts(of: token))
-        #expect(parts.header["alg"] as? String == "EdDSA")
-        #expect(parts.payload["iss"] as? String == "https://belay.example/issuer")
-        #expect(parts.payload["nbf"] as? Int == 1_795_962_600)
-        #expect(parts.payload["validFrom"] as? String == "2026-11-29T14:30:00Z")
-        let achievement = (parts.payload["credentialSubject"] as? [String: Any])?["achievement"] as? [String: Any]
-        #expect((achievement?["image"] as? [String: Any])?["id"] as? String == "https://belay.example/holds/jug-gold/artwork.png")
-        #expect((achievement?["tag"] as? [String])?.contains("rarity:epic") == true)
+        #expect(parts.header["alg"]?.stringValue == "EdDSA")
+        #expect(parts.payload["iss"]?.stringValue == "https://belay.example/issuer")
+        #expect(parts.payload["nbf"] == 1_795_962_600)
+        #expect(parts.payload["validFrom"]?.stringValue == "2026-11-29T14:30:00Z")
+        let achievement = parts.payload["credentialSubject"]?["achievement"]
+        #expect(achievement?["image"]?["id"]?.stringValue == "https://belay.example/holds/jug-gold/artwork.png")
+        #expect(achievement?["tag"]?.arrayValue?.contains("rarity:epic") == true)
         // The member appears only as a salted hash.
-        let text = String(decoding: try JSONSerialization.data(withJSONObject: parts.payload), as: UTF8.self)
+        let text = String(decoding: JSONValue.object(parts.payload).jsonBytes, as: UTF8.self)
         #expect(!text.contains("belay-member:3"))
         // The key file is private.
         let key = try badges.keys.current()
@@ -71,12 +72,12 @@ import Testing
         let badges = issuer(directory)
         let list = try badges.revocationList(revoked: [1, 9], highestRewardID: 12, now: Date(timeIntervalSince1970: 1_800_000_000))
         let credential = try #require(CompactJWT.parts(of: try badges.credential(facts())))
-        let status = try #require(credential.payload["credentialStatus"] as? [String: Any])
-        #expect(status["statusListCredential"] as? String == badges.statusListURL(for: try badges.keys.current()))
+        let status = try #require(credential.payload["credentialStatus"]?.objectValue)
+        #expect(status["statusListCredential"]?.stringValue == badges.statusListURL(for: try badges.keys.current()))
         let parts = try #require(CompactJWT.parts(of: list))
         #expect(parts.isSigned(by: try badges.keys.current().publicKey))
-        let subject = try #require(parts.payload["credentialSubject"] as? [String: Any])
-        let encoded = try #require(subject["encodedList"] as? String)
+        let subject = try #require(parts.payload["credentialSubject"]?.objectValue)
+        let encoded = try #require(subject["encodedList"]?.stringValue)
         #expect(encoded.hasPrefix("u"))
         let gzipped = try #require(Crypto.decodeBase64URL(String(encoded.dropFirst())))
         #expect(gzipped.prefix(2) == [0x1F, 0x8B])

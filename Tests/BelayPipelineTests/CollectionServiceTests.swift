@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 @testable import BelayPipeline
 import BelayTestSupport
@@ -17,13 +18,13 @@ import Testing
         let renders: Counter
         init(renders: Counter) { self.renders = renders }
 
-        func contentKey(for request: CollectionRequest) throws -> String {
-            "collection/\(request.scale)/\(request.memberName)/" + request.entries.map { "\($0.holdName)@\($0.placeName)@\($0.dateText)" }.joined(separator: "|")
+        func contentKey(for request: CollectionRequest) throws -> ContentKey {
+            ContentKey(canonical: "collection/\(request.scale)/\(request.memberName)/" + request.entries.map { "\($0.holdName)@\($0.placeName)@\($0.dateText)" }.joined(separator: "|"))
         }
 
         func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
             renders.add()
-            try Data(try contentKey(for: request).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(try contentKey(for: request).canonical.utf8).write(to: URL(fileURLWithPath: path))
         }
     }
 
@@ -112,15 +113,15 @@ import Testing
             self.gate = gate
         }
 
-        func contentKey(for request: CollectionRequest) throws -> String {
-            "collection/\(request.scale)/\(request.memberName)/\(request.entries.count)"
+        func contentKey(for request: CollectionRequest) throws -> ContentKey {
+            ContentKey(canonical: "collection/\(request.scale)/\(request.memberName)/\(request.entries.count)")
         }
 
         func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
             renders.add()
             started.signal()
             gate.wait()
-            try Data(try contentKey(for: request).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(try contentKey(for: request).canonical.utf8).write(to: URL(fileURLWithPath: path))
         }
     }
 

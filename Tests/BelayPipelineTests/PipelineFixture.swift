@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 @testable import BelayPipeline
 import BelayStorage
@@ -14,7 +15,7 @@ final class PipelineFixture: @unchecked Sendable {
 
     let directory: TemporaryDirectory
     let pool: DatabasePool
-    let clock: ManualWallClock
+    let clock: ManualTimeSource
     let domain: DomainServices
     let settings: RenderPipelineSettings
     let service: RenderService
@@ -30,7 +31,7 @@ final class PipelineFixture: @unchecked Sendable {
         directory = try TemporaryDirectory(prefix: "belay-pipeline")
         pool = try DatabasePool(path: directory.file("belay.sqlite3"))
         try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
-        clock = ManualWallClock(Self.start)
+        clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))
         try Self.writeCatalog(in: directory.file("assets"))
         if importCatalog { try domain.catalog.importCatalog(assetsDirectory: directory.file("assets")) }
@@ -179,15 +180,16 @@ final class FakeRewardRenderer: RewardImageRenderer {
         let sticker = "sticker/v\(templateVersion)/\(hold)/\(background)/\(request.placeName)/\(request.dateText)/\(request.stickerScale)"
         // Like the real renderer's fonts, this one has no Egyptian hieroglyphs.
         let missing = request.placeName.filter { $0.unicodeScalars.contains { (0x13000...0x1342F).contains($0.value) } }
-        return RewardImageKeys(sticker: sticker, story: "story/\(request.topColor)/\(request.bottomColor)/\(sticker)",
+        return RewardImageKeys(sticker: ContentKey(canonical: sticker),
+                               story: ContentKey(canonical: "story/\(request.topColor)/\(request.bottomColor)/\(sticker)"),
                                missingCharacters: Array(missing))
     }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
         counters.countRender()
         let keys = try contentKeys(for: request)
-        return RewardImageFiles(sticker: sticker ? Array("PNG \(keys.sticker)".utf8) : nil,
-                                story: story ? Array("PNG \(keys.story)".utf8) : nil)
+        return RewardImageFiles(sticker: sticker ? Array("PNG \(keys.sticker.canonical)".utf8) : nil,
+                                story: story ? Array("PNG \(keys.story.canonical)".utf8) : nil)
     }
 
     private func artwork(_ path: String) throws -> String {

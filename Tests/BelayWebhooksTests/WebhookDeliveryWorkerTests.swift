@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayStorage
 import BelayTestSupport
@@ -31,7 +32,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let pool = try DatabasePool(path: directory.file("belay.sqlite"))
         try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
-        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_795_914_000))
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let policy = WebhookPolicy(batchSize: 4, allowPrivateAddresses: true)
         let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: policy))
         let host = try domain.users.createUser(NewUser(handle: "host", displayName: "Host", role: .host))

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayHTTP
@@ -16,7 +17,7 @@ public struct ApplicationOptions: Sendable {
     /// Where log lines go (standard error by default).
     public var logSink: any LogSink
     /// The domain's clock.
-    public var clock: any WallClock
+    public var clock: any TimeSource
     /// How long a successful authentication is trusted before the database is asked again
     /// (how soon a token revoked with the CLI stops working).
     public var tokenCacheLifetime: Duration
@@ -28,7 +29,7 @@ public struct ApplicationOptions: Sendable {
     public var sharePageCacheLifetime: Duration
 
     public init(rendererFactory: RewardImageRendererFactory? = nil, collections: (any CollectionImageSource)? = nil,
-                logSink: any LogSink = StandardErrorLogSink(), clock: any WallClock = SystemWallClock(),
+                logSink: any LogSink = StandardErrorLogSink(), clock: any TimeSource = SystemTimeSource(),
                 tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .seconds(1),
                 sharePageCacheLifetime: Duration = .seconds(10)) {
         self.sharePageCacheLifetime = sharePageCacheLifetime
@@ -137,9 +138,10 @@ public final class BelayApplication: Sendable {
         let snapshots = workers.metrics === backfillMetrics
             ? [workers.metrics.snapshot()] : [workers.metrics.snapshot(), backfillMetrics.snapshot()]
         text += APIMetrics.renderText(counts: try? domain.renderJobs.counts(), snapshots: snapshots)
-        text += "# HELP belay_http_requests_in_flight Requests received and not yet answered (suspended ones included).\n"
-        text += "# TYPE belay_http_requests_in_flight gauge\nbelay_http_requests_in_flight \(server.requestsInFlight)\n"
-        return text
+        var writer = PrometheusTextWriter()
+        writer.family("belay_http_requests_in_flight", help: "Requests received and not yet answered (suspended ones included).", type: .gauge)
+        writer.sample("belay_http_requests_in_flight", server.requestsInFlight)
+        return text + writer.text
     }
 }
 
@@ -219,9 +221,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry,
                                  trustedProxies: Set(configuration.server.trustedProxies))
     router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
-    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime),
-              responseCache: ResponseCache(lifetime: options.responseCacheLifetime),
-              sharePageCacheLifetime: options.sharePageCacheLifetime).register(on: router)
+    APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime, clock: options.clock),
+              responseCache: ResponseCache(lifetime: options.responseCacheLifetime, clock: options.clock),
+              sharePageCacheLifetime: options.sharePageCacheLifetime, clock: options.clock).register(on: router)
     let responder = router.buildResponder()
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)
 

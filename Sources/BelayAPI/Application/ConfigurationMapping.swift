@@ -1,3 +1,4 @@
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayHTTP
@@ -42,7 +43,7 @@ extension CheckInRetention {
     /// Pruning of check-in idempotency keys and wrong-code counters after
     /// `check_in.retention_days`.
     /// - Throws: `ApplicationError` naming the key when the value cannot work.
-    public convenience init(configuration: BelayConfiguration, pool: DatabasePool, clock: any WallClock) throws {
+    public convenience init(configuration: BelayConfiguration, pool: DatabasePool, clock: any TimeSource) throws {
         do {
             try self.init(pool: pool, clock: clock, retentionDays: configuration.checkIn.retentionDays)
         } catch let error as DomainError {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayStorage
@@ -21,7 +22,7 @@ public struct FirstStartReport: Sendable {
 /// - Returns: what was done, or nil when the database already existed.
 /// - Throws: `ApplicationError` when the directory cannot be created, the migrations cannot
 ///   be read or applied, or the catalogue is invalid.
-public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any WallClock = SystemWallClock()) throws -> FirstStartReport? {
+public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any TimeSource = SystemTimeSource()) throws -> FirstStartReport? {
     let path = configuration.databasePath
     guard !FileManager.default.fileExists(atPath: path) else { return nil }
     let directory = (path as NSString).deletingLastPathComponent

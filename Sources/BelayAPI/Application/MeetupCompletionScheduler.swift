@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -69,10 +70,10 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
     private func loop() {
         while true {
             runOnce()
-            let deadline = Date().addingTimeInterval(Double(intervalSeconds))
+            let deadline = Deadline(after: Double(intervalSeconds))
             condition.lock()
             while !stopping {
-                if !condition.wait(until: deadline) { break }
+                if !deadline.wait(on: condition) { break }
             }
             if stopping {
                 running = false

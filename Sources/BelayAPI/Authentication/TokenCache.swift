@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 
 /// Remembers recent successful authentications for a short time, so a busy client costs one
@@ -12,8 +13,9 @@ public final class TokenCache: Sendable {
     /// - Parameters:
     ///   - lifetime: how long a successful authentication is trusted without asking the database.
     ///   - capacity: entries kept at most; when full, the cache starts over (cheap and bounded).
-    public init(lifetime: Duration = .seconds(1), capacity: Int = 50_000) {
-        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity)
+    ///   - clock: whose monotonic clock ages the entries.
+    public init(lifetime: Duration = .seconds(1), capacity: Int = 50_000, clock: any TimeSource = SystemTimeSource()) {
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, clock: clock)
     }
 
     /// The cached user behind `token`, when the entry is still fresh.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import Foundation
@@ -9,7 +10,7 @@ import Synchronization
 /// refusals (space was freed) the next one logs again, with the previous episode's count.
 public final class StorageFullAlarm: Sendable {
     private let logger: Logger
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let quietPeriod: TimeInterval
     private let state = Mutex(State())
 
@@ -21,7 +22,7 @@ public final class StorageFullAlarm: Sendable {
 
     /// - Parameters:
     ///   - quietPeriod: seconds without a refusal that end an episode.
-    public init(logger: Logger, clock: any WallClock, quietPeriod: TimeInterval = 600) {
+    public init(logger: Logger, clock: any TimeSource, quietPeriod: TimeInterval = 600) {
         self.logger = logger
         self.clock = clock
         self.quietPeriod = quietPeriod

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
@@ -47,57 +48,39 @@ public final class APIMetrics: Sendable {
     }
 
     /// The render pipeline in Prometheus text: jobs by state now, job outcomes and images
-    /// since start, and the render and job duration histograms.
+    /// since start, and the render and job duration histograms (summed over `snapshots`).
     /// - Parameters:
     ///   - counts: the queue right now (nil when the database could not be read).
     ///   - snapshots: the workers' counters, and the scheduled backfill's.
     public static func renderText(counts: RenderQueueCounts?, snapshots: [RenderMetrics.Snapshot]) -> String {
-        var text = ""
+        var writer = PrometheusTextWriter()
         if let counts {
-            text += "# HELP belay_render_queue_jobs Render jobs by state, now.\n# TYPE belay_render_queue_jobs gauge\n"
+            writer.family("belay_render_queue_jobs", help: "Render jobs by state, now.", type: .gauge)
             for (state, value) in [("queued", counts.queued), ("running", counts.running), ("done", counts.done),
                                    ("failed", counts.failed), ("cancelled", counts.cancelled)] {
-                text += "belay_render_queue_jobs{state=\"\(state)\"} \(value)\n"
+                writer.sample("belay_render_queue_jobs", labels: [("state", state)], value)
             }
         }
         func sum(_ value: (RenderMetrics.Snapshot) -> Int) -> Int { snapshots.reduce(0) { $0 + value($1) } }
-        text += "# HELP belay_render_jobs_total Render jobs finished by this process, by outcome.\n# TYPE belay_render_jobs_total counter\n"
+        writer.family("belay_render_jobs_total", help: "Render jobs finished by this process, by outcome.", type: .counter)
         for (outcome, value) in [("completed", sum(\.completed)), ("failed_will_retry", sum(\.failedWillRetry)),
                                  ("failed_gave_up", sum(\.failedGaveUp)), ("postponed", sum(\.postponed)), ("abandoned", sum(\.abandoned))] {
-            text += "belay_render_jobs_total{outcome=\"\(outcome)\"} \(value)\n"
+            writer.sample("belay_render_jobs_total", labels: [("outcome", outcome)], value)
         }
-        text += "# HELP belay_render_images_total Images drawn, or found already stored (identical inputs render once).\n# TYPE belay_render_images_total counter\n"
-        text += "belay_render_images_total{result=\"rendered\"} \(sum(\.imagesRendered))\n"
-        text += "belay_render_images_total{result=\"reused\"} \(sum(\.imagesReused))\n"
-        text += "# HELP belay_render_missing_characters_total Characters left out of labels because no font of the chain has them.\n# TYPE belay_render_missing_characters_total counter\n"
-        text += "belay_render_missing_characters_total \(sum(\.missingCharacters))\n"
-        text += "# HELP belay_render_jobs_missing_characters_total Render jobs that left characters out of a label.\n# TYPE belay_render_jobs_missing_characters_total counter\n"
-        text += "belay_render_jobs_missing_characters_total \(sum(\.rendersMissingCharacters))\n"
-        text += histogramText("belay_render_duration_seconds", help: "Seconds spent drawing and encoding a job's images.",
-                              snapshots.map(\.renderDuration))
-        text += histogramText("belay_render_job_duration_seconds", help: "Seconds per render job from claim to recorded result.",
-                              snapshots.map(\.jobDuration))
-        return text
-    }
-
-    /// One histogram summed over several of the same buckets.
-    private static func histogramText(_ name: String, help: String, _ histograms: [RenderMetrics.Histogram]) -> String {
-        let bounds = histograms.first?.bounds ?? RenderMetrics.durationBuckets
-        var counts = Array(repeating: 0, count: bounds.count)
-        var total = 0
-        var sum = 0.0
-        for histogram in histograms {
-            for index in counts.indices where index < histogram.cumulativeCounts.count { counts[index] += histogram.cumulativeCounts[index] }
-            total += histogram.count
-            sum += histogram.sum
-        }
-        var text = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
-        for (bound, count) in zip(bounds, counts) {
-            text += "\(name)_bucket{le=\"\(bound)\"} \(count)\n"
-        }
-        text += "\(name)_bucket{le=\"+Inf\"} \(total)\n"
-        text += "\(name)_sum \(sum)\n"
-        text += "\(name)_count \(total)\n"
-        return text
+        writer.family("belay_render_images_total", help: "Images drawn, or found already stored (identical inputs render once).", type: .counter)
+        writer.sample("belay_render_images_total", labels: [("result", "rendered")], sum(\.imagesRendered))
+        writer.sample("belay_render_images_total", labels: [("result", "reused")], sum(\.imagesReused))
+        writer.family("belay_render_missing_characters_total", help: "Characters left out of labels because no font of the chain has them.",
+                      type: .counter)
+        writer.sample("belay_render_missing_characters_total", sum(\.missingCharacters))
+        writer.family("belay_render_jobs_missing_characters_total", help: "Render jobs that left characters out of a label.", type: .counter)
+        writer.sample("belay_render_jobs_missing_characters_total", sum(\.rendersMissingCharacters))
+        writer.family("belay_render_duration_seconds", help: "Seconds spent drawing and encoding a job's images.", type: .histogram)
+        writer.histogram("belay_render_duration_seconds",
+                         HistogramCounts(summing: snapshots.map(\.renderDuration), bounds: RenderMetrics.durationBuckets))
+        writer.family("belay_render_job_duration_seconds", help: "Seconds per render job from claim to recorded result.", type: .histogram)
+        writer.histogram("belay_render_job_duration_seconds",
+                         HistogramCounts(summing: snapshots.map(\.jobDuration), bounds: RenderMetrics.durationBuckets))
+        return writer.text
     }
 }

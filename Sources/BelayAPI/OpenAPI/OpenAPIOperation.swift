@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 
 /// One operation of the API as the OpenAPI document describes it.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 
 /// Small builders for the JSON Schema (2020-12, as OpenAPI 3.1 uses it) in the API document.

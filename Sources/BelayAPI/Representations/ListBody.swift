@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 
 /// One page of a list as every list endpoint answers it:

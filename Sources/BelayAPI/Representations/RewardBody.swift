@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -90,9 +91,7 @@ struct RewardBody: JSONRepresentable {
                 json.object { json in
                     json.member("character", String(character))
                     json.key("code_points")
-                    json.array(Array(character.unicodeScalars)) { json, scalar in
-                        json.string("U+" + String(scalar.value, radix: 16, uppercase: true))
-                    }
+                    json.array(CodePoints.names(of: character)) { json, name in json.string(name) }
                 }
             }
             json.member("share_url", presentation.absoluteURL("/v1/rewards/\(reward.id)/share"))

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import Foundation
@@ -20,9 +21,9 @@ public struct APIRoutes: Sendable {
     let openAPIBytes: [UInt8]
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
-                sharePageCacheLifetime: Duration = .seconds(10)) {
+                sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource()) {
         sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,
-                                        cost: { $0.bytes.count })
+                                        clock: clock, cost: { $0.bytes.count })
         self.services = services
         self.tokenCache = tokenCache
         self.responseCache = responseCache
@@ -90,11 +91,6 @@ public struct APIRoutes: Sendable {
 }
 
 extension Response {
-    /// A JSON body already written.
-    static func json(bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "application/json"], body: ResponseBody(bytes: bytes))
-    }
-
     /// Prometheus text exposition.
     static func metrics(text: String) -> Response {
         Response(status: .ok, headers: ["Content-Type": MetricsRegistry.contentType, "Cache-Control": "no-store"],

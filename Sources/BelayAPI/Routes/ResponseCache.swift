@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import Synchronization
 
@@ -23,8 +24,10 @@ public final class ResponseCache: Sendable {
     ///   - lifetime: how long a body is served without asking the database; zero turns the cache off.
     ///   - capacity: bodies kept at most; when full, the cache starts over.
     ///   - maximumBytes: the bodies' bytes kept at most (default 32 MiB); when full, the cache starts over.
-    public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096, maximumBytes: Int = 32 << 20) {
-        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, cost: { $0.count })
+    ///   - clock: whose monotonic clock ages the bodies.
+    public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096, maximumBytes: Int = 32 << 20,
+                clock: any TimeSource = SystemTimeSource()) {
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, clock: clock, cost: { $0.count })
     }
 
     /// Bodies held and their bytes in all.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayPipeline

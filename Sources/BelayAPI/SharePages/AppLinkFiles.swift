@@ -1,3 +1,5 @@
+import BelayCore
+
 /// The files that tell iOS and Android that `/s/…` links belong to the club's app, so a
 /// tapped share link opens the app where it is installed (and the page elsewhere).
 enum AppLinkFiles {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
@@ -9,7 +10,7 @@ extension APIRoutes {
     func registerBadgeRoutes(on router: Router<APIContext>) {
         router.get("/issuer") { _, _ in
             let badges = try requireBadges()
-            return try jsonObject(try badges.issuerProfile(), maxAge: 300)
+            return jsonObject(try badges.issuerProfile(), maxAge: 300)
         }
         router.get("/issuer/keys/{thumbprint}") { _, context in
             let badges = try requireBadges()
@@ -17,9 +18,9 @@ extension APIRoutes {
             guard let key = badges.keys.key(withThumbprint: thumbprint) else {
                 throw HTTPError(.notFound, code: "badge_key_not_found", detail: "The club has no badge key \(thumbprint.prefix(60)).")
             }
-            var jwk: [String: Any] = key.jwk
-            jwk["kid"] = badges.keyID(key)
-            return try jsonObject(jwk, maxAge: 86_400)
+            var jwk = key.jwk
+            jwk["kid"] = .string(badges.keyID(key))
+            return jsonObject(jwk, maxAge: 86_400)
         }
         router.get("/badges/status/{thumbprint}") { _, context in
             let badges = try requireBadges()
@@ -42,10 +43,8 @@ extension APIRoutes {
         return badges
     }
 
-    private func jsonObject(_ object: [String: Any], maxAge: Int) throws -> Response {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=\(maxAge)"],
-                        body: ResponseBody(bytes: Array(data)))
+    private func jsonObject(_ object: JSONObject, maxAge: Int) -> Response {
+        .json(.object(object), headers: ["Cache-Control": "public, max-age=\(maxAge)"])
     }
 
     /// The verdict on the badge baked into a shared reward's sticker, as the share page shows it.

@@ -1,8 +1,7 @@
-import BelayDomain
-import Foundation
+import BelayCore
 
 /// A strong ETag naming content by its digest: `"<sha-256 hex>"`.
 enum ContentETag {
     /// The ETag of `bytes`.
-    static func of(_ bytes: [UInt8]) -> String { "\"" + Crypto.hex(Crypto.sha256(bytes)) + "\"" }
+    static func of(_ bytes: [UInt8]) -> String { "\"" + ContentDigest.hex(of: bytes) + "\"" }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BelayCore
 import Synchronization
 
 /// Values remembered for a short time, shared by threads: the memory behind the API's small
@@ -26,18 +22,22 @@ final class ExpiringMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     private let capacity: Int
     private let maximumCost: Int
     private let cost: @Sendable (Value) -> Int
+    private let clock: any TimeSource
 
     /// - Parameters:
     ///   - lifetime: how long an entry is fresh; zero remembers nothing.
     ///   - capacity: entries held at most.
     ///   - maximumCost: the most the held entries may cost together (`Int.max`: no bound).
+    ///   - clock: whose monotonic clock ages the entries.
     ///   - cost: what one value costs (its size in bytes, say); 0 when not given.
-    init(lifetime: Duration, capacity: Int, maximumCost: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 0 }) {
+    init(lifetime: Duration, capacity: Int, maximumCost: Int = .max, clock: any TimeSource,
+         cost: @escaping @Sendable (Value) -> Int = { _ in 0 }) {
         let (seconds, attoseconds) = lifetime.components
         lifetimeNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
         self.capacity = max(1, capacity)
         self.maximumCost = max(0, maximumCost)
         self.cost = cost
+        self.clock = clock
     }
 
     /// How many entries are held, and what they cost together.
@@ -48,7 +48,7 @@ final class ExpiringMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// The value stored for `key`, while fresh.
     func value(for key: Key) -> Value? {
         guard lifetimeNanoseconds > 0 else { return nil }
-        let now = Self.now()
+        let now = clock.monotonicNanoseconds()
         return contents.withLock { contents in
             guard let entry = contents.entries[key] else { return nil }
             guard now &- entry.storedAt < lifetimeNanoseconds else {
@@ -63,7 +63,7 @@ final class ExpiringMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// Remembers `value` for `key`, unless `isStale` (asked under the lock) says otherwise.
     func store(_ value: Value, for key: Key, unless isStale: () -> Bool = { false }) {
         guard lifetimeNanoseconds > 0 else { return }
-        let now = Self.now()
+        let now = clock.monotonicNanoseconds()
         let valueCost = cost(value)
         guard valueCost <= maximumCost else { return }
         contents.withLock { contents in
@@ -86,11 +86,5 @@ final class ExpiringMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             contents.entries.removeAll(keepingCapacity: true)
             contents.totalCost = 0
         }
-    }
-
-    private static func now() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

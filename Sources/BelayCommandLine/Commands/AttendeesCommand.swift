@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayAPI
 import BelayArguments
@@ -44,7 +45,7 @@ struct AttendeesCommand: ParsableCommand {
     static func describe(_ attendance: Attendance) -> String {
         if attendance.status == .waitlisted, let position = attendance.waitlistPosition {
             if let until = attendance.offerExpiresAt {
-                return "waitlisted #\(position), offered until " + ISO8601DateFormatter().string(from: until)
+                return "waitlisted #\(position), offered until " + RFC3339.string(from: until, fraction: .none)
             }
             return "waitlisted #\(position)"
         }

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayAPI
 import BelayArguments
@@ -117,7 +118,7 @@ struct BackfillCommand: ParsableCommand {
             context.note("Took back \(Plural.counted(report.reclaimed, "render job")) left running by a process on this host that is gone.")
         }
         if report.runningElsewhere > 0 {
-            let until = report.runningElsewhereUntil.map { " until \(TimeFormatting.rfc3339($0))" } ?? ""
+            let until = report.runningElsewhereUntil.map { " until \(RFC3339.string(from: $0, fraction: .none))" } ?? ""
             context.note("Skipped \(Plural.counted(report.runningElsewhere, "render job")) held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
         }
         if report.failed > 0 {
@@ -168,13 +169,13 @@ struct BackfillCommand: ParsableCommand {
         table.append(["skipped", "\(report.skipped)" + (report.skipped > 0 ? " (\(report.reused) images already stored, \(report.skippedWithoutCatalog) without a catalogue)" : "")])
         table.append(["failed", "\(report.failed)" + (report.failedWillRetry > 0 ? " (\(report.failedWillRetry) failed attempts retried)" : "")])
         if report.waitingForRetry > 0 {
-            table.append(["waiting for retry", "\(report.waitingForRetry)" + (report.nextRetryAt.map { " (next at \(TimeFormatting.rfc3339($0)))" } ?? "")])
+            table.append(["waiting for retry", "\(report.waitingForRetry)" + (report.nextRetryAt.map { " (next at \(RFC3339.string(from: $0, fraction: .none)))" } ?? "")])
         }
         if report.postponed > 0 { table.append(["postponed", "\(report.postponed)"]) }
         if report.reclaimed > 0 { table.append(["taken back from a dead process", "\(report.reclaimed)"]) }
         if report.runningElsewhere > 0 {
             table.append(["running elsewhere (skipped)", "\(report.runningElsewhere)"
-                          + (report.runningElsewhereUntil.map { " (lease until \(TimeFormatting.rfc3339($0)))" } ?? "")])
+                          + (report.runningElsewhereUntil.map { " (lease until \(RFC3339.string(from: $0, fraction: .none)))" } ?? "")])
         }
         table.append(["duration", String(format: "%.1f s", report.durationSeconds)])
         context.printTable(table)

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayArguments
 import BelayDomain
@@ -58,7 +59,7 @@ struct DevCommand: ParsableCommand {
                 throw CommandLineError.usage("--start: the last of \(meetups) weekly meetups would not be over yet; start earlier")
             }
 
-            let clock = ManualWallClock(firstStart.addingTimeInterval(-86_400))
+            let clock = ManualTimeSource(firstStart.addingTimeInterval(-86_400))
             let domain = try DomainServices(pool: services.pool, clock: clock, settings: try DomainSettings(configuration: services.configuration))
             let tag = String(UInt32.random(in: 0 ... .max), radix: 36)
             let host = try domain.users.createUser(NewUser(handle: "seed-host-\(tag)", displayName: "Seed Host", role: .host))

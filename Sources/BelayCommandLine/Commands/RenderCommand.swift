@@ -1,5 +1,6 @@
 import Foundation
 import BelayArguments
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayPipeline
@@ -146,7 +147,7 @@ struct RenderCommand: ParsableCommand {
         /// - Throws: `CommandLineError.failure` naming the file when it cannot be written.
         static func write(_ image: RenderedImage, to path: String) throws {
             do {
-                try Data(image.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try AtomicFile.write(image.bytes, to: path)
             } catch {
                 throw CommandLineError.cannotWrite(path, error)
             }

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayAPI
 import BelayArguments
@@ -54,9 +55,10 @@ struct ClubServices {
 }
 
 /// `CommandContext.now` as the domain's clock.
-struct ContextClock: WallClock {
+struct ContextClock: TimeSource {
     let read: @Sendable () -> Date
     func now() -> Date { read() }
+    func monotonicNanoseconds() -> UInt64 { SystemTimeSource.monotonicNanoseconds() }
 }
 
 extension CommandContext {

@@ -1,5 +1,6 @@
 import Foundation
 import BelayArguments
+import BelayCore
 import BelayConfig
 
 extension CommandContext {
@@ -20,7 +21,7 @@ extension CommandContext {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(TimeFormatting.rfc3339(date))
+            try container.encode(RFC3339.string(from: date, fraction: .none))
         }
         let data = try encoder.encode(value)
         print(String(decoding: data, as: UTF8.self))

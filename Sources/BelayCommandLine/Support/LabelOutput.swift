@@ -1,3 +1,4 @@
+import BelayCore
 import BelayRender
 
 /// A label of a rendered image in `belay render … --json`: which font drew which run, at what
@@ -50,7 +51,7 @@ struct LabelOutput: Encodable {
         ellipsised = report.isEllipsised
         missingCharacters = report.missingCharacters.map { character in
             Missing(character: String(character),
-                    codePoints: character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) })
+                    codePoints: CodePoints.names(of: character))
         }
     }
 

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import BelayArguments
 import Synchronization
@@ -11,20 +12,25 @@ import Glibc
 final class ProgressDisplay: Sendable {
     private struct State {
         var phase = ""
-        var phaseStarted = Date()
-        var lastDrawn = Date.distantPast
+        /// Monotonic nanoseconds.
+        var phaseStarted: UInt64 = 0
+        var lastDrawn: UInt64?
         var lastTenth = -1
         var lineOpen = false
     }
 
     private let sink: TextSink
     private let isTerminal: Bool
+    private let clock: any TimeSource
     private let state = Mutex(State())
 
-    /// - Parameter isTerminal: draw a bar (standard error is a terminal) or print lines.
-    init(sink: TextSink, isTerminal: Bool) {
+    /// - Parameters:
+    ///   - isTerminal: draw a bar (standard error is a terminal) or print lines.
+    ///   - clock: whose monotonic clock times the phases.
+    init(sink: TextSink, isTerminal: Bool, clock: any TimeSource = SystemTimeSource()) {
         self.sink = sink
         self.isTerminal = isTerminal
+        self.clock = clock
     }
 
     /// True when standard error is a terminal that can redraw a line.
@@ -34,24 +40,25 @@ final class ProgressDisplay: Sendable {
 
     /// Reports `completed` of `total` items of `phase` (e.g. "rendering"), `failed` of them failed.
     func update(phase: String, completed: Int, total: Int, failed: Int) {
-        let now = Date()
+        let now = clock.monotonicNanoseconds()
         let text: String? = state.withLock { state in
             if state.phase != phase {
                 if state.lineOpen { sink.write("\n") }
                 state = State(phase: phase, phaseStarted: now)
             }
-            let elapsed = now.timeIntervalSince(state.phaseStarted)
+            let elapsed = Double(now &- state.phaseStarted) / 1e9
+            let sinceDrawn = state.lastDrawn.map { Double(now &- $0) / 1e9 } ?? .infinity
             let fraction = total > 0 ? min(Double(completed) / Double(total), 1) : 1
             let tenth = Int(fraction * 10)
             let finished = completed >= total
             if isTerminal {
-                guard finished || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return nil }
+                guard finished || sinceDrawn >= 0.1 else { return nil }
                 state.lastDrawn = now
                 state.lineOpen = !finished
                 return "\r\u{1B}[2K" + Self.bar(fraction) + " " + Self.summary(phase, completed, total, failed, elapsed)
                     + (finished ? "\n" : "")
             }
-            guard tenth > state.lastTenth || now.timeIntervalSince(state.lastDrawn) >= 10 else { return nil }
+            guard tenth > state.lastTenth || sinceDrawn >= 10 else { return nil }
             state.lastTenth = tenth
             state.lastDrawn = now
             return Self.summary(phase, completed, total, failed, elapsed) + "\n"

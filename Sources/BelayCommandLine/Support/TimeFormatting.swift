@@ -1,7 +1,9 @@
+import BelayCore
 import Foundation
 import BelayArguments
 
-/// Reads and writes the times admins type and scripts parse.
+/// Reads the times admins type, and writes local times for tables (RFC 3339 itself is
+/// `RFC3339`'s).
 ///
 /// Accepted input: RFC 3339 (`2026-12-05T19:00:00+09:00`, `2026-12-05T10:00:00Z`, fractions
 /// of a second allowed), or a local time in a given zone: `2026-12-05 19:00`,
@@ -14,7 +16,7 @@ public enum TimeFormatting {
     public static func parse(_ text: String, in zone: TimeZone, option: String, allowDay: Bool = false) throws -> Date {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         if allowDay, trimmed.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil { trimmed += " 00:00" }
-        if let date = parseRFC3339(trimmed) { return date }
+        if let parsed = RFC3339.parse(trimmed) { return parsed.date }
         if let components = localComponents(trimmed) {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
@@ -45,44 +47,6 @@ public enum TimeFormatting {
               let hour = components.hour, (0...23).contains(hour), let minute = components.minute, (0...59).contains(minute),
               let second = components.second, (0...59).contains(second) else { return nil }
         return components
-    }
-
-    private static func parseRFC3339(_ text: String) -> Date? {
-        let pattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
-        guard let match = text.wholeMatch(of: pattern) else { return nil }
-        let offsetText = String(match.8)
-        var offset = 0
-        if offsetText.uppercased() != "Z" {
-            let sign = offsetText.hasPrefix("-") ? -1 : 1
-            let parts = offsetText.dropFirst().split(separator: ":")
-            guard let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        }
-        guard let zone = TimeZone(secondsFromGMT: offset) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        var components = DateComponents()
-        components.year = Int(match.1)
-        components.month = Int(match.2)
-        components.day = Int(match.3)
-        components.hour = Int(match.4)
-        components.minute = Int(match.5)
-        components.second = Int(match.6)
-        guard let month = components.month, (1...12).contains(month), let day = components.day, (1...31).contains(day),
-              let hour = components.hour, hour < 24, let minute = components.minute, minute < 60,
-              let second = components.second, second < 61,
-              let date = calendar.date(from: components) else { return nil }
-        guard calendar.component(.day, from: date) == day else { return nil }
-        let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
-        return date.addingTimeInterval(fraction)
-    }
-
-    /// `2026-12-05T10:00:00Z`: RFC 3339 in UTC, whole seconds, for JSON output.
-    public static func rfc3339(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 
     /// `2026-12-05 19:00`: local time in `zone`, for tables.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -8,15 +9,15 @@ import Foundation
 /// A member acts for themselves; the meetup's host or an admin may act for anyone.
 public final class AttendanceService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let events: WebhookEmitter
     private let waitlist: WaitlistRules
 
-    public convenience init(pool: DatabasePool, clock: any WallClock) {
+    public convenience init(pool: DatabasePool, clock: any TimeSource) {
         self.init(pool: pool, clock: clock, events: .identifiers, waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any WallClock, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: DatabasePool, clock: any TimeSource, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.events = events

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -10,11 +11,11 @@ import Foundation
 /// jobs is `RenderJobQueue`.
 public final class BackfillService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let queue: RenderJobQueue
     private static let pageSize = 500
 
-    public init(pool: DatabasePool, clock: any WallClock, queue: RenderJobQueue) {
+    public init(pool: DatabasePool, clock: any TimeSource, queue: RenderJobQueue) {
         self.pool = pool
         self.clock = clock
         self.queue = queue

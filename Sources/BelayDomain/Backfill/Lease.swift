@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// A lease row: who holds a named job (such as the backfill) and until when.
@@ -20,9 +21,8 @@ public struct Lease: Sendable, Hashable {
     /// A sentence naming the holder, for messages: "held by pid 4242 on db-1 (belay backfill),
     /// since 2026-11-29T01:00:00Z, until 2026-11-29T01:00:30Z unless renewed".
     public var holderDescription: String {
-        let formatter = ISO8601DateFormatter()
-        return "held by pid \(pid) on \(host) (\(purpose)) since \(formatter.string(from: acquiredAt)), "
-            + "until \(formatter.string(from: expiresAt)) unless renewed"
+        return "held by pid \(pid) on \(host) (\(purpose)) since \(RFC3339.string(from: acquiredAt, fraction: .none)), "
+            + "until \(RFC3339.string(from: expiresAt, fraction: .none)) unless renewed"
     }
 }
 

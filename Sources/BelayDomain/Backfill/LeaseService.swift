@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -10,9 +11,9 @@ import Foundation
 /// vanished (a process on this host that no longer exists).
 public final class LeaseService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public init(pool: DatabasePool, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -8,14 +9,14 @@ import Foundation
 /// generation) makes every earlier token of that member fail at once.
 public final class CalendarService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
 
     /// How far back a feed reaches: meetups that ended longer ago are left out.
     public static let pastDays = 90
     /// The most meetups a feed holds.
     public static let feedLimit = 500
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public init(pool: DatabasePool, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

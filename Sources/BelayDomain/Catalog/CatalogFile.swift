@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// The JSON files the assets produce: `Assets/holds/catalog.json` and
@@ -75,16 +76,22 @@ enum CatalogFileReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DomainError(.invalidCatalog, "Cannot read \(path); check the assets directory (it should contain holds/ and backgrounds/)", field: "assets_directory")
         }
+        let tree: JSONValue
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            tree = try JSONParser.parse(Array(data))
+        } catch {
+            throw invalid(path, "is not valid JSON: \(error)")
+        }
+        do {
+            return try StrictJSONDecoder(refusesUnknownMembers: false).decode(T.self, from: tree)
         } catch let DecodingError.keyNotFound(key, context) {
             throw invalid(path, "misses the key \"\(key.stringValue)\" at \(describe(context.codingPath))")
         } catch let DecodingError.typeMismatch(_, context) {
             throw invalid(path, "has a value of the wrong type at \(describe(context.codingPath + [])): \(context.debugDescription)")
         } catch let DecodingError.valueNotFound(_, context) {
             throw invalid(path, "has null at \(describe(context.codingPath))")
-        } catch {
-            throw invalid(path, "is not valid JSON: \(error.localizedDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw invalid(path, "has a value that does not fit at \(describe(context.codingPath)): \(context.debugDescription)")
         }
     }
 

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -9,9 +10,9 @@ import Foundation
 /// files are retired, never deleted (rewards already given keep their hold).
 public final class CatalogService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public init(pool: DatabasePool, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -14,14 +15,14 @@ public final class CheckInRetention: Sendable {
     /// Days rows are kept (1 or more).
     public let retentionDays: Int
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let batchSize: Int
 
     /// - Parameters:
     ///   - retentionDays: days rows are kept (`check_in.retention_days`); at least 1.
     ///   - batchSize: rows deleted per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
-    public init(pool: DatabasePool, clock: any WallClock, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
+    public init(pool: DatabasePool, clock: any TimeSource, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
         guard retentionDays >= 1 else {
             throw DomainError.invalid("retention_days", "must be 1 or more (got \(retentionDays)): a retried check-in must still find its idempotency key")
         }

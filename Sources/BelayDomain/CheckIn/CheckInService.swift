@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -11,20 +12,20 @@ import Foundation
 /// `window_closed`, `too_many_attempts`, `bad_code`. See `CheckInPolicy` for the lock-out rule.
 public final class CheckInService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     private let awarder: RewardAwarder
     private let events: WebhookEmitter
 
-    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
+    public convenience init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
                             clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy,
                   awarder: RewardAwarder(policy: rewardPolicy, clubTimeZone: clubTimeZone),
                   events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
@@ -138,10 +139,9 @@ public final class CheckInService: Sendable {
         }
         let window = policy.window(start: meetup.startsAt, end: meetup.endsAt)
         if let refusal = window.refusal(at: instant) {
-            let formatter = ISO8601DateFormatter()
             throw refusal == .windowNotOpen
-                ? DomainError(.windowNotOpen, "Check-in opens at \(formatter.string(from: window.opensAt))")
-                : DomainError(.windowClosed, "Check-in closed at \(formatter.string(from: window.closesAt))")
+                ? DomainError(.windowNotOpen, "Check-in opens at \(RFC3339.string(from: window.opensAt, fraction: .none))")
+                : DomainError(.windowClosed, "Check-in closed at \(RFC3339.string(from: window.closesAt, fraction: .none))")
         }
 
         if case let .code(code) = request.proof {
@@ -150,7 +150,7 @@ public final class CheckInService: Sendable {
                 let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
                 if attempts.count >= policy.maxWrongAttempts {
                     if now < lockedUntil {
-                        throw DomainError(.tooManyAttempts, "Too many wrong codes; try again after \(ISO8601DateFormatter().string(from: lockedUntil)) or ask the host to check you in")
+                        throw DomainError(.tooManyAttempts, "Too many wrong codes; try again after \(RFC3339.string(from: lockedUntil, fraction: .none)) or ask the host to check you in")
                     }
                 } else {
                     wrong = attempts.count

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -41,7 +42,7 @@ extension MeetupService {
             week += 1
         }
         guard occurrences.count >= 2 else {
-            throw DomainError.invalid("until", "A series repeats at least once; --until / until is before the second meetup (\(ISO8601DateFormatter().string(from: calendar.date(byAdding: .day, value: 7, to: first.startsAt) ?? first.startsAt)))")
+            throw DomainError.invalid("until", "A series repeats at least once; --until / until is before the second meetup (\(RFC3339.string(from: calendar.date(byAdding: .day, value: 7, to: first.startsAt) ?? first.startsAt, fraction: .none)))")
         }
         guard occurrences.count <= Self.maxSeriesLength else {
             throw DomainError.invalid("until", "A series has at most \(Self.maxSeriesLength) meetups; choose an earlier until")

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -7,18 +8,18 @@ import Foundation
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
     let pool: DatabasePool
-    let clock: any WallClock
+    let clock: any TimeSource
     let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     let events: WebhookEmitter
     let waitlist: WaitlistRules
 
-    public convenience init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy) {
+    public convenience init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
                   waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any WallClock, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
@@ -73,12 +74,12 @@ public final class MeetupService: Sendable {
         let now = clock.now()
         let ended = meetup.endsAt <= now
         if ended && !recordPast {
-            throw DomainError.invalid("ends_at", "The meetup would end at \(ISO8601DateFormatter().string(from: meetup.endsAt)), which is in the past. To record a meetup that already happened, an admin sets record_past: true (API) or --past (CLI)")
+            throw DomainError.invalid("ends_at", "The meetup would end at \(RFC3339.string(from: meetup.endsAt, fraction: .none)), which is in the past. To record a meetup that already happened, an admin sets record_past: true (API) or --past (CLI)")
         }
         if recordPast {
             guard actor.isAdmin else { throw DomainError(.notPermitted, "Only admins record past meetups") }
             guard ended else {
-                throw DomainError.invalid("record_past", "record_past is for meetups that already ended; this one ends at \(ISO8601DateFormatter().string(from: meetup.endsAt)), so leave it out")
+                throw DomainError.invalid("record_past", "record_past is for meetups that already ended; this one ends at \(RFC3339.string(from: meetup.endsAt, fraction: .none)), so leave it out")
             }
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now

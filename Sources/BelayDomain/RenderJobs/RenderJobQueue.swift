@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -8,15 +9,15 @@ import Foundation
 /// write transaction, so no two workers get the same job while its lease runs.
 public final class RenderJobQueue: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let policy: RenderJobPolicy
     private let events: WebhookEmitter
 
-    public convenience init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy) {
+    public convenience init(pool: DatabasePool, clock: any TimeSource, policy: RenderJobPolicy) {
         self.init(pool: pool, clock: clock, policy: policy, events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any WallClock, policy: RenderJobPolicy, events: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any TimeSource, policy: RenderJobPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = policy

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// The catalogue as the reward rules see it: eligible holds by rarity and backgrounds, in

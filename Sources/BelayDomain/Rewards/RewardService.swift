@@ -1,19 +1,20 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
 /// Reading rewards, and awarding those that are missing (the backfill's first step).
 public final class RewardService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let awarder: RewardAwarder
 
-    public init(pool: DatabasePool, clock: any WallClock, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
+    public init(pool: DatabasePool, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.pool = pool
         self.clock = clock
         self.awarder = RewardAwarder(policy: policy, clubTimeZone: clubTimeZone)
     }
 
-    init(pool: DatabasePool, clock: any WallClock, awarder: RewardAwarder) {
+    init(pool: DatabasePool, clock: any TimeSource, awarder: RewardAwarder) {
         self.pool = pool
         self.clock = clock
         self.awarder = awarder

@@ -1,12 +1,13 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
 /// The public pages of shared rewards (`/s/{slug}`) and the member's choice of what they show.
 public final class SharePageService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public init(pool: DatabasePool, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

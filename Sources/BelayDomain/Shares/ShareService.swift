@@ -1,13 +1,14 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
 /// Recording share events and the share statistics admins read.
 public final class ShareService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let clubTimeZone: TimeZone
 
-    public init(pool: DatabasePool, clock: any WallClock, clubTimeZone: TimeZone) {
+    public init(pool: DatabasePool, clock: any TimeSource, clubTimeZone: TimeZone) {
         self.pool = pool
         self.clock = clock
         self.clubTimeZone = clubTimeZone

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// One page of a list, and the cursor for the next page (nil on the last page).

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Dispatch
 import Foundation
@@ -9,7 +10,7 @@ import Synchronization
 /// admin before calling the mutating methods here.
 public final class UserService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     /// Which tokens' `last_used_at` this process has recorded, and the uses not yet written.
     private let tokenUses = Mutex(TokenUses())
     /// Token-use writes queued and not yet committed.
@@ -24,7 +25,7 @@ public final class UserService: Sendable {
     static let lastUseFlushInterval: TimeInterval = 1
     static let tokenPrefix = "belay_"
 
-    public init(pool: DatabasePool, clock: any WallClock) {
+    public init(pool: DatabasePool, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

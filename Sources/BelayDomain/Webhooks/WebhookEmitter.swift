@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 #if canImport(Glibc)
@@ -53,5 +54,5 @@ final class WebhookEmitter: Sendable {
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-12-01T09:30:00.250Z`.
-    static func timestamp(_ instant: Date) -> String { UTCTimestamp.string(instant, milliseconds: true) }
+    static func timestamp(_ instant: Date) -> String { RFC3339.string(from: instant, fraction: .milliseconds) }
 }

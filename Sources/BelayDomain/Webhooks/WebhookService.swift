@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -12,11 +13,11 @@ import Foundation
 /// known to be gone) and the delivery is sent again, with the same `webhook-id`.
 public final class WebhookService: Sendable {
     private let pool: DatabasePool
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let policy: WebhookPolicy
     private let emitter: WebhookEmitter
 
-    init(pool: DatabasePool, clock: any WallClock, policy: WebhookPolicy, emitter: WebhookEmitter) {
+    init(pool: DatabasePool, clock: any TimeSource, policy: WebhookPolicy, emitter: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = policy

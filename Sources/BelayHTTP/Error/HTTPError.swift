@@ -1,3 +1,5 @@
+import BelayCore
+
 /// An error a handler throws to answer with an RFC 9457 problem: a status, a stable
 /// machine-readable `code`, a human `detail` saying what was wrong and what to do, optional
 /// response headers (`WWW-Authenticate`, `Allow`, `Retry-After`) and extension members (e.g.

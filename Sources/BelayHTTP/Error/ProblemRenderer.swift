@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Turns errors into `application/problem+json` responses (RFC 9457): the one place errors become
 /// responses, used by `ErrorMiddleware` and by the router's last resort.
 ///
@@ -44,20 +46,21 @@ public struct ProblemRenderer: Sendable {
     /// The JSON object; standard members first, then extensions sorted by name. Extensions never
     /// replace standard members.
     public func body(for problem: HTTPError, instance: String, requestID: String) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.member("type", .string(typeBaseURI + problem.code))
-        writer.member("title", .string(problem.title))
-        writer.member("status", .int(Int64(problem.status.code)))
-        writer.member("detail", .string(problem.detail))
-        writer.member("instance", .string(instance))
-        writer.member("code", .string(problem.code))
-        writer.member("request_id", .string(requestID))
-        for key in problem.extensions.keys.sorted() where !Self.standardMembers.contains(key) {
-            writer.member(key, problem.extensions[key]!)
+        var json = JSONOutput(capacity: 256)
+        json.object { json in
+            json.member("type", typeBaseURI + problem.code)
+            json.member("title", problem.title)
+            json.member("status", problem.status.code)
+            json.member("detail", problem.detail)
+            json.member("instance", instance)
+            json.member("code", problem.code)
+            json.member("request_id", requestID)
+            for (key, value) in problem.extensions.sorted(by: { $0.key < $1.key }) where !Self.standardMembers.contains(key) {
+                json.key(dynamic: key)
+                json.value(value)
+            }
         }
-        writer.endObject()
-        return writer.bytes
+        return json.bytes
     }
 
     static let standardMembers: Set<String> = ["type", "title", "status", "detail", "instance", "code", "request_id"]

@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Decodes request bodies strictly and answers every mistake with a problem naming the field:
 ///
 /// | mistake | status | code |
@@ -21,26 +23,22 @@ public struct JSONBodyDecoder: Sendable {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw HTTPError(.badRequest, code: "empty_body", detail: "The request body is empty; send a JSON document.")
         }
-        let root: JSONNode
+        let root: JSONValue
         do {
             root = try JSONParser.parse(body)
         } catch {
             throw Self.problem(for: error)
         }
-        let session = StrictDecodingSession()
-        let value: T
         do {
-            value = try StrictNodeDecoder.decodeValue(type, root, path: [], session: session)
+            return try StrictJSONDecoder().decode(type, from: root)
         } catch let error as DecodingError {
             throw Self.problem(for: error)
-        }
-        if let (path, key) = session.firstUnknownMember() {
-            let field = Self.fieldPath(path + [JSONKey(stringValue: key)])
+        } catch let error as JSONUnknownMemberError {
+            let field = Self.fieldPath(error.codingPath)
             throw HTTPError(.unprocessableContent, code: "unknown_field",
                             detail: "Field `\(field)` is not part of this request body; remove it or check its spelling.",
                             extensions: ["field": .string(field)])
         }
-        return value
     }
 
     static func problem(for error: JSONSyntaxError) -> HTTPError {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BelayCore
 import Synchronization
 
 /// write(2) until everything is written or the descriptor fails; named apart from the sinks'
@@ -72,7 +73,10 @@ public struct LogEntry: Sendable {
     func timestampedLine() -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(160)
-        RFC3339.appendUTCTimestampNow(to: &line)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        RFC3339.append(millisecondsSinceEpoch: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000),
+                       utcOffsetSeconds: 0, fraction: .milliseconds, to: &line)
         line.append(UInt8(ascii: " "))
         appendLine(to: &line)
         line.append(UInt8(ascii: "\n"))

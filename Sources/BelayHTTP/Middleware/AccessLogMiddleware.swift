@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Writes one line per request at `info` level once the response is known:
 ///
 /// `info http: GET /v1/meetups/{id} 200 bytes=231 duration_ms=0.412 request_id=5f1c9a0e-2b client=192.0.2.4`
@@ -12,7 +14,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
         guard logger.isEnabled(.info) else { return try next(request, context) }
-        let start = MonotonicClock.nanoseconds()
+        let start = SystemTimeSource.monotonicNanoseconds()
         do {
             let response = try next(request, context)
             guard response.isDeferred else {
@@ -31,7 +33,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func write(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
         let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
-        let elapsed = MonotonicClock.nanoseconds() &- start
+        let elapsed = SystemTimeSource.monotonicNanoseconds() &- start
         let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
         logger.sink.write(LogEntry(
             level: .info, label: logger.label,

@@ -1,3 +1,4 @@
+import BelayCore
 import Synchronization
 
 /// Counts requests by method, route and status (`http_requests_total`) and records their latency
@@ -30,7 +31,7 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) throws -> Response) throws -> Response {
-        let start = MonotonicClock.nanoseconds()
+        let start = SystemTimeSource.monotonicNanoseconds()
         do {
             let response = try next(request, context)
             guard response.isDeferred else {
@@ -49,7 +50,7 @@ public struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func record(_ outcome: Result<Response, any Error>, _ request: Request, _ context: Context, start: UInt64) {
         let status = outcome.statusCode
-        let seconds = Double(MonotonicClock.nanoseconds() &- start) / 1e9
+        let seconds = Double(SystemTimeSource.monotonicNanoseconds() &- start) / 1e9
         let route = context.route ?? "unmatched"
         let key = SeriesCache.CounterKey(method: request.method.metricLabel, route: route, status: status)
         let counter = cache.counters.withLock { counters in

@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Registers routes and middleware, then builds an immutable `RouterResponder` for the server.
 ///
 /// ```swift
@@ -5,7 +7,7 @@
 /// router.addStandardMiddleware(logger: logger, metrics: metrics)
 /// router.get("/v1/meetups/{id}") { request, context in
 ///     let id = try context.parameters.require("id", as: Int64.self)
-///     return try .json(meetups.find(id))
+///     return .json(bytes: try meetups.find(id).jsonBytes)
 /// }
 /// let server = HTTPServer(settings: settings, responder: router.buildResponder())
 /// ```

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BelayCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -28,7 +29,7 @@ final class HeaderDeadlines: Sendable {
     /// One open connection: its socket and the monotonic time its headers are due.
     final class Connection: Sendable {
         let socket: Int32
-        /// Nanoseconds on `MonotonicClock`; `none` while a request is being served.
+        /// Nanoseconds on the monotonic clock (`SystemTimeSource`); `none` while a request is being served.
         let deadline: Atomic<UInt64>
 
         init(socket: Int32, deadline: UInt64) {
@@ -67,7 +68,7 @@ final class HeaderDeadlines: Sendable {
     /// Starts timing a new connection; stores its state in libmicrohttpd's socket context.
     func opened(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         let state = Connection(socket: belay_http_connection_fd(connection),
-                               deadline: MonotonicClock.nanoseconds() &+ headerTimeout)
+                               deadline: SystemTimeSource.monotonicNanoseconds() &+ headerTimeout)
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         open.withLock { $0[ObjectIdentifier(state)] = state }
     }
@@ -88,7 +89,7 @@ final class HeaderDeadlines: Sendable {
     /// The connection's request is answered: the next one's headers are due in time.
     func requestCompleted(_ connection: OpaquePointer) {
         guard let state = state(of: connection) else { return }
-        let deadline = followUpTimeout.map { MonotonicClock.nanoseconds() &+ $0 } ?? Self.none
+        let deadline = followUpTimeout.map { SystemTimeSource.monotonicNanoseconds() &+ $0 } ?? Self.none
         state.deadline.store(deadline, ordering: .relaxed)
     }
 
@@ -103,7 +104,7 @@ final class HeaderDeadlines: Sendable {
         guard !sweeping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
             while wake.wait(timeout: .now() + sweepInterval) == .timedOut {
-                sweep(now: MonotonicClock.nanoseconds())
+                sweep(now: SystemTimeSource.monotonicNanoseconds())
             }
             finished.signal()
         }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BelayCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -255,7 +256,7 @@ final class ServerCore: Sendable {
         }
         // libmicrohttpd writes a line for every connection a client drops or the header
         // deadline closes: at most `diagnosticsPerSecond` are logged, the rest counted.
-        let now = MonotonicClock.nanoseconds()
+        let now = SystemTimeSource.monotonicNanoseconds()
         let (log, unlogged) = diagnosticBudget.withLock { budget -> (Bool, Int) in
             if now &- budget.windowStart >= 1_000_000_000 {
                 let unlogged = budget.suppressed

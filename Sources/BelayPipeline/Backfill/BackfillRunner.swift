@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -77,7 +78,7 @@ public final class BackfillRunner: Sendable {
                     progress: @escaping @Sendable (BackfillProgress) -> Void = { _ in }) throws -> BackfillReport {
         try options.validate()
         AllocatorTuning.apply()
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemTimeSource.monotonicNanoseconds()
         // One renderer per job; with jobs 0 one is still made, for its template version.
         let contexts = try (0..<max(options.jobs, 1)).map { index in
             RenderWorkerContext(renderer: try makeRenderer(), owner: identity.owner("backfill-\(index)"))
@@ -120,7 +121,7 @@ public final class BackfillRunner: Sendable {
         report.runningElsewhere = state.running
         report.runningElsewhereUntil = state.runningLeaseEndsAt
         report.stoppedEarly = stop.reason
-        report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        report.durationSeconds = Double(SystemTimeSource.monotonicNanoseconds() - started) / 1e9
         return report
     }
 
@@ -301,9 +302,9 @@ private final class RunStop: Sendable {
 
     /// Sleeps `seconds`, or less when the run is cancelled.
     func sleep(_ seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !isRequested, Date() < deadline {
-            cancellation.waitForCancel(timeout: min(deadline.timeIntervalSinceNow, 0.25))
+        let deadline = Deadline(after: seconds)
+        while !isRequested, !deadline.hasPassed {
+            cancellation.waitForCancel(timeout: min(deadline.secondsLeft, 0.25))
         }
     }
 

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -12,7 +13,7 @@ public final class BackfillScheduler: Sendable {
     public let schedule: BackfillSchedule
     private let runner: BackfillRunner
     private let options: BackfillOptions
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let log: @Sendable (String) -> Void
     private let afterRun: @Sendable () -> Void
     private let checkInterval: TimeInterval
@@ -37,7 +38,7 @@ public final class BackfillScheduler: Sendable {
     ///     render workers for the jobs it queued (with `options.jobs` 0).
     public init(schedule: BackfillSchedule, runner: BackfillRunner,
                 options: BackfillOptions = BackfillOptions(jobs: 1, purpose: "belay serve (scheduled backfill)"),
-                clock: any WallClock = SystemWallClock(), checkInterval: TimeInterval = 30,
+                clock: any TimeSource = SystemTimeSource(), checkInterval: TimeInterval = 30,
                 log: @escaping @Sendable (String) -> Void = { _ in }, afterRun: @escaping @Sendable () -> Void = {}) {
         self.schedule = schedule
         self.runner = runner

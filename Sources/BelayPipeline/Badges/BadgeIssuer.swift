@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayRender
 import CDeflate
@@ -76,37 +77,37 @@ public final class BadgeIssuer: Sendable {
         let identity = "belay-member:\(facts.memberID)"
         var tags = ["rarity:\(facts.hold.rarity.rawValue)", "type:\(facts.hold.type)"]
         if let milestone = facts.milestone { tags.append("milestone:\(milestone)") }
-        var achievement: [String: Any] = [
-            "id": settings.publicBaseURL + "/holds/" + facts.hold.id,
+        var achievement: JSONObject = [
+            "id": .string(settings.publicBaseURL + "/holds/" + facts.hold.id),
             "type": ["Achievement"],
             "achievementType": "Badge",
-            "name": facts.hold.name,
-            "image": ["id": settings.publicBaseURL + "/holds/" + facts.hold.id + "/artwork.png", "type": "Image"],
-            "description": "A \(facts.hold.rarity.rawValue) \(facts.hold.type) hold of \(settings.clubName), earned by checking in at one of its meetups.",
-            "criteria": ["narrative": "Checked in at \(facts.placeName) on \(facts.dateText)."],
-            "tag": tags,
+            "name": .string(facts.hold.name),
+            "image": ["id": .string(settings.publicBaseURL + "/holds/" + facts.hold.id + "/artwork.png"), "type": "Image"],
+            "description": .string("A \(facts.hold.rarity.rawValue) \(facts.hold.type) hold of \(settings.clubName), earned by checking in at one of its meetups."),
+            "criteria": ["narrative": .string("Checked in at \(facts.placeName) on \(facts.dateText).")],
+            "tag": .array(tags.map(JSONValue.string)),
         ]
-        if let milestone = facts.milestone { achievement["humanCode"] = "milestone-\(milestone)" }
-        let payload: [String: Any] = [
+        if let milestone = facts.milestone { achievement["humanCode"] = .string("milestone-\(milestone)") }
+        let payload: JSONObject = [
             "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
-            "id": id,
+            "id": .string(id),
             "type": ["VerifiableCredential", "OpenBadgeCredential"],
-            "name": "\(facts.hold.name) — \(facts.placeName)",
-            "issuer": ["id": issuerID, "type": ["Profile"], "name": settings.clubName, "url": settings.publicBaseURL],
-            "validFrom": validFrom,
+            "name": .string("\(facts.hold.name) — \(facts.placeName)"),
+            "issuer": ["id": .string(issuerID), "type": ["Profile"], "name": .string(settings.clubName), "url": .string(settings.publicBaseURL)],
+            "validFrom": .string(validFrom),
             "credentialSubject": [
                 "type": ["AchievementSubject"],
                 "identifier": [[
-                    "type": "IdentityObject", "identityType": "identifier", "hashed": true, "salt": salt,
-                    "identityHash": "sha256$" + Crypto.hex(Crypto.sha256(Array((identity + salt).utf8))),
-                ] as [String: Any]],
-                "achievement": achievement,
-            ] as [String: Any],
-            "credentialStatus": [
-                "id": statusListURL + "#\(facts.rewardID)", "type": "BitstringStatusListEntry", "statusPurpose": "revocation",
-                "statusListIndex": String(facts.rewardID), "statusListCredential": statusListURL,
+                    "type": "IdentityObject", "identityType": "identifier", "hashed": true, "salt": .string(salt),
+                    "identityHash": .string("sha256$" + ContentDigest.hex(of: identity + salt)),
+                ]],
+                "achievement": .object(achievement),
             ],
-            "iss": issuerID, "jti": id, "nbf": Int64(facts.checkedInAt.timeIntervalSince1970.rounded(.down)),
+            "credentialStatus": [
+                "id": .string(statusListURL + "#\(facts.rewardID)"), "type": "BitstringStatusListEntry", "statusPurpose": "revocation",
+                "statusListIndex": .string(String(facts.rewardID)), "statusListCredential": .string(statusListURL),
+            ],
+            "iss": .string(issuerID), "jti": .string(id), "nbf": .int(Int64(facts.checkedInAt.timeIntervalSince1970.rounded(.down))),
         ]
         return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
     }
@@ -124,32 +125,32 @@ public final class BadgeIssuer: Sendable {
         let key = try chosen ?? keys.current()
         let statusListURL = statusListURL(for: key)
         let validFrom = Self.timestamp(now)
-        let payload: [String: Any] = [
+        let payload: JSONObject = [
             "@context": ["https://www.w3.org/ns/credentials/v2"],
-            "id": statusListURL,
+            "id": .string(statusListURL),
             "type": ["VerifiableCredential", "BitstringStatusListCredential"],
-            "issuer": issuerID,
-            "validFrom": validFrom,
+            "issuer": .string(issuerID),
+            "validFrom": .string(validFrom),
             "credentialSubject": [
-                "id": statusListURL + "#list", "type": "BitstringStatusList", "statusPurpose": "revocation",
-                "encodedList": "u" + Crypto.base64URL(try Self.gzip(bitstring)),
+                "id": .string(statusListURL + "#list"), "type": "BitstringStatusList", "statusPurpose": "revocation",
+                "encodedList": .string("u" + Crypto.base64URL(try Self.gzip(bitstring))),
             ],
-            "iss": issuerID, "jti": statusListURL, "nbf": Int64(now.timeIntervalSince1970.rounded(.down)),
+            "iss": .string(issuerID), "jti": .string(statusListURL), "nbf": .int(Int64(now.timeIntervalSince1970.rounded(.down))),
         ]
         return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
     }
 
     /// The issuer's profile (`/issuer`) and its published keys, as JSON objects.
-    public func issuerProfile() throws -> [String: Any] {
-        let published = try keys.all().map { key -> [String: Any] in
-            var jwk: [String: Any] = key.jwk
-            jwk["kid"] = keyID(key)
-            return jwk
+    public func issuerProfile() throws -> JSONObject {
+        let published = try keys.all().map { key -> JSONValue in
+            var jwk = key.jwk
+            jwk["kid"] = .string(keyID(key))
+            return .object(jwk)
         }
         return [
             "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
-            "id": issuerID, "type": ["Profile"], "name": settings.clubName, "url": settings.publicBaseURL,
-            "publicKeys": published,
+            "id": .string(issuerID), "type": ["Profile"], "name": .string(settings.clubName), "url": .string(settings.publicBaseURL),
+            "publicKeys": .array(published),
         ]
     }
 
@@ -159,26 +160,26 @@ public final class BadgeIssuer: Sendable {
         guard let parts = CompactJWT.parts(of: token) else {
             return .invalid("the baked credential is not a compact JWT")
         }
-        guard let kid = parts.header["kid"] as? String, kid.hasPrefix(issuerID + "/keys/"),
+        guard let kid = parts.header["kid"]?.stringValue, kid.hasPrefix(issuerID + "/keys/"),
               let key = keys.key(withThumbprint: String(kid.dropFirst((issuerID + "/keys/").count))) else {
-            return .invalid("it is signed with a key \(settings.clubName) never published (kid \((parts.header["kid"] as? String) ?? "missing"))")
+            return .invalid("it is signed with a key \(settings.clubName) never published (kid \(parts.header["kid"]?.stringValue ?? "missing"))")
         }
         guard parts.isSigned(by: key.publicKey) else {
             return .invalid("the signature does not match the credential: it was changed after it was issued")
         }
         let payload = parts.payload
-        guard payload["iss"] as? String == issuerID, (payload["issuer"] as? [String: Any])?["id"] as? String == issuerID else {
+        guard payload["iss"]?.stringValue == issuerID, payload["issuer"]?["id"]?.stringValue == issuerID else {
             return .invalid("it names another issuer than \(issuerID)")
         }
-        guard (payload["type"] as? [String])?.contains("OpenBadgeCredential") == true,
-              let status = payload["credentialStatus"] as? [String: Any], let index = (status["statusListIndex"] as? String).flatMap({ Int64($0) }),
-              let subject = payload["credentialSubject"] as? [String: Any], let achievement = subject["achievement"] as? [String: Any],
-              let holdName = achievement["name"] as? String else {
+        guard payload["type"]?.arrayValue?.contains("OpenBadgeCredential") == true,
+              let index = payload["credentialStatus"]?["statusListIndex"]?.stringValue.flatMap({ Int64($0) }),
+              let achievement = payload["credentialSubject"]?["achievement"],
+              let holdName = achievement["name"]?.stringValue else {
             return .invalid("it is not an OpenBadgeCredential with an achievement and a status entry")
         }
-        let criteria = (achievement["criteria"] as? [String: Any])?["narrative"] as? String ?? ""
+        let criteria = achievement["criteria"]?["narrative"]?.stringValue ?? ""
         return BadgeVerification(isValid: true, reason: nil, rewardID: index, holdName: holdName, criteria: criteria,
-                                 validFrom: payload["validFrom"] as? String, issuerName: settings.clubName, keyThumbprint: key.thumbprint)
+                                 validFrom: payload["validFrom"]?.stringValue, issuerName: settings.clubName, keyThumbprint: key.thumbprint)
     }
 
     /// Checks the badge baked into a sticker PNG; nil when it carries none.
@@ -186,7 +187,7 @@ public final class BadgeIssuer: Sendable {
         PNGTextChunk.text(keyword: Renderer.badgeKeyword, in: png).map(verify)
     }
 
-    static func timestamp(_ date: Date) -> String { UTCTimestamp.string(date) }
+    static func timestamp(_ date: Date) -> String { RFC3339.string(from: date, fraction: .none) }
 
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(9) else {

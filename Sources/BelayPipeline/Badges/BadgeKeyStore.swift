@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -77,12 +78,10 @@ public struct BadgeKeyStore: Sendable {
 
     private func write(_ text: String, to name: String) throws {
         let target = directory.appendingPathComponent(name)
-        let temporary = directory.appendingPathComponent(".\(name).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        let created = FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8),
-                                                     attributes: [.posixPermissions: 0o600])
-        guard created, rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw PipelineError.invalidSetting("badge key", "cannot write \(target.path); check that the data directory is writable")
+        do {
+            try AtomicFile.write(Array(text.utf8), to: target.path, permissions: 0o600)
+        } catch {
+            throw PipelineError.invalidSetting("badge key", "cannot write \(target.path) (\(error.reason)); check that the data directory is writable")
         }
     }
 }

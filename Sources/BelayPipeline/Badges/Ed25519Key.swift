@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import CCrypto
 import Foundation
@@ -51,7 +52,7 @@ public struct Ed25519Key: Sendable, Hashable {
     }
 
     /// The public key as a JWK (`{"crv":"Ed25519","kty":"OKP","x":…}`).
-    public var jwk: [String: String] { ["kty": "OKP", "crv": "Ed25519", "x": Crypto.base64URL(publicKey)] }
+    public var jwk: JSONObject { ["kty": "OKP", "crv": "Ed25519", "x": .string(Crypto.base64URL(publicKey))] }
 
     /// The RFC 7638 thumbprint of the public JWK: the key's id.
     public var thumbprint: String {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayRender
 import Foundation
 
@@ -48,7 +49,7 @@ public struct CollectionRequest: Sendable, Hashable {
 public protocol CollectionImageRenderer: AnyObject {
     /// A string that changes exactly when the image would (template version, artworks, text, scale).
     /// - Throws: when an artwork cannot be read.
-    func contentKey(for request: CollectionRequest) throws -> String
+    func contentKey(for request: CollectionRequest) throws -> ContentKey
     /// Renders and encodes the image into the file at `path` (which does not exist yet).
     /// - Throws: the renderer's error, naming the input at fault.
     func renderPNG(_ request: CollectionRequest, toFile path: String) throws

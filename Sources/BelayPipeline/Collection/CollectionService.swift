@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayRender
 import Foundation
@@ -95,7 +96,7 @@ public final class CollectionService: Sendable {
         do {
             let request = try request(memberID: memberID, scale: scale, hostedBy: hostID)
             let outcome = try withRenderer { renderer -> (digest: String, result: Result<CollectionImage, any Error>)? in
-                let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
+                let digest = try renderer.contentKey(for: request).digest
                 let leads = flights.withLock { flights -> Bool in
                     if flights[digest] != nil {
                         flights[digest]?.append(completion)

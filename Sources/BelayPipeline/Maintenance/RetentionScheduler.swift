@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -11,7 +12,7 @@ import Synchronization
 public final class RetentionScheduler: Sendable {
     private let retention: CheckInRetention
     private let interval: TimeInterval
-    private let clock: any WallClock
+    private let clock: any TimeSource
     private let checkInterval: TimeInterval
     private let log: @Sendable (String) -> Void
     private let signal = WakeSignal()
@@ -32,7 +33,7 @@ public final class RetentionScheduler: Sendable {
     ///   - checkInterval: the longest the thread sleeps before looking at the clock again,
     ///     so a clock that jumps (or a machine that slept) is noticed.
     ///   - log: one line per run that deleted something, and per failure.
-    public init(retention: CheckInRetention, interval: TimeInterval = 3_600, clock: any WallClock = SystemWallClock(),
+    public init(retention: CheckInRetention, interval: TimeInterval = 3_600, clock: any TimeSource = SystemTimeSource(),
                 checkInterval: TimeInterval = 60, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.retention = retention
         self.interval = max(interval, 1)

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayRender
 import Foundation
 
@@ -22,8 +23,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
     public func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
         let (content, colors, format) = try Self.translate(request)
         return RewardImageKeys(
-            sticker: try renderer.stickerKey(content, scale: request.stickerScale).canonical,
-            story: try renderer.storyKey(content, colors: colors, format: format).canonical,
+            sticker: try renderer.stickerKey(content, scale: request.stickerScale),
+            story: try renderer.storyKey(content, colors: colors, format: format),
             missingCharacters: try renderer.missingCharacters(content))
     }
 
@@ -42,18 +43,18 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         }
     }
 
-    public func contentKey(for request: CollectionRequest) throws -> String {
-        try renderer.collectionKey(Self.translate(request), scale: request.scale).canonical
+    public func contentKey(for request: CollectionRequest) throws -> ContentKey {
+        try renderer.collectionKey(Self.translate(request), scale: request.scale)
     }
 
     public func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
         try renderer.renderCollection(Self.translate(request), scale: request.scale, to: path)
     }
 
-    public func contentKey(for request: ShareCardRequest) throws -> String {
+    public func contentKey(for request: ShareCardRequest) throws -> ContentKey {
         let (content, colors, _) = try Self.translate(request.image)
         return try renderer.shareCardKey(ShareCardContent(sticker: content, holdName: request.holdName, clubName: request.clubName),
-                                         colors: colors).canonical
+                                         colors: colors)
     }
 
     public func renderCard(_ request: ShareCardRequest) throws -> [UInt8] {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -18,12 +19,12 @@ public final class RenderService: Sendable {
     /// Where reward images are stored.
     public let store: ImageStore
     private let queue: RenderJobQueue
-    private let clock: any WallClock
+    private let clock: any TimeSource
     /// Signs each reward's badge, baked into its sticker; nil bakes none.
     public let badges: BadgeIssuer?
 
     /// - Throws: `PipelineError` for impossible settings.
-    public init(queue: RenderJobQueue, clock: any WallClock = SystemWallClock(), settings: RenderPipelineSettings,
+    public init(queue: RenderJobQueue, clock: any TimeSource = SystemTimeSource(), settings: RenderPipelineSettings,
                 badges: BadgeIssuer? = nil) throws {
         try settings.validate()
         self.badges = badges
@@ -110,7 +111,7 @@ public final class RenderService: Sendable {
     /// The CPU half of a job: content keys, then drawing and encoding what is not stored yet.
     /// A render error is recorded at once (the job fails with a reason naming the file).
     func prepare(_ job: RenderJob, in worker: RenderWorkerContext) -> Preparation {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemTimeSource.monotonicNanoseconds()
         do {
             var request = request(for: job, in: worker)
             if let badges {
@@ -119,8 +120,8 @@ public final class RenderService: Sendable {
                     placeName: job.placeName, dateText: request.dateText, checkedInAt: job.checkedInAt))
             }
             let keys = try worker.renderer.contentKeys(for: request)
-            let stickerDigest = ContentDigest.hex(of: keys.sticker)
-            let storyDigest = ContentDigest.hex(of: keys.story)
+            let stickerDigest = keys.sticker.digest
+            let storyDigest = keys.story.digest
             let needSticker = !(store.contains(digest: stickerDigest, fileExtension: "png")
                 && store.touch(digest: stickerDigest, fileExtension: "png"))
             let storyExtension = settings.storyFormat.fileExtension
@@ -129,11 +130,11 @@ public final class RenderService: Sendable {
             var files = RewardImageFiles(sticker: nil, story: nil)
             var renderSeconds = 0.0, renderCPUSeconds = 0.0
             if needSticker || needStory {
-                let renderStart = DispatchTime.now().uptimeNanoseconds
+                let renderStart = SystemTimeSource.monotonicNanoseconds()
                 let cpuStart = Self.threadCPUSeconds()
                 files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
                 renderCPUSeconds = Self.threadCPUSeconds() - cpuStart
-                renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
+                renderSeconds = Double(SystemTimeSource.monotonicNanoseconds() - renderStart) / 1e9
                 if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
                 if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
             }
@@ -151,7 +152,7 @@ public final class RenderService: Sendable {
                 }
             }
             return .finished(RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: 0,
-                                             totalSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
+                                             totalSeconds: Double(SystemTimeSource.monotonicNanoseconds() - started) / 1e9))
         }
     }
 
@@ -189,7 +190,7 @@ public final class RenderService: Sendable {
                 }
             }
         }
-        let total = Double(DispatchTime.now().uptimeNanoseconds - prepared.started) / 1e9
+        let total = Double(SystemTimeSource.monotonicNanoseconds() - prepared.started) / 1e9
         return RenderJobReport(jobID: job.id, outcome: outcome, renderSeconds: prepared.renderSeconds, totalSeconds: total,
                                renderCPUSeconds: prepared.renderCPUSeconds, missingCharacters: prepared.missingCharacters)
     }

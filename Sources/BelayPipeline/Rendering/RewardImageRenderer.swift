@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// What the sticker and story of one reward show.
@@ -43,13 +44,15 @@ public struct RewardImageRequest: Sendable, Hashable {
 /// would (template version, artwork contents, text, scale, format). Their digests name the
 /// stored files, so identical inputs are rendered once.
 public struct RewardImageKeys: Sendable, Hashable {
-    public var sticker: String
-    public var story: String
+    /// The sticker's key: its digest names the stored file.
+    public var sticker: ContentKey
+    /// The story's key.
+    public var story: ContentKey
     /// Characters of the place name or date that no font of the chain has: the images leave
     /// them out. Known from the layout alone, so also when the images are already stored.
     public var missingCharacters: [Character]
 
-    public init(sticker: String, story: String, missingCharacters: [Character] = []) {
+    public init(sticker: ContentKey, story: ContentKey, missingCharacters: [Character] = []) {
         self.sticker = sticker
         self.story = story
         self.missingCharacters = missingCharacters

@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// What the share card of a reward shows.
@@ -20,7 +21,7 @@ public struct ShareCardRequest: Sendable, Hashable {
 public protocol ShareCardRenderer: AnyObject {
     /// A string that changes exactly when the card would (template version, artworks, text).
     /// - Throws: when an artwork cannot be read.
-    func contentKey(for request: ShareCardRequest) throws -> String
+    func contentKey(for request: ShareCardRequest) throws -> ContentKey
     /// The card's PNG bytes.
     /// - Throws: the renderer's error, naming the input at fault.
     func renderCard(_ request: ShareCardRequest) throws -> [UInt8]

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -53,7 +54,7 @@ public final class ShareCardService: Sendable {
                 }
             }
             guard let renderer = holder?.renderer else { throw PipelineError(kind: .rendererUnavailable(message: "no share card renderer")) }
-            let digest = ContentDigest.hex(of: try renderer.contentKey(for: request))
+            let digest = try renderer.contentKey(for: request).digest
             if store.contains(digest: digest, fileExtension: "png"), store.touch(digest: digest, fileExtension: "png") {
                 return ShareCardImage(url: store.url(digest: digest, fileExtension: "png"), digest: digest)
             }

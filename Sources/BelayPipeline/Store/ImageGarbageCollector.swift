@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 
@@ -32,9 +33,9 @@ public struct GarbageCollectionReport: Sendable, Hashable, Codable {
 public struct ImageGarbageCollector: Sendable {
     private let backfill: BackfillService
     private let settings: RenderPipelineSettings
-    private let clock: any WallClock
+    private let clock: any TimeSource
 
-    public init(backfill: BackfillService, settings: RenderPipelineSettings, clock: any WallClock = SystemWallClock()) {
+    public init(backfill: BackfillService, settings: RenderPipelineSettings, clock: any TimeSource = SystemTimeSource()) {
         self.backfill = backfill
         self.settings = settings
         self.clock = clock

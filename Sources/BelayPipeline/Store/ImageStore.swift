@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +8,8 @@ import Glibc
 ///
 /// A file's name is the hex digest that identifies its inputs (see `RenderedImageKey`), so
 /// identical inputs map to the same file and are rendered once. Files are written
-/// atomically: a temporary file in the same directory is written, fsynced, renamed into
-/// place, and the directory is fsynced, so a crash leaves either no file or a whole one.
+/// with `AtomicFile`: a temporary file in the same directory is written, fsynced, renamed
+/// into place, and the directory is fsynced, so a crash leaves either no file or a whole one.
 /// A database row is only pointed at a file after `write` has returned.
 public struct ImageStore: Sendable {
     /// The directory holding the fan-out subdirectories.
@@ -47,36 +48,12 @@ public struct ImageStore: Sendable {
     @discardableResult
     public func write(_ bytes: [UInt8], digest: String, fileExtension: String) throws -> URL {
         let destination = url(digest: digest, fileExtension: fileExtension)
-        let directory = destination.deletingLastPathComponent()
-        try makeDirectory(directory)
-        let temporaryPath = directory.appendingPathComponent(".\(digest).\(UInt32.random(in: 0 ... .max)).tmp").path
-
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ImageStoreError.fromErrno(errno, path: directory.path, operation: "write into") }
-        var succeeded = false
-        defer {
-            if !succeeded { unlink(temporaryPath) }
-        }
+        try makeDirectory(destination.deletingLastPathComponent())
         do {
-            defer { close(fd) }
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write")
-                    }
-                    offset += written
-                }
-            }
-            guard fsync(fd) == 0 else { throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write") }
+            try AtomicFile.write(bytes, to: destination.path)
+        } catch {
+            throw Self.storeError(error)
         }
-        guard rename(temporaryPath, destination.path) == 0 else {
-            throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write")
-        }
-        succeeded = true
-        try syncDirectory(directory)
         return destination
     }
 
@@ -93,33 +70,38 @@ public struct ImageStore: Sendable {
         let destination = url(digest: digest, fileExtension: fileExtension)
         let directory = destination.deletingLastPathComponent()
         try makeDirectory(directory)
-        let temporaryPath = directory.appendingPathComponent(".\(digest).\(UInt32.random(in: 0 ... .max)).tmp").path
-        var succeeded = false
-        defer {
-            if !succeeded { unlink(temporaryPath) }
-        }
+        let temporaryPath = AtomicFile.temporaryPath(for: destination.path)
         do {
             try produce(temporaryPath)
         } catch let error as ImageStoreError {
+            unlink(temporaryPath)
             throw error
         } catch {
+            unlink(temporaryPath)
             // A producer that could not write its file says so with its own error; a full or
             // read-only disk is still reported as such, so the caller can treat it as transient.
             if let refusal = Self.unwritable(directory) { throw refusal }
             throw error
         }
-        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write") }
-        let synced = fsync(fd) == 0
-        let syncError = errno
-        close(fd)
-        guard synced else { throw ImageStoreError.fromErrno(syncError, path: destination.path, operation: "write") }
-        guard rename(temporaryPath, destination.path) == 0 else {
-            throw ImageStoreError.fromErrno(errno, path: destination.path, operation: "write")
+        do {
+            try AtomicFile.install(temporaryPath, at: destination.path)
+        } catch {
+            throw Self.storeError(error)
         }
-        succeeded = true
-        try syncDirectory(directory)
         return destination
+    }
+
+    /// The store's error for a failed atomic write, naming what its messages always named.
+    private static func storeError(_ error: FileWriteError) -> ImageStoreError {
+        switch error.step {
+        case .create:
+            let directory = URL(fileURLWithPath: error.path).deletingLastPathComponent().path
+            return ImageStoreError.fromErrno(error.code, path: directory, operation: "write into")
+        case .write, .rename:
+            return ImageStoreError.fromErrno(error.code, path: error.path, operation: "write")
+        case .syncDirectory:
+            return ImageStoreError.fromErrno(error.code, path: error.path, operation: "sync")
+        }
     }
 
     /// An error when `directory` cannot be written to because its file system is full or read-only.
@@ -185,13 +167,6 @@ public struct ImageStore: Sendable {
                 throw ImageStoreError.fromErrno(errno, path: path, operation: "create")
             }
         }
-    }
-
-    private func syncDirectory(_ directory: URL) throws {
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageStoreError.fromErrno(errno, path: directory.path, operation: "sync") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw ImageStoreError.fromErrno(errno, path: directory.path, operation: "sync") }
     }
 }
 

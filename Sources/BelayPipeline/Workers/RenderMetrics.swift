@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 import Synchronization
 
@@ -6,29 +7,6 @@ import Synchronization
 public final class RenderMetrics: Sendable {
     /// Upper bounds (seconds) of the render-duration histogram buckets.
     public static let durationBuckets: [Double] = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-
-    /// A histogram in Prometheus' shape: cumulative counts per upper bound, plus sum and count.
-    public struct Histogram: Sendable, Hashable {
-        /// Upper bounds, ascending.
-        public let bounds: [Double]
-        /// `cumulativeCounts[i]` observations were ≤ `bounds[i]`.
-        public var cumulativeCounts: [Int]
-        public var sum: Double
-        public var count: Int
-
-        init(bounds: [Double]) {
-            self.bounds = bounds
-            cumulativeCounts = Array(repeating: 0, count: bounds.count)
-            sum = 0
-            count = 0
-        }
-
-        mutating func observe(_ value: Double) {
-            for index in bounds.indices where value <= bounds[index] { cumulativeCounts[index] += 1 }
-            sum += value
-            count += 1
-        }
-    }
 
     /// The counters at one moment.
     public struct Snapshot: Sendable, Hashable {
@@ -51,9 +29,9 @@ public final class RenderMetrics: Sendable {
         /// Characters left out of labels because no font has them, over all jobs.
         public var missingCharacters = 0
         /// Seconds spent drawing and encoding, per job that drew something.
-        public var renderDuration = Histogram(bounds: RenderMetrics.durationBuckets)
+        public var renderDuration = HistogramCounts(bounds: RenderMetrics.durationBuckets)
         /// Seconds per job from claim to recorded result.
-        public var jobDuration = Histogram(bounds: RenderMetrics.durationBuckets)
+        public var jobDuration = HistogramCounts(bounds: RenderMetrics.durationBuckets)
 
         /// Jobs finished one way or another.
         public var finished: Int { completed + failedWillRetry + failedGaveUp + postponed + abandoned }
@@ -95,11 +73,11 @@ public final class RenderMetrics: Sendable {
     /// Waits until at least `count` jobs have finished in total, or `timeout` seconds pass.
     /// - Returns: true when the count was reached.
     public func waitForFinishedJobs(atLeast count: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         changed.lock()
         defer { changed.unlock() }
         while snapshot().finished < count {
-            if !changed.wait(until: deadline) { return snapshot().finished >= count }
+            if !deadline.wait(on: changed) { return snapshot().finished >= count }
         }
         return true
     }

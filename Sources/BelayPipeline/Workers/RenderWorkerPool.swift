@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import Foundation
 import Synchronization
@@ -108,13 +109,6 @@ public final class RenderWorkerPool: Sendable {
     /// - Throws: `DomainError` when the database fails.
     public func queueCounts() throws -> RenderQueueCounts { try queue.counts() }
 
-    /// `'𓀀' (U+13000), …` for a log line.
-    static func describe(_ characters: [Character]) -> String {
-        characters.map { character in
-            "'\(character)' (" + character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + ")"
-        }.joined(separator: ", ")
-    }
-
     /// Ends the leases of running jobs whose owner is a process on this host that is gone.
     /// - Returns: how many jobs were given back to the queue.
     static func reclaimAbandonedJobs(queue: RenderJobQueue, identity: WorkerIdentity) throws -> Int {
@@ -135,7 +129,7 @@ public final class RenderWorkerPool: Sendable {
             switch report.outcome {
             case let .completed(rewardID, _, _):
                 if !report.missingCharacters.isEmpty {
-                    log("render: job \(job.id) (reward \(rewardID)) left out characters no font has: \(Self.describe(report.missingCharacters))")
+                    log("render: job \(job.id) (reward \(rewardID)) left out characters no font has: \(CodePoints.describe(report.missingCharacters))")
                 }
             case let .failed(rewardID, reason, retryAt):
                 log("render: job \(job.id) (reward \(rewardID)) failed\(retryAt == nil ? " for good" : ", will retry"): \(reason)")

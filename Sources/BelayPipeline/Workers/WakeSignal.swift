@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Wakes idle workers: `notify` ends every current `wait` at once; a `wait` also ends at its
@@ -40,11 +41,11 @@ final class WakeSignal: @unchecked Sendable {
 
     /// Waits until a `notify` after `mark` (unless `ignoringNotify`), `close`, or `timeout` seconds.
     func wait(since mark: UInt64, timeout: TimeInterval, ignoringNotify: Bool = false) {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         condition.lock()
         defer { condition.unlock() }
         while (ignoringNotify || generation == mark) && !closed {
-            if !condition.wait(until: deadline) { return }
+            if !deadline.wait(on: condition) { return }
         }
     }
 }

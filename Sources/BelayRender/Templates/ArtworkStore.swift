@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// Reads artwork files for one renderer: decodes them (within the limits) and fingerprints
@@ -73,7 +74,7 @@ final class ArtworkStore {
         let identity = try Self.identity(of: path)
         if let known = fingerprints[identity] { return known }
         let bytes = try FileIO.read(path, limit: limits.maxFileBytes)
-        let fingerprint = "sha256:" + SHA256Digest.hex(of: bytes)
+        let fingerprint = "sha256:" + ContentDigest.hex(of: bytes)
         if fingerprints.count > 4096 { fingerprints.removeAll() }
         fingerprints[identity] = fingerprint
         return fingerprint

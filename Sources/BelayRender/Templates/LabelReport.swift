@@ -1,3 +1,5 @@
+import BelayCore
+
 /// How one label of a rendered image was set, for `belay render … --json` and for the logs:
 /// which font drew what, at what size, and what it took to fit.
 public struct LabelReport: Sendable, Hashable {
@@ -43,9 +45,6 @@ public struct LabelReport: Sendable, Hashable {
     /// "The place name has characters no font of the chain has; …", or nil when none is missing.
     static func warning(missing: [Character], label: String) -> String? {
         guard !missing.isEmpty else { return nil }
-        let listed = missing.map { character in
-            "'\(character)' (" + character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + ")"
-        }
-        return "The \(label) has characters no font of the chain has; they were left out: " + listed.joined(separator: ", ")
+        return "The \(label) has characters no font of the chain has; they were left out: " + CodePoints.describe(missing)
     }
 }

@@ -1,37 +1,37 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// RFC 3339 date-times (`2026-11-29T19:00:00+09:00`), formatted and parsed by hand: no
-/// `DateFormatter`, no locale, fast enough for every response.
+/// `DateFormatter`, no locale, fast enough for every response. Belay's one implementation:
+/// API bodies, webhook payloads, badges, log lines, messages and the command line use it.
 public enum RFC3339 {
-    /// `date` written with the given UTC offset; `Z` when the offset is 0. Milliseconds are
-    /// written only when the date has a fractional second.
-    public static func string(from date: Date, utcOffsetSeconds: Int = 0) -> String {
+    /// How much of a second is written.
+    public enum Fraction: Sendable {
+        /// Milliseconds only when the instant has a fractional second (API bodies).
+        case whenPresent
+        /// Always three digits of milliseconds (webhook timestamps, log lines).
+        case milliseconds
+        /// Whole seconds, the fraction dropped (messages, badges).
+        case none
+    }
+
+    /// `date` written with the given UTC offset; `Z` when the offset is 0. The instant is
+    /// taken to the nearest millisecond, as Belay stores it.
+    public static func string(from date: Date, utcOffsetSeconds: Int = 0, fraction: Fraction = .whenPresent) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(29)
-        append(date, utcOffsetSeconds: utcOffsetSeconds, to: &bytes)
+        append(date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func string(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, alwaysMilliseconds: Bool = false) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(29)
-        append(millisecondsSinceEpoch: totalMilliseconds, utcOffsetSeconds: utcOffsetSeconds, alwaysMilliseconds: alwaysMilliseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    /// Writes `date` as `string(from:utcOffsetSeconds:fraction:)` would, straight into `bytes`.
+    public static func append(_ date: Date, utcOffsetSeconds: Int = 0, fraction: Fraction = .whenPresent, to bytes: inout [UInt8]) {
+        append(millisecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded()),
+               utcOffsetSeconds: utcOffsetSeconds, fraction: fraction, to: &bytes)
     }
 
-    /// Writes `date` as `string(from:utcOffsetSeconds:)` would, straight into `bytes`.
-    static func append(_ date: Date, utcOffsetSeconds: Int, to bytes: inout [UInt8]) {
-        append(millisecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)),
-               utcOffsetSeconds: utcOffsetSeconds, alwaysMilliseconds: false, to: &bytes)
-    }
-
-    static func append(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, alwaysMilliseconds: Bool,
-                       to bytes: inout [UInt8]) {
+    /// Writes the instant `totalMilliseconds` after 1970-01-01T00:00:00Z into `bytes`.
+    public static func append(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, fraction: Fraction,
+                              to bytes: inout [UInt8]) {
         let localMilliseconds = totalMilliseconds + Int64(utcOffsetSeconds) * 1000
         let milliseconds = Int(localMilliseconds - floorDivide(localMilliseconds, 1000) * 1000)
         let seconds = floorDivide(localMilliseconds, 1000)
@@ -50,7 +50,12 @@ public enum RFC3339 {
         appendPadded(&bytes, secondOfDay / 60 % 60, width: 2)
         bytes.append(UInt8(ascii: ":"))
         appendPadded(&bytes, secondOfDay % 60, width: 2)
-        if milliseconds != 0 || alwaysMilliseconds {
+        let writesMilliseconds = switch fraction {
+        case .whenPresent: milliseconds != 0
+        case .milliseconds: true
+        case .none: false
+        }
+        if writesMilliseconds {
             bytes.append(UInt8(ascii: "."))
             appendPadded(&bytes, milliseconds, width: 3)
         }
@@ -126,14 +131,6 @@ public enum RFC3339 {
         }
     }
 
-    /// Appends now, in UTC with milliseconds: for log lines.
-    static func appendUTCTimestampNow(to bytes: inout [UInt8]) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let milliseconds = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000)
-        append(millisecondsSinceEpoch: milliseconds, utcOffsetSeconds: 0, alwaysMilliseconds: true, to: &bytes)
-    }
-
     // MARK: - Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's algorithms)
 
     static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
@@ -187,39 +184,5 @@ public enum RFC3339 {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
             divisor /= 10
         }
-    }
-}
-
-/// A moment together with the UTC offset it is shown in, encoded as an RFC 3339 string such as
-/// `2026-11-29T19:00:00+09:00`: what a meetup's start looks like in its own time zone.
-public struct OffsetDateTime: Codable, Hashable, Sendable, CustomStringConvertible {
-    public var date: Date
-    public var utcOffsetSeconds: Int
-
-    public init(date: Date, utcOffsetSeconds: Int) {
-        self.date = date
-        self.utcOffsetSeconds = utcOffsetSeconds
-    }
-
-    /// `date` in the offset `timeZone` has at that moment (daylight saving included).
-    public init(date: Date, timeZone: TimeZone) {
-        self.init(date: date, utcOffsetSeconds: timeZone.secondsFromGMT(for: date))
-    }
-
-    public var description: String { RFC3339.string(from: date, utcOffsetSeconds: utcOffsetSeconds) }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let parsed = RFC3339.parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription:
-                "must be an RFC 3339 date-time with an offset, like 2026-11-29T19:00:00+09:00; found `\(ProblemRenderer.excerpt(text))`")
-        }
-        self.init(date: parsed.date, utcOffsetSeconds: parsed.utcOffsetSeconds)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }

@@ -1,7 +1,8 @@
 import CCrypto
 import Foundation
 
-/// SHA-256, HMAC-SHA256 and random bytes, from OpenSSL's libcrypto and the system RNG.
+/// SHA-256, HMAC-SHA256, hex and base64url, and random bytes: from OpenSSL's libcrypto and
+/// the system RNG. Belay's one place for these; content names are in `ContentDigest`.
 public enum Crypto {
     /// The 32-byte SHA-256 digest of `bytes`.
     public static func sha256<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
@@ -60,7 +61,7 @@ public enum Crypto {
     }
 
     /// The first eight bytes of `digest` from `offset`, big-endian.
-    static func uint64(_ digest: [UInt8], at offset: Int) -> UInt64 {
+    public static func uint64(_ digest: [UInt8], at offset: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<(offset + 8) { value = value << 8 | UInt64(digest[index]) }
         return value

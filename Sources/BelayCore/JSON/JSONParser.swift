@@ -1,95 +1,47 @@
-/// A parsed JSON document, kept close to the text: numbers stay as their literal so integers
-/// decode exactly, and objects keep their member order.
-indirect enum JSONNode {
-    case null
-    case bool(Bool)
-    case number(String)
-    case string(String)
-    case array([JSONNode])
-    case object(JSONObject)
-
-    /// How the node is described in errors: "a string", "null", …
-    var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
-/// An object's members plus which of them the decoded type asked for, so unknown members can be
-/// reported afterwards. Used by one decoding on one thread.
-final class JSONObject {
-    let keys: [String]
-    let values: [JSONNode]
-    private let index: [String: Int]?
-    var used: [Bool]
-    /// Whether a keyed container was opened on it (only those are checked for unknown members).
-    var opened = false
-
-    init(keys: [String], values: [JSONNode], index: [String: Int]?) {
-        self.keys = keys
-        self.values = values
-        self.index = index
-        used = Array(repeating: false, count: keys.count)
-    }
-
-    func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return keys.firstIndex(of: key)
-    }
-}
-
-/// Why a body is not JSON, with the byte offset where parsing stopped.
-struct JSONSyntaxError: Error, Equatable {
-    enum Kind: Equatable {
-        case syntax
-        case invalidUTF8
-        case duplicateKey(String)
-        case tooDeep
-    }
-
-    let kind: Kind
-    let offset: Int
-    let message: String
-}
-
-/// A strict RFC 8259 parser: no comments, no trailing commas, no leading zeros, no lone
-/// surrogates, no raw control characters in strings, UTF-8 only, duplicate keys refused.
-struct JSONParser {
-    static let maximumDepth = 128
+/// Belay's JSON parser, strict as RFC 8259: no comments, no trailing commas, no leading zeros,
+/// no lone surrogates, no raw control characters in strings, UTF-8 only (a leading byte-order
+/// mark is skipped, RFC 8259 §8.1), duplicate member names refused. Errors say where, as a byte
+/// offset and as a line and column.
+public struct JSONParser {
+    /// The nesting allowed by default: deeper documents are refused rather than risking the stack.
+    public static let defaultMaximumDepth = 128
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let maximumDepth: Int
     private var position = 0
     private var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
-    static func parse(_ input: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        try input.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> JSONNode in
-            var parser = JSONParser(bytes: buffer)
-            // A UTF-8 byte-order mark is tolerated (RFC 8259 §8.1).
+    /// Parses a whole document.
+    /// - Throws: `JSONSyntaxError` for the first problem, saying where it is.
+    public static func parse(_ input: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError) -> JSONValue {
+        try input.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> JSONValue in
+            var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
             if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { parser.position = 3 }
             parser.skipWhitespace()
-            let node = try parser.parseValue()
+            let value = try parser.parseValue()
             parser.skipWhitespace()
             if parser.position != buffer.count {
-                throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+                throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
             }
-            return node
+            return value
         }
+    }
+
+    /// Parses a whole document given as text.
+    /// - Throws: `JSONSyntaxError` for the first problem, saying where it is.
+    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
     // MARK: - Values
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
-        guard position < bytes.count else { throw error("the body ends where a value was expected") }
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard position < bytes.count else { throw error("expected a value, found the end of the text") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -98,51 +50,39 @@ struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected \(describeCurrent()) where a value was expected")
+        default: throw error("expected a value, found \(describeCurrent())")
         }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONNode {
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enterNesting()
         position += 1
-        var keys: [String] = []
-        var values: [JSONNode] = []
-        var index: [String: Int]?
+        var object = JSONObject()
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return .object(JSONObject(keys: keys, values: values, index: nil))
+            return .object(object)
         }
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                throw error("expected a member name in double quotes, found \(describeCurrent())")
+                throw error("expected a key in double quotes, found \(describeCurrent())")
             }
             let keyOffset = position
             let key = try parseString()
-            let duplicate: Bool
-            if index != nil {
-                duplicate = index![key] != nil
-            } else {
-                duplicate = keys.contains(key)
-                if keys.count >= 16 { index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }) }
-            }
-            if duplicate {
-                throw JSONSyntaxError(kind: .duplicateKey(key), offset: keyOffset, message: "member `\(key)` appears twice")
+            if object.position(of: key) != nil {
+                throw error("the key \(JSONOutput.quoted(key)) appears twice in the same object", kind: .duplicateKey(key), at: keyOffset)
             }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw error("expected `:` after member name `\(key)`, found \(describeCurrent())")
+                throw error("expected ':' after the key \(JSONOutput.quoted(key)), found \(describeCurrent())")
             }
             position += 1
             skipWhitespace()
-            let value = try parseValue()
-            index?[key] = keys.count
-            keys.append(key)
-            values.append(value)
+            object[key] = try parseValue()
             skipWhitespace()
-            guard position < bytes.count else { throw error("the body ends inside an object; expected `,` or `}`") }
+            guard position < bytes.count else { throw error("expected ',' or '}', found the end of the text") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
                 continue
@@ -150,16 +90,16 @@ struct JSONParser {
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
                 depth -= 1
-                return .object(JSONObject(keys: keys, values: values, index: index))
+                return .object(object)
             }
-            throw error("expected `,` or `}` in an object, found \(describeCurrent())")
+            throw error("expected ',' or '}', found \(describeCurrent())")
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONNode {
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enterNesting()
         position += 1
-        var elements: [JSONNode] = []
+        var elements: [JSONValue] = []
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
             position += 1
@@ -170,7 +110,7 @@ struct JSONParser {
             skipWhitespace()
             elements.append(try parseValue())
             skipWhitespace()
-            guard position < bytes.count else { throw error("the body ends inside an array; expected `,` or `]`") }
+            guard position < bytes.count else { throw error("expected ',' or ']', found the end of the text") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
                 continue
@@ -180,14 +120,14 @@ struct JSONParser {
                 depth -= 1
                 return .array(elements)
             }
-            throw error("expected `,` or `]` in an array, found \(describeCurrent())")
+            throw error("expected ',' or ']', found \(describeCurrent())")
         }
     }
 
     private mutating func enterNesting() throws(JSONSyntaxError) {
         depth += 1
-        if depth > Self.maximumDepth {
-            throw JSONSyntaxError(kind: .tooDeep, offset: position, message: "arrays and objects are nested more than \(Self.maximumDepth) deep")
+        if depth > maximumDepth {
+            throw error("arrays and objects are nested more than \(maximumDepth) deep", kind: .tooDeep)
         }
     }
 
@@ -195,15 +135,15 @@ struct JSONParser {
         let count = literal.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         guard position + count <= bytes.count, bytes[position..<position + count].elementsEqual(expected) else {
-            throw error("unexpected \(describeCurrent()) where a value was expected")
+            throw error("expected a value, found \(describeCurrent())")
         }
         position += count
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("a number needs digits after `-`") }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit, found \(describeCurrent())") }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count, isDigit(bytes[position]) { throw error("numbers must not have leading zeros") }
@@ -212,16 +152,24 @@ struct JSONParser {
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("a number needs digits after `.`") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("expected a digit after '.', found \(describeCurrent())")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("a number needs digits in its exponent") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("expected a digit in the exponent, found \(describeCurrent())")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard Double(text)?.isFinite == true else {
+            throw error("the number \(text) is out of range", at: start)
+        }
+        return JSONNumber(literal: text)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -235,12 +183,12 @@ struct JSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
                 position += 1
                 guard let text = String(validating: slice, as: UTF8.self) else {
-                    throw JSONSyntaxError(kind: .invalidUTF8, offset: start, message: "the string starting here is not valid UTF-8")
+                    throw error("the string starting here is not valid UTF-8", kind: .invalidUTF8, at: start)
                 }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character 0x\(String(byte, radix: 16)) must be escaped inside a string") }
+            if byte < 0x20 { throw controlCharacter(byte) }
             position += 1
         }
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
@@ -250,7 +198,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 position += 1
                 guard let text = String(validating: buffer, as: UTF8.self) else {
-                    throw JSONSyntaxError(kind: .invalidUTF8, offset: start, message: "the string starting here is not valid UTF-8")
+                    throw error("the string starting here is not valid UTF-8", kind: .invalidUTF8, at: start)
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -272,16 +220,20 @@ struct JSONParser {
                     UTF8.encode(scalar) { buffer.append($0) }
                 default:
                     position -= 1
-                    throw error("unknown escape `\\\(describeByte(escape))` in a string")
+                    throw error("invalid escape '\\\(describeByte(escape))' in a string")
                 }
             case 0x00..<0x20:
-                throw error("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
+                throw controlCharacter(byte)
             default:
                 buffer.append(byte)
                 position += 1
             }
         }
-        throw JSONSyntaxError(kind: .syntax, offset: start, message: "the string starting here is never closed")
+        throw error("the string starting here is never closed", at: start)
+    }
+
+    private func controlCharacter(_ byte: UInt8) -> JSONSyntaxError {
+        error("control character 0x\(String(byte, radix: 16)) in a string (write it as an escape such as \\n)")
     }
 
     private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
@@ -295,8 +247,8 @@ struct JSONParser {
             guard (0xDC00..<0xE000).contains(second) else {
                 throw error("a high surrogate must be followed by a low surrogate, found \\u\(String(second, radix: 16))")
             }
-            let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            return Unicode.Scalar(value)!
+            // Always a scalar: a surrogate pair encodes U+10000…U+10FFFF.
+            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
         }
         guard let scalar = Unicode.Scalar(first) else {
             throw error("a lone low surrogate \\u\(String(first, radix: 16)) is not a character")
@@ -305,7 +257,7 @@ struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error("\\u needs four hexadecimal digits") }
+        guard position + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[position]
@@ -314,7 +266,7 @@ struct JSONParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("\\u needs four hexadecimal digits")
+            default: throw error("a \\u escape needs four hex digits")
             }
             value = value << 4 | digit
             position += 1
@@ -336,23 +288,37 @@ struct JSONParser {
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private func describeCurrent() -> String {
-        position < bytes.count ? "`\(describeByte(bytes[position]))`" : "the end of the body"
+        position < bytes.count ? "'\(describeByte(bytes[position]))'" : "the end of the text"
     }
 
     private func describeByte(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16)
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
-        var isUTF8Problem = false
-        if position < bytes.count && bytes[position] >= 0x80 {
-            var iterator = bytes[position...].makeIterator()
-            var parser = Unicode.UTF8.ForwardParser()
-            if case .error = parser.parseScalar(from: &iterator) { isUTF8Problem = true }
+    /// The error at `offset` (where parsing stopped, by default); a stop at bytes that are not
+    /// UTF-8 is reported as that, whatever the grammar expected there.
+    private func error(_ message: String, kind: JSONSyntaxError.Kind = .syntax, at offset: Int? = nil) -> JSONSyntaxError {
+        let offset = offset ?? position
+        var kind = kind
+        var message = message
+        if kind == .syntax, offset < bytes.count, bytes[offset] >= 0x80 {
+            var iterator = bytes[offset...].makeIterator()
+            var decoder = Unicode.UTF8.ForwardParser()
+            if case .error = decoder.parseScalar(from: &iterator) {
+                kind = .invalidUTF8
+                message = "the text is not valid UTF-8"
+            }
         }
-        if isUTF8Problem {
-            return JSONSyntaxError(kind: .invalidUTF8, offset: position, message: "the body is not valid UTF-8")
+        var line = 1, column = 1
+        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        for byte in bytes[min(start, offset)..<min(offset, bytes.count)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
-        return JSONSyntaxError(kind: .syntax, offset: position, message: message)
+        return JSONSyntaxError(kind: kind, offset: offset, line: line, column: column, message: message)
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Counters, gauges and histograms with labels, rendered in the Prometheus text format (0.0.4).
+/// Counters, gauges and histograms with labels, rendered in the Prometheus text format (0.0.4)
+/// by `PrometheusTextWriter`.
 ///
 /// Metrics are created once and then updated without touching the registry:
 /// ```swift
@@ -28,9 +29,7 @@ public final class MetricsRegistry: Sendable {
         case histogram(Histogram)
     }
 
-    enum MetricType: String {
-        case counter, gauge, histogram
-    }
+    typealias MetricType = PrometheusTextWriter.MetricType
 
     /// Label pairs sorted by name, so `["a": 1, "b": 2]` and `["b": 2, "a": 1]` are one series.
     struct Labels: Hashable {
@@ -40,12 +39,7 @@ public final class MetricsRegistry: Sendable {
             pairs = dictionary.map { LabelPair(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
         }
 
-        func rendered(adding extra: LabelPair? = nil) -> String {
-            var all = pairs
-            if let extra { all.append(extra) }
-            guard !all.isEmpty else { return "" }
-            return "{" + all.map { "\($0.name)=\"\(MetricsRegistry.escapeLabelValue($0.value))\"" }.joined(separator: ",") + "}"
-        }
+        var list: [(String, String)] { pairs.map { ($0.name, $0.value) } }
     }
 
     struct LabelPair: Hashable {
@@ -128,151 +122,35 @@ public final class MetricsRegistry: Sendable {
     public func prometheusText() -> String {
         let snapshot = families.withLock { $0 }
         let order = familyOrder.withLock { $0 }
-        var text = ""
+        var writer = PrometheusTextWriter()
         for name in order {
             guard let family = snapshot[name] else { continue }
-            text += "# HELP \(name) \(Self.escapeHelp(family.help))\n# TYPE \(name) \(family.type.rawValue)\n"
+            writer.family(name, help: family.help, type: family.type)
             for labels in family.order {
-                switch family.series[labels]! {
-                case .counter(let counter):
-                    text += "\(name)\(labels.rendered()) \(counter.value)\n"
-                case .gauge(let gauge):
-                    text += "\(name)\(labels.rendered()) \(Self.format(gauge.value))\n"
-                case .computedGauge(let collect):
-                    text += "\(name)\(labels.rendered()) \(Self.format(collect()))\n"
-                case .histogram(let histogram):
-                    let snapshot = histogram.snapshot()
-                    var cumulative = 0
-                    for (bound, count) in zip(histogram.bounds, snapshot.bucketCounts) {
-                        cumulative += count
-                        text += "\(name)_bucket\(labels.rendered(adding: LabelPair(name: "le", value: Self.format(bound)))) \(cumulative)\n"
-                    }
-                    text += "\(name)_bucket\(labels.rendered(adding: LabelPair(name: "le", value: "+Inf"))) \(snapshot.count)\n"
-                    text += "\(name)_sum\(labels.rendered()) \(Self.format(snapshot.sum))\n"
-                    text += "\(name)_count\(labels.rendered()) \(snapshot.count)\n"
+                guard let series = family.series[labels] else { continue }
+                switch series {
+                case .counter(let counter): writer.sample(name, labels: labels.list, counter.value)
+                case .gauge(let gauge): writer.sample(name, labels: labels.list, gauge.value)
+                case .computedGauge(let collect): writer.sample(name, labels: labels.list, collect())
+                case .histogram(let histogram): writer.histogram(name, labels: labels.list, histogram.snapshot())
                 }
             }
         }
         let dropped = droppedSeries.value
         if dropped > 0 {
-            text += "# HELP metrics_series_dropped_total Label sets not exported because their metric had \(maxSeriesPerFamily) series already.\n"
-            text += "# TYPE metrics_series_dropped_total counter\nmetrics_series_dropped_total \(dropped)\n"
+            writer.family("metrics_series_dropped_total",
+                          help: "Label sets not exported because their metric had \(maxSeriesPerFamily) series already.", type: .counter)
+            writer.sample("metrics_series_dropped_total", dropped)
         }
-        return text
+        return writer.text
     }
 
     /// Content type of `prometheusText()`.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    public static let contentType = PrometheusTextWriter.contentType
 
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII,
               first.properties.isAlphabetic || first == "_" || first == ":" else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == ":") }
     }
-
-    static func escapeLabelValue(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
-    static func escapeHelp(_ help: String) -> String {
-        help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    static func format(_ value: Double) -> String {
-        if value.isNaN { return "NaN" }
-        if value.isInfinite { return value < 0 ? "-Inf" : "+Inf" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
-
-/// A value that only goes up.
-public final class Counter: Sendable {
-    private let storage = Atomic<Int>(0)
-
-    init() {}
-
-    public func increment(by amount: Int = 1) {
-        precondition(amount >= 0, "a counter only goes up")
-        storage.add(amount, ordering: .relaxed)
-    }
-
-    public var value: Int { storage.load(ordering: .relaxed) }
-}
-
-/// A value that goes up and down.
-public final class Gauge: Sendable {
-    private let bits = Atomic<UInt64>(0.0.bitPattern)
-
-    init() {}
-
-    public func set(_ value: Double) { bits.store(value.bitPattern, ordering: .relaxed) }
-
-    public func add(_ amount: Double) {
-        var current = bits.load(ordering: .relaxed)
-        while true {
-            let updated = (Double(bitPattern: current) + amount).bitPattern
-            let (exchanged, original) = bits.compareExchange(expected: current, desired: updated, ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
-    }
-
-    public var value: Double { Double(bitPattern: bits.load(ordering: .relaxed)) }
-}
-
-/// Counts observations into buckets by upper bound, plus their sum and count.
-public final class Histogram: Sendable {
-    /// 0.5 ms to 10 s: suits HTTP latencies from a cached GET to a slow render.
-    public static let defaultLatencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-
-    struct Snapshot {
-        var bucketCounts: [Int]
-        var sum: Double
-        var count: Int
-    }
-
-    let bounds: [Double]
-    private let state: Mutex<Snapshot>
-
-    init(buckets: [Double]) {
-        bounds = buckets.sorted()
-        state = Mutex(Snapshot(bucketCounts: Array(repeating: 0, count: buckets.count), sum: 0, count: 0))
-    }
-
-    /// Records one observation, e.g. a duration in seconds.
-    public func observe(_ value: Double) {
-        // Binary search outside the lock: bounds never change.
-        var low = 0
-        var high = bounds.count
-        while low < high {
-            let middle = (low + high) / 2
-            if value <= bounds[middle] { high = middle } else { low = middle + 1 }
-        }
-        state.withLock { state in
-            if low < state.bucketCounts.count { state.bucketCounts[low] += 1 }
-            state.sum += value
-            state.count += 1
-        }
-    }
-
-    /// Observations so far.
-    public var count: Int { state.withLock { $0.count } }
-
-    func snapshot() -> Snapshot { state.withLock { $0 } }
 }
