@@ -14,6 +14,7 @@ import PackageDescription
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
 ///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks ─► BelayComposition ─► BelayCommandLine ─► belay
+///   BelayCore ─► BelayArguments (the command-line framework) ─► BelayCommandLine (commands only)
 /// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
 /// place that turns config.json into them and wires the pipeline and the server. The CLI reaches
 /// the server only through it and does not import BelayAPI.
@@ -47,7 +48,8 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
 
-        // C shims for what Swift cannot call: setjmp/longjmp error handling, variadic functions.
+        // C shims for what Swift cannot call (setjmp/longjmp error handling, variadic functions,
+        // macros) and, in CImageShim, the renderer's hottest loops, compiled -O2 in every configuration.
         .target(
             name: "CImageShim",
             dependencies: ["CPNG", "CJPEG", "CDeflate"],
@@ -81,7 +83,9 @@ let package = Package(
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),
+        // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
+        .target(name: "BelayArguments", dependencies: ["BelayCore"]),
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -103,6 +107,7 @@ let package = Package(
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayRender", "BelayTestSupport", "belay"]),
-        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
+        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayArguments", "BelayTestSupport", "belay"]),
     ]
 )

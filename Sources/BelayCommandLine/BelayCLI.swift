@@ -1,4 +1,6 @@
 import Foundation
+import BelayArguments
+import BelayConfig
 import BelayDomain
 
 /// The entry point of the `belay` executable; `main.swift` only calls `BelayCLI.main()`.
@@ -10,8 +12,13 @@ public enum BelayCLI {
     public static let runner = CommandRunner(root: BelayRootCommand.self, version: version, describe: describe)
 
     /// Domain refusals print their message and stable reason code, e.g.
-    /// `Error: Meetup 3 is full … (waitlisted)`.
+    /// `Error: jun is on the waitlist of meetup 3, not going. [waitlisted]`; a configuration error prints each problem on
+    /// its own `Error:` line, then how to see them all.
     @Sendable static func describe(_ error: any Error) -> String? {
+        if let error = error as? ConfigurationError {
+            return error.problems.map { "\($0)" }.joined(separator: "\nError: ")
+                + "\nFix the configuration and run the command again (`belay config check` shows every problem at once)."
+        }
         if let error = error as? DomainError {
             var text = error.message
             if !text.hasSuffix(".") { text += "." }

@@ -1,3 +1,5 @@
+import BelayDomain
+
 /// Why the Belay application could not be built or started. Every message names the
 /// setting, file or address at fault and what to do.
 public struct ApplicationError: Error, CustomStringConvertible, Sendable {
@@ -22,7 +24,7 @@ public struct ApplicationError: Error, CustomStringConvertible, Sendable {
         case let .databaseMissing(path):
             return "There is no database at \(path). Run `belay migrate` to create it, or start `belay serve` with an empty data directory to set everything up."
         case let .migrationsPending(path, names):
-            return "The database at \(path) is missing \(names.count) migration\(names.count == 1 ? "" : "s") this version of Belay needs (\(names.joined(separator: ", "))). Back it up with `belay db backup FILE`, then run `belay migrate`."
+            return "The database at \(path) is missing \(Plural.counted(names.count, "migration")) this version of Belay needs (\(names.joined(separator: ", "))). Back it up with `belay db backup FILE`, then run `belay migrate`."
         case let .databaseUnusable(path, reason):
             return "The database at \(path) cannot be used: \(reason)."
         case let .dataDirectoryUnusable(path, reason):

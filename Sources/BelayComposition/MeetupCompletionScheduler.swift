@@ -63,7 +63,7 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
         } catch {
             log("could not complete ended meetups: \(error); trying again in \(intervalSeconds) s")
         }
-        if total > 0 { log("completed \(total) meetup\(total == 1 ? "" : "s") whose check-in window closed") }
+        if total > 0 { log("completed \(Plural.counted(total, "meetup")) whose check-in window closed") }
         return total
     }
 

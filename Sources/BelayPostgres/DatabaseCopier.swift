@@ -93,12 +93,12 @@ public struct DatabaseCopier {
     static func tablesInDependencyOrder(_ database: Database) throws -> [Table] {
         let names: [String] = try database.query("""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name
-            """) { try $0.get(0) }
+            """) { try $0.get("name") }
         var tables: [String: Table] = [:]
         var dependencies: [String: Set<String>] = [:]
         for name in names {
             let info: [(name: String, type: String, pk: Int)] = try database.query("SELECT name, type, pk FROM pragma_table_info(?)", [name]) {
-                (try $0.get(0), try $0.get(1), try $0.get(2))
+                (try $0.get("name"), try $0.get("type"), try $0.get("pk"))
             }
             if let real = info.first(where: { $0.type.uppercased() == "REAL" }) {
                 throw PostgresError(.verificationFailed, "\(name).\(real.name) is REAL, which belay db copy does not carry over exactly")
@@ -108,7 +108,7 @@ public struct DatabaseCopier {
                                  blobColumns: Set(info.filter { $0.type.uppercased() == "BLOB" }.map(\.name)),
                                  textColumns: Set(info.filter { $0.type.uppercased() == "TEXT" }.map(\.name)),
                                  hasIdentity: primaryKey == ["id"] && info.contains { $0.name == "id" && $0.type.uppercased() == "INTEGER" })
-            let referenced: [String] = try database.query("SELECT \"table\" FROM pragma_foreign_key_list(?)", [name]) { try $0.get(0) }
+            let referenced: [String] = try database.query("SELECT \"table\" FROM pragma_foreign_key_list(?)", [name]) { try $0.get("table") }
             dependencies[name] = Set(referenced).subtracting([name])
         }
         var ordered: [Table] = []

@@ -29,24 +29,23 @@ public struct ShareEventBody: JSONRepresentable {
     }
 }
 
-/// Share counts of one meetup, target and day.
+/// Share counts of one meetup, target and day, or summed per one of them (`?by=`); what is
+/// summed over is null.
 public struct ShareStatisticBody: JSONRepresentable {
-    public let statistic: ShareStatistic
+    public let statistic: ShareStatisticGroup
+
+    public init(_ statistic: ShareStatisticGroup) { self.statistic = statistic }
 
     public func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("meetup_id", statistic.meetupID)
             json.member("meetup_title", statistic.meetupTitle)
-            json.member("target", statistic.target.rawValue)
+            json.member("target", statistic.target?.rawValue)
             json.member("day", statistic.day)
             json.member("events", statistic.events)
             json.member("completed", statistic.completed)
             json.member("failed", statistic.failed)
             json.member("dismissed", statistic.dismissed)
         }
-    }
-
-    public init(statistic: ShareStatistic) {
-        self.statistic = statistic
     }
 }

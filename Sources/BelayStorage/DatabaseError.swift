@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The error thrown by BelayStorage: a failed SQLite call, a column that could not be
-/// converted, or a migration refusal.
+/// converted, a stored value no case of an enumeration names, or a migration refusal.
 ///
 /// The description names the SQLite result code, SQLite's message and the SQL that was
 /// running, never the values bound to it (they may be tokens or personal data):
@@ -15,7 +15,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         case sqlite(extendedCode: Int32, message: String, sql: String?)
         /// A column held a value of a type the caller did not ask for (for example NULL
         /// read as a non-optional).
-        case conversion(column: Int, expected: String, found: String, sql: String?)
+        case conversion(column: String, expected: String, found: String, sql: String?)
+        /// A column held a value that no case of the enumeration read from it has (a row
+        /// written by a newer Belay, or by hand).
+        case unknownValue(column: String, value: String, type: String, sql: String?)
         /// The migrator refused to run.
         case migration(MigrationRefusal, message: String)
         /// The API was used in a way SQLite cannot honour (for example a closed connection).
@@ -69,6 +72,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         switch kind {
         case let .sqlite(_, _, sql): return sql
         case let .conversion(_, _, _, sql): return sql
+        case let .unknownValue(_, _, _, sql): return sql
         case .migration, .misuse: return nil
         }
     }
@@ -97,6 +101,13 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// True when another connection or process held a lock longer than the busy timeout.
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 
+    /// The column and the stored value, when a column held a value no case of the
+    /// enumeration read from it has.
+    public var unknownStoredValue: (column: String, value: String)? {
+        if case let .unknownValue(column, value, _, _) = kind { return (column, value) }
+        return nil
+    }
+
     /// The migration refusal, when the migrator refused to run.
     public var migrationRefusal: MigrationRefusal? {
         if case let .migration(refusal, _) = kind { return refusal }
@@ -113,6 +124,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
             return text
         case let .conversion(column, expected, found, sql):
             var text = "Cannot read column \(column) as \(expected): it holds \(found)"
+            if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
+            return text
+        case let .unknownValue(column, value, type, sql):
+            var text = "Column \(column) holds '\(value)', which is not a \(type)"
             if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
             return text
         case let .migration(_, message):

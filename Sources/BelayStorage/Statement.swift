@@ -12,6 +12,9 @@ final class Statement {
     /// True while a caller is stepping through rows, so a nested use of the same SQL gets
     /// its own statement instead of clobbering this one.
     var isInUse = false
+    /// The position of each result column by name, read once when the statement is
+    /// prepared; -1 marks a name two columns share.
+    let columnIndices: [String: Int]
 
     /// Prepares `sql`, which must hold exactly one statement.
     /// - Throws: `DatabaseError` when SQLite cannot compile it.
@@ -25,6 +28,13 @@ final class Statement {
         self.handle = statement
         self.sql = sql
         self.database = database
+        var indices: [String: Int] = [:]
+        for column in 0..<Int(sqlite3_column_count(statement)) {
+            guard let name = sqlite3_column_name(statement, Int32(column)) else { continue }
+            let key = String(cString: name)
+            indices[key] = indices[key] == nil ? column : -1
+        }
+        columnIndices = indices
     }
 
     deinit {

@@ -191,6 +191,17 @@ import Testing
         #expect(rows.compactMap { $0["target"]?.stringValue }.sorted() == ["instagram_stories", "share_sheet"])
         #expect(rows.compactMap { $0["events"]?.intValue } == [1, 1])
         #expect(rows.first { $0["target"]?.stringValue == "share_sheet" }?["failed"]?.intValue == 1)
+        let byMeetup = fixture.get("/v1/stats/shares?meetup_id=\(meetupID)&by=meetup", as: fixture.host)
+        schemas.check(byMeetup, .get, "/v1/stats/shares")
+        let meetupRows = try #require(byMeetup["items"]?.arrayValue)
+        #expect(meetupRows.count == 1)
+        #expect(meetupRows.first?["events"]?.intValue == 2)
+        #expect(meetupRows.first?["target"] == .null && meetupRows.first?["day"] == .null)
+        let byTarget = try #require(fixture.get("/v1/stats/shares?by=target", as: fixture.host)["items"]?.arrayValue)
+        #expect(byTarget.compactMap { $0["target"]?.stringValue } == ["instagram_stories", "share_sheet"])
+        #expect(byTarget.allSatisfy { $0["meetup_id"] == .null })
+        #expect(fixture.get("/v1/stats/shares?by=week", as: fixture.host)["parameter"]?.stringValue == "by")
+        #expect(fixture.get("/v1/stats/shares?by=day&cursor=abc", as: fixture.host)["parameter"]?.stringValue == "cursor")
 
         // Collections, and what the admin sees in the metrics.
         let collection = fixture.get("/v1/me/collection.png?scale=3", as: ana)

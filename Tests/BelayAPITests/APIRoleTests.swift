@@ -72,7 +72,7 @@ import Testing
             {"title": "Mine", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
             """)
         #expect(create.status == 403)
-        #expect(create.problemCode == "forbidden")
+        #expect(create.problemCode == "not_permitted")
         #expect(create["reason"]?.stringValue == "not_permitted")
         #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: member.token, json: #"{"title": "Renamed"}"#).status == 403)
         #expect(fixture.post("/v1/meetups/\(meetup.id)/cancel", as: member).status == 403)

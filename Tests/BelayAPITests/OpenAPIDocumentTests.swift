@@ -19,6 +19,30 @@ import Testing
         #expect(registered.count >= 25)
     }
 
+    @Test func everyRouteDocumentsExactlyTheQueryParametersItTakes() throws {
+        let fixture = try APIFixture()
+        let document = try #require(fixture.get("/openapi.json").json)
+        for route in fixture.application.routes {
+            let operation = try #require(document["paths"]?[route.pattern]?[route.method.rawValue.lowercased()], "\(route)")
+            let documented = (operation["parameters"]?.arrayValue ?? []).filter { $0["in"]?.stringValue == "query" }
+                .compactMap { $0["name"]?.stringValue }.sorted()
+            if let taken = route.queryNames {
+                #expect(documented == taken, "\(route) takes \(taken) but documents \(documented)")
+            }
+        }
+    }
+
+    @Test func anUnknownQueryParameterIsA400NamingIt() throws {
+        let fixture = try APIFixture()
+        let member = try fixture.member()
+        let misspelt = fixture.get("/v1/meetups?scop=all", as: member)
+        #expect(misspelt.status == 400)
+        #expect(misspelt.problemCode == "unknown_query_parameter")
+        #expect(misspelt["parameter"]?.stringValue == "scop")
+        #expect(fixture.get("/v1/meetups?scope=all", as: member).status == 200)
+        #expect(fixture.get("/v1/me?verbose=1", as: member).status == 400)
+    }
+
     @Test func documentIsOpenAPI31WithResolvableReferencesAndPathParameters() throws {
         let fixture = try APIFixture()
         let response = fixture.get("/openapi.json")
@@ -83,7 +107,7 @@ import Testing
         let document = try #require(fixture.get("/openapi.json").json)
         let codes = Set(try #require(document["components"]?["schemas"]?["Problem"]?["properties"]?["code"]?["enum"]?.arrayValue)
             .compactMap(\.stringValue))
-        for code in ["missing_token", "invalid_token", "forbidden", "route_not_found", "method_not_allowed", "invalid_path_parameter",
+        for code in ["missing_token", "invalid_token", "not_permitted", "unknown_query_parameter", "route_not_found", "method_not_allowed", "invalid_path_parameter",
                      "malformed_json", "invalid_utf8", "unknown_field", "missing_field", "invalid_field", "body_too_large",
                      "bad_code", "waitlisted", "window_closed", "not_attending", "meetup_cancelled", "image_not_found"] {
             #expect(codes.contains(code), "Problem.code does not list \(code)")

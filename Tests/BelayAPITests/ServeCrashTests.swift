@@ -87,7 +87,7 @@ import Glibc
             #expect(try db.scalar("SELECT count(*) FROM render_jobs WHERE status IN ('queued', 'running')", as: Int.self) == 0,
                     "no job is stuck")
             let images = try db.query("SELECT sticker_path, story_path FROM rewards", []) {
-                (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+                (try $0.get("sticker_path", as: String.self), try $0.get("story_path", as: String.self))
             }
             #expect(images.count == Self.members)
             for (sticker, story) in images {

@@ -87,10 +87,10 @@ final class BackfillWorkspace: @unchecked Sendable {
             state.unfinishedJobs = try db.scalar("SELECT count(*) FROM render_jobs WHERE status IN ('queued', 'running')", as: Int.self) ?? 0
             state.leaseRows = try db.scalar("SELECT count(*) FROM leases", as: Int.self) ?? 0
             state.images = try db.query("SELECT sticker_path, story_path FROM rewards WHERE sticker_path IS NOT NULL", []) {
-                (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+                (try $0.get("sticker_path", as: String.self), try $0.get("story_path", as: String.self))
             }
             for (hold, reason) in try db.query("SELECT hold_id, failure_reason FROM rewards WHERE render_status = 'failed'", [], {
-                (try $0.get(0, as: String.self), try $0.get(1, as: String?.self) ?? "")
+                (try $0.get("hold_id", as: String.self), try $0.get("failure_reason", as: String?.self) ?? "")
             }) { state.failureReasons[hold] = reason }
             return state
         }

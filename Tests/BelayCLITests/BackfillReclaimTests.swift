@@ -41,7 +41,7 @@ struct BackfillReclaimTests {
 
         let statuses = try pool.read { db in
             try db.query("SELECT reward_id, status FROM render_jobs WHERE reason = 'rerender' ORDER BY reward_id", []) {
-                "\(try $0.get(0, as: Int64.self)):\(try $0.get(1, as: String.self))"
+                "\(try $0.get("reward_id", as: Int64.self)):\(try $0.get("status", as: String.self))"
             }
         }
         #expect(statuses == ["1:done", "2:running"], "the dead process's job did not wait out its hour-long lease")

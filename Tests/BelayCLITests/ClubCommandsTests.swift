@@ -92,6 +92,19 @@ import BelayTestSupport
         #expect(badToken.standardError.contains("jisoo has no token 999"))
     }
 
+    @Test func refusalsNameMembersByHandle() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        try workspace.succeed("users", "create", "minji", "--name", "Minji")
+        try workspace.succeed("meetups", "create", "--title", "Friday bouldering", "--place", "Gym",
+                              "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--capacity", "12", "--host", "jisoo")
+        let leave = try workspace.run("attendees", "remove", "1", "minji")
+        #expect(leave.status == 1)
+        #expect(leave.standardError == "Error: minji is not attending meetup 1. [not_attending]\n")
+        let undo = try workspace.run("attendees", "undo-check-in", "1", "minji")
+        #expect(undo.standardError == "Error: minji has not joined meetup 1. [not_attending]\n")
+    }
+
     @Test func meetupsCreateShowUpdateListCancel() throws {
         let workspace = try club()
         try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")

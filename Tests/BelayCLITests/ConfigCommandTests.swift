@@ -69,6 +69,16 @@ import BelayTestSupport
         #expect(migrate.standardError.hasPrefix("Error: config.json: server.port: 70000 is not a port"))
     }
 
+    @Test func everyProblemGetsItsOwnErrorLineThenWhatToDo() throws {
+        let workspace = try CLIWorkspace(settings: #""server": {"port": 70000, "max_connections": -1}"#)
+        let migrate = try workspace.run("migrate")
+        #expect(migrate.status == 1)
+        let lines = migrate.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "\(migrate)")
+        #expect(lines.prefix(2).allSatisfy { $0.hasPrefix("Error: config.json: ") })
+        #expect(lines[2] == "Fix the configuration and run the command again (`belay config check` shows every problem at once).")
+    }
+
     @Test func unknownKeyIsRefusedWithASuggestion() throws {
         let result = try CLIWorkspace(settings: #""club": {"timezone": "Asia/Seoul"}"#).run("config", "check")
         #expect(result.status == 1)

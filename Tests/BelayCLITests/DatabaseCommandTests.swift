@@ -13,6 +13,12 @@ import BelayTestSupport
         #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
     }
 
+    @Test func oneMigrationIsCountedInTheSingular() throws {
+        let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
+        #expect(try workspace.run("migrate").standardError.contains("Applied 1 migration to "))
+        #expect(try workspace.run("migrate").standardError.contains("up to date (1 migration applied)"))
+    }
+
     @Test func migrateCreatesTheDatabaseAndIsIdempotent() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         let first = try workspace.run("migrate")

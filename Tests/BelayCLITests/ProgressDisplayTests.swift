@@ -1,3 +1,4 @@
+import BelayArguments
 @testable import BelayCommandLine
 import BelayCore
 import Foundation

@@ -113,6 +113,18 @@ struct RenderCommandTests {
         #expect(try BelayProcess.run(["render", "collection", "--out", "c.png"], in: workspace.path).status == 64)
     }
 
+    @Test func rendersAMembersCollectionNamedByHandle() throws {
+        let workspace = try CLIWorkspace()
+        try workspace.succeed("migrate")
+        try workspace.succeed("users", "create", "minji", "--name", "Minji")
+        let report = try workspace.json("render", "collection", "--user", "minji", "--scale", "1", "--out", "mine.png") as? [String: Any]
+        #expect(report?["holds"] as? Int == 0)
+        #expect(FileManager.default.fileExists(atPath: workspace.directory.file("mine.png")))
+        let unknown = try workspace.run("render", "collection", "--user", "nobody", "--out", "x.png")
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.hasPrefix("Error: There is no user 'nobody'."))
+    }
+
     @Test func rendersACollectionDescribedInJSON() throws {
         let workspace = try CLIWorkspace()
         let items = (0..<5).map { index in

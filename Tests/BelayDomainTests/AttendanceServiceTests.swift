@@ -167,10 +167,10 @@ import Testing
         func verify() throws {
             let counted = try fixture.pool.read { db in
                 try db.queryOne("""
-                    SELECT count(*) FILTER (WHERE status IN ('going', 'checked_in')), count(*) FILTER (WHERE status = 'waitlisted'),
-                           count(*) FILTER (WHERE status = 'checked_in')
+                    SELECT count(*) FILTER (WHERE status IN ('going', 'checked_in')) AS going, count(*) FILTER (WHERE status = 'waitlisted') AS waiting,
+                           count(*) FILTER (WHERE status = 'checked_in') AS checked_in
                     FROM attendances WHERE meetup_id = ?
-                    """, [meetup.id]) { [try $0.get(0, as: Int.self), try $0.get(1, as: Int.self), try $0.get(2, as: Int.self)] }
+                    """, [meetup.id]) { [try $0.get("going", as: Int.self), try $0.get("waiting", as: Int.self), try $0.get("checked_in", as: Int.self)] }
             }
             let stored = try fixture.domain.meetups.meetup(id: meetup.id)
             #expect(counted == [stored.goingCount, stored.waitlistCount, stored.checkedInCount])

@@ -27,8 +27,8 @@ import Testing
 
     private func rows(_ fixture: DomainFixture) throws -> (keys: [String], attempts: [Int64]) {
         try fixture.pool.read { db in
-            (try db.query("SELECT key FROM check_in_idempotency_keys ORDER BY key", []) { try $0.get(0) },
-             try db.query("SELECT member_id FROM check_in_attempts ORDER BY member_id", []) { try $0.get(0) })
+            (try db.query("SELECT key FROM check_in_idempotency_keys ORDER BY key", []) { try $0.get("key") },
+             try db.query("SELECT member_id FROM check_in_attempts ORDER BY member_id", []) { try $0.get("member_id") })
         }
     }
 

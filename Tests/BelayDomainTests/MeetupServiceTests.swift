@@ -174,7 +174,7 @@ import Testing
         let applied = try DomainFixture.migrator().migrate(database)
         #expect(applied.map(\.identifier).contains("0003_meetup_attendance_counts"))
         let counts = try database.queryOne("SELECT going_count, waitlist_count, checked_in_count FROM meetups WHERE id = 1") {
-            [try $0.get(0, as: Int.self), try $0.get(1, as: Int.self), try $0.get(2, as: Int.self)]
+            [try $0.get("going_count", as: Int.self), try $0.get("waitlist_count", as: Int.self), try $0.get("checked_in_count", as: Int.self)]
         }
         #expect(counts == [2, 1, 1])
     }

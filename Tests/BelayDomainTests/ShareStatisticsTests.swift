@@ -103,7 +103,7 @@ import Testing
             if forMeetup { arguments.append(Int64(1)) }
             let plan = try fixture.pool.read { db in
                 try db.query("EXPLAIN QUERY PLAN " + ShareRepository.statisticsSQL(forHost: forHost, forMeetup: forMeetup), arguments) {
-                    try $0.get(3, as: String.self)
+                    try $0.get("detail", as: String.self)
                 }
             }
             let text = plan.joined(separator: "\n")

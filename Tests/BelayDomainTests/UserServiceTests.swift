@@ -45,7 +45,7 @@ import Testing
         #expect(authenticated.actor == .user(user.id, role: .host))
 
         let stored = try fixture.pool.read { db in
-            try db.query("SELECT token_hash, prefix FROM api_tokens", [], { (try $0.get(0, as: Data.self), try $0.get(1, as: String.self)) })
+            try db.query("SELECT token_hash, prefix FROM api_tokens", [], { (try $0.get("token_hash", as: Data.self), try $0.get("prefix", as: String.self)) })
         }
         #expect(stored.count == 1)
         #expect(stored[0].0.count == 32)

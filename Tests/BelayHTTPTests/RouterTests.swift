@@ -41,7 +41,7 @@ struct RouterTests {
             return .text("\(user)/\(reward)")
         }
         router.get("/undeclared") { _, context in .text(try context.parameters.require("nope")) }
-        router.get("/search") { request, _ in .text("limit \(try request.query("limit", as: Int.self) ?? 50)") }
+        router.get("/search", query: ["limit"]) { request, _ in .text("limit \(try request.query("limit", as: Int.self) ?? 50)") }
         return router.buildResponder()
     }
 
@@ -60,7 +60,7 @@ struct RouterTests {
         #expect(get(router, "/v1/images/abc123.png").body.bytes == Array("image abc123".utf8))
         #expect(get(router, "/v1/colors/green").body.bytes == Array("color green".utf8))
         #expect(get(router, "/v1/users/3/rewards/9").body.bytes == Array("3/9".utf8))
-        #expect(router.respond(to: Request(method: .get, path: "/search", queryItems: [QueryItem(name: "x", value: nil)])).body.bytes == Array("limit 50".utf8))
+        #expect(router.respond(to: Request(method: .get, path: "/search")).body.bytes == Array("limit 50".utf8))
         #expect(router.respond(to: Request(method: .get, path: "/search", queryItems: [QueryItem(name: "limit", value: "10")])).body.bytes == Array("limit 10".utf8))
     }
 
@@ -92,6 +92,27 @@ struct RouterTests {
         let query = try Problem(router.respond(to: Request(method: .get, path: "/search", queryItems: [QueryItem(name: "limit", value: "ten")])))
         #expect(query.code == "invalid_query_parameter")
         #expect(query.object["parameter"] as? String == "limit")
+    }
+
+    @Test("a query parameter the route does not take is a 400 naming it, before the handler runs")
+    func unknownQueryParameter() throws {
+        let router = makeRouter()
+        let misspelt = try Problem(router.respond(to: Request(method: .get, path: "/search",
+                                                               queryItems: [QueryItem(name: "limit", value: "5"), QueryItem(name: "limt", value: "5")])))
+        #expect(misspelt.response.status == .badRequest)
+        #expect(misspelt.code == "unknown_query_parameter")
+        #expect(misspelt.object["parameter"] as? String == "limt")
+        #expect(misspelt.detail == "Query parameter `limt` is not one this operation takes; it takes `limit`.")
+        let none = try Problem(router.respond(to: Request(method: .get, path: "/v1/meetups", queryItems: [QueryItem(name: "x", value: nil)])))
+        #expect(none.code == "unknown_query_parameter")
+        #expect(none.detail.hasSuffix("it takes none."))
+
+        let open = Router(context: BasicRequestContext.self)
+        open.get("/s/{slug}", query: .any) { _, _ in .text("page") }
+        let page = open.buildResponder().respond(to: Request(method: .get, path: "/s/abc", queryItems: [QueryItem(name: "fbclid", value: "1")]))
+        #expect(page.body.bytes == Array("page".utf8))
+        #expect(open.routes[0].queryNames == nil)
+        #expect(router.routes.first { $0.pattern == "/search" }?.queryNames == ["limit"])
     }
 
     @Test("an unknown path is 404 problem+json; a path-traversal attempt matches nothing")

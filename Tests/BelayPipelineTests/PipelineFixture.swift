@@ -97,13 +97,13 @@ final class PipelineFixture: @unchecked Sendable {
 
     /// Every reward, oldest first.
     func rewards() throws -> [Reward] {
-        let ids = try pool.read { db in try db.query("SELECT id FROM rewards ORDER BY id", []) { try $0.get(0, as: Int64.self) } }
+        let ids = try pool.read { db in try db.query("SELECT id FROM rewards ORDER BY id", []) { try $0.get("id", as: Int64.self) } }
         return try ids.map { try domain.rewards.reward(id: $0) }
     }
 
     /// Every meetup, oldest first.
     func meetups() throws -> [Meetup] {
-        let ids = try pool.read { db in try db.query("SELECT id FROM meetups ORDER BY id", []) { try $0.get(0, as: Int64.self) } }
+        let ids = try pool.read { db in try db.query("SELECT id FROM meetups ORDER BY id", []) { try $0.get("id", as: Int64.self) } }
         return try ids.map { try domain.meetups.meetup(id: $0) }
     }
 

@@ -11,7 +11,7 @@ import Testing
         let meetup = try #require(try fixture.history(meetups: 1, members: 1).first)
         let (attendanceID, memberID) = try fixture.pool.read { db in
             try #require(try db.queryOne("SELECT id, member_id FROM attendances WHERE meetup_id = ?", [meetup.id]) {
-                (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self))
+                (try $0.get("id", as: Int64.self), try $0.get("member_id", as: Int64.self))
             })
         }
         let day: TimeInterval = 86_400

@@ -26,27 +26,27 @@ import Testing
         var shapes: [String: TableShape] = [:]
         let tables: [(String, String)] = try database.query(
             "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'") {
-            (try $0.get(0), try $0.get(1))
+            (try $0.get("name"), try $0.get("sql"))
         }
         for (table, sql) in tables {
             var shape = TableShape()
             let columns: [(String, Bool, Int)] = try database.query("SELECT name, \"notnull\", pk FROM pragma_table_info(?)", [table]) {
-                (try $0.get(0), try $0.get(1), try $0.get(2))
+                (try $0.get("name"), try $0.get("notnull"), try $0.get("pk"))
             }
             for (name, notNull, pk) in columns { shape.columns[name] = notNull || pk > 0 }
             shape.primaryKey = columns.filter { $0.2 > 0 }.sorted { $0.2 < $1.2 }.map(\.0)
             let foreign: [(String, String)] = try database.query("SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?)", [table]) {
-                (try $0.get(0), try $0.get(1))
+                (try $0.get("from"), try $0.get("table"))
             }
             shape.foreignKeys = Set(foreign.map { "\($0.0)→\($0.1)" })
             shape.checks = sql.components(separatedBy: "CHECK (").count - 1
             // Indexes: named ones as written; UNIQUE constraints (sqlite_autoindex_*) by their columns.
             let indexes: [(String, Bool, Bool)] = try database.query(
                 "SELECT name, \"unique\", partial FROM pragma_index_list(?) WHERE origin <> 'pk'", [table]) {
-                (try $0.get(0), try $0.get(1), try $0.get(2))
+                (try $0.get("name"), try $0.get("unique"), try $0.get("partial"))
             }
             for (name, unique, partial) in indexes {
-                let indexColumns: [String?] = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name]) { try $0.get(0) }
+                let indexColumns: [String?] = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name]) { try $0.get("name") }
                 let label = name.hasPrefix("sqlite_autoindex_") ? "unique" : name
                 // An index on an expression has no column name: a case-insensitive unique key.
                 let listed = indexColumns.map { $0 ?? "(expression)" }.joined(separator: ",")

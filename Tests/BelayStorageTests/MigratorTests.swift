@@ -1,4 +1,4 @@
-import BelayStorage
+@testable import BelayStorage
 import BelayTestSupport
 import Foundation
 import Testing

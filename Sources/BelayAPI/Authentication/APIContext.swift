@@ -48,13 +48,14 @@ public struct APIContext: RequestContext {
     public func actor() throws -> Actor { try caller().actor }
 
     /// The caller, when their role is one of `roles`.
-    /// - Throws: `HTTPError` 403 `forbidden` (reason `not_permitted`) saying who may `action`.
+    /// - Throws: `HTTPError` 403 `not_permitted` (the code and reason every 403 has) saying who
+    ///   may `action`.
     @discardableResult
     public func requireRole(_ roles: Set<Role>, to action: String) throws -> AuthenticatedUser {
         let user = try caller()
         guard roles.contains(user.role) else {
             let allowed = Role.allCases.filter(roles.contains).map { $0.rawValue + "s" }.joined(separator: " and ")
-            throw HTTPError(.forbidden, code: "forbidden",
+            throw HTTPError(.forbidden, code: RefusalReason.notPermitted.rawValue,
                             detail: "Only \(allowed) may \(action); you are signed in as \(user.handle), a \(user.role.rawValue).",
                             extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
         }

@@ -9,15 +9,16 @@ import BelayPipeline
 /// | reason | status |
 /// |---|---|
 /// | `*_not_found` | 404 |
-/// | `invalid_input`, `bad_code`, `idempotency_key_reused` | 422 (with `field`) |
-/// | `invalid_cursor` | 400 |
+/// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog` | 422 (with `field` when one is named) |
+/// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted` | 403 |
-/// | `storage_failure` when the database is busy | 503 with `Retry-After` |
+/// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
 /// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
 /// | every other refusal (`waitlisted`, `window_closed`, `meetup_cancelled`, …) | 409 |
 ///
-/// Every mapped problem has `code` and `reason` set to the reason's raw value.
+/// Every mapped problem has `reason` set to the reason's raw value, and so has its `code`,
+/// except `busy` and `storage_full`, whose `code` says what the client can do about it.
 public enum DomainProblems {
     /// The `Retry-After` of a `storage_full` answer: freeing space takes an operator.
     public static let storageFullRetryAfterSeconds = 60

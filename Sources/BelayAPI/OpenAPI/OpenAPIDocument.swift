@@ -46,11 +46,11 @@ public enum OpenAPIDocument {
         ("missing_token", "401: no `Authorization` header."),
         ("invalid_authorization", "401: the header is not `Bearer <token>`."),
         ("invalid_token", "401: the token is unknown or revoked."),
-        ("forbidden", "403: the caller's role may not do this (`reason` is `not_permitted`)."),
         ("route_not_found", "404: no route has this path."),
         ("method_not_allowed", "405: the path exists but not with this method; `Allow` lists the methods."),
         ("invalid_path_parameter", "400: a path parameter has the wrong type (`parameter` names it)."),
         ("invalid_query_parameter", "400: a query parameter has the wrong type or range (`parameter` names it)."),
+        ("unknown_query_parameter", "400: the operation takes no query parameter of this name (`parameter` names it)."),
         ("empty_body", "400: the body is empty."),
         ("malformed_json", "400: the body is not JSON."),
         ("invalid_utf8", "400: the body is not UTF-8."),
@@ -75,7 +75,7 @@ public enum OpenAPIDocument {
         ("calendar_not_found", "404: no calendar feed has this token (it was revoked); `GET /v1/me` has the current URL."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
     ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
-        (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted`, 422 for bad input or a wrong code, 409 otherwise).")
+        (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted` (every 403: the caller may not do this), 422 for bad input or a wrong code, 409 otherwise).")
     }
 
     static let introduction = """
@@ -226,10 +226,13 @@ public enum OpenAPIDocument {
                              problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/stats/shares", operationID: "shareStatistics",
                              summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
+                             description: "With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
                              queryParameters: [
                                 OpenAPIOperation.query("meetup_id", Schema.integer, "Only this meetup."),
                                 OpenAPIOperation.query("from", Schema.dateTime, "Only events at or after this time."),
                                 OpenAPIOperation.query("to", Schema.dateTime, "Only events before this time."),
+                                OpenAPIOperation.query("by", Schema.enumeration(ShareStatisticGrouping.allCases.map(\.rawValue)),
+                                                       "Sum per `day`, per `target` or per `meetup` (default: a row per meetup, day and target)."),
                                 OpenAPIOperation.limit(100, 500), OpenAPIOperation.cursor,
                              ],
                              answers: [ok("A page of statistics, by meetup, day and target.", "ShareStatisticList")], problems: [400, 403, 404]),

@@ -6,10 +6,10 @@ extension APIRoutes {
     /// A member's whole hold collection as one tall PNG, rendered on demand and cached by
     /// content (the ETag is the content digest, so a repeat with `If-None-Match` is a 304).
     func registerCollectionRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/collection.png") { request, context in
+        routes.get("/v1/me/collection.png", query: ["scale"]) { request, context in
             try collection(memberID: try context.caller().userID, hostedBy: nil, request)
         }
-        routes.get("/v1/users/{id}/collection.png") { request, context in
+        routes.get("/v1/users/{id}/collection.png", query: ["scale"]) { request, context in
             let caller = try context.requireRole([.host, .admin], to: "see other members' collections")
             let id = try context.id()
             // A host sees members of the meetups they host, drawn from those meetups only.

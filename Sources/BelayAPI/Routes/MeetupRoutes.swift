@@ -6,7 +6,7 @@ import Foundation
 extension APIRoutes {
     /// Meetups: list, get, create, update, cancel, attendees and the host's check-in code.
     func registerMeetupRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/meetups") { request, context in
+        routes.get("/v1/meetups", query: ["limit", "cursor", "scope", "place", "host_id", "include_cancelled"]) { request, context in
             _ = try context.caller()
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             var query = MeetupQuery(scope: try request.query("scope", oneOf: MeetupQuery.Scope.self) ?? .upcoming,
@@ -76,7 +76,7 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.get("/v1/meetups/{id}/attendees") { request, context in
+        routes.get("/v1/meetups/{id}/attendees", query: ["limit", "cursor", "status"]) { request, context in
             let caller = try context.requireRole([.host, .admin], to: "see a meetup's attendees")
             let id = try context.id()
             let meetup = try domain.meetups.meetup(id: id)
@@ -119,12 +119,12 @@ extension APIRoutes {
     }
 
     /// Hosts manage the meetups they host or co-host; admins every meetup.
-    /// - Throws: `HTTPError` 403 `forbidden` (reason `not_permitted`).
+    /// - Throws: `HTTPError` 403 `not_permitted`, as every 403 is.
     func requireManager(of meetup: Meetup, _ caller: AuthenticatedUser, to action: String) throws {
         var manages = caller.role == .admin || (caller.role == .host && caller.userID == meetup.hostID)
         if !manages && caller.role == .host { manages = try domain.meetups.isManaged(meetupID: meetup.id, by: caller.actor) }
         guard manages else {
-            throw HTTPError(.forbidden, code: "forbidden",
+            throw HTTPError(.forbidden, code: RefusalReason.notPermitted.rawValue,
                             detail: "Only meetup \(meetup.id)'s host or co-hosts, or an admin, may \(action).",
                             extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
         }

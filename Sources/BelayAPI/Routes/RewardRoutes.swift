@@ -8,7 +8,7 @@ import Foundation
 extension APIRoutes {
     /// The caller's rewards, one reward, and its images at content-addressed URLs.
     func registerRewardRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/rewards") { request, context in
+        routes.get("/v1/me/rewards", query: ["limit", "cursor", "include_revoked"]) { request, context in
             let caller = try context.caller()
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             let includeRevoked = try request.query("include_revoked", as: Bool.self) ?? false

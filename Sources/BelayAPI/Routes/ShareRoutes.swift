@@ -25,20 +25,40 @@ extension APIRoutes {
             return .api(ShareEventBody(event: result.event, presentation: presentation), status: result.isRepeat ? .ok : .created)
         }
 
-        routes.get("/v1/stats/shares") { request, context in
+        routes.get("/v1/stats/shares", query: ["limit", "cursor", "meetup_id", "from", "to", "by"]) { request, context in
             let caller = try context.requireRole([.host, .admin], to: "see share statistics")
             let page = try request.pagination(defaultLimit: 100, maximum: 500)
             let meetupID = try request.query("meetup_id", as: Int64.self)
             let from = try request.query("from", asDate: ())
             let to = try request.query("to", asDate: ())
+            let grouping = try request.query("by", oneOf: ShareStatisticGrouping.self)
             if let meetupID, caller.role != .admin {
                 try requireManager(of: try domain.meetups.meetup(id: meetupID), caller, to: "see its share statistics")
             }
+            let hostID = caller.role == .admin ? nil : caller.userID
+            if let grouping {
+                // Summed per day, target or meetup: every row of the range goes into one page.
+                guard page.cursor == nil else {
+                    throw HTTPError.badRequest(code: "invalid_query_parameter",
+                                               detail: "Query parameter `cursor` does not go with `by`: summed statistics come in one page.",
+                                               extensions: ["parameter": "cursor"])
+                }
+                var statistics: [ShareStatistic] = []
+                var after = ShareStatisticKey.start
+                while true {
+                    let part = try domain.shares.statistics(meetupID: meetupID, from: from, to: to, hostID: hostID, after: after, limit: 500)
+                    statistics += part.items
+                    guard let next = part.next else { break }
+                    after = next
+                }
+                return .api(ListBody(items: ShareStatisticGroup.groups(statistics, by: grouping).map(ShareStatisticBody.init),
+                                     nextCursor: nil))
+            }
             // Aggregated by the database, a host's meetups only: the cost follows the page.
             let statistics = try domain.shares.statistics(
-                meetupID: meetupID, from: from, to: to, hostID: caller.role == .admin ? nil : caller.userID,
+                meetupID: meetupID, from: from, to: to, hostID: hostID,
                 after: try page.cursor.map(StatisticsCursor.key(from:)) ?? .start, limit: page.limit)
-            return .api(ListBody(items: statistics.items.map(ShareStatisticBody.init),
+            return .api(ListBody(items: statistics.items.map { ShareStatisticBody(ShareStatisticGroup($0)) },
                                  nextCursor: statistics.next.map(StatisticsCursor.encode(after:))))
         }
     }

@@ -55,7 +55,7 @@ extension APIRoutes {
             return .api(WebhookDeliveryBody(delivery: delivery, presentation: presentation), status: .accepted)
         }
 
-        routes.get("/v1/webhooks/{id}/deliveries") { request, context in
+        routes.get("/v1/webhooks/{id}/deliveries", query: ["limit", "cursor"]) { request, context in
             let caller = try context.requireRole([.admin], to: "manage webhooks")
             let page = try request.pagination(defaultLimit: 50, maximum: 500)
             let deliveries = try domain.webhooks.deliveries(endpointID: try context.id(), limit: page.limit, cursor: page.cursor,

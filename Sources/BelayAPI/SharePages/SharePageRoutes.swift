@@ -7,15 +7,17 @@ import Foundation
 extension APIRoutes {
     /// The public side of sharing, answered without a token: the page of a shared reward
     /// (`/s/{slug}`), its sticker and link-preview card, the pages' stylesheet, and the
-    /// app-link files that let `/s/…` open the club's app where it is installed.
+    /// app-link files that let `/s/…` open the club's app where it is installed. The shared
+    /// pages take any query string: messengers and link unfurlers append their own
+    /// (`fbclid`, `utm_source`), and a shared link must still open.
     func registerSharePageRoutes(on router: Router<APIContext>) {
-        router.get("/s/{slug}") { request, context in
+        router.get("/s/{slug}", query: .any) { request, context in
             try sharePage(slug: try context.parameters.require("slug"), request)
         }
-        router.get("/s/{slug}/sticker.png") { request, context in
+        router.get("/s/{slug}/sticker.png", query: .any) { request, context in
             try sharePageImage(slug: try context.parameters.require("slug"), card: false, request)
         }
-        router.get("/s/{slug}/card.png") { request, context in
+        router.get("/s/{slug}/card.png", query: .any) { request, context in
             try sharePageImage(slug: try context.parameters.require("slug"), card: true, request)
         }
         router.get(SharePageDocument.stylesheetPath) { _, _ in

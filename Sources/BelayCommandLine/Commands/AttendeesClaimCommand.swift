@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 extension AttendeesCommand {
@@ -8,18 +9,13 @@ extension AttendeesCommand {
             CommandConfiguration(
                 name: "claim",
                 abstract: "Claim the place a waitlisted member was offered, for them: they are going.",
-                discussion: "With waitlist.claim_minutes set, a freed place is offered to the first waitlisted member for that long. To decline it, remove the member with `belay attendees remove`.",
-                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+                discussion: "With waitlist.claim_minutes set, a freed place is offered to the first waitlisted member for that long. To decline it, remove the member with `belay attendees remove`."
             )
         }
 
-        let meetupID: Int64, handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            handle = arguments[AttendeesCommand.member]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument(AttendeesCommand.member) var handle: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()

@@ -2,6 +2,7 @@ import BelayCore
 import Foundation
 import BelayDomain
 import BelayRepresentations
+import BelayArguments
 
 /// `belay attendees list|add|remove|check-in|undo-check-in`.
 struct AttendeesCommand: ParsableCommand {
@@ -9,8 +10,6 @@ struct AttendeesCommand: ParsableCommand {
         CommandConfiguration(name: "attendees", abstract: "See who is going, add and remove members, check them in.",
                              subcommands: [List.self, Add.self, Remove.self, CheckIn.self, UndoCheckIn.self, Import.self, Claim.self])
     }
-
-    init(arguments: ParsedArguments) {}
 
     static let meetup = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
     static let member = Argument<String>("handle", help: "The member's handle.")
@@ -28,22 +27,14 @@ struct AttendeesCommand: ParsableCommand {
 
     /// `belay attendees list`.
     struct List: ParsableCommand {
-        static let status = OptionalOption<AttendanceStatus>("status", valueName: "status", help: "Only attendees with this status.")
-        static let csv = Flag("csv", help: "Print CSV (RFC 4180: handle, name, status, waitlist position, joined, checked in, method) for the door list or records.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "list", abstract: "List a meetup's attendees in join order, with the waitlist.",
-                                 arguments: [AttendeesCommand.meetup, status, csv, CommonOptions.json])
+            CommandConfiguration(name: "list", abstract: "List a meetup's attendees in join order, with the waitlist.")
         }
 
-        let meetupID: Int64, status: AttendanceStatus?, csv: Bool, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            status = arguments[Self.status]
-            csv = arguments[Self.csv]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @OptionalOption("status", valueName: "status", help: "Only attendees with this status.") var status: AttendanceStatus?
+        @Flag("csv", help: "Print CSV (RFC 4180: handle, name, status, waitlist position, joined, checked in, method) for the door list or records.") var csv: Bool
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             if csv && json { throw CommandLineError.usage("give --csv or --json, not both") }
@@ -73,24 +64,17 @@ struct AttendeesCommand: ParsableCommand {
 
     /// `belay attendees add`.
     struct Add: ParsableCommand {
-        static let handles = RepeatedArgument<String>("handle", help: "The members' handles, in the order they join.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "add",
                 abstract: "Add members to a meetup: going while there is room, then waitlisted in order.",
-                discussion: "Example: belay attendees add 3 minji dahye jun\nMembers already attending stay as they are. A member who cannot be added is reported and the others are still added (exit 1).",
-                arguments: [AttendeesCommand.meetup, handles, CommonOptions.json]
+                discussion: "Example: belay attendees add 3 minji dahye jun\nMembers already attending stay as they are. A member who cannot be added is reported and the others are still added (exit 1)."
             )
         }
 
-        let meetupID: Int64, handles: [String], json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            handles = arguments[Self.handles]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @RepeatedArgument("handle", help: "The members' handles, in the order they join.") var handles: [String]
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -110,7 +94,7 @@ struct AttendeesCommand: ParsableCommand {
             }
             if json { context.printJSON(results) } else if !results.isEmpty { context.printTable(table) }
             guard failures.isEmpty else {
-                throw CommandLineError.failure("Could not add \(failures.count) of \(handles.count) member\(handles.count == 1 ? "" : "s"):\n  " + failures.joined(separator: "\n  "))
+                throw CommandLineError.failure("Could not add \(failures.count) of \(Plural.counted(handles.count, "member")):\n  " + failures.joined(separator: "\n  "))
             }
         }
     }
@@ -120,18 +104,13 @@ struct AttendeesCommand: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "remove",
-                abstract: "Take a member off a meetup; the first waitlisted member moves up to going.",
-                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+                abstract: "Take a member off a meetup; the first waitlisted member moves up to going."
             )
         }
 
-        let meetupID: Int64, handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            handle = arguments[AttendeesCommand.member]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument(AttendeesCommand.member) var handle: String
+        @Flag(.json) var json: Bool
 
         /// What removing did: the member's attendance, now cancelled, and those promoted from
         /// the waitlist, each in the attendee's one JSON shape.
@@ -171,26 +150,21 @@ struct AttendeesCommand: ParsableCommand {
 
     /// `belay attendees check-in`.
     struct CheckIn: ParsableCommand {
-        static let at = OptionalOption<String>("at", valueName: "time", help: "Record an earlier check-in made offline, at this time inside the window: \(MeetupsCommand.timeHelp)")
-        static let code = OptionalOption<String>("code", valueName: "digits", help: "Check in with the code the member typed, as the app does (wrong codes count against the member).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "check-in",
                 abstract: "Check a member in (now, or --at an earlier time); awards their hold.",
-                discussion: "Checking in someone already checked in changes nothing and shows the first result.",
-                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, at, code, CommonOptions.json]
+                discussion: "Checking in someone already checked in changes nothing and shows the first result."
             )
         }
 
-        let meetupID: Int64, handle: String, at: String?, code: String?, json: Bool
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument(AttendeesCommand.member) var handle: String
+        @OptionalOption("at", valueName: "time", help: "Record an earlier check-in made offline, at this time inside the window: \(MeetupsCommand.timeHelp)") var at: String?
+        @OptionalOption("code", valueName: "digits", help: "Check in with the code the member typed, as the app does (wrong codes count against the member).") var code: String?
+        @Flag(.json) var json: Bool
 
-        init(arguments: ParsedArguments) throws {
-            meetupID = arguments[AttendeesCommand.meetup]
-            handle = arguments[AttendeesCommand.member]
-            at = arguments[Self.at]
-            code = arguments[Self.code]
-            json = arguments[CommonOptions.json]
+        func validate() throws {
             if at != nil && code != nil { throw CommandLineError.usage("--at and --code cannot be combined: a code check-in happens now") }
         }
 
@@ -232,18 +206,13 @@ struct AttendeesCommand: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "undo-check-in",
-                abstract: "Undo a check-in: the member is going again and the reward is revoked (kept, not deleted).",
-                arguments: [AttendeesCommand.meetup, AttendeesCommand.member, CommonOptions.json]
+                abstract: "Undo a check-in: the member is going again and the reward is revoked (kept, not deleted)."
             )
         }
 
-        let meetupID: Int64, handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            handle = arguments[AttendeesCommand.member]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument(AttendeesCommand.member) var handle: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -251,8 +220,7 @@ struct AttendeesCommand: ParsableCommand {
             let user = try services.user(handle)
             let attendance = try services.checkIns.undoCheckIn(meetupID: meetupID, memberID: user.id, by: .commandLine)
             if json { return context.printJSON(services.body(attendance, of: user)) }
-            context.print("\(user.handle)  \(attendance.status.rawValue)")
-            context.note("Undid \(user.handle)'s check-in; their reward is revoked.")
+            context.print("Undid \(user.handle)'s check-in at meetup \(meetupID): \(user.handle) is \(attendance.status.rawValue) again and their reward is revoked.")
         }
     }
 }

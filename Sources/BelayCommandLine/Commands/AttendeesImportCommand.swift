@@ -1,27 +1,21 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 extension AttendeesCommand {
     /// `belay attendees import`.
     struct Import: ParsableCommand {
-        static let file = Argument<String>("file", help: "A CSV file with a header row naming the columns handle and, optionally, checked_in_at.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "import",
                 abstract: "Add attendees from a CSV file, checking them in at the times it gives; awards their holds.",
-                discussion: "For bringing history in: record the meetup with `belay meetups create … --past` first. Columns are found by name in the header (the file `belay attendees list ID --csv` writes works as is); checked_in_at is RFC 3339 or \"YYYY-MM-DD HH:MM\" in the meetup's zone, empty for an attendee who did not check in. The whole file is checked before anything is written; importing it again changes nothing.",
-                arguments: [AttendeesCommand.meetup, file, CommonOptions.json]
+                discussion: "For bringing history in: record the meetup with `belay meetups create … --past` first. Columns are found by name in the header (the file `belay attendees list ID --csv` writes works as is); checked_in_at is RFC 3339 or \"YYYY-MM-DD HH:MM\" in the meetup's zone, empty for an attendee who did not check in. The whole file is checked before anything is written; importing it again changes nothing."
             )
         }
 
-        let meetupID: Int64, file: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[AttendeesCommand.meetup]
-            file = arguments[Self.file]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(AttendeesCommand.meetup) var meetupID: Int64
+        @Argument("file", help: "A CSV file with a header row naming the columns handle and, optionally, checked_in_at.") var file: String
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable {
             var handle: String, status: String, checkedInAt: Date?, holdId: String?, changed: Bool
@@ -72,7 +66,7 @@ extension AttendeesCommand {
             }
             let checkedIn = outputs.filter { $0.checkedInAt != nil }.count
             let added = outputs.filter(\.changed).count
-            context.note("Imported \(rows.count) attendee\(rows.count == 1 ? "" : "s") into meetup \(meetupID) (\(checkedIn) checked in, \(added) changed). Run `belay backfill` to render their stickers if no server is running.")
+            context.note("Imported \(Plural.counted(rows.count, "attendee")) into meetup \(meetupID) (\(checkedIn) checked in, \(added) changed). Run `belay backfill` to render their stickers if no server is running.")
         }
 
         /// Reads and checks every row; nothing is written when any row is wrong.

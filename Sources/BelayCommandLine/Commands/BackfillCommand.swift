@@ -2,18 +2,11 @@ import BelayCore
 import Foundation
 import BelayDomain
 import BelayComposition
+import BelayArguments
 import BelayPipeline
 
 /// `belay backfill`: award missing rewards, render missing or outdated images, retry failures.
 struct BackfillCommand: ParsableCommand {
-    static let dryRun = Flag("dry-run", help: "Say what would be done, and change nothing.")
-    static let since = OptionalOption<String>("since", valueName: "time",
-        help: "Only check-ins at or after this time: a day (2026-11-01, midnight in the club's zone), a local time or RFC 3339.")
-    static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Only this meetup's check-ins.")
-    static let limit = OptionalOption<Int>("limit", valueName: "n",
-        help: "At most N rewards awarded, N renders queued and N render jobs run in this run.")
-    static let jobs = OptionalOption<Int>("jobs", valueName: "n", help: "Renders at once (default: backfill.jobs in the configuration).")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "backfill",
@@ -23,7 +16,7 @@ struct BackfillCommand: ParsableCommand {
             check-in would have given); queues renders for rewards whose images are missing, gone from disk,
             made with an older template version, or failed and due for another round; renders every due job.
             Failed attempts are retried with back-off up to render.max_attempts; a reward that still fails
-            stays failed with its reason (see `belay rewards show ID`).
+            stays failed with its reason (`belay rewards list --member HANDLE` shows it).
 
             Only one backfill runs at a time, across all processes (cron and `belay serve`): a second one says
             who holds the lease and exits 1. Killed at any point, the next run finishes the work without
@@ -37,21 +30,16 @@ struct BackfillCommand: ParsableCommand {
               belay backfill --dry-run
               belay backfill --since 2026-11-01 --jobs 2
               belay backfill --meetup 42 --json
-            """,
-            arguments: [dryRun, since, meetup, limit, jobs, CommonOptions.json]
+            """
         )
     }
 
-    let dryRun: Bool, since: String?, meetup: Int64?, limit: Int?, jobs: Int?, json: Bool
-
-    init(arguments: ParsedArguments) {
-        dryRun = arguments[Self.dryRun]
-        since = arguments[Self.since]
-        meetup = arguments[Self.meetup]
-        limit = arguments[Self.limit]
-        jobs = arguments[Self.jobs]
-        json = arguments[CommonOptions.json]
-    }
+    @Flag("dry-run", help: "Say what would be done, and change nothing.") var dryRun: Bool
+    @OptionalOption("since", valueName: "time", help: "Only check-ins at or after this time: a day (2026-11-01, midnight in the club's zone), a local time or RFC 3339.") var since: String?
+    @OptionalOption("meetup", valueName: "id", help: "Only this meetup's check-ins.") var meetup: Int64?
+    @OptionalOption("limit", valueName: "n", help: "At most N rewards awarded, N renders queued and N render jobs run in this run.") var limit: Int?
+    @OptionalOption("jobs", valueName: "n", help: "Renders at once (default: backfill.jobs in the configuration).") var jobs: Int?
+    @Flag(.json) var json: Bool
 
     func validate() throws {
         if let limit, limit < 1 { throw CommandLineError.usage("--limit must be 1 or more (got \(limit))") }
@@ -127,14 +115,14 @@ struct BackfillCommand: ParsableCommand {
         display.finish()
         try printSummary(report, context)
         if report.reclaimed > 0 {
-            context.note("Took back \(report.reclaimed) render job\(report.reclaimed == 1 ? "" : "s") left running by a process on this host that is gone.")
+            context.note("Took back \(Plural.counted(report.reclaimed, "render job")) left running by a process on this host that is gone.")
         }
         if report.runningElsewhere > 0 {
             let until = report.runningElsewhereUntil.map { " until \(RFC3339.string(from: $0, fraction: .none))" } ?? ""
-            context.note("Skipped \(report.runningElsewhere) render job\(report.runningElsewhere == 1 ? "" : "s") held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
+            context.note("Skipped \(Plural.counted(report.runningElsewhere, "render job")) held by another running worker (its lease lasts\(until)): they finish there, or a later backfill takes them once the lease runs out.")
         }
         if report.failed > 0 {
-            context.note("\(report.failed) reward\(report.failed == 1 ? "" : "s") failed to render for good; `belay rewards show ID` gives the reason. Fix the cause; the next backfill retries them after a back-off.")
+            context.note("\(Plural.counted(report.failed, "reward")) failed to render for good; `belay rewards list --member HANDLE` gives the reason. Fix the cause; the next backfill retries them after a back-off.")
         }
         if let stopped = report.stoppedEarly { throw CommandLineError.failure("The backfill stopped early: \(stopped)") }
     }
@@ -158,7 +146,7 @@ struct BackfillCommand: ParsableCommand {
         table.append(["retry failed renders", "\(plan.rendersToQueue.failed)"])
         table.append(["finish jobs already queued or running", "\(plan.jobsInFlight)"])
         context.printTable(table)
-        context.note("Dry run: nothing was changed. About \(wouldRender) render job\(wouldRender == 1 ? "" : "s") would run.")
+        context.note("Dry run: nothing was changed. About \(Plural.counted(wouldRender, "render job")) would run.")
         if let holder = plan.leaseHolder { context.note("Another backfill is running now (lease \(holder)); a real run would be refused.") }
     }
 

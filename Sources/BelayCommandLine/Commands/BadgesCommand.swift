@@ -1,5 +1,6 @@
 import Foundation
 import BelayComposition
+import BelayArguments
 import BelayDomain
 import BelayPipeline
 
@@ -10,26 +11,17 @@ struct BadgesCommand: ParsableCommand {
                              subcommands: [Verify.self, RotateKey.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay badges verify`.
     struct Verify: ParsableCommand {
-        static let file = Argument<String>("file", help: "A sticker PNG, as downloaded or shared.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "verify",
                 abstract: "Check the badge baked into a sticker PNG: who earned what, where and when, or why it does not verify.",
-                discussion: "Checks the signature against the club's published keys (current and rotated) and the revocation of the reward. Exits 0 when it verifies, 1 otherwise.",
-                arguments: [file, CommonOptions.json])
+                discussion: "Checks the signature against the club's published keys (current and rotated) and the revocation of the reward. Exits 0 when it verifies, 1 otherwise.")
         }
 
-        let file: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            file = arguments[Self.file]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument("file", help: "A sticker PNG, as downloaded or shared.") var file: String
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable {
             var valid: Bool
@@ -86,8 +78,6 @@ struct BadgesCommand: ParsableCommand {
                 abstract: "Make a new badge signing key for new stickers; earlier keys stay published, so earlier badges still verify.",
                 discussion: "Keys live in <data_directory>/badge-keys (mode 0700). Stickers rendered from now on are signed with the new key.")
         }
-
-        init(arguments: ParsedArguments) {}
 
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 
 /// `belay`: the top of the command tree. New top-level commands go in `subcommands`.
 struct BelayRootCommand: ParsableCommand {
@@ -36,5 +37,4 @@ struct BelayRootCommand: ParsableCommand {
         DevCommand.self,
     ]
 
-    init(arguments: ParsedArguments) {}
 }

@@ -1,13 +1,12 @@
-import BelayConfig
 import Foundation
+import BelayArguments
+import BelayConfig
 
 /// `belay config show|check`: what the settings resolve to, and whether they are valid.
 struct ConfigCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "config", abstract: "Show or check the effective settings.", subcommands: [Show.self, Check.self])
     }
-
-    init(arguments: ParsedArguments) {}
 
     /// `belay config show`.
     struct Show: ParsableCommand {
@@ -18,8 +17,6 @@ struct ConfigCommand: ParsableCommand {
                 discussion: "Paths are shown resolved; database_path and server.threads show their effective values."
             )
         }
-
-        init(arguments: ParsedArguments) {}
 
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()
@@ -40,8 +37,6 @@ struct ConfigCommand: ParsableCommand {
                     """
             )
         }
-
-        init(arguments: ParsedArguments) {}
 
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayStorage
 
 /// `belay db backup|check|copy`: safe copies and health checks of the SQLite database, and
@@ -8,29 +9,18 @@ struct DatabaseCommand: ParsableCommand {
         CommandConfiguration(name: "db", abstract: "Back up, check or copy the database.", subcommands: [Backup.self, Check.self, Copy.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay db backup FILE`.
     struct Backup: ParsableCommand {
-        static let file = Argument<String>("file", help: "Where to write the copy (an existing file is replaced only with --force).")
-        static let force = Flag("force", help: "Replace FILE if it exists.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "backup",
                 abstract: "Copy the database to FILE, safely while the server runs.",
-                discussion: "Uses SQLite's online backup: the copy is one consistent snapshot and FILE is never half-written.",
-                arguments: [file, force]
+                discussion: "Uses SQLite's online backup: the copy is one consistent snapshot and FILE is never half-written."
             )
         }
 
-        let file: String
-        let force: Bool
-
-        init(arguments: ParsedArguments) {
-            file = arguments[Self.file]
-            force = arguments[Self.force]
-        }
+        @Argument("file", help: "Where to write the copy (an existing file is replaced only with --force).") var file: String
+        @Flag("force", help: "Replace FILE if it exists.") var force: Bool
 
         func run(_ context: CommandContext) throws {
             let destination = context.absolutePath(file)
@@ -57,14 +47,11 @@ struct DatabaseCommand: ParsableCommand {
             CommandConfiguration(
                 name: "check",
                 abstract: "Check the database's integrity and foreign keys.",
-                discussion: "Exits 0 when the database is sound, 1 with each problem listed when it is not.",
-                arguments: [CommonOptions.json]
+                discussion: "Exits 0 when the database is sound, 1 with each problem listed when it is not."
             )
         }
 
-        let json: Bool
-
-        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+        @Flag(.json) var json: Bool
 
         struct Report: Encodable {
             var database: String

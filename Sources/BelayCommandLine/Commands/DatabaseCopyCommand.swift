@@ -1,3 +1,5 @@
+import BelayArguments
+import BelayDomain
 import BelayPostgres
 import BelayStorage
 import Foundation
@@ -5,8 +7,6 @@ import Foundation
 extension DatabaseCommand {
     /// `belay db copy --to postgres://…`.
     struct Copy: ParsableCommand {
-        static let target = Option<String>("to", valueName: "url", help: "The empty PostgreSQL database to copy into, as a libpq URL (postgres://user:password@host:5432/belay?sslmode=require).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "copy",
@@ -18,18 +18,13 @@ extension DatabaseCommand {
                     SHA-256 of its rows. Everything is one transaction on the target: on any failure it is left as it \
                     was. A target that already holds Belay rows, or other tables, is refused. Prints each table's rows \
                     and checksum.
-                    """,
-                arguments: [target, CommonOptions.json]
+                    """
             )
         }
 
-        let target: String
-        let json: Bool
-
-        init(arguments: ParsedArguments) {
-            target = arguments[Self.target]
-            json = arguments[CommonOptions.json]
-        }
+        @Option("to", valueName: "url", help: "The empty PostgreSQL database to copy into, as a libpq URL (postgres://user:password@host:5432/belay?sslmode=require).")
+        var target: String
+        @Flag(.json) var json: Bool
 
         struct Report: Encodable {
             var table: String
@@ -49,7 +44,7 @@ extension DatabaseCommand {
                 let connection = try PostgresConnection(url: target)
                 reports = try pool.read { database in
                     try DatabaseCopier(source: database, target: connection, migrator: migrator).copy { report in
-                        if !json { context.note("copied \(report.table): \(report.rows) \(report.rows == 1 ? "row" : "rows")") }
+                        if !json { context.note("copied \(report.table): \(Plural.counted(report.rows, "row"))") }
                     }
                 }
             } catch let error as PostgresError {

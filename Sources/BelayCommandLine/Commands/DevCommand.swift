@@ -1,5 +1,6 @@
 import BelayCore
 import Foundation
+import BelayArguments
 import BelayDomain
 
 /// `belay dev …`: tools for development and benchmarks, never for a live club's data.
@@ -9,15 +10,8 @@ struct DevCommand: ParsableCommand {
                              subcommands: [SeedHistory.self, SeedBench.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay dev seed-history`: historical meetups with checked-in members.
     struct SeedHistory: ParsableCommand {
-        static let meetups = Option<Int>("meetups", valueName: "n", default: 40, help: "Meetups to create, a week apart.")
-        static let members = Option<Int>("members", valueName: "n", default: 50, help: "Members, each checked in at every meetup.")
-        static let start = OptionalOption<String>("start", valueName: "day",
-            help: "The first meetup's day (default: a year before now); meetups start at 19:00 in the club's zone.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "seed-history",
@@ -27,19 +21,14 @@ struct DevCommand: ParsableCommand {
                 clock set to when each meetup happened. Run it before `belay holds import` and the check-ins get no
                 rewards, like attendance imported before the catalogue existed; `belay backfill` then awards them.
                 Example (the benchmark's data): belay dev seed-history --meetups 40 --members 50
-                """,
-                arguments: [meetups, members, start, CommonOptions.json]
+                """
             )
         }
 
-        let meetups: Int, members: Int, start: String?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetups = arguments[Self.meetups]
-            members = arguments[Self.members]
-            start = arguments[Self.start]
-            json = arguments[CommonOptions.json]
-        }
+        @Option("meetups", valueName: "n", default: 40, help: "Meetups to create, a week apart.") var meetups: Int
+        @Option("members", valueName: "n", default: 50, help: "Members, each checked in at every meetup.") var members: Int
+        @OptionalOption("start", valueName: "day", help: "The first meetup's day (default: a year before now); meetups start at 19:00 in the club's zone.") var start: String?
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             guard (1...10_000).contains(meetups) else { throw CommandLineError.usage("--meetups must be 1–10000 (got \(meetups))") }
@@ -101,7 +90,7 @@ struct DevCommand: ParsableCommand {
                 report.lastMeetupId = meetup.id
             }
             if json { return try context.printJSON(report) }
-            context.print("\(report.checkIns) check-ins at \(meetups) meetups (\(report.firstMeetupId)–\(report.lastMeetupId)) by \(members) members")
+            context.print("\(Plural.counted(report.checkIns, "check-in")) at \(Plural.counted(meetups, "meetup")) (\(report.firstMeetupId)–\(report.lastMeetupId)) by \(Plural.counted(members, "member"))")
             context.note(report.rewardsGiven == 0
                 ? "No rewards were given (no catalogue yet). Import it with `belay holds import`, then run `belay backfill`."
                 : "\(report.rewardsGiven) rewards were given at check-in (the catalogue is loaded); `belay backfill` renders them.")

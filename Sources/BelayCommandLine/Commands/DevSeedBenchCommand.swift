@@ -1,18 +1,11 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 extension DevCommand {
     /// `belay dev seed-bench`: what `bench/http` measures against: members with tokens who are
     /// going to meetups happening now, and a page's worth of upcoming meetups.
     struct SeedBench: ParsableCommand {
-        static let members = Option<Int>("members", valueName: "n", default: 1_000,
-                                         help: "Members to create, each with a token and going to one meetup happening now.")
-        static let capacity = Option<Int>("capacity", valueName: "n", default: 10_000,
-                                          help: "Members per meetup; more members spread over more meetups.")
-        static let listed = Option<Int>("upcoming", valueName: "n", default: 60, help: "Extra upcoming meetups for the list endpoint.")
-        static let tokens = Option<String>("tokens", valueName: "file",
-                                           help: "Where to write one line per member: <token> <meetup id>.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "seed-bench",
@@ -21,20 +14,15 @@ extension DevCommand {
                 The meetups started five minutes ago and last three hours, so their check-in windows are open.
                 Prints the host's token, the meetups' ids and the other numbers bench/http needs, as JSON with --json.
                 Example: belay dev seed-bench --members 60000 --tokens /tmp/tokens.txt --json
-                """,
-                arguments: [members, capacity, listed, tokens, CommonOptions.json]
+                """
             )
         }
 
-        let members: Int, capacity: Int, listed: Int, tokens: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            members = arguments[Self.members]
-            capacity = arguments[Self.capacity]
-            listed = arguments[Self.listed]
-            tokens = arguments[Self.tokens]
-            json = arguments[CommonOptions.json]
-        }
+        @Option("members", valueName: "n", default: 1_000, help: "Members to create, each with a token and going to one meetup happening now.") var members: Int
+        @Option("capacity", valueName: "n", default: 10_000, help: "Members per meetup; more members spread over more meetups.") var capacity: Int
+        @Option("upcoming", valueName: "n", default: 60, help: "Extra upcoming meetups for the list endpoint.") var listed: Int
+        @Option("tokens", valueName: "file", help: "Where to write one line per member: <token> <meetup id>.") var tokens: String
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             guard (1...1_000_000).contains(members) else { throw CommandLineError.usage("--members must be 1–1000000 (got \(members))") }

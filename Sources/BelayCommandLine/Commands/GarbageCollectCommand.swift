@@ -1,12 +1,10 @@
 import Foundation
+import BelayArguments
+import BelayDomain
 import BelayPipeline
 
 /// `belay gc`: remove image files no reward refers to.
 struct GarbageCollectCommand: ParsableCommand {
-    static let dryRun = Flag("dry-run", help: "List what would be removed, and remove nothing.")
-    static let minimumAge = Option<Int>("min-age", valueName: "minutes", default: 10,
-        help: "Keep files younger than this: a render may be about to point a reward at them.")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "gc",
@@ -16,18 +14,13 @@ struct GarbageCollectCommand: ParsableCommand {
             rewards keep theirs) and temporary files a crash or a full disk left behind, when they are older
             than --min-age. Cached collection images unused for 7 days go too; they are rendered again on demand.
             Safe while the server and a backfill are running.
-            """,
-            arguments: [dryRun, minimumAge, CommonOptions.json]
+            """
         )
     }
 
-    let dryRun: Bool, minimumAge: Int, json: Bool
-
-    init(arguments: ParsedArguments) {
-        dryRun = arguments[Self.dryRun]
-        minimumAge = arguments[Self.minimumAge]
-        json = arguments[CommonOptions.json]
-    }
+    @Flag("dry-run", help: "List what would be removed, and remove nothing.") var dryRun: Bool
+    @Option("min-age", valueName: "minutes", default: 10, help: "Keep files younger than this: a render may be about to point a reward at them.") var minimumAge: Int
+    @Flag(.json) var json: Bool
 
     func validate() throws {
         guard minimumAge >= 0 else { throw CommandLineError.usage("--min-age must be 0 or more minutes (got \(minimumAge))") }
@@ -46,9 +39,9 @@ struct GarbageCollectCommand: ParsableCommand {
         for path in report.removedFiles + report.removedTemporaryFiles + report.removedCollections { context.print(path) }
         let count = report.removedFiles.count + report.removedTemporaryFiles.count + report.removedCollections.count
         let megabytes = String(format: "%.1f MB", Double(report.removedBytes) / 1_048_576)
-        context.note((dryRun ? "Would remove" : "Removed") + " \(count) file\(count == 1 ? "" : "s") (\(megabytes)): "
-            + "\(report.removedFiles.count) unreferenced image\(report.removedFiles.count == 1 ? "" : "s"), "
-            + "\(report.removedTemporaryFiles.count) temporary, \(report.removedCollections.count) cached collection\(report.removedCollections.count == 1 ? "" : "s"). "
+        context.note((dryRun ? "Would remove" : "Removed") + " \(Plural.counted(count, "file")) (\(megabytes)): "
+            + "\(Plural.counted(report.removedFiles.count, "unreferenced image")), "
+            + "\(report.removedTemporaryFiles.count) temporary, \(Plural.counted(report.removedCollections.count, "cached collection")). "
             + "Kept \(report.keptReferenced) in use and \(report.keptRecent) newer than \(minimumAge) min."
             + (dryRun ? " Nothing was removed (dry run)." : ""))
         if !report.errors.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 import BelayRepresentations
 
@@ -9,27 +10,18 @@ struct HoldsCommand: ParsableCommand {
                              subcommands: [Import.self, List.self, Backgrounds.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay holds import`.
     struct Import: ParsableCommand {
-        static let assets = OptionalOption<String>("assets", valueName: "directory", help: "The assets directory holding holds/catalog.json and backgrounds/catalog.json (default: assets_directory).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "import",
                 abstract: "Import holds/catalog.json and backgrounds/catalog.json; safe to repeat.",
-                discussion: "New entries are added and changed ones updated. Entries missing from the files are retired, never deleted: rewards already given keep their hold. Both files are checked completely before anything is written.",
-                arguments: [assets, CommonOptions.json]
+                discussion: "New entries are added and changed ones updated. Entries missing from the files are retired, never deleted: rewards already given keep their hold. Both files are checked completely before anything is written."
             )
         }
 
-        let assets: String?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            assets = arguments[Self.assets]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("assets", valueName: "directory", help: "The assets directory holding holds/catalog.json and backgrounds/catalog.json (default: assets_directory).") var assets: String?
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable {
             var assetsDirectory: String
@@ -57,18 +49,12 @@ struct HoldsCommand: ParsableCommand {
 
     /// `belay holds list`.
     struct List: ParsableCommand {
-        static let retired = Flag("retired", help: "Also list holds the catalogue no longer has.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "list", abstract: "List the holds that can be awarded.", arguments: [retired, CommonOptions.json])
+            CommandConfiguration(name: "list", abstract: "List the holds that can be awarded.")
         }
 
-        let retired: Bool, json: Bool
-
-        init(arguments: ParsedArguments) {
-            retired = arguments[Self.retired]
-            json = arguments[CommonOptions.json]
-        }
+        @Flag("retired", help: "Also list holds the catalogue no longer has.") var retired: Bool
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -85,7 +71,7 @@ struct HoldsCommand: ParsableCommand {
                 var awarded = hold.milestoneOnly ? "milestone only" : "weighted pick"
                 if !numbers.isEmpty { awarded += " (check-in \(numbers.joined(separator: ", ")))" }
                 let weeks = streakMilestones.filter { $0.value == hold.id }.keys.sorted().map { "\($0)" }
-                if !weeks.isEmpty { awarded += " (streak of \(weeks.joined(separator: ", ")) weeks)" }
+                if !weeks.isEmpty { awarded += " (streak of \(weeks.joined(separator: ", ")) \(weeks == ["1"] ? "week" : "weeks"))" }
                 if hold.isRetired { awarded = "retired" }
                 table.append([hold.id, hold.name, hold.type, hold.rarity.rawValue, hold.color, awarded])
             }
@@ -96,12 +82,10 @@ struct HoldsCommand: ParsableCommand {
     /// `belay holds backgrounds`.
     struct Backgrounds: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "backgrounds", abstract: "List the sticker backgrounds and their story colours.", arguments: [CommonOptions.json])
+            CommandConfiguration(name: "backgrounds", abstract: "List the sticker backgrounds and their story colours.")
         }
 
-        let json: Bool
-
-        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable { var id: String, name: String, file: String, topColor: String, bottomColor: String }
 

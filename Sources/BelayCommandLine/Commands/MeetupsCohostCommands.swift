@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 import BelayRepresentations
 
@@ -19,16 +20,11 @@ extension MeetupsCommand {
     /// `belay meetups cohosts`.
     struct Cohosts: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "cohosts", abstract: "List a meetup's co-hosts (they have the host's rights on it).",
-                                 arguments: [MeetupsCommand.id, CommonOptions.json])
+            CommandConfiguration(name: "cohosts", abstract: "List a meetup's co-hosts (they have the host's rights on it).")
         }
 
-        let meetupID: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[MeetupsCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var meetupID: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -41,17 +37,12 @@ extension MeetupsCommand {
     /// `belay meetups add-cohost`.
     struct AddCohost: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "add-cohost", abstract: "Give a host the host's rights on a meetup: its attendees, check-ins, code and changes.",
-                                 arguments: [MeetupsCommand.id, MeetupsCommand.cohostHandle, CommonOptions.json])
+            CommandConfiguration(name: "add-cohost", abstract: "Give a host the host's rights on a meetup: its attendees, check-ins, code and changes.")
         }
 
-        let meetupID: Int64, handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[MeetupsCommand.id]
-            handle = arguments[MeetupsCommand.cohostHandle]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var meetupID: Int64
+        @Argument(MeetupsCommand.cohostHandle) var handle: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -66,17 +57,12 @@ extension MeetupsCommand {
     /// `belay meetups remove-cohost`.
     struct RemoveCohost: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "remove-cohost", abstract: "Take a co-host's rights on a meetup away.",
-                                 arguments: [MeetupsCommand.id, MeetupsCommand.cohostHandle, CommonOptions.json])
+            CommandConfiguration(name: "remove-cohost", abstract: "Take a co-host's rights on a meetup away.")
         }
 
-        let meetupID: Int64, handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetupID = arguments[MeetupsCommand.id]
-            handle = arguments[MeetupsCommand.cohostHandle]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var meetupID: Int64
+        @Argument(MeetupsCommand.cohostHandle) var handle: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 import BelayRepresentations
 
@@ -9,54 +10,32 @@ struct MeetupsCommand: ParsableCommand {
                              subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     static let id = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
     static let timeHelp = "RFC 3339 (2026-12-05T19:00:00+09:00) or local time in the meetup's zone (2026-12-05 19:00)."
 
     /// `belay meetups create`.
     struct Create: ParsableCommand {
-        static let title = Option<String>("title", valueName: "text", help: "The meetup's title.")
-        static let place = Option<String>("place", valueName: "name", help: "The gym or crag; drawn on the reward sticker.")
-        static let address = OptionalOption<String>("address", valueName: "text", help: "The street address.")
-        static let description = Option<String>("description", valueName: "text", default: "", help: "Details for members.")
-        static let starts = Option<String>("starts", valueName: "time", help: "When it starts: \(MeetupsCommand.timeHelp)")
-        static let ends = Option<String>("ends", valueName: "time", help: "When it ends, in the same forms.")
-        static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "IANA time zone, e.g. Asia/Seoul (default: club.time_zone).")
-        static let capacity = Option<Int>("capacity", valueName: "n", help: "Places; later joiners are waitlisted.")
-        static let host = Option<String>("host", valueName: "handle", help: "The hosting user (role host or admin).")
-        static let past = Flag("past", help: "Record a meetup that already happened (then add its attendees and check them in with --at).")
-        static let repeats = OptionalOption<MeetupRepeat>("repeat", valueName: "weekly", help: "Make a series: the same meetup every week, at the same local time, up to --until.")
-        static let until = OptionalOption<String>("until", valueName: "date", help: "The last day a --repeat series may have a meetup on (YYYY-MM-DD in the meetup's zone).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "create",
                 abstract: "Create a meetup.",
-                discussion: "Example: belay meetups create --title \"Friday bouldering\" --place \"The Cliff Seoul\" --starts \"2026-12-05 19:00\" --ends \"2026-12-05 22:00\" --capacity 12 --host jisoo",
-                arguments: [title, place, address, description, starts, ends, timeZone, capacity, host, past, repeats, until, CommonOptions.json]
+                discussion: "Example: belay meetups create --title \"Friday bouldering\" --place \"The Cliff Seoul\" --starts \"2026-12-05 19:00\" --ends \"2026-12-05 22:00\" --capacity 12 --host jisoo"
             )
         }
 
-        let title: String, place: String, address: String?, description: String
-        let starts: String, ends: String, timeZone: String?, capacity: Int, host: String, past: Bool, json: Bool
-        let repeats: MeetupRepeat?, until: String?
-
-        init(arguments: ParsedArguments) {
-            title = arguments[Self.title]
-            place = arguments[Self.place]
-            address = arguments[Self.address]
-            description = arguments[Self.description]
-            starts = arguments[Self.starts]
-            ends = arguments[Self.ends]
-            timeZone = arguments[Self.timeZone]
-            capacity = arguments[Self.capacity]
-            host = arguments[Self.host]
-            past = arguments[Self.past]
-            repeats = arguments[Self.repeats]
-            until = arguments[Self.until]
-            json = arguments[CommonOptions.json]
-        }
+        @Option("title", valueName: "text", help: "The meetup's title.") var title: String
+        @Option("place", valueName: "name", help: "The gym or crag; drawn on the reward sticker.") var place: String
+        @OptionalOption("address", valueName: "text", help: "The street address.") var address: String?
+        @Option("description", valueName: "text", default: "", help: "Details for members.") var description: String
+        @Option("starts", valueName: "time", help: "When it starts: \(MeetupsCommand.timeHelp)") var starts: String
+        @Option("ends", valueName: "time", help: "When it ends, in the same forms.") var ends: String
+        @OptionalOption("time-zone", valueName: "zone", help: "IANA time zone, e.g. Asia/Seoul (default: club.time_zone).") var timeZone: String?
+        @Option("capacity", valueName: "n", help: "Places; later joiners are waitlisted.") var capacity: Int
+        @Option("host", valueName: "handle", help: "The hosting user (role host or admin).") var host: String
+        @Flag("past", help: "Record a meetup that already happened (then add its attendees and check them in with --at).") var past: Bool
+        @OptionalOption("repeat", valueName: "weekly", help: "Make a series: the same meetup every week, at the same local time, up to --until.") var repeats: MeetupRepeat?
+        @OptionalOption("until", valueName: "date", help: "The last day a --repeat series may have a meetup on (YYYY-MM-DD in the meetup's zone).") var until: String?
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
@@ -92,7 +71,7 @@ struct MeetupsCommand: ParsableCommand {
                     table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: zone), TimeFormatting.local(meetup.endsAt, in: zone), meetup.title])
                 }
                 context.printTable(table)
-                context.note("Created a weekly series of \(series.count) meetups (series \(series[0].id)). Change one with `belay meetups update ID`, or it and every later one with `--following`.")
+                context.note("Created a weekly series of \(Plural.counted(series.count, "meetup")) (series \(series[0].id)). Change one with `belay meetups update ID`, or it and every later one with `--following`.")
                 return
             }
             let meetup = try services.meetups.create(
@@ -125,7 +104,7 @@ struct MeetupsCommand: ParsableCommand {
             ["host", host ?? String(meetup.hostID)],
             ["status", meetup.status.rawValue],
             ["capacity", String(meetup.capacity)],
-            ["going", "\(meetup.goingCount) (\(meetup.placesLeft) places left)"],
+            ["going", "\(meetup.goingCount) (\(Plural.counted(meetup.placesLeft, "place")) left)"],
             ["waitlisted", String(meetup.waitlistCount)],
             ["checked in", String(meetup.checkedInCount)],
         ]
@@ -137,28 +116,24 @@ struct MeetupsCommand: ParsableCommand {
     struct List: ParsableCommand {
         enum Scope: String, ExpressibleByArgument, CaseIterable { case upcoming, past, all }
 
-        static let scope = Option<Scope>("scope", valueName: "which", default: .upcoming, help: "Which meetups to list.")
-        static let all = Flag("all", help: "Same as --scope all.")
-        static let host = OptionalOption<String>("host", valueName: "handle", help: "Only meetups of this host.")
-        static let place = OptionalOption<String>("place", valueName: "name", help: "Only meetups at this place.")
-        static let hideCancelled = Flag("hide-cancelled", help: "Leave cancelled meetups out.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "list", abstract: "List meetups (upcoming by default, soonest first).",
-                                 arguments: [scope, all, host, place, hideCancelled, CommonOptions.json])
+            CommandConfiguration(name: "list", abstract: "List meetups (upcoming by default, soonest first).")
         }
 
-        let scope: Scope, host: String?, place: String?, hideCancelled: Bool, json: Bool
+        @Option("scope", valueName: "which", default: .upcoming, help: "Which meetups to list.") var chosenScope: Scope
+        @Flag("all", help: "Same as --scope all.") var all: Bool
+        @OptionalOption("host", valueName: "handle", help: "Only meetups of this host.") var host: String?
+        @OptionalOption("place", valueName: "name", help: "Only meetups at this place.") var place: String?
+        @Flag("hide-cancelled", help: "Leave cancelled meetups out.") var hideCancelled: Bool
+        @Flag(.json) var json: Bool
 
-        init(arguments: ParsedArguments) throws {
-            if arguments[Self.all] && arguments.wasGiven(Self.scope) && arguments[Self.scope] != .all {
-                throw CommandLineError.usage("--all and --scope \(arguments[Self.scope].rawValue) contradict each other; give one")
+        /// `--scope`, or all with `--all`.
+        var scope: Scope { all ? .all : chosenScope }
+
+        func validate() throws {
+            if all && $chosenScope.wasGiven && chosenScope != .all {
+                throw CommandLineError.usage("--all and --scope \(chosenScope.rawValue) contradict each other; give one")
             }
-            scope = arguments[Self.all] ? .all : arguments[Self.scope]
-            host = arguments[Self.host]
-            place = arguments[Self.place]
-            hideCancelled = arguments[Self.hideCancelled]
-            json = arguments[CommonOptions.json]
         }
 
         func run(_ context: CommandContext) throws {
@@ -193,16 +168,11 @@ struct MeetupsCommand: ParsableCommand {
     /// `belay meetups show`.
     struct Show: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "show", abstract: "Show one meetup: times, check-in window, places and counts.",
-                                 arguments: [MeetupsCommand.id, CommonOptions.json])
+            CommandConfiguration(name: "show", abstract: "Show one meetup: times, check-in window, places and counts.")
         }
 
-        let id: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[MeetupsCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var id: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -216,39 +186,22 @@ struct MeetupsCommand: ParsableCommand {
 
     /// `belay meetups update`.
     struct Update: ParsableCommand {
-        static let title = OptionalOption<String>("title", valueName: "text", help: "New title.")
-        static let place = OptionalOption<String>("place", valueName: "name", help: "New place name.")
-        static let address = OptionalOption<String>("address", valueName: "text", help: "New address (\"\" removes it).")
-        static let description = OptionalOption<String>("description", valueName: "text", help: "New description.")
-        static let starts = OptionalOption<String>("starts", valueName: "time", help: "New start: \(MeetupsCommand.timeHelp)")
-        static let ends = OptionalOption<String>("ends", valueName: "time", help: "New end, in the same forms.")
-        static let timeZone = OptionalOption<String>("time-zone", valueName: "zone", help: "New IANA time zone (times given here are read in it).")
-        static let capacity = OptionalOption<Int>("capacity", valueName: "n", help: "New capacity; raising it promotes waitlisted members, lowering it removes no one.")
-        static let host = OptionalOption<String>("host", valueName: "handle", help: "New host.")
-        static let following = Flag("following", help: "In a series: change this meetup and every later one (times move by the same local shift).")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "update", abstract: "Change a meetup; only the options given change.",
-                                 arguments: [MeetupsCommand.id, title, place, address, description, starts, ends, timeZone, capacity, host, following, CommonOptions.json])
+            CommandConfiguration(name: "update", abstract: "Change a meetup; only the options given change.")
         }
 
-        let id: Int64, title: String?, place: String?, address: String?, description: String?
-        let starts: String?, ends: String?, timeZone: String?, capacity: Int?, host: String?, following: Bool, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[MeetupsCommand.id]
-            following = arguments[Self.following]
-            title = arguments[Self.title]
-            place = arguments[Self.place]
-            address = arguments[Self.address]
-            description = arguments[Self.description]
-            starts = arguments[Self.starts]
-            ends = arguments[Self.ends]
-            timeZone = arguments[Self.timeZone]
-            capacity = arguments[Self.capacity]
-            host = arguments[Self.host]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var id: Int64
+        @OptionalOption("title", valueName: "text", help: "New title.") var title: String?
+        @OptionalOption("place", valueName: "name", help: "New place name.") var place: String?
+        @OptionalOption("address", valueName: "text", help: "New address (\"\" removes it).") var address: String?
+        @OptionalOption("description", valueName: "text", help: "New description.") var description: String?
+        @OptionalOption("starts", valueName: "time", help: "New start: \(MeetupsCommand.timeHelp)") var starts: String?
+        @OptionalOption("ends", valueName: "time", help: "New end, in the same forms.") var ends: String?
+        @OptionalOption("time-zone", valueName: "zone", help: "New IANA time zone (times given here are read in it).") var timeZone: String?
+        @OptionalOption("capacity", valueName: "n", help: "New capacity; raising it promotes waitlisted members, lowering it removes no one.") var capacity: Int?
+        @OptionalOption("host", valueName: "handle", help: "New host.") var host: String?
+        @Flag("following", help: "In a series: change this meetup and every later one (times move by the same local shift).") var following: Bool
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             if [title, place, address, description, starts, ends, timeZone, host].allSatisfy({ $0 == nil }) && capacity == nil {
@@ -280,7 +233,7 @@ struct MeetupsCommand: ParsableCommand {
                                   TimeFormatting.local(meetup.endsAt, in: meetup.zone), meetup.title, meetup.placeName])
                 }
                 context.printTable(table)
-                context.note("Updated \(updated.count) meetup\(updated.count == 1 ? "" : "s") from \(id) on.")
+                context.note("Updated \(Plural.counted(updated.count, "meetup")) from \(id) on.")
                 return
             }
             let meetup = try services.meetups.update(id: id, changes, by: .commandLine)
@@ -296,16 +249,11 @@ struct MeetupsCommand: ParsableCommand {
     /// `belay meetups cancel`.
     struct Cancel: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "cancel", abstract: "Cancel a meetup; every attendance is cancelled with it. Final.",
-                                 arguments: [MeetupsCommand.id, CommonOptions.json])
+            CommandConfiguration(name: "cancel", abstract: "Cancel a meetup; every attendance is cancelled with it. Final.")
         }
 
-        let id: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[MeetupsCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var id: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -323,17 +271,12 @@ struct MeetupsCommand: ParsableCommand {
             CommandConfiguration(
                 name: "code",
                 abstract: "Print the meetup's current check-in code, for the host to show.",
-                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step.",
-                arguments: [MeetupsCommand.id, CommonOptions.json]
+                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step."
             )
         }
 
-        let id: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[MeetupsCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(MeetupsCommand.id) var id: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()

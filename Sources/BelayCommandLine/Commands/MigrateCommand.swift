@@ -1,11 +1,11 @@
 import Foundation
 import BelayComposition
+import BelayArguments
+import BelayDomain
 import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
 struct MigrateCommand: ParsableCommand {
-    static let dryRun = Flag("dry-run", help: "List the migrations that would be applied, and apply nothing.")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "migrate",
@@ -14,18 +14,12 @@ struct MigrateCommand: ParsableCommand {
             Applies Migrations/sqlite/NNNN_name.sql files in order, each in its own transaction. Creates the
             database (and its directory) when there is none. Safe to run again: it applies only what is
             missing. Back up a live database first with `belay db backup FILE`.
-            """,
-            arguments: [dryRun, CommonOptions.json]
+            """
         )
     }
 
-    let dryRun: Bool
-    let json: Bool
-
-    init(arguments: ParsedArguments) {
-        dryRun = arguments[Self.dryRun]
-        json = arguments[CommonOptions.json]
-    }
+    @Flag("dry-run", help: "List the migrations that would be applied, and apply nothing.") var dryRun: Bool
+    @Flag(.json) var json: Bool
 
     struct Report: Encodable {
         var database: String
@@ -71,12 +65,12 @@ struct MigrateCommand: ParsableCommand {
         for identifier in listed { context.print(identifier) }
         if dryRun {
             context.note(listed.isEmpty
-                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
-                : "Would apply \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path)\(exists ? "" : " (a new database)"). Run `belay migrate` to apply.")
+                ? "\(path) is up to date (\(Plural.counted(report.alreadyApplied, "migration")) applied); nothing to do."
+                : "Would apply \(Plural.counted(listed.count, "migration")) to \(path)\(exists ? "" : " (a new database)"). Run `belay migrate` to apply.")
         } else {
             context.note(listed.isEmpty
-                ? "\(path) is up to date (\(report.alreadyApplied) migrations applied); nothing to do."
-                : "Applied \(listed.count) migration\(listed.count == 1 ? "" : "s") to \(path).")
+                ? "\(path) is up to date (\(Plural.counted(report.alreadyApplied, "migration")) applied); nothing to do."
+                : "Applied \(Plural.counted(listed.count, "migration")) to \(path).")
         }
     }
 

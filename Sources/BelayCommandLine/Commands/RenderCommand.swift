@@ -1,9 +1,11 @@
 import BelayComposition
+import Foundation
+import BelayArguments
+import BelayCore
 import BelayConfig
 import BelayDomain
 import BelayPipeline
 import BelayRender
-import Foundation
 
 /// `belay render sticker|story|collection`: draw one image with Belay's templates.
 struct RenderCommand: ParsableCommand {
@@ -17,33 +19,6 @@ struct RenderCommand: ParsableCommand {
             whole collection from the database, like GET /v1/me/collection.png.
             """,
             subcommands: [Sticker.self, Story.self, Collection.self])
-    }
-
-    init(arguments: ParsedArguments) {}
-
-    /// The inputs sticker and story share.
-    enum Inputs {
-        static let background = Option<String>("background", valueName: "file", help: "Background artwork (PNG or JPEG).")
-        static let hold = Option<String>("hold", valueName: "file", help: "Hold artwork (PNG with transparency).")
-        static let place = Option<String>("place", valueName: "text", help: "The place name (ellipsised when too long).")
-        static let date = Option<String>("date", valueName: "text", help: "The date line, as shown (e.g. \"2026.11.29 (일)\").")
-        static let out = Option<String>("out", valueName: "file", help: "Where to write the image.")
-        static let locale = OptionalOption<String>("locale", valueName: "id",
-            help: "Locale of the text, e.g. ja_JP or zh_TW: picks the regional forms of Han characters (default: club.locale).")
-        static let repeatCount = Option<Int>("repeat", valueName: "n", default: 1,
-            help: "Render n times after a warm-up render and report the timings (the file is written once).")
-        static let threads = Option<Int>("threads", valueName: "n", default: 0,
-            help: "Cores one render may use for resampling and PNG compression (0: all).")
-
-        static let pngCompressor = OptionalOption<PNGCompressorName>("png-compressor", valueName: "name",
-            help: "PNG compression: zlib (split across --threads cores), libdeflate or libpng (default: zlib level 1, rle strategy).")
-        static let pngLevel = OptionalOption<Int>("png-level", valueName: "n", help: "Compression level (zlib/libpng 0–9, libdeflate 1–12; default 6).")
-        static let pngFilter = OptionalOption<PNGRowFilter>("png-filter", valueName: "filter", help: "PNG row filter (default: adaptive).")
-        static let pngStrategy = OptionalOption<ZlibStrategy>("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: auto for zlib, default for libpng).")
-
-        static let all: [any ArgumentDefinition] = [
-            background, hold, place, date, out, locale, repeatCount, threads, pngCompressor, pngLevel, pngFilter, pngStrategy, CommonOptions.json,
-        ]
     }
 
     /// - Throws: `CommandLineError.usage` unless `scale` is 1, 2 or 3.
@@ -62,30 +37,41 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// What sticker and story read from the command line.
-    struct Values {
-        let background: String, hold: String, place: String, date: String, out: String, locale: String?
-        let repeatCount: Int, threads: Int, json: Bool
-        let png: PNGSettings
+    struct Values: ArgumentGroup {
+        @Option("background", valueName: "file", help: "Background artwork (PNG or JPEG).") var background: String
+        @Option("hold", valueName: "file", help: "Hold artwork (PNG with transparency).") var hold: String
+        @Option("place", valueName: "text", help: "The place name (ellipsised when too long).") var place: String
+        @Option("date", valueName: "text", help: "The date line, as shown (e.g. \"2026.11.29 (일)\").") var date: String
+        @Option("out", valueName: "file", help: "Where to write the image.") var out: String
+        @OptionalOption("locale", valueName: "id",
+                        help: "Locale of the text, e.g. ja_JP or zh_TW: picks the regional forms of Han characters (default: club.locale).")
+        var locale: String?
+        @Option("repeat", valueName: "n", default: 1,
+                help: "Render n times after a warm-up render and report the timings (the file is written once).")
+        var repeatCount: Int
+        @Option("threads", valueName: "n", default: 0, help: "Cores one render may use for resampling and PNG compression (0: all).")
+        var threads: Int
+        @OptionalOption("png-compressor", valueName: "name",
+                        help: "PNG compression: zlib (split across --threads cores), libdeflate or libpng (default: zlib level 1, rle strategy).")
+        var pngCompressor: PNGCompressorName?
+        @OptionalOption("png-level", valueName: "n", help: "Compression level (zlib/libpng 0–9, libdeflate 1–12; default 6).")
+        var pngLevel: Int?
+        @OptionalOption("png-filter", valueName: "filter", help: "PNG row filter (default: adaptive).") var pngFilter: PNGRowFilter?
+        @OptionalOption("png-strategy", valueName: "strategy", help: "zlib strategy for zlib and libpng (default: auto for zlib, default for libpng).")
+        var pngStrategy: ZlibStrategy?
+        @Flag(.json) var json: Bool
 
-        init(_ arguments: ParsedArguments) {
+        /// The PNG encoder settings the four `--png-*` options choose.
+        var png: PNGSettings {
             let defaults = PNGSettings.default
-            let level = arguments[Inputs.pngLevel] ?? 6
-            let compressor: PNGSettings.Compressor = switch arguments[Inputs.pngCompressor] {
+            let level = pngLevel ?? 6
+            let compressor: PNGSettings.Compressor = switch pngCompressor {
             case nil: defaults.compressor
-            case .zlib: .zlib(level: level, strategy: arguments[Inputs.pngStrategy] ?? .automatic)
+            case .zlib: .zlib(level: level, strategy: pngStrategy ?? .automatic)
             case .libdeflate: .libdeflate(level: level)
-            case .libpng: .libpng(level: level, strategy: arguments[Inputs.pngStrategy] ?? .default)
+            case .libpng: .libpng(level: level, strategy: pngStrategy ?? .default)
             }
-            png = PNGSettings(filter: arguments[Inputs.pngFilter] ?? defaults.filter, compressor: compressor)
-            background = arguments[Inputs.background]
-            hold = arguments[Inputs.hold]
-            place = arguments[Inputs.place]
-            date = arguments[Inputs.date]
-            out = arguments[Inputs.out]
-            locale = arguments[Inputs.locale]
-            repeatCount = arguments[Inputs.repeatCount]
-            threads = arguments[Inputs.threads]
-            json = arguments[CommonOptions.json]
+            return PNGSettings(filter: pngFilter ?? defaults.filter, compressor: compressor)
         }
 
         func validate() throws {
@@ -117,8 +103,6 @@ struct RenderCommand: ParsableCommand {
 
     /// `belay render sticker`.
     struct Sticker: ParsableCommand {
-        static let scale = Option<Int>("scale", valueName: "1|2|3", default: 3, help: "240x320 pt at this scale (3: 720x960 px).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "sticker", abstract: "Render the hold-sticker template (a transparent PNG).",
@@ -126,16 +110,12 @@ struct RenderCommand: ParsableCommand {
                 Example:
                   belay render sticker --background Assets/backgrounds/gym-night.png --hold Assets/holds/jug-gold.png \\
                     --place "더클라임 강남점" --date "2026.11.29 (일)" --out sticker.png
-                """,
-                arguments: Inputs.all + [scale])
+                """
+            )
         }
 
-        let values: Values, scale: Int
-
-        init(arguments: ParsedArguments) {
-            values = Values(arguments)
-            scale = arguments[Self.scale]
-        }
+        let values = Values()
+        @Option("scale", valueName: "1|2|3", default: 3, help: "240x320 pt at this scale (3: 720x960 px).") var scale: Int
 
         func validate() throws {
             try values.validate()
@@ -153,47 +133,35 @@ struct RenderCommand: ParsableCommand {
 
     /// `belay render story`.
     struct Story: ParsableCommand {
-        static let topColor = OptionalOption<String>("top-color", valueName: "#RRGGBB",
-            help: "Gradient colour at the top (default: the background's pair from catalog.json beside it, else #1E3C72).")
-        static let bottomColor = OptionalOption<String>("bottom-color", valueName: "#RRGGBB",
-            help: "Gradient colour at the bottom (default: from catalog.json, else #2A5298).")
-        static let format = OptionalOption<BelayConfiguration.StoryFormat>("format", valueName: "format",
-            help: "png or jpeg (default: render.story_format).")
-        static let quality = OptionalOption<Int>("quality", valueName: "1-100", help: "JPEG quality (default: render.jpeg_quality).")
-
-        static let scale = Option<Int>("scale", valueName: "3", default: 3,
-            help: "The sticker's scale inside the story: the story is always 1080x1920 around the 3x sticker.")
-        static let stickerOut = OptionalOption<String>("sticker-out", valueName: "file",
-            help: "Also write the 3x sticker, drawn once for both images as a render job does (timings then cover both).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "story", abstract: "Render the story template (1080x1920, the 3x sticker on a gradient).",
                 discussion: """
                 With --sticker-out, one reward's sticker and story are rendered together, exactly as a render job
                 of `belay serve` or `belay backfill` does; bench/backfill takes this as its pure render cost.
-                """,
-                arguments: Inputs.all + [scale, topColor, bottomColor, format, quality, stickerOut, holdName, clubName])
+                """
+            )
         }
 
-        let values: Values, topColor: String?, bottomColor: String?
-        let format: BelayConfiguration.StoryFormat?, quality: Int?, scale: Int, stickerOut: String?
-        let holdNameValue: String?, clubNameValue: String?
-
-        static let holdName = OptionalOption<String>("hold-name", valueName: "text", help: "The hold's name, drawn below the sticker (default: none).")
-        static let clubName = OptionalOption<String>("club-name", valueName: "text", help: "The club's name, drawn above the sticker (default: club.name).")
-
-        init(arguments: ParsedArguments) {
-            values = Values(arguments)
-            holdNameValue = arguments[Self.holdName]
-            clubNameValue = arguments[Self.clubName]
-            scale = arguments[Self.scale]
-            topColor = arguments[Self.topColor]
-            bottomColor = arguments[Self.bottomColor]
-            format = arguments[Self.format]
-            quality = arguments[Self.quality]
-            stickerOut = arguments[Self.stickerOut]
-        }
+        let values = Values()
+        @Option("scale", valueName: "3", default: 3,
+                help: "The sticker's scale inside the story: the story is always 1080x1920 around the 3x sticker.")
+        var scale: Int
+        @OptionalOption("top-color", valueName: "#RRGGBB",
+                        help: "Gradient colour at the top (default: the background's pair from catalog.json beside it, else #1E3C72).")
+        var topColor: String?
+        @OptionalOption("bottom-color", valueName: "#RRGGBB", help: "Gradient colour at the bottom (default: from catalog.json, else #2A5298).")
+        var bottomColor: String?
+        @OptionalOption("format", valueName: "format", help: "png or jpeg (default: render.story_format).")
+        var format: BelayConfiguration.StoryFormat?
+        @OptionalOption("quality", valueName: "1-100", help: "JPEG quality (default: render.jpeg_quality).") var quality: Int?
+        @OptionalOption("sticker-out", valueName: "file",
+                        help: "Also write the 3x sticker, drawn once for both images as a render job does (timings then cover both).")
+        var stickerOut: String?
+        @OptionalOption("hold-name", valueName: "text", help: "The hold's name, drawn below the sticker (default: none).")
+        var holdNameValue: String?
+        @OptionalOption("club-name", valueName: "text", help: "The club's name, drawn above the sticker (default: club.name).")
+        var clubNameValue: String?
 
         func validate() throws {
             try values.validate()
@@ -244,14 +212,6 @@ struct RenderCommand: ParsableCommand {
 
     /// `belay render collection`.
     struct Collection: ParsableCommand {
-        static let user = OptionalOption<Int64>("user", valueName: "id", help: "The member whose collection to render (from the database).")
-        static let items = OptionalOption<String>("items", valueName: "file",
-            help: "Render the collection described by this JSON file instead (no database; see below).")
-        static let scale = Option<Int>("scale", valueName: "1|2|3", default: 2, help: "360 pt wide at this scale.")
-        static let out = Option<String>("out", valueName: "file", help: "Where to write the PNG.")
-        static let threads = Option<Int>("threads", valueName: "n", default: 1,
-            help: "Cores the render may use for --items (0: all); --user renders like the server does.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "collection", abstract: "Render a member's whole hold collection as one tall PNG.",
@@ -261,23 +221,18 @@ struct RenderCommand: ParsableCommand {
                 file, paths relative to it:
                   {"member_name": "김민지", "first_date": "2026.01.04", "last_date": "2026.11.29",
                    "items": [{"hold": "Assets/holds/jug-gold.png", "place": "더클라임 강남점", "date": "2026.01.04"}]}
-                """,
-                arguments: [user, items, scale, out, threads, CommonOptions.json])
+                """)
         }
 
-        let user: Int64?, items: String?, scale: Int, out: String, threads: Int, json: Bool
-
-        init(arguments: ParsedArguments) {
-            user = arguments[Self.user]
-            items = arguments[Self.items]
-            scale = arguments[Self.scale]
-            out = arguments[Self.out]
-            threads = arguments[Self.threads]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("user", valueName: "handle", help: "The member whose collection to render (from the database).") var user: String?
+        @OptionalOption("items", valueName: "file", help: "Render the collection described by this JSON file instead (no database; see below).") var items: String?
+        @Option("scale", valueName: "1|2|3", default: 2, help: "360 pt wide at this scale.") var scale: Int
+        @Option("out", valueName: "file", help: "Where to write the PNG.") var out: String
+        @Option("threads", valueName: "n", default: 1, help: "Cores the render may use for --items (0: all); --user renders like the server does.") var threads: Int
+        @Flag(.json) var json: Bool
 
         func validate() throws {
-            guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <id> or --items <file>") }
+            guard (user == nil) != (items == nil) else { throw CommandLineError.usage("give either --user <handle> or --items <file>") }
             try RenderCommand.validate(scale: scale)
             try RenderCommand.validate(threads: threads)
         }
@@ -286,13 +241,9 @@ struct RenderCommand: ParsableCommand {
             if let items { return try renderDescribed(items, context) }
             guard let user else { return }
             let services = try context.services()
+            let member = try services.user(user)
             let pipeline = try context.pipeline(services)
-            let image: BelayPipeline.CollectionImage
-            do {
-                image = try pipeline.collections.image(memberID: user, scale: scale)
-            } catch let error as PipelineError where error.isMemberNotFound {
-                throw CommandLineError.failure("No member has id \(user). List members with `belay users list`.")
-            }
+            let image = try pipeline.collections.image(memberID: member.id, scale: scale)
             let path = context.absolutePath(out)
             do {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
@@ -304,7 +255,7 @@ struct RenderCommand: ParsableCommand {
                 try context.printJSON(Report(out: path, holds: image.holdCount, bytes: Int(image.byteCount), digest: image.digest,
                                              cached: image.wasCached, milliseconds: nil, width: nil, height: nil))
             } else {
-                context.note("Wrote \(path): \(image.holdCount) holds, \(image.byteCount) bytes\(image.wasCached ? " (from the cache)" : "").")
+                context.note("Wrote \(path): \(Plural.counted(image.holdCount, "hold")), \(image.byteCount) bytes\(image.wasCached ? " (from the cache)" : "").")
             }
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 /// `belay rewards list|award`: the holds members earned.
@@ -8,28 +9,17 @@ struct RewardsCommand: ParsableCommand {
                              subcommands: [List.self, Award.self])
     }
 
-    init(arguments: ParsedArguments) {}
-
     /// `belay rewards list`.
     struct List: ParsableCommand {
-        static let member = OptionalOption<String>("member", valueName: "handle", help: "Rewards of this member.")
-        static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Rewards given at this meetup.")
-        static let revoked = Flag("revoked", help: "Also list rewards revoked by an undone check-in.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "list", abstract: "List rewards of a member or a meetup, newest first.",
-                                 discussion: "Give --member, --meetup, or both.",
-                                 arguments: [member, meetup, revoked, CommonOptions.json])
+                                 discussion: "Give --member, --meetup, or both.")
         }
 
-        let member: String?, meetup: Int64?, revoked: Bool, json: Bool
-
-        init(arguments: ParsedArguments) {
-            member = arguments[Self.member]
-            meetup = arguments[Self.meetup]
-            revoked = arguments[Self.revoked]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("member", valueName: "handle", help: "Rewards of this member.") var member: String?
+        @OptionalOption("meetup", valueName: "id", help: "Rewards given at this meetup.") var meetup: Int64?
+        @Flag("revoked", help: "Also list rewards revoked by an undone check-in.") var revoked: Bool
+        @Flag(.json) var json: Bool
 
         func validate() throws {
             if member == nil && meetup == nil { throw CommandLineError.usage("give --member <handle>, --meetup <id>, or both") }
@@ -69,23 +59,16 @@ struct RewardsCommand: ParsableCommand {
 
     /// `belay rewards award`.
     struct Award: ParsableCommand {
-        static let meetup = OptionalOption<Int64>("meetup", valueName: "id", help: "Only check-ins at this meetup.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "award",
                 abstract: "Award holds to check-ins that have none (e.g. made before the catalogue was imported).",
-                discussion: "Uses the same deterministic pick as a live check-in; safe to repeat.",
-                arguments: [meetup, CommonOptions.json]
+                discussion: "Uses the same deterministic pick as a live check-in; safe to repeat."
             )
         }
 
-        let meetup: Int64?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            meetup = arguments[Self.meetup]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("meetup", valueName: "id", help: "Only check-ins at this meetup.") var meetup: Int64?
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable { var awarded: [Int64]; var skippedWithoutCatalog: Int }
 
@@ -102,8 +85,8 @@ struct RewardsCommand: ParsableCommand {
             } while report.hasMore && !report.awarded.isEmpty
             if json { return try context.printJSON(Output(awarded: awarded, skippedWithoutCatalog: skipped)) }
             for id in awarded { context.print(String(id)) }
-            context.note("Awarded \(awarded.count) reward\(awarded.count == 1 ? "" : "s").")
-            if skipped > 0 { context.note("\(skipped) check-in\(skipped == 1 ? "" : "s") still lack a reward: import the catalogue with `belay holds import`, then run this again.") }
+            context.note("Awarded \(Plural.counted(awarded.count, "reward")).")
+            if skipped > 0 { context.note("\(Plural.counted(skipped, "check-in")) still lack a reward: import the catalogue with `belay holds import`, then run this again.") }
         }
     }
 }

@@ -2,13 +2,12 @@ import BelayComposition
 import BelayConfig
 import BelayHTTP
 import Foundation
+import BelayArguments
+import BelayDomain
 
 /// `belay serve [--port N]`: runs the HTTP API, the render workers and the scheduled backfill
 /// until SIGTERM or SIGINT, then stops gracefully and exits 0.
 struct ServeCommand: ParsableCommand {
-    static let port = OptionalOption<Int>("port", valueName: "n",
-                                          help: "Listen on this port instead of server.port; 0 picks a free one (printed on start).")
-
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "serve",
@@ -18,20 +17,16 @@ struct ServeCommand: ParsableCommand {
             accepts connections. On the first start with an empty data directory it creates the
             database, applies the migrations and imports the hold catalogue, then says how to create
             an admin token. SIGTERM or SIGINT (Ctrl-C) stops it gracefully: no new connections,
-            requests in flight and the render jobs in hand are finished, the database is closed,
-            and it exits 0.
+            requests in flight get server.shutdown_grace_seconds to finish (one still waiting for its
+            database write is then answered 503 shutting_down; the write still commits), the render
+            jobs in hand are finished, the database is closed, and it exits 0.
             Image URLs start with server.public_base_url; when that names a loopback host its port
             follows the port actually bound.
-            """,
-            arguments: [port]
+            """
         )
     }
 
-    let port: Int?
-
-    init(arguments: ParsedArguments) {
-        port = arguments[Self.port]
-    }
+    @OptionalOption("port", valueName: "n", help: "Listen on this port instead of server.port; 0 picks a free one (printed on start).") var port: Int?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) {
@@ -80,8 +75,8 @@ struct ServeCommand: ParsableCommand {
         let program = CommandLine.arguments.first.map(shellQuoted) ?? "belay"
         context.print("""
 
-            First start: created \(report.databasePath) (\(report.migrations.count) migration\(report.migrations.count == 1 ? "" : "s")) \
-            and imported \(report.catalogue.holdsAdded) holds and \(report.catalogue.backgroundsAdded) backgrounds.
+            First start: created \(report.databasePath) (\(Plural.counted(report.migrations.count, "migration"))) \
+            and imported \(Plural.counted(report.catalogue.holdsAdded, "hold")) and \(Plural.counted(report.catalogue.backgroundsAdded, "background")).
             Create an admin and their API token (printed once) in another terminal:
               \(program) users create admin --name "Club Admin" --role admin --token\(config)
             Then call the API with it:

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 import BelayDomain
 
 /// `belay users create|list|role|share-name|token|tokens|revoke`: people and their API tokens.
@@ -7,8 +8,6 @@ struct UsersCommand: ParsableCommand {
         CommandConfiguration(name: "users", abstract: "Create users, change roles, issue and revoke API tokens.",
                              subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self])
     }
-
-    init(arguments: ParsedArguments) {}
 
     static let handle = Argument<String>("handle", help: "The user's handle, e.g. jisoo.")
 
@@ -56,30 +55,20 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users create`.
     struct Create: ParsableCommand {
-        static let name = Option<String>("name", valueName: "display name", help: "The name shown in the app.")
-        static let email = OptionalOption<String>("email", valueName: "address", help: "The user's email address (unique).")
-        static let role = Option<BelayDomain.Role>("role", valueName: "role", default: .member, help: "What the user may do.")
-        static let token = Flag("token", help: "Also issue an API token and print it (shown only this once).")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "create",
                 abstract: "Create a user (and optionally their first API token).",
-                discussion: "Example: belay users create jisoo --name \"Jisoo Kim\" --role host --token",
-                arguments: [UsersCommand.handle, name, email, role, token, CommonOptions.json]
+                discussion: "Example: belay users create jisoo --name \"Jisoo Kim\" --role host --token"
             )
         }
 
-        let handle: String, name: String, email: String?, role: BelayDomain.Role, token: Bool, json: Bool
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            name = arguments[Self.name]
-            email = arguments[Self.email]
-            role = arguments[Self.role]
-            token = arguments[Self.token]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @Option("name", valueName: "display name", help: "The name shown in the app.") var name: String
+        @OptionalOption("email", valueName: "address", help: "The user's email address (unique).") var email: String?
+        @Option("role", valueName: "role", default: .member, help: "What the user may do.") var role: BelayDomain.Role
+        @Flag("token", help: "Also issue an API token and print it (shown only this once).") var token: Bool
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable {
             var user: UserOutput
@@ -107,18 +96,12 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users list`.
     struct List: ParsableCommand {
-        static let role = OptionalOption<BelayDomain.Role>("role", valueName: "role", help: "Only users with this role.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "list", abstract: "List users, oldest first.", arguments: [role, CommonOptions.json])
+            CommandConfiguration(name: "list", abstract: "List users, oldest first.")
         }
 
-        let role: BelayDomain.Role?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            role = arguments[Self.role]
-            json = arguments[CommonOptions.json]
-        }
+        @OptionalOption("role", valueName: "role", help: "Only users with this role.") var role: BelayDomain.Role?
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -136,19 +119,13 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users role`.
     struct Role: ParsableCommand {
-        static let role = Argument<BelayDomain.Role>("role", help: "The new role.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "role", abstract: "Change a user's role.", arguments: [UsersCommand.handle, role, CommonOptions.json])
+            CommandConfiguration(name: "role", abstract: "Change a user's role.")
         }
 
-        let handle: String, role: BelayDomain.Role, json: Bool
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            role = arguments[Self.role]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @Argument("role", help: "The new role.") var role: BelayDomain.Role
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -166,20 +143,13 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users share-name`.
     struct ShareName: ParsableCommand {
-        static let setting = Argument<Switch>("on|off", help: "Whether the user's share pages show their display name.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "share-name", abstract: "Show or hide a user's display name on the public pages of their shared rewards.",
-                                 discussion: "Pages already shared follow at once. On by default.",
-                                 arguments: [UsersCommand.handle, setting])
+                                 discussion: "Pages already shared follow at once. On by default.")
         }
 
-        let handle: String, setting: Switch
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            setting = arguments[Self.setting]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @Argument("on|off", help: "Whether the user's share pages show their display name.") var setting: Switch
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -192,24 +162,17 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users token`.
     struct Token: ParsableCommand {
-        static let label = Option<String>("label", valueName: "text", default: "", help: "A note to recognise the token by, e.g. \"Jisoo's iPhone\".")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "token",
                 abstract: "Issue a new API token for a user and print it (shown only this once).",
-                discussion: "Only a hash is stored: a lost token cannot be shown again; issue a new one and revoke the old.",
-                arguments: [UsersCommand.handle, label, CommonOptions.json]
+                discussion: "Only a hash is stored: a lost token cannot be shown again; issue a new one and revoke the old."
             )
         }
 
-        let handle: String, label: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            label = arguments[Self.label]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @Option("label", valueName: "text", default: "", help: "A note to recognise the token by, e.g. \"Jisoo's iPhone\".") var label: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -224,16 +187,11 @@ struct UsersCommand: ParsableCommand {
     /// `belay users tokens`.
     struct Tokens: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "tokens", abstract: "List a user's API tokens (never the secrets).",
-                                 arguments: [UsersCommand.handle, CommonOptions.json])
+            CommandConfiguration(name: "tokens", abstract: "List a user's API tokens (never the secrets).")
         }
 
-        let handle: String, json: Bool
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -254,19 +212,12 @@ struct UsersCommand: ParsableCommand {
 
     /// `belay users revoke`.
     struct Revoke: ParsableCommand {
-        static let token = OptionalOption<Int64>("token", valueName: "id", help: "Revoke only this token (see `belay users tokens`); without it every token of the user is revoked.")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "revoke", abstract: "Revoke a user's API tokens; they stop working at once.",
-                                 arguments: [UsersCommand.handle, token])
+            CommandConfiguration(name: "revoke", abstract: "Revoke a user's API tokens; they stop working at once.")
         }
 
-        let handle: String, token: Int64?
-
-        init(arguments: ParsedArguments) {
-            handle = arguments[UsersCommand.handle]
-            token = arguments[Self.token]
-        }
+        @Argument(UsersCommand.handle) var handle: String
+        @OptionalOption("token", valueName: "id", help: "Revoke only this token (see `belay users tokens`); without it every token of the user is revoked.") var token: Int64?
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -281,7 +232,7 @@ struct UsersCommand: ParsableCommand {
             } else {
                 let count = try services.users.revokeAllTokens(userID: user.id)
                 context.print(String(count))
-                context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(count) token\(count == 1 ? "" : "s") of \(user.handle).")
+                context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(Plural.counted(count, "token")) of \(user.handle).")
             }
         }
     }

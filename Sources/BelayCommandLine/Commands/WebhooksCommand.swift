@@ -1,5 +1,6 @@
 import Foundation
 import BelayComposition
+import BelayArguments
 import BelayDomain
 import BelayRepresentations
 import BelayPipeline
@@ -14,8 +15,6 @@ struct WebhooksCommand: ParsableCommand {
             discussion: "Events are queued with the change that caused them and delivered by `belay serve` in the background (or by `belay webhooks deliver`), in order per endpoint, retried with back-off for about a day.",
             subcommands: [Add.self, List.self, Remove.self, RotateSecret.self, Enable.self, Test.self, Log.self, Deliver.self])
     }
-
-    init(arguments: ParsedArguments) {}
 
     static let id = Argument<Int64>("id", help: "The webhook's id (see `belay webhooks list`).")
 
@@ -33,25 +32,16 @@ struct WebhooksCommand: ParsableCommand {
 
     /// `belay webhooks add`.
     struct Add: ParsableCommand {
-        static let url = Argument<String>("url", help: "Where to POST events (http or https).")
-        static let events = OptionalOption<String>("events", valueName: "types", help: "Comma-separated event types (e.g. check_in.created,reward.ready); all types when left out.")
-        static let description = OptionalOption<String>("description", valueName: "text", help: "What the endpoint is for.")
-
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "add", abstract: "Register an endpoint; prints its signing secret.",
-                discussion: "Event types: \(WebhookEventType.allCases.filter { $0 != .webhookTest }.map(\.rawValue).joined(separator: ", ")). Loopback, link-local and private addresses are refused unless webhooks.allow_private_addresses is 1.",
-                arguments: [url, events, description, CommonOptions.json])
+                discussion: "Event types: \(WebhookEventType.allCases.filter { $0 != .webhookTest }.map(\.rawValue).joined(separator: ", ")). Loopback, link-local and private addresses are refused unless webhooks.allow_private_addresses is 1.")
         }
 
-        let url: String, events: String?, description: String?, json: Bool
-
-        init(arguments: ParsedArguments) {
-            url = arguments[Self.url]
-            events = arguments[Self.events]
-            description = arguments[Self.description]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument("url", help: "Where to POST events (http or https).") var url: String
+        @OptionalOption("events", valueName: "types", help: "Comma-separated event types (e.g. check_in.created,reward.ready); all types when left out.") var events: String?
+        @OptionalOption("description", valueName: "text", help: "What the endpoint is for.") var description: String?
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -66,12 +56,10 @@ struct WebhooksCommand: ParsableCommand {
     /// `belay webhooks list`.
     struct List: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "list", abstract: "List endpoints and whether they are enabled.", arguments: [CommonOptions.json])
+            CommandConfiguration(name: "list", abstract: "List endpoints and whether they are enabled.")
         }
 
-        let json: Bool
-
-        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -89,13 +77,10 @@ struct WebhooksCommand: ParsableCommand {
     /// `belay webhooks remove`.
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "remove", abstract: "Remove an endpoint; nothing more is sent to it (its log is kept).",
-                                 arguments: [WebhooksCommand.id])
+            CommandConfiguration(name: "remove", abstract: "Remove an endpoint; nothing more is sent to it (its log is kept).")
         }
 
-        let id: Int64
-
-        init(arguments: ParsedArguments) { id = arguments[WebhooksCommand.id] }
+        @Argument(WebhooksCommand.id) var id: Int64
 
         func run(_ context: CommandContext) throws {
             try context.services().webhooks.remove(id: id, by: .commandLine)
@@ -107,16 +92,11 @@ struct WebhooksCommand: ParsableCommand {
     struct RotateSecret: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "rotate-secret", abstract: "Give an endpoint a new signing secret; prints it.",
-                                 discussion: "For 24 hours deliveries carry a signature with the old secret too, so the receiver can switch over.",
-                                 arguments: [WebhooksCommand.id, CommonOptions.json])
+                                 discussion: "For 24 hours deliveries carry a signature with the old secret too, so the receiver can switch over.")
         }
 
-        let id: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[WebhooksCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(WebhooksCommand.id) var id: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -130,13 +110,10 @@ struct WebhooksCommand: ParsableCommand {
     /// `belay webhooks enable`.
     struct Enable: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "enable", abstract: "Enable an endpoint that was disabled; what waited for it is sent, in order.",
-                                 arguments: [WebhooksCommand.id])
+            CommandConfiguration(name: "enable", abstract: "Enable an endpoint that was disabled; what waited for it is sent, in order.")
         }
 
-        let id: Int64
-
-        init(arguments: ParsedArguments) { id = arguments[WebhooksCommand.id] }
+        @Argument(WebhooksCommand.id) var id: Int64
 
         func run(_ context: CommandContext) throws {
             let endpoint = try context.services().webhooks.enable(id: id, by: .commandLine)
@@ -148,16 +125,11 @@ struct WebhooksCommand: ParsableCommand {
     struct Test: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "test", abstract: "Queue a signed webhook.test event for one endpoint; prints its webhook-id.",
-                                 discussion: "The server delivers it (or run `belay webhooks deliver`); follow it with `belay webhooks log ID`.",
-                                 arguments: [WebhooksCommand.id, CommonOptions.json])
+                                 discussion: "The server delivers it (or run `belay webhooks deliver`); follow it with `belay webhooks log ID`.")
         }
 
-        let id: Int64, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[WebhooksCommand.id]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(WebhooksCommand.id) var id: Int64
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -170,20 +142,13 @@ struct WebhooksCommand: ParsableCommand {
 
     /// `belay webhooks log`.
     struct Log: ParsableCommand {
-        static let limit = Option<Int>("limit", valueName: "n", default: 20, help: "How many deliveries to show, newest first (1–500).")
-
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "log", abstract: "Show an endpoint's deliveries: status, attempts, last answer or error.",
-                                 arguments: [WebhooksCommand.id, limit, CommonOptions.json])
+            CommandConfiguration(name: "log", abstract: "Show an endpoint's deliveries: status, attempts, last answer or error.")
         }
 
-        let id: Int64, limit: Int, json: Bool
-
-        init(arguments: ParsedArguments) {
-            id = arguments[WebhooksCommand.id]
-            limit = arguments[Self.limit]
-            json = arguments[CommonOptions.json]
-        }
+        @Argument(WebhooksCommand.id) var id: Int64
+        @Option("limit", valueName: "n", default: 20, help: "How many deliveries to show, newest first (1–500).") var limit: Int
+        @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
@@ -214,13 +179,10 @@ struct WebhooksCommand: ParsableCommand {
     struct Deliver: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(name: "deliver", abstract: "Send every delivery that is due now, from this process, then exit.",
-                                 discussion: "For when `belay serve` is not running (e.g. from cron). Safe next to a running server: each delivery is held by one sender at a time.",
-                                 arguments: [CommonOptions.json])
+                                 discussion: "For when `belay serve` is not running (e.g. from cron). Safe next to a running server: each delivery is held by one sender at a time.")
         }
 
-        let json: Bool
-
-        init(arguments: ParsedArguments) { json = arguments[CommonOptions.json] }
+        @Flag(.json) var json: Bool
 
         struct Output: Encodable { var webhookId: Int64, type: String, messageId: String, attempt: Int, statusCode: Int?, error: String?, outcome: String }
 

@@ -1,4 +1,5 @@
 import Foundation
+import BelayArguments
 
 /// Reads CSV (RFC 4180): fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold commas, quotes (doubled) and line breaks. A UTF-8 byte order mark at the

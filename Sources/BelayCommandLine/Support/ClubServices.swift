@@ -1,6 +1,7 @@
 import BelayCore
 import Foundation
 import BelayComposition
+import BelayArguments
 import BelayConfig
 import BelayDomain
 import BelayRepresentations

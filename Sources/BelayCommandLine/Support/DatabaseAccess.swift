@@ -1,6 +1,8 @@
 import Foundation
 import BelayComposition
+import BelayArguments
 import BelayConfig
+import BelayDomain
 import BelayStorage
 
 extension CommandContext {
@@ -47,7 +49,7 @@ extension CommandContext {
         }
         guard status.isCurrent else {
             let names = status.pending.map(\.identifier).joined(separator: ", ")
-            throw CommandLineError.failure("The database at \(path) is missing \(status.pending.count) migration\(status.pending.count == 1 ? "" : "s") this version of Belay needs (\(names)). Back it up with `belay db backup FILE`, then run `belay migrate`.")
+            throw CommandLineError.failure("The database at \(path) is missing \(Plural.counted(status.pending.count, "migration")) this version of Belay needs (\(names)). Back it up with `belay db backup FILE`, then run `belay migrate`.")
         }
         return pool
     }

@@ -1,3 +1,4 @@
+import BelayArguments
 import BelayCore
 import BelayRepresentations
 

@@ -1,5 +1,6 @@
 import Foundation
 import BelayComposition
+import BelayArguments
 import BelayPipeline
 
 extension CommandContext {

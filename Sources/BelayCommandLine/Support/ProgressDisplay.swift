@@ -1,5 +1,6 @@
 import BelayCore
 import Foundation
+import BelayArguments
 import Synchronization
 #if canImport(Glibc)
 import Glibc

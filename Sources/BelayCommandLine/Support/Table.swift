@@ -1,3 +1,5 @@
+import BelayArguments
+
 /// A table of text for terminal output: columns padded to their widest cell, two spaces
 /// apart, header in capitals. Korean and other wide characters count as two columns so
 /// that rows stay aligned.

@@ -1,5 +1,6 @@
 import BelayCore
 import Foundation
+import BelayArguments
 
 /// Reads the times admins type, and writes local times for tables (RFC 3339 itself is
 /// `RFC3339`'s).

@@ -9,16 +9,16 @@ enum AttendanceRepository {
         CASE WHEN a.status = 'waitlisted' THEN
             (SELECT count(*) FROM attendances w WHERE w.meetup_id = a.meetup_id AND w.status = 'waitlisted'
                                                   AND w.queue_position <= a.queue_position)
-        END,
-        CASE WHEN a.status = 'waitlisted' THEN a.offer_expires_at END
+        END AS waitlist_position,
+        CASE WHEN a.status = 'waitlisted' THEN a.offer_expires_at END AS offer_expires_at
         """
 
     static func decode(_ row: Row) throws -> Attendance {
-        Attendance(id: try row.get(0), meetupID: try row.get(1), memberID: try row.get(2),
-                   status: AttendanceStatus(rawValue: try row.get(3)) ?? .cancelled,
-                   waitlistPosition: try row.get(9), joinedAt: try row.get(4), updatedAt: try row.get(5),
-                   checkedInAt: try row.get(6), checkInMethod: try row.get(7, as: String?.self).flatMap(CheckInMethod.init(rawValue:)),
-                   checkedInBy: try row.get(8), offerExpiresAt: try row.get(10))
+        Attendance(id: try row.get("id"), meetupID: try row.get("meetup_id"), memberID: try row.get("member_id"),
+                   status: try row.get("status"), waitlistPosition: try row.get("waitlist_position"),
+                   joinedAt: try row.get("joined_at"), updatedAt: try row.get("updated_at"),
+                   checkedInAt: try row.get("checked_in_at"), checkInMethod: try row.get("check_in_method"),
+                   checkedInBy: try row.get("checked_in_by"), offerExpiresAt: try row.get("offer_expires_at"))
     }
 
     static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
@@ -42,7 +42,7 @@ enum AttendanceRepository {
     /// attendance triggers keep on the meetup row.
     static func counts(meetupID: Int64, in db: Database) throws -> (taken: Int, waiting: Int) {
         try db.queryOne("SELECT going_count, waitlist_count FROM meetups WHERE id = ?", [meetupID]) {
-            (try $0.get(0, as: Int.self), try $0.get(1, as: Int.self))
+            (try $0.get("going_count", as: Int.self), try $0.get("waitlist_count", as: Int.self))
         } ?? (0, 0)
     }
 
@@ -105,7 +105,8 @@ enum AttendanceRepository {
             WHERE a.meetup_id = ?1 AND (?2 IS NULL OR a.status = ?2) AND a.queue_position > ?3
             ORDER BY a.queue_position LIMIT ?4
             """, [meetupID, status?.rawValue, afterPosition, limit]) { row in
-            (try row.get(11), Attendee(attendance: try decode(row), handle: try row.get(12), displayName: try row.get(13)))
+            (try row.get("queue_position"), Attendee(attendance: try decode(row), handle: try row.get("handle"),
+                                                     displayName: try row.get("display_name")))
         }
     }
 
@@ -130,6 +131,6 @@ enum AttendanceRepository {
         try db.query("""
             SELECT checked_in_at FROM attendances
             WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) < (?2, ?3)
-            """, [memberID, checkedInAt, attendanceID]) { try $0.get(0) }
+            """, [memberID, checkedInAt, attendanceID]) { try $0.get("checked_in_at") }
     }
 }

@@ -110,13 +110,13 @@ public final class AttendanceService: Sendable {
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
-                    throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
+                    throw try DomainError(.notAttending, "\(UserRepository.handle(id: memberID, in: db)) is not attending meetup \(meetupID)")
                 }
                 switch attendance.status {
                 case .cancelled:
-                    throw DomainError(.alreadyCancelled, "User \(memberID) already left meetup \(meetupID)")
+                    throw try DomainError(.alreadyCancelled, "\(UserRepository.handle(id: memberID, in: db)) already left meetup \(meetupID)")
                 case .checkedIn:
-                    throw DomainError(.alreadyCheckedIn, "User \(memberID) has checked in to meetup \(meetupID); a host must undo the check-in first")
+                    throw try DomainError(.alreadyCheckedIn, "\(UserRepository.handle(id: memberID, in: db)) has checked in to meetup \(meetupID); a host must undo the check-in first")
                 case .going, .waitlisted:
                     break
                 }
@@ -144,13 +144,13 @@ public final class AttendanceService: Sendable {
                 guard meetup.status != .cancelled else { throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled") }
                 try waitlist.expireDue(meetupID: meetupID, now: now, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
-                    throw DomainError(.notAttending, "User \(memberID) is not attending meetup \(meetupID)")
+                    throw try DomainError(.notAttending, "\(UserRepository.handle(id: memberID, in: db)) is not attending meetup \(meetupID)")
                 }
                 if attendance.status == .going || attendance.status == .checkedIn { return attendance }
                 guard attendance.status == .waitlisted, attendance.offerExpiresAt != nil else {
-                    throw DomainError(.noOffer, attendance.status == .cancelled
-                        ? "User \(memberID) is no longer on the waitlist of meetup \(meetupID) (an offer not claimed in time ends the place in line); join again to queue up"
-                        : "User \(memberID) has no offer of a place at meetup \(meetupID) yet; an offer comes when a place frees up")
+                    throw try DomainError(.noOffer, attendance.status == .cancelled
+                        ? "\(UserRepository.handle(id: memberID, in: db)) is no longer on the waitlist of meetup \(meetupID) (an offer not claimed in time ends the place in line); join again to queue up"
+                        : "\(UserRepository.handle(id: memberID, in: db)) has no offer of a place at meetup \(meetupID) yet; an offer comes when a place frees up")
                 }
                 try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
                 try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db)

@@ -16,7 +16,7 @@ enum WaitlistRepository {
         try db.query("""
             SELECT id FROM attendances WHERE meetup_id = ? AND status = 'waitlisted' AND offer_expires_at IS NULL
             ORDER BY queue_position LIMIT ?
-            """, [meetupID, limit]) { try $0.get(0) }
+            """, [meetupID, limit]) { try $0.get("id") }
     }
 
     static func offer(id: Int64, until: Date, now: Date, in db: Database) throws {
@@ -29,6 +29,6 @@ enum WaitlistRepository {
             SELECT id, meetup_id FROM attendances
             WHERE offer_expires_at IS NOT NULL AND offer_expires_at <= ?1 AND status = 'waitlisted' AND (?2 IS NULL OR meetup_id = ?2)
             ORDER BY offer_expires_at, id LIMIT ?3
-            """, [now, meetupID, limit]) { (try $0.get(0), try $0.get(1)) }
+            """, [now, meetupID, limit]) { (try $0.get("id"), try $0.get("meetup_id")) }
     }
 }

@@ -28,7 +28,7 @@ enum BackfillRepository {
     static func missingOrOutdated(templateVersion: Int, scope: RewardScope, afterRewardID: Int64, limit: Int,
                                   in db: Database) throws -> [RenderNeed] {
         try db.query("""
-            SELECT r.id, CASE WHEN r.render_status = 'ready' AND r.sticker_hash IS NOT NULL THEN 'outdated' ELSE 'missing' END
+            SELECT r.id, CASE WHEN r.render_status = 'ready' AND r.sticker_hash IS NOT NULL THEN 'outdated' ELSE 'missing' END AS need
             FROM rewards r JOIN attendances a ON a.id = r.attendance_id
             WHERE r.id > ?1 AND r.revoked_at IS NULL AND \(scopeClause)
               AND (r.render_status = 'pending'
@@ -36,7 +36,7 @@ enum BackfillRepository {
               AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
             ORDER BY r.id LIMIT ?3
             """, arguments([afterRewardID, templateVersion, limit], scope: scope)) { row in
-            RenderNeed(rewardID: try row.get(0), kind: RenderNeed.Kind(rawValue: try row.get(1)) ?? .missing)
+            RenderNeed(rewardID: try row.get("id"), kind: try row.get("need"))
         }
     }
 
@@ -50,14 +50,14 @@ enum BackfillRepository {
     static func failed(scope: RewardScope, afterRewardID: Int64, limit: Int, in db: Database) throws -> [FailedReward] {
         try db.query("""
             SELECT r.id,
-                   (SELECT count(*) FROM render_jobs j WHERE j.reward_id = r.id AND j.status = 'failed'),
-                   (SELECT max(j.updated_at) FROM render_jobs j WHERE j.reward_id = r.id AND j.status = 'failed')
+                   (SELECT count(*) FROM render_jobs j WHERE j.reward_id = r.id AND j.status = 'failed') AS rounds,
+                   (SELECT max(j.updated_at) FROM render_jobs j WHERE j.reward_id = r.id AND j.status = 'failed') AS last_failure
             FROM rewards r JOIN attendances a ON a.id = r.attendance_id
             WHERE r.id > ?1 AND r.revoked_at IS NULL AND r.render_status = 'failed' AND \(scopeClause)
               AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
             ORDER BY r.id LIMIT ?2
             """, arguments([afterRewardID, limit], scope: scope)) {
-            FailedReward(rewardID: try $0.get(0), rounds: try $0.get(1), lastFailure: try $0.get(2))
+            FailedReward(rewardID: try $0.get("id"), rounds: try $0.get("rounds"), lastFailure: try $0.get("last_failure"))
         }
     }
 
@@ -70,29 +70,29 @@ enum BackfillRepository {
               AND r.story_path IS NOT NULL AND \(scopeClause)
             ORDER BY r.id LIMIT ?2
             """, arguments([afterRewardID, limit], scope: scope)) {
-            RewardImagePaths(rewardID: try $0.get(0), stickerPath: try $0.get(1), storyPath: try $0.get(2))
+            RewardImagePaths(rewardID: try $0.get("id"), stickerPath: try $0.get("sticker_path"), storyPath: try $0.get("story_path"))
         }
     }
 
     static func queueState(scope: RewardScope, now: Date, in db: Database) throws -> ScopedQueueState {
         try db.queryOne("""
-            SELECT coalesce(sum(j.status = 'queued' AND j.available_at <= ?1), 0),
-                   coalesce(sum(j.status = 'queued' AND j.available_at > ?1), 0),
-                   min(CASE WHEN j.status = 'queued' AND j.available_at > ?1 THEN j.available_at END),
-                   coalesce(sum(j.status = 'running'), 0),
-                   min(CASE WHEN j.status = 'running' THEN j.lease_expires_at END)
+            SELECT coalesce(sum(j.status = 'queued' AND j.available_at <= ?1), 0) AS due,
+                   coalesce(sum(j.status = 'queued' AND j.available_at > ?1), 0) AS waiting,
+                   min(CASE WHEN j.status = 'queued' AND j.available_at > ?1 THEN j.available_at END) AS next_retry_at,
+                   coalesce(sum(j.status = 'running'), 0) AS running,
+                   min(CASE WHEN j.status = 'running' THEN j.lease_expires_at END) AS running_lease_ends_at
             FROM render_jobs j JOIN rewards r ON r.id = j.reward_id JOIN attendances a ON a.id = r.attendance_id
             WHERE j.status IN ('queued', 'running') AND \(scopeClause)
             """, arguments([now], scope: scope)) {
-            ScopedQueueState(due: try $0.get(0), waiting: try $0.get(1), nextRetryAt: try $0.get(2), running: try $0.get(3),
-                             runningLeaseEndsAt: try $0.get(4))
+            ScopedQueueState(due: try $0.get("due"), waiting: try $0.get("waiting"), nextRetryAt: try $0.get("next_retry_at"),
+                             running: try $0.get("running"), runningLeaseEndsAt: try $0.get("running_lease_ends_at"))
         } ?? ScopedQueueState(due: 0, waiting: 0, nextRetryAt: nil, running: 0)
     }
 
     static func referencedImagePaths(in db: Database) throws -> Set<String> {
         var paths = Set<String>()
         for (sticker, story) in try db.query("SELECT sticker_path, story_path FROM rewards WHERE sticker_path IS NOT NULL OR story_path IS NOT NULL", [], {
-            (try $0.get(0, as: String?.self), try $0.get(1, as: String?.self))
+            (try $0.get("sticker_path", as: String?.self), try $0.get("story_path", as: String?.self))
         }) {
             if let sticker { paths.insert(sticker) }
             if let story { paths.insert(story) }

@@ -6,8 +6,9 @@ enum LeaseRepository {
     static let columns = "name, holder_id, host, pid, purpose, acquired_at, renewed_at, expires_at"
 
     static func decode(_ row: Row) throws -> Lease {
-        Lease(name: try row.get(0), holderID: try row.get(1), host: try row.get(2), pid: try row.get(3),
-              purpose: try row.get(4), acquiredAt: try row.get(5), renewedAt: try row.get(6), expiresAt: try row.get(7))
+        Lease(name: try row.get("name"), holderID: try row.get("holder_id"), host: try row.get("host"), pid: try row.get("pid"),
+              purpose: try row.get("purpose"), acquiredAt: try row.get("acquired_at"), renewedAt: try row.get("renewed_at"),
+              expiresAt: try row.get("expires_at"))
     }
 
     static func find(name: String, in db: Database) throws -> Lease? {

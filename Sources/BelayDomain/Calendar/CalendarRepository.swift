@@ -16,7 +16,7 @@ enum CalendarRepository {
             INSERT INTO calendar_feed_generations (user_id, generation, revoked_at) VALUES (?1, 1, ?2)
             ON CONFLICT (user_id) DO UPDATE SET generation = generation + 1, revoked_at = ?2
             RETURNING generation
-            """, [userID, now]) { try $0.get(0) } ?? 1
+            """, [userID, now]) { try $0.get("generation") } ?? 1
     }
 
     static func sequence(meetupID: Int64, in db: Database) throws -> Int? {
@@ -34,6 +34,8 @@ enum CalendarRepository {
               AND (a.status IN ('going', 'waitlisted', 'checked_in')
                    OR (m.status = 'cancelled' AND a.status = 'cancelled' AND a.updated_at >= m.updated_at))
             ORDER BY m.starts_at, m.id LIMIT ?3
-            """, [memberID, since, limit]) { (try $0.get(0), try $0.get(1), try $0.get(2)) }
+            """, [memberID, since, limit]) {
+                (try $0.get("id"), try $0.get("calendar_sequence"), try $0.get("status"))
+            }
     }
 }

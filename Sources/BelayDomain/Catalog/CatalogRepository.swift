@@ -3,27 +3,42 @@ import Foundation
 
 /// SQL for holds and backgrounds.
 enum CatalogRepository {
-    static let holdColumns = "id, name, type, color, rarity, artwork_path, milestone_only, retired_at"
-
-    static func decodeHold(_ row: Row, from start: Int = 0) throws -> Hold {
-        Hold(id: try row.get(start), name: try row.get(start + 1), type: try row.get(start + 2), color: try row.get(start + 3),
-             rarity: HoldRarity(rawValue: try row.get(start + 4)) ?? .common, artworkPath: try row.get(start + 5),
-             milestoneOnly: try row.get(start + 6), retiredAt: try row.get(start + 7))
+    /// A hold's columns from the table or alias `table`, named `hold_id`, `hold_name`, … so
+    /// that they can stand beside other tables' columns in a join.
+    static func holdColumns(from table: String = "holds") -> String {
+        prefixed(["id", "name", "type", "color", "rarity", "artwork_path", "milestone_only", "retired_at"], from: table, as: "hold_")
     }
 
-    static let backgroundColumns = "id, name, file_path, top_color, bottom_color, retired_at"
+    /// Reads the columns `holdColumns` names.
+    static func decodeHold(_ row: Row) throws -> Hold {
+        Hold(id: try row.get("hold_id"), name: try row.get("hold_name"), type: try row.get("hold_type"),
+             color: try row.get("hold_color"), rarity: try row.get("hold_rarity"), artworkPath: try row.get("hold_artwork_path"),
+             milestoneOnly: try row.get("hold_milestone_only"), retiredAt: try row.get("hold_retired_at"))
+    }
 
-    static func decodeBackground(_ row: Row, from start: Int = 0) throws -> Background {
-        Background(id: try row.get(start), name: try row.get(start + 1), filePath: try row.get(start + 2),
-                   topColor: try row.get(start + 3), bottomColor: try row.get(start + 4), retiredAt: try row.get(start + 5))
+    /// A background's columns from the table or alias `table`, named `background_id`, ….
+    static func backgroundColumns(from table: String = "backgrounds") -> String {
+        prefixed(["id", "name", "file_path", "top_color", "bottom_color", "retired_at"], from: table, as: "background_")
+    }
+
+    /// Reads the columns `backgroundColumns` names.
+    static func decodeBackground(_ row: Row) throws -> Background {
+        Background(id: try row.get("background_id"), name: try row.get("background_name"),
+                   filePath: try row.get("background_file_path"), topColor: try row.get("background_top_color"),
+                   bottomColor: try row.get("background_bottom_color"), retiredAt: try row.get("background_retired_at"))
+    }
+
+    /// `t.a AS pa, t.b AS pb, …`.
+    private static func prefixed(_ columns: [String], from table: String, as prefix: String) -> String {
+        columns.map { "\(table).\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
     }
 
     static func holds(in db: Database) throws -> [Hold] {
-        try db.query("SELECT \(holdColumns) FROM holds ORDER BY id") { try decodeHold($0) }
+        try db.query("SELECT \(holdColumns()) FROM holds ORDER BY id") { try decodeHold($0) }
     }
 
     static func backgrounds(in db: Database) throws -> [Background] {
-        try db.query("SELECT \(backgroundColumns) FROM backgrounds ORDER BY id") { try decodeBackground($0) }
+        try db.query("SELECT \(backgroundColumns()) FROM backgrounds ORDER BY id") { try decodeBackground($0) }
     }
 
     static func generation(in db: Database) throws -> Int64 {

@@ -5,7 +5,7 @@ import Foundation
 enum CheckInRepository {
     static func attempts(meetupID: Int64, memberID: Int64, in db: Database) throws -> (count: Int, lastWrongAt: Date)? {
         try db.queryOne("SELECT wrong_attempts, last_wrong_at FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?",
-                        [meetupID, memberID]) { (try $0.get(0), try $0.get(1)) }
+                        [meetupID, memberID]) { (try $0.get("wrong_attempts"), try $0.get("last_wrong_at")) }
     }
 
     static func recordWrongAttempt(meetupID: Int64, memberID: Int64, count: Int, at now: Date, in db: Database) throws {
@@ -21,7 +21,7 @@ enum CheckInRepository {
 
     static func idempotencyRecord(actorID: Int64, key: String, in db: Database) throws -> (fingerprint: String, attendanceID: Int64)? {
         try db.queryOne("SELECT request_fingerprint, attendance_id FROM check_in_idempotency_keys WHERE actor_id = ? AND key = ?",
-                        [actorID, key]) { (try $0.get(0), try $0.get(1)) }
+                        [actorID, key]) { (try $0.get("request_fingerprint"), try $0.get("attendance_id")) }
     }
 
     static func rememberKey(actorID: Int64, key: String, fingerprint: String, attendanceID: Int64, at now: Date,

@@ -122,11 +122,11 @@ public final class CheckInService: Sendable {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
         }
         guard let attendance else {
-            throw DomainError(.notAttending, "User \(request.memberID) has not joined meetup \(meetup.id); join first")
+            throw try DomainError(.notAttending, "\(UserRepository.handle(id: request.memberID, in: db)) has not joined meetup \(meetup.id); join first")
         }
         switch attendance.status {
-        case .cancelled: throw DomainError(.alreadyCancelled, "User \(request.memberID) left meetup \(meetup.id); join again first")
-        case .waitlisted: throw DomainError(.waitlisted, "User \(request.memberID) is on the waitlist of meetup \(meetup.id), not going")
+        case .cancelled: throw try DomainError(.alreadyCancelled, "\(UserRepository.handle(id: request.memberID, in: db)) left meetup \(meetup.id); join again first")
+        case .waitlisted: throw try DomainError(.waitlisted, "\(UserRepository.handle(id: request.memberID, in: db)) is on the waitlist of meetup \(meetup.id), not going")
         case .going, .checkedIn: break
         }
 
@@ -192,10 +192,10 @@ public final class CheckInService: Sendable {
                     throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, undo a check-in")
                 }
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
-                    throw DomainError(.notAttending, "User \(memberID) has not joined meetup \(meetupID)")
+                    throw try DomainError(.notAttending, "\(UserRepository.handle(id: memberID, in: db)) has not joined meetup \(meetupID)")
                 }
                 guard attendance.status == .checkedIn else {
-                    throw DomainError(.notCheckedIn, "User \(memberID) is \(attendance.status.rawValue) at meetup \(meetupID), not checked in")
+                    throw try DomainError(.notCheckedIn, "\(UserRepository.handle(id: memberID, in: db)) is \(attendance.status.rawValue) at meetup \(meetupID), not checked in")
                 }
                 try AttendanceRepository.undoCheckIn(id: attendance.id, at: now, in: db)
                 if let reward = try RewardRepository.standing(attendanceID: attendance.id, in: db) {

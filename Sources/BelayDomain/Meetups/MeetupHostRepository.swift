@@ -22,7 +22,7 @@ enum MeetupHostRepository {
 
     /// The co-hosts' user ids, in the order they were added.
     static func cohosts(meetupID: Int64, in db: Database) throws -> [Int64] {
-        try db.query("SELECT user_id FROM meetup_cohosts WHERE meetup_id = ? ORDER BY added_at, user_id", [meetupID]) { try $0.get(0) }
+        try db.query("SELECT user_id FROM meetup_cohosts WHERE meetup_id = ? ORDER BY added_at, user_id", [meetupID]) { try $0.get("user_id") }
     }
 
     /// SQL selecting the ids of the meetups the user bound at `placeholder` hosts or co-hosts,

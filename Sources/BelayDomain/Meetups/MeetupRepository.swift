@@ -9,12 +9,13 @@ enum MeetupRepository {
         """
 
     static func decode(_ row: Row) throws -> Meetup {
-        Meetup(id: try row.get(0), title: try row.get(1), description: try row.get(2), placeName: try row.get(3),
-               address: try row.get(4), startsAt: try row.get(5), endsAt: try row.get(6), timeZone: try row.get(7),
-               capacity: try row.get(8), hostID: try row.get(9),
-               status: MeetupStatus(rawValue: try row.get(10)) ?? .scheduled,
-               goingCount: try row.get(13), waitlistCount: try row.get(14), checkedInCount: try row.get(15),
-               createdAt: try row.get(11), updatedAt: try row.get(12), seriesID: try row.get(16))
+        Meetup(id: try row.get("id"), title: try row.get("title"), description: try row.get("description"),
+               placeName: try row.get("place_name"), address: try row.get("address"), startsAt: try row.get("starts_at"),
+               endsAt: try row.get("ends_at"), timeZone: try row.get("time_zone"), capacity: try row.get("capacity"),
+               hostID: try row.get("host_id"), status: try row.get("status"),
+               goingCount: try row.get("going_count"), waitlistCount: try row.get("waitlist_count"),
+               checkedInCount: try row.get("checked_in_count"), createdAt: try row.get("created_at"),
+               updatedAt: try row.get("updated_at"), seriesID: try row.get("series_id"))
     }
 
     static func find(id: Int64, in db: Database) throws -> Meetup? {
@@ -34,9 +35,9 @@ enum MeetupRepository {
 
     static func essentials(id: Int64, in db: Database) throws -> Essentials? {
         try db.queryOne("SELECT id, starts_at, ends_at, capacity, host_id, status, check_in_secret FROM meetups WHERE id = ?", [id]) { row in
-            Essentials(id: try row.get(0), startsAt: try row.get(1), endsAt: try row.get(2), capacity: try row.get(3),
-                       hostID: try row.get(4), status: MeetupStatus(rawValue: try row.get(5)) ?? .scheduled,
-                       secret: Array(try row.get(6, as: Data.self)))
+            Essentials(id: try row.get("id"), startsAt: try row.get("starts_at"), endsAt: try row.get("ends_at"),
+                       capacity: try row.get("capacity"), hostID: try row.get("host_id"), status: try row.get("status"),
+                       secret: Array(try row.get("check_in_secret", as: Data.self)))
         }
     }
 

@@ -11,6 +11,6 @@ enum MeetupSeriesRepository {
     static func following(seriesID: Int64, startingFrom start: Date, in db: Database) throws -> [Int64] {
         try db.query("""
             SELECT id FROM meetups WHERE series_id = ? AND starts_at >= ? AND status = 'scheduled' ORDER BY starts_at, id
-            """, [seriesID, start]) { try $0.get(0) }
+            """, [seriesID, start]) { try $0.get("id") }
     }
 }

@@ -212,7 +212,7 @@ public final class MeetupService: Sendable {
                 try Self.requireHostOrAdmin(of: meetup, actor)
                 try Self.requireOpen(meetup)
                 guard userID != meetup.hostID else {
-                    throw DomainError.invalid("user_id", "User \(userID) hosts meetup \(meetupID) already; a co-host is someone else")
+                    throw try DomainError.invalid("user_id", "\(UserRepository.handle(id: userID, in: db)) hosts meetup \(meetupID) already; a co-host is someone else")
                 }
                 try Self.requireHost(userID, in: db)
                 _ = try MeetupHostRepository.add(meetupID: meetupID, userID: userID, now: now, in: db)

@@ -34,7 +34,7 @@ public final class RenderJobQueue: Sendable {
         let now = clock.now()
         return try domainCall {
             try pool.write { db in
-                guard try db.scalar("SELECT 1 FROM rewards WHERE id = ?", [rewardID], as: Int64.self) != nil else {
+                guard try RewardRepository.exists(id: rewardID, in: db) else {
                     throw DomainError(.rewardNotFound, "No reward has id \(rewardID)")
                 }
                 let id = try RenderJobRepository.enqueue(rewardID: rewardID, reason: reason, availableAt: now, now: now, in: db)

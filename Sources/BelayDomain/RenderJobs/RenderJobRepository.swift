@@ -17,11 +17,11 @@ enum RenderJobRepository {
     static let recordColumns = "id, reward_id, reason, status, attempts, available_at, lease_owner, lease_expires_at, last_error, created_at, updated_at"
 
     static func decodeRecord(_ row: Row) throws -> RenderJobRecord {
-        RenderJobRecord(id: try row.get(0), rewardID: try row.get(1),
-                        reason: RenderJobReason(rawValue: try row.get(2)) ?? .award,
-                        status: RenderJobStatus(rawValue: try row.get(3)) ?? .queued, attempts: try row.get(4),
-                        availableAt: try row.get(5), leaseOwner: try row.get(6), leaseExpiresAt: try row.get(7),
-                        lastError: try row.get(8), createdAt: try row.get(9), updatedAt: try row.get(10))
+        RenderJobRecord(id: try row.get("id"), rewardID: try row.get("reward_id"), reason: try row.get("reason"),
+                        status: try row.get("status"), attempts: try row.get("attempts"),
+                        availableAt: try row.get("available_at"), leaseOwner: try row.get("lease_owner"),
+                        leaseExpiresAt: try row.get("lease_expires_at"), lastError: try row.get("last_error"),
+                        createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
     }
 
     static func record(id: Int64, in db: Database) throws -> RenderJobRecord? {
@@ -40,7 +40,7 @@ enum RenderJobRepository {
 
     static func expiredLeases(now: Date, in db: Database) throws -> [Expired] {
         try db.query("SELECT id, reward_id, attempts FROM render_jobs WHERE status = 'running' AND lease_expires_at <= ?", [now]) {
-            Expired(id: try $0.get(0), rewardID: try $0.get(1), attempts: try $0.get(2))
+            Expired(id: try $0.get("id"), rewardID: try $0.get("reward_id"), attempts: try $0.get("attempts"))
         }
     }
 
@@ -63,7 +63,7 @@ enum RenderJobRepository {
 
     static func runningOwners(in db: Database) throws -> [String] {
         try db.query("SELECT DISTINCT lease_owner FROM render_jobs WHERE status = 'running' AND lease_owner IS NOT NULL ORDER BY 1",
-                     []) { try $0.get(0) }
+                     []) { try $0.get("lease_owner") }
     }
 
     static func expireLeases(owner: String, now: Date, in db: Database) throws -> Int {
@@ -90,7 +90,7 @@ enum RenderJobRepository {
                              WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
                              ORDER BY j.available_at, j.id LIMIT ?4)
                 RETURNING id
-                """, BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)) { try $0.get(0) }
+                """, BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)) { try $0.get("id") }
         }
         return try db.query("""
             UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
@@ -98,16 +98,16 @@ enum RenderJobRepository {
             WHERE id IN (SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
                          ORDER BY available_at, id LIMIT ?4)
             RETURNING id
-            """, [owner, leaseUntil, now, limit]) { try $0.get(0) }
+            """, [owner, leaseUntil, now, limit]) { try $0.get("id") }
     }
 
     static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
         try db.queryOne("""
             SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
                    r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
-                   h.id, h.name, h.type, h.color, h.rarity, h.artwork_path, h.milestone_only, h.retired_at,
-                   b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at,
-                   COALESCE(a.checked_in_at, r.awarded_at)
+                   \(CatalogRepository.holdColumns(from: "h")),
+                   \(CatalogRepository.backgroundColumns(from: "b")),
+                   COALESCE(a.checked_in_at, r.awarded_at) AS checked_in_at
             FROM render_jobs j
             JOIN rewards r ON r.id = j.reward_id
             JOIN attendances a ON a.id = r.attendance_id
@@ -117,13 +117,14 @@ enum RenderJobRepository {
             JOIN backgrounds b ON b.id = r.background_id
             WHERE j.id = ?
             """, [id]) { row in
-            RenderJob(id: try row.get(0), rewardID: try row.get(1), reason: RenderJobReason(rawValue: try row.get(2)) ?? .award,
-                      attempt: try row.get(3), leaseOwner: try row.get(4), leaseExpiresAt: try row.get(5),
-                      memberID: try row.get(6), memberDisplayName: try row.get(7), meetupID: try row.get(8),
-                      meetupTitle: try row.get(9), placeName: try row.get(10), meetupStartsAt: try row.get(11),
-                      meetupTimeZone: try row.get(12), hold: try CatalogRepository.decodeHold(row, from: 14),
-                      background: try CatalogRepository.decodeBackground(row, from: 22), milestone: try row.get(13),
-                      checkedInAt: try row.get(28))
+            RenderJob(id: try row.get("id"), rewardID: try row.get("reward_id"), reason: try row.get("reason"),
+                      attempt: try row.get("attempts"), leaseOwner: try row.get("lease_owner"),
+                      leaseExpiresAt: try row.get("lease_expires_at"), memberID: try row.get("member_id"),
+                      memberDisplayName: try row.get("display_name"), meetupID: try row.get("meetup_id"),
+                      meetupTitle: try row.get("title"), placeName: try row.get("place_name"),
+                      meetupStartsAt: try row.get("starts_at"), meetupTimeZone: try row.get("time_zone"),
+                      hold: try CatalogRepository.decodeHold(row), background: try CatalogRepository.decodeBackground(row),
+                      milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"))
         }
     }
 
@@ -138,7 +139,7 @@ enum RenderJobRepository {
 
     static func runningAttempts(id: Int64, owner: String, in db: Database) throws -> (rewardID: Int64, attempts: Int)? {
         try db.queryOne("SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?",
-                        [id, owner]) { (try $0.get(0), try $0.get(1)) }
+                        [id, owner]) { (try $0.get("reward_id"), try $0.get("attempts")) }
     }
 
     static func cancelQueued(rewardID: Int64, now: Date, in db: Database) throws {
@@ -148,16 +149,15 @@ enum RenderJobRepository {
 
     static func counts(in db: Database) throws -> RenderQueueCounts {
         var counts = RenderQueueCounts()
-        for (status, count) in try db.query("SELECT status, count(*) FROM render_jobs GROUP BY status", [], {
-            (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
+        for (status, count) in try db.query("SELECT status, count(*) AS count FROM render_jobs GROUP BY status", [], {
+            (try $0.get("status", as: RenderJobStatus.self), try $0.get("count", as: Int.self))
         }) {
-            switch RenderJobStatus(rawValue: status) {
+            switch status {
             case .queued: counts.queued = count
             case .running: counts.running = count
             case .done: counts.done = count
             case .failed: counts.failed = count
             case .cancelled: counts.cancelled = count
-            case nil: break
             }
         }
         return counts
@@ -195,7 +195,7 @@ enum RenderJobRepository {
         try db.query("""
             SELECT r.id, CASE WHEN r.render_status = 'failed' THEN 'failed'
                               WHEN r.render_status = 'ready' AND r.sticker_hash IS NOT NULL THEN 'outdated'
-                              ELSE 'missing' END
+                              ELSE 'missing' END AS need
             FROM rewards r
             WHERE r.id > ?1 AND r.revoked_at IS NULL
               AND ((r.render_status = 'pending')
@@ -204,7 +204,7 @@ enum RenderJobRepository {
               AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
             ORDER BY r.id LIMIT ?4
             """, [afterRewardID, templateVersion, includeFailed, limit]) { row in
-            RenderNeed(rewardID: try row.get(0), kind: RenderNeed.Kind(rawValue: try row.get(1)) ?? .missing)
+            RenderNeed(rewardID: try row.get("id"), kind: try row.get("need"))
         }
     }
 }

@@ -7,8 +7,8 @@ enum RewardRepository {
         SELECT r.id, r.attendance_id, r.member_id, r.meetup_id, r.milestone, r.awarded_at, r.revoked_at, r.render_status,
                r.sticker_hash, r.sticker_path, r.story_hash, r.story_path, r.template_version, r.rendered_at, r.failure_reason,
                m.title, m.place_name, m.starts_at, m.time_zone,
-               h.id, h.name, h.type, h.color, h.rarity, h.artwork_path, h.milestone_only, h.retired_at,
-               b.id, b.name, b.file_path, b.top_color, b.bottom_color, b.retired_at, r.streak_milestone
+               \(CatalogRepository.holdColumns(from: "h")),
+               \(CatalogRepository.backgroundColumns(from: "b")), r.streak_milestone
         FROM rewards r
         JOIN meetups m ON m.id = r.meetup_id
         JOIN holds h ON h.id = r.hold_id
@@ -17,23 +17,36 @@ enum RewardRepository {
 
     static func decode(_ row: Row) throws -> Reward {
         var images: RenderedImages?
-        if let stickerHash: String = try row.get(8), let stickerPath: String = try row.get(9),
-           let storyHash: String = try row.get(10), let storyPath: String = try row.get(11),
-           let version: Int = try row.get(12), let renderedAt: Date = try row.get(13) {
+        if let stickerHash: String = try row.get("sticker_hash"), let stickerPath: String = try row.get("sticker_path"),
+           let storyHash: String = try row.get("story_hash"), let storyPath: String = try row.get("story_path"),
+           let version: Int = try row.get("template_version"), let renderedAt: Date = try row.get("rendered_at") {
             images = RenderedImages(stickerHash: stickerHash, stickerPath: stickerPath, storyHash: storyHash,
                                     storyPath: storyPath, templateVersion: version, renderedAt: renderedAt)
         }
-        return Reward(id: try row.get(0), attendanceID: try row.get(1), memberID: try row.get(2), meetupID: try row.get(3),
-                      hold: try CatalogRepository.decodeHold(row, from: 19),
-                      background: try CatalogRepository.decodeBackground(row, from: 27),
-                      milestone: try row.get(4), streakMilestone: try row.get(33), awardedAt: try row.get(5), revokedAt: try row.get(6),
-                      renderStatus: RenderStatus(rawValue: try row.get(7)) ?? .pending, images: images,
-                      failureReason: try row.get(14), meetupTitle: try row.get(15), placeName: try row.get(16),
-                      meetupStartsAt: try row.get(17), meetupTimeZone: try row.get(18))
+        return Reward(id: try row.get("id"), attendanceID: try row.get("attendance_id"), memberID: try row.get("member_id"),
+                      meetupID: try row.get("meetup_id"), hold: try CatalogRepository.decodeHold(row),
+                      background: try CatalogRepository.decodeBackground(row),
+                      milestone: try row.get("milestone"), streakMilestone: try row.get("streak_milestone"), awardedAt: try row.get("awarded_at"), revokedAt: try row.get("revoked_at"),
+                      renderStatus: try row.get("render_status"), images: images,
+                      failureReason: try row.get("failure_reason"), meetupTitle: try row.get("title"),
+                      placeName: try row.get("place_name"), meetupStartsAt: try row.get("starts_at"),
+                      meetupTimeZone: try row.get("time_zone"))
+    }
+
+    /// The member and meetup of the reward `id`, or nil when there is none.
+    static func owner(id: Int64, in db: Database) throws -> (memberID: Int64, meetupID: Int64)? {
+        try db.queryOne("SELECT member_id, meetup_id FROM rewards WHERE id = ?", [id]) {
+            (try $0.get("member_id", as: Int64.self), try $0.get("meetup_id", as: Int64.self))
+        }
+    }
+
+    /// Whether a reward `id` exists.
+    static func exists(id: Int64, in db: Database) throws -> Bool {
+        try db.scalar("SELECT 1 FROM rewards WHERE id = ?", [id], as: Int64.self) != nil
     }
 
     static func revocations(in db: Database) throws -> (revoked: [Int64], highestID: Int64) {
-        let revoked: [Int64] = try db.query("SELECT id FROM rewards WHERE revoked_at IS NOT NULL ORDER BY id", []) { try $0.get(0) }
+        let revoked: [Int64] = try db.query("SELECT id FROM rewards WHERE revoked_at IS NOT NULL ORDER BY id", []) { try $0.get("id") }
         let highest = try db.scalar("SELECT coalesce(max(id), 0) FROM rewards", as: Int64.self) ?? 0
         return (revoked, highest)
     }
@@ -65,8 +78,8 @@ enum RewardRepository {
     }
 
     static func standing(attendanceID: Int64, in db: Database) throws -> Standing? {
-        try db.queryOne("SELECT id, revoked_at IS NOT NULL, render_status FROM rewards WHERE attendance_id = ?", [attendanceID]) {
-            Standing(id: try $0.get(0), revoked: try $0.get(1), renderStatus: RenderStatus(rawValue: try $0.get(2)) ?? .pending)
+        try db.queryOne("SELECT id, revoked_at IS NOT NULL AS revoked, render_status FROM rewards WHERE attendance_id = ?", [attendanceID]) {
+            Standing(id: try $0.get("id"), revoked: try $0.get("revoked"), renderStatus: try $0.get("render_status"))
         }
     }
 
@@ -99,7 +112,8 @@ enum RewardRepository {
               AND NOT EXISTS (SELECT 1 FROM rewards r WHERE r.attendance_id = a.id)
             ORDER BY a.checked_in_at, a.id LIMIT ?3
             """, [since, meetupID, limit]) {
-            MissingReward(attendanceID: try $0.get(0), memberID: try $0.get(1), meetupID: try $0.get(2), checkedInAt: try $0.get(3))
+            MissingReward(attendanceID: try $0.get("id"), memberID: try $0.get("member_id"), meetupID: try $0.get("meetup_id"),
+                          checkedInAt: try $0.get("checked_in_at"))
         }
     }
 }

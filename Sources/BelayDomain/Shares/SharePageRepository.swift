@@ -4,7 +4,7 @@ import Foundation
 /// SQL for share pages and the member's share-page preference.
 enum SharePageRepository {
     static func slug(rewardID: Int64, in db: Database) throws -> String? {
-        try db.queryOne("SELECT slug FROM share_pages WHERE reward_id = ?", [rewardID]) { try $0.get(0) }
+        try db.queryOne("SELECT slug FROM share_pages WHERE reward_id = ?", [rewardID]) { try $0.get("slug") }
     }
 
     static func insert(slug: String, rewardID: Int64, at now: Date, in db: Database) throws {
@@ -17,7 +17,9 @@ enum SharePageRepository {
             SELECT p.reward_id, u.display_name, u.show_name_on_share_pages
             FROM share_pages p JOIN rewards r ON r.id = p.reward_id JOIN users u ON u.id = r.member_id
             WHERE p.slug = ?
-            """, [slug]) { (try $0.get(0), try $0.get(1), try $0.get(2)) }
+            """, [slug]) {
+                (try $0.get("reward_id"), try $0.get("display_name"), try $0.get("show_name_on_share_pages"))
+            }
     }
 
     static func setShowsName(_ shows: Bool, userID: Int64, in db: Database) throws -> Bool {
@@ -26,6 +28,6 @@ enum SharePageRepository {
     }
 
     static func showsName(userID: Int64, in db: Database) throws -> Bool? {
-        try db.queryOne("SELECT show_name_on_share_pages FROM users WHERE id = ?", [userID]) { try $0.get(0) }
+        try db.queryOne("SELECT show_name_on_share_pages FROM users WHERE id = ?", [userID]) { try $0.get("show_name_on_share_pages") }
     }
 }

@@ -6,10 +6,10 @@ enum ShareRepository {
     static let columns = "id, reward_id, member_id, meetup_id, target, reported_target, activity_type, completed, error, client_event_id, occurred_at"
 
     static func decode(_ row: Row) throws -> ShareEvent {
-        ShareEvent(id: try row.get(0), rewardID: try row.get(1), memberID: try row.get(2), meetupID: try row.get(3),
-                   target: ShareTarget(rawValue: try row.get(4)) ?? .other, reportedTarget: try row.get(5),
-                   activityType: try row.get(6), completed: try row.get(7), error: try row.get(8),
-                   clientEventID: try row.get(9), occurredAt: try row.get(10))
+        ShareEvent(id: try row.get("id"), rewardID: try row.get("reward_id"), memberID: try row.get("member_id"),
+                   meetupID: try row.get("meetup_id"), target: try row.get("target"), reportedTarget: try row.get("reported_target"),
+                   activityType: try row.get("activity_type"), completed: try row.get("completed"), error: try row.get("error"),
+                   clientEventID: try row.get("client_event_id"), occurredAt: try row.get("occurred_at"))
     }
 
     static func find(memberID: Int64, clientEventID: String, in db: Database) throws -> ShareEvent? {
@@ -33,8 +33,8 @@ enum ShareRepository {
 
     /// The earliest and latest `occurred_at` of all share events (from the time index).
     static func occurrenceRange(in db: Database) throws -> (first: Date, last: Date)? {
-        try db.queryOne("SELECT min(occurred_at), max(occurred_at) FROM share_events", []) { row in
-            guard let first = try row.get(0, as: Date?.self), let last = try row.get(1, as: Date?.self) else { return nil }
+        try db.queryOne("SELECT min(occurred_at) AS first, max(occurred_at) AS last FROM share_events", []) { row in
+            guard let first = try row.get("first", as: Date?.self), let last = try row.get("last", as: Date?.self) else { return nil }
             return (first, last)
         } ?? nil
     }
@@ -60,7 +60,8 @@ enum ShareRepository {
                 ORDER BY m.id LIMIT ?7
             )
             SELECT e.meetup_id, p.title, date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch') AS day, e.target,
-                   count(*), sum(e.completed), sum(e.completed = 0 AND e.error IS NOT NULL), sum(e.completed = 0 AND e.error IS NULL)
+                   count(*) AS events, sum(e.completed) AS completed, sum(e.completed = 0 AND e.error IS NOT NULL) AS failed,
+                   sum(e.completed = 0 AND e.error IS NULL) AS dismissed
             FROM page_meetups p
             CROSS JOIN share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
             CROSS JOIN offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
@@ -81,9 +82,9 @@ enum ShareRepository {
         if hostID != nil || meetupID != nil { arguments.append(hostID ?? 0) }
         if let meetupID { arguments.append(meetupID) }
         return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil), arguments) { row in
-            ShareStatistic(meetupID: try row.get(0), meetupTitle: try row.get(1), target: ShareTarget(rawValue: try row.get(3)) ?? .other,
-                           day: try row.get(2), events: try row.get(4), completed: try row.get(5), failed: try row.get(6),
-                           dismissed: try row.get(7))
+            ShareStatistic(meetupID: try row.get("meetup_id"), meetupTitle: try row.get("title"), target: try row.get("target"),
+                           day: try row.get("day"), events: try row.get("events"), completed: try row.get("completed"),
+                           failed: try row.get("failed"), dismissed: try row.get("dismissed"))
         }
     }
 }

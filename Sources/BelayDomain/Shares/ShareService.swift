@@ -33,16 +33,14 @@ public final class ShareService: Sendable {
                 if let first = try ShareRepository.find(memberID: memberID, clientEventID: event.clientEventID, in: db) {
                     return ShareEventResult(event: first, isRepeat: true)
                 }
-                guard let owner = try db.queryOne("SELECT member_id, meetup_id FROM rewards WHERE id = ?", [event.rewardID], {
-                    (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self))
-                }) else {
+                guard let owner = try RewardRepository.owner(id: event.rewardID, in: db) else {
                     throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
                 }
                 // Someone else's reward is answered like a missing one, so ids reveal nothing.
-                guard owner.0 == memberID else {
+                guard owner.memberID == memberID else {
                     throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
                 }
-                let recorded = try ShareRepository.insert(event, memberID: memberID, meetupID: owner.1, target: target, at: now, in: db)
+                let recorded = try ShareRepository.insert(event, memberID: memberID, meetupID: owner.meetupID, target: target, at: now, in: db)
                 return ShareEventResult(event: recorded, isRepeat: false)
             }
         }

@@ -6,15 +6,15 @@ enum UserRepository {
     static let userColumns = "id, handle, display_name, email, role, created_at"
 
     static func decodeUser(_ row: Row) throws -> User {
-        User(id: try row.get(0), handle: try row.get(1), displayName: try row.get(2), email: try row.get(3),
-             role: Role(rawValue: try row.get(4)) ?? .member, createdAt: try row.get(5))
+        User(id: try row.get("id"), handle: try row.get("handle"), displayName: try row.get("display_name"),
+             email: try row.get("email"), role: try row.get("role"), createdAt: try row.get("created_at"))
     }
 
     static let tokenColumns = "id, user_id, prefix, label, created_at, last_used_at, revoked_at"
 
     static func decodeToken(_ row: Row) throws -> APIToken {
-        APIToken(id: try row.get(0), userID: try row.get(1), prefix: try row.get(2), label: try row.get(3),
-                 createdAt: try row.get(4), lastUsedAt: try row.get(5), revokedAt: try row.get(6))
+        APIToken(id: try row.get("id"), userID: try row.get("user_id"), prefix: try row.get("prefix"), label: try row.get("label"),
+                 createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"), revokedAt: try row.get("revoked_at"))
     }
 
     static func insert(_ user: NewUser, at now: Date, in db: Database) throws -> User {
@@ -26,6 +26,11 @@ enum UserRepository {
 
     static func find(id: Int64, in db: Database) throws -> User? {
         try db.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", [id], decodeUser)
+    }
+
+    /// How messages name the user `id`: their handle, or `user 7` when no user has that id.
+    static func handle(id: Int64, in db: Database) throws -> String {
+        try db.queryOne("SELECT handle FROM users WHERE id = ?", [id]) { try $0.get("handle", as: String.self) } ?? "user \(id)"
     }
 
     static func find(handle: String, in db: Database) throws -> User? {
@@ -73,13 +78,14 @@ enum UserRepository {
 
     static func activeTokenOwner(hash: [UInt8], in db: Database) throws -> TokenOwner? {
         try db.queryOne("""
-            SELECT t.id, t.last_used_at, u.id, u.handle, u.display_name, u.role
+            SELECT t.id AS token_id, t.last_used_at, u.id AS user_id, u.handle, u.display_name, u.role
             FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = ? AND t.revoked_at IS NULL
             """, [Data(hash)]) { row in
-            TokenOwner(user: AuthenticatedUser(userID: try row.get(2), handle: try row.get(3), displayName: try row.get(4),
-                                               role: Role(rawValue: try row.get(5)) ?? .member, tokenID: try row.get(0)),
-                       lastUsedAt: try row.get(1))
+            TokenOwner(user: AuthenticatedUser(userID: try row.get("user_id"), handle: try row.get("handle"),
+                                               displayName: try row.get("display_name"), role: try row.get("role"),
+                                               tokenID: try row.get("token_id")),
+                       lastUsedAt: try row.get("last_used_at"))
         }
     }
 

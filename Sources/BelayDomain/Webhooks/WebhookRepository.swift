@@ -9,11 +9,13 @@ enum WebhookRepository {
         """
 
     static func decodeEndpoint(_ row: Row) throws -> WebhookEndpoint {
-        let types = try row.get(3, as: String.self).split(separator: ",").compactMap { WebhookEventType(rawValue: String($0)) }
-        return WebhookEndpoint(id: try row.get(0), url: try row.get(1), description: try row.get(2), eventTypes: Set(types),
-                               secret: try row.get(4), previousSecret: try row.get(5), previousSecretExpiresAt: try row.get(6),
-                               failingSince: try row.get(7), disabledAt: try row.get(8), disabledReason: try row.get(9),
-                               createdAt: try row.get(10), updatedAt: try row.get(11))
+        let types = try row.get("event_types", separatedBy: ",", as: WebhookEventType.self)
+        return WebhookEndpoint(id: try row.get("id"), url: try row.get("url"), description: try row.get("description"),
+                               eventTypes: Set(types), secret: try row.get("secret"), previousSecret: try row.get("previous_secret"),
+                               previousSecretExpiresAt: try row.get("previous_secret_expires_at"),
+                               failingSince: try row.get("failing_since"), disabledAt: try row.get("disabled_at"),
+                               disabledReason: try row.get("disabled_reason"), createdAt: try row.get("created_at"),
+                               updatedAt: try row.get("updated_at"))
     }
 
     static func insertEndpoint(url: String, description: String, eventTypes: String, secret: String, now: Date,
@@ -37,7 +39,7 @@ enum WebhookRepository {
     /// Enabled endpoints with the event types they want ('' for all), for the outbox.
     static func subscriptions(in db: Database) throws -> [(id: Int64, eventTypes: String)] {
         try db.query("SELECT id, event_types FROM webhook_endpoints WHERE disabled_at IS NULL AND removed_at IS NULL ORDER BY id", []) {
-            (try $0.get(0), try $0.get(1))
+            (try $0.get("id"), try $0.get("event_types"))
         }
     }
 
@@ -100,12 +102,13 @@ enum WebhookRepository {
         """
 
     static func decodeDelivery(_ row: Row) throws -> WebhookDelivery {
-        let status = WebhookDeliveryStatus(rawValue: try row.get(5)) ?? .pending
-        return WebhookDelivery(id: try row.get(0), endpointID: try row.get(1), eventID: try row.get(2), messageID: try row.get(3),
-                               eventType: try row.get(4), status: status, attempts: try row.get(6),
-                               nextAttemptAt: status == .pending ? try row.get(7) : nil, lastAttemptAt: try row.get(8),
-                               lastStatusCode: try row.get(9), lastError: try row.get(10), deliveredAt: try row.get(11),
-                               createdAt: try row.get(12))
+        let status: WebhookDeliveryStatus = try row.get("status")
+        return WebhookDelivery(id: try row.get("id"), endpointID: try row.get("endpoint_id"), eventID: try row.get("event_id"),
+                               messageID: try row.get("message_id"), eventType: try row.get("type"), status: status,
+                               attempts: try row.get("attempts"), nextAttemptAt: status == .pending ? try row.get("next_attempt_at") : nil,
+                               lastAttemptAt: try row.get("last_attempt_at"), lastStatusCode: try row.get("last_status_code"),
+                               lastError: try row.get("last_error"), deliveredAt: try row.get("delivered_at"),
+                               createdAt: try row.get("created_at"))
     }
 
     static func delivery(id: Int64, in db: Database) throws -> WebhookDelivery? {
@@ -133,7 +136,7 @@ enum WebhookRepository {
                         WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
                         ORDER BY h.next_attempt_at, h.id LIMIT 1)
             RETURNING id
-            """, [owner, leaseUntil, now]) { try $0.get(0) }
+            """, [owner, leaseUntil, now]) { try $0.get("id") }
     }
 
     /// After `claim` leased the head `headID` of its endpoint's queue: leases the pending
@@ -143,11 +146,11 @@ enum WebhookRepository {
                                in db: Database) throws -> [Int64] {
         guard limit > 1 else { return [] }
         let queue: [(id: Int64, ready: Bool)] = try db.query("""
-            SELECT id, next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3)
+            SELECT id, next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3) AS ready
             FROM webhook_deliveries
             WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending' AND id > ?1
             ORDER BY id LIMIT ?2
-            """, [headID, limit - 1, now]) { (try $0.get(0), try $0.get(1)) }
+            """, [headID, limit - 1, now]) { (try $0.get("id"), try $0.get("ready")) }
         let followers = queue.prefix { $0.ready }.map(\.id)
         for id in followers {
             try db.execute("""
@@ -174,8 +177,9 @@ enum WebhookRepository {
             SELECT d.endpoint_id, ev.message_id, ev.type, ev.body, d.attempts, d.lease_owner
             FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ?
             """, [deliveryID], { row in
-                (endpointID: try row.get(0, as: Int64.self), messageID: try row.get(1, as: String.self), type: try row.get(2, as: String.self),
-                 body: try row.get(3, as: Data.self), attempts: try row.get(4, as: Int.self), owner: try row.get(5, as: String?.self))
+                (endpointID: try row.get("endpoint_id", as: Int64.self), messageID: try row.get("message_id", as: String.self),
+                 type: try row.get("type", as: String.self), body: try row.get("body", as: Data.self),
+                 attempts: try row.get("attempts", as: Int.self), owner: try row.get("lease_owner", as: String?.self))
             }),
               let endpoint = try endpoint(id: row.endpointID, in: db) else { return nil }
         return (WebhookAttempt(deliveryID: deliveryID, endpointID: row.endpointID, url: endpoint.url, secrets: [],
@@ -186,7 +190,7 @@ enum WebhookRepository {
     /// The delivery's attempt count while `owner` holds it; nil when it does not.
     static func heldAttempts(deliveryID: Int64, owner: String, in db: Database) throws -> (endpointID: Int64, attempts: Int)? {
         try db.queryOne("SELECT endpoint_id, attempts FROM webhook_deliveries WHERE id = ? AND status = 'pending' AND lease_owner = ?",
-                        [deliveryID, owner]) { (try $0.get(0), try $0.get(1)) }
+                        [deliveryID, owner]) { (try $0.get("endpoint_id"), try $0.get("attempts")) }
     }
 
     static func markDelivered(deliveryID: Int64, statusCode: Int?, now: Date, in db: Database) throws {
@@ -228,7 +232,7 @@ enum WebhookRepository {
         try db.query("""
             SELECT DISTINCT lease_owner FROM webhook_deliveries
             WHERE status = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at > ? ORDER BY 1
-            """, [now]) { try $0.get(0) }
+            """, [now]) { try $0.get("lease_owner") }
     }
 
     static func expireLeases(owner: String, now: Date, in db: Database) throws -> Int {
@@ -241,10 +245,10 @@ enum WebhookRepository {
 
     static func counts(in db: Database) throws -> [WebhookDeliveryStatus: Int] {
         var counts: [WebhookDeliveryStatus: Int] = [:]
-        for (status, count) in try db.query("SELECT status, count(*) FROM webhook_deliveries GROUP BY status", [], {
-            (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
+        for (status, count) in try db.query("SELECT status, count(*) AS count FROM webhook_deliveries GROUP BY status", [], {
+            (try $0.get("status", as: WebhookDeliveryStatus.self), try $0.get("count", as: Int.self))
         }) {
-            if let status = WebhookDeliveryStatus(rawValue: status) { counts[status] = count }
+            counts[status] = count
         }
         return counts
     }

@@ -6,6 +6,8 @@ public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     /// The pattern's `{name}` parameters, in order.
     public let parameterNames: [String]
+    /// The query parameters the route takes, sorted; nil when it takes any.
+    public let queryNames: [String]?
 
     public var description: String { "\(method) \(pattern)" }
 }

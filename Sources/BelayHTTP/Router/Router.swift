@@ -20,6 +20,7 @@ public final class Router<Context: RequestContext> {
     struct Registration {
         let method: HTTPMethod
         let pattern: RoutePattern
+        let query: AcceptedQuery
         let groupMiddleware: [any RouterMiddleware<Context>]
         let handler: Handler
     }
@@ -55,17 +56,18 @@ public final class Router<Context: RequestContext> {
         self.problemRenderer = problemRenderer
     }
 
-    /// Registers `handler` for `method` on `pattern` (e.g. `/v1/meetups/{id}`).
+    /// Registers `handler` for `method` on `pattern` (e.g. `/v1/meetups/{id}`), taking the
+    /// query parameters `query` (none unless given; any other is answered 400).
     /// A malformed or duplicate pattern is a programming error and stops the process.
-    public func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping Handler) {
-        register(method, RoutePattern(pattern), groupMiddleware: [], handler: handler)
+    public func on(_ method: HTTPMethod, _ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) {
+        register(method, RoutePattern(pattern), query: query, groupMiddleware: [], handler: handler)
     }
 
-    public func get(_ pattern: String, use handler: @escaping Handler) { on(.get, pattern, use: handler) }
-    public func post(_ pattern: String, use handler: @escaping Handler) { on(.post, pattern, use: handler) }
-    public func put(_ pattern: String, use handler: @escaping Handler) { on(.put, pattern, use: handler) }
-    public func patch(_ pattern: String, use handler: @escaping Handler) { on(.patch, pattern, use: handler) }
-    public func delete(_ pattern: String, use handler: @escaping Handler) { on(.delete, pattern, use: handler) }
+    public func get(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) { on(.get, pattern, query: query, use: handler) }
+    public func post(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) { on(.post, pattern, query: query, use: handler) }
+    public func put(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) { on(.put, pattern, query: query, use: handler) }
+    public func patch(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) { on(.patch, pattern, query: query, use: handler) }
+    public func delete(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Handler) { on(.delete, pattern, query: query, use: handler) }
 
     /// A group of routes under `prefix` that can add middleware of its own (e.g. authentication).
     public func group(_ prefix: String = "") -> RouteGroup<Context> {
@@ -74,13 +76,17 @@ public final class Router<Context: RequestContext> {
 
     /// Every registered route, in registration order.
     public var routes: [RouteDescription] {
-        registrations.map { RouteDescription(method: $0.method, pattern: $0.pattern.description, parameterNames: $0.pattern.parameterNames) }
+        registrations.map {
+            RouteDescription(method: $0.method, pattern: $0.pattern.description, parameterNames: $0.pattern.parameterNames,
+                             queryNames: $0.query.names)
+        }
     }
 
-    func register(_ method: HTTPMethod, _ pattern: RoutePattern, groupMiddleware: [any RouterMiddleware<Context>], handler: @escaping Handler) {
+    func register(_ method: HTTPMethod, _ pattern: RoutePattern, query: AcceptedQuery, groupMiddleware: [any RouterMiddleware<Context>],
+                  handler: @escaping Handler) {
         precondition(!registrations.contains { $0.method == method && $0.pattern.description == pattern.description },
                      "Route \(method) \(pattern) is registered twice")
-        registrations.append(Registration(method: method, pattern: pattern, groupMiddleware: groupMiddleware, handler: handler))
+        registrations.append(Registration(method: method, pattern: pattern, query: query, groupMiddleware: groupMiddleware, handler: handler))
     }
 
     /// Freezes the routes and middleware into a thread-safe responder. Later registrations do not
@@ -89,8 +95,10 @@ public final class Router<Context: RequestContext> {
         let trie = RouteTrieBuilder<RouterResponder<Context>.Endpoint>()
         for registration in registrations {
             let handler = registration.handler
+            let query = registration.query
             let terminal: RouterResponder<Context>.Chain = { request, context in
                 ResponseFuture {
+                    try query.check(request)
                     if request.bodyExceedsLimit { throw HTTPError.contentTooLarge(limit: request.bodyLimit) }
                     return try handler(request, context)
                 }
@@ -135,13 +143,14 @@ public struct RouteGroup<Context: RequestContext> {
         RouteGroup(router: router, prefix: self.prefix.appending(RoutePattern(prefix)), middleware: middleware)
     }
 
-    public func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping Router<Context>.Handler) {
-        router.register(method, prefix.appending(RoutePattern(pattern)), groupMiddleware: middleware, handler: handler)
+    /// Registers `handler` under the group's prefix and middleware; as `Router.on`.
+    public func on(_ method: HTTPMethod, _ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) {
+        router.register(method, prefix.appending(RoutePattern(pattern)), query: query, groupMiddleware: middleware, handler: handler)
     }
 
-    public func get(_ pattern: String, use handler: @escaping Router<Context>.Handler) { on(.get, pattern, use: handler) }
-    public func post(_ pattern: String, use handler: @escaping Router<Context>.Handler) { on(.post, pattern, use: handler) }
-    public func put(_ pattern: String, use handler: @escaping Router<Context>.Handler) { on(.put, pattern, use: handler) }
-    public func patch(_ pattern: String, use handler: @escaping Router<Context>.Handler) { on(.patch, pattern, use: handler) }
-    public func delete(_ pattern: String, use handler: @escaping Router<Context>.Handler) { on(.delete, pattern, use: handler) }
+    public func get(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) { on(.get, pattern, query: query, use: handler) }
+    public func post(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) { on(.post, pattern, query: query, use: handler) }
+    public func put(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) { on(.put, pattern, query: query, use: handler) }
+    public func patch(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) { on(.patch, pattern, query: query, use: handler) }
+    public func delete(_ pattern: String, query: AcceptedQuery = [], use handler: @escaping Router<Context>.Handler) { on(.delete, pattern, query: query, use: handler) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BelayDomain
 
 /// When the server runs the backfill by itself (`backfill.daily_at` / `backfill.every_minutes`).
 public enum BackfillSchedule: Sendable, Hashable {
@@ -43,7 +44,7 @@ public enum BackfillSchedule: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .off: return "off"
-        case let .every(minutes): return "every \(minutes) minute\(minutes == 1 ? "" : "s")"
+        case let .every(minutes): return "every \(Plural.counted(minutes, "minute"))"
         case let .daily(hour, minute, zone):
             return "daily at " + String(format: "%02d:%02d", hour, minute) + " " + zone.identifier
         }

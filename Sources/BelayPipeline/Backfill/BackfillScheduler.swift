@@ -93,7 +93,7 @@ public final class BackfillScheduler: Sendable {
                 $0.runs += 1
             }
             afterRun()
-            log("backfill: awarded \(report.awarded), queued \(report.queued.total) renders, rendered \(report.rendered), "
+            log("backfill: awarded \(report.awarded), queued \(Plural.counted(report.queued.total, "render")), rendered \(report.rendered), "
                 + "skipped \(report.skipped), failed \(report.failed), in \(String(format: "%.1f", report.durationSeconds)) s"
                 + (report.reclaimed > 0 ? "; took back \(report.reclaimed) job(s) of a dead process" : "")
                 + (report.runningElsewhere > 0 ? "; \(report.runningElsewhere) job(s) running in another worker" : "")

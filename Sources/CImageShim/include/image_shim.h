@@ -6,8 +6,10 @@
  * libpng and libjpeg report errors by longjmp; every setjmp lives in image_shim.c, so a longjmp
  * never crosses a Swift frame. Each function returns 0 on success and -1 on failure, with the
  * library's message in `status->message`. zlib's initialisers are macros, which Swift cannot
- * call, so they are wrapped here too; PNG row filtering is here because it is the hottest loop
- * of PNG encoding and is compiled with -O2 in every configuration.
+ * call, so they are wrapped here too. The renderer's hottest loops (PNG row filtering, the
+ * Lanczos resampler's convolutions, un-premultiplying and RGBA-to-RGB conversion, segment
+ * deflate for multi-core PNG compression) are here as well, compiled with -O2 in every
+ * configuration.
  */
 #include <stddef.h>
 #include <stdint.h>

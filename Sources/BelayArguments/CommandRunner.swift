@@ -1,6 +1,5 @@
 import BelayCore
 import Foundation
-import BelayConfig
 
 /// Parses a command line against a command tree and runs the selected command.
 ///
@@ -14,10 +13,14 @@ public struct CommandRunner: Sendable {
     /// Printed by `--version`.
     public let version: String
 
-    /// Turns an error from a lower layer into the text after `Error: `; nil keeps its
-    /// `description`.
+    /// Turns an error from a lower layer into the text after `Error: ` (several lines may
+    /// follow it); nil keeps its `description`.
     public let describe: @Sendable (any Error) -> String?
 
+    /// - Parameters:
+    ///   - root: the top command, whose subcommands form the tree.
+    ///   - version: the line `--version` prints.
+    ///   - describe: the message for an error thrown by a command, or nil for its description.
     public init(root: any ParsableCommand.Type, version: String, describe: @escaping @Sendable (any Error) -> String? = { _ in nil }) {
         self.root = root
         self.version = version
@@ -43,9 +46,7 @@ public struct CommandRunner: Sendable {
             case .version:
                 output.write(version + "\n")
                 return ExitCode.success
-            case let .run(parsed, configFile):
-                let command = path.last!
-                let instance = try command.init(arguments: parsed)
+            case let .run(instance, configFile):
                 try instance.validate()
                 let context = CommandContext(environment: environment, currentDirectory: currentDirectory,
                                              configFile: configFile, output: output, errorOutput: errorOutput, now: now)
@@ -57,10 +58,6 @@ public struct CommandRunner: Sendable {
             errorOutput.write("Usage: \(HelpFormatter.usage(for: path))\n")
             errorOutput.write("  See '\(HelpFormatter.commandPath(path)) --help' for more.\n")
             return ExitCode.usage
-        } catch let error as ConfigurationError {
-            for problem in error.problems { errorOutput.write("Error: \(problem)\n") }
-            errorOutput.write("Fix the configuration and run the command again (`belay config check` shows every problem at once).\n")
-            return ExitCode.failure
         } catch {
             errorOutput.write("Error: \(describe(error) ?? String(describing: error))\n")
             return ExitCode.failure
@@ -70,7 +67,7 @@ public struct CommandRunner: Sendable {
     enum Invocation {
         case help
         case version
-        case run(ParsedArguments, configFile: String?)
+        case run(any ParsableCommand, configFile: String?)
     }
 
     /// Walks subcommands, then parses the leaf's arguments.
@@ -121,7 +118,9 @@ public struct CommandRunner: Sendable {
         if wantsHelp { return .help }
 
         // Parse the leaf's own arguments.
-        let specs = path.last!.configuration.arguments.map(\.spec)
+        let command = path.last!.init()
+        let declared = declarations(of: command)
+        let specs = declared.map(\.spec)
         let options = specs.filter { $0.kind != .positional }
         let positionals = specs.filter { $0.kind == .positional }
         var values: [String: [any Sendable]] = [:]
@@ -134,7 +133,7 @@ public struct CommandRunner: Sendable {
                 if let near = Suggestion.closest(to: word, among: spec.allowedValues) { message += "; did you mean '\(near)'?" }
                 throw CommandLineError.usage(message)
             }
-            let key = ParsedArguments.key(spec)
+            let key = spec.key
             if values[key] != nil, !spec.isRepeating {
                 throw CommandLineError.usage("\(spec.displayName) is given more than once; give it once")
             }
@@ -192,11 +191,12 @@ public struct CommandRunner: Sendable {
             }
         }
 
-        for spec in specs where spec.isRequired && values[ParsedArguments.key(spec)] == nil {
+        for spec in specs where spec.isRequired && values[spec.key] == nil {
             let form = spec.kind == .positional ? spec.displayName : "--\(spec.name) <\(spec.valueName)>"
             throw CommandLineError.usage("missing \(form): \(spec.help.prefix(1).lowercased() + spec.help.dropFirst())")
         }
-        return .run(ParsedArguments(values: values), configFile: configFile)
+        for declaration in declared { declaration.storage.assign(values[declaration.spec.key] ?? []) }
+        return .run(command, configFile: configFile)
     }
 
     /// Consumes `--config <file>` / `--config=<file>` at `index`, returning the file.

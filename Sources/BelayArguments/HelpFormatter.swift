@@ -12,12 +12,13 @@ enum HelpFormatter {
         if !configuration.subcommands.isEmpty {
             return commandPath(path) + (path.count == 1 ? " [--config <file>]" : "") + " <subcommand>"
         }
-        let specs = configuration.arguments.map(\.spec)
+        let specs = path.last!.declaredArguments
         let ordered = specs.filter { $0.kind == .positional } + specs.filter { $0.kind != .positional && $0.isRequired }
             + specs.filter { $0.kind != .positional && !$0.isRequired }
         return ([commandPath(path)] + ordered.map(\.usage)).joined(separator: " ")
     }
 
+    /// The whole `--help` text of the last command in `path`.
     static func help(for path: [any ParsableCommand.Type]) -> String {
         let configuration = path.last!.configuration
         var sections: [String] = []
@@ -25,14 +26,14 @@ enum HelpFormatter {
         sections.append("USAGE: \(usage(for: path))")
         if !configuration.discussion.isEmpty { sections.append(configuration.discussion) }
 
-        let specs = configuration.arguments.map(\.spec)
+        let specs = path.last!.declaredArguments
         let positionalRows = specs.filter { $0.kind == .positional }.map { ("<\($0.valueName)>", describe($0)) }
         var optionRows = specs.filter { $0.kind != .positional }.map { spec -> (String, String) in
             (spec.kind == .flag ? "--\(spec.name)" : "--\(spec.name) <\(spec.valueName)>", describe(spec))
         }
-        if path.count == 1 { optionRows.append(("--version", CommonOptions.version.spec.help)) }
-        optionRows.append(("--config <file>", CommonOptions.config.spec.help))
-        optionRows.append(("-h, --help", CommonOptions.help.spec.help))
+        if path.count == 1 { optionRows.append(("--version", StandardOptions.version.help)) }
+        optionRows.append(("--config <file>", StandardOptions.config.help))
+        optionRows.append(("-h, --help", StandardOptions.help.help))
         let subcommandRows = configuration.subcommands.map { ($0.configuration.name, $0.configuration.abstract) }
 
         let all = positionalRows + optionRows + subcommandRows

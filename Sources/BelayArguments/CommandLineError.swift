@@ -22,7 +22,7 @@ public struct CommandLineError: Error, Sendable, CustomStringConvertible {
 
     /// The system's description of `error`, without the full stop Foundation ends it with
     /// (the messages go on after it).
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         var reason = error.localizedDescription
         while reason.hasSuffix(".") || reason.hasSuffix(" ") { reason.removeLast() }
         return reason
@@ -39,12 +39,4 @@ public struct CommandLineError: Error, Sendable, CustomStringConvertible {
         case let .usage(message), let .failure(message): return message
         }
     }
-}
-
-/// Exit codes of `belay`, after BSD's sysexits.
-public enum ExitCode {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    /// EX_USAGE: the command line was wrong.
-    public static let usage: Int32 = 64
 }

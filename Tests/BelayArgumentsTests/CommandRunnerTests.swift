@@ -1,32 +1,18 @@
 import Foundation
-import Synchronization
 import Testing
-@testable import BelayCommandLine
+@testable import BelayArguments
 
 /// The parser and runner in-process, on a small command tree of their own.
 private struct Greet: ParsableCommand {
     enum Tone: String, ExpressibleByArgument, CaseIterable { case warm, dry }
 
-    static let name = Argument<String>("name", help: "Who to greet.")
-    static let times = Option<Int>("times", valueName: "n", default: 1, help: "How often.")
-    static let tone = OptionalOption<Tone>("tone", valueName: "tone", help: "How.")
-    static let tags = RepeatedOption<String>("tag", valueName: "text", help: "Labels.")
-    static let shout = Flag("shout", help: "Loudly.")
+    static let configuration = CommandConfiguration(name: "greet", abstract: "Greet someone.")
 
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(name: "greet", abstract: "Greet someone.", arguments: [name, times, tone, tags, shout])
-    }
-
-    let name: String, times: Int, tone: Tone?, tags: [String], shout: Bool, timesGiven: Bool
-
-    init(arguments: ParsedArguments) {
-        name = arguments[Self.name]
-        times = arguments[Self.times]
-        tone = arguments[Self.tone]
-        tags = arguments[Self.tags]
-        shout = arguments[Self.shout]
-        timesGiven = arguments.wasGiven(Self.times)
-    }
+    @Argument("name", help: "Who to greet.") var name: String
+    @Option("times", valueName: "n", default: 1, help: "How often.") var times: Int
+    @OptionalOption("tone", valueName: "tone", help: "How.") var tone: Tone?
+    @RepeatedOption("tag", valueName: "text", help: "Labels.") var tags: [String]
+    @Flag("shout", help: "Loudly.") var shout: Bool
 
     func validate() throws {
         guard times >= 1 else { throw CommandLineError.usage("--times must be at least 1") }
@@ -34,25 +20,17 @@ private struct Greet: ParsableCommand {
 
     func run(_ context: CommandContext) throws {
         if name == "nobody" { throw CommandLineError.failure("nobody is there; greet someone else") }
-        context.print("\(name)|\(times)|\(tone?.rawValue ?? "-")|\(tags.joined(separator: ","))|\(shout)|\(timesGiven)|\(context.configFile ?? "-")")
+        context.print("\(name)|\(times)|\(tone?.rawValue ?? "-")|\(tags.joined(separator: ","))|\(shout)|\($times.wasGiven)|\(context.configFile ?? "-")")
         context.note("greeted")
     }
 }
 
 private struct Tool: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(name: "tool", abstract: "A test tool.", subcommands: [Greet.self])
-    }
-    init(arguments: ParsedArguments) {}
+    static let configuration = CommandConfiguration(name: "tool", abstract: "A test tool.", subcommands: [Greet.self])
 }
 
 private func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
-    let output = Mutex(""), errors = Mutex("")
-    let status = CommandRunner(root: Tool.self, version: "tool 1.0").run(
-        arguments: arguments, environment: [:], currentDirectory: "/",
-        output: TextSink { text in output.withLock { $0 += text } },
-        errorOutput: TextSink { text in errors.withLock { $0 += text } })
-    return (status, output.withLock { $0 }, errors.withLock { $0 })
+    runCommandLine(root: Tool.self, version: "tool 1.0", arguments)
 }
 
 @Suite struct CommandRunnerTests {
