@@ -5,8 +5,9 @@ import Foundation
 /// Copies a club's whole SQLite database into an empty PostgreSQL one (`belay db copy`):
 /// migrates the target, copies every table in the order its foreign keys need, sets the id
 /// sequences past the copied ids, and reads every table back to compare its row count and a
-/// SHA-256 of its rows in key order with the source's. All of it is one transaction on the
-/// target, so a failure leaves it as it was. A target that already holds Belay rows is refused.
+/// SHA-256 of its rows in key order with the source's. The copy is one transaction on the
+/// target, so a failure keeps no row (the migrations, applied first, stay; a new copy into the
+/// migrated, empty database works). A target that already holds Belay rows is refused.
 public struct DatabaseCopier {
     /// One table's outcome.
     public struct TableReport: Sendable, Equatable {

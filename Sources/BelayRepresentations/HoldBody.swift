@@ -57,31 +57,26 @@ public struct ProgressBody: JSONRepresentable {
                     json.member("total", count.total)
                 }
             }
-            json.key("next_milestone")
-            if let next = progress.nextMilestone {
-                json.object { json in
-                    json.member("check_in", next.checkIn)
-                    json.member("hold_id", next.holdID)
-                    json.member("remaining", next.remaining)
-                }
-            } else {
-                json.null()
-            }
+            Self.writeNext("next_milestone", progress.nextMilestone.map { ("check_in", $0.checkIn, $0.holdID, $0.remaining) }, to: &json)
             json.member("streak") { json in
                 json.member("current_weeks", progress.streak.current)
                 json.member("longest_weeks", progress.streak.longest)
                 json.member("this_week_done", progress.streak.thisWeekDone)
             }
-            json.key("next_streak_milestone")
-            if let next = progress.nextStreakMilestone {
-                json.object { json in
-                    json.member("weeks", next.weeks)
-                    json.member("hold_id", next.holdID)
-                    json.member("remaining", next.remaining)
-                }
-            } else {
-                json.null()
-            }
+            Self.writeNext("next_streak_milestone", progress.nextStreakMilestone.map { ("weeks", $0.weeks, $0.holdID, $0.remaining) },
+                           to: &json)
+        }
+    }
+
+    /// A next milestone as `{<at>: n, hold_id, remaining}`, or null when there is none.
+    private static func writeNext(_ key: StaticString, _ next: (at: StaticString, value: Int, holdID: String, remaining: Int)?,
+                                  to json: inout JSONOutput) {
+        json.key(key)
+        guard let next else { return json.null() }
+        json.object { json in
+            json.member(next.at, next.value)
+            json.member("hold_id", next.holdID)
+            json.member("remaining", next.remaining)
         }
     }
 

@@ -15,8 +15,8 @@ extension DatabaseCommand {
                     Applies Belay's PostgreSQL migrations to the target, copies every table from one consistent snapshot \
                     of the SQLite database (safe while the server runs, though changes made meanwhile are not copied: \
                     stop the server first when you switch), and reads each table back to compare its row count and a \
-                    SHA-256 of its rows. Everything is one transaction on the target: on any failure it is left as it \
-                    was. A target that already holds Belay rows, or other tables, is refused. Prints each table's rows \
+                    SHA-256 of its rows. The copy is one transaction on the target: on any failure no row is kept \
+                    (the schema the migrations made stays, and a new copy into it works). A target that already holds Belay rows, or other tables, is refused. Prints each table's rows \
                     and checksum.
                     """
             )
