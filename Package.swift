@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
-                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP"]),
+                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP", "BelayPostgres"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),
@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
         // Shared helpers for tests: temporary directories, running the real binary, free ports.
-        .target(name: "BelayTestSupport", dependencies: ["BelayStorage"], path: "Tests/BelayTestSupport"),
+        .target(name: "BelayTestSupport", dependencies: ["BelayStorage", "BelayPostgres"], path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),

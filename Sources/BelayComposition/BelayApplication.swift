@@ -84,8 +84,9 @@ public final class BelayApplication: Sendable {
         server.stop(gracePeriod: gracePeriod)
         stopBackground()
         domain.users.flushTokenUses()
+        guard let sqlite = domain.pool as? SQLitePool else { return }
         do {
-            try domain.pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+            try sqlite.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
             logger.warning("could not checkpoint the database on shutdown (it stays consistent): \(error)")
         }
@@ -121,20 +122,8 @@ public final class BelayApplication: Sendable {
 /// - Throws: `ApplicationError` naming what is missing or wrong.
 public func buildApplication(_ configuration: BelayConfiguration, options: ApplicationOptions = ApplicationOptions()) throws -> BelayApplication {
     let logger = Logger(label: "belay", sink: options.logSink)
-    let path = configuration.databasePath
-    guard FileManager.default.fileExists(atPath: path) else { throw ApplicationError(.databaseMissing(path: path)) }
-    let migrator = try Migrator(configuration: configuration)
-    let pool: DatabasePool
-    do {
-        pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
-        let status = try pool.read { try migrator.status(of: $0) }
-        guard status.isCurrent else {
-            throw ApplicationError(.migrationsPending(path: path, names: status.pending.map(\.identifier)))
-        }
-    } catch let error as DatabaseError {
-        throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
-    }
-
+    let database = try openClubDatabase(configuration)
+    let pool = database.store
     let domain = try DomainServices(configuration: configuration, clock: options.clock) { pool }
 
     let pipeline: PipelineComponents
@@ -166,7 +155,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
-        readiness: { readiness(pool: pool, migrator: migrator) },
+        readiness: { readiness(of: database) },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
         notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
         assetsDirectory: configuration.assetsDirectory)
@@ -194,9 +183,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 }
 
 /// `/readyz`: the database answers and has every migration.
-private func readiness(pool: DatabasePool, migrator: Migrator) -> ReadinessReport {
+private func readiness(of database: ClubDatabase) -> ReadinessReport {
     do {
-        let status = try pool.read { try migrator.status(of: $0) }
+        let status = try database.migrationStatus()
         if status.isCurrent { return ReadinessReport(checks: [("database", "ok"), ("migrations", "ok")], isReady: true) }
         return ReadinessReport(checks: [("database", "ok"),
                                         ("migrations", "missing " + status.pending.map(\.identifier).joined(separator: ", "))],
@@ -204,6 +193,26 @@ private func readiness(pool: DatabasePool, migrator: Migrator) -> ReadinessRepor
     } catch {
         return ReadinessReport(checks: [("database", "unreachable"), ("migrations", "unknown")], isReady: false)
     }
+}
+
+/// Opens the configured database for a server or worker: it must exist with every
+/// migration applied (see `prepareDataDirectory` and `belay migrate`).
+/// - Throws: `ApplicationError` saying what is missing or wrong.
+func openClubDatabase(_ configuration: BelayConfiguration) throws -> ClubDatabase {
+    if ClubDatabase.isMissing(configuration) { throw ApplicationError(.databaseMissing(path: configuration.databasePath)) }
+    let database: ClubDatabase
+    do {
+        database = try ClubDatabase(configuration: configuration)
+        let status = try database.migrationStatus()
+        guard status.isCurrent else {
+            throw ApplicationError(.migrationsPending(path: database.location, names: status.pending.map(\.identifier)))
+        }
+    } catch let error as DatabaseError {
+        throw ApplicationError(.databaseUnusable(path: configuration.database.isPostgreSQL
+                                                    ? PasswordRedaction.redacted(configuration.database.url) : configuration.databasePath,
+                                                 reason: error.description))
+    }
+    return database
 }
 
 /// Lets closures built before the application exists reach it once it does, without

@@ -45,7 +45,7 @@ extension CheckInRetention {
     /// Pruning of check-in idempotency keys and wrong-code counters after
     /// `check_in.retention_days`.
     /// - Throws: `ApplicationError` naming the key when the value cannot work.
-    public convenience init(configuration: BelayConfiguration, pool: DatabasePool, clock: any TimeSource) throws {
+    public convenience init(configuration: BelayConfiguration, pool: any DatabaseStore, clock: any TimeSource) throws {
         do {
             try self.init(pool: pool, clock: clock, retentionDays: configuration.checkIn.retentionDays)
         } catch let error as DomainError {

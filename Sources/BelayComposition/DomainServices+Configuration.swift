@@ -13,7 +13,7 @@ extension DomainServices {
     /// - Throws: `ApplicationError` naming the setting when a policy cannot work, or what
     ///   `pool` throws.
     public init(configuration: BelayConfiguration, presentation: Presentation? = nil, clock: any TimeSource,
-                pool: () throws -> DatabasePool) throws {
+                pool: () throws -> any DatabaseStore) throws {
         let settings = try DomainSettings(configuration: configuration)
         let pool = try pool()
         do {

@@ -24,24 +24,36 @@ public struct FirstStartReport: Sendable {
 ///   be read or applied, or the catalogue is invalid.
 public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any TimeSource = SystemTimeSource()) throws -> FirstStartReport? {
     let path = configuration.databasePath
-    guard !FileManager.default.fileExists(atPath: path) else { return nil }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = configuration.database.isPostgreSQL ? configuration.dataDirectory : (path as NSString).deletingLastPathComponent
     do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     } catch {
         throw ApplicationError(.dataDirectoryUnusable(path: directory, reason: error.localizedDescription))
     }
-    let migrator = try Migrator(configuration: configuration)
-    let pool: DatabasePool
+    let database: ClubDatabase
     let applied: [Migration]
-    do {
-        pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
-        applied = try migrator.migrate(pool)
-    } catch let error as DatabaseError {
-        try? FileManager.default.removeItem(atPath: path)
-        throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
+    if configuration.database.isPostgreSQL {
+        // A server database is empty on a first start: it has no migrations recorded.
+        let location = PasswordRedaction.redacted(configuration.database.url)
+        do {
+            database = try ClubDatabase(configuration: configuration)
+            guard try database.migrationStatus().applied.isEmpty else { return nil }
+            applied = try database.migrate()
+        } catch let error as DatabaseError {
+            throw ApplicationError(.databaseUnusable(path: location, reason: error.description))
+        }
+    } else {
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            database = try ClubDatabase(configuration: configuration)
+            applied = try database.migrate()
+        } catch let error as DatabaseError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
+        }
     }
+    let pool = database.store
     let catalogue: CatalogImportReport
     do {
         let domain = try DomainServices(pool: pool, clock: clock, settings: try DomainSettings(configuration: configuration))
@@ -49,5 +61,5 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
     } catch let error as DomainError {
         throw ApplicationError(.catalogueUnusable(reason: error.message))
     }
-    return FirstStartReport(databasePath: path, migrations: applied.map(\.identifier), catalogue: catalogue)
+    return FirstStartReport(databasePath: database.location, migrations: applied.map(\.identifier), catalogue: catalogue)
 }

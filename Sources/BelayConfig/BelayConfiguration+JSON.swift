@@ -24,6 +24,11 @@ extension BelayConfiguration {
             ("data_directory", string(dataDirectory)),
             ("database_path", string(databasePath)),
             ("database_durability", string(databaseDurability.rawValue)),
+            ("database", .object([
+                ("url", string(PasswordRedaction.redacted(database.url))),
+                ("max_connections", integer(database.maxConnections)),
+                ("statement_timeout_ms", integer(database.statementTimeoutMilliseconds)),
+            ])),
             ("assets_directory", string(assetsDirectory)),
             ("migrations_directory", string(migrationsDirectory)),
             ("fonts", .object([

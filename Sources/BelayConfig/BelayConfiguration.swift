@@ -102,6 +102,27 @@ public struct BelayConfiguration: Sendable, Equatable {
         case normal
     }
 
+    /// `database`: which engine holds the data. `url` empty (or a file path) keeps SQLite
+    /// at `database_path`; a `postgres://` or `postgresql://` URL (a libpq connection string,
+    /// TLS through `sslmode`) puts it on a PostgreSQL server that several nodes can share.
+    public struct DatabaseServer: Sendable, Equatable {
+        /// The PostgreSQL URL; empty for SQLite.
+        public var url: String
+        /// Connections one process keeps open to the server at most.
+        public var maxConnections: Int
+        /// The longest one statement may run on the server, in milliseconds (0: no limit).
+        public var statementTimeoutMilliseconds: Int
+
+        /// True when the data is on a PostgreSQL server.
+        public var isPostgreSQL: Bool { !url.isEmpty }
+
+        /// True for a `postgres://` or `postgresql://` URL.
+        public static func isServerURL(_ text: String) -> Bool {
+            let lowered = text.lowercased()
+            return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+        }
+    }
+
     /// The image format of the story background.
     public enum StoryFormat: String, Sendable, Equatable, CaseIterable {
         case png, jpeg
@@ -239,6 +260,8 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var databasePath: String
     /// `full` (default) or `normal`; see `Durability`.
     public var databaseDurability: Durability
+    /// `database`: the PostgreSQL server, when the data is on one.
+    public var database: DatabaseServer
     /// Backgrounds, hold artworks and template settings.
     public var assetsDirectory: String
     /// The `NNNN_name.sql` migrations applied by `belay migrate`.

@@ -20,6 +20,11 @@ enum BuiltInDefaults {
       "data_directory": "./data",
       "database_path": "",
       "database_durability": "full",
+      "database": {
+        "url": "",
+        "max_connections": 8,
+        "statement_timeout_ms": 5000
+      },
       "assets_directory": "./Assets",
       "migrations_directory": "./Migrations",
       "fonts": {

@@ -139,6 +139,19 @@ struct ConfigurationValidator {
         if databasePath.isEmpty, !dataDirectory.isEmpty {
             databasePath = (dataDirectory as NSString).appendingPathComponent("belay.sqlite3")
         }
+        let databaseURL = string("database.url").trimmingCharacters(in: .whitespaces)
+        var serverURL = ""
+        if BelayConfiguration.DatabaseServer.isServerURL(databaseURL) {
+            serverURL = databaseURL
+        } else if databaseURL.contains("://") {
+            refuse("database.url", "\(JSONOutput.quoted(PasswordRedaction.redacted(databaseURL))) is neither a postgres:// or postgresql:// URL nor a file path; leave it empty for SQLite at database_path")
+        } else if !databaseURL.isEmpty {
+            databasePath = databaseURL
+        }
+        let database = BelayConfiguration.DatabaseServer(
+            url: serverURL,
+            maxConnections: atLeast(1, "database.max_connections", unit: "connection"),
+            statementTimeoutMilliseconds: atLeast(0, "database.statement_timeout_ms", unit: "milliseconds", why: "0 sets no limit"))
         let durabilityName = string("database_durability")
         let durability = BelayConfiguration.Durability(rawValue: durabilityName)
         if durability == nil {
@@ -328,6 +341,7 @@ struct ConfigurationValidator {
             dataDirectory: dataDirectory,
             databasePath: databasePath,
             databaseDurability: durability ?? .full,
+            database: database,
             assetsDirectory: nonEmpty("assets_directory", what: "the directory of backgrounds and hold artworks, e.g. ./Assets"),
             migrationsDirectory: nonEmpty("migrations_directory", what: "the directory of NNNN_name.sql migrations, e.g. ./Migrations"),
             fonts: fonts,

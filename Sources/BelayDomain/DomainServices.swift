@@ -7,7 +7,7 @@ import Foundation
 /// Build it once at start-up (the server, the CLI, the pipeline) and hand the services to
 /// the code that needs them. All services are thread-safe.
 public struct DomainServices: Sendable {
-    public let pool: DatabasePool
+    public let pool: any DatabaseStore
     public let clock: any TimeSource
     public let settings: DomainSettings
     public let users: UserService
@@ -34,7 +34,7 @@ public struct DomainServices: Sendable {
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
     /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
-    public init(pool: DatabasePool, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings = DomainSettings(),
+    public init(pool: any DatabaseStore, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings = DomainSettings(),
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
         let emitter = WebhookEmitter(encoder: webhookPayloads)

@@ -1,3 +1,5 @@
+import BelayCore
+import BelayStorage
 import CPQ
 import Foundation
 
@@ -29,9 +31,7 @@ public final class PostgresConnection {
 
     /// `url` with any password replaced by `***`, for messages and logs.
     public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
+        PasswordRedaction.redacted(url)
     }
 
     /// Runs one statement with text parameters (nil for NULL) and returns its rows.
@@ -45,6 +45,95 @@ public final class PostgresConnection {
             PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
         return try read(result, sql: sql)
+    }
+
+    /// True when the connection broke or the server closed it; it cannot be used again.
+    public var isBroken: Bool { PQstatus(connection) != CONNECTION_OK }
+
+    /// Runs one statement with typed parameters (integers as `bigint`, doubles as `double
+    /// precision`, text as `text`, bytes as `bytea` sent in binary, NULL untyped) and reads
+    /// its rows as `DatabaseValue`s: integer, boolean and whole numeric columns as integers,
+    /// floating-point as doubles, `bytea` as bytes, anything else as text.
+    /// - Throws: `PostgresError` (`statementFailed`) with the server's message and SQLSTATE.
+    public func execute(_ sql: String, typed parameters: [DatabaseValue]) throws -> PostgresTypedResult {
+        var types: [Oid] = []
+        var formats: [Int32] = []
+        var lengths: [Int32] = []
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        defer { buffers.forEach { free($0) } }
+        for parameter in parameters {
+            switch parameter {
+            case .null:
+                types.append(0); formats.append(0); lengths.append(0); buffers.append(nil)
+            case let .integer(value):
+                types.append(20); formats.append(0); lengths.append(0); buffers.append(strdup(String(value)))
+            case let .real(value):
+                types.append(701); formats.append(0); lengths.append(0); buffers.append(strdup("\(value)"))
+            case let .text(value):
+                types.append(25); formats.append(0); lengths.append(0); buffers.append(strdup(value))
+            case let .blob(data):
+                // malloc'd, so the deferred free() releases it like the strdup'd texts.
+                let owned = malloc(max(data.count, 1))?.assumingMemoryBound(to: CChar.self)
+                data.withUnsafeBytes { bytes in
+                    if let owned, let base = bytes.baseAddress { memcpy(owned, base, data.count) }
+                }
+                types.append(17); formats.append(1); lengths.append(Int32(data.count)); buffers.append(owned)
+            }
+        }
+        let pointers = buffers.map { UnsafePointer($0) }
+        let result = PQexecParams(connection, sql, Int32(parameters.count), types, pointers, lengths, formats, 0)
+        guard let result else {
+            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        let columnCount = Int(PQnfields(result))
+        let rowCount = Int(PQntuples(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        let columnTypes = (0..<columnCount).map { PQftype(result, Int32($0)) }
+        var rows: [[DatabaseValue]] = []
+        rows.reserveCapacity(rowCount)
+        for row in 0..<Int32(rowCount) {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(columnCount)
+            for column in 0..<columnCount {
+                if PQgetisnull(result, row, Int32(column)) == 1 {
+                    values.append(.null)
+                    continue
+                }
+                let text = String(cString: PQgetvalue(result, row, Int32(column)))
+                values.append(Self.value(text, type: columnTypes[column]))
+            }
+            rows.append(values)
+        }
+        let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        return PostgresTypedResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+
+    /// A column's text as the storage class the repositories read.
+    static func value(_ text: String, type: Oid) -> DatabaseValue {
+        switch type {
+        case 20, 21, 23, 26: return Int64(text).map(DatabaseValue.integer) ?? .text(text)
+        case 16: return .integer(text == "t" ? 1 : 0)
+        case 700, 701: return Double(text).map(DatabaseValue.real) ?? .text(text)
+        case 1700: return Int64(text).map(DatabaseValue.integer) ?? Double(text).map(DatabaseValue.real) ?? .text(text)
+        case 17: return .blob(hexBytes(text))
+        default: return .text(text)
+        }
+    }
+
+    /// The bytes of `bytea`'s hex output (`\\x0a1b…`).
+    static func hexBytes(_ text: String) -> Data {
+        var bytes = Data()
+        let digits = Array(text.utf8.dropFirst(2))
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index + 1 < digits.count {
+            func nibble(_ c: UInt8) -> UInt8 { c <= 57 ? c - 48 : (c | 0x20) - 87 }
+            bytes.append(nibble(digits[index]) << 4 | nibble(digits[index + 1]))
+            index += 2
+        }
+        return bytes
     }
 
     /// Runs a script of several statements without parameters (a migration).
@@ -72,13 +161,7 @@ public final class PostgresConnection {
             throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
         }
         defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
-            let statement = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
-            throw PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)")
-        }
+        try check(result, sql: sql)
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -90,5 +173,16 @@ public final class PostgresConnection {
             })
         }
         return PostgresResult(columns: columns, rows: rows)
+    }
+
+    /// Throws the server's error when `result` is not a success.
+    private func check(_ result: OpaquePointer, sql: String) throws {
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let statement = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
+            throw PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)")
+        }
     }
 }

@@ -44,6 +44,23 @@ public struct PostgresMigrator: Sendable {
         return applied
     }
 
+    /// What is applied and what is pending, without changing anything.
+    /// - Throws: `PostgresError` when the database holds a migration edited since, or one
+    ///   this Belay does not know.
+    public func status(_ connection: PostgresConnection) throws -> MigrationStatus {
+        let exists = try connection.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'")
+        let tables = exists.rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+        guard tables > 0 else {
+            return MigrationStatus(applied: [], pending: migrations)
+        }
+        let recorded = try connection.execute("SELECT identifier, checksum FROM schema_migrations ORDER BY identifier")
+        try check(recorded)
+        let applied = try recorded.values("identifier").compactMap { $0 }
+        let done = Set(applied)
+        return MigrationStatus(applied: applied, pending: migrations.filter { !done.contains($0.identifier) })
+    }
+
     private func check(_ recorded: PostgresResult) throws {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0.checksum) })
         for row in recorded.rows {

@@ -34,7 +34,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
         }
     }
 
-    private let connection: Database
+    private let connection: SQLiteDatabase
     private let thresholds: Thresholds
     private let lifecycle = ThreadStop()
     /// Guards every variable below.
@@ -50,7 +50,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     init(path: String, configuration: DatabaseConfiguration) throws {
         var own = configuration
         own.walAutocheckpointPages = 0
-        connection = try Database(path: path, configuration: own)
+        connection = try SQLiteDatabase(path: path, configuration: own)
         thresholds = Thresholds(autocheckpointPages: configuration.walAutocheckpointPages)
         let thread = Thread { [self] in run() }
         thread.name = "belay-db-checkpointer"
@@ -60,7 +60,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     /// Installs the WAL hook on the writer's connection (instead of SQLite's automatic
     /// checkpoint, which the hook replaces). The checkpointer must outlive the connection:
     /// the writer thread keeps it and stops it after closing the connection.
-    func attach(to writer: Database) {
+    func attach(to writer: SQLiteDatabase) {
         guard let handle = writer.handle else { return }
         sqlite3_wal_hook(handle, { context, database, _, frames in
             guard let context else { return SQLITE_OK }

@@ -23,6 +23,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         case migration(MigrationRefusal, message: String)
         /// The API was used in a way SQLite cannot honour (for example a closed connection).
         case misuse(message: String)
+        /// A database server refused a statement; `sqlState` is its five-character SQLSTATE.
+        case server(sqlState: String, message: String, sql: String?)
+        /// The database server cannot be reached (down, restarting, connection lost).
+        case unavailable(message: String)
     }
 
     let kind: Kind
@@ -37,6 +41,26 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     static let constraintForeignKey: Int32 = 787    // SQLITE_CONSTRAINT | (3 << 8)
 
     init(_ kind: Kind) { self.kind = kind }
+
+    /// An error a database server reported for a statement (PostgreSQL's SQLSTATE and message).
+    public static func server(sqlState: String, message: String, sql: String?) -> DatabaseError {
+        DatabaseError(.server(sqlState: sqlState, message: message, sql: sql))
+    }
+
+    /// The database server cannot be reached; requests should be retried later.
+    public static func unavailable(_ message: String) -> DatabaseError {
+        DatabaseError(.unavailable(message: message))
+    }
+
+    /// The SQLSTATE a database server gave, or nil for an SQLite error.
+    public var sqlState: String? {
+        if case let .server(state, _, _) = kind { return state }
+        return nil
+    }
+
+    /// True when the server aborted the transaction for a conflict with a concurrent one
+    /// (serialization failure or deadlock): running it again may succeed.
+    public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
 
     /// An error from a SQLite result code, reading the message from the connection.
     init(code: Int32, connection: OpaquePointer?, sql: String?) {
@@ -73,33 +97,55 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         case let .sqlite(_, _, sql): return sql
         case let .conversion(_, _, _, sql): return sql
         case let .unknownValue(_, _, _, sql): return sql
-        case .migration, .misuse: return nil
+        case let .server(_, _, sql): return sql
+        case .migration, .misuse, .unavailable: return nil
         }
     }
 
     /// True for any constraint violation (UNIQUE, NOT NULL, CHECK, FOREIGN KEY, …).
-    public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
+    public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT || sqlState?.hasPrefix("23") == true }
 
     /// True for a UNIQUE or PRIMARY KEY constraint violation.
     public var isUniqueConstraintViolation: Bool {
-        extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey
+        extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey || sqlState == "23505"
     }
 
     /// True for a FOREIGN KEY constraint violation.
-    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey }
+    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey || sqlState == "23503" }
 
     /// True when the disk (or the user's quota) holding the database or its write-ahead log
     /// is full: SQLite's `SQLITE_FULL`, or an I/O error whose cause was `ENOSPC`/`EDQUOT`.
     /// Nothing can be written until space is freed; reads still work.
     public var isStorageFull: Bool {
+        if sqlState == "53100" { return true } // disk_full
         guard let resultCode else { return false }
         if resultCode == SQLITE_FULL { return true }
         return (resultCode == SQLITE_IOERR || resultCode == SQLITE_CANTOPEN)
             && (systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT)
     }
 
-    /// True when another connection or process held a lock longer than the busy timeout.
-    public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+    /// True when the request may succeed later: another connection or process held a lock
+    /// longer than the busy timeout, a statement ran past its timeout, the server kept
+    /// aborting the transaction for conflicts, or the server cannot be reached.
+    public var isBusy: Bool {
+        if case .unavailable = kind { return true }
+        // 57014: statement timeout; 55P03: lock not available; 40001/40P01: conflicts that
+        // outlasted the retries; 57P01-57P03 and 08xxx: the server is going away or gone.
+        if let sqlState {
+            return sqlState == "57014" || sqlState == "55P03" || isSerializationFailure
+                || sqlState.hasPrefix("57P") || sqlState.hasPrefix("08")
+        }
+        return resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED
+    }
+
+    /// The engine's own message: SQLite's, or the server's (which names the constraint a
+    /// statement violated).
+    public var engineMessage: String? {
+        switch kind {
+        case let .sqlite(_, message, _), let .server(_, message, _): return message
+        default: return nil
+        }
+    }
 
     /// The column and the stored value, when a column held a value no case of the
     /// enumeration read from it has.
@@ -133,6 +179,12 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         case let .migration(_, message):
             return message
         case let .misuse(message):
+            return message
+        case let .server(state, message, sql):
+            var text = "PostgreSQL error \(state): \(message)"
+            if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
+            return text
+        case let .unavailable(message):
             return message
         }
     }

@@ -28,7 +28,7 @@ public struct DatabaseCheckReport: Sendable {
     public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyViolations.isEmpty }
 }
 
-extension Database {
+extension SQLiteDatabase {
     /// Runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`.
     /// - Throws: `DatabaseError` when the checks cannot run (e.g. the file is not a database).
     public func check() throws -> DatabaseCheckReport {
@@ -98,7 +98,7 @@ extension Database {
     }
 }
 
-extension Database {
+extension SQLiteDatabase {
     /// The files SQLite keeps beside a database: the write-ahead log, its shared-memory
     /// index, and the rollback journal.
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
@@ -134,17 +134,17 @@ private struct FileIdentity: Equatable {
     }
 }
 
-extension DatabasePool {
+extension SQLitePool {
     /// Checks integrity and foreign keys on a reader connection.
     /// - Throws: `DatabaseError` when the checks cannot run.
     public func check() throws -> DatabaseCheckReport {
-        try read { try $0.check() }
+        try readSQLite { try $0.check() }
     }
 
     /// True when `candidate` is this database's file or one of its `-wal`/`-shm`/`-journal`
     /// files, under any name (same device and inode): never a place to write a backup.
     public func isDatabaseFile(_ candidate: String) -> Bool {
-        Database.companion(candidate, of: path) != nil
+        SQLiteDatabase.companion(candidate, of: path) != nil
     }
 
     /// Backs the database up to `destination` from a reader connection, while writes go on.

@@ -6,6 +6,11 @@ public struct MigrationStatus: Sendable {
     public let applied: [String]
     /// Migrations not yet applied, in the order `migrate` would apply them.
     public let pending: [Migration]
+
+    public init(applied: [String], pending: [Migration]) {
+        self.applied = applied
+        self.pending = pending
+    }
     /// True when nothing is pending (the schema is what this binary expects).
     public var isCurrent: Bool { pending.isEmpty }
 }
@@ -85,7 +90,7 @@ public struct Migrator: Sendable {
     /// What is applied and what is pending, after checking that the applied migrations are
     /// all known and unchanged. Cheap enough for a readiness probe.
     /// - Throws: `DatabaseError` with `.checksumChanged` or `.unknownMigrationApplied`.
-    public func status(of database: Database) throws -> MigrationStatus {
+    public func status(of database: SQLiteDatabase) throws -> MigrationStatus {
         let applied = try appliedRecords(in: database)
         let byIdentifier = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0) })
         for record in applied {
@@ -105,7 +110,7 @@ public struct Migrator: Sendable {
 
     /// The migrations `migrate` would apply (for `--dry-run`).
     /// - Throws: as `status(of:)`.
-    public func pendingMigrations(in database: Database) throws -> [Migration] {
+    public func pendingMigrations(in database: SQLiteDatabase) throws -> [Migration] {
         try status(of: database).pending
     }
 
@@ -117,7 +122,7 @@ public struct Migrator: Sendable {
     /// - Throws: a refusal (see the type's documentation) or the `DatabaseError` of the
     ///   failing statement; earlier migrations stay applied, the failing one leaves nothing.
     @discardableResult
-    public func migrate(_ database: Database) throws -> [Migration] {
+    public func migrate(_ database: SQLiteDatabase) throws -> [Migration] {
         try database.transaction(.immediate) {
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -148,7 +153,7 @@ public struct Migrator: Sendable {
     /// Applies pending migrations on the pool's writer connection.
     /// - Throws: as `migrate(_:)`.
     @discardableResult
-    public func migrate(_ pool: DatabasePool) throws -> [Migration] {
+    public func migrate(_ pool: SQLitePool) throws -> [Migration] {
         try pool.writeWithoutTransaction { try migrate($0) }
     }
 
@@ -157,7 +162,7 @@ public struct Migrator: Sendable {
         let checksum: String
     }
 
-    private func appliedRecords(in database: Database) throws -> [AppliedRecord] {
+    private func appliedRecords(in database: SQLiteDatabase) throws -> [AppliedRecord] {
         let exists = try database.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
             as: Int64.self) ?? 0

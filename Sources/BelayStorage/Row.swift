@@ -8,20 +8,46 @@ import Foundation
 /// once, when it is prepared. Columns are also numbered from 0 in the order of the SELECT
 /// list, for one-column queries and PRAGMAs.
 public struct Row {
-    let statement: Statement
+    /// Where the values are: a SQLite statement stepped to this row, or values another engine
+    /// has already read.
+    @usableFromInline
+    enum Source {
+        case statement(Statement)
+        case values(RowValues)
+    }
 
-    init(statement: Statement) { self.statement = statement }
+    @usableFromInline let source: Source
+
+    init(statement: Statement) { source = .statement(statement) }
+
+    /// A row of values read by an engine that hands whole rows over (PostgreSQL).
+    public init(values: RowValues) { source = .values(values) }
 
     /// The number of columns.
-    public var count: Int { Int(sqlite3_column_count(statement.handle)) }
+    public var count: Int {
+        switch source {
+        case let .statement(statement): Int(sqlite3_column_count(statement.handle))
+        case let .values(values): values.values.count
+        }
+    }
 
     /// True when the column holds NULL.
     public func isNull(_ column: Int) -> Bool {
-        sqlite3_column_type(statement.handle, Int32(column)) == SQLITE_NULL
+        switch source {
+        case let .statement(statement): sqlite3_column_type(statement.handle, Int32(column)) == SQLITE_NULL
+        case let .values(values): values.values[column] == .null
+        }
     }
 
-    /// The column's value as SQLite stores it.
+    /// The column's value as the engine stores it.
     public func value(_ column: Int) -> DatabaseValue {
+        switch source {
+        case let .statement(statement): Self.value(column, of: statement)
+        case let .values(values): values.values[column]
+        }
+    }
+
+    private static func value(_ column: Int, of statement: Statement) -> DatabaseValue {
         let handle = statement.handle
         let index = Int32(column)
         switch sqlite3_column_type(handle, index) {
@@ -113,13 +139,26 @@ public struct Row {
     /// - Throws: `DatabaseError` when there is none, or more than one.
     @usableFromInline
     func index(of name: String) throws -> Int {
-        guard let column = statement.columnIndices[name] else {
-            throw DatabaseError(.misuse(message: "No column named \(name) – while executing `\(DatabaseError.abbreviated(statement.sql))`"))
+        let found = switch source {
+        case let .statement(statement): statement.columnIndices[name]
+        case let .values(values): values.layout.columnIndices[name]
+        }
+        guard let column = found else {
+            throw DatabaseError(.misuse(message: "No column named \(name) – while executing `\(DatabaseError.abbreviated(sql))`"))
         }
         guard column >= 0 else {
-            throw DatabaseError(.misuse(message: "Two columns are named \(name); alias one – while executing `\(DatabaseError.abbreviated(statement.sql))`"))
+            throw DatabaseError(.misuse(message: "Two columns are named \(name); alias one – while executing `\(DatabaseError.abbreviated(sql))`"))
         }
         return column
+    }
+
+    /// The statement that produced the row, for messages.
+    @usableFromInline
+    var sql: String {
+        switch source {
+        case let .statement(statement): statement.sql
+        case let .values(values): values.layout.sql
+        }
     }
 
     @usableFromInline
@@ -129,11 +168,11 @@ public struct Row {
 
     @usableFromInline
     func unknownValueError(column: String, value: String, type: String) -> DatabaseError {
-        DatabaseError(.unknownValue(column: column, value: value, type: type, sql: statement.sql))
+        DatabaseError(.unknownValue(column: column, value: value, type: type, sql: sql))
     }
 
     @usableFromInline
     func conversionError(column: String, expected: String, found: DatabaseValue) -> DatabaseError {
-        DatabaseError(.conversion(column: column, expected: expected, found: found.storageClassName, sql: statement.sql))
+        DatabaseError(.conversion(column: column, expected: expected, found: found.storageClassName, sql: sql))
     }
 }

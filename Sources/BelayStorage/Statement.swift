@@ -5,20 +5,21 @@ import Foundation
 ///
 /// Statements belong to the `Database` that prepared them and are used only through it
 /// (`execute`, `query`), which binds arguments, steps and resets them.
+@usableFromInline
 final class Statement {
     let handle: OpaquePointer
-    let sql: String
-    unowned let database: Database
+    @usableFromInline let sql: String
+    unowned let database: SQLiteDatabase
     /// True while a caller is stepping through rows, so a nested use of the same SQL gets
     /// its own statement instead of clobbering this one.
     var isInUse = false
     /// The position of each result column by name, read once when the statement is
     /// prepared; -1 marks a name two columns share.
-    let columnIndices: [String: Int]
+    @usableFromInline let columnIndices: [String: Int]
 
     /// Prepares `sql`, which must hold exactly one statement.
     /// - Throws: `DatabaseError` when SQLite cannot compile it.
-    init(database: Database, sql: String) throws {
+    init(database: SQLiteDatabase, sql: String) throws {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {

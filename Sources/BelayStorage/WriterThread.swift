@@ -6,7 +6,7 @@ import Darwin
 import Dispatch
 import Foundation
 
-/// The thread that owns a `DatabasePool`'s writer connection and runs every write on it.
+/// The thread that owns a `SQLitePool`'s writer connection and runs every write on it.
 ///
 /// Callers queue a closure and wait. The thread takes all transactional writes queued at that
 /// moment (up to `maximumWritesPerCommit`), runs each inside its own savepoint of one
@@ -46,9 +46,9 @@ final class WriterThread: @unchecked Sendable {
 
     /// Runs `body` on the writer thread and returns what it returned, once committed.
     /// - Throws: what `body` throws, or the error that lost its transaction (busy, I/O, commit).
-    func perform<T>(_ body: (Database) throws -> T, inTransaction: Bool) throws -> T {
+    func perform<T>(_ body: (SQLiteDatabase) throws -> T, inTransaction: Bool) throws -> T {
         precondition(!isOnWriterThread && syncer?.isOnSyncThread != true,
-                     "DatabasePool.write was called from inside a write or its completion; pass the Database instead, or queue it with write(_:then:)")
+                     "SQLitePool.write was called from inside a write or its completion; pass the Database instead, or queue it with write(_:then:)")
         return try withoutActuallyEscaping(body) { body in
             let done = DispatchSemaphore(value: 0)
             let outcome = ResultBox<T>()
@@ -64,7 +64,7 @@ final class WriterThread: @unchecked Sendable {
     /// Queues `body` and returns at once; `completion` gets what `body` returned (or the error)
     /// once its transaction is committed (or lost). `completion` runs on the writer thread:
     /// it must be quick and must not wait for another write.
-    func submit<T>(_ body: @escaping (Database) throws -> T, inTransaction: Bool,
+    func submit<T>(_ body: @escaping (SQLiteDatabase) throws -> T, inTransaction: Bool,
                    completion: @escaping (Result<T, any Error>) -> Void) {
         let result = ResultBox<T>()
         let pending = PendingWrite(inTransaction: inTransaction, run: { database in
@@ -197,7 +197,7 @@ final class WriterThread: @unchecked Sendable {
 
     /// Runs one write inside its own savepoint; a write that throws (or whose savepoint cannot
     /// be released) is rolled back to the savepoint, leaving the others' work in place.
-    private func runInSavepoint(_ pending: PendingWrite, on database: Database) {
+    private func runInSavepoint(_ pending: PendingWrite, on database: SQLiteDatabase) {
         let body = pending.takeClosure()
         do {
             try database.execute("SAVEPOINT belay_write")
@@ -225,13 +225,13 @@ final class WriterThread: @unchecked Sendable {
 private final class PendingWrite: @unchecked Sendable {
     let inTransaction: Bool
     /// Runs the caller's body and stores its result; returns false when the body threw.
-    private var closure: ((Database) -> Bool)?
+    private var closure: ((SQLiteDatabase) -> Bool)?
     /// Why the write was lost although its body succeeded (busy, commit failed), if it was.
     var failure: (any Error)?
     /// Reports the outcome to the caller, once.
     private var finished: (((any Error)?) -> Void)?
 
-    init(inTransaction: Bool, run closure: @escaping (Database) -> Bool, finished: @escaping ((any Error)?) -> Void) {
+    init(inTransaction: Bool, run closure: @escaping (SQLiteDatabase) -> Bool, finished: @escaping ((any Error)?) -> Void) {
         self.inTransaction = inTransaction
         self.closure = closure
         self.finished = finished
@@ -246,7 +246,7 @@ private final class PendingWrite: @unchecked Sendable {
 
     /// The closure, which this object no longer holds afterwards (the caller's body must not
     /// outlive its call).
-    func takeClosure() -> (Database) -> Bool {
+    func takeClosure() -> (SQLiteDatabase) -> Bool {
         defer { closure = nil }
         return closure ?? { _ in false }
     }

@@ -43,6 +43,7 @@ final class APIFixture: @unchecked Sendable {
             "assets_directory": BelayProcess.packageRoot.appendingPathComponent("Assets").path,
             "migrations_directory": BelayProcess.packageRoot.appendingPathComponent("Migrations").path,
             "server": ["port": 0, "public_base_url": "https://api.belay.example"],
+            "database": ["url": try TestDatabase.configuredURL()],
         ]
         file.merge(settings) { _, new in new }
         let data = try JSONSerialization.data(withJSONObject: file)

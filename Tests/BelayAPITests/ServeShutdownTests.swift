@@ -46,7 +46,7 @@ import Glibc
 
         // Another process holds the write lock: the server's writer waits for it.
         let databasePath = workspace.directory.file("data/belay.sqlite3")
-        let blocker = try Database(path: databasePath)
+        let blocker = try SQLiteDatabase(path: databasePath)
         try blocker.execute("BEGIN IMMEDIATE")
         try client.send(checkIn(members[1]))
         // SIGTERM only once the server holds that check-in (suspended, waiting for the writer).
@@ -68,7 +68,7 @@ import Glibc
         let stopped = server.wait()
         #expect(stopped.status == 0, "\(stopped)")
         #expect(!stopped.standardError.contains("suspended connections"))
-        try DatabasePool(path: databasePath).read { db throws in
+        try SQLitePool(path: databasePath).read { db throws in
             #expect(try db.scalar("SELECT count(*) FROM rewards WHERE member_id = ?", [members[0]], as: Int.self) == 1,
                     "the acknowledged check-in and its reward are committed")
         }
@@ -79,7 +79,7 @@ import Glibc
         try retry.send(checkIn(members[1]))
         let status = try retry.readResponse().status
         #expect(status == 200 || status == 201)
-        try DatabasePool(path: databasePath).read { db throws in
+        try SQLitePool(path: databasePath).read { db throws in
             #expect(try db.scalar("SELECT count(*) FROM rewards WHERE member_id = ?", [members[1]], as: Int.self) == 1)
         }
         #expect(server.terminate().status == 0)

@@ -35,7 +35,7 @@ struct StorageFullTests {
         let id = try #require(meetup["id"]?.intValue)
         for member in [ana, bo] { #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: member.token).status == 201) }
         // Empty the write-ahead log, so that the next commit must grow it, then fill the disk.
-        let pool = try DatabasePool(path: databaseDirectory + "/belay.sqlite3")
+        let pool = try SQLitePool(path: databaseDirectory + "/belay.sqlite3")
         try pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         disk.fill()
 

@@ -72,7 +72,7 @@ final class BackfillWorkspace: @unchecked Sendable {
     }
 
     func state() throws -> State {
-        let pool = try DatabasePool(path: workspace.databasePath)
+        let pool = try SQLitePool(path: workspace.databasePath)
         return try pool.read { db in
             var state = State()
             state.checkedIn = try db.scalar("SELECT count(*) FROM attendances WHERE status = 'checked_in'", as: Int.self) ?? 0

@@ -18,7 +18,7 @@ struct BackfillReclaimTests {
         let deadOwner = "\(WorkerIdentity.current.host):\(dead.pid):render-0"
         let now = Date()
         let leaseEnd = now.addingTimeInterval(3_600)
-        let pool = try DatabasePool(path: club.workspace.databasePath)
+        let pool = try SQLitePool(path: club.workspace.databasePath)
         try pool.write { db in
             for (reward, owner) in [(1, deadOwner), (2, "another-host:4242:render-0")] as [(Int64, String)] {
                 try db.execute("""

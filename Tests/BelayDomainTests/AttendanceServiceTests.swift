@@ -218,7 +218,7 @@ import Testing
         let path = try #require(environment["BELAY_TEST_JOIN_DATABASE"])
         let meetupID = try #require(environment["BELAY_TEST_JOIN_MEETUP"].flatMap { Int64($0) })
         let memberIDs = try #require(environment["BELAY_TEST_JOIN_MEMBERS"]).split(separator: ",").compactMap { Int64($0) }
-        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 30_000))
+        let pool = try TestDatabase.reopen(path)
         let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start))
         _ = readLine() // the parent's "go": every process starts joining at the same moment
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -238,7 +238,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: testBinary)
             process.arguments = ["--testing-library", "swift-testing", "--filter", "joinFromChildProcess"]
             var environment = ProcessInfo.processInfo.environment
-            environment["BELAY_TEST_JOIN_DATABASE"] = fixture.databasePath
+            environment["BELAY_TEST_JOIN_DATABASE"] = fixture.pool.location
             environment["BELAY_TEST_JOIN_MEETUP"] = String(meetup.id)
             environment["BELAY_TEST_JOIN_MEMBERS"] = members[(child * 20)..<(child * 20 + 20)].map { String($0.id) }.joined(separator: ",")
             process.environment = environment

@@ -4,15 +4,16 @@ import BelayStorage
 import BelayTestSupport
 import Foundation
 
-/// A migrated database in its own temporary directory, a manual clock, a small catalogue,
-/// an admin and a host: the starting point of every domain test.
+/// A migrated database of its own (on the engine of the run, see `TestDatabase`), a
+/// temporary directory, a manual clock, a small catalogue, an admin and a host: the starting
+/// point of every domain test.
 final class DomainFixture: @unchecked Sendable {
     /// 2026-11-29T01:00:00Z (10:00 in Seoul).
     static let start = Date(timeIntervalSince1970: 1_795_914_000)
 
     let directory: TemporaryDirectory
     let databasePath: String
-    let pool: DatabasePool
+    let pool: any DatabaseStore
     let clock: ManualTimeSource
     let domain: DomainServices
     let admin: User
@@ -22,8 +23,8 @@ final class DomainFixture: @unchecked Sendable {
     init(settings: DomainSettings = DomainSettings(), importCatalog: Bool = true) throws {
         directory = try TemporaryDirectory()
         databasePath = directory.file("belay.sqlite")
-        pool = try DatabasePool(path: databasePath)
-        try Self.migrator().migrate(pool)
+        pool = try TestDatabase.migratedStore(sqlitePath: databasePath,
+                                              migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: settings)
         if importCatalog {

@@ -34,7 +34,7 @@ import Testing
     }
 
     /// Going members plus open offers, and whether someone waits without an offer while a place is free.
-    static func invariant(_ pool: DatabasePool, meetupID: Int64, capacity: Int) throws -> (held: Int, idlePlace: Bool) {
+    static func invariant(_ pool: any DatabaseStore, meetupID: Int64, capacity: Int) throws -> (held: Int, idlePlace: Bool) {
         try pool.read { db in
             let going = try db.scalar("SELECT count(*) FROM attendances WHERE meetup_id = ? AND status IN ('going', 'checked_in')", [meetupID], as: Int.self) ?? 0
             let offers = try db.scalar("SELECT count(*) FROM attendances WHERE meetup_id = ? AND status = 'waitlisted' AND offer_expires_at IS NOT NULL",
@@ -170,7 +170,7 @@ import Testing
         let path = try #require(environment["BELAY_TEST_OFFER_DATABASE"])
         let meetupID = try #require(environment["BELAY_TEST_OFFER_MEETUP"].flatMap { Int64($0) })
         let memberIDs = try #require(environment["BELAY_TEST_OFFER_MEMBERS"]).split(separator: ",").compactMap { Int64($0) }
-        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 30_000))
+        let pool = try TestDatabase.reopen(path)
         let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start), settings: DomainSettings(waitlist: Self.policy))
         _ = readLine()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -194,7 +194,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: testBinary)
             process.arguments = ["--testing-library", "swift-testing", "--filter", "offersFromChildProcess"]
             var environment = ProcessInfo.processInfo.environment
-            environment["BELAY_TEST_OFFER_DATABASE"] = fixture.databasePath
+            environment["BELAY_TEST_OFFER_DATABASE"] = fixture.pool.location
             environment["BELAY_TEST_OFFER_MEETUP"] = String(meetup.id)
             environment["BELAY_TEST_OFFER_MEMBERS"] = members[(child * 12)..<(child * 12 + 12)].map { String($0.id) }.joined(separator: ",")
             process.environment = environment

@@ -14,7 +14,7 @@ final class PipelineFixture: @unchecked Sendable {
     static let start = Date(timeIntervalSince1970: 1_795_914_000)
 
     let directory: TemporaryDirectory
-    let pool: DatabasePool
+    let pool: SQLitePool
     let clock: ManualTimeSource
     let domain: DomainServices
     let settings: RenderPipelineSettings
@@ -29,7 +29,7 @@ final class PipelineFixture: @unchecked Sendable {
     init(renderJobs: RenderJobPolicy = RenderJobPolicy(maxAttempts: 3, retryBaseSeconds: 0, leaseSeconds: 60),
          importCatalog: Bool = true) throws {
         directory = try TemporaryDirectory(prefix: "belay-pipeline")
-        pool = try DatabasePool(path: directory.file("belay.sqlite3"))
+        pool = try SQLitePool(path: directory.file("belay.sqlite3"))
         try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
         clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))

@@ -21,7 +21,7 @@ import Testing
 
     static func sqliteShapes() throws -> [String: TableShape] {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("belay.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("belay.sqlite3"))
         try Migrator(directory: migrations).migrate(database)
         var shapes: [String: TableShape] = [:]
         let tables: [(String, String)] = try database.query(

@@ -8,11 +8,11 @@ import Testing
 
 @Suite struct DatabasePoolTests {
     let directory: TemporaryDirectory
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     init() throws {
         directory = try TemporaryDirectory()
-        pool = try DatabasePool(path: directory.file("pool.sqlite"))
+        pool = try SQLitePool(path: directory.file("pool.sqlite"))
         try pool.write { try $0.execute("CREATE TABLE counters (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)") }
     }
 
@@ -89,7 +89,7 @@ import Testing
         try pool.write { try $0.execute("INSERT INTO counters (id, value) VALUES (2, 2)") }
         #expect(try pool.read { try $0.scalar("SELECT sum(value) FROM counters", as: Int64.self) } == 3)
         // A nested transaction is refused without disturbing the writer.
-        #expect(throws: DatabaseError.self) { try pool.write { db in try db.transaction { } } }
+        #expect(throws: DatabaseError.self) { try pool.write { db in try (db as? SQLiteDatabase)?.transaction { } } }
         try pool.writeWithoutTransaction { db in #expect(!db.isInTransaction) }
     }
 
@@ -134,7 +134,7 @@ import Testing
         let path = directory.file("pool.sqlite")
         Thread.detachNewThread {
             defer { writerDone.signal() }
-            guard let server = try? Database(path: path) else { writerStarted.signal(); return }
+            guard let server = try? SQLiteDatabase(path: path) else { writerStarted.signal(); return }
             while !stop.load(ordering: .relaxed) {
                 do {
                     try server.transaction {
@@ -154,7 +154,7 @@ import Testing
         writerDone.wait()
         #expect(written.load(ordering: .relaxed) >= 5)
 
-        let copy = try Database(path: destination)
+        let copy = try SQLiteDatabase(path: destination)
         #expect(try copy.check().isHealthy)
         let rows = try copy.scalar("SELECT count(*) FROM counters", as: Int64.self) ?? 0
         #expect(rows > 0)
@@ -170,8 +170,7 @@ import Testing
             done.enter()
             pool.write({ db -> Int64 in
                 if index == 7 { throw Refused() }
-                try db.execute("INSERT INTO counters (value) VALUES (?)", [index])
-                return db.lastInsertRowID
+                return try db.insertReturningID("INSERT INTO counters (value) VALUES (?) RETURNING id", [index])
             }, then: { result in
                 results.withLock { $0[index] = result }
                 done.leave()
@@ -190,7 +189,7 @@ import Testing
     @Test func checkpointsKeepTheWALBoundedAndLoseNothingUnderAStreamOfCommits() throws {
         let path = directory.file("checkpointed.sqlite")
         let pages = 64
-        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(walAutocheckpointPages: pages))
+        let pool = try SQLitePool(path: path, configuration: DatabaseConfiguration(walAutocheckpointPages: pages))
         try pool.write { try $0.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
         var largestWAL: Int64 = 0
         for batch in 0..<300 {
@@ -209,14 +208,14 @@ import Testing
             try db.queryOne("PRAGMA wal_checkpoint(PASSIVE)") { (try $0.get(1, as: Int64.self), try $0.get(2, as: Int64.self)) }!
         }
         #expect(copied == log, "a final checkpoint copies whatever is left")
-        let reopened = try Database(path: path, readOnly: true)
+        let reopened = try SQLiteDatabase(path: path, readOnly: true)
         #expect(try reopened.scalar("SELECT count(*) FROM rows", as: Int64.self) == 1200)
     }
 
     @Test func theFileGrowsInWholeStepsAndReadsAreNotMemoryMapped() throws {
         let step: Int32 = 1 << 20
         let path = directory.file("chunked.sqlite")
-        let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(fileGrowthChunkBytes: step))
+        let pool = try SQLitePool(path: path, configuration: DatabaseConfiguration(fileGrowthChunkBytes: step))
         try pool.write { try $0.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
         for _ in 0..<3 {
             try pool.write { db in
@@ -248,7 +247,7 @@ import Testing
 @Suite struct CommitSyncerTests {
     @Test func concurrentWritesAreAllReportedAndKept() throws {
         let directory = try TemporaryDirectory()
-        let pool = try DatabasePool(path: directory.file("synced.sqlite"))
+        let pool = try SQLitePool(path: directory.file("synced.sqlite"))
         try pool.write { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)") }
         let done = DispatchGroup()
         let reported = Mutex(0)

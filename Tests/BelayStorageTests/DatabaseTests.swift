@@ -5,11 +5,11 @@ import Testing
 
 @Suite struct DatabaseTests {
     let directory: TemporaryDirectory
-    let database: Database
+    let database: SQLiteDatabase
 
     init() throws {
         directory = try TemporaryDirectory()
-        database = try Database(path: directory.file("test.sqlite"))
+        database = try SQLiteDatabase(path: directory.file("test.sqlite"))
         try database.execute("CREATE TABLE meetups (id INTEGER PRIMARY KEY, title TEXT NOT NULL, secret TEXT UNIQUE)")
     }
 
@@ -19,10 +19,10 @@ import Testing
         #expect(try database.scalar("PRAGMA synchronous", as: Int64.self) == 2) // FULL
         // A pool's writer commits at NORMAL and fsyncs the WAL on its sync thread before any
         // caller hears of the commit: FULL's guarantee without holding the writer.
-        let pool = try DatabasePool(path: directory.file("pool.sqlite"))
+        let pool = try SQLitePool(path: directory.file("pool.sqlite"))
         #expect(try pool.write { try $0.scalar("PRAGMA synchronous", as: Int64.self) } == 1)
         #expect(try pool.read { try $0.scalar("PRAGMA synchronous", as: Int64.self) } == 2)
-        let relaxed = try Database(path: directory.file("relaxed.sqlite"), configuration: DatabaseConfiguration(durability: .normal))
+        let relaxed = try SQLiteDatabase(path: directory.file("relaxed.sqlite"), configuration: DatabaseConfiguration(durability: .normal))
         #expect(try relaxed.scalar("PRAGMA synchronous", as: Int64.self) == 1) // NORMAL
     }
 
@@ -159,7 +159,7 @@ import Testing
 
     @Test func openingInAMissingDirectoryExplainsWhatToCheck() throws {
         let error = try #require(throws: DatabaseError.self) {
-            _ = try Database(path: directory.file("missing/dir/db.sqlite"))
+            _ = try SQLiteDatabase(path: directory.file("missing/dir/db.sqlite"))
         }
         #expect(error.description.contains("check that the directory exists"))
     }

@@ -35,7 +35,7 @@ import Testing
         try write("0002_names.sql", "ALTER TABLE users ADD COLUMN name TEXT;\nINSERT INTO users (name) VALUES ('first');")
         try write(".DS_Store", "ignored")
         let migrator = try Migrator(directory: migrations)
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         #expect(try migrator.pendingMigrations(in: database).map(\.identifier) == ["0001_initial", "0002_names"])
         #expect(try migrator.status(of: database).isCurrent == false)
 
@@ -54,14 +54,14 @@ import Testing
     @Test func dryRunChangesNothing() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
         let migrator = try Migrator(directory: migrations)
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         _ = try migrator.pendingMigrations(in: database)
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master", as: Int64.self) == 0)
     }
 
     @Test func incrementalRunAppliesOnlyNewMigrations() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         try Migrator(directory: migrations).migrate(database)
         try database.execute("INSERT INTO users (id) VALUES (7)")
 
@@ -75,7 +75,7 @@ import Testing
     @Test func failingMigrationLeavesNothingAndKeepsEarlierOnes() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
         try write("0002_broken.sql", "CREATE TABLE half (id INTEGER);\nINSERT INTO nowhere VALUES (1);")
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         let error = try #require(throws: DatabaseError.self) { try Migrator(directory: migrations).migrate(database) }
         #expect(error.description.contains("no such table: nowhere"))
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'half'", as: Int64.self) == 0)
@@ -84,7 +84,7 @@ import Testing
 
     @Test func editedAppliedMigrationIsRefused() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         try Migrator(directory: migrations).migrate(database)
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);")
         let migrator = try Migrator(directory: migrations)
@@ -95,7 +95,7 @@ import Testing
     @Test func newerDatabaseIsRefused() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
         try write("0002_future.sql", "CREATE TABLE future (id INTEGER);")
-        let database = try Database(path: databasePath)
+        let database = try SQLiteDatabase(path: databasePath)
         try Migrator(directory: migrations).migrate(database)
         try FileManager.default.removeItem(atPath: (migrations as NSString).appendingPathComponent("0002_future.sql"))
         let older = try Migrator(directory: migrations)
@@ -136,9 +136,9 @@ import Testing
 
     @Test func migratesThroughAPool() throws {
         try write("0001_initial.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY);")
-        let pool = try DatabasePool(path: databasePath)
+        let pool = try SQLitePool(path: databasePath)
         let migrator = try Migrator(directory: migrations)
         #expect(try migrator.migrate(pool).count == 1)
-        #expect(try pool.read { try migrator.status(of: $0).isCurrent })
+        #expect(try pool.readSQLite { try migrator.status(of: $0).isCurrent })
     }
 }

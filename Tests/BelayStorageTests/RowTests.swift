@@ -8,11 +8,11 @@ import Testing
     enum Status: String { case scheduled, cancelled }
 
     let directory: TemporaryDirectory
-    let database: Database
+    let database: SQLiteDatabase
 
     init() throws {
         directory = try TemporaryDirectory()
-        database = try Database(path: directory.file("rows.sqlite"))
+        database = try SQLiteDatabase(path: directory.file("rows.sqlite"))
         try database.execute("CREATE TABLE meetups (id INTEGER PRIMARY KEY, title TEXT NOT NULL, status TEXT, host_id INTEGER)")
         try database.execute("INSERT INTO meetups (id, title, status, host_id) VALUES (1, 'Bouldering', 'scheduled', 7), (2, 'Crag', 'postponed', NULL)")
     }

@@ -40,7 +40,7 @@ public final class PostgresCluster: @unchecked Sendable {
         let log = directory.file("server.log")
         do {
             try run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o",
-                               "-p \(port) -k \(socketDirectory) -c listen_addresses='' -c fsync=off -c synchronous_commit=off", "start"])
+                               "-p \(port) -k \(socketDirectory) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c max_connections=400", "start"])
         } catch {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "PostgreSQL did not start: \(error)\n\(text)"])

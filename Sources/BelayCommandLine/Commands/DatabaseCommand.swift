@@ -24,7 +24,7 @@ struct DatabaseCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let destination = context.absolutePath(file)
-            let pool = try context.openDatabase(requireCurrentSchema: false)
+            let pool = try context.openSQLiteDatabase(requireCurrentSchema: false, purpose: "`belay db backup`")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
@@ -61,7 +61,7 @@ struct DatabaseCommand: ParsableCommand {
         }
 
         func run(_ context: CommandContext) throws {
-            let pool = try context.openDatabase(requireCurrentSchema: false)
+            let pool = try context.openSQLiteDatabase(requireCurrentSchema: false, purpose: "`belay db check`")
             let result = try pool.check()
             let report = Report(database: pool.path, healthy: result.isHealthy, integrityProblems: result.integrityProblems,
                                 foreignKeyViolations: result.foreignKeyViolations.map(\.description))

@@ -37,12 +37,12 @@ extension DatabaseCommand {
                 throw CommandLineError.usage("--to must be a PostgreSQL URL starting with postgres:// or postgresql://, e.g. postgres://belay@db.example.org/belay")
             }
             let configuration = try context.configuration()
-            let pool = try context.openDatabase()
+            let pool = try context.openSQLiteDatabase(purpose: "`belay db copy`")
             let reports: [DatabaseCopier.TableReport]
             do {
                 let migrator = try PostgresMigrator(directory: configuration.migrationsDirectory)
                 let connection = try PostgresConnection(url: target)
-                reports = try pool.read { database in
+                reports = try pool.readSQLite { database in
                     try DatabaseCopier(source: database, target: connection, migrator: migrator).copy { report in
                         if !json { context.note("copied \(report.table): \(Plural.counted(report.rows, "row"))") }
                     }

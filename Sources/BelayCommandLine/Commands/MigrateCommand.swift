@@ -1,6 +1,7 @@
 import Foundation
 import BelayComposition
 import BelayArguments
+import BelayCore
 import BelayDomain
 import BelayStorage
 
@@ -31,14 +32,24 @@ struct MigrateCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws {
         let configuration = try context.configuration()
-        let path = configuration.databasePath
+        let onServer = configuration.database.isPostgreSQL
+        let path = onServer ? PasswordRedaction.redacted(configuration.database.url) : configuration.databasePath
         let migrator = try context.migrator()
-        let exists = FileManager.default.fileExists(atPath: path)
+        let exists = onServer || FileManager.default.fileExists(atPath: path)
 
         var report = Report(database: path, dryRun: dryRun, applied: [], pending: [], alreadyApplied: 0)
-        if dryRun {
+        if onServer {
+            let database = try refusalsAsFailures { try ClubDatabase(configuration: configuration) }
+            let status = try refusalsAsFailures { try database.migrationStatus() }
+            if dryRun {
+                report.pending = status.pending.map(\.identifier)
+            } else {
+                report.applied = try refusalsAsFailures { try database.migrate() }.map(\.identifier)
+            }
+            report.alreadyApplied = status.applied.count
+        } else if dryRun {
             if exists {
-                let database = try Database(path: path, readOnly: true)
+                let database = try SQLiteDatabase(path: path, readOnly: true)
                 let status = try refusalsAsFailures { try migrator.status(of: database) }
                 try database.close()
                 report.pending = status.pending.map(\.identifier)
@@ -53,9 +64,9 @@ struct MigrateCommand: ParsableCommand {
             } catch {
                 throw CommandLineError.failure("Cannot create the data directory \(directory): \(CommandLineError.reason(error)). Create it, or point data_directory somewhere writable.")
             }
-            let pool = try DatabasePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
+            let pool = try SQLitePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
             let applied = try refusalsAsFailures { try migrator.migrate(pool) }
-            let status = try pool.read { try migrator.status(of: $0) }
+            let status = try pool.readSQLite { try migrator.status(of: $0) }
             report.applied = applied.map(\.identifier)
             report.alreadyApplied = status.applied.count - applied.count
         }
@@ -75,7 +86,7 @@ struct MigrateCommand: ParsableCommand {
     }
 
     private func refusalsAsFailures<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError where error.migrationRefusal != nil {
+        do { return try body() } catch let error as DatabaseError where error.migrationRefusal != nil || error.sqlState != nil {
             throw CommandLineError.failure(error.description)
         }
     }

@@ -16,7 +16,7 @@ struct ClubServices {
     /// Zones, names and links for showing entities in their API shapes (`--json`).
     let presentation: Presentation
 
-    var pool: DatabasePool { domain.pool }
+    var pool: any DatabaseStore { domain.pool }
     var users: UserService { domain.users }
     var meetups: MeetupService { domain.meetups }
     var attendance: AttendanceService { domain.attendance }

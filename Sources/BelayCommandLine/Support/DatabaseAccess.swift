@@ -22,35 +22,60 @@ extension CommandContext {
         }
     }
 
-    /// Opens the configured database for a command that reads or writes club data.
+    /// Opens the configured database for a command that reads or writes club data, on
+    /// whichever engine `database.url` names.
     ///
     /// Nothing is applied silently: a missing database or pending migrations are refused
     /// with the command to run (`belay migrate`), and a database migrated by a newer Belay
     /// is refused too.
+    /// - Throws: `CommandLineError.failure` saying what to run; `DatabaseError` when the
+    ///   database cannot be opened.
+    public func openDatabase() throws -> any DatabaseStore {
+        try openClubDatabase(requireCurrentSchema: true).store
+    }
+
+    /// Opens the SQLite file for SQLite's own maintenance (`db backup`, `db check`, the source
+    /// of `db copy`).
     /// - Parameter requireCurrentSchema: false for maintenance that must work on any schema
     ///   (`db backup` before a migration, `db check`); the file must still exist.
-    /// - Throws: `CommandLineError.failure` saying what to run; `DatabaseError` when the
-    ///   file cannot be opened.
-    public func openDatabase(requireCurrentSchema: Bool = true) throws -> DatabasePool {
+    /// - Throws: `CommandLineError.failure` when the data is on PostgreSQL (whose own tools do
+    ///   this) or as `openDatabase()`.
+    public func openSQLiteDatabase(requireCurrentSchema: Bool = true, purpose: String) throws -> SQLitePool {
+        let configuration = try configuration()
+        if configuration.database.isPostgreSQL {
+            throw CommandLineError.failure("\(purpose) works on the SQLite file; this Belay's data is on PostgreSQL (database.url), whose own tools do it (pg_dump, amcheck). Unset database.url to work on the file at \(configuration.databasePath).")
+        }
+        guard let pool = try openClubDatabase(requireCurrentSchema: requireCurrentSchema).sqlitePool else {
+            throw CommandLineError.failure("\(purpose) works on the SQLite file only.")
+        }
+        return pool
+    }
+
+    private func openClubDatabase(requireCurrentSchema: Bool) throws -> ClubDatabase {
         let configuration = try configuration()
         let path = configuration.databasePath
-        guard FileManager.default.fileExists(atPath: path) else {
+        if ClubDatabase.isMissing(configuration) {
             throw CommandLineError.failure("There is no database at \(path) yet. Run `belay migrate` to create it (the path comes from data_directory / database_path in \(configuration.sourceFile ?? "the built-in defaults")).")
         }
-        let settings = DatabaseConfiguration(configuration: configuration)
-        guard requireCurrentSchema else { return try DatabasePool(path: path, configuration: settings) }
-        let migrator = try migrator()
-        let pool = try DatabasePool(path: path, configuration: settings)
+        _ = try migrator()
+        let database: ClubDatabase
+        do {
+            database = try ClubDatabase(configuration: configuration)
+        } catch let error as DatabaseError where error.migrationRefusal != nil {
+            throw CommandLineError.failure(error.description)
+        }
+        guard requireCurrentSchema else { return database }
         let status: MigrationStatus
         do {
-            status = try pool.read { try migrator.status(of: $0) }
-        } catch let error as DatabaseError where error.migrationRefusal != nil {
+            status = try database.migrationStatus()
+        } catch let error as DatabaseError where error.migrationRefusal != nil || error.sqlState == "" {
             throw CommandLineError.failure(error.description)
         }
         guard status.isCurrent else {
             let names = status.pending.map(\.identifier).joined(separator: ", ")
-            throw CommandLineError.failure("The database at \(path) is missing \(Plural.counted(status.pending.count, "migration")) this version of Belay needs (\(names)). Back it up with `belay db backup FILE`, then run `belay migrate`.")
+            let backup = configuration.database.isPostgreSQL ? "Back it up with pg_dump" : "Back it up with `belay db backup FILE`"
+            throw CommandLineError.failure("The database at \(database.location) is missing \(Plural.counted(status.pending.count, "migration")) this version of Belay needs (\(names)). \(backup), then run `belay migrate`.")
         }
-        return pool
+        return database
     }
 }

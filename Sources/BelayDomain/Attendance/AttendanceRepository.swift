@@ -52,11 +52,10 @@ enum AttendanceRepository {
 
     static func insert(meetupID: Int64, memberID: Int64, status: AttendanceStatus, queuePosition: Int64,
                        at now: Date, in db: Database) throws -> Int64 {
-        try db.execute("""
+        return try db.insertReturningID("""
             INSERT INTO attendances (meetup_id, member_id, status, queue_position, joined_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING id
             """, [meetupID, memberID, status.rawValue, queuePosition, now, now])
-        return db.lastInsertRowID
     }
 
     static func rejoin(id: Int64, status: AttendanceStatus, queuePosition: Int64, at now: Date, in db: Database) throws {

@@ -8,16 +8,16 @@ import Foundation
 /// threads and processes, so the capacity is never exceeded however many join at once.
 /// A member acts for themselves; the meetup's host or an admin may act for anyone.
 public final class AttendanceService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let events: WebhookEmitter
     private let waitlist: WaitlistRules
 
-    public convenience init(pool: DatabasePool, clock: any TimeSource) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource) {
         self.init(pool: pool, clock: clock, events: .identifiers, waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any TimeSource, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: any DatabaseStore, clock: any TimeSource, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.events = events

@@ -10,12 +10,12 @@ import Foundation
 /// Awarding missing rewards is `RewardService.awardMissingRewards`; claiming and finishing
 /// jobs is `RenderJobQueue`.
 public final class BackfillService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let queue: RenderJobQueue
     private static let pageSize = 500
 
-    public init(pool: DatabasePool, clock: any TimeSource, queue: RenderJobQueue) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, queue: RenderJobQueue) {
         self.pool = pool
         self.clock = clock
         self.queue = queue

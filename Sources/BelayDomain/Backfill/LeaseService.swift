@@ -10,10 +10,10 @@ import Foundation
 /// over, and `acquire` also takes over at once from a holder that `isGone` says has
 /// vanished (a process on this host that no longer exists).
 public final class LeaseService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any TimeSource) {
+    public init(pool: any DatabaseStore, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

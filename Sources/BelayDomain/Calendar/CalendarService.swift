@@ -8,7 +8,7 @@ import Foundation
 /// once per database, so it is checked without storing it, and revoking (bumping the
 /// generation) makes every earlier token of that member fail at once.
 public final class CalendarService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
 
     /// How far back a feed reaches: meetups that ended longer ago are left out.
@@ -16,7 +16,7 @@ public final class CalendarService: Sendable {
     /// The most meetups a feed holds.
     public static let feedLimit = 500
 
-    public init(pool: DatabasePool, clock: any TimeSource) {
+    public init(pool: any DatabaseStore, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

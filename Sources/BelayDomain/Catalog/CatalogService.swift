@@ -9,10 +9,10 @@ import Foundation
 /// transaction: new entries are added, changed ones updated, and entries missing from the
 /// files are retired, never deleted (rewards already given keep their hold).
 public final class CatalogService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any TimeSource) {
+    public init(pool: any DatabaseStore, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

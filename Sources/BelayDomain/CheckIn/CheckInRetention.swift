@@ -14,7 +14,7 @@ import Foundation
 public final class CheckInRetention: Sendable {
     /// Days rows are kept (1 or more).
     public let retentionDays: Int
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let batchSize: Int
 
@@ -22,7 +22,7 @@ public final class CheckInRetention: Sendable {
     ///   - retentionDays: days rows are kept (`check_in.retention_days`); at least 1.
     ///   - batchSize: rows deleted per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
-    public init(pool: DatabasePool, clock: any TimeSource, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
+    public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
         guard retentionDays >= 1 else {
             throw DomainError.invalid("retention_days", "must be 1 or more (got \(retentionDays)): a retried check-in must still find its idempotency key")
         }

@@ -11,21 +11,21 @@ import Foundation
 /// `waitlisted`, `invalid_input` (offline time in the future), `window_not_open` /
 /// `window_closed`, `too_many_attempts`, `bad_code`. See `CheckInPolicy` for the lock-out rule.
 public final class CheckInService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     private let awarder: RewardAwarder
     private let events: WebhookEmitter
 
-    public convenience init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
                             clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy,
                   awarder: RewardAwarder(policy: rewardPolicy, clubTimeZone: clubTimeZone),
                   events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy

@@ -42,13 +42,12 @@ enum MeetupRepository {
     }
 
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
-        try db.execute("""
+        return try db.insertReturningID("""
             INSERT INTO meetups (title, description, place_name, address, starts_at, ends_at, time_zone, capacity,
                                  host_id, status, check_in_secret, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?) RETURNING id
             """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
                   meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now])
-        return db.lastInsertRowID
     }
 
     static func update(id: Int64, with meetup: NewMeetup, at now: Date, in db: Database) throws {

@@ -7,19 +7,19 @@ import Foundation
 /// Creating needs a host or admin; changing, cancelling and reading the code need the
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
-    let pool: DatabasePool
+    let pool: any DatabaseStore
     let clock: any TimeSource
     let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     let events: WebhookEmitter
     let waitlist: WaitlistRules
 
-    public convenience init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
                   waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
     }
 
-    init(pool: DatabasePool, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy

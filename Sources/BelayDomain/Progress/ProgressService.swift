@@ -4,13 +4,13 @@ import Foundation
 
 /// A member's progress through the catalogue, their next milestone and their weekly streak.
 public final class ProgressService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let milestones: [Int: String]
     private let streakMilestones: [Int: String]
     private let clubTimeZone: TimeZone
 
-    public init(pool: DatabasePool, clock: any TimeSource, milestones: [Int: String], streakMilestones: [Int: String] = [:],
+    public init(pool: any DatabaseStore, clock: any TimeSource, milestones: [Int: String], streakMilestones: [Int: String] = [:],
                 clubTimeZone: TimeZone) {
         self.pool = pool
         self.clock = clock

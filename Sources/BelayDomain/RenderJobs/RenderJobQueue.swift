@@ -8,16 +8,16 @@ import Foundation
 /// Safe to use from many threads and processes: a claim is one `UPDATE … RETURNING` in a
 /// write transaction, so no two workers get the same job while its lease runs.
 public final class RenderJobQueue: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let policy: RenderJobPolicy
     private let events: WebhookEmitter
 
-    public convenience init(pool: DatabasePool, clock: any TimeSource, policy: RenderJobPolicy) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy) {
         self.init(pool: pool, clock: clock, policy: policy, events: .identifiers)
     }
 
-    init(pool: DatabasePool, clock: any TimeSource, policy: RenderJobPolicy, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = policy

@@ -6,12 +6,12 @@ enum RenderJobRepository {
     /// Queues a job unless one is already queued or running for the reward.
     /// - Returns: the new job's id, or nil when one was already in flight.
     static func enqueue(rewardID: Int64, reason: RenderJobReason, availableAt: Date, now: Date, in db: Database) throws -> Int64? {
-        try db.execute("""
+        try db.queryOne("""
             INSERT INTO render_jobs (reward_id, reason, status, attempts, available_at, created_at, updated_at)
             VALUES (?, ?, 'queued', 0, ?, ?, ?)
             ON CONFLICT (reward_id) WHERE status IN ('queued', 'running') DO NOTHING
-            """, [rewardID, reason.rawValue, availableAt, now, now])
-        return db.changes > 0 ? db.lastInsertRowID : nil
+            RETURNING id
+            """, [rewardID, reason.rawValue, availableAt, now, now]) { try $0.get("id", as: Int64.self) }
     }
 
     static let recordColumns = "id, reward_id, reason, status, attempts, available_at, lease_owner, lease_expires_at, last_error, created_at, updated_at"

@@ -85,12 +85,11 @@ enum RewardRepository {
 
     static func insert(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick, at now: Date,
                        in db: Database) throws -> Int64 {
-        try db.execute("""
+        return try db.insertReturningID("""
             INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
                                  awarded_at, render_status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') RETURNING id
             """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, pick.streakMilestone, now])
-        return db.lastInsertRowID
     }
 
     static func setRevoked(_ revokedAt: Date?, id: Int64, in db: Database) throws {

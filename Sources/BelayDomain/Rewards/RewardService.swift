@@ -4,17 +4,17 @@ import Foundation
 
 /// Reading rewards, and awarding those that are missing (the backfill's first step).
 public final class RewardService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let awarder: RewardAwarder
 
-    public init(pool: DatabasePool, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.pool = pool
         self.clock = clock
         self.awarder = RewardAwarder(policy: policy, clubTimeZone: clubTimeZone)
     }
 
-    init(pool: DatabasePool, clock: any TimeSource, awarder: RewardAwarder) {
+    init(pool: any DatabaseStore, clock: any TimeSource, awarder: RewardAwarder) {
         self.pool = pool
         self.clock = clock
         self.awarder = awarder

@@ -4,10 +4,10 @@ import Foundation
 
 /// The public pages of shared rewards (`/s/{slug}`) and the member's choice of what they show.
 public final class SharePageService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
 
-    public init(pool: DatabasePool, clock: any TimeSource) {
+    public init(pool: any DatabaseStore, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }

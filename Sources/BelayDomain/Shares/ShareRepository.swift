@@ -19,13 +19,13 @@ enum ShareRepository {
 
     static func insert(_ event: NewShareEvent, memberID: Int64, meetupID: Int64, target: ShareTarget, at now: Date,
                        in db: Database) throws -> ShareEvent {
-        try db.execute("""
+        let id = try db.insertReturningID("""
             INSERT INTO share_events (reward_id, member_id, meetup_id, target, reported_target, activity_type, completed, error,
                                       client_event_id, occurred_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [event.rewardID, memberID, meetupID, target.rawValue, event.target, event.activityType, event.completed,
                   event.error, event.clientEventID, now])
-        return ShareEvent(id: db.lastInsertRowID, rewardID: event.rewardID, memberID: memberID, meetupID: meetupID,
+        return ShareEvent(id: id, rewardID: event.rewardID, memberID: memberID, meetupID: meetupID,
                           target: target, reportedTarget: event.target, activityType: event.activityType,
                           completed: event.completed, error: event.error, clientEventID: event.clientEventID,
                           occurredAt: Date(millisecondsSince1970: now.millisecondsSince1970))

@@ -4,11 +4,11 @@ import Foundation
 
 /// Recording share events and the share statistics admins read.
 public final class ShareService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let clubTimeZone: TimeZone
 
-    public init(pool: DatabasePool, clock: any TimeSource, clubTimeZone: TimeZone) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone) {
         self.pool = pool
         self.clock = clock
         self.clubTimeZone = clubTimeZone

@@ -4,7 +4,7 @@ import BelayStorage
 /// thread (`perform()`) or handed to the database's writer (`perform(then:)`), so that a
 /// service offers both without writing its rules twice.
 struct DomainWrite<T: Sendable>: Sendable {
-    let pool: DatabasePool
+    let pool: any DatabaseStore
     let body: @Sendable (Database) throws -> T
 
     /// Runs the transaction and waits for its commit.

@@ -18,9 +18,9 @@ enum UserRepository {
     }
 
     static func insert(_ user: NewUser, at now: Date, in db: Database) throws -> User {
-        try db.execute("INSERT INTO users (handle, display_name, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
-                       [user.handle, user.displayName, user.email, user.role.rawValue, now])
-        return User(id: db.lastInsertRowID, handle: user.handle, displayName: user.displayName,
+        let id = try db.insertReturningID("INSERT INTO users (handle, display_name, email, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                          [user.handle, user.displayName, user.email, user.role.rawValue, now])
+        return User(id: id, handle: user.handle, displayName: user.displayName,
                     email: user.email, role: user.role, createdAt: Date(millisecondsSince1970: now.millisecondsSince1970))
     }
 
@@ -34,7 +34,10 @@ enum UserRepository {
     }
 
     static func find(handle: String, in db: Database) throws -> User? {
-        try db.queryOne("SELECT \(userColumns) FROM users WHERE handle = ?", [handle], decodeUser)
+        // Handles are unique whatever their case: SQLite's column collates NOCASE, PostgreSQL's
+        // unique index is on lower(handle).
+        let match = db.engine == .postgresql ? "lower(handle) = lower(?)" : "handle = ?"
+        return try db.queryOne("SELECT \(userColumns) FROM users WHERE \(match)", [handle], decodeUser)
     }
 
     static func list(after id: Int64, limit: Int, in db: Database) throws -> [User] {
@@ -48,9 +51,9 @@ enum UserRepository {
 
     static func insertToken(userID: Int64, hash: [UInt8], prefix: String, label: String, at now: Date,
                             in db: Database) throws -> APIToken {
-        try db.execute("INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",
-                       [userID, Data(hash), prefix, label, now])
-        return APIToken(id: db.lastInsertRowID, userID: userID, prefix: prefix, label: label,
+        let id = try db.insertReturningID("INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                          [userID, Data(hash), prefix, label, now])
+        return APIToken(id: id, userID: userID, prefix: prefix, label: label,
                         createdAt: Date(millisecondsSince1970: now.millisecondsSince1970), lastUsedAt: nil, revokedAt: nil)
     }
 

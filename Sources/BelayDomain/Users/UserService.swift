@@ -9,7 +9,7 @@ import Synchronization
 /// Managing users is an admin's job: callers (the API, the CLI) check that the actor is an
 /// admin before calling the mutating methods here.
 public final class UserService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     /// Which tokens' `last_used_at` this process has recorded, and the uses not yet written.
     private let tokenUses = Mutex(TokenUses())
@@ -25,7 +25,7 @@ public final class UserService: Sendable {
     static let lastUseFlushInterval: TimeInterval = 1
     static let tokenPrefix = "belay_"
 
-    public init(pool: DatabasePool, clock: any TimeSource) {
+    public init(pool: any DatabaseStore, clock: any TimeSource) {
         self.pool = pool
         self.clock = clock
     }
@@ -44,7 +44,7 @@ public final class UserService: Sendable {
             do {
                 return try pool.write { try UserRepository.insert(user, at: now, in: $0) }
             } catch let error as DatabaseError where error.isUniqueConstraintViolation {
-                if error.sqliteMessage?.contains("users.email") == true {
+                if let message = error.engineMessage, message.contains("users.email") || message.contains("users_email") {
                     throw DomainError(.emailTaken, "The email \(user.email ?? "") is already used by another user; use another or update that user", field: "email")
                 }
                 throw DomainError(.handleTaken, "The handle \(user.handle) is taken; choose another", field: "handle")

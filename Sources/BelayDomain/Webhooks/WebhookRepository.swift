@@ -20,11 +20,10 @@ enum WebhookRepository {
 
     static func insertEndpoint(url: String, description: String, eventTypes: String, secret: String, now: Date,
                                in db: Database) throws -> Int64 {
-        try db.execute("""
+        return try db.insertReturningID("""
             INSERT INTO webhook_endpoints (url, description, event_types, secret, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING id
             """, [url, description, eventTypes, secret, now, now])
-        return db.lastInsertRowID
     }
 
     /// An endpoint that was not removed.
@@ -81,17 +80,15 @@ enum WebhookRepository {
     // MARK: Outbox
 
     static func insertEvent(messageID: String, type: String, body: [UInt8], now: Date, in db: Database) throws -> Int64 {
-        try db.execute("INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?, ?, ?, ?)",
-                       [messageID, type, Data(body), now])
-        return db.lastInsertRowID
+        try db.insertReturningID("INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                                 [messageID, type, Data(body), now])
     }
 
     static func insertDelivery(endpointID: Int64, eventID: Int64, now: Date, in db: Database) throws -> Int64 {
-        try db.execute("""
+        return try db.insertReturningID("""
             INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
-            VALUES (?, ?, 'pending', 0, ?, ?)
+            VALUES (?, ?, 'pending', 0, ?, ?) RETURNING id
             """, [endpointID, eventID, now, now])
-        return db.lastInsertRowID
     }
 
     // MARK: Deliveries

@@ -12,12 +12,12 @@ import Foundation
 /// mid-attempt loses nothing: its lease runs out (or is ended at once when its process is
 /// known to be gone) and the delivery is sent again, with the same `webhook-id`.
 public final class WebhookService: Sendable {
-    private let pool: DatabasePool
+    private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let policy: WebhookPolicy
     private let emitter: WebhookEmitter
 
-    init(pool: DatabasePool, clock: any TimeSource, policy: WebhookPolicy, emitter: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: WebhookPolicy, emitter: WebhookEmitter) {
         self.pool = pool
         self.clock = clock
         self.policy = policy

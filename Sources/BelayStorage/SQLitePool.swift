@@ -24,9 +24,12 @@ import Synchronization
 /// Do not call `write` from inside `write` (or `read` from inside `read` more deeply than
 /// the pool has readers): the writer runs one closure at a time. Pass the `Database` you were
 /// given to the code that needs it instead.
-public final class DatabasePool: Sendable {
+public final class SQLitePool: DatabaseStore {
     /// The database file's path.
     public let path: String
+
+    public var engine: DatabaseEngine { .sqlite }
+    public var location: String { path }
     private let writer: WriterThread
     private let idleReaders: Mutex<[ConnectionBox]>
     private let readerSlots: DispatchSemaphore
@@ -46,7 +49,7 @@ public final class DatabasePool: Sendable {
         let syncer = !inMemory && configuration.durability == .full ? CommitSyncer(databasePath: path) : nil
         var writerConfiguration = configuration
         if syncer != nil { writerConfiguration.durability = .normal }
-        let connection = ConnectionBox(try Database(path: path, configuration: writerConfiguration))
+        let connection = ConnectionBox(try SQLiteDatabase(path: path, configuration: writerConfiguration))
         var checkpointer: BackgroundCheckpointer?
         if !inMemory && configuration.walAutocheckpointPages > 0 {
             checkpointer = try BackgroundCheckpointer(path: path, configuration: configuration)
@@ -71,7 +74,7 @@ public final class DatabasePool: Sendable {
     /// - Returns: what `body` returns, once its changes are committed.
     /// - Throws: what `body` throws; or `DatabaseError` when the write lock cannot be had
     ///   within the busy timeout or the commit fails (then nothing of `body` was kept).
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    public func write<T>(_ body: (any Database) throws -> T) throws -> T {
         try writer.perform(body, inTransaction: true)
     }
 
@@ -82,7 +85,7 @@ public final class DatabasePool: Sendable {
     /// `completion` runs on the writer thread (with full durability, on the pool's sync thread,
     /// once the commit is on disk), which every write waits for: keep it short (hand the
     /// result on), and never call `write` from it.
-    public func write<T>(_ body: @escaping @Sendable (Database) throws -> T,
+    public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         writer.submit(body, inTransaction: true, completion: completion)
     }
@@ -91,7 +94,7 @@ public final class DatabasePool: Sendable {
     /// for statements that cannot run in a transaction (`VACUUM`, some pragmas) or that
     /// manage their own transactions (the migrator). Writes queued before it commit first.
     /// - Throws: what `body` throws.
-    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+    public func writeWithoutTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try writer.perform(body, inTransaction: false)
     }
 
@@ -100,25 +103,31 @@ public final class DatabasePool: Sendable {
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws; `DatabaseError` if a reader cannot be opened, or if
     ///   `body` tries to write (readers are `query_only`).
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (any Database) throws -> T) throws -> T {
+        try readSQLite(body)
+    }
+
+    /// `read`, with the SQLite connection itself (for SQLite's own checks and pragmas).
+    /// - Throws: as `read`.
+    public func readSQLite<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try withReader { database in try database.transaction(.deferred) { try body(database) } }
     }
 
     /// Runs `body` on a reader connection outside a transaction (for the backup API, which
     /// manages its own read lock).
     /// - Throws: what `body` throws.
-    public func readWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+    public func readWithoutTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try withReader(body)
     }
 
-    private func withReader<T>(_ body: (Database) throws -> T) throws -> T {
+    private func withReader<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         readerSlots.wait()
         defer { readerSlots.signal() }
         let box: ConnectionBox
         if let idle = idleReaders.withLock({ $0.popLast() }) {
             box = idle
         } else {
-            box = ConnectionBox(try Database(path: path, configuration: configuration, readOnly: true))
+            box = ConnectionBox(try SQLiteDatabase(path: path, configuration: configuration, readOnly: true))
         }
         defer { idleReaders.withLock { $0.append(box) } }
         return try body(box.database)
@@ -128,6 +137,6 @@ public final class DatabasePool: Sendable {
 /// Carries a connection between threads. Safe because a connection is only reached by the
 /// writer thread or by the one thread that has taken it off the idle-reader list.
 final class ConnectionBox: @unchecked Sendable {
-    let database: Database
-    init(_ database: Database) { self.database = database }
+    let database: SQLiteDatabase
+    init(_ database: SQLiteDatabase) { self.database = database }
 }

@@ -1,0 +1,128 @@
+import BelayStorage
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The domain's data on a PostgreSQL server (`DatabaseStore`), shared by every node that
+/// points at the same database.
+///
+/// Writes run in `SERIALIZABLE` transactions, so every rule the domain checks inside a write
+/// (capacity, one reward per attendance, the check-in lock-out, leases) holds across nodes
+/// exactly as it does on SQLite's single writer: when two nodes' transactions conflict, the
+/// server aborts one (SQLSTATE 40001 or 40P01) and the store runs that write again after a
+/// short random pause, up to `maximumAttempts` times. Reads run in read-only `REPEATABLE READ`
+/// transactions (one snapshot each).
+///
+/// Connections are opened on demand up to `maximumConnections` and reused. One that breaks
+/// (the server restarted, the network dropped) is thrown away and the next call opens a new
+/// one; while none can be opened, calls throw `DatabaseError.unavailable` (`isBusy`), which
+/// the API answers with 503 and `Retry-After`. Every statement is bounded by the statement
+/// timeout.
+public final class PostgresStore: DatabaseStore {
+    /// What the store needs to know.
+    public struct Settings: Sendable {
+        /// The libpq connection URL or string.
+        public var url: String
+        /// Connections this process keeps open at most.
+        public var maximumConnections: Int
+        /// The longest one statement may run, in milliseconds (0: no limit).
+        public var statementTimeoutMilliseconds: Int
+        /// How many times a write aborted for a conflict is run in all.
+        public var maximumAttempts: Int
+
+        public init(url: String, maximumConnections: Int = 8, statementTimeoutMilliseconds: Int = 5_000, maximumAttempts: Int = 30) {
+            self.url = url
+            self.maximumConnections = maximumConnections
+            self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
+            self.maximumAttempts = maximumAttempts
+        }
+    }
+
+    public let settings: Settings
+    private let idle = Mutex<[ConnectionHolder]>([])
+    private let slots: DispatchSemaphore
+    private let queue = DispatchQueue(label: "belay-postgres-writes", attributes: .concurrent)
+    private let retries = Atomic<Int>(0)
+
+    public var engine: DatabaseEngine { .postgresql }
+    public var location: String { PostgresConnection.redacted(settings.url) }
+
+    /// How many writes were run again after a conflict since the store was made.
+    public var conflictRetries: Int { retries.load(ordering: .relaxed) }
+
+    /// Makes the store and opens one connection, so a wrong URL or a server that is down is
+    /// reported at once.
+    /// - Throws: `DatabaseError.unavailable` when the server cannot be reached.
+    public init(settings: Settings) throws {
+        precondition(settings.maximumConnections >= 1, "a store needs at least one connection")
+        self.settings = settings
+        slots = DispatchSemaphore(value: settings.maximumConnections)
+        let first = try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds)
+        idle.withLock { $0.append(ConnectionHolder(first)) }
+    }
+
+    public func write<T>(_ body: (any Database) throws -> T) throws -> T {
+        try withConnection { database in
+            var attempt = 1
+            while true {
+                do {
+                    return try transaction(on: database, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+                } catch let error as DatabaseError where error.isSerializationFailure && attempt < settings.maximumAttempts {
+                    retries.add(1, ordering: .relaxed)
+                    // Random pauses growing to ~50 ms keep conflicting nodes from meeting again.
+                    let ceiling = min(50_000, 500 << min(attempt, 7))
+                    usleep(UInt32.random(in: 100...UInt32(ceiling)))
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
+                         then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        queue.async { [self] in
+            completion(Result { try write(body) })
+        }
+    }
+
+    public func read<T>(_ body: (any Database) throws -> T) throws -> T {
+        try withConnection { database in
+            try transaction(on: database, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+
+    /// Runs `body` on a connection outside any transaction (the migrator, `LISTEN`).
+    /// - Throws: what `body` throws; `DatabaseError.unavailable` when no connection can be had.
+    public func withConnection<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
+        let holder = try idle.withLock({ $0.popLast() }) ?? ConnectionHolder(
+            try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds))
+        defer {
+            if !holder.database.isBroken { idle.withLock { $0.append(holder) } }
+        }
+        do {
+            return try body(holder.database)
+        } catch let error as DatabaseError where holder.database.isBroken && !error.isBusy {
+            throw DatabaseError.unavailable("The connection to PostgreSQL was lost (\(error)); Belay reconnects on its own, try again shortly")
+        }
+    }
+
+    private func transaction<T>(on database: PostgresDatabase, begin: String, _ body: (any Database) throws -> T) throws -> T {
+        try database.execute(begin)
+        do {
+            let value = try body(database)
+            try database.execute("COMMIT")
+            return value
+        } catch {
+            if !database.isBroken { try? database.execute("ROLLBACK") }
+            throw error
+        }
+    }
+}
+
+/// Carries a connection between threads; only the thread that took it off the idle list uses it.
+private final class ConnectionHolder: @unchecked Sendable {
+    let database: PostgresDatabase
+    init(_ database: PostgresDatabase) { self.database = database }
+}

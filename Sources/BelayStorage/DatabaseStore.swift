@@ -1,0 +1,33 @@
+/// Where the domain keeps its data: the storage interface both engines implement
+/// (`SQLitePool` for a file on this machine, the PostgreSQL store for a server that several
+/// nodes share). Services hold one and run every read and write through it; the SQL itself
+/// lives in the repositories.
+///
+/// Each engine keeps the domain's rules with its own tools: SQLite runs all writes on one
+/// writer connection, one transaction at a time; PostgreSQL runs them in serializable
+/// transactions and runs a write again when the server aborts it for a conflict with another
+/// node's, so a write body must do nothing but talk to the database it is given (it may run
+/// more than once before its result is returned).
+public protocol DatabaseStore: Sendable {
+    /// The engine behind the store.
+    var engine: DatabaseEngine { get }
+
+    /// Where the data is, for messages and logs: the file's path, or the server's URL
+    /// without its password.
+    var location: String { get }
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    /// - Returns: what `body` returns, once committed.
+    /// - Throws: what `body` throws; `DatabaseError` when the transaction could not be had or
+    ///   committed (then nothing of `body` was kept; `isBusy` tells a caller to try later).
+    func write<T>(_ body: (any Database) throws -> T) throws -> T
+
+    /// Queues `body` like `write` and returns at once; `completion` gets the result after the
+    /// commit, on a thread of the store's: keep it short and never call `write` from it.
+    func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
+                  then completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot.
+    /// - Throws: what `body` throws; `DatabaseError` when no connection could be had.
+    func read<T>(_ body: (any Database) throws -> T) throws -> T
+}
