@@ -17,10 +17,12 @@ release: deps
 run: release
 	.build/release/belay serve --config $(CONFIG)
 
-## Runs the whole test suite (unit, CLI, end-to-end and fault tests).
+## Runs the whole test suite (unit, CLI, end-to-end and fault tests) on SQLite, then the
+## domain and API suites again on a throwaway PostgreSQL cluster the tests start themselves.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	TEST_DATABASE_ENGINE=postgresql $(SWIFT) test --skip-build --filter 'BelayDomainTests|BelayAPITests|BelayMultiNodeTests'
 
 ## Runs every benchmark under bench/ and prints the comparisons.
 bench: release

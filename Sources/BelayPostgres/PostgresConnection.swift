@@ -51,20 +51,21 @@ public final class PostgresConnection {
     public var isBroken: Bool { PQstatus(connection) != CONNECTION_OK }
 
     /// Runs one statement with typed parameters (integers as `bigint`, doubles as `double
-    /// precision`, text as `text`, bytes as `bytea` sent in binary, NULL untyped) and reads
+    /// precision`, text as `text`, bytes as `bytea` sent in binary, NULL with the type in
+    /// `nullTypes` at its position, 0 letting the server infer it) and reads
     /// its rows as `DatabaseValue`s: integer, boolean and whole numeric columns as integers,
     /// floating-point as doubles, `bytea` as bytes, anything else as text.
     /// - Throws: `PostgresError` (`statementFailed`) with the server's message and SQLSTATE.
-    public func execute(_ sql: String, typed parameters: [DatabaseValue]) throws -> PostgresTypedResult {
+    public func execute(_ sql: String, typed parameters: [DatabaseValue], nullTypes: [Oid] = []) throws -> PostgresTypedResult {
         var types: [Oid] = []
         var formats: [Int32] = []
         var lengths: [Int32] = []
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         defer { buffers.forEach { free($0) } }
-        for parameter in parameters {
+        for (position, parameter) in parameters.enumerated() {
             switch parameter {
             case .null:
-                types.append(0); formats.append(0); lengths.append(0); buffers.append(nil)
+                types.append(position < nullTypes.count ? nullTypes[position] : 0); formats.append(0); lengths.append(0); buffers.append(nil)
             case let .integer(value):
                 types.append(20); formats.append(0); lengths.append(0); buffers.append(strdup(String(value)))
             case let .real(value):

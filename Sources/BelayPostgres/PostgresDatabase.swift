@@ -60,7 +60,7 @@ public final class PostgresDatabase: Database {
         let statement = PlaceholderRewriter.shared.rewrite(sql)
         let values = arguments.map(\.databaseValue)
         do {
-            let result = try connection.execute(statement, typed: values)
+            let result = try connection.execute(statement, typed: values, nullTypes: arguments.map(Self.nullType))
             lastChanges = result.affectedRows
             guard wantRows, !result.rows.isEmpty else { return [] }
             let layout = RowLayout(columns: result.columns, sql: sql)
@@ -68,6 +68,17 @@ public final class PostgresDatabase: Database {
         } catch let error as PostgresError {
             throw databaseError(error, sql: sql)
         }
+    }
+
+    /// The PostgreSQL type of a NULL argument, from its Swift type: `? IS NULL OR column = ?`
+    /// needs one, as the server cannot infer it from `IS NULL`.
+    static func nullType(of argument: any DatabaseValueConvertible) -> UInt32 {
+        let type = Swift.type(of: argument)
+        if type == String?.self { return 25 }
+        if type == Int64?.self || type == Int?.self || type == Int32?.self || type == Date?.self || type == Bool?.self { return 20 }
+        if type == Double?.self { return 701 }
+        if type == Data?.self { return 17 }
+        return 0
     }
 
     private func databaseError(_ error: PostgresError, sql: String) -> DatabaseError {

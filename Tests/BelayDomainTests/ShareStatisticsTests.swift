@@ -95,7 +95,9 @@ import Testing
         #expect(days == ["2027-03-13:1", "2027-03-14:2", "2027-03-15:1"])
     }
 
-    @Test func theQueryReachesMeetupsAndEventsThroughIndexesOnly() throws {
+    // SQLite's plan; PostgreSQL plans joins itself from its statistics.
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL))
+    func theQueryReachesMeetupsAndEventsThroughIndexesOnly() throws {
         let fixture = try DomainFixture()
         for (forHost, forMeetup) in [(true, false), (false, false), (true, true), (false, true)] {
             var arguments: [any DatabaseValueConvertible] = ["[[0,1,0]]", 0, 1, 0, "", "", 3, 2]

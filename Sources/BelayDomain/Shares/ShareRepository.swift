@@ -47,11 +47,23 @@ enum ShareRepository {
     ///
     /// `?1` is a JSON array of `[start_ms, end_ms, utc_offset_seconds]` intervals covering
     /// `[?2, ?3)`, in each of which the club's zone keeps one UTC offset.
-    static func statisticsSQL(forHost: Bool, forMeetup: Bool) -> String {
+    ///
+    /// The dialects differ in three places: reading the JSON intervals, naming a day from
+    /// seconds, and the join that keeps the order (PostgreSQL plans joins itself; its `JOIN`
+    /// takes the `ON` that SQLite's `CROSS JOIN` takes).
+    static func statisticsSQL(forHost: Bool, forMeetup: Bool, engine: DatabaseEngine = .sqlite) -> String {
         let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?9")))" : "") + (forMeetup ? " AND m.id = ?10" : "")
+        let onServer = engine == .postgresql
+        let intervals = onServer
+            ? "SELECT (value->>0)::bigint, (value->>1)::bigint, (value->>2)::bigint FROM jsonb_array_elements(CAST(?1 AS jsonb)) AS value"
+            : "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1)"
+        let day = onServer
+            ? "to_char(to_timestamp(e.occurred_at / 1000 + o.offset_seconds) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+            : "date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch')"
+        let join = onServer ? "JOIN" : "CROSS JOIN"
         return """
             WITH offsets(start_at, end_at, offset_seconds) AS (
-                SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1)
+                \(intervals)
             ),
             page_meetups(id, title) AS (
                 SELECT m.id, m.title FROM meetups m
@@ -59,14 +71,15 @@ enum ShareRepository {
                   AND EXISTS (SELECT 1 FROM share_events s WHERE s.meetup_id = m.id AND s.occurred_at >= ?2 AND s.occurred_at < ?3)
                 ORDER BY m.id LIMIT ?7
             )
-            SELECT e.meetup_id, p.title, date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch') AS day, e.target,
-                   count(*) AS events, sum(e.completed) AS completed, sum(e.completed = 0 AND e.error IS NOT NULL) AS failed,
-                   sum(e.completed = 0 AND e.error IS NULL) AS dismissed
+            SELECT e.meetup_id, p.title, \(day) AS day, e.target,
+                   count(*) AS events, sum(e.completed) AS completed,
+                   sum(CASE WHEN e.completed = 0 AND e.error IS NOT NULL THEN 1 ELSE 0 END) AS failed,
+                   sum(CASE WHEN e.completed = 0 AND e.error IS NULL THEN 1 ELSE 0 END) AS dismissed
             FROM page_meetups p
-            CROSS JOIN share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
-            CROSS JOIN offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
-            WHERE (e.meetup_id, date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch'), e.target) > (?4, ?5, ?6)
-            GROUP BY e.meetup_id, day, e.target
+            \(join) share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
+            \(join) offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
+            WHERE (e.meetup_id, \(day), e.target) > (?4, ?5, ?6)
+            GROUP BY e.meetup_id, p.title, day, e.target
             ORDER BY e.meetup_id, day, e.target
             LIMIT ?8
             """
@@ -81,7 +94,7 @@ enum ShareRepository {
         // Numbered parameters: SQLite counts up to the highest number the SQL uses.
         if hostID != nil || meetupID != nil { arguments.append(hostID ?? 0) }
         if let meetupID { arguments.append(meetupID) }
-        return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil), arguments) { row in
+        return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil, engine: db.engine), arguments) { row in
             ShareStatistic(meetupID: try row.get("meetup_id"), meetupTitle: try row.get("title"), target: try row.get("target"),
                            day: try row.get("day"), events: try row.get("events"), completed: try row.get("completed"),
                            failed: try row.get("failed"), dismissed: try row.get("dismissed"))
