@@ -4,6 +4,7 @@ import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayPostgres
 import BelayRender
 import BelayRepresentations
 import BelayStorage
@@ -32,10 +33,14 @@ public final class BelayApplication: Sendable {
     public let completion: MeetupCompletionScheduler
     public let logger: Logger
     private let backfillMetrics: RenderMetrics
+    /// On PostgreSQL, wakes this node's workers when another node queues their work.
+    private let wakeListener: PostgresWakeListener?
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
-         webhookWorker: WebhookDeliveryWorker, completion: MeetupCompletionScheduler, backfillMetrics: RenderMetrics, logger: Logger) {
+         webhookWorker: WebhookDeliveryWorker, completion: MeetupCompletionScheduler, backfillMetrics: RenderMetrics, logger: Logger,
+         wakeListener: PostgresWakeListener?) {
+        self.wakeListener = wakeListener
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -64,10 +69,7 @@ public final class BelayApplication: Sendable {
         } catch {
             logger.error("render workers did not start: \(error); rewards stay pending until this is fixed and a backfill runs")
         }
-        scheduler.start()
-        retention.start()
-        webhookWorker.start()
-        completion.start()
+        startSchedules()
         do {
             try server.start()
         } catch {
@@ -92,7 +94,34 @@ public final class BelayApplication: Sendable {
         }
     }
 
+    /// Starts what `belay worker` runs: the render workers, webhook delivery and the
+    /// schedules (backfill, retention, meetup completion), without the HTTP server.
+    /// - Throws: `ApplicationError` when the render workers cannot start (a worker that
+    ///   cannot render has no reason to run).
+    public func startWithoutHTTP() throws {
+        do {
+            try workers.start()
+        } catch {
+            throw ApplicationError(.invalidSetting(key: "render", message: "the render workers cannot start: \(error)"))
+        }
+        startSchedules()
+    }
+
+    /// Stops what `startWithoutHTTP` started: the render jobs in hand are finished first.
+    public func stopWithoutHTTP() {
+        stopBackground()
+    }
+
+    private func startSchedules() {
+        scheduler.start()
+        retention.start()
+        webhookWorker.start()
+        completion.start()
+        wakeListener?.start()
+    }
+
     private func stopBackground() {
+        wakeListener?.stop()
         scheduler.stop()
         retention.stop()
         webhookWorker.stop()
@@ -177,7 +206,11 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                        completion: MeetupCompletionScheduler(meetups: domain.meetups, attendance: domain.attendance,
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),
-                                       backfillMetrics: pipeline.backfill.metrics, logger: logger)
+                                       backfillMetrics: pipeline.backfill.metrics, logger: logger,
+                                       wakeListener: configuration.database.isPostgreSQL ? PostgresWakeListener(url: configuration.database.url, handlers: [
+                                           WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
+                                           WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
+                                       ]) : nil)
     applicationBox.set(application)
     return application
 }

@@ -255,7 +255,10 @@ struct ConfigurationValidator {
         let quality = integer("render.jpeg_quality")
         if !(1...100).contains(quality) { refuse("render.jpeg_quality", "\(quality) is not a JPEG quality (1–100)") }
         let render = BelayConfiguration.Render(
-            workers: atLeast(1, "render.workers", unit: "worker", why: "with none, no image would ever be rendered"),
+            // With the data on PostgreSQL, an API node may leave rendering to `belay worker` nodes.
+            workers: database.isPostgreSQL
+                ? atLeast(0, "render.workers", unit: "workers", why: "0 leaves rendering to `belay worker` nodes")
+                : atLeast(1, "render.workers", unit: "worker", why: "with none, no image would ever be rendered; on PostgreSQL (database.url) an API node may have 0 and leave rendering to `belay worker` nodes"),
             storyFormat: format ?? .png,
             jpegQuality: quality,
             maxImageSide: atLeast(1920, "render.max_image_side", unit: "pixels", why: "the story image is 1080x1920"),

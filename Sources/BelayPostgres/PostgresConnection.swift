@@ -137,6 +137,33 @@ public final class PostgresConnection {
         return bytes
     }
 
+    /// Waits up to `timeoutMilliseconds` for notifications on the channels this connection
+    /// listens to (`LISTEN channel`), and returns their channel names (empty on a timeout).
+    /// - Throws: `PostgresError` (`connectionFailed`) when the connection is lost.
+    public func waitForNotifications(timeoutMilliseconds: Int32) throws -> [String] {
+        var channels = pendingNotifications()
+        guard channels.isEmpty else { return channels }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw PostgresError(.connectionFailed, "The PostgreSQL connection is closed") }
+        let ready = poll(&descriptor, 1, timeoutMilliseconds)
+        if ready > 0 {
+            guard PQconsumeInput(connection) == 1, !isBroken else {
+                throw PostgresError(.connectionFailed, "The PostgreSQL connection was lost: \(String(cString: PQerrorMessage(connection)))")
+            }
+            channels = pendingNotifications()
+        }
+        return channels
+    }
+
+    private func pendingNotifications() -> [String] {
+        var channels: [String] = []
+        while let notification = PQnotifies(connection) {
+            channels.append(String(cString: notification.pointee.relname))
+            PQfreemem(notification)
+        }
+        return channels
+    }
+
     /// Runs a script of several statements without parameters (a migration).
     /// - Throws: `PostgresError` (`statementFailed`) naming the failing statement's error.
     public func executeScript(_ sql: String) throws {

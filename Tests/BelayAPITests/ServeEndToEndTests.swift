@@ -13,7 +13,7 @@ final class ServeWorkspace: @unchecked Sendable {
     var configPath: String { directory.file("config.json") }
 
     init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""], server: [String: Any] = [:],
-         webhooks: [String: Int]? = nil) throws {
+         webhooks: [String: Int]? = nil, settings: [String: Any] = [:]) throws {
         directory = try TemporaryDirectory(prefix: "belay-serve")
         let root = BelayProcess.packageRoot
         var file: [String: Any] = [
@@ -25,6 +25,7 @@ final class ServeWorkspace: @unchecked Sendable {
             "share": share,
         ]
         if let webhooks { file["webhooks"] = webhooks }
+        file.merge(settings) { $1 }
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
     }
 

@@ -37,6 +37,19 @@ public final class PostgresCluster: @unchecked Sendable {
         }
         let data = directory.file("data")
         try run("initdb", ["-D", data, "-U", user, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"])
+        try start()
+    }
+
+    /// Restarts the server (`pg_ctl restart -m fast`): every connection is dropped, as when
+    /// a database server is restarted under its clients.
+    /// - Throws: when it does not come back.
+    public func restart() throws {
+        try run("pg_ctl", ["-D", directory.file("data"), "-m", "fast", "-w", "stop"])
+        try start()
+    }
+
+    private func start() throws {
+        let data = directory.file("data")
         let log = directory.file("server.log")
         do {
             try run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o",

@@ -20,6 +20,7 @@ struct BelayRootCommand: ParsableCommand {
     /// Top-level commands in help order. Add yours here.
     static let subcommands: [any ParsableCommand.Type] = [
         ServeCommand.self,
+        WorkerCommand.self,
         UsersCommand.self,
         MeetupsCommand.self,
         AttendeesCommand.self,

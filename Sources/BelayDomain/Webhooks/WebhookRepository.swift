@@ -3,6 +3,7 @@ import Foundation
 
 /// SQL for webhook endpoints, the event outbox and deliveries.
 enum WebhookRepository {
+
     static let endpointColumns = """
         id, url, description, event_types, secret, previous_secret, previous_secret_expires_at, failing_since,
         disabled_at, disabled_reason, created_at, updated_at
@@ -85,6 +86,7 @@ enum WebhookRepository {
     }
 
     static func insertDelivery(endpointID: Int64, eventID: Int64, now: Date, in db: Database) throws -> Int64 {
+        try WorkNotification.send(.webhookDeliveries, in: db)
         return try db.insertReturningID("""
             INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
             VALUES (?, ?, 'pending', 0, ?, ?) RETURNING id
@@ -131,7 +133,7 @@ enum WebhookRepository {
                               FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
                         JOIN webhook_deliveries h ON h.id = heads.id
                         WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
-                        ORDER BY h.next_attempt_at, h.id LIMIT 1)
+                        ORDER BY h.next_attempt_at, h.id LIMIT 1\(db.skipLocked(of: "h")))
             RETURNING id
             """, [owner, leaseUntil, now]) { try $0.get("id") }
     }

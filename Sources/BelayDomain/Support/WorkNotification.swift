@@ -1,0 +1,25 @@
+import BelayStorage
+
+/// The PostgreSQL channels on which a write tells every node that work is queued for it: the
+/// repositories `NOTIFY` in the transaction that queues the work, so it arrives at commit.
+public enum WorkNotification: String, CaseIterable, Sendable {
+    /// A render job was queued.
+    case renderJobs = "belay_render_jobs"
+    /// A webhook delivery was queued.
+    case webhookDeliveries = "belay_webhook_deliveries"
+
+    /// Notifies the channel in `db`'s transaction on PostgreSQL; on SQLite, whose writers share
+    /// one machine, the services wake their workers themselves.
+    static func send(_ channel: WorkNotification, in db: Database) throws {
+        if db.engine == .postgresql { try db.execute("NOTIFY \(channel.rawValue)") }
+    }
+}
+
+extension Database {
+    /// What a claim adds after its `LIMIT` so that on PostgreSQL it passes over rows another
+    /// node is claiming at that moment (`FOR UPDATE OF table SKIP LOCKED`) instead of
+    /// conflicting with it; nothing on SQLite, which has one writer.
+    func skipLocked(of table: String) -> String {
+        engine == .postgresql ? " FOR UPDATE OF \(table) SKIP LOCKED" : ""
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// Wakes this node's workers when any node commits work for them: a connection of its own
+/// runs `LISTEN` on each channel (the repositories `NOTIFY` in the transaction that queues a
+/// render job or a webhook delivery, so the notification arrives at commit), and a thread
+/// calls the channel's handler for each notification. A lost connection is made again with
+/// growing pauses; after reconnecting every handler runs once, for work queued in the gap.
+/// The workers' own polling stays the safety net.
+public final class PostgresWakeListener: Sendable {
+    private let url: String
+    private let handlers: [String: @Sendable () -> Void]
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - url: the server's libpq URL.
+    ///   - handlers: what to call for a notification on each channel.
+    public init(url: String, handlers: [String: @Sendable () -> Void]) {
+        self.url = url
+        self.handlers = handlers
+    }
+
+    /// Starts listening on a thread of its own.
+    public func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "belay-postgres-listen"
+        thread.start()
+    }
+
+    /// Stops listening and waits for the thread (at most a second).
+    public func stop() {
+        guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
+        _ = finished.wait(timeout: .now() + 2)
+    }
+
+    private func run() {
+        defer { finished.signal() }
+        var pause: UInt32 = 100_000
+        while !stopping.load(ordering: .relaxed) {
+            do {
+                let connection = try PostgresConnection(url: url)
+                for channel in handlers.keys.sorted() { try connection.execute("LISTEN \(channel)") }
+                pause = 100_000
+                for handler in handlers.values { handler() }
+                while !stopping.load(ordering: .relaxed) {
+                    for channel in Set(try connection.waitForNotifications(timeoutMilliseconds: 250)) {
+                        handlers[channel]?()
+                    }
+                }
+            } catch {
+                usleep(pause)
+                pause = min(pause * 2, 5_000_000)
+            }
+        }
+    }
+}
