@@ -25,6 +25,8 @@ final class ServeWorkspace: @unchecked Sendable {
             "share": share,
         ]
         if let webhooks { file["webhooks"] = webhooks }
+        // On a PostgreSQL run the real binary gets a database of its own on the test cluster.
+        if TestDatabase.isPostgreSQL { file["database"] = ["url": try TestDatabase.configuredURL()] }
         file.merge(settings) { $1 }
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
     }

@@ -321,3 +321,45 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(lines.contains { $0.contains("share.stories_background_width") }, "\(lines)")
     }
 }
+
+@Suite struct DatabaseURLConfigurationTests {
+    @Test func emptyKeepsSQLiteAndAPostgresURLNamesTheServer() throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = try load(nil, cwd: directory.path)
+        #expect(!sqlite.database.isPostgreSQL)
+        #expect(sqlite.databasePath.hasSuffix("data/belay.sqlite3"))
+        let server = try load(nil, env: ["BELAY_DATABASE_URL": "postgresql://belay:s3cret@db.example/belay?sslmode=require"], cwd: directory.path)
+        #expect(server.database.isPostgreSQL)
+        #expect(server.database.url == "postgresql://belay:s3cret@db.example/belay?sslmode=require")
+        #expect(server.database.maxConnections == 8 && server.database.statementTimeoutMilliseconds == 5_000)
+    }
+
+    @Test func aFilePathIsAnSQLiteFileAndAnotherSchemeIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let file = try write(#"{"database": {"url": "/srv/belay/club.sqlite3"}}"#, to: directory)
+        let configuration = try load(file, cwd: "/")
+        #expect(!configuration.database.isPostgreSQL)
+        #expect(configuration.databasePath == "/srv/belay/club.sqlite3")
+        let mysql = try write(#"{"database": {"url": "mysql://root:hunter2@db/belay"}}"#, to: directory, as: "mysql.json")
+        let refused = problems { _ = try load(mysql, cwd: "/") }
+        #expect(refused.count == 1)
+        #expect(refused.first?.contains("database.url") == true && refused.first?.contains("postgres://") == true)
+        #expect(refused.first?.contains("hunter2") == false, "the password is not repeated")
+    }
+
+    @Test func noRenderWorkersOnlyWhereAWorkerNodeCanRender() throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = problems { _ = try load(nil, env: ["BELAY_RENDER_WORKERS": "0"], cwd: directory.path) }
+        #expect(sqlite.count == 1 && sqlite.first?.contains("render.workers") == true)
+        let server = try load(nil, env: ["BELAY_RENDER_WORKERS": "0", "BELAY_DATABASE_URL": "postgres://db.example/belay"], cwd: directory.path)
+        #expect(server.render.workers == 0)
+    }
+
+    @Test func configShowLeavesThePasswordOut() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = try load(nil, env: ["BELAY_DATABASE_URL": "postgresql://belay:s3cret@db.example/belay"], cwd: directory.path)
+        let shown = configuration.formattedJSON()
+        #expect(shown.contains("postgresql://belay:***@db.example/belay"))
+        #expect(!shown.contains("s3cret"))
+    }
+}

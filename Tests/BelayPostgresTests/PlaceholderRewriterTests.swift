@@ -1,0 +1,21 @@
+@testable import BelayPostgres
+import Testing
+
+/// The repositories' `?` and `?N` placeholders as PostgreSQL's `$N`.
+@Suite struct PlaceholderRewriterTests {
+    @Test func plainPlaceholdersAreNumberedInOrder() {
+        #expect(PlaceholderRewriter.rewriteUncached("SELECT * FROM t WHERE a = ? AND b = ?") == "SELECT * FROM t WHERE a = $1 AND b = $2")
+    }
+
+    @Test func numberedPlaceholdersKeepTheirNumberAndAPlainOneFollowsTheHighest() {
+        #expect(PlaceholderRewriter.rewriteUncached("WHERE a = ?2 OR b = ?1 OR c = ?2") == "WHERE a = $2 OR b = $1 OR c = $2")
+        #expect(PlaceholderRewriter.rewriteUncached("VALUES (?3, ?)") == "VALUES ($3, $4)")
+        #expect(PlaceholderRewriter.rewriteUncached("LIMIT ?10") == "LIMIT $10")
+    }
+
+    @Test func quotedTextNamesAndCommentsAreLeftAlone() {
+        #expect(PlaceholderRewriter.rewriteUncached("SELECT '?', \"a?b\" FROM t -- why?\nWHERE x = ?")
+                    == "SELECT '?', \"a?b\" FROM t -- why?\nWHERE x = $1")
+        #expect(PlaceholderRewriter.rewriteUncached("SELECT 'it''s ?' WHERE y = ?") == "SELECT 'it''s ?' WHERE y = $1")
+    }
+}

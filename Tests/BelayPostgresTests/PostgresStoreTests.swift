@@ -1,0 +1,97 @@
+import BelayPostgres
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The PostgreSQL store against a throwaway server: conflicting writes are run again until
+/// they commit, a lost connection is a retryable error and is made again, statements have a
+/// time limit, and values read back as the repositories expect.
+@Suite(.serialized) struct PostgresStoreTests {
+    let cluster: PostgresCluster
+
+    init() throws {
+        cluster = try PostgresCluster()
+        try cluster.createDatabase("store")
+    }
+
+    private func store(timeout: Int = 5_000) throws -> PostgresStore {
+        try PostgresStore(settings: PostgresStore.Settings(url: cluster.url(database: "store"), maximumConnections: 4,
+                                                           statementTimeoutMilliseconds: timeout))
+    }
+
+    @Test func conflictingReadModifyWritesAllCommitExactlyOnce() throws {
+        let store = try store()
+        try store.write { try $0.execute("CREATE TABLE counters (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)") }
+        try store.write { try $0.execute("INSERT INTO counters VALUES (1, 0)") }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<25 {
+                do {
+                    try store.write { db in
+                        // Read, pause, write back: two of these at once conflict under SERIALIZABLE.
+                        let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
+                        usleep(500)
+                        try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try store.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 100)
+        #expect(store.conflictRetries > 0, "the conflicts were resolved by running the writes again")
+    }
+
+    @Test func aRestartedServerIsABusyErrorAndThenReconnected() throws {
+        let store = try store()
+        #expect(try store.read { try $0.scalar("SELECT 1", as: Int64.self) } == 1)
+        try cluster.restart()
+        var answered: Int64?
+        for _ in 0..<5 where answered == nil {
+            do {
+                answered = try store.read { try $0.scalar("SELECT 2", as: Int64.self) }
+            } catch let error as DatabaseError {
+                #expect(error.isBusy, "\(error)")
+            }
+        }
+        #expect(answered == 2)
+    }
+
+    @Test func aStatementPastTheTimeoutIsStoppedAsBusy() throws {
+        let store = try store(timeout: 100)
+        #expect {
+            try store.read { try $0.execute("SELECT pg_sleep(2)") }
+        } throws: { error in
+            (error as? DatabaseError)?.isBusy == true && (error as? DatabaseError)?.sqlState == "57014"
+        }
+        #expect(try store.read { try $0.scalar("SELECT 3", as: Int64.self) } == 3, "the connection is still usable")
+    }
+
+    @Test func valuesReadBackAsTheRepositoriesReadThem() throws {
+        let store = try store()
+        try store.write { db in
+            try db.execute("CREATE TABLE things (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT, size BIGINT, data BYTEA, ratio DOUBLE PRECISION)")
+        }
+        let id = try store.write { db in
+            try db.insertReturningID("INSERT INTO things (name, size, data, ratio) VALUES (?, ?, ?, ?) RETURNING id",
+                                     ["climb", Int64(7), Data([0, 1, 254, 255]), 0.5])
+        }
+        try store.write { try $0.execute("INSERT INTO things (name, size, data, ratio) VALUES (?, ?, ?, ?)", [String?.none, Int64?.none, Data?.none, Double?.none]) }
+        let row = try store.read { db in
+            try db.queryOne("SELECT name, size, data, ratio, (SELECT sum(size) FROM things) AS total, ? IS NULL AS absent FROM things WHERE id = ?",
+                            [String?.none, id]) { row in
+                (try row.get("name", as: String.self), try row.get("size", as: Int64.self), try row.get("data", as: Data.self),
+                 try row.get("ratio", as: Double.self), try row.get("total", as: Int64.self), try row.get("absent", as: Bool.self))
+            }
+        }
+        let found = try #require(row)
+        #expect(found.0 == "climb" && found.1 == 7 && found.2 == Data([0, 1, 254, 255]) && found.3 == 0.5 && found.4 == 7 && found.5)
+        #expect(try store.write { db -> Int in
+            try db.execute("UPDATE things SET size = 1")
+            return db.changes
+        } == 2)
+    }
+}
