@@ -56,8 +56,7 @@ import Glibc
         let firstAnswers = answered.count
         #expect(firstAnswers < Self.members, "the server died in the middle of the traffic")
 
-        let databasePath = workspace.directory.file("data/belay.sqlite3")
-        try SQLitePool(path: databasePath).read { db in
+        try workspace.database().read { db in
             let checkedIn = try db.scalar("SELECT count(*) FROM attendances WHERE status = 'checked_in'", as: Int.self) ?? 0
             #expect(checkedIn >= firstAnswers)
             #expect(try db.scalar("SELECT count(*) FROM rewards", as: Int.self) == checkedIn, "a check-in and its reward commit together")
@@ -71,7 +70,7 @@ import Glibc
             let status = try Self.checkIn(member, meetup: meetupID, port: server.port, token: host.token)
             #expect(status == 200 || status == 201)
         }
-        let pool = try SQLitePool(path: databasePath)
+        let pool = try workspace.database()
         let settled = server.poll(timeout: 300) { () -> Bool? in
             let unfinished = try? pool.read { try $0.scalar("SELECT count(*) FROM rewards WHERE render_status != 'ready'", as: Int.self) }
             return unfinished == 0 ? true : nil

@@ -2,6 +2,7 @@ import BelayCore
 import BelayAPI
 import BelayHTTP
 import BelayRender
+import BelayStorage
 import BelayTestSupport
 import Foundation
 import Testing
@@ -11,6 +12,8 @@ import Testing
 final class ServeWorkspace: @unchecked Sendable {
     let directory: TemporaryDirectory
     var configPath: String { directory.file("config.json") }
+    /// The database the binary uses: its SQLite file, or its PostgreSQL URL.
+    let databaseLocation: String
 
     init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""], server: [String: Any] = [:],
          webhooks: [String: Int]? = nil, settings: [String: Any] = [:]) throws {
@@ -28,7 +31,14 @@ final class ServeWorkspace: @unchecked Sendable {
         // On a PostgreSQL run the real binary gets a database of its own on the test cluster.
         if TestDatabase.isPostgreSQL { file["database"] = ["url": try TestDatabase.configuredURL()] }
         file.merge(settings) { $1 }
+        let url = (file["database"] as? [String: Any])?["url"] as? String ?? ""
+        databaseLocation = url.isEmpty ? directory.file("data/belay.sqlite3") : url
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// The binary's database, opened from the test (the file, or a connection to the server).
+    func database() throws -> any DatabaseStore {
+        try TestDatabase.reopen(databaseLocation)
     }
 
     func serve() throws -> BelayServerProcess {

@@ -12,7 +12,10 @@ import Glibc
 /// busy past the grace period: the waiting check-in is answered 503, the process exits 0, and
 /// every acknowledged write is in the database.
 @Suite(.serialized) struct ServeShutdownTests {
-    @Test func sigtermWithTheWriterBusyPastTheGracePeriodExitsZero() throws {
+    // Another process holds SQLite's write lock to keep the writer busy; PostgreSQL has no
+    // such single lock (its shutdown path is the same code).
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL))
+    func sigtermWithTheWriterBusyPastTheGracePeriodExitsZero() throws {
         let workspace = try ServeWorkspace()
         var server = try BelayServerProcess(arguments: ["--config", workspace.configPath],
                                             environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1",

@@ -33,7 +33,7 @@ import Glibc
 
     /// The message ids of every queued event, oldest first, and whether every delivery succeeded.
     private func events(_ workspace: ServeWorkspace) throws -> (ids: [String], allDelivered: Bool) {
-        try SQLitePool(path: workspace.directory.file("data/belay.sqlite3")).read { db in
+        try workspace.database().read { db in
             let ids: [String] = try db.query("SELECT message_id FROM webhook_events ORDER BY id", []) { try $0.get("message_id") }
             let open = try db.scalar("SELECT count(*) FROM webhook_deliveries WHERE status <> 'succeeded'", as: Int.self) ?? 1
             return (ids, open == 0)

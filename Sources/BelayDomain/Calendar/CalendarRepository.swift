@@ -14,7 +14,7 @@ enum CalendarRepository {
     static func bumpGeneration(userID: Int64, now: Date, in db: Database) throws -> Int {
         try db.queryOne("""
             INSERT INTO calendar_feed_generations (user_id, generation, revoked_at) VALUES (?1, 1, ?2)
-            ON CONFLICT (user_id) DO UPDATE SET generation = generation + 1, revoked_at = ?2
+            ON CONFLICT (user_id) DO UPDATE SET generation = calendar_feed_generations.generation + 1, revoked_at = ?2
             RETURNING generation
             """, [userID, now]) { try $0.get("generation") } ?? 1
     }
