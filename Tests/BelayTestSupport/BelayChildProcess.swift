@@ -41,6 +41,7 @@ public final class BelayChildProcess: @unchecked Sendable {
         let process = process
         killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         try process.run()
+        ChildProcessRegistry.started(process.processIdentifier)
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
 
         Thread.detachNewThread { [self] in
@@ -102,6 +103,7 @@ public final class BelayChildProcess: @unchecked Sendable {
     /// signal number when a signal ended it).
     public func wait() -> BelayProcessResult {
         process.waitUntilExit()
+        ChildProcessRegistry.ended(process.processIdentifier)
         killer.cancel()
         condition.lock()
         while openStreams > 0 { condition.wait() }

@@ -45,6 +45,7 @@ public final class BelayServerProcess: @unchecked Sendable {
         let process = process
         killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         try process.run()
+        ChildProcessRegistry.started(process.processIdentifier)
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         read(standardOutput.fileHandleForReading, standardOutput: true)
         read(standardError.fileHandleForReading, standardOutput: false)
@@ -137,6 +138,7 @@ public final class BelayServerProcess: @unchecked Sendable {
     /// signal number when a signal ended it).
     public func wait() -> BelayProcessResult {
         process.waitUntilExit()
+        ChildProcessRegistry.ended(process.processIdentifier)
         killer.cancel()
         condition.lock()
         while openStreams > 0 { condition.wait() }

@@ -46,6 +46,7 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        ChildProcessRegistry.started(process.processIdentifier)
         let handle = output.fileHandleForReading
         Thread.detachNewThread { [self] in
             var pending = Data()
@@ -127,5 +128,6 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ChildProcessRegistry.ended(process.processIdentifier)
     }
 }
