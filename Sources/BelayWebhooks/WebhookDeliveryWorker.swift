@@ -6,7 +6,10 @@ import Foundation
 /// of one endpoint's queue (up to the policy's batch size), signs and sends them in order
 /// through the transport, stopping at the first that fails (the rest wait behind it), and
 /// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
-/// until `notify`). Never runs on an HTTP thread.
+/// until `notify`). Never runs on an HTTP thread. With `lowPriority` the threads run at
+/// `BackgroundThreadPriority` (nice 19), so that on a busy machine requests come first and
+/// deliveries take the CPU left over (their database writes still go through the writer at
+/// its own priority).
 ///
 /// Threading: `start` and `stop` come from one owner thread; `notify` from any thread.
 /// Each worker thread has its own lease-owner name, `<ownerPrefix>:webhook-<n>`, so a
@@ -21,6 +24,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let pollSeconds: TimeInterval
     private let isGone: @Sendable (String) -> Bool
     private let log: @Sendable (String) -> Void
+    private let lowPriority: Bool
     private let condition = NSCondition()
     private var generation: UInt64 = 0
     private var stopping = false
@@ -29,9 +33,10 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     /// - Parameters:
     ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
     ///   - isGone: whether a lease owner name belongs to a process known to be dead.
+    ///   - lowPriority: run the threads at `BackgroundThreadPriority` (nice 19).
     public init(service: WebhookService, transport: any WebhookTransport, clock: any TimeSource, threads: Int,
                 ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
-                log: @escaping @Sendable (String) -> Void) {
+                lowPriority: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.service = service
         self.transport = transport
         self.clock = clock
@@ -39,6 +44,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         self.ownerPrefix = ownerPrefix
         self.pollSeconds = max(0.01, pollSeconds)
         self.isGone = isGone
+        self.lowPriority = lowPriority
         self.log = log
     }
 
@@ -89,6 +95,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     }
 
     private func loop(owner: String) {
+        if lowPriority { BackgroundThreadPriority.lowerThisThread() }
         var nextTakeOver = Deadline(after: 10)
         while true {
             condition.lock()
