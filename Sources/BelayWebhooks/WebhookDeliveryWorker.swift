@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import Foundation
+import Synchronization
 
 /// The background threads that deliver webhooks: each claims the due deliveries at the head
 /// of one endpoint's queue (up to the policy's batch size), signs and sends them in order
@@ -26,7 +27,11 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let lowPriority: Bool
     private let condition = NSCondition()
-    private var generation: UInt64 = 0
+    /// Counts `notify` calls; a thread takes it before looking for work and sleeps only while
+    /// it is unchanged.
+    private let generation = Atomic<UInt64>(0)
+    /// Threads in (or about to enter) their wait, under `condition`.
+    private let sleepers = Atomic<Int>(0)
     private var stopping = false
     private var running = 0
 
@@ -62,10 +67,16 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         }
     }
 
-    /// Wakes idle threads to look for due deliveries now.
+    /// Wakes idle threads to look for due deliveries now. Called after every check-in's
+    /// commit: while no thread sleeps (they are busy with a backlog) it costs two atomic
+    /// operations and takes no lock, so a burst of check-ins does not contend with the
+    /// workers or wake them once per event.
     public func notify() {
+        // Sequentially consistent on both sides: either this sees the sleeper, or the sleeper
+        // sees the new generation before it waits (so no notify is lost).
+        generation.add(1, ordering: .sequentiallyConsistent)
+        guard sleepers.load(ordering: .sequentiallyConsistent) > 0 else { return }
         condition.lock()
-        generation &+= 1
         condition.broadcast()
         condition.unlock()
     }
@@ -105,8 +116,8 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let mark = generation
             condition.unlock()
+            let mark = generation.load(ordering: .sequentiallyConsistent)
 
             var worked = false
             do {
@@ -125,9 +136,11 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
             }
             let deadline = Deadline(after: pollSeconds)
             condition.lock()
-            while generation == mark && !stopping {
+            sleepers.add(1, ordering: .sequentiallyConsistent)
+            while generation.load(ordering: .sequentiallyConsistent) == mark && !stopping {
                 if !deadline.wait(on: condition) { break }
             }
+            sleepers.subtract(1, ordering: .sequentiallyConsistent)
             condition.unlock()
         }
     }
