@@ -6,17 +6,26 @@ the transaction of the check-in that caused it).
     bench/webhook-receiver.py PORT_FILE
 
 Listens on a free port on 127.0.0.1 and writes the port to PORT_FILE. GET /stats answers
-{"received": N, "p50_ms": …, "p99_ms": …, "max_ms": …, "first": …, "last": …} (times since the
-epoch in seconds), for the events received so far.
+{"received": N, "duplicates": D, "p50_ms": …, "p99_ms": …, "max_ms": …, "first": …, "last": …}
+(times since the epoch in seconds) for the events received so far: N counts distinct
+`webhook-id`s (delivery is at least once; a repeat is counted in D, and its lag is the first
+arrival's).
+
+Kept cheap because it shares the machine with the server it measures: one thread per
+connection reading blocking sockets (Belay's worker keeps one connection open), no asyncio.
 """
-import asyncio
 import json
+import socket
 import sys
+import threading
 import time
 from datetime import datetime
 
+lock = threading.Lock()
 lags = []
 arrivals = []
+seen = set()
+duplicates = 0
 
 
 def timestamp_seconds(text):
@@ -31,51 +40,78 @@ def percentile(values, fraction):
 
 
 def stats():
-    return {
-        "received": len(lags),
-        "p50_ms": percentile(lags, 0.50),
-        "p99_ms": percentile(lags, 0.99),
-        "max_ms": max(lags) if lags else None,
-        "first": min(arrivals) if arrivals else None,
-        "last": max(arrivals) if arrivals else None,
-    }
+    with lock:
+        return {
+            "received": len(lags),
+            "duplicates": duplicates,
+            "p50_ms": percentile(lags, 0.50),
+            "p99_ms": percentile(lags, 0.99),
+            "max_ms": max(lags) if lags else None,
+            "first": min(arrivals) if arrivals else None,
+            "last": max(arrivals) if arrivals else None,
+        }
 
 
-async def serve(reader, writer):
+def record(message_id, body, now):
+    global duplicates
+    event = json.loads(body)
+    lag = (now - timestamp_seconds(event["timestamp"])) * 1000
+    with lock:
+        if message_id is not None:
+            if message_id in seen:
+                duplicates += 1
+                return
+            seen.add(message_id)
+        lags.append(lag)
+        arrivals.append(now)
+
+
+def serve(connection):
+    reader = connection.makefile("rb")
     try:
         while True:
-            head = await reader.readuntil(b"\r\n\r\n")
+            request_line = reader.readline()
+            if not request_line:
+                return
             now = time.time()
-            lines = head.decode("latin-1").split("\r\n")
-            method, path = lines[0].split(" ")[:2]
+            method, path = request_line.split(b" ")[:2]
             length = 0
-            for line in lines[1:]:
-                name, _, value = line.partition(":")
-                if name.strip().lower() == "content-length":
-                    length = int(value.strip())
-            body = await reader.readexactly(length) if length else b""
-            if method == "GET" and path == "/stats":
+            message_id = None
+            while True:
+                line = reader.readline()
+                if line in (b"\r\n", b"\n", b""):
+                    break
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"webhook-id":
+                    message_id = value.strip()
+            body = reader.read(length) if length else b""
+            if method == b"GET" and path == b"/stats":
                 answer = json.dumps(stats()).encode()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(answer) + answer)
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(answer) + answer)
             else:
-                event = json.loads(body)
-                lags.append((now - timestamp_seconds(event["timestamp"])) * 1000)
-                arrivals.append(now)
-                writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionResetError):
+                record(message_id, body, now)
+                connection.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+    except (ConnectionError, ValueError):
         pass
     finally:
-        writer.close()
+        reader.close()
+        connection.close()
 
 
-async def main(port_file):
-    server = await asyncio.start_server(serve, "127.0.0.1", 0, backlog=1024)
+def main(port_file):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1024)
     with open(port_file, "w") as out:
-        out.write(str(server.sockets[0].getsockname()[1]))
-    async with server:
-        await server.serve_forever()
+        out.write(str(listener.getsockname()[1]))
+    while True:
+        connection, _ = listener.accept()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    main(sys.argv[1])

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BelayCore
 import BelayPipeline
 
 /// A renderer that lowers the scheduling priority of the thread it renders on (nice 19, the
@@ -22,25 +20,17 @@ final class BackgroundPriorityRenderer: RewardImageRenderer {
     }
 
     /// The nice value render threads run at.
-    static let niceness: Int32 = 19
+    static let niceness = BackgroundThreadPriority.niceness
 
     var templateVersion: Int { renderer.templateVersion }
 
     func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
-        Self.lowerPriorityOfThisThread()
+        BackgroundThreadPriority.lowerThisThread()
         return try renderer.contentKeys(for: request)
     }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
-        Self.lowerPriorityOfThisThread()
+        BackgroundThreadPriority.lowerThisThread()
         return try renderer.render(request, sticker: sticker, story: story)
-    }
-
-    /// On Linux the nice value belongs to the thread, and `who` 0 names the calling thread.
-    static func lowerPriorityOfThisThread() {
-        #if os(Linux)
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        if getpriority(which, 0) < niceness { _ = setpriority(which, 0, niceness) }
-        #endif
     }
 }

@@ -127,7 +127,8 @@ extension SharePageSettings {
 
 extension WebhookDeliveryWorker {
     /// The webhook workers of this process from `config.json`'s `webhooks` section: libcurl
-    /// with the configured timeout and address rule, lease owners named `host:pid:webhook-N`.
+    /// with the configured timeout and address rule, lease owners named `host:pid:webhook-N`,
+    /// threads at background priority (like the render workers: requests first).
     public static func make(configuration: BelayConfiguration, domain: DomainServices,
                             log: @escaping @Sendable (String) -> Void) -> WebhookDeliveryWorker {
         let webhooks = configuration.webhooks
@@ -138,7 +139,7 @@ extension WebhookDeliveryWorker {
             clock: domain.clock, threads: webhooks.workers, ownerPrefix: "\(identity.host):\(identity.pid)",
             pollSeconds: Double(webhooks.pollMilliseconds) / 1000,
             isGone: { owner in WorkerIdentity.parse(owner: owner).map(identity.knowsIsGone) ?? false },
-            log: log)
+            lowPriority: true, log: log)
     }
 }
 

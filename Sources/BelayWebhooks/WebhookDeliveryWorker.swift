@@ -1,12 +1,16 @@
 import BelayCore
 import BelayDomain
 import Foundation
+import Synchronization
 
 /// The background threads that deliver webhooks: each claims the due deliveries at the head
 /// of one endpoint's queue (up to the policy's batch size), signs and sends them in order
 /// through the transport, stopping at the first that fails (the rest wait behind it), and
 /// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
-/// until `notify`). Never runs on an HTTP thread.
+/// until `notify`). Never runs on an HTTP thread. With `lowPriority` the threads run at
+/// `BackgroundThreadPriority` (nice 19), so that on a busy machine requests come first and
+/// deliveries take the CPU left over (their database writes still go through the writer at
+/// its own priority).
 ///
 /// Threading: `start` and `stop` come from one owner thread; `notify` from any thread.
 /// Each worker thread has its own lease-owner name, `<ownerPrefix>:webhook-<n>`, so a
@@ -21,17 +25,23 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let pollSeconds: TimeInterval
     private let isGone: @Sendable (String) -> Bool
     private let log: @Sendable (String) -> Void
+    private let lowPriority: Bool
     private let condition = NSCondition()
-    private var generation: UInt64 = 0
+    /// Counts `notify` calls; a thread takes it before looking for work and sleeps only while
+    /// it is unchanged.
+    private let generation = Atomic<UInt64>(0)
+    /// Threads in (or about to enter) their wait, under `condition`.
+    private let sleepers = Atomic<Int>(0)
     private var stopping = false
     private var running = 0
 
     /// - Parameters:
     ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
     ///   - isGone: whether a lease owner name belongs to a process known to be dead.
+    ///   - lowPriority: run the threads at `BackgroundThreadPriority` (nice 19).
     public init(service: WebhookService, transport: any WebhookTransport, clock: any TimeSource, threads: Int,
                 ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
-                log: @escaping @Sendable (String) -> Void) {
+                lowPriority: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.service = service
         self.transport = transport
         self.clock = clock
@@ -39,6 +49,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         self.ownerPrefix = ownerPrefix
         self.pollSeconds = max(0.01, pollSeconds)
         self.isGone = isGone
+        self.lowPriority = lowPriority
         self.log = log
     }
 
@@ -56,10 +67,16 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         }
     }
 
-    /// Wakes idle threads to look for due deliveries now.
+    /// Wakes idle threads to look for due deliveries now. Called after every check-in's
+    /// commit: while no thread sleeps (they are busy with a backlog) it costs two atomic
+    /// operations and takes no lock, so a burst of check-ins does not contend with the
+    /// workers or wake them once per event.
     public func notify() {
+        // Sequentially consistent on both sides: either this sees the sleeper, or the sleeper
+        // sees the new generation before it waits (so no notify is lost).
+        generation.add(1, ordering: .sequentiallyConsistent)
+        guard sleepers.load(ordering: .sequentiallyConsistent) > 0 else { return }
         condition.lock()
-        generation &+= 1
         condition.broadcast()
         condition.unlock()
     }
@@ -89,6 +106,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     }
 
     private func loop(owner: String) {
+        if lowPriority { BackgroundThreadPriority.lowerThisThread() }
         var nextTakeOver = Deadline(after: 10)
         while true {
             condition.lock()
@@ -98,8 +116,8 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let mark = generation
             condition.unlock()
+            let mark = generation.load(ordering: .sequentiallyConsistent)
 
             var worked = false
             do {
@@ -118,9 +136,11 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
             }
             let deadline = Deadline(after: pollSeconds)
             condition.lock()
-            while generation == mark && !stopping {
+            sleepers.add(1, ordering: .sequentiallyConsistent)
+            while generation.load(ordering: .sequentiallyConsistent) == mark && !stopping {
                 if !deadline.wait(on: condition) { break }
             }
+            sleepers.subtract(1, ordering: .sequentiallyConsistent)
             condition.unlock()
         }
     }

@@ -133,6 +133,14 @@ import Testing
         let rest = try webhooks.claim(owner: "test:1:b", limit: 10)
         #expect(rest.map(\.deliveryID) == [batch[1].deliveryID, batch[2].deliveryID] + log.map(\.id).filter { $0 > batch[2].deliveryID }.sorted())
         #expect(rest.map(\.attempt) == [2, 1, 1, 1])
+        // Successes reported together are each recorded with the status they were answered with.
+        let codes = [200, 201, 202, 204]
+        let delivered = try webhooks.report(zip(rest, codes).map { ($0, WebhookAttemptResult(statusCode: $1, error: nil)) })
+        #expect(delivered == Array(repeating: .delivered, count: 4))
+        let final = try webhooks.deliveries(endpointID: endpoint.id, by: Self.admin).items
+        #expect(rest.map { attempt in final.first { $0.id == attempt.deliveryID }?.lastStatusCode } == codes)
+        #expect(final.filter { delivery in rest.contains { $0.deliveryID == delivery.id } }
+            .allSatisfy { $0.status == .succeeded && $0.deliveredAt == fixture.clock.now() })
     }
 
     @Test func retriesBackOffThreefoldAndAnEndpointFailingForADayIsDisabled() throws {

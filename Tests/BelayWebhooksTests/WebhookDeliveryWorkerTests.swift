@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BelayCore
 import BelayDomain
 import BelayStorage
@@ -61,5 +64,49 @@ import Testing
         // What the receiver saw: the failed one again first, then the rest, never one out of order.
         #expect(sent == Array(order[0..<3]) + Array(order[2...]))
         #expect(try domain.webhooks.deliveries(endpointID: 1, limit: 20, by: .commandLine).items.allSatisfy { $0.status == .succeeded })
+    }
+
+    /// Records the nice value of the thread each request is sent from (under its condition).
+    final class PriorityRecordingTransport: WebhookTransport, @unchecked Sendable {
+        private let condition = NSCondition()
+        private var priorities: [Int32] = []
+
+        func post(url: String, headers: [(String, String)], body: [UInt8]) -> WebhookAttemptResult {
+            let priority = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            condition.lock()
+            priorities.append(priority)
+            condition.broadcast()
+            condition.unlock()
+            return WebhookAttemptResult(statusCode: 204, error: nil)
+        }
+
+        func waitForFirst() -> Int32 {
+            condition.lock()
+            defer { condition.unlock() }
+            while priorities.isEmpty { condition.wait() }
+            return priorities[0]
+        }
+    }
+
+    @Test func aLowPriorityWorkerSendsFromThreadsAtBackgroundPriorityOnly() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.file("belay.sqlite"))
+        try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
+        let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
+        _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let callerPriority = getpriority(which, 0)
+        let transport = PriorityRecordingTransport()
+        let worker = WebhookDeliveryWorker(service: domain.webhooks, transport: transport, clock: clock, threads: 1,
+                                           ownerPrefix: "test:1", pollSeconds: 60, isGone: { _ in false }, lowPriority: true,
+                                           log: { _ in })
+        worker.start()
+        worker.notify()
+        let priority = transport.waitForFirst()
+        worker.stop()
+        #expect(priority == BackgroundThreadPriority.niceness)
+        #expect(getpriority(which, 0) == callerPriority)
     }
 }

@@ -29,8 +29,15 @@ public enum Crypto {
 
     /// `count` bytes from the system's cryptographically secure generator.
     public static func randomBytes(_ count: Int) -> [UInt8] {
+        // Eight bytes per draw: each draw is a getrandom call, and an id is asked for in
+        // every check-in's transaction when a webhook is subscribed.
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 
     /// Base64url without padding (RFC 4648 §5), safe in URLs and headers.

@@ -141,23 +141,24 @@ enum WebhookRepository {
     /// After `claim` leased the head `headID` of its endpoint's queue: leases the pending
     /// deliveries right behind it, in order, up to `limit` in all, stopping at the first that
     /// is not due or is held by another worker, so that none is sent before one ahead of it.
+    /// - Returns: the last id leased (`headID` when none followed).
     static func claimFollowers(of headID: Int64, owner: String, leaseUntil: Date, now: Date, limit: Int,
-                               in db: Database) throws -> [Int64] {
-        guard limit > 1 else { return [] }
+                               in db: Database) throws -> Int64 {
+        guard limit > 1 else { return headID }
         let queue: [(id: Int64, ready: Bool)] = try db.query("""
             SELECT id, next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3) AS ready
             FROM webhook_deliveries
             WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending' AND id > ?1
             ORDER BY id LIMIT ?2
             """, [headID, limit - 1, now]) { (try $0.get("id"), try $0.get("ready")) }
-        let followers = queue.prefix { $0.ready }.map(\.id)
-        for id in followers {
-            try db.execute("""
-                UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, last_attempt_at = ?
-                WHERE id = ?
-                """, [owner, leaseUntil, now, id])
-        }
-        return followers
+        guard let last = queue.prefix(while: { $0.ready }).last?.id else { return headID }
+        // The followers are every pending delivery of the endpoint in (head, last]: one statement.
+        try db.execute("""
+            UPDATE webhook_deliveries SET lease_owner = ?3, lease_expires_at = ?4, attempts = attempts + 1, last_attempt_at = ?5
+            WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending'
+              AND id > ?1 AND id <= ?2
+            """, [headID, last, owner, leaseUntil, now])
+        return last
     }
 
     /// Gives back a delivery claimed by `owner` but never attempted: the claim's attempt is
@@ -171,19 +172,24 @@ enum WebhookRepository {
             """, [deliveryID, owner])
     }
 
-    static func attempt(deliveryID: Int64, in db: Database) throws -> (attempt: WebhookAttempt, endpoint: WebhookEndpoint)? {
-        guard let row = try db.queryOne("""
-            SELECT d.endpoint_id, ev.message_id, ev.type, ev.body, d.attempts, d.lease_owner
-            FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ?
-            """, [deliveryID], { row in
-                (endpointID: try row.get("endpoint_id", as: Int64.self), messageID: try row.get("message_id", as: String.self),
-                 type: try row.get("type", as: String.self), body: try row.get("body", as: Data.self),
-                 attempts: try row.get("attempts", as: Int.self), owner: try row.get("lease_owner", as: String?.self))
-            }),
-              let endpoint = try endpoint(id: row.endpointID, in: db) else { return nil }
-        return (WebhookAttempt(deliveryID: deliveryID, endpointID: row.endpointID, url: endpoint.url, secrets: [],
-                               messageID: row.messageID, eventType: row.type, body: Array(row.body), attempt: row.attempts,
-                               leaseOwner: row.owner ?? "", startBy: .distantPast), endpoint)
+    /// The pending deliveries `firstID` through `lastID` of the endpoint that `firstID` is
+    /// queued for, in order, as attempts held by `owner` (after `claim` and `claimFollowers`).
+    static func attempts(firstID: Int64, lastID: Int64, owner: String, secretsAt now: Date, startBy: Date,
+                         in db: Database) throws -> [WebhookAttempt] {
+        guard let endpointID = try db.scalar("SELECT endpoint_id FROM webhook_deliveries WHERE id = ?", [firstID], as: Int64.self),
+              let endpoint = try endpoint(id: endpointID, in: db) else { return [] }
+        let secrets = endpoint.signingSecrets(at: now)
+        return try db.query("""
+            SELECT d.id, ev.message_id, ev.type, ev.body, d.attempts
+            FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+            WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.id >= ?2 AND d.id <= ?3 AND d.lease_owner = ?4
+            ORDER BY d.id
+            """, [endpointID, firstID, lastID, owner]) { row in
+            WebhookAttempt(deliveryID: try row.get("id"), endpointID: endpointID, url: endpoint.url, secrets: secrets,
+                           messageID: try row.get("message_id"), eventType: try row.get("type"),
+                           body: Array(try row.get("body", as: Data.self)), attempt: try row.get("attempts"),
+                           leaseOwner: owner, startBy: startBy)
+        }
     }
 
     /// The delivery's attempt count while `owner` holds it; nil when it does not.
@@ -192,12 +198,21 @@ enum WebhookRepository {
                         [deliveryID, owner]) { (try $0.get("endpoint_id"), try $0.get("attempts")) }
     }
 
-    static func markDelivered(deliveryID: Int64, statusCode: Int?, now: Date, in db: Database) throws {
-        try db.execute("""
-            UPDATE webhook_deliveries SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, last_status_code = ?,
-                                          last_error = NULL, delivered_at = ?
-            WHERE id = ?
-            """, [statusCode, now, deliveryID])
+    /// Marks delivered those of `deliveries` (id and the status code it was answered with)
+    /// that `owner` still holds, in one statement.
+    /// - Returns: the ids marked, with their endpoints; an id missing had its lease taken over.
+    static func markDelivered(_ deliveries: [(id: Int64, statusCode: Int?)], owner: String, now: Date,
+                              in db: Database) throws -> [(id: Int64, endpointID: Int64)] {
+        guard !deliveries.isEmpty else { return [] }
+        let list = "[" + deliveries.map { "[\($0.id),\($0.statusCode.map(String.init) ?? "null")]" }.joined(separator: ",") + "]"
+        return try db.query("""
+            UPDATE webhook_deliveries
+            SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, last_status_code = done.status_code,
+                last_error = NULL, delivered_at = ?3
+            FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS status_code FROM json_each(?1)) AS done
+            WHERE webhook_deliveries.id = done.id AND webhook_deliveries.status = 'pending' AND webhook_deliveries.lease_owner = ?2
+            RETURNING webhook_deliveries.id, webhook_deliveries.endpoint_id
+            """, [list, owner, now]) { (try $0.get("id"), try $0.get("endpoint_id")) }
     }
 
     static func markAttemptFailed(deliveryID: Int64, statusCode: Int?, error: String, retryAt: Date?, in db: Database) throws {

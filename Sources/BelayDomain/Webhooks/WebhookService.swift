@@ -167,15 +167,9 @@ public final class WebhookService: Sendable {
         return try domainCall {
             try pool.write { db in
                 guard let head = try WebhookRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, in: db) else { return [] }
-                let ids = try [head] + WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
-                                                                        limit: limit, in: db)
-                return try ids.compactMap { id -> WebhookAttempt? in
-                    guard let (attempt, endpoint) = try WebhookRepository.attempt(deliveryID: id, in: db) else { return nil }
-                    return WebhookAttempt(deliveryID: attempt.deliveryID, endpointID: attempt.endpointID, url: attempt.url,
-                                          secrets: endpoint.signingSecrets(at: now), messageID: attempt.messageID,
-                                          eventType: attempt.eventType, body: attempt.body, attempt: attempt.attempt,
-                                          leaseOwner: owner, startBy: startBy)
-                }
+                let last = try WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
+                                                                limit: limit, in: db)
+                return try WebhookRepository.attempts(firstID: head, lastID: last, owner: owner, secretsAt: now, startBy: startBy, in: db)
             }
         }
     }
@@ -217,18 +211,38 @@ public final class WebhookService: Sendable {
     public func report(_ results: [(WebhookAttempt, WebhookAttemptResult)]) throws -> [WebhookAttemptOutcome?] {
         let now = clock.now()
         return try domainCall {
-            try pool.write { db in try results.map { try record($0.0, $0.1, now: now, in: db) } }
+            try pool.write { db in
+                // A run of successes by one owner (a batch is mostly that) is marked in one
+                // statement; a failure on its own. In the order given, as one at a time would.
+                var outcomes = [WebhookAttemptOutcome?](repeating: nil, count: results.count)
+                var run: [Int] = []
+                func markRun() throws {
+                    guard let first = run.first else { return }
+                    let marked = try WebhookRepository.markDelivered(run.map { (results[$0].0.deliveryID, results[$0].1.statusCode) },
+                                                                     owner: results[first].0.leaseOwner, now: now, in: db)
+                    for endpointID in Set(marked.map(\.endpointID)) { try WebhookRepository.markHealthy(id: endpointID, in: db) }
+                    let markedIDs = Set(marked.map(\.id))
+                    for index in run where markedIDs.contains(results[index].0.deliveryID) { outcomes[index] = .delivered }
+                    run = []
+                }
+                for (index, (attempt, result)) in results.enumerated() {
+                    if result.succeeded {
+                        if let first = run.first, results[first].0.leaseOwner != attempt.leaseOwner { try markRun() }
+                        run.append(index)
+                    } else {
+                        try markRun()
+                        outcomes[index] = try recordFailure(attempt, result, now: now, in: db)
+                    }
+                }
+                try markRun()
+                return outcomes
+            }
         }
     }
 
-    private func record(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult, now: Date, in db: Database) throws -> WebhookAttemptOutcome? {
+    private func recordFailure(_ attempt: WebhookAttempt, _ result: WebhookAttemptResult, now: Date, in db: Database) throws -> WebhookAttemptOutcome? {
         guard let held = try WebhookRepository.heldAttempts(deliveryID: attempt.deliveryID, owner: attempt.leaseOwner, in: db) else {
             return nil
-        }
-        if result.succeeded {
-            try WebhookRepository.markDelivered(deliveryID: attempt.deliveryID, statusCode: result.statusCode, now: now, in: db)
-            try WebhookRepository.markHealthy(id: held.endpointID, in: db)
-            return .delivered
         }
         let error = String((result.error ?? "the endpoint answered HTTP \(result.statusCode ?? 0)").prefix(2_000))
         let failingSince = try WebhookRepository.markFailing(id: held.endpointID, now: now, in: db)
