@@ -90,7 +90,7 @@ import Testing
 
     @Test func aLowPriorityWorkerSendsFromThreadsAtBackgroundPriorityOnly() throws {
         let directory = try TemporaryDirectory()
-        let pool = try DatabasePool(path: directory.file("belay.sqlite"))
+        let pool = try SQLitePool(path: directory.file("belay.sqlite"))
         try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))

@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Lower only threads that do not hold what requests wait for: the database writer and its
 /// commit thread stay at normal priority, and background threads reach them by handing work
-/// over (`DatabasePool.write`), never by holding a lock while they run.
+/// over (`SQLitePool.write`), never by holding a lock while they run.
 public enum BackgroundThreadPriority {
     /// The nice value background threads run at.
     public static let niceness: Int32 = 19

@@ -90,7 +90,7 @@ enum RenderJobRepository {
                 WHERE id IN (SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
                                                             JOIN attendances a ON a.id = r.attendance_id
                              WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
-                             ORDER BY j.available_at, j.id LIMIT ?4\(db.skipLocked(of: "j")))
+                             ORDER BY j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j")))
                 RETURNING id
                 """, BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)) { try $0.get("id") }
         }
@@ -98,7 +98,7 @@ enum RenderJobRepository {
             UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
                                    updated_at = ?3
             WHERE id IN (SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
-                         ORDER BY available_at, id LIMIT ?4\(db.skipLocked(of: "render_jobs")))
+                         ORDER BY available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs")))
             RETURNING id
             """, [owner, leaseUntil, now, limit]) { try $0.get("id") }
     }

@@ -54,9 +54,7 @@ enum ShareRepository {
     static func statisticsSQL(forHost: Bool, forMeetup: Bool, engine: DatabaseEngine = .sqlite) -> String {
         let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?9")))" : "") + (forMeetup ? " AND m.id = ?10" : "")
         let onServer = engine == .postgresql
-        let intervals = onServer
-            ? "SELECT (value->>0)::bigint, (value->>1)::bigint, (value->>2)::bigint FROM jsonb_array_elements(CAST(?1 AS jsonb)) AS value"
-            : "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1)"
+        let intervals = engine.integerRows(ofJSON: "?1", columns: ["start_at", "end_at", "offset_seconds"])
         let day = onServer
             ? "to_char(to_timestamp(e.occurred_at / 1000 + o.offset_seconds) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
             : "date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch')"

@@ -14,12 +14,3 @@ public enum WorkNotification: String, CaseIterable, Sendable {
         if db.engine == .postgresql { try db.execute("NOTIFY \(channel.rawValue)") }
     }
 }
-
-extension Database {
-    /// What a claim adds after its `LIMIT` so that on PostgreSQL it passes over rows another
-    /// node is claiming at that moment (`FOR UPDATE OF table SKIP LOCKED`) instead of
-    /// conflicting with it; nothing on SQLite, which has one writer.
-    func skipLocked(of table: String) -> String {
-        engine == .postgresql ? " FOR UPDATE OF \(table) SKIP LOCKED" : ""
-    }
-}

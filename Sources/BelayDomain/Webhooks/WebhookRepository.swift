@@ -133,7 +133,7 @@ enum WebhookRepository {
                               FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
                         JOIN webhook_deliveries h ON h.id = heads.id
                         WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
-                        ORDER BY h.next_attempt_at, h.id LIMIT 1\(db.skipLocked(of: "h")))
+                        ORDER BY h.next_attempt_at, h.id LIMIT 1\(db.engine.skipLocked(of: "h")))
             RETURNING id
             """, [owner, leaseUntil, now]) { try $0.get("id") }
     }
@@ -209,7 +209,7 @@ enum WebhookRepository {
             UPDATE webhook_deliveries
             SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, last_status_code = done.status_code,
                 last_error = NULL, delivered_at = ?3
-            FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS status_code FROM json_each(?1)) AS done
+            FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id", "status_code"]))) AS done
             WHERE webhook_deliveries.id = done.id AND webhook_deliveries.status = 'pending' AND webhook_deliveries.lease_owner = ?2
             RETURNING webhook_deliveries.id, webhook_deliveries.endpoint_id
             """, [list, owner, now]) { (try $0.get("id"), try $0.get("endpoint_id")) }

@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite struct DatabasePoolTests {
+@Suite struct SQLitePoolTests {
     let directory: TemporaryDirectory
     let pool: SQLitePool
 
