@@ -427,9 +427,17 @@ void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *st
 
 /* MARK: - zlib */
 
+/* zlib slides its window, and rewrites its whole hash table (head and prev, 96K entries at
+ * memLevel 8), each time 32 KiB more input has passed the first 64 KiB: with the Huffman-only and
+ * run-length strategies, which never read the hash, that rewrite is pure cost (an eighth of a
+ * story's CPU). A full flush before the window fills starts the window and the hash afresh
+ * instead, for an empty stored block (5 bytes) and one block boundary per chunk. */
+enum { BELAY_DEFLATE_UNSLID_CHUNK = 65000 };
+
 size_t belay_deflate_segment_bound(size_t size) {
-    /* deflateBound's worst case for stored blocks, plus the sync flush's empty stored block. */
-    return size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
+    /* deflateBound's worst case for stored blocks, plus the sync flush's empty stored block and
+     * each full flush's block boundary. */
+    return size + (size >> 12) + (size >> 14) + (size >> 25) + 64 + (size / BELAY_DEFLATE_UNSLID_CHUNK + 1) * 16;
 }
 
 int belay_deflate_segment(const uint8_t *input, size_t size, int level, int strategy,
@@ -438,7 +446,11 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     reset(status);
     z_stream stream;
     memset(&stream, 0, sizeof stream);
-    int result = deflateInit2(&stream, level, Z_DEFLATED, -15, 8, strategy);
+    /* Huffman-only and run-length coding keep no history beyond one byte, so they are fed in
+     * chunks that each start the window afresh; memLevel 9 doubles the symbols per block
+     * (fewer code tables to build and send). The matching strategies keep the whole history. */
+    int unslid = strategy == Z_HUFFMAN_ONLY || strategy == Z_RLE;
+    int result = deflateInit2(&stream, level, Z_DEFLATED, -15, unslid ? 9 : 8, strategy);
     if (result != Z_OK) {
         set_message(status, "zlib could not start a deflate stream (level %d, strategy %d): %s",
                     level, strategy, stream.msg ? stream.msg : "invalid settings");
@@ -446,17 +458,20 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     }
     stream.next_out = out;
     stream.avail_out = (uInt)(out_capacity > UINT32_MAX ? UINT32_MAX : out_capacity);
+    /* avail_in is 32 bits wide: the matching strategies get large segments in pieces too. */
+    size_t chunk = unslid ? BELAY_DEFLATE_UNSLID_CHUNK : (size_t)1 << 30;
     size_t remaining = size;
     const uint8_t *next = input;
     do {
-        /* avail_in is 32 bits wide: feed large segments in pieces. */
-        uInt piece = remaining > (1u << 30) ? (1u << 30) : (uInt)remaining;
+        uInt piece = (uInt)(remaining > chunk ? chunk : remaining);
         stream.next_in = (Bytef *)next;
         stream.avail_in = piece;
         remaining -= piece;
         next += piece;
-        result = deflate(&stream, remaining ? Z_NO_FLUSH : Z_SYNC_FLUSH);
-        if (result != Z_OK || stream.avail_in != 0) {
+        int flush = remaining == 0 ? Z_SYNC_FLUSH : unslid ? Z_FULL_FLUSH : Z_NO_FLUSH;
+        result = deflate(&stream, flush);
+        /* No room left may mean a flush not written out whole. */
+        if (result != Z_OK || stream.avail_in != 0 || stream.avail_out == 0) {
             set_message(status, "zlib deflate failed: %s",
                         stream.msg ? stream.msg : "output buffer too small");
             deflateEnd(&stream);
