@@ -483,11 +483,11 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     return 0;
 }
 
-size_t belay_run_bytes(const uint8_t *data, size_t size) {
+size_t belay_run_bytes(const uint8_t *data, size_t size, size_t limit) {
     /* Whole 16-byte chunks of one repeated value: short runs do not count (as matches they
      * cost more bits than as literals). */
     size_t count = 0;
-    for (size_t i = 0; i + 16 <= size; i += 16) {
+    for (size_t i = 0; i + 16 <= size && count < limit; i += 16) {
         uint64_t first, second;
         memcpy(&first, data + i, 8);
         memcpy(&second, data + i + 8, 8);

@@ -117,8 +117,9 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
                           belay_image_status *status);
 
 /// How many bytes of `data` lie in 16-byte chunks of one repeated value: long runs, which tell
-/// rows worth run-length matching (flat areas, gradients) from photographic ones.
-size_t belay_run_bytes(const uint8_t *data, size_t size);
+/// rows worth run-length matching (flat areas, gradients) from photographic ones. Counting stops
+/// once `limit` is reached (the result is then at least `limit`, less than `limit + 16`).
+size_t belay_run_bytes(const uint8_t *data, size_t size, size_t limit);
 
 /// The Adler-32 of two concatenated pieces from the Adler-32s of each.
 uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
