@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Hot loops are compiled for AVX2 and for baseline x86-64; the loader picks one per CPU. */
 #if defined(__x86_64__) && defined(__clang__)
@@ -397,6 +400,48 @@ void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst,
 #endif
     resample_columns_scalar(src, src_stride, dst, dst_stride, rows, out_width, starts, counts,
                             weights, weight_stride);
+}
+
+static inline __attribute__((always_inline)) void composite_pixel(const uint8_t *in, uint8_t *out) {
+    unsigned alpha = in[3], inverse = 255 - alpha;
+    if (alpha == 0) return;
+    for (int c = 0; c < 4; c++) {
+        unsigned product = (unsigned)out[c] * inverse + 128;
+        out[c] = (uint8_t)(in[c] + ((product + (product >> 8)) >> 8));
+    }
+}
+
+void belay_composite_over(const uint8_t *source, uint8_t *destination, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* Four pixels at a time. With alpha 255 the blend is the source exactly (the destination
+     * times 0 rounds to 0), so opaque groups are copied; alpha 0 keeps the destination. */
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i alpha_bytes = _mm_set1_epi32((int)0xFF000000u);
+    const __m128i all_255 = _mm_set1_epi16(255), rounding = _mm_set1_epi16(128);
+    for (; i + 4 <= count; i += 4) {
+        __m128i in = _mm_loadu_si128((const __m128i *)(source + i * 4));
+        __m128i opaque = _mm_cmpeq_epi8(_mm_and_si128(in, alpha_bytes), alpha_bytes);
+        if ((_mm_movemask_epi8(opaque) & 0x8888) == 0x8888) {
+            _mm_storeu_si128((__m128i *)(destination + i * 4), in);
+            continue;
+        }
+        __m128i out = _mm_loadu_si128((const __m128i *)(destination + i * 4));
+        __m128i in_low = _mm_unpacklo_epi8(in, zero), in_high = _mm_unpackhi_epi8(in, zero);
+        __m128i alpha_low = _mm_shufflehi_epi16(_mm_shufflelo_epi16(in_low, 0xFF), 0xFF);
+        __m128i alpha_high = _mm_shufflehi_epi16(_mm_shufflelo_epi16(in_high, 0xFF), 0xFF);
+        __m128i product_low = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(out, zero), _mm_sub_epi16(all_255, alpha_low)), rounding);
+        __m128i product_high = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(out, zero), _mm_sub_epi16(all_255, alpha_high)), rounding);
+        __m128i scaled_low = _mm_srli_epi16(_mm_add_epi16(product_low, _mm_srli_epi16(product_low, 8)), 8);
+        __m128i scaled_high = _mm_srli_epi16(_mm_add_epi16(product_high, _mm_srli_epi16(product_high, 8)), 8);
+        /* Added as bytes, wrapping, like the scalar path. */
+        __m128i blended = _mm_add_epi8(in, _mm_packus_epi16(scaled_low, scaled_high));
+        __m128i transparent = _mm_cmpeq_epi32(_mm_and_si128(in, alpha_bytes), zero);
+        __m128i result = _mm_or_si128(_mm_and_si128(transparent, out), _mm_andnot_si128(transparent, blended));
+        _mm_storeu_si128((__m128i *)(destination + i * 4), result);
+    }
+#endif
+    for (; i < count; i++) composite_pixel(source + i * 4, destination + i * 4);
 }
 
 BELAY_VECTOR_CLONES

@@ -101,6 +101,10 @@ void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst,
 /// Drops alpha: `count` RGBA pixels to RGB (premultiplied colour is colour over black).
 void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb);
 
+/// Composites `count` premultiplied RGBA pixels of `source` over those of `destination`
+/// (Porter-Duff source-over, each channel `source + destination * (255 - alpha) / 255` rounded).
+void belay_composite_over(const uint8_t *source, uint8_t *destination, size_t count);
+
 /// Premultiplied RGBA to straight RGBA, rounding: `count` pixels.
 void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight);
 
