@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Hot loops are compiled for AVX2 and for baseline x86-64; the loader picks one per CPU. */
 #if defined(__x86_64__) && defined(__clang__)
@@ -399,6 +402,48 @@ void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst,
                             weights, weight_stride);
 }
 
+static inline __attribute__((always_inline)) void composite_pixel(const uint8_t *in, uint8_t *out) {
+    unsigned alpha = in[3], inverse = 255 - alpha;
+    if (alpha == 0) return;
+    for (int c = 0; c < 4; c++) {
+        unsigned product = (unsigned)out[c] * inverse + 128;
+        out[c] = (uint8_t)(in[c] + ((product + (product >> 8)) >> 8));
+    }
+}
+
+void belay_composite_over(const uint8_t *source, uint8_t *destination, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* Four pixels at a time. With alpha 255 the blend is the source exactly (the destination
+     * times 0 rounds to 0), so opaque groups are copied; alpha 0 keeps the destination. */
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i alpha_bytes = _mm_set1_epi32((int)0xFF000000u);
+    const __m128i all_255 = _mm_set1_epi16(255), rounding = _mm_set1_epi16(128);
+    for (; i + 4 <= count; i += 4) {
+        __m128i in = _mm_loadu_si128((const __m128i *)(source + i * 4));
+        __m128i opaque = _mm_cmpeq_epi8(_mm_and_si128(in, alpha_bytes), alpha_bytes);
+        if ((_mm_movemask_epi8(opaque) & 0x8888) == 0x8888) {
+            _mm_storeu_si128((__m128i *)(destination + i * 4), in);
+            continue;
+        }
+        __m128i out = _mm_loadu_si128((const __m128i *)(destination + i * 4));
+        __m128i in_low = _mm_unpacklo_epi8(in, zero), in_high = _mm_unpackhi_epi8(in, zero);
+        __m128i alpha_low = _mm_shufflehi_epi16(_mm_shufflelo_epi16(in_low, 0xFF), 0xFF);
+        __m128i alpha_high = _mm_shufflehi_epi16(_mm_shufflelo_epi16(in_high, 0xFF), 0xFF);
+        __m128i product_low = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(out, zero), _mm_sub_epi16(all_255, alpha_low)), rounding);
+        __m128i product_high = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(out, zero), _mm_sub_epi16(all_255, alpha_high)), rounding);
+        __m128i scaled_low = _mm_srli_epi16(_mm_add_epi16(product_low, _mm_srli_epi16(product_low, 8)), 8);
+        __m128i scaled_high = _mm_srli_epi16(_mm_add_epi16(product_high, _mm_srli_epi16(product_high, 8)), 8);
+        /* Added as bytes, wrapping, like the scalar path. */
+        __m128i blended = _mm_add_epi8(in, _mm_packus_epi16(scaled_low, scaled_high));
+        __m128i transparent = _mm_cmpeq_epi32(_mm_and_si128(in, alpha_bytes), zero);
+        __m128i result = _mm_or_si128(_mm_and_si128(transparent, out), _mm_andnot_si128(transparent, blended));
+        _mm_storeu_si128((__m128i *)(destination + i * 4), result);
+    }
+#endif
+    for (; i < count; i++) composite_pixel(source + i * 4, destination + i * 4);
+}
+
 BELAY_VECTOR_CLONES
 void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb) {
     for (size_t i = 0; i < count; i++) {
@@ -427,9 +472,17 @@ void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *st
 
 /* MARK: - zlib */
 
+/* zlib slides its window, and rewrites its whole hash table (head and prev, 96K entries at
+ * memLevel 8), each time 32 KiB more input has passed the first 64 KiB: with the Huffman-only and
+ * run-length strategies, which never read the hash, that rewrite is pure cost (an eighth of a
+ * story's CPU). A full flush before the window fills starts the window and the hash afresh
+ * instead, for an empty stored block (5 bytes) and one block boundary per chunk. */
+enum { BELAY_DEFLATE_UNSLID_CHUNK = 65000 };
+
 size_t belay_deflate_segment_bound(size_t size) {
-    /* deflateBound's worst case for stored blocks, plus the sync flush's empty stored block. */
-    return size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
+    /* deflateBound's worst case for stored blocks, plus the sync flush's empty stored block and
+     * each full flush's block boundary. */
+    return size + (size >> 12) + (size >> 14) + (size >> 25) + 64 + (size / BELAY_DEFLATE_UNSLID_CHUNK + 1) * 16;
 }
 
 int belay_deflate_segment(const uint8_t *input, size_t size, int level, int strategy,
@@ -438,7 +491,11 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     reset(status);
     z_stream stream;
     memset(&stream, 0, sizeof stream);
-    int result = deflateInit2(&stream, level, Z_DEFLATED, -15, 8, strategy);
+    /* Huffman-only and run-length coding keep no history beyond one byte, so they are fed in
+     * chunks that each start the window afresh; memLevel 9 doubles the symbols per block
+     * (fewer code tables to build and send). The matching strategies keep the whole history. */
+    int unslid = strategy == Z_HUFFMAN_ONLY || strategy == Z_RLE;
+    int result = deflateInit2(&stream, level, Z_DEFLATED, -15, unslid ? 9 : 8, strategy);
     if (result != Z_OK) {
         set_message(status, "zlib could not start a deflate stream (level %d, strategy %d): %s",
                     level, strategy, stream.msg ? stream.msg : "invalid settings");
@@ -446,17 +503,20 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     }
     stream.next_out = out;
     stream.avail_out = (uInt)(out_capacity > UINT32_MAX ? UINT32_MAX : out_capacity);
+    /* avail_in is 32 bits wide: the matching strategies get large segments in pieces too. */
+    size_t chunk = unslid ? BELAY_DEFLATE_UNSLID_CHUNK : (size_t)1 << 30;
     size_t remaining = size;
     const uint8_t *next = input;
     do {
-        /* avail_in is 32 bits wide: feed large segments in pieces. */
-        uInt piece = remaining > (1u << 30) ? (1u << 30) : (uInt)remaining;
+        uInt piece = (uInt)(remaining > chunk ? chunk : remaining);
         stream.next_in = (Bytef *)next;
         stream.avail_in = piece;
         remaining -= piece;
         next += piece;
-        result = deflate(&stream, remaining ? Z_NO_FLUSH : Z_SYNC_FLUSH);
-        if (result != Z_OK || stream.avail_in != 0) {
+        int flush = remaining == 0 ? Z_SYNC_FLUSH : unslid ? Z_FULL_FLUSH : Z_NO_FLUSH;
+        result = deflate(&stream, flush);
+        /* No room left may mean a flush not written out whole. */
+        if (result != Z_OK || stream.avail_in != 0 || stream.avail_out == 0) {
             set_message(status, "zlib deflate failed: %s",
                         stream.msg ? stream.msg : "output buffer too small");
             deflateEnd(&stream);
@@ -468,11 +528,11 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
     return 0;
 }
 
-size_t belay_run_bytes(const uint8_t *data, size_t size) {
+size_t belay_run_bytes(const uint8_t *data, size_t size, size_t limit) {
     /* Whole 16-byte chunks of one repeated value: short runs do not count (as matches they
      * cost more bits than as literals). */
     size_t count = 0;
-    for (size_t i = 0; i + 16 <= size; i += 16) {
+    for (size_t i = 0; i + 16 <= size && count < limit; i += 16) {
         uint64_t first, second;
         memcpy(&first, data + i, 8);
         memcpy(&second, data + i + 8, 8);

@@ -41,8 +41,9 @@ public enum ZlibStrategy: String, Sendable, Hashable, CaseIterable {
     /// The strategy for one segment of filtered rows.
     func resolved(for filtered: UnsafePointer<UInt8>, count: Int) -> ZlibStrategy {
         guard self == .automatic else { return self }
-        // Long runs over more than 1 in 16 bytes pay for the run search; fewer do not.
-        return belay_run_bytes(filtered, count) * 16 > count ? .rle : .huffmanOnly
+        // Long runs over more than 1 in 16 bytes pay for the run search; fewer do not. The
+        // count can stop as soon as it passes that.
+        return belay_run_bytes(filtered, count, count / 16 + 1) * 16 > count ? .rle : .huffmanOnly
     }
 }
 

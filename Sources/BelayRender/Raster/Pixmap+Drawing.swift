@@ -1,3 +1,5 @@
+import CImageShim
+
 /// Stateless drawing operations: each takes what it draws and where, and changes only the
 /// pixels it covers.
 extension Pixmap {
@@ -10,32 +12,9 @@ extension Pixmap {
             bytes.withUnsafeMutableBufferPointer { pixels in
                 guard let sourceBase = sourcePixels.baseAddress, let base = pixels.baseAddress else { return }
                 for row in rows {
-                    var s = ((row - y) * source.width + (columns.lowerBound - x)) * 4
-                    var d = (row * destinationWidth + columns.lowerBound) * 4
-                    var remaining = columns.count
-                    while remaining > 0 {
-                        // Opaque pixels replace what is under them: copy a run of them at once.
-                        var run = 0
-                        while run < remaining && sourcePixels[s + run * 4 + 3] == 255 { run += 1 }
-                        if run > 0 {
-                            (base + d).update(from: sourceBase + s, count: run * 4)
-                            s += run * 4
-                            d += run * 4
-                            remaining -= run
-                            continue
-                        }
-                        let alpha = sourcePixels[s + 3]
-                        if alpha != 0 {
-                            let inverse = 255 - alpha
-                            pixels[d] = sourcePixels[s] &+ Pixmap.multiply(pixels[d], inverse)
-                            pixels[d + 1] = sourcePixels[s + 1] &+ Pixmap.multiply(pixels[d + 1], inverse)
-                            pixels[d + 2] = sourcePixels[s + 2] &+ Pixmap.multiply(pixels[d + 2], inverse)
-                            pixels[d + 3] = alpha &+ Pixmap.multiply(pixels[d + 3], inverse)
-                        }
-                        s += 4
-                        d += 4
-                        remaining -= 1
-                    }
+                    let s = ((row - y) * source.width + (columns.lowerBound - x)) * 4
+                    let d = (row * destinationWidth + columns.lowerBound) * 4
+                    belay_composite_over(sourceBase + s, base + d, columns.count)
                 }
             }
         }

@@ -101,6 +101,10 @@ void belay_resample_columns(const uint8_t *src, size_t src_stride, uint8_t *dst,
 /// Drops alpha: `count` RGBA pixels to RGB (premultiplied colour is colour over black).
 void belay_rgba_to_rgb(const uint8_t *rgba, size_t count, uint8_t *rgb);
 
+/// Composites `count` premultiplied RGBA pixels of `source` over those of `destination`
+/// (Porter-Duff source-over, each channel `source + destination * (255 - alpha) / 255` rounded).
+void belay_composite_over(const uint8_t *source, uint8_t *destination, size_t count);
+
 /// Premultiplied RGBA to straight RGBA, rounding: `count` pixels.
 void belay_unpremultiply(const uint8_t *premultiplied, size_t count, uint8_t *straight);
 
@@ -117,8 +121,9 @@ int belay_deflate_segment(const uint8_t *input, size_t size, int level, int stra
                           belay_image_status *status);
 
 /// How many bytes of `data` lie in 16-byte chunks of one repeated value: long runs, which tell
-/// rows worth run-length matching (flat areas, gradients) from photographic ones.
-size_t belay_run_bytes(const uint8_t *data, size_t size);
+/// rows worth run-length matching (flat areas, gradients) from photographic ones. Counting stops
+/// once `limit` is reached (the result is then at least `limit`, less than `limit + 16`).
+size_t belay_run_bytes(const uint8_t *data, size_t size, size_t limit);
 
 /// The Adler-32 of two concatenated pieces from the Adler-32s of each.
 uint32_t belay_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
