@@ -10,6 +10,14 @@ import Foundation
 /// statement at a time on one thread.
 public final class PostgresConnection {
     private let connection: OpaquePointer
+    /// The server-side prepared statement of each statement text and parameter types run
+    /// with `execute(_:typed:nullTypes:)`: parsed and planned once per connection.
+    private var preparedStatements: [PreparedKey: String] = [:]
+
+    private struct PreparedKey: Hashable {
+        let sql: String
+        let types: [Oid]
+    }
 
     /// Connects.
     /// - Throws: `PostgresError` (`connectionFailed`) with libpq's reason, the URL's password
@@ -82,7 +90,8 @@ public final class PostgresConnection {
             }
         }
         let pointers = buffers.map { UnsafePointer($0) }
-        let result = PQexecParams(connection, sql, Int32(parameters.count), types, pointers, lengths, formats, 0)
+        let name = try preparedStatement(sql, types: types)
+        let result = PQexecPrepared(connection, name, Int32(parameters.count), pointers, lengths, formats, 0)
         guard let result else {
             throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
         }
@@ -109,6 +118,20 @@ public final class PostgresConnection {
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
         return PostgresTypedResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+
+    /// The name of the statement prepared for `sql` with `types`, preparing it on first use.
+    private func preparedStatement(_ sql: String, types: [Oid]) throws -> String {
+        let key = PreparedKey(sql: sql, types: types)
+        if let name = preparedStatements[key] { return name }
+        let name = "belay_\(preparedStatements.count + 1)"
+        guard let result = PQprepare(connection, name, sql, Int32(types.count), types) else {
+            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        preparedStatements[key] = name
+        return name
     }
 
     /// A column's text as the storage class the repositories read.

@@ -6,12 +6,13 @@ import Synchronization
 /// The domain's data on a PostgreSQL server (`DatabaseStore`), shared by every node that
 /// points at the same database.
 ///
-/// Writes run in `SERIALIZABLE` transactions, so every rule the domain checks inside a write
-/// (capacity, one reward per attendance, the check-in lock-out, leases) holds across nodes
-/// exactly as it does on SQLite's single writer: when two nodes' transactions conflict, the
-/// server aborts one (SQLSTATE 40001 or 40P01) and the store runs that write again after a
-/// short random pause, up to `maximumAttempts` times. Reads run in read-only `REPEATABLE READ`
-/// transactions (one snapshot each).
+/// Writes run on one writer connection per process, grouped into `SERIALIZABLE` transactions
+/// (see `PostgresWriter`), so every rule the domain checks inside a write (capacity, one
+/// reward per attendance, the check-in lock-out, leases) holds across nodes exactly as it does
+/// on SQLite's single writer: when two nodes' transactions conflict, the server aborts one
+/// (SQLSTATE 40001 or 40P01) and that node runs its group again after a short random pause,
+/// up to `maximumAttempts` times. Reads run on a pool of connections, in read-only
+/// `REPEATABLE READ` transactions (one snapshot each).
 ///
 /// Connections are opened on demand up to `maximumConnections` and reused. One that breaks
 /// (the server restarted, the network dropped) is thrown away and the next call opens a new
@@ -27,28 +28,32 @@ public final class PostgresStore: DatabaseStore {
         public var maximumConnections: Int
         /// The longest one statement may run, in milliseconds (0: no limit).
         public var statementTimeoutMilliseconds: Int
-        /// How many times a write aborted for a conflict is run in all.
+        /// How many times a group of writes aborted for a conflict is run in all.
         public var maximumAttempts: Int
+        /// The most writes one transaction carries.
+        public var maximumWritesPerCommit: Int
 
-        public init(url: String, maximumConnections: Int = 8, statementTimeoutMilliseconds: Int = 5_000, maximumAttempts: Int = 30) {
+        public init(url: String, maximumConnections: Int = 8, statementTimeoutMilliseconds: Int = 5_000, maximumAttempts: Int = 30,
+                    maximumWritesPerCommit: Int = 100) {
             self.url = url
             self.maximumConnections = maximumConnections
             self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
             self.maximumAttempts = maximumAttempts
+            self.maximumWritesPerCommit = maximumWritesPerCommit
         }
     }
 
     public let settings: Settings
     private let idle = Mutex<[ConnectionHolder]>([])
     private let slots: DispatchSemaphore
-    private let queue = DispatchQueue(label: "belay-postgres-writes", attributes: .concurrent)
-    private let retries = Atomic<Int>(0)
+    private let writer: PostgresWriter
+    private let retries: RetryCounter
 
     public var engine: DatabaseEngine { .postgresql }
     public var location: String { PostgresConnection.redacted(settings.url) }
 
     /// How many writes were run again after a conflict since the store was made.
-    public var conflictRetries: Int { retries.load(ordering: .relaxed) }
+    public var conflictRetries: Int { retries.count.load(ordering: .relaxed) }
 
     /// Makes the store and opens one connection, so a wrong URL or a server that is down is
     /// reported at once.
@@ -59,30 +64,35 @@ public final class PostgresStore: DatabaseStore {
         slots = DispatchSemaphore(value: settings.maximumConnections)
         let first = try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds)
         idle.withLock { $0.append(ConnectionHolder(first)) }
+        let retries = RetryCounter()
+        self.retries = retries
+        writer = PostgresWriter(connect: { [url = settings.url, timeout = settings.statementTimeoutMilliseconds] in
+                                    try PostgresDatabase(url: url, statementTimeoutMilliseconds: timeout)
+                                },
+                                maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
+                                onRetry: { retries.count.add(1, ordering: .relaxed) })
+    }
+
+    deinit {
+        writer.stop()
     }
 
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
-        try withConnection { database in
-            var attempt = 1
-            while true {
-                do {
-                    return try transaction(on: database, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
-                } catch let error as DatabaseError where error.isSerializationFailure && attempt < settings.maximumAttempts {
-                    retries.add(1, ordering: .relaxed)
-                    // Random pauses growing to ~50 ms keep conflicting nodes from meeting again.
-                    let ceiling = min(50_000, 500 << min(attempt, 7))
-                    usleep(UInt32.random(in: 100...UInt32(ceiling)))
-                    attempt += 1
-                }
+        try withoutActuallyEscaping(body) { body in
+            let done = DispatchSemaphore(value: 0)
+            let outcome = OutcomeBox<T>()
+            writer.submit(body) { result in
+                outcome.value = result
+                done.signal()
             }
+            done.wait()
+            return try outcome.value!.get()
         }
     }
 
     public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        queue.async { [self] in
-            completion(Result { try write(body) })
-        }
+        writer.submit(body, completion: completion)
     }
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {
@@ -119,6 +129,16 @@ public final class PostgresStore: DatabaseStore {
             throw error
         }
     }
+}
+
+/// Counts the groups of writes run again after a conflict.
+private final class RetryCounter: Sendable {
+    let count = Atomic<Int>(0)
+}
+
+/// Where a waiting `write` finds its result.
+private final class OutcomeBox<T>: @unchecked Sendable {
+    var value: Result<T, any Error>?
 }
 
 /// Carries a connection between threads; only the thread that took it off the idle list uses it.

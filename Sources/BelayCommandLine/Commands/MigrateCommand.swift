@@ -12,9 +12,11 @@ struct MigrateCommand: ParsableCommand {
             name: "migrate",
             abstract: "Create the database or apply the migrations it is missing.",
             discussion: """
-            Applies Migrations/sqlite/NNNN_name.sql files in order, each in its own transaction. Creates the
-            database (and its directory) when there is none. Safe to run again: it applies only what is
-            missing. Back up a live database first with `belay db backup FILE`.
+            Applies Migrations/sqlite/NNNN_name.sql files in order (Migrations/postgresql/ when database.url
+            names a PostgreSQL server), each in its own transaction. Creates the SQLite database (and its
+            directory) when there is none; a PostgreSQL database must exist, empty or migrated. Safe to run
+            again, from several nodes at once: it applies only what is missing. Back up a live database
+            first (`belay db backup FILE`, or pg_dump).
             """
         )
     }

@@ -1,0 +1,212 @@
+import BelayStorage
+import Foundation
+
+/// The thread that runs a `PostgresStore`'s writes: as SQLite's writer does, it takes every
+/// write queued at that moment (up to `maximumWritesPerCommit`) and runs them in one
+/// `SERIALIZABLE` transaction, each in its own savepoint, then commits once. A node's writes
+/// therefore never conflict with each other, and a commit's round trip and flush are shared.
+///
+/// When the server aborts the transaction for a conflict with another node's (SQLSTATE 40001
+/// or 40P01, in any statement or at `COMMIT`), the whole group is rolled back and run again
+/// after a short random pause, up to `maximumAttempts` times; a write's caller hears only of
+/// the run that committed. A write that throws anything else rolls back only its savepoint.
+/// A connection that breaks fails the group with `DatabaseError.unavailable` and is made again
+/// for the next one.
+final class PostgresWriter: @unchecked Sendable {
+    private let connect: () throws -> PostgresDatabase
+    private let maximumWritesPerCommit: Int
+    private let maximumAttempts: Int
+    private let onRetry: () -> Void
+    private let condition = NSCondition()
+    private var queue: [PendingPostgresWrite] = []
+    private var stopping = false
+    private var connection: PostgresDatabase?
+
+    init(connect: @escaping () throws -> PostgresDatabase, maximumWritesPerCommit: Int, maximumAttempts: Int,
+         onRetry: @escaping () -> Void) {
+        self.connect = connect
+        self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.onRetry = onRetry
+        let thread = Thread { [self] in run() }
+        thread.name = "belay-postgres-writer"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Queues `body`; `completion` gets its result once its group committed (or was lost),
+    /// on the writer thread.
+    func submit<T>(_ body: @escaping (any Database) throws -> T, completion: @escaping (Result<T, any Error>) -> Void) {
+        let box = WriteResultBox<T>()
+        let pending = PendingPostgresWrite(
+            run: { database in
+                do {
+                    box.value = .success(try body(database))
+                    return nil
+                } catch {
+                    box.value = .failure(error)
+                    return error
+                }
+            },
+            finish: { failure in
+                if let failure {
+                    completion(.failure(failure))
+                } else {
+                    completion(box.value ?? .failure(DatabaseError.unavailable("The write did not run")))
+                }
+            })
+        condition.lock()
+        queue.append(pending)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the writes queued so far finish, then ends the thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        while let batch = nextBatch() {
+            runGroup(batch)
+        }
+    }
+
+    private func nextBatch() -> [PendingPostgresWrite]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !stopping { condition.wait() }
+        guard !queue.isEmpty else { return nil }
+        let batch = Array(queue.prefix(maximumWritesPerCommit))
+        queue.removeFirst(batch.count)
+        return batch
+    }
+
+    private func runGroup(_ batch: [PendingPostgresWrite]) {
+        var attempt = 1
+        while true {
+            let outcome = runOnce(batch)
+            switch outcome {
+            case .committed:
+                Self.finish(batch, nil)
+                return
+            case let .conflict(error):
+                guard attempt < maximumAttempts else {
+                    Self.finish(batch, error)
+                    return
+                }
+                onRetry()
+                // Random pauses growing to ~50 ms keep conflicting nodes from meeting again.
+                usleep(UInt32.random(in: 100...UInt32(min(50_000, 500 << min(attempt, 7)))))
+                attempt += 1
+            case let .lost(error):
+                Self.finish(batch, error)
+                return
+            }
+        }
+    }
+
+    /// Lets go of every body first (a caller's body must not outlive its call), then reports.
+    private static func finish(_ batch: [PendingPostgresWrite], _ failure: (any Error)?) {
+        for pending in batch { pending.releaseBody() }
+        for pending in batch { pending.finish(failure) }
+    }
+
+    private enum GroupOutcome {
+        case committed
+        case conflict(DatabaseError)
+        case lost(any Error)
+    }
+
+    private func runOnce(_ batch: [PendingPostgresWrite]) -> GroupOutcome {
+        let database: PostgresDatabase
+        do {
+            database = try currentConnection()
+            try database.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        } catch {
+            return lost(error)
+        }
+        for pending in batch {
+            do {
+                try database.execute("SAVEPOINT belay_write")
+            } catch {
+                return abandon(database, error)
+            }
+            if let failure = pending.runBody(database) {
+                if let failure = failure as? DatabaseError, failure.isSerializationFailure {
+                    return abandon(database, failure)
+                }
+                do {
+                    try database.execute("ROLLBACK TO SAVEPOINT belay_write")
+                    try database.execute("RELEASE SAVEPOINT belay_write")
+                } catch {
+                    return abandon(database, error)
+                }
+            } else {
+                do {
+                    try database.execute("RELEASE SAVEPOINT belay_write")
+                } catch {
+                    return abandon(database, error)
+                }
+            }
+        }
+        do {
+            try database.execute("COMMIT")
+            return .committed
+        } catch {
+            return abandon(database, error)
+        }
+    }
+
+    /// Rolls back after `error` and says whether running the group again may succeed.
+    private func abandon(_ database: PostgresDatabase, _ error: any Error) -> GroupOutcome {
+        if !database.isBroken { try? database.execute("ROLLBACK") }
+        if let error = error as? DatabaseError, error.isSerializationFailure { return .conflict(error) }
+        return lost(error)
+    }
+
+    private func lost(_ error: any Error) -> GroupOutcome {
+        if connection?.isBroken ?? true { connection = nil }
+        if let error = error as? DatabaseError, error.isBusy { return .lost(error) }
+        if connection == nil {
+            return .lost(DatabaseError.unavailable("The connection to PostgreSQL was lost (\(error)); Belay reconnects on its own, try again shortly"))
+        }
+        return .lost(error)
+    }
+
+    private func currentConnection() throws -> PostgresDatabase {
+        if let connection, !connection.isBroken { return connection }
+        connection = nil
+        let made = try connect()
+        connection = made
+        return made
+    }
+}
+
+/// One queued write: its body (which may run more than once) and its caller's report.
+private final class PendingPostgresWrite: @unchecked Sendable {
+    /// Runs the body; returns the error it threw, nil when it succeeded.
+    private var run: ((PostgresDatabase) -> (any Error)?)?
+    /// Reports the outcome once; `failure` overrides the body's own result.
+    let finish: ((any Error)?) -> Void
+
+    init(run: @escaping (PostgresDatabase) -> (any Error)?, finish: @escaping ((any Error)?) -> Void) {
+        self.run = run
+        self.finish = finish
+    }
+
+    func runBody(_ database: PostgresDatabase) -> (any Error)? {
+        guard let run else { return DatabaseError.unavailable("The write was already reported") }
+        return run(database)
+    }
+
+    func releaseBody() { run = nil }
+}
+
+/// Where the writer thread leaves a write's last result for its caller.
+private final class WriteResultBox<T>: @unchecked Sendable {
+    var value: Result<T, any Error>?
+}
