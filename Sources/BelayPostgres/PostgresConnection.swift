@@ -91,12 +91,8 @@ public final class PostgresConnection {
         }
         let pointers = buffers.map { UnsafePointer($0) }
         let name = try preparedStatement(sql, types: types)
-        let result = PQexecPrepared(connection, name, Int32(parameters.count), pointers, lengths, formats, 0)
-        guard let result else {
-            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
-        }
+        let result = try succeeded(PQexecPrepared(connection, name, Int32(parameters.count), pointers, lengths, formats, 0), sql: sql)
         defer { PQclear(result) }
-        try check(result, sql: sql)
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -125,11 +121,7 @@ public final class PostgresConnection {
         let key = PreparedKey(sql: sql, types: types)
         if let name = preparedStatements[key] { return name }
         let name = "belay_\(preparedStatements.count + 1)"
-        guard let result = PQprepare(connection, name, sql, Int32(types.count), types) else {
-            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
-        }
-        defer { PQclear(result) }
-        try check(result, sql: sql)
+        PQclear(try succeeded(PQprepare(connection, name, sql, Int32(types.count), types), sql: sql))
         preparedStatements[key] = name
         return name
     }
@@ -208,11 +200,8 @@ public final class PostgresConnection {
     }
 
     private func read(_ result: OpaquePointer?, sql: String) throws -> PostgresResult {
-        guard let result else {
-            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
-        }
+        let result = try succeeded(result, sql: sql)
         defer { PQclear(result) }
-        try check(result, sql: sql)
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -224,6 +213,21 @@ public final class PostgresConnection {
             })
         }
         return PostgresResult(columns: columns, rows: rows)
+    }
+
+    /// `result` when it is a success (the caller clears it); otherwise it is cleared and the
+    /// server's error (or libpq's, when there is no result) is thrown.
+    private func succeeded(_ result: OpaquePointer?, sql: String) throws -> OpaquePointer {
+        guard let result else {
+            throw PostgresError(.statementFailed(sqlState: ""), "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
     }
 
     /// Throws the server's error when `result` is not a success.

@@ -64,6 +64,49 @@ import Testing
         #expect(answered == 2)
     }
 
+    @Test func aNotificationCommittedByAnyConnectionWakesTheListenerAgainAfterARestart() throws {
+        let heard = Mutex<[String]>([])
+        let listener = PostgresWakeListener(url: cluster.url(database: "store"), handlers: [
+            "belay_render_jobs": { heard.withLock { $0.append("render") } },
+            "belay_webhook_deliveries": { heard.withLock { $0.append("webhook") } },
+        ])
+        listener.start()
+        defer { listener.stop() }
+        func waitFor(_ count: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if heard.withLock({ $0.count }) >= count { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+        #expect(waitFor(2), "each handler runs once on connecting, for work queued before")
+        heard.withLock { $0.removeAll() }
+        let store = try store()
+        try store.write { try $0.execute("NOTIFY belay_webhook_deliveries") }
+        #expect(waitFor(1))
+        #expect(heard.withLock { $0 } == ["webhook"])
+        // A notification inside a transaction that rolls back never arrives.
+        _ = try? store.write { db -> Void in
+            try db.execute("NOTIFY belay_render_jobs")
+            throw DatabaseError.unavailable("rolled back on purpose")
+        }
+        usleep(300_000)
+        #expect(heard.withLock { $0 } == ["webhook"])
+
+        try cluster.restart()
+        heard.withLock { $0.removeAll() }
+        #expect(waitFor(2), "after reconnecting, every handler runs once")
+        heard.withLock { $0.removeAll() }
+        var sent = false
+        for _ in 0..<5 where !sent {
+            sent = (try? store.write { try $0.execute("NOTIFY belay_render_jobs") }) != nil
+        }
+        #expect(sent)
+        #expect(waitFor(1))
+        #expect(heard.withLock { $0 }.contains("render"))
+    }
+
     @Test func aStatementPastTheTimeoutIsStoppedAsBusy() throws {
         let store = try store(timeout: 100)
         #expect {
