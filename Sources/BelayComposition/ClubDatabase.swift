@@ -8,12 +8,18 @@ import Foundation
 /// `belay serve`, `belay worker` and every command.
 public struct ClubDatabase: Sendable {
     /// The store the domain runs on.
-    public let store: any DatabaseStore
+    public var store: any DatabaseStore {
+        switch opened {
+        case let .sqlite(_, pool): pool
+        case let .postgresql(_, store): store
+        }
+    }
     /// Where the data is (the SQLite file, or the server's URL without its password).
     public var location: String { store.location }
-    private let migrations: Migrations
+    private let opened: OpenedEngine
 
-    private enum Migrations: Sendable {
+    /// The engine opened, with its migrator.
+    private enum OpenedEngine: Sendable {
         case sqlite(Migrator, SQLitePool)
         case postgresql(PostgresMigrator, PostgresStore)
     }
@@ -27,12 +33,10 @@ public struct ClubDatabase: Sendable {
             let store = try PostgresStore(settings: PostgresStore.Settings(
                 url: configuration.database.url, maximumConnections: configuration.database.maxConnections,
                 statementTimeoutMilliseconds: configuration.database.statementTimeoutMilliseconds))
-            self.store = store
-            migrations = .postgresql(try PostgresMigrator(directory: configuration.migrationsDirectory), store)
+            opened = .postgresql(try PostgresMigrator(directory: configuration.migrationsDirectory), store)
         } else {
             let pool = try SQLitePool(path: configuration.databasePath, configuration: DatabaseConfiguration(configuration: configuration))
-            store = pool
-            migrations = .sqlite(try Migrator(directory: configuration.migrationsDirectory), pool)
+            opened = .sqlite(try Migrator(directory: configuration.migrationsDirectory), pool)
         }
     }
 
@@ -44,7 +48,7 @@ public struct ClubDatabase: Sendable {
     /// What is applied and what is pending.
     /// - Throws: `DatabaseError` (a refusal when the database holds an edited or unknown migration).
     public func migrationStatus() throws -> MigrationStatus {
-        switch migrations {
+        switch opened {
         case let .sqlite(migrator, pool):
             return try pool.readSQLite { try migrator.status(of: $0) }
         case let .postgresql(migrator, store):
@@ -57,7 +61,7 @@ public struct ClubDatabase: Sendable {
     /// - Throws: `DatabaseError` when one fails (it leaves nothing) or the database is refused.
     @discardableResult
     public func migrate() throws -> [Migration] {
-        switch migrations {
+        switch opened {
         case let .sqlite(migrator, pool):
             return try migrator.migrate(pool)
         case let .postgresql(migrator, store):
@@ -67,7 +71,7 @@ public struct ClubDatabase: Sendable {
 
     /// The SQLite pool, when the data is in a file (for SQLite's own maintenance).
     public var sqlitePool: SQLitePool? {
-        if case let .sqlite(_, pool) = migrations { return pool }
+        if case let .sqlite(_, pool) = opened { return pool }
         return nil
     }
 
@@ -75,7 +79,10 @@ public struct ClubDatabase: Sendable {
         do {
             return try body()
         } catch let error as PostgresError {
-            throw DatabaseError.server(sqlState: "", message: error.message, sql: nil)
+            if case let .statementFailed(state) = error.kind, !state.isEmpty {
+                throw DatabaseError.server(sqlState: state, message: error.message, sql: nil)
+            }
+            throw DatabaseError.unavailable(error.message)
         }
     }
 }

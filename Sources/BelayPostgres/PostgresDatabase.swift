@@ -60,7 +60,8 @@ public final class PostgresDatabase: Database {
         let statement = PlaceholderRewriter.shared.rewrite(sql)
         let values = arguments.map(\.databaseValue)
         do {
-            let result = try connection.execute(statement, typed: values, nullTypes: arguments.map(Self.nullType))
+            let nullTypes = zip(arguments, values).map { argument, value in value == .null ? Self.nullType(of: argument) : 0 }
+            let result = try connection.execute(statement, typed: values, nullTypes: nullTypes)
             lastChanges = result.affectedRows
             guard wantRows, !result.rows.isEmpty else { return [] }
             let layout = RowLayout(columns: result.columns, sql: sql)

@@ -18,8 +18,9 @@ public struct PostgresMigrator: Sendable {
 
     /// Applies the pending migrations.
     /// - Returns: the migrations applied now.
-    /// - Throws: `PostgresError` when a migration fails (nothing of it stays) or the database
-    ///   holds a migration edited since, or one this Belay does not know.
+    /// - Throws: `PostgresError` when a migration fails (nothing of it stays); `DatabaseError`
+    ///   with a `migrationRefusal` when the database holds a migration edited since, or one
+    ///   this Belay does not know.
     @discardableResult
     public func migrate(_ connection: PostgresConnection) throws -> [Migration] {
         try connection.execute("""
@@ -45,8 +46,8 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// What is applied and what is pending, without changing anything.
-    /// - Throws: `PostgresError` when the database holds a migration edited since, or one
-    ///   this Belay does not know.
+    /// - Throws: `DatabaseError` with a `migrationRefusal` when the database holds a migration
+    ///   edited since, or one this Belay does not know; `PostgresError` when it cannot be read.
     public func status(_ connection: PostgresConnection) throws -> MigrationStatus {
         let exists = try connection.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'")
@@ -66,11 +67,11 @@ public struct PostgresMigrator: Sendable {
         for row in recorded.rows {
             let identifier = row[0] ?? "", checksum = row[1] ?? ""
             guard let expected = known[identifier] else {
-                throw PostgresError(.statementFailed(sqlState: ""),
+                throw DatabaseError.migrationRefused(.unknownMigrationApplied,
                     "The database has migration \(identifier), which this Belay does not know: it was migrated by a newer Belay. Run that version, or restore a backup")
             }
             guard expected == checksum else {
-                throw PostgresError(.statementFailed(sqlState: ""),
+                throw DatabaseError.migrationRefused(.checksumChanged,
                     "Migration \(identifier) was changed after it was applied (checksum \(checksum) recorded, \(expected) now). Restore the file as shipped and put the change in a new migration")
             }
         }

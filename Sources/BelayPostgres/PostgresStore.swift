@@ -47,6 +47,8 @@ public final class PostgresStore: DatabaseStore {
     private let idle = Mutex<[ConnectionHolder]>([])
     private let slots: DispatchSemaphore
     private let writer: PostgresWriter
+    /// Opens a connection with the session settings.
+    private let connect: @Sendable () throws -> PostgresDatabase
     private let retries: RetryCounter
 
     public var engine: DatabaseEngine { .postgresql }
@@ -62,13 +64,15 @@ public final class PostgresStore: DatabaseStore {
         precondition(settings.maximumConnections >= 1, "a store needs at least one connection")
         self.settings = settings
         slots = DispatchSemaphore(value: settings.maximumConnections)
-        let first = try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds)
-        idle.withLock { $0.append(ConnectionHolder(first)) }
+        let connect: @Sendable () throws -> PostgresDatabase = {
+            try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds)
+        }
+        self.connect = connect
+        let first = ConnectionHolder(try connect())
+        idle.withLock { $0.append(first) }
         let retries = RetryCounter()
         self.retries = retries
-        writer = PostgresWriter(connect: { [url = settings.url, timeout = settings.statementTimeoutMilliseconds] in
-                                    try PostgresDatabase(url: url, statementTimeoutMilliseconds: timeout)
-                                },
+        writer = PostgresWriter(connect: connect,
                                 maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
                                 onRetry: { retries.count.add(1, ordering: .relaxed) })
     }
@@ -79,14 +83,7 @@ public final class PostgresStore: DatabaseStore {
 
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            let done = DispatchSemaphore(value: 0)
-            let outcome = OutcomeBox<T>()
-            writer.submit(body) { result in
-                outcome.value = result
-                done.signal()
-            }
-            done.wait()
-            return try outcome.value!.get()
+            try CompletionWait.result { completion in writer.submit(body, completion: completion) }
         }
     }
 
@@ -97,48 +94,35 @@ public final class PostgresStore: DatabaseStore {
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {
         try withConnection { database in
-            try transaction(on: database, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+            try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let value = try body(database)
+                try database.execute("COMMIT")
+                return value
+            } catch {
+                if !database.isBroken { try? database.execute("ROLLBACK") }
+                throw error
+            }
         }
     }
 
-    /// Runs `body` on a connection outside any transaction (the migrator, `LISTEN`).
+    /// Runs `body` on a pooled connection outside any transaction (the migrator). A broken
+    /// connection is not returned to the pool; its errors are already `unavailable`.
     /// - Throws: what `body` throws; `DatabaseError.unavailable` when no connection can be had.
     public func withConnection<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let holder = try idle.withLock({ $0.popLast() }) ?? ConnectionHolder(
-            try PostgresDatabase(url: settings.url, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds))
+        let holder = try idle.withLock({ $0.popLast() }) ?? ConnectionHolder(try connect())
         defer {
             if !holder.database.isBroken { idle.withLock { $0.append(holder) } }
         }
-        do {
-            return try body(holder.database)
-        } catch let error as DatabaseError where holder.database.isBroken && !error.isBusy {
-            throw DatabaseError.unavailable("The connection to PostgreSQL was lost (\(error)); Belay reconnects on its own, try again shortly")
-        }
-    }
-
-    private func transaction<T>(on database: PostgresDatabase, begin: String, _ body: (any Database) throws -> T) throws -> T {
-        try database.execute(begin)
-        do {
-            let value = try body(database)
-            try database.execute("COMMIT")
-            return value
-        } catch {
-            if !database.isBroken { try? database.execute("ROLLBACK") }
-            throw error
-        }
+        return try body(holder.database)
     }
 }
 
 /// Counts the groups of writes run again after a conflict.
 private final class RetryCounter: Sendable {
     let count = Atomic<Int>(0)
-}
-
-/// Where a waiting `write` finds its result.
-private final class OutcomeBox<T>: @unchecked Sendable {
-    var value: Result<T, any Error>?
 }
 
 /// Carries a connection between threads; only the thread that took it off the idle list uses it.

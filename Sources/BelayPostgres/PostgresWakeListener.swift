@@ -5,7 +5,7 @@ import Synchronization
 /// runs `LISTEN` on each channel (the repositories `NOTIFY` in the transaction that queues a
 /// render job or a webhook delivery, so the notification arrives at commit), and a thread
 /// calls the channel's handler for each notification. A lost connection is made again with
-/// growing pauses; after reconnecting every handler runs once, for work queued in the gap.
+/// pauses growing to a second; after reconnecting every handler runs once, for work queued in the gap.
 /// The workers' own polling stays the safety net.
 public final class PostgresWakeListener: Sendable {
     private let url: String
@@ -30,7 +30,7 @@ public final class PostgresWakeListener: Sendable {
         thread.start()
     }
 
-    /// Stops listening and waits for the thread (at most a second).
+    /// Stops listening and waits for the thread (at most two seconds).
     public func stop() {
         guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
         _ = finished.wait(timeout: .now() + 2)
@@ -52,7 +52,7 @@ public final class PostgresWakeListener: Sendable {
                 }
             } catch {
                 usleep(pause)
-                pause = min(pause * 2, 5_000_000)
+                pause = min(pause * 2, 1_000_000)
             }
         }
     }

@@ -129,31 +129,16 @@ final class PostgresWriter: @unchecked Sendable {
         } catch {
             return lost(error)
         }
-        for pending in batch {
-            do {
-                try database.execute("SAVEPOINT belay_write")
-            } catch {
-                return abandon(database, error)
-            }
-            if let failure = pending.runBody(database) {
-                if let failure = failure as? DatabaseError, failure.isSerializationFailure {
-                    return abandon(database, failure)
-                }
-                do {
-                    try database.execute("ROLLBACK TO SAVEPOINT belay_write")
-                    try database.execute("RELEASE SAVEPOINT belay_write")
-                } catch {
-                    return abandon(database, error)
-                }
-            } else {
-                do {
-                    try database.execute("RELEASE SAVEPOINT belay_write")
-                } catch {
-                    return abandon(database, error)
-                }
-            }
-        }
         do {
+            for pending in batch {
+                try database.execute("SAVEPOINT belay_write")
+                if let failure = pending.runBody(database) {
+                    // A conflict dooms the whole transaction; any other failure only this write.
+                    if let conflict = failure as? DatabaseError, conflict.isSerializationFailure { throw conflict }
+                    try database.execute("ROLLBACK TO SAVEPOINT belay_write")
+                }
+                try database.execute("RELEASE SAVEPOINT belay_write")
+            }
             try database.execute("COMMIT")
             return .committed
         } catch {
@@ -168,12 +153,10 @@ final class PostgresWriter: @unchecked Sendable {
         return lost(error)
     }
 
+    /// The group failed for `error` (a broken connection is already `unavailable`, see
+    /// `PostgresDatabase`); a broken connection is made again for the next group.
     private func lost(_ error: any Error) -> GroupOutcome {
         if connection?.isBroken ?? true { connection = nil }
-        if let error = error as? DatabaseError, error.isBusy { return .lost(error) }
-        if connection == nil {
-            return .lost(DatabaseError.unavailable("The connection to PostgreSQL was lost (\(error)); Belay reconnects on its own, try again shortly"))
-        }
         return .lost(error)
     }
 

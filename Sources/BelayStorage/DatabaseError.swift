@@ -47,6 +47,11 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         DatabaseError(.server(sqlState: sqlState, message: message, sql: sql))
     }
 
+    /// A migrator's refusal to touch a database (the same refusals on every engine).
+    public static func migrationRefused(_ refusal: MigrationRefusal, _ message: String) -> DatabaseError {
+        DatabaseError(.migration(refusal, message: message))
+    }
+
     /// The database server cannot be reached; requests should be retried later.
     public static func unavailable(_ message: String) -> DatabaseError {
         DatabaseError(.unavailable(message: message))

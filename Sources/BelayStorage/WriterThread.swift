@@ -50,14 +50,7 @@ final class WriterThread: @unchecked Sendable {
         precondition(!isOnWriterThread && syncer?.isOnSyncThread != true,
                      "SQLitePool.write was called from inside a write or its completion; pass the Database instead, or queue it with write(_:then:)")
         return try withoutActuallyEscaping(body) { body in
-            let done = DispatchSemaphore(value: 0)
-            let outcome = ResultBox<T>()
-            submit(body, inTransaction: inTransaction) { result in
-                outcome.value = result
-                done.signal()
-            }
-            done.wait()
-            return try outcome.value!.get()
+            try CompletionWait.result { completion in submit(body, inTransaction: inTransaction, completion: completion) }
         }
     }
 
@@ -252,7 +245,3 @@ private final class PendingWrite: @unchecked Sendable {
     }
 }
 
-/// Where the writer thread leaves a write's result for its caller.
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, any Error>?
-}

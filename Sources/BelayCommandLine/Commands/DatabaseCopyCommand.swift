@@ -49,6 +49,8 @@ extension DatabaseCommand {
                 }
             } catch let error as PostgresError {
                 throw CommandLineError.failure(error.message)
+            } catch let error as DatabaseError where error.migrationRefusal != nil {
+                throw CommandLineError.failure(error.description)
             }
             if json {
                 try context.printJSON(reports.map { Report(table: $0.table, rows: $0.rows, checksum: $0.checksum) })

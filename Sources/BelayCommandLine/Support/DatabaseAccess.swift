@@ -14,12 +14,17 @@ extension CommandContext {
         do {
             return try Migrator(directory: configuration.migrationsDirectory)
         } catch let error as DatabaseError {
-            var message = error.description
-            if error.migrationRefusal == .directoryUnreadable {
-                message += ". Set migrations_directory in the configuration file (or BELAY_MIGRATIONS_DIRECTORY), or pass --config with the config.json of a Belay checkout"
-            }
-            throw CommandLineError.failure(message)
+            throw Self.migrationFailure(error)
         }
+    }
+
+    /// A refused or unreadable migrations folder as a failure that says where the folder is set.
+    private static func migrationFailure(_ error: DatabaseError) -> CommandLineError {
+        var message = error.description
+        if error.migrationRefusal == .directoryUnreadable {
+            message += ". Set migrations_directory in the configuration file (or BELAY_MIGRATIONS_DIRECTORY), or pass --config with the config.json of a Belay checkout"
+        }
+        return CommandLineError.failure(message)
     }
 
     /// Opens the configured database for a command that reads or writes club data, on
@@ -57,19 +62,18 @@ extension CommandContext {
         if ClubDatabase.isMissing(configuration) {
             throw CommandLineError.failure("There is no database at \(path) yet. Run `belay migrate` to create it (the path comes from data_directory / database_path in \(configuration.sourceFile ?? "the built-in defaults")).")
         }
-        _ = try migrator()
         let database: ClubDatabase
         do {
             database = try ClubDatabase(configuration: configuration)
         } catch let error as DatabaseError where error.migrationRefusal != nil {
-            throw CommandLineError.failure(error.description)
+            throw Self.migrationFailure(error)
         }
         guard requireCurrentSchema else { return database }
         let status: MigrationStatus
         do {
             status = try database.migrationStatus()
-        } catch let error as DatabaseError where error.migrationRefusal != nil || error.sqlState == "" {
-            throw CommandLineError.failure(error.description)
+        } catch let error as DatabaseError where error.migrationRefusal != nil {
+            throw Self.migrationFailure(error)
         }
         guard status.isCurrent else {
             let names = status.pending.map(\.identifier).joined(separator: ", ")
