@@ -163,8 +163,12 @@ struct BackfillFaultTests {
         // Rendering has begun: the lease is held, and 18 renders (seconds of work) remain.
         let started = first.waitForErrorLine { $0.hasPrefix("rendering") }
         _ = try #require(started, "the first backfill printed no progress")
+        // Renders take milliseconds now, so the first run is held still while the second tries:
+        // stopped, it keeps its lease exactly as a busy run does.
+        first.send(SIGSTOP)
         let second = try club.workspace.run("backfill")
         let stillRunning = first.waitForErrorLine(timeout: 0) { $0.hasPrefix("rendering 18/18") } == nil
+        first.send(SIGCONT)
 
         #expect(stillRunning, "the first run was still rendering when the second started")
         #expect(second.status == 1)
