@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayStorage
 import BelayTestSupport
@@ -56,6 +57,18 @@ import Testing
         // One event, one id, whichever endpoint receives it.
         let checkInIDs = Set(sent.filter { $0.eventType == "check_in.created" }.map(\.messageID))
         #expect(checkInIDs.count == 1)
+        // An id starts with its event's instant, so ids made later sort later in the outbox's
+        // unique index, and ends in 64 random bits.
+        for attempt in sent {
+            let id = attempt.messageID
+            #expect(id.count == 4 + 12 + 16 && id.hasPrefix("msg_") && id.dropFirst(4).allSatisfy(\.isHexDigit), "\(id)")
+            let milliseconds = try #require(UInt64(id.dropFirst(4).prefix(12), radix: 16))
+            let timestamp = try #require(try json(attempt.body)["timestamp"] as? String)
+            let instant = try #require(RFC3339.parse(timestamp)).date
+            #expect(milliseconds == UInt64((instant.timeIntervalSince1970 * 1000).rounded()), "\(id) for \(timestamp)")
+        }
+        let inOrder = sent.filter { $0.endpointID == everything.id }.map { $0.messageID.prefix(16) }
+        #expect(inOrder == inOrder.sorted())
     }
 
     @Test func aRefusedChangeQueuesNothingAndAClubWithoutEndpointsWritesNoEvents() throws {

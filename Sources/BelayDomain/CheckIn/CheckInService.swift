@@ -168,14 +168,15 @@ public final class CheckInService: Sendable {
         }
 
         let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
-        try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method, by: checkedInBy, now: now, in: db)
+        let checkedIn = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
+                                                               by: checkedInBy, now: now, in: db)
         _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
                               checkedInAt: instant, reason: .award, now: now, in: db)
         if let key = request.idempotencyKey {
             try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                               attendanceID: attendance.id, at: now, in: db)
         }
-        try events.attendance(.checkInCreated, id: attendance.id, now: now, in: db)
+        try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
         return .checkedIn(attendanceID: attendance.id, isRepeat: false)
     }
 
