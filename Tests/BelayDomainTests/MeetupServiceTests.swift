@@ -176,10 +176,39 @@ import Testing
             """)
         let applied = try DomainFixture.migrator().migrate(database)
         #expect(applied.map(\.identifier).contains("0003_meetup_attendance_counts"))
-        let counts = try database.queryOne("SELECT going_count, waitlist_count, checked_in_count FROM meetups WHERE id = 1") {
-            [try $0.get("going_count", as: Int.self), try $0.get("waitlist_count", as: Int.self), try $0.get("checked_in_count", as: Int.self)]
+        let counts = try database.queryOne("SELECT going_count, waitlist_count FROM meetups WHERE id = 1") {
+            [try $0.get("going_count", as: Int.self), try $0.get("waitlist_count", as: Int.self)]
         }
-        #expect(counts == [2, 1, 1])
+        #expect(counts == [2, 1])
+        #expect(try database.scalar("SELECT count(*) FROM pragma_table_info('meetups') WHERE name = 'checked_in_count'", as: Int.self) == 0,
+                "0009 counts check-ins when a meetup is read")
+    }
+
+    @Test func aCheckInLeavesTheMeetupRowAloneAndTheCountsStayRight() throws {
+        let fixture = try DomainFixture()
+        let meetup = try fixture.meetup(capacity: 2, startsIn: 600)
+        let first = try fixture.member(), second = try fixture.member(), third = try fixture.member()
+        for member in [first, second, third] {
+            _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
+        }
+        // Any write to the meetup's row now fails the transaction that makes it.
+        let guardRow = TestDatabase.isPostgreSQL
+            ? """
+              CREATE FUNCTION refuse_meetup_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN RAISE EXCEPTION 'the meetup row was written'; END; $$;
+              CREATE TRIGGER refuse_meetup_writes BEFORE UPDATE ON meetups FOR EACH ROW EXECUTE FUNCTION refuse_meetup_writes();
+              """
+            : "CREATE TRIGGER refuse_meetup_writes BEFORE UPDATE ON meetups BEGIN SELECT RAISE(ABORT, 'the meetup row was written'); END;"
+        try fixture.pool.write { try $0.executeScript(guardRow) }
+        _ = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: first.id, proof: .host), by: fixture.hostActor)
+        try fixture.pool.write { try $0.executeScript(TestDatabase.isPostgreSQL ? "DROP TRIGGER refuse_meetup_writes ON meetups"
+                                                                                 : "DROP TRIGGER refuse_meetup_writes") }
+        let read = try fixture.domain.meetups.meetup(id: meetup.id)
+        #expect([read.goingCount, read.waitlistCount, read.checkedInCount] == [2, 1, 1] as [Int])
+        // Undoing it keeps the place too; only the count read from the attendances changes.
+        _ = try fixture.domain.checkIns.undoCheckIn(meetupID: meetup.id, memberID: first.id, by: fixture.hostActor)
+        let after = try fixture.domain.meetups.meetup(id: meetup.id)
+        #expect([after.goingCount, after.waitlistCount, after.checkedInCount] == [2, 1, 0] as [Int])
     }
 
     @Test func settingsAreValidated() {

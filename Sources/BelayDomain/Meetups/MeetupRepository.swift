@@ -3,9 +3,13 @@ import Foundation
 
 /// SQL for meetups.
 enum MeetupRepository {
+    /// The checked-in count is counted from the attendances (on attendances_by_meetup_status):
+    /// keeping it on the meetup row made every check-in write that row.
     static let columns = """
         m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
-        m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count, m.checked_in_count, m.series_id
+        m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count,
+        (SELECT count(*) FROM attendances c WHERE c.meetup_id = m.id AND c.status = 'checked_in') AS checked_in_count,
+        m.series_id
         """
 
     static func decode(_ row: Row) throws -> Meetup {
