@@ -32,6 +32,7 @@ public struct ClubDatabase: Sendable {
         if configuration.database.isPostgreSQL {
             let store = try PostgresStore(settings: PostgresStore.Settings(
                 url: configuration.database.url, maximumConnections: configuration.database.maxConnections,
+                writerConnections: configuration.database.writerConnections,
                 statementTimeoutMilliseconds: configuration.database.statementTimeoutMilliseconds))
             opened = .postgresql(try PostgresMigrator(directory: configuration.migrationsDirectory), store)
         } else {

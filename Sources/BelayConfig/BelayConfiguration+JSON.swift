@@ -27,6 +27,7 @@ extension BelayConfiguration {
             ("database", .object([
                 ("url", string(PasswordRedaction.redacted(database.url))),
                 ("max_connections", integer(database.maxConnections)),
+                ("writer_connections", integer(database.writerConnections)),
                 ("statement_timeout_ms", integer(database.statementTimeoutMilliseconds)),
             ])),
             ("assets_directory", string(assetsDirectory)),

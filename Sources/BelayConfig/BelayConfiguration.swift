@@ -110,6 +110,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var url: String
         /// Connections one process keeps open to the server at most.
         public var maxConnections: Int
+        /// Connections (each with its thread) one process writes on, besides the reads'.
+        public var writerConnections: Int
         /// The longest one statement may run on the server, in milliseconds (0: no limit).
         public var statementTimeoutMilliseconds: Int
 

@@ -23,6 +23,7 @@ enum BuiltInDefaults {
       "database": {
         "url": "",
         "max_connections": 8,
+        "writer_connections": 4,
         "statement_timeout_ms": 5000
       },
       "assets_directory": "./Assets",

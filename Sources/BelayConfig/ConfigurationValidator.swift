@@ -151,6 +151,7 @@ struct ConfigurationValidator {
         let database = BelayConfiguration.DatabaseServer(
             url: serverURL,
             maxConnections: atLeast(1, "database.max_connections", unit: "connection"),
+            writerConnections: atLeast(1, "database.writer_connections", unit: "connection"),
             statementTimeoutMilliseconds: atLeast(0, "database.statement_timeout_ms", unit: "milliseconds", why: "0 sets no limit"))
         let durabilityName = string("database_durability")
         let durability = BelayConfiguration.Durability(rawValue: durabilityName)

@@ -12,6 +12,9 @@ public final class PostgresDatabase: Database {
     /// The libpq connection underneath (for the migrator, `LISTEN` and `NOTIFY`).
     public let connection: PostgresConnection
     private var lastChanges = 0
+    /// While the writer collects them: the channels to notify with the group's `COMMIT`
+    /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction).
+    var channelsToNotify: Set<String>?
 
     public var engine: DatabaseEngine { .postgresql }
 
@@ -46,6 +49,14 @@ public final class PostgresDatabase: Database {
 
     public func queryOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ read: (Row) throws -> T) throws -> T? {
         try run(sql, arguments, wantRows: true).first.map { try read(Row(values: $0)) }
+    }
+
+    public func notifyAtCommit(_ channel: String) throws {
+        if channelsToNotify != nil {
+            channelsToNotify?.insert(channel)
+        } else {
+            try execute("NOTIFY \(channel)")
+        }
     }
 
     public func executeScript(_ script: String) throws {

@@ -6,12 +6,12 @@ import Synchronization
 /// The domain's data on a PostgreSQL server (`DatabaseStore`), shared by every node that
 /// points at the same database.
 ///
-/// Writes run on one writer connection per process, grouped into `SERIALIZABLE` transactions
-/// (see `PostgresWriter`), so every rule the domain checks inside a write (capacity, one
-/// reward per attendance, the check-in lock-out, leases) holds across nodes exactly as it does
-/// on SQLite's single writer: when two nodes' transactions conflict, the server aborts one
-/// (SQLSTATE 40001 or 40P01) and that node runs its group again after a short random pause,
-/// up to `maximumAttempts` times. Reads run on a pool of connections, in read-only
+/// Writes run on a few writer connections per process (`writerConnections`), grouped into
+/// `SERIALIZABLE` transactions (see `PostgresWriter`), so every rule the domain checks inside
+/// a write (capacity, one reward per attendance, the check-in lock-out, leases) holds across
+/// threads and nodes exactly as it does on SQLite's single writer: when two transactions
+/// conflict, the server aborts one (SQLSTATE 40001 or 40P01) and its group runs again after a
+/// short random pause, up to `maximumAttempts` times. Reads run on a pool of connections, in read-only
 /// `REPEATABLE READ` transactions (one snapshot each).
 ///
 /// Connections are opened on demand up to `maximumConnections` and reused. One that breaks
@@ -24,8 +24,10 @@ public final class PostgresStore: DatabaseStore {
     public struct Settings: Sendable {
         /// The libpq connection URL or string.
         public var url: String
-        /// Connections this process keeps open at most.
+        /// Connections this process keeps open at most for reads.
         public var maximumConnections: Int
+        /// Connections this process writes on, each with its own thread.
+        public var writerConnections: Int
         /// The longest one statement may run, in milliseconds (0: no limit).
         public var statementTimeoutMilliseconds: Int
         /// How many times a group of writes aborted for a conflict is run in all.
@@ -33,10 +35,11 @@ public final class PostgresStore: DatabaseStore {
         /// The most writes one transaction carries.
         public var maximumWritesPerCommit: Int
 
-        public init(url: String, maximumConnections: Int = 8, statementTimeoutMilliseconds: Int = 5_000, maximumAttempts: Int = 30,
-                    maximumWritesPerCommit: Int = 100) {
+        public init(url: String, maximumConnections: Int = 8, writerConnections: Int = 4, statementTimeoutMilliseconds: Int = 5_000,
+                    maximumAttempts: Int = 30, maximumWritesPerCommit: Int = 100) {
             self.url = url
             self.maximumConnections = maximumConnections
+            self.writerConnections = writerConnections
             self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
             self.maximumAttempts = maximumAttempts
             self.maximumWritesPerCommit = maximumWritesPerCommit
@@ -72,7 +75,7 @@ public final class PostgresStore: DatabaseStore {
         idle.withLock { $0.append(first) }
         let retries = RetryCounter()
         self.retries = retries
-        writer = PostgresWriter(connect: connect,
+        writer = PostgresWriter(connect: connect, threads: settings.writerConnections,
                                 maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
                                 onRetry: { retries.count.add(1, ordering: .relaxed) })
     }

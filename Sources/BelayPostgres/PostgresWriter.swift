@@ -1,17 +1,18 @@
 import BelayStorage
 import Foundation
 
-/// The thread that runs a `PostgresStore`'s writes: as SQLite's writer does, it takes every
-/// write queued at that moment (up to `maximumWritesPerCommit`) and runs them in one
-/// `SERIALIZABLE` transaction, each in its own savepoint, then commits once. A node's writes
-/// therefore never conflict with each other, and a commit's round trip and flush are shared.
+/// The threads that run a `PostgresStore`'s writes, each on its own connection: as SQLite's
+/// writer does, a thread takes the writes queued at that moment (its share of them, up to
+/// `maximumWritesPerCommit`) and runs them in one `SERIALIZABLE` transaction, each in its own
+/// savepoint, then commits once, so a commit's round trips and flush are shared. Several
+/// threads keep the server busy while each waits for its round trips.
 ///
-/// When the server aborts the transaction for a conflict with another node's (SQLSTATE 40001
-/// or 40P01, in any statement or at `COMMIT`), the whole group is rolled back and run again
-/// after a short random pause, up to `maximumAttempts` times; a write's caller hears only of
-/// the run that committed. A write that throws anything else rolls back only its savepoint.
-/// A connection that breaks fails the group with `DatabaseError.unavailable` and is made again
-/// for the next one.
+/// When the server aborts the transaction for a conflict with another transaction (another
+/// thread's or another node's; SQLSTATE 40001 or 40P01, in any statement or at `COMMIT`), the
+/// whole group is rolled back and run again after a short random pause, up to
+/// `maximumAttempts` times; a write's caller hears only of the run that committed. A write
+/// that throws anything else rolls back only its savepoint. A connection that breaks fails
+/// the group with `DatabaseError.unavailable` and is made again for the next one.
 final class PostgresWriter: @unchecked Sendable {
     private let connect: () throws -> PostgresDatabase
     private let maximumWritesPerCommit: Int
@@ -20,18 +21,21 @@ final class PostgresWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [PendingPostgresWrite] = []
     private var stopping = false
-    private var connection: PostgresDatabase?
+    private let threads: Int
 
-    init(connect: @escaping () throws -> PostgresDatabase, maximumWritesPerCommit: Int, maximumAttempts: Int,
+    init(connect: @escaping () throws -> PostgresDatabase, threads: Int, maximumWritesPerCommit: Int, maximumAttempts: Int,
          onRetry: @escaping () -> Void) {
         self.connect = connect
+        self.threads = max(1, threads)
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
         self.maximumAttempts = max(1, maximumAttempts)
         self.onRetry = onRetry
-        let thread = Thread { [self] in run() }
-        thread.name = "belay-postgres-writer"
-        thread.stackSize = 4 << 20
-        thread.start()
+        for index in 0..<self.threads {
+            let thread = Thread { [self] in run(WriterConnection()) }
+            thread.name = "belay-postgres-writer-\(index + 1)"
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
     }
 
     /// Queues `body`; `completion` gets its result once its group committed (or was lost),
@@ -69,9 +73,9 @@ final class PostgresWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func run() {
+    private func run(_ slot: WriterConnection) {
         while let batch = nextBatch() {
-            runGroup(batch)
+            runGroup(batch, on: slot)
         }
     }
 
@@ -80,15 +84,17 @@ final class PostgresWriter: @unchecked Sendable {
         defer { condition.unlock() }
         while queue.isEmpty && !stopping { condition.wait() }
         guard !queue.isEmpty else { return nil }
-        let batch = Array(queue.prefix(maximumWritesPerCommit))
+        // Its share, so that the writes queued at once run on every thread.
+        let share = (queue.count + threads - 1) / threads
+        let batch = Array(queue.prefix(min(maximumWritesPerCommit, share)))
         queue.removeFirst(batch.count)
         return batch
     }
 
-    private func runGroup(_ batch: [PendingPostgresWrite]) {
+    private func runGroup(_ batch: [PendingPostgresWrite], on slot: WriterConnection) {
         var attempt = 1
         while true {
-            let outcome = runOnce(batch)
+            let outcome = runOnce(batch, on: slot)
             switch outcome {
             case .committed:
                 Self.finish(batch, nil)
@@ -121,52 +127,69 @@ final class PostgresWriter: @unchecked Sendable {
         case lost(any Error)
     }
 
-    private func runOnce(_ batch: [PendingPostgresWrite]) -> GroupOutcome {
+    /// Runs the group in one transaction. The statements around the writes travel together,
+    /// each set in one round trip: `BEGIN` with the first `SAVEPOINT`, each `RELEASE` with the
+    /// next `SAVEPOINT`, the last `RELEASE` with the group's `NOTIFY`s and `COMMIT`. A group of
+    /// one write needs no savepoint: its failure rolls the whole transaction back.
+    private func runOnce(_ batch: [PendingPostgresWrite], on slot: WriterConnection) -> GroupOutcome {
         let database: PostgresDatabase
+        let savepoints = batch.count > 1
         do {
-            database = try currentConnection()
-            try database.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            database = try currentConnection(slot)
+            try database.executeScript(savepoints ? "BEGIN ISOLATION LEVEL SERIALIZABLE; SAVEPOINT belay_write"
+                                                  : "BEGIN ISOLATION LEVEL SERIALIZABLE")
         } catch {
-            return lost(error)
+            return lost(error, slot)
         }
+        database.channelsToNotify = []
+        defer { database.channelsToNotify = nil }
         do {
-            for pending in batch {
-                try database.execute("SAVEPOINT belay_write")
+            for (index, pending) in batch.enumerated() {
+                if index > 0 { try database.executeScript("RELEASE SAVEPOINT belay_write; SAVEPOINT belay_write") }
                 if let failure = pending.runBody(database) {
                     // A conflict dooms the whole transaction; any other failure only this write.
                     if let conflict = failure as? DatabaseError, conflict.isSerializationFailure { throw conflict }
+                    guard savepoints else {
+                        try database.execute("ROLLBACK")
+                        return .committed
+                    }
                     try database.execute("ROLLBACK TO SAVEPOINT belay_write")
                 }
-                try database.execute("RELEASE SAVEPOINT belay_write")
             }
-            try database.execute("COMMIT")
+            let notifications = (database.channelsToNotify ?? []).sorted().map { "NOTIFY \($0); " }.joined()
+            try database.executeScript((savepoints ? "RELEASE SAVEPOINT belay_write; " : "") + notifications + "COMMIT")
             return .committed
         } catch {
-            return abandon(database, error)
+            return abandon(database, error, slot)
         }
     }
 
     /// Rolls back after `error` and says whether running the group again may succeed.
-    private func abandon(_ database: PostgresDatabase, _ error: any Error) -> GroupOutcome {
+    private func abandon(_ database: PostgresDatabase, _ error: any Error, _ slot: WriterConnection) -> GroupOutcome {
         if !database.isBroken { try? database.execute("ROLLBACK") }
         if let error = error as? DatabaseError, error.isSerializationFailure { return .conflict(error) }
-        return lost(error)
+        return lost(error, slot)
     }
 
     /// The group failed for `error` (a broken connection is already `unavailable`, see
     /// `PostgresDatabase`); a broken connection is made again for the next group.
-    private func lost(_ error: any Error) -> GroupOutcome {
-        if connection?.isBroken ?? true { connection = nil }
+    private func lost(_ error: any Error, _ slot: WriterConnection) -> GroupOutcome {
+        if slot.database?.isBroken ?? true { slot.database = nil }
         return .lost(error)
     }
 
-    private func currentConnection() throws -> PostgresDatabase {
-        if let connection, !connection.isBroken { return connection }
-        connection = nil
+    private func currentConnection(_ slot: WriterConnection) throws -> PostgresDatabase {
+        if let database = slot.database, !database.isBroken { return database }
+        slot.database = nil
         let made = try connect()
-        connection = made
+        slot.database = made
         return made
     }
+}
+
+/// A writer thread's connection, made on first use and again after it breaks.
+private final class WriterConnection {
+    var database: PostgresDatabase?
 }
 
 /// One queued write: its body (which may run more than once) and its caller's report.

@@ -41,6 +41,12 @@ public protocol Database: AnyObject {
     /// Runs a script of several `;`-separated statements without arguments (migrations).
     /// - Throws: `DatabaseError` naming the statement that failed.
     func executeScript(_ script: String) throws
+
+    /// Tells the nodes listening on `channel` (PostgreSQL's `NOTIFY`) when the current
+    /// transaction commits; nothing on SQLite, whose writers share one machine and wake
+    /// their workers themselves.
+    /// - Throws: `DatabaseError` when the engine refuses it.
+    func notifyAtCommit(_ channel: String) throws
 }
 
 extension Database {

@@ -247,6 +247,9 @@ public final class SQLiteDatabase: Database {
         return try read(Row(statement: statement))
     }
 
+    /// Nothing: SQLite's writers share one machine, and the services wake their workers.
+    public func notifyAtCommit(_ channel: String) throws {}
+
     /// Runs a script of several `;`-separated statements without arguments (migrations).
     /// - Throws: `DatabaseError` naming the statement that failed.
     public func executeScript(_ script: String) throws {

@@ -35,7 +35,8 @@ public final class CheckInService: Sendable {
     }
 
     private enum Outcome {
-        case checkedIn(attendanceID: Int64, isRepeat: Bool)
+        /// `attendance` as it reads now when the check-in has it in hand (nil: read it again).
+        case checkedIn(attendanceID: Int64, attendance: Attendance?, isRepeat: Bool)
         /// Refused after writing something that must stay (a wrong attempt).
         case refused(DomainError)
     }
@@ -86,8 +87,11 @@ public final class CheckInService: Sendable {
         switch try checkIn(request, by: actor, now: now, in: db) {
         case let .refused(error):
             return .failure(error)
-        case let .checkedIn(attendanceID, isRepeat):
-            return .success(CheckInResult(attendance: try AttendanceRepository.find(id: attendanceID, in: db)!,
+        case let .checkedIn(attendanceID, attendance, isRepeat):
+            guard let attendance = try attendance ?? AttendanceRepository.find(id: attendanceID, in: db) else {
+                throw DomainError(.storageFailure, "Attendance \(attendanceID) disappeared during its check-in")
+            }
+            return .success(CheckInResult(attendance: attendance,
                                           reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
                                           isRepeat: isRepeat))
         }
@@ -102,7 +106,7 @@ public final class CheckInService: Sendable {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
                 throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
             }
-            return .checkedIn(attendanceID: seen.attendanceID, isRepeat: true)
+            return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, isRepeat: true)
         }
         switch request.proof {
         case .code:
@@ -116,7 +120,7 @@ public final class CheckInService: Sendable {
         }
         let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
         if let attendance, attendance.status == .checkedIn {
-            return .checkedIn(attendanceID: attendance.id, isRepeat: true)
+            return .checkedIn(attendanceID: attendance.id, attendance: attendance, isRepeat: true)
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
@@ -146,7 +150,8 @@ public final class CheckInService: Sendable {
 
         if case let .code(code) = request.proof {
             var wrong = 0
-            if let attempts = try CheckInRepository.attempts(meetupID: meetup.id, memberID: request.memberID, in: db) {
+            let attempts = try CheckInRepository.attempts(meetupID: meetup.id, memberID: request.memberID, in: db)
+            if let attempts {
                 let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
                 if attempts.count >= policy.maxWrongAttempts {
                     if now < lockedUntil {
@@ -164,7 +169,9 @@ public final class CheckInService: Sendable {
                 }
                 return .refused(DomainError(.badCode, "That code is wrong or has expired; enter the code the host shows now (\(policy.maxWrongAttempts - wrong) attempts left)", field: "code"))
             }
-            try CheckInRepository.clearAttempts(meetupID: meetup.id, memberID: request.memberID, in: db)
+            if attempts != nil {
+                try CheckInRepository.clearAttempts(meetupID: meetup.id, memberID: request.memberID, in: db)
+            }
         }
 
         let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
@@ -177,7 +184,7 @@ public final class CheckInService: Sendable {
                                               attendanceID: attendance.id, at: now, in: db)
         }
         try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
-        return .checkedIn(attendanceID: attendance.id, isRepeat: false)
+        return .checkedIn(attendanceID: attendance.id, attendance: checkedIn, isRepeat: false)
     }
 
     /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not

@@ -8,9 +8,9 @@ public enum WorkNotification: String, CaseIterable, Sendable {
     /// A webhook delivery was queued.
     case webhookDeliveries = "belay_webhook_deliveries"
 
-    /// Notifies the channel in `db`'s transaction on PostgreSQL; on SQLite, whose writers share
-    /// one machine, the services wake their workers themselves.
+    /// Notifies the channel when `db`'s transaction commits, on PostgreSQL; on SQLite, whose
+    /// writers share one machine, the services wake their workers themselves.
     static func send(_ channel: WorkNotification, in db: Database) throws {
-        if db.engine == .postgresql { try db.execute("NOTIFY \(channel.rawValue)") }
+        try db.notifyAtCommit(channel.rawValue)
     }
 }

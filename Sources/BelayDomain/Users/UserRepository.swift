@@ -92,8 +92,15 @@ enum UserRepository {
         }
     }
 
-    static func touchToken(id: Int64, at now: Date, notUsedSince threshold: Date, in db: Database) throws {
-        try db.execute("UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-                       [now, id, threshold])
+    /// Records when each token in `uses` was last used, in one statement, for the tokens not
+    /// recorded since `threshold`.
+    static func touchTokens(_ uses: [(id: Int64, usedAt: Date)], notUsedSince threshold: Date, in db: Database) throws {
+        guard !uses.isEmpty else { return }
+        let list = "[" + uses.map { "[\($0.id),\($0.usedAt.millisecondsSince1970)]" }.joined(separator: ",") + "]"
+        try db.execute("""
+            UPDATE api_tokens SET last_used_at = used.used_at
+            FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id", "used_at"]))) AS used
+            WHERE api_tokens.id = used.id AND (api_tokens.last_used_at IS NULL OR api_tokens.last_used_at < ?2)
+            """, [list, threshold])
     }
 }

@@ -248,9 +248,7 @@ public final class UserService: Sendable {
     private func write(chunks: ArraySlice<[(key: Int64, value: Date)]>, threshold: Date) {
         guard let chunk = chunks.first else { return tokenUseWrites.leave() }
         pool.write({ db in
-            for (tokenID, usedAt) in chunk {
-                try UserRepository.touchToken(id: tokenID, at: usedAt, notUsedSince: threshold, in: db)
-            }
+            try UserRepository.touchTokens(chunk.map { (id: $0.key, usedAt: $0.value) }, notUsedSince: threshold, in: db)
         }, then: { [self] _ in
             // Bookkeeping only: a failed write is dropped, and never turns a valid token away.
             write(chunks: chunks.dropFirst(), threshold: threshold)
