@@ -95,6 +95,12 @@ public final class PostgresStore: DatabaseStore {
         writer.submit(body, completion: completion)
     }
 
+    public func claim<T>(_ body: (any Database) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            try CompletionWait.result { completion in writer.submit(body, isolation: .readCommitted, completion: completion) }
+        }
+    }
+
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {
         try withConnection { database in
             try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -38,11 +38,21 @@ final class PostgresWriter: @unchecked Sendable {
         }
     }
 
+    /// The isolation of a write's transaction.
+    enum Isolation {
+        /// Grouped with the other writes queued with it.
+        case serializable
+        /// In a transaction of its own (a claim; see `DatabaseStore.claim`).
+        case readCommitted
+    }
+
     /// Queues `body`; `completion` gets its result once its group committed (or was lost),
     /// on the writer thread.
-    func submit<T>(_ body: @escaping (any Database) throws -> T, completion: @escaping (Result<T, any Error>) -> Void) {
+    func submit<T>(_ body: @escaping (any Database) throws -> T, isolation: Isolation = .serializable,
+                   completion: @escaping (Result<T, any Error>) -> Void) {
         let box = WriteResultBox<T>()
         let pending = PendingPostgresWrite(
+            isolation: isolation,
             run: { database in
                 do {
                     box.value = .success(try body(database))
@@ -83,11 +93,15 @@ final class PostgresWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !stopping { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        // Its share, so that the writes queued at once run on every thread.
-        let share = (queue.count + threads - 1) / threads
-        let batch = Array(queue.prefix(min(maximumWritesPerCommit, share)))
-        queue.removeFirst(batch.count)
+        guard let first = queue.first else { return nil }
+        guard first.isolation == .serializable else { return [queue.removeFirst()] }
+        // Its share, so that the writes queued at once run on every thread; a claim waits
+        // for a transaction of its own.
+        let share = min(maximumWritesPerCommit, (queue.count + threads - 1) / threads)
+        var count = 1
+        while count < share && queue[count].isolation == .serializable { count += 1 }
+        let batch = Array(queue.prefix(count))
+        queue.removeFirst(count)
         return batch
     }
 
@@ -134,10 +148,10 @@ final class PostgresWriter: @unchecked Sendable {
     private func runOnce(_ batch: [PendingPostgresWrite], on slot: WriterConnection) -> GroupOutcome {
         let database: PostgresDatabase
         let savepoints = batch.count > 1
+        let begin = batch.first?.isolation == .readCommitted ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL SERIALIZABLE"
         do {
             database = try currentConnection(slot)
-            try database.executeScript(savepoints ? "BEGIN ISOLATION LEVEL SERIALIZABLE; SAVEPOINT belay_write"
-                                                  : "BEGIN ISOLATION LEVEL SERIALIZABLE")
+            try database.executeScript(savepoints ? begin + "; SAVEPOINT belay_write" : begin)
         } catch {
             return lost(error, slot)
         }
@@ -194,12 +208,15 @@ private final class WriterConnection {
 
 /// One queued write: its body (which may run more than once) and its caller's report.
 private final class PendingPostgresWrite: @unchecked Sendable {
+    let isolation: PostgresWriter.Isolation
     /// Runs the body; returns the error it threw, nil when it succeeded.
     private var run: ((PostgresDatabase) -> (any Error)?)?
     /// Reports the outcome once; `failure` overrides the body's own result.
     let finish: ((any Error)?) -> Void
 
-    init(run: @escaping (PostgresDatabase) -> (any Error)?, finish: @escaping ((any Error)?) -> Void) {
+    init(isolation: PostgresWriter.Isolation, run: @escaping (PostgresDatabase) -> (any Error)?,
+         finish: @escaping ((any Error)?) -> Void) {
+        self.isolation = isolation
         self.run = run
         self.finish = finish
     }

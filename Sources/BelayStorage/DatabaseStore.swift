@@ -30,4 +30,20 @@ public protocol DatabaseStore: Sendable {
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
     /// - Throws: what `body` throws; `DatabaseError` when no connection could be had.
     func read<T>(_ body: (any Database) throws -> T) throws -> T
+
+    /// Runs `body` like `write`, for a write that takes queued jobs with
+    /// `DatabaseEngine.skipLocked(of:)` and changes only rows it has locked or whose state
+    /// its statements check again (`WHERE status = 'running' AND …`). On PostgreSQL it runs in
+    /// its own `READ COMMITTED` transaction, where row locks keep such a claim right and two
+    /// workers claiming at once do not abort each other (under `SERIALIZABLE` they nearly
+    /// always would); on SQLite it is a write like any other.
+    /// - Throws: as `write`.
+    func claim<T>(_ body: (any Database) throws -> T) throws -> T
+}
+
+extension DatabaseStore {
+    /// A write like any other, on an engine with a single writer.
+    public func claim<T>(_ body: (any Database) throws -> T) throws -> T {
+        try write(body)
+    }
 }

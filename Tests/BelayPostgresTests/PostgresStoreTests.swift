@@ -16,14 +16,15 @@ import Testing
         try cluster.createDatabase("store")
     }
 
-    private func store(timeout: Int = 5_000) throws -> PostgresStore {
+    private func store(timeout: Int = 5_000, writers: Int = 2) throws -> PostgresStore {
         try PostgresStore(settings: PostgresStore.Settings(url: cluster.url(database: "store"), maximumConnections: 4,
-                                                           statementTimeoutMilliseconds: timeout))
+                                                           writerConnections: writers, statementTimeoutMilliseconds: timeout))
     }
 
     @Test func conflictingReadModifyWritesFromTwoNodesAllCommitExactlyOnce() throws {
-        // Two stores are two nodes: each groups its own writes, and the server aborts one
-        // node's group when it conflicts with the other's.
+        // Two stores are two nodes, each writing on two connections: each connection groups
+        // its share of the writes, and the server aborts a group that conflicts with another
+        // connection's, of this node or the other.
         let nodes = [try store(), try store()]
         let store = nodes[0]
         try store.write { try $0.execute("CREATE TABLE counters (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)") }
@@ -110,12 +111,13 @@ import Testing
         #expect(waitFor(2), "each handler runs once on connecting, for work queued before")
         heard.withLock { $0.removeAll() }
         let store = try store()
-        try store.write { try $0.execute("NOTIFY belay_webhook_deliveries") }
+        // The writer sends what its writes asked for with the group's COMMIT.
+        try store.write { try $0.notifyAtCommit("belay_webhook_deliveries") }
         #expect(waitFor(1))
         #expect(heard.withLock { $0 } == ["webhook"])
         // A notification inside a transaction that rolls back never arrives.
         _ = try? store.write { db -> Void in
-            try db.execute("NOTIFY belay_render_jobs")
+            try db.notifyAtCommit("belay_render_jobs")
             throw DatabaseError.unavailable("rolled back on purpose")
         }
         usleep(300_000)
@@ -132,6 +134,28 @@ import Testing
         #expect(sent)
         #expect(waitFor(1))
         #expect(heard.withLock { $0 }.contains("render"))
+    }
+
+    @Test func aWriteThatThrowsLeavesNothingWhetherAloneOrInAGroup() throws {
+        let store = try store(writers: 1)
+        try store.write { try $0.execute("CREATE TABLE kept (id BIGINT PRIMARY KEY)") }
+        // Queued at once, most of these share a transaction; the first may run alone.
+        let done = DispatchGroup()
+        let results = Mutex<[Int: Bool]>([:])
+        for id in 0..<40 {
+            done.enter()
+            store.write({ db in
+                try db.execute("INSERT INTO kept VALUES (?)", [Int64(id)])
+                if id % 2 == 1 { throw DatabaseError.unavailable("refused on purpose") }
+            }, then: { outcome in
+                results.withLock { $0[id] = (try? outcome.get()) != nil }
+                done.leave()
+            })
+        }
+        done.wait()
+        #expect(results.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<40).map { ($0, $0 % 2 == 0) }))
+        let kept = try store.read { try $0.query("SELECT id FROM kept ORDER BY id") { try $0.get("id", as: Int64.self) } }
+        #expect(kept == stride(from: 0, to: 40, by: 2).map(Int64.init))
     }
 
     @Test func aStatementPastTheTimeoutIsStoppedAsBusy() throws {

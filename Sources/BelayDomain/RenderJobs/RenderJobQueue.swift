@@ -59,15 +59,15 @@ public final class RenderJobQueue: Sendable {
         let limit = try validatedLimit(limit, maximum: 100)
         let now = clock.now()
         return try domainCall {
-            try pool.write { db in
+            // A claim (see DatabaseStore.claim): each expired lease is ended only if it is
+            // still the one that expired, so two workers seeing it at once end it once.
+            try pool.claim { db in
                 for expired in try RenderJobRepository.expiredLeases(now: now, in: db) {
                     let error = "the render worker did not finish within its \(policy.leaseSeconds) s lease"
-                    if expired.attempts >= policy.maxAttempts {
-                        try RenderJobRepository.markFailed(id: expired.id, error: error, now: now, in: db)
+                    let failed = expired.attempts >= policy.maxAttempts
+                    if try RenderJobRepository.endExpiredLease(id: expired.id, failed: failed, error: error, now: now, in: db), failed {
                         try RenderJobRepository.markRewardFailed(rewardID: expired.rewardID,
                                                                  reason: "\(error) (\(expired.attempts) attempts)", in: db)
-                    } else {
-                        try RenderJobRepository.requeue(id: expired.id, availableAt: now, error: error, now: now, in: db)
                     }
                 }
                 let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))

@@ -46,6 +46,18 @@ enum RenderJobRepository {
         }
     }
 
+    /// Puts a job whose lease ran out back in the queue, or fails it when `failed`, if it is
+    /// still running on that expired lease (another worker may have dealt with it first).
+    /// - Returns: whether this call changed it.
+    static func endExpiredLease(id: Int64, failed: Bool, error: String, now: Date, in db: Database) throws -> Bool {
+        try db.execute("""
+            UPDATE render_jobs SET status = ?1, available_at = CASE WHEN ?1 = 'failed' THEN available_at ELSE ?2 END,
+                                   lease_owner = NULL, lease_expires_at = NULL, last_error = ?3, updated_at = ?2
+            WHERE id = ?4 AND status = 'running' AND lease_expires_at <= ?2
+            """, [failed ? "failed" : "queued", now, error, id])
+        return db.changes > 0
+    }
+
     static func requeue(id: Int64, availableAt: Date, error: String, now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE render_jobs SET status = 'queued', available_at = ?, lease_owner = NULL, lease_expires_at = NULL,
