@@ -95,10 +95,15 @@ public final class PostgresStore: DatabaseStore {
         writer.submit(body, completion: completion)
     }
 
-    public func claim<T>(_ body: (any Database) throws -> T) throws -> T {
+    public func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             try CompletionWait.result { completion in writer.submit(body, isolation: .readCommitted, completion: completion) }
         }
+    }
+
+    public func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
+                               then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        writer.submit(body, isolation: .readCommitted, completion: completion)
     }
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {

@@ -42,7 +42,7 @@ final class PostgresWriter: @unchecked Sendable {
     enum Isolation {
         /// Grouped with the other writes queued with it.
         case serializable
-        /// In a transaction of its own (a claim; see `DatabaseStore.claim`).
+        /// Grouped only with other such writes (see `DatabaseStore.lockedWrite`).
         case readCommitted
     }
 
@@ -94,12 +94,11 @@ final class PostgresWriter: @unchecked Sendable {
         defer { condition.unlock() }
         while queue.isEmpty && !stopping { condition.wait() }
         guard let first = queue.first else { return nil }
-        guard first.isolation == .serializable else { return [queue.removeFirst()] }
-        // Its share, so that the writes queued at once run on every thread; a claim waits
-        // for a transaction of its own.
+        // Its share, so that the writes queued at once run on every thread, of writes that
+        // run at the same isolation.
         let share = min(maximumWritesPerCommit, (queue.count + threads - 1) / threads)
         var count = 1
-        while count < share && queue[count].isolation == .serializable { count += 1 }
+        while count < share && queue[count].isolation == first.isolation { count += 1 }
         let batch = Array(queue.prefix(count))
         queue.removeFirst(count)
         return batch

@@ -31,19 +31,31 @@ public protocol DatabaseStore: Sendable {
     /// - Throws: what `body` throws; `DatabaseError` when no connection could be had.
     func read<T>(_ body: (any Database) throws -> T) throws -> T
 
-    /// Runs `body` like `write`, for a write that takes queued jobs with
-    /// `DatabaseEngine.skipLocked(of:)` and changes only rows it has locked or whose state
-    /// its statements check again (`WHERE status = 'running' AND …`). On PostgreSQL it runs in
-    /// its own `READ COMMITTED` transaction, where row locks keep such a claim right and two
-    /// workers claiming at once do not abort each other (under `SERIALIZABLE` they nearly
-    /// always would); on SQLite it is a write like any other.
+    /// Runs `body` like `write`, for a write that keeps its rules with the row locks it takes
+    /// itself (`DatabaseEngine.rowLock(of:)`, `skipLocked(of:)`) and with constraints, and
+    /// otherwise changes only rows whose state its statements check again (`WHERE status = …`).
+    /// On PostgreSQL it runs in a `READ COMMITTED` transaction (grouped only with other locked
+    /// writes), so that concurrent ones on other connections and nodes wait for each other's
+    /// locks instead of aborting each other: under `SERIALIZABLE`, two check-ins at one meetup
+    /// or two workers claiming jobs nearly always conflict, through the index pages they share.
+    /// On SQLite, with its single writer, it is a write like any other.
     /// - Throws: as `write`.
-    func claim<T>(_ body: (any Database) throws -> T) throws -> T
+    func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T
+
+    /// Queues `body` like `lockedWrite` and returns at once, as `write(_:then:)` does.
+    func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
+                        then completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 extension DatabaseStore {
     /// A write like any other, on an engine with a single writer.
-    public func claim<T>(_ body: (any Database) throws -> T) throws -> T {
+    public func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T {
         try write(body)
+    }
+
+    /// A queued write like any other, on an engine with a single writer.
+    public func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
+                               then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        write(body, then: completion)
     }
 }

@@ -2,6 +2,8 @@
 import BelayStorage
 import BelayTestSupport
 import Foundation
+import Dispatch
+import Synchronization
 import Testing
 
 @Suite struct RewardServiceTests {
@@ -35,6 +37,32 @@ import Testing
         #expect(rewards[2].hold.id == "crimp-silver")
         #expect(!rewards[1].hold.milestoneOnly)
         #expect(!rewards[3].hold.milestoneOnly)
+    }
+
+    @Test func oneMembersCheckInsAtSeveralMeetupsAtOnceAreNumberedOneAfterAnother() throws {
+        // On PostgreSQL the four check-ins run on different writer connections at once; each
+        // waits for the member's row, so each counts the ones committed before it.
+        let policy = RewardPolicy(milestones: [1: "jug-gold", 3: "crimp-silver"])
+        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let member = try fixture.member()
+        let meetups = try (0..<4).map { index in try fixture.meetup(startsIn: Double(index) * 60) }
+        for meetup in meetups {
+            _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
+        }
+        fixture.clock.advance(by: 3_600)
+        let milestones = Mutex<[Int?]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: meetups.count) { index in
+            do {
+                let result = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetups[index].id, memberID: member.id, proof: .host),
+                                                                 by: fixture.hostActor)
+                milestones.withLock { $0.append(result.reward?.milestone) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(milestones.withLock { $0 }.compactMap { $0 }.sorted() == [1, 3], "one first check-in, one third")
     }
 
     @Test func theWeightedPickFollowsTheRarityWeightsAndSkipsMilestoneHolds() throws {

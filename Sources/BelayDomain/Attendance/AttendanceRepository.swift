@@ -21,6 +21,17 @@ enum AttendanceRepository {
                    checkedInBy: try row.get("checked_in_by"), offerExpiresAt: try row.get("offer_expires_at"))
     }
 
+    /// The member's attendance at the meetup, for a check-in (a locked write): on PostgreSQL
+    /// its row and the member's are locked until the commit, so one member's check-ins, here
+    /// or at other meetups, wait for each other and count each other (check-in numbers,
+    /// milestones, wrong attempts).
+    static func findLockingForCheckIn(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
+        try db.queryOne("""
+            SELECT \(columns) FROM attendances a JOIN users u ON u.id = a.member_id
+            WHERE a.meetup_id = ? AND a.member_id = ?\(db.engine.rowLock(of: "a, u"))
+            """, [meetupID, memberID], decode)
+    }
+
     static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
         try db.queryOne("SELECT \(columns) FROM attendances a WHERE a.meetup_id = ? AND a.member_id = ?",
                         [meetupID, memberID], decode)

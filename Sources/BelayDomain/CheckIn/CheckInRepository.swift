@@ -24,12 +24,16 @@ enum CheckInRepository {
                         [actorID, key]) { (try $0.get("request_fingerprint"), try $0.get("attendance_id")) }
     }
 
+    /// Keeps the key for its check-in.
+    /// - Returns: false when the actor's key was taken by another check-in committed meanwhile.
     static func rememberKey(actorID: Int64, key: String, fingerprint: String, attendanceID: Int64, at now: Date,
-                            in db: Database) throws {
+                            in db: Database) throws -> Bool {
         try db.execute("""
             INSERT INTO check_in_idempotency_keys (actor_id, key, request_fingerprint, attendance_id, created_at)
             VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
             """, [actorID, key, fingerprint, attendanceID, now])
+        return db.changes > 0
     }
 
     static func forgetKeys(attendanceID: Int64, in db: Database) throws {

@@ -52,7 +52,7 @@ public final class CheckInService: Sendable {
     public func checkIn(_ request: CheckInRequest, by actor: Actor) throws -> CheckInResult {
         try Self.validate(request)
         let now = clock.now()
-        return try domainCall { try pool.write { db in try record(request, by: actor, now: now, in: db) } }.get()
+        return try domainCall { try pool.lockedWrite { db in try record(request, by: actor, now: now, in: db) } }.get()
     }
 
     /// Checks a member in like `checkIn(_:by:)` without holding the calling thread while the
@@ -66,7 +66,7 @@ public final class CheckInService: Sendable {
             return completion(.failure(error))
         }
         let now = clock.now()
-        pool.write({ [self] db in try record(request, by: actor, now: now, in: db) }, then: { outcome in
+        pool.lockedWrite({ [self] db in try record(request, by: actor, now: now, in: db) }, then: { outcome in
             completion(outcome.mapError(domainError).flatMap { $0.mapError { $0 } })
         })
     }
@@ -101,6 +101,9 @@ public final class CheckInService: Sendable {
         guard let meetup = try MeetupRepository.essentials(id: request.meetupID, in: db) else {
             throw MeetupService.notFound(request.meetupID)
         }
+        // First, so that a second check-in of the same member waits here for the first's
+        // commit and then sees it (its key, its status, its reward): see lockedWrite.
+        let attendance = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
         let actorKey = actor.userID ?? 0
         if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
@@ -118,7 +121,6 @@ public final class CheckInService: Sendable {
                 throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, check members in on their behalf")
             }
         }
-        let attendance = try AttendanceRepository.find(meetupID: request.meetupID, memberID: request.memberID, in: db)
         if let attendance, attendance.status == .checkedIn {
             return .checkedIn(attendanceID: attendance.id, attendance: attendance, isRepeat: true)
         }
@@ -180,8 +182,11 @@ public final class CheckInService: Sendable {
         _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
                               checkedInAt: instant, reason: .award, now: now, in: db)
         if let key = request.idempotencyKey {
-            try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
-                                              attendanceID: attendance.id, at: now, in: db)
+            guard try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
+                                                    attendanceID: attendance.id, at: now, in: db) else {
+                // The same key, at the same moment, for another member's check-in.
+                throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
+            }
         }
         try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
         return .checkedIn(attendanceID: attendance.id, attendance: checkedIn, isRepeat: false)

@@ -59,9 +59,10 @@ public final class RenderJobQueue: Sendable {
         let limit = try validatedLimit(limit, maximum: 100)
         let now = clock.now()
         return try domainCall {
-            // A claim (see DatabaseStore.claim): each expired lease is ended only if it is
-            // still the one that expired, so two workers seeing it at once end it once.
-            try pool.claim { db in
+            // A locked write: the claim skips rows other workers hold, and each expired lease
+            // is ended only if it is still the one that expired, so two workers seeing it at
+            // once end it once.
+            try pool.lockedWrite { db in
                 for expired in try RenderJobRepository.expiredLeases(now: now, in: db) {
                     let error = "the render worker did not finish within its \(policy.leaseSeconds) s lease"
                     let failed = expired.attempts >= policy.maxAttempts

@@ -9,6 +9,13 @@ extension DatabaseEngine {
         self == .postgresql ? " FOR UPDATE OF \(table) SKIP LOCKED" : ""
     }
 
+    /// What a read in a locked write (`DatabaseStore.lockedWrite`) adds at its end to lock the
+    /// rows it reads of `tables` until the commit (`FOR UPDATE OF …`); nothing on SQLite,
+    /// whose single writer holds the whole database.
+    func rowLock(of tables: String) -> String {
+        self == .postgresql ? " FOR UPDATE OF \(tables)" : ""
+    }
+
     /// A `SELECT` of the rows of a JSON array of arrays of integers bound at `parameter`
     /// (`[[1, 200], [2, null]]`), the Nth element of each as the Nth of `columns`.
     func integerRows(ofJSON parameter: String, columns: [String]) -> String {
