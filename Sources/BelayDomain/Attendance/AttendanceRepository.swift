@@ -131,15 +131,6 @@ enum AttendanceRepository {
             """, [memberID, beforeID, limit], decode)
     }
 
-    /// The member's check-in number of this attendance: how many of their checked-in
-    /// attendances were checked in at or before it (ties broken by id).
-    static func checkInNumber(memberID: Int64, checkedInAt: Date, attendanceID: Int64, in db: Database) throws -> Int {
-        try db.scalar("""
-            SELECT count(*) FROM attendances
-            WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) <= (?2, ?3)
-            """, [memberID, checkedInAt, attendanceID], as: Int.self) ?? 0
-    }
-
     /// When the member's checked-in attendances before this one (in check-in order, ties
     /// broken by id) were checked in.
     static func checkInTimes(memberID: Int64, before checkedInAt: Date, attendanceID: Int64, in db: Database) throws -> [Date] {

@@ -41,10 +41,6 @@ enum CatalogRepository {
         try db.query("SELECT \(backgroundColumns()) FROM backgrounds ORDER BY id") { try decodeBackground($0) }
     }
 
-    static func generation(in db: Database) throws -> Int64 {
-        try db.scalar("SELECT generation FROM catalog_generation WHERE only_row = 1", as: Int64.self) ?? 0
-    }
-
     static func bumpGeneration(in db: Database) throws {
         try db.execute("UPDATE catalog_generation SET generation = generation + 1 WHERE only_row = 1")
     }

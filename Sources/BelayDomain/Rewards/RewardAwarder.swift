@@ -17,8 +17,8 @@ final class RewardAwarder: Sendable {
         self.clubTimeZone = clubTimeZone
     }
 
-    func catalog(in db: Database) throws -> CatalogSnapshot {
-        let generation = try CatalogRepository.generation(in: db)
+    /// The catalogue at `generation`, read again only when an import has bumped it.
+    func catalog(generation: Int64, in db: Database) throws -> CatalogSnapshot {
         if let snapshot = cached.withLock({ $0 }), snapshot.generation == generation { return snapshot }
         let snapshot = CatalogSnapshot(generation: generation, holds: try CatalogRepository.holds(in: db),
                                        backgrounds: try CatalogRepository.backgrounds(in: db))
@@ -31,15 +31,15 @@ final class RewardAwarder: Sendable {
     /// - Returns: the reward id, or nil when the catalogue has nothing to award yet.
     func award(attendanceID: Int64, memberID: Int64, meetupID: Int64, checkedInAt: Date, reason: RenderJobReason,
                now: Date, in db: Database) throws -> Int64? {
-        if let existing = try RewardRepository.standing(attendanceID: attendanceID, in: db) {
+        let context = try RewardRepository.awardContext(attendanceID: attendanceID, memberID: memberID, checkedInAt: checkedInAt, in: db)
+        if let existing = context.standing {
             if existing.revoked { try RewardRepository.setRevoked(nil, id: existing.id, in: db) }
             if existing.renderStatus != .ready {
                 _ = try RenderJobRepository.enqueue(rewardID: existing.id, reason: reason, availableAt: now, now: now, in: db)
             }
             return existing.id
         }
-        let number = try AttendanceRepository.checkInNumber(memberID: memberID, checkedInAt: checkedInAt,
-                                                            attendanceID: attendanceID, in: db)
+        let number = context.checkInNumber
         // Only clubs with streak milestones pay for reading the member's history here.
         var streakLengths: ClosedRange<Int>?
         if !picker.policy.streakMilestones.isEmpty {
@@ -47,7 +47,7 @@ final class RewardAwarder: Sendable {
             streakLengths = WeeklyStreak.lengthsReached(by: checkedInAt, before: before, zone: clubTimeZone)
         }
         guard let pick = picker.pick(memberID: memberID, meetupID: meetupID, checkInNumber: number, streakLengths: streakLengths,
-                                     catalog: try catalog(in: db)) else { return nil }
+                                     catalog: try catalog(generation: context.catalogGeneration, in: db)) else { return nil }
         let rewardID = try RewardRepository.insert(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
                                                    pick: pick, at: now, in: db)
         _ = try RenderJobRepository.enqueue(rewardID: rewardID, reason: reason, availableAt: now, now: now, in: db)

@@ -77,6 +77,32 @@ enum RewardRepository {
         let renderStatus: RenderStatus
     }
 
+    /// What awarding a checked-in attendance needs to know, in one statement: its reward if it
+    /// has one, its number among the member's check-ins (in check-in order, ties broken by
+    /// id), and the catalogue's generation.
+    struct AwardContext {
+        let standing: Standing?
+        let checkInNumber: Int
+        let catalogGeneration: Int64
+    }
+
+    static func awardContext(attendanceID: Int64, memberID: Int64, checkedInAt: Date, in db: Database) throws -> AwardContext {
+        let context = try db.queryOne("""
+            SELECT r.id AS reward_id, r.revoked_at IS NOT NULL AS revoked, r.render_status,
+                   (SELECT count(*) FROM attendances
+                    WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) <= (?2, ?3)) AS check_in_number,
+                   (SELECT generation FROM catalog_generation WHERE only_row = 1) AS catalog_generation
+            FROM (SELECT 1 AS one) AS anchor LEFT JOIN rewards r ON r.attendance_id = ?3
+            """, [memberID, checkedInAt, attendanceID]) { row in
+            AwardContext(standing: try row.get("reward_id", as: Int64?.self).map { id in
+                             Standing(id: id, revoked: try row.get("revoked"), renderStatus: try row.get("render_status"))
+                         },
+                         checkInNumber: try row.get("check_in_number"),
+                         catalogGeneration: try row.get("catalog_generation", as: Int64?.self) ?? 0)
+        }
+        return context ?? AwardContext(standing: nil, checkInNumber: 0, catalogGeneration: 0)
+    }
+
     static func standing(attendanceID: Int64, in db: Database) throws -> Standing? {
         try db.queryOne("SELECT id, revoked_at IS NOT NULL AS revoked, render_status FROM rewards WHERE attendance_id = ?", [attendanceID]) {
             Standing(id: try $0.get("id"), revoked: try $0.get("revoked"), renderStatus: try $0.get("render_status"))

@@ -53,9 +53,8 @@ final class WebhookEmitter: Sendable {
         var body = Array("{\"type\":\"\(type.rawValue)\",\"timestamp\":\"\(Self.timestamp(now))\",\"data\":".utf8)
         body += data
         body.append(UInt8(ascii: "}"))
-        let eventID = try WebhookRepository.insertEvent(messageID: Self.messageID(at: now),
-                                                        type: type.rawValue, body: body, now: now, in: db)
-        return try subscribers.map { try WebhookRepository.insertDelivery(endpointID: $0.id, eventID: eventID, now: now, in: db) }
+        return try WebhookRepository.insertEvent(messageID: Self.messageID(at: now), type: type.rawValue, body: body, now: now,
+                                                 deliveringTo: subscribers.map(\.id), in: db)
     }
 
     /// A new `webhook-id`: `msg_`, the instant in milliseconds as 12 hex digits, then 64 random
