@@ -120,6 +120,10 @@ public final class PostgresStore: DatabaseStore {
         }
     }
 
+    public func readSingleStatement<T>(_ body: (any Database) throws -> T) throws -> T {
+        try withConnection { database in try body(database) }
+    }
+
     /// Runs `body` on a pooled connection outside any transaction (the migrator). A broken
     /// connection is not returned to the pool; its errors are already `unavailable`.
     /// - Throws: what `body` throws; `DatabaseError.unavailable` when no connection can be had.

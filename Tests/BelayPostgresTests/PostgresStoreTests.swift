@@ -158,6 +158,19 @@ import Testing
         #expect(kept == stride(from: 0, to: 40, by: 2).map(Int64.init))
     }
 
+    @Test func eachKindOfCallRunsAtItsIsolation() throws {
+        let store = try store()
+        let isolation = "SELECT current_setting('transaction_isolation') AS level, current_setting('transaction_read_only') AS read_only"
+        func level(_ db: any Database) throws -> String {
+            try #require(try db.queryOne(isolation) { "\(try $0.get("level", as: String.self)) \(try $0.get("read_only", as: String.self))" })
+        }
+        #expect(try store.read(level) == "repeatable read on")
+        #expect(try store.write(level) == "serializable off")
+        #expect(try store.lockedWrite(level) == "read committed off")
+        // One statement needs no transaction around it: the server's default, read-only or not.
+        #expect(try store.readSingleStatement(level) == "read committed off")
+    }
+
     @Test func aStatementPastTheTimeoutIsStoppedAsBusy() throws {
         let store = try store(timeout: 100)
         #expect {

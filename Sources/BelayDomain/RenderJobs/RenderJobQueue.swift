@@ -84,11 +84,13 @@ public final class RenderJobQueue: Sendable {
     /// - Throws: `DomainError.leaseLost` when `owner` no longer holds the job (its lease
     ///   ran out and another worker took it, or it was already finished); the result must
     ///   then be dropped. `render_job_not_found` for an unknown job.
+    /// A locked write: it first locks the job's row, held by `owner`, and changes only that job
+    /// and its reward.
     @discardableResult
     public func complete(jobID: Int64, owner: String, output: RenderOutput) throws -> Reward {
         let now = clock.now()
         return try domainCall {
-            try pool.write { db in
+            try pool.lockedWrite { db in
                 guard let held = try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) else {
                     throw try Self.notHeld(jobID, owner, in: db)
                 }
@@ -109,7 +111,7 @@ public final class RenderJobQueue: Sendable {
         let now = clock.now()
         let message = error.isEmpty ? "unknown render error" : String(error.prefix(2_000))
         return try domainCall {
-            try pool.write { db in
+            try pool.lockedWrite { db in
                 guard let held = try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) else {
                     throw try Self.notHeld(jobID, owner, in: db)
                 }
@@ -133,7 +135,7 @@ public final class RenderJobQueue: Sendable {
     public func postpone(jobID: Int64, owner: String, until: Date, reason: String) throws {
         let now = clock.now()
         try domainCall {
-            try pool.write { db in
+            try pool.lockedWrite { db in
                 guard try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) != nil else {
                     throw try Self.notHeld(jobID, owner, in: db)
                 }

@@ -151,9 +151,12 @@ enum RenderJobRepository {
         return db.changes > 0
     }
 
+    /// The job's reward and attempts while `owner` holds it, its row locked until the commit
+    /// (in a locked write), so that nobody ends its lease meanwhile.
     static func runningAttempts(id: Int64, owner: String, in db: Database) throws -> (rewardID: Int64, attempts: Int)? {
-        try db.queryOne("SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?",
-                        [id, owner]) { (try $0.get("reward_id"), try $0.get("attempts")) }
+        try db.queryOne("""
+            SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?\(db.engine.rowLock(of: "render_jobs"))
+            """, [id, owner]) { (try $0.get("reward_id"), try $0.get("attempts")) }
     }
 
     static func cancelQueued(rewardID: Int64, now: Date, in db: Database) throws {

@@ -206,7 +206,7 @@ public final class UserService: Sendable {
     public func authenticate(token: String) throws -> AuthenticatedUser? {
         guard token.utf8.count == Self.tokenPrefix.utf8.count + 43, token.hasPrefix(Self.tokenPrefix) else { return nil }
         let hash = Crypto.sha256(Array(token.utf8))
-        guard let owner = try domainCall({ try pool.read { try UserRepository.activeTokenOwner(hash: hash, in: $0) } }) else {
+        guard let owner = try domainCall({ try pool.readSingleStatement { try UserRepository.activeTokenOwner(hash: hash, in: $0) } }) else {
             return nil
         }
         let now = clock.now()
