@@ -164,8 +164,10 @@ public final class WebhookService: Sendable {
         let now = clock.now()
         let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))
         let startBy = leaseUntil.addingTimeInterval(-Double(policy.attemptSeconds))
+        // A locked write: the head is locked (SKIP LOCKED), and no other worker can take the
+        // deliveries behind it, as only an endpoint's head is ever claimed.
         return try domainCall {
-            try pool.write { db in
+            try pool.lockedWrite { db in
                 guard let head = try WebhookRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, in: db) else { return [] }
                 let last = try WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
                                                                 limit: limit, in: db)
