@@ -12,7 +12,7 @@ public final class PostgresDatabase: Database {
     /// The libpq connection underneath (for the migrator, `LISTEN` and `NOTIFY`).
     public let connection: PostgresConnection
     private var lastChanges = 0
-    /// While the writer collects them: the channels to notify with the group's `COMMIT`
+    /// While the writer collects them: the channels to notify once the group has committed
     /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction).
     var channelsToNotify: Set<String>?
 

@@ -50,6 +50,7 @@ public final class PostgresStore: DatabaseStore {
     private let idle = Mutex<[ConnectionHolder]>([])
     private let slots: DispatchSemaphore
     private let writer: PostgresWriter
+    private let notifier: PostgresNotifier
     /// Opens a connection with the session settings.
     private let connect: @Sendable () throws -> PostgresDatabase
     private let retries: RetryCounter
@@ -75,13 +76,16 @@ public final class PostgresStore: DatabaseStore {
         idle.withLock { $0.append(first) }
         let retries = RetryCounter()
         self.retries = retries
+        let notifier = PostgresNotifier(connect: connect)
+        self.notifier = notifier
         writer = PostgresWriter(connect: connect, threads: settings.writerConnections,
                                 maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
-                                onRetry: { retries.count.add(1, ordering: .relaxed) })
+                                notifier: notifier, onRetry: { retries.count.add(1, ordering: .relaxed) })
     }
 
     deinit {
         writer.stop()
+        notifier.stop()
     }
 
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {

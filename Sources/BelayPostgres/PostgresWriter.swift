@@ -18,14 +18,16 @@ final class PostgresWriter: @unchecked Sendable {
     private let maximumWritesPerCommit: Int
     private let maximumAttempts: Int
     private let onRetry: () -> Void
+    private let notifier: PostgresNotifier
     private let condition = NSCondition()
     private var queue: [PendingPostgresWrite] = []
     private var stopping = false
     private let threads: Int
 
     init(connect: @escaping () throws -> PostgresDatabase, threads: Int, maximumWritesPerCommit: Int, maximumAttempts: Int,
-         onRetry: @escaping () -> Void) {
+         notifier: PostgresNotifier, onRetry: @escaping () -> Void) {
         self.connect = connect
+        self.notifier = notifier
         self.threads = max(1, threads)
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
         self.maximumAttempts = max(1, maximumAttempts)
@@ -142,8 +144,9 @@ final class PostgresWriter: @unchecked Sendable {
 
     /// Runs the group in one transaction. The statements around the writes travel together,
     /// each set in one round trip: `BEGIN` with the first `SAVEPOINT`, each `RELEASE` with the
-    /// next `SAVEPOINT`, the last `RELEASE` with the group's `NOTIFY`s and `COMMIT`. A group of
-    /// one write needs no savepoint: its failure rolls the whole transaction back.
+    /// next `SAVEPOINT`, the last `RELEASE` with `COMMIT`. A group of one write needs no
+    /// savepoint: its failure rolls the whole transaction back. The `NOTIFY`s the writes asked
+    /// for go to the notifier once the group has committed.
     private func runOnce(_ batch: [PendingPostgresWrite], on slot: WriterConnection) -> GroupOutcome {
         let database: PostgresDatabase
         let savepoints = batch.count > 1
@@ -169,8 +172,8 @@ final class PostgresWriter: @unchecked Sendable {
                     try database.execute("ROLLBACK TO SAVEPOINT belay_write")
                 }
             }
-            let notifications = (database.channelsToNotify ?? []).sorted().map { "NOTIFY \($0); " }.joined()
-            try database.executeScript((savepoints ? "RELEASE SAVEPOINT belay_write; " : "") + notifications + "COMMIT")
+            try database.executeScript(savepoints ? "RELEASE SAVEPOINT belay_write; COMMIT" : "COMMIT")
+            notifier.owe(database.channelsToNotify ?? [])
             return .committed
         } catch {
             return abandon(database, error, slot)

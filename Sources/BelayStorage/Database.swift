@@ -42,9 +42,10 @@ public protocol Database: AnyObject {
     /// - Throws: `DatabaseError` naming the statement that failed.
     func executeScript(_ script: String) throws
 
-    /// Tells the nodes listening on `channel` (PostgreSQL's `NOTIFY`) when the current
-    /// transaction commits; nothing on SQLite, whose writers share one machine and wake
-    /// their workers themselves.
+    /// Tells the nodes listening on `channel` (PostgreSQL's `NOTIFY`) once the current
+    /// transaction has committed (a store's writes: shortly after, one notification for a
+    /// burst of commits); nothing on SQLite, whose writers share one machine and wake their
+    /// workers themselves.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
 }

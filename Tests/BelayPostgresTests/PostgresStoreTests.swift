@@ -111,7 +111,7 @@ import Testing
         #expect(waitFor(2), "each handler runs once on connecting, for work queued before")
         heard.withLock { $0.removeAll() }
         let store = try store()
-        // The writer sends what its writes asked for with the group's COMMIT.
+        // What the writes asked for is sent once their group has committed.
         try store.write { try $0.notifyAtCommit("belay_webhook_deliveries") }
         #expect(waitFor(1))
         #expect(heard.withLock { $0 } == ["webhook"])
