@@ -21,15 +21,18 @@ enum AttendanceRepository {
                    checkedInBy: try row.get("checked_in_by"), offerExpiresAt: try row.get("offer_expires_at"))
     }
 
-    /// The member's attendance at the meetup, for a check-in (a locked write): on PostgreSQL
-    /// its row and the member's are locked until the commit, so one member's check-ins, here
-    /// or at other meetups, wait for each other and count each other (check-in numbers,
-    /// milestones, wrong attempts).
-    static func findLockingForCheckIn(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
+    /// The member's attendance at the meetup with the meetup's essentials, for a check-in (a
+    /// locked write), in one statement: on PostgreSQL the attendance's row and the member's
+    /// are locked until the commit, so one member's check-ins, here or at other meetups, wait
+    /// for each other and count each other (check-in numbers, milestones, wrong attempts).
+    /// Nil when the member has not joined (or the meetup does not exist).
+    static func findLockingForCheckIn(meetupID: Int64, memberID: Int64,
+                                      in db: Database) throws -> (attendance: Attendance, meetup: MeetupRepository.Essentials)? {
         try db.queryOne("""
-            SELECT \(columns) FROM attendances a JOIN users u ON u.id = a.member_id
+            SELECT \(columns), \(MeetupRepository.essentialsColumns)
+            FROM attendances a JOIN users u ON u.id = a.member_id JOIN meetups m ON m.id = a.meetup_id
             WHERE a.meetup_id = ? AND a.member_id = ?\(db.engine.rowLock(of: "a, u"))
-            """, [meetupID, memberID], decode)
+            """, [meetupID, memberID]) { (try decode($0), try MeetupRepository.decodeEssentials($0)) }
     }
 
     static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {

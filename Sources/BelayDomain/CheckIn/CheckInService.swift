@@ -98,12 +98,13 @@ public final class CheckInService: Sendable {
     }
 
     private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {
-        guard let meetup = try MeetupRepository.essentials(id: request.meetupID, in: db) else {
-            throw MeetupService.notFound(request.meetupID)
-        }
         // First, so that a second check-in of the same member waits here for the first's
         // commit and then sees it (its key, its status, its reward): see lockedWrite.
-        let attendance = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        let found = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        guard let meetup = try found?.meetup ?? MeetupRepository.essentials(id: request.meetupID, in: db) else {
+            throw MeetupService.notFound(request.meetupID)
+        }
+        let attendance = found?.attendance
         let actorKey = actor.userID ?? 0
         if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {

@@ -37,12 +37,21 @@ enum MeetupRepository {
         let secret: [UInt8]
     }
 
+    /// The essentials' columns of the meetups row `m`, named `essential_…` so that they can
+    /// sit beside another table's in one SELECT.
+    static let essentialsColumns = """
+        m.id AS essential_id, m.starts_at AS essential_starts_at, m.ends_at AS essential_ends_at, m.capacity AS essential_capacity,
+        m.host_id AS essential_host_id, m.status AS essential_status, m.check_in_secret AS essential_check_in_secret
+        """
+
+    static func decodeEssentials(_ row: Row) throws -> Essentials {
+        Essentials(id: try row.get("essential_id"), startsAt: try row.get("essential_starts_at"), endsAt: try row.get("essential_ends_at"),
+                   capacity: try row.get("essential_capacity"), hostID: try row.get("essential_host_id"), status: try row.get("essential_status"),
+                   secret: Array(try row.get("essential_check_in_secret", as: Data.self)))
+    }
+
     static func essentials(id: Int64, in db: Database) throws -> Essentials? {
-        try db.queryOne("SELECT id, starts_at, ends_at, capacity, host_id, status, check_in_secret FROM meetups WHERE id = ?", [id]) { row in
-            Essentials(id: try row.get("id"), startsAt: try row.get("starts_at"), endsAt: try row.get("ends_at"),
-                       capacity: try row.get("capacity"), hostID: try row.get("host_id"), status: try row.get("status"),
-                       secret: Array(try row.get("check_in_secret", as: Data.self)))
-        }
+        try db.queryOne("SELECT \(essentialsColumns) FROM meetups m WHERE m.id = ?", [id], decodeEssentials)
     }
 
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
