@@ -89,9 +89,7 @@ public final class PostgresStore: DatabaseStore {
     }
 
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            try CompletionWait.result { completion in writer.submit(body, completion: completion) }
-        }
+        try submitAndWait(body, isolation: .serializable)
     }
 
     public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
@@ -100,8 +98,12 @@ public final class PostgresStore: DatabaseStore {
     }
 
     public func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T {
+        try submitAndWait(body, isolation: .readCommitted)
+    }
+
+    private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriter.Isolation) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            try CompletionWait.result { completion in writer.submit(body, isolation: .readCommitted, completion: completion) }
+            try CompletionWait.result { completion in writer.submit(body, isolation: isolation, completion: completion) }
         }
     }
 

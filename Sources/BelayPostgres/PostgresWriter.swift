@@ -3,9 +3,9 @@ import Foundation
 
 /// The threads that run a `PostgresStore`'s writes, each on its own connection: as SQLite's
 /// writer does, a thread takes the writes queued at that moment (its share of them, up to
-/// `maximumWritesPerCommit`) and runs them in one `SERIALIZABLE` transaction, each in its own
-/// savepoint, then commits once, so a commit's round trips and flush are shared. Several
-/// threads keep the server busy while each waits for its round trips.
+/// `maximumWritesPerCommit`, all of one `Isolation`) and runs them in one transaction, each in
+/// its own savepoint, then commits once, so a commit's round trips and flush are shared.
+/// Several threads keep the server busy while each waits for its round trips.
 ///
 /// When the server aborts the transaction for a conflict with another transaction (another
 /// thread's or another node's; SQLSTATE 40001 or 40P01, in any statement or at `COMMIT`), the
@@ -77,7 +77,7 @@ final class PostgresWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Lets the writes queued so far finish, then ends the thread.
+    /// Lets the writes queued so far finish, then ends the threads.
     func stop() {
         condition.lock()
         stopping = true
@@ -111,7 +111,7 @@ final class PostgresWriter: @unchecked Sendable {
         while true {
             let outcome = runOnce(batch, on: slot)
             switch outcome {
-            case .committed:
+            case .settled:
                 Self.finish(batch, nil)
                 return
             case let .conflict(error):
@@ -137,7 +137,9 @@ final class PostgresWriter: @unchecked Sendable {
     }
 
     private enum GroupOutcome {
-        case committed
+        /// Every write has its result: the group committed, or its one write failed and was
+        /// rolled back.
+        case settled
         case conflict(DatabaseError)
         case lost(any Error)
     }
@@ -167,14 +169,14 @@ final class PostgresWriter: @unchecked Sendable {
                     if let conflict = failure as? DatabaseError, conflict.isSerializationFailure { throw conflict }
                     guard savepoints else {
                         try database.execute("ROLLBACK")
-                        return .committed
+                        return .settled
                     }
                     try database.execute("ROLLBACK TO SAVEPOINT belay_write")
                 }
             }
             try database.executeScript(savepoints ? "RELEASE SAVEPOINT belay_write; COMMIT" : "COMMIT")
             notifier.owe(database.channelsToNotify ?? [])
-            return .committed
+            return .settled
         } catch {
             return abandon(database, error, slot)
         }

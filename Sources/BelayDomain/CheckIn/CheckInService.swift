@@ -71,6 +71,10 @@ public final class CheckInService: Sendable {
         })
     }
 
+    /// The refusal of a key already used for a different check-in.
+    private static let keyReused = DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request",
+                                               field: "idempotency_key")
+
     private static func validate(_ request: CheckInRequest) throws {
         if let key = request.idempotencyKey {
             guard (1...200).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E }) else {
@@ -108,7 +112,7 @@ public final class CheckInService: Sendable {
         let actorKey = actor.userID ?? 0
         if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
-                throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
+                throw Self.keyReused
             }
             return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, isRepeat: true)
         }
@@ -186,7 +190,7 @@ public final class CheckInService: Sendable {
             guard try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                                     attendanceID: attendance.id, at: now, in: db) else {
                 // The same key, at the same moment, for another member's check-in.
-                throw DomainError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different check-in; use a new key for a new request", field: "idempotency_key")
+                throw Self.keyReused
             }
         }
         try events.attendance(.checkInCreated, checkedIn, now: now, in: db)

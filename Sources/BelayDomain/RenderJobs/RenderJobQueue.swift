@@ -80,12 +80,12 @@ public final class RenderJobQueue: Sendable {
     }
 
     /// Records a finished render: the job is done and the reward `ready` with the images.
+    /// A locked write, as `fail` and `postpone` are: it first locks the job's row, held by
+    /// `owner`, and changes only that job and its reward.
     /// - Returns: the updated reward.
     /// - Throws: `DomainError.leaseLost` when `owner` no longer holds the job (its lease
     ///   ran out and another worker took it, or it was already finished); the result must
     ///   then be dropped. `render_job_not_found` for an unknown job.
-    /// A locked write: it first locks the job's row, held by `owner`, and changes only that job
-    /// and its reward.
     @discardableResult
     public func complete(jobID: Int64, owner: String, output: RenderOutput) throws -> Reward {
         let now = clock.now()
