@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import BelayArguments
 import BelayDomain
 
@@ -69,15 +70,19 @@ extension DevCommand {
                 throw CommandLineError.failure("Cannot write \(path); choose a writable --tokens file.")
             }
             defer { try? file.close() }
-            var firstToken = ""
-            var buffer = ""
-            for index in 0..<members {
+            // Members are created by several threads at once: on PostgreSQL each creation waits for
+            // its round trips, so one thread would take minutes for the benchmark's 100,000.
+            let lines = try Self.concurrently(count: members, threads: Self.seedingThreads) { index in
                 let meetup = meetups[index / capacity]
                 let person = try domain.users.createUser(NewUser(handle: "bench-\(tag)-\(index + 1)", displayName: "Climber \(index + 1)"))
                 let token = try domain.users.issueToken(userID: person.id, label: "bench").secret
                 _ = try domain.attendance.join(meetupID: meetup.id, memberID: person.id, by: .user(person.id, role: .member))
-                if index == 0 { firstToken = token }
-                buffer += "\(token) \(meetup.id)\n"
+                return "\(token) \(meetup.id)\n"
+            }
+            let firstToken = lines.first.map { String($0.prefix { $0 != " " }) } ?? ""
+            var buffer = ""
+            for line in lines {
+                buffer += line
                 if buffer.utf8.count > 64 * 1024 {
                     try file.write(contentsOf: Data(buffer.utf8))
                     buffer = ""
@@ -91,6 +96,36 @@ extension DevCommand {
             if json { return try context.printJSON(report) }
             context.print("\(members) members going to meetups \(meetups.map { String($0.id) }.joined(separator: ", ")); tokens in \(path)")
             context.print("host token: \(report.hostToken)")
+        }
+
+        private static let seedingThreads = 8
+
+        /// `make(i)` for every `i` in `0..<count`, spread over `threads` threads, in index order;
+        /// rethrows the first error (the other threads stop at their next item).
+        private static func concurrently(count: Int, threads: Int, _ make: @escaping @Sendable (Int) throws -> String) throws -> [String] {
+            let results = Mutex<(lines: [String?], error: (any Error)?)>((Array(repeating: nil, count: count), nil))
+            let group = DispatchGroup()
+            for thread in 0..<max(1, threads) {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    for index in stride(from: thread, to: count, by: max(1, threads)) {
+                        guard results.withLock({ $0.error == nil }) else { return }
+                        do {
+                            let line = try make(index)
+                            results.withLock { $0.lines[index] = line }
+                        } catch {
+                            results.withLock { if $0.error == nil { $0.error = error } }
+                            return
+                        }
+                    }
+                }.start()
+            }
+            group.wait()
+            return try results.withLock { state in
+                if let error = state.error { throw error }
+                return state.lines.compactMap { $0 }
+            }
         }
     }
 }
