@@ -58,6 +58,13 @@ public final class PostgresConnection {
     /// True when the connection broke or the server closed it; it cannot be used again.
     public var isBroken: Bool { PQstatus(connection) != CONNECTION_OK }
 
+    /// True while a transaction is open on the connection (running, or failed and waiting for
+    /// its `ROLLBACK`); false once a `COMMIT` that the server refused has ended it.
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
     /// Runs one statement with typed parameters (integers as `bigint`, doubles as `double
     /// precision`, text as `text`, bytes as `bytea` sent in binary, NULL with the type in
     /// `nullTypes` at its position, 0 letting the server infer it) and reads

@@ -37,6 +37,9 @@ public final class PostgresDatabase: Database {
     /// True when the server closed the connection or it broke; it cannot be used again.
     public var isBroken: Bool { connection.isBroken }
 
+    /// See `PostgresConnection.isInTransaction`.
+    var isInTransaction: Bool { connection.isInTransaction }
+
     public var changes: Int { lastChanges }
 
     public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {

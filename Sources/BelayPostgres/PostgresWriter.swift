@@ -7,6 +7,12 @@ import Foundation
 /// its own savepoint, then commits once, so a commit's round trips and flush are shared.
 /// Several threads keep the server busy while each waits for its round trips.
 ///
+/// Serializable groups run one at a time (on whichever thread takes the next), as SQLite's one
+/// writer runs them: the writes of one process then never abort each other (joins to one
+/// meetup all read and write its row and its attendances, and two at once on two connections
+/// conflicted so often that a burst of joins outlasted the retries). Locked writes, which
+/// keep their rules with row locks, run on every thread at once.
+///
 /// When the server aborts the transaction for a conflict with another transaction (another
 /// thread's or another node's; SQLSTATE 40001 or 40P01, in any statement or at `COMMIT`), the
 /// whole group is rolled back and run again after a short random pause, up to
@@ -22,6 +28,8 @@ final class PostgresWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [PendingPostgresWrite] = []
     private var stopping = false
+    /// A serializable group is running, under `condition`: the next waits for it.
+    private var serializableRunning = false
     private let threads: Int
 
     init(connect: @escaping () throws -> PostgresDatabase, threads: Int, maximumWritesPerCommit: Int, maximumAttempts: Int,
@@ -88,22 +96,44 @@ final class PostgresWriter: @unchecked Sendable {
     private func run(_ slot: WriterConnection) {
         while let batch = nextBatch() {
             runGroup(batch, on: slot)
+            if batch.first?.isolation == .serializable {
+                condition.lock()
+                serializableRunning = false
+                condition.broadcast()
+                condition.unlock()
+            }
         }
     }
 
+    /// The next group this thread runs: the oldest queued write that may run now and, up to its
+    /// share, the writes of the same isolation queued after it. Nil once stopping with nothing left.
     private func nextBatch() -> [PendingPostgresWrite]? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !stopping { condition.wait() }
-        guard let first = queue.first else { return nil }
-        // Its share, so that the writes queued at once run on every thread, of writes that
-        // run at the same isolation.
-        let share = min(maximumWritesPerCommit, (queue.count + threads - 1) / threads)
-        var count = 1
-        while count < share && queue[count].isolation == first.isolation { count += 1 }
-        let batch = Array(queue.prefix(count))
-        queue.removeFirst(count)
-        return batch
+        while true {
+            if let first = queue.first(where: { $0.isolation == .readCommitted || !serializableRunning }) {
+                let isolation = first.isolation
+                let share: Int
+                if isolation == .serializable {
+                    share = maximumWritesPerCommit
+                    serializableRunning = true
+                } else {
+                    // Its share, so that the locked writes queued at once run on every thread.
+                    let waiting = queue.reduce(0) { $0 + ($1.isolation == isolation ? 1 : 0) }
+                    share = min(maximumWritesPerCommit, (waiting + threads - 1) / threads)
+                }
+                var batch: [PendingPostgresWrite] = []
+                var rest: [PendingPostgresWrite] = []
+                rest.reserveCapacity(queue.count)
+                for pending in queue {
+                    if batch.count < share && pending.isolation == isolation { batch.append(pending) } else { rest.append(pending) }
+                }
+                queue = rest
+                return batch
+            }
+            if queue.isEmpty && stopping { return nil }
+            condition.wait()
+        }
     }
 
     private func runGroup(_ batch: [PendingPostgresWrite], on slot: WriterConnection) {
@@ -184,7 +214,8 @@ final class PostgresWriter: @unchecked Sendable {
 
     /// Rolls back after `error` and says whether running the group again may succeed.
     private func abandon(_ database: PostgresDatabase, _ error: any Error, _ slot: WriterConnection) -> GroupOutcome {
-        if !database.isBroken { try? database.execute("ROLLBACK") }
+        // A COMMIT the server refused for a conflict has already ended the transaction.
+        if !database.isBroken && database.isInTransaction { try? database.execute("ROLLBACK") }
         if let error = error as? DatabaseError, error.isSerializationFailure { return .conflict(error) }
         return lost(error, slot)
     }

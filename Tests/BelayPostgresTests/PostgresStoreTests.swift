@@ -49,6 +49,71 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 100)
     }
 
+    @Test func aWriteRefusedAtItsCommitFailsWithTheServersErrorAndLeavesNothing() throws {
+        let store = try store()
+        try store.write { try $0.execute("CREATE TABLE tags (name TEXT, UNIQUE (name) DEFERRABLE INITIALLY DEFERRED)") }
+        // The deferred constraint is checked at COMMIT, which the server refuses and which
+        // ends the transaction itself: no ROLLBACK may follow it (the server would warn).
+        #expect(throws: DatabaseError.self) {
+            try store.write { db in
+                try db.execute("INSERT INTO tags VALUES ('crimp')")
+                try db.execute("INSERT INTO tags VALUES ('crimp')")
+            }
+        }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM tags", as: Int64.self) } == 0)
+        try store.write { try $0.execute("INSERT INTO tags VALUES ('sloper')") }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM tags", as: Int64.self) } == 1)
+        #expect(!cluster.serverLog.contains("there is no transaction in progress"))
+    }
+
+    @Test func serializableWritesOfOneNodeNeverAbortEachOther() throws {
+        // Eight callers at once on a node with four writer connections: were two groups run at
+        // once, these read-modify-writes of one row would abort each other.
+        let store = try store(writers: 4)
+        try store.write { try $0.execute("CREATE TABLE counters (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)") }
+        try store.write { try $0.execute("INSERT INTO counters VALUES (1, 0)") }
+        let failures = Mutex<[String]>([])
+        let done = DispatchGroup()
+        for _ in 0..<8 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                for _ in 0..<25 {
+                    do {
+                        try store.write { db in
+                            let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
+                            usleep(200)
+                            try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }.start()
+        }
+        done.wait()
+        #expect(failures.withLock { $0 } == [])
+        #expect(store.conflictRetries == 0)
+        #expect(try store.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 200)
+    }
+
+    @Test func aLockedWriteThatWaitsHoldsUpNeitherOtherLockedWritesNorSerializableOnes() throws {
+        let store = try store(writers: 2)
+        try store.write { try $0.execute("CREATE TABLE marks (name TEXT PRIMARY KEY)") }
+        let release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        store.lockedWrite({ db in
+            release.wait()
+            try db.execute("INSERT INTO marks VALUES ('slow')")
+        }, then: { _ in finished.signal() })
+        // While the first locked write holds one writer connection, the others still commit.
+        try store.lockedWrite { try $0.execute("INSERT INTO marks VALUES ('locked')") }
+        try store.write { try $0.execute("INSERT INTO marks VALUES ('serializable')") }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM marks", as: Int64.self) } == 2)
+        release.signal()
+        finished.wait()
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM marks", as: Int64.self) } == 3)
+    }
+
     @Test func aWriteThatLosesAConflictRunsAgainOnTheOtherNodesResult() throws {
         let (first, second) = (try store(), try store())
         try first.write { try $0.execute("CREATE TABLE counters (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)") }

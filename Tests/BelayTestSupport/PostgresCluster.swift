@@ -60,6 +60,11 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// What the server has written to its log so far (errors and warnings of every session).
+    public var serverLog: String {
+        (try? String(contentsOfFile: directory.file("server.log"), encoding: .utf8)) ?? ""
+    }
+
     /// A libpq connection URL for `database` on this cluster.
     public func url(database: String = "postgres") -> String {
         let host = socketDirectory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketDirectory
