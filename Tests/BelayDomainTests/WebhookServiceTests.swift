@@ -295,11 +295,16 @@ import Testing
         _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
         let result = try fixture.checkedIn(member, at: meetup)
         let reward = try #require(result.reward)
-        let output = RenderOutput(stickerHash: "a", stickerPath: "a.png", storyHash: "b", storyPath: "b.png", templateVersion: 1)
-        for _ in 0..<2 {
+        // The second render (a new template) points the ready reward at its new images, without a second event.
+        for version in 1...2 {
+            let output = RenderOutput(stickerHash: "a\(version)", stickerPath: "a\(version).png", storyHash: "b\(version)",
+                                      storyPath: "b\(version).png", templateVersion: version)
             try fixture.domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
             let job = try #require(try fixture.domain.renderJobs.claim(owner: "r:1:a").first)
-            try fixture.domain.renderJobs.complete(jobID: job.id, owner: "r:1:a", output: output)
+            let ready = try fixture.domain.renderJobs.complete(jobID: job.id, owner: "r:1:a", output: output)
+            #expect(ready.renderStatus == .ready)
+            #expect(ready.images?.stickerHash == "a\(version)")
+            #expect(ready.images?.templateVersion == version)
         }
         _ = try fixture.domain.checkIns.undoCheckIn(meetupID: meetup.id, memberID: member.id, by: .commandLine)
         let sent = try drain(fixture)

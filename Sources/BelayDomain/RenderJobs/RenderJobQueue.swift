@@ -1,6 +1,7 @@
 import BelayCore
 import BelayStorage
 import Foundation
+import Synchronization
 
 /// The render outbox: jobs written in the same transaction as the rewards they render,
 /// claimed by workers with a lease, completed or failed with back-off (see `RenderJobPolicy`).
@@ -12,6 +13,9 @@ public final class RenderJobQueue: Sendable {
     private let clock: any TimeSource
     private let policy: RenderJobPolicy
     private let events: WebhookEmitter
+    /// When this process's claims next look for expired leases (by `clock`): at most once a
+    /// second, not in every claim's transaction, since a lease runs for minutes.
+    private let nextLeaseScan = Mutex<Date>(.distantPast)
 
     public convenience init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy) {
         self.init(pool: pool, clock: clock, policy: policy, events: .identifiers)
@@ -62,8 +66,13 @@ public final class RenderJobQueue: Sendable {
             // A locked write: the claim skips rows other workers hold, and each expired lease
             // is ended only if it is still the one that expired, so two workers seeing it at
             // once end it once.
-            try pool.lockedWrite { db in
-                for expired in try RenderJobRepository.expiredLeases(now: now, in: db) {
+            let scanLeases = nextLeaseScan.withLock { next in
+                guard now >= next else { return false }
+                next = now.addingTimeInterval(1)
+                return true
+            }
+            return try pool.lockedWrite { db in
+                for expired in try scanLeases ? RenderJobRepository.expiredLeases(now: now, in: db) : [] {
                     let error = "the render worker did not finish within its \(policy.leaseSeconds) s lease"
                     let failed = expired.attempts >= policy.maxAttempts
                     if try RenderJobRepository.endExpiredLease(id: expired.id, failed: failed, error: error, now: now, in: db), failed {
@@ -80,8 +89,8 @@ public final class RenderJobQueue: Sendable {
     }
 
     /// Records a finished render: the job is done and the reward `ready` with the images.
-    /// A locked write, as `fail` and `postpone` are: it first locks the job's row, held by
-    /// `owner`, and changes only that job and its reward.
+    /// A locked write, as `fail` and `postpone` are: its first statement locks the job's row,
+    /// held by `owner`, and marks it done; it changes only that job and its reward.
     /// - Returns: the updated reward.
     /// - Throws: `DomainError.leaseLost` when `owner` no longer holds the job (its lease
     ///   ran out and another worker took it, or it was already finished); the result must
@@ -91,14 +100,16 @@ public final class RenderJobQueue: Sendable {
         let now = clock.now()
         return try domainCall {
             try pool.lockedWrite { db in
-                guard let held = try RenderJobRepository.runningAttempts(id: jobID, owner: owner, in: db) else {
+                guard let rewardID = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db) else {
                     throw try Self.notHeld(jobID, owner, in: db)
                 }
-                _ = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db)
-                let wasReady = try RenderJobRepository.rewardIsReady(rewardID: held.rewardID, in: db)
-                try RenderJobRepository.markRewardReady(rewardID: held.rewardID, output: output, now: now, in: db)
-                if !wasReady { try events.reward(.rewardReady, id: held.rewardID, now: now, in: db) }
-                return try RewardRepository.find(id: held.rewardID, in: db)!
+                if try RenderJobRepository.markRewardReady(rewardID: rewardID, output: output, now: now, in: db) {
+                    try events.reward(.rewardReady, id: rewardID, now: now, in: db)
+                }
+                guard let reward = try RewardRepository.find(id: rewardID, in: db) else {
+                    throw DomainError(.storageFailure, "Reward \(rewardID) of render job \(jobID) disappeared while its render was recorded")
+                }
+                return reward
             }
         }
     }
@@ -157,7 +168,10 @@ public final class RenderJobQueue: Sendable {
     @discardableResult
     public func expireLeases(owner: String) throws -> Int {
         let now = clock.now()
-        return try domainCall { try pool.write { try RenderJobRepository.expireLeases(owner: owner, now: now, in: $0) } }
+        let expired = try domainCall { try pool.write { try RenderJobRepository.expireLeases(owner: owner, now: now, in: $0) } }
+        // The next claim ends them at once, whenever the last scan was.
+        if expired > 0 { nextLeaseScan.withLock { $0 = .distantPast } }
+        return expired
     }
 
     /// Active rewards whose images are missing, were rendered with a template older than

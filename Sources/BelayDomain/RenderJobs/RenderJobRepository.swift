@@ -143,12 +143,13 @@ enum RenderJobRepository {
     }
 
     /// Marks the job done if `owner` still holds it. Returns false when it does not.
-    static func markDone(id: Int64, owner: String, now: Date, in db: Database) throws -> Bool {
-        try db.execute("""
+    /// Marks the job done if `owner` still holds it, locking its row in the same statement.
+    /// - Returns: the job's reward, or nil when `owner` does not hold the job.
+    static func markDone(id: Int64, owner: String, now: Date, in db: Database) throws -> Int64? {
+        try db.queryOne("""
             UPDATE render_jobs SET status = 'done', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = ?
-            WHERE id = ? AND status = 'running' AND lease_owner = ?
-            """, [now, id, owner])
-        return db.changes > 0
+            WHERE id = ? AND status = 'running' AND lease_owner = ? RETURNING reward_id
+            """, [now, id, owner]) { try $0.get("reward_id") }
     }
 
     /// The job's reward and attempts while `owner` holds it, its row locked until the commit
@@ -182,12 +183,21 @@ enum RenderJobRepository {
 
     // MARK: Rewards touched by the queue
 
-    static func markRewardReady(rewardID: Int64, output: RenderOutput, now: Date, in db: Database) throws {
-        try db.execute("""
+    /// Points the reward at its images and makes it `ready`.
+    /// - Returns: whether it became ready now (false when it already was: a re-render), in
+    ///   one statement in the usual case.
+    static func markRewardReady(rewardID: Int64, output: RenderOutput, now: Date, in db: Database) throws -> Bool {
+        let arguments: [any DatabaseValueConvertible] = [output.stickerHash, output.stickerPath, output.storyHash, output.storyPath,
+                                                        output.templateVersion, now, rewardID]
+        let set = """
             UPDATE rewards SET render_status = 'ready', sticker_hash = ?, sticker_path = ?, story_hash = ?, story_path = ?,
                                template_version = ?, rendered_at = ?, failure_reason = NULL
             WHERE id = ?
-            """, [output.stickerHash, output.stickerPath, output.storyHash, output.storyPath, output.templateVersion, now, rewardID])
+            """
+        try db.execute(set + " AND render_status <> 'ready'", arguments)
+        if db.changes > 0 { return true }
+        try db.execute(set, arguments)
+        return false
     }
 
     /// A reward whose images are still usable stays `ready` (its re-render failed);
@@ -198,10 +208,6 @@ enum RenderJobRepository {
                                failure_reason = ?
             WHERE id = ?
             """, [reason, rewardID])
-    }
-
-    static func rewardIsReady(rewardID: Int64, in db: Database) throws -> Bool {
-        try db.scalar("SELECT render_status = 'ready' FROM rewards WHERE id = ?", [rewardID], as: Bool.self) ?? false
     }
 
     static func markRewardPending(rewardID: Int64, in db: Database) throws {
