@@ -21,6 +21,24 @@ import Testing
                                                            writerConnections: writers, statementTimeoutMilliseconds: timeout))
     }
 
+    /// Adds 1 to counter 1, `count` times, each a write that reads the value, pauses and writes
+    /// it back (two of these at once conflict under SERIALIZABLE). Returns the errors.
+    private static func increments(_ count: Int, of store: PostgresStore, pausing microseconds: useconds_t) -> [String] {
+        var failures: [String] = []
+        for _ in 0..<count {
+            do {
+                try store.write { db in
+                    let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
+                    usleep(microseconds)
+                    try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        return failures
+    }
+
     @Test func conflictingReadModifyWritesFromTwoNodesAllCommitExactlyOnce() throws {
         // Two stores are two nodes, each writing on two connections: each connection groups
         // its share of the writes, and the server aborts a group that conflicts with another
@@ -32,18 +50,7 @@ import Testing
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let store = nodes[thread % 2]
-            for _ in 0..<25 {
-                do {
-                    try store.write { db in
-                        // Read, pause, write back: two of these at once conflict under SERIALIZABLE.
-                        let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
-                        usleep(500)
-                        try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
-                    }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-            }
+            failures.withLock { $0 += Self.increments(25, of: store, pausing: 500) }
         }
         #expect(failures.withLock { $0 } == [])
         #expect(try store.read { try $0.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) } == 100)
@@ -78,17 +85,8 @@ import Testing
             done.enter()
             Thread {
                 defer { done.leave() }
-                for _ in 0..<25 {
-                    do {
-                        try store.write { db in
-                            let value = try db.scalar("SELECT value FROM counters WHERE id = 1", as: Int64.self) ?? 0
-                            usleep(200)
-                            try db.execute("UPDATE counters SET value = ? WHERE id = 1", [value + 1])
-                        }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
-                    }
-                }
+                let failed = Self.increments(25, of: store, pausing: 200)
+                failures.withLock { $0 += failed }
             }.start()
         }
         done.wait()
