@@ -71,6 +71,19 @@ final class BackfillWorkspace: @unchecked Sendable {
         var failureReasons: [String: String] = [:]
     }
 
+    /// Stops `child` (SIGSTOP) at a moment when it holds no write transaction: stops it, and
+    /// while the database's write lock is taken lets it run a little and stops it again.
+    func stopBetweenWrites(_ child: BelayChildProcess) throws {
+        let probe = try SQLiteDatabase(path: workspace.databasePath, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 0))
+        for _ in 0..<200 {
+            child.send(SIGSTOP)
+            if (try? probe.executeScript("BEGIN IMMEDIATE; ROLLBACK")) != nil { return }
+            child.send(SIGCONT)
+            usleep(5_000)
+        }
+        Issue.record("the first backfill held the write lock at every one of 200 tries")
+    }
+
     func state() throws -> State {
         let pool = try SQLitePool(path: workspace.databasePath)
         return try pool.read { db in
@@ -164,8 +177,10 @@ struct BackfillFaultTests {
         let started = first.waitForErrorLine { $0.hasPrefix("rendering") }
         _ = try #require(started, "the first backfill printed no progress")
         // Renders take milliseconds now, so the first run is held still while the second tries:
-        // stopped, it keeps its lease exactly as a busy run does.
-        first.send(SIGSTOP)
+        // stopped, it keeps its lease exactly as a busy run does. It is stopped between two of
+        // its writes, not inside one (stopped holding SQLite's write lock, it would make the
+        // second wait for the lock and give up as busy, which is not what this tests).
+        try club.stopBetweenWrites(first)
         let second = try club.workspace.run("backfill")
         let stillRunning = first.waitForErrorLine(timeout: 0) { $0.hasPrefix("rendering 18/18") } == nil
         first.send(SIGCONT)
