@@ -1,3 +1,4 @@
+import BelayStorage
 import Foundation
 
 /// Sends the `NOTIFY`s a process's committed writes asked for (`Database.notifyAtCommit`),
@@ -13,9 +14,10 @@ import Foundation
 final class PostgresNotifier: @unchecked Sendable {
     private let connect: () throws -> PostgresDatabase
     private let interval: TimeInterval
-    private let condition = NSCondition()
+    /// The threads' stop handshake; its condition also guards the queue.
+    private let lifecycle = ThreadStop()
+    private var condition: NSCondition { lifecycle.condition }
     private var owed: Set<String> = []
-    private var stopping = false
     private var connection: PostgresDatabase?
 
     init(connect: @escaping () throws -> PostgresDatabase, interval: TimeInterval = 0.02) {
@@ -37,10 +39,7 @@ final class PostgresNotifier: @unchecked Sendable {
 
     /// Sends what is owed, then ends the thread.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        lifecycle.stop(waiting: false)
     }
 
     private func run() {
@@ -53,7 +52,7 @@ final class PostgresNotifier: @unchecked Sendable {
     private func nextChannels() -> Set<String>? {
         condition.lock()
         defer { condition.unlock() }
-        while owed.isEmpty && !stopping { condition.wait() }
+        while owed.isEmpty && !lifecycle.isStopping { condition.wait() }
         guard !owed.isEmpty else { return nil }
         defer { owed = [] }
         return owed

@@ -25,9 +25,10 @@ final class PostgresWriter: @unchecked Sendable {
     private let maximumAttempts: Int
     private let onRetry: () -> Void
     private let notifier: PostgresNotifier
-    private let condition = NSCondition()
+    /// The threads' stop handshake; its condition also guards the queue.
+    private let lifecycle = ThreadStop()
+    private var condition: NSCondition { lifecycle.condition }
     private var queue: [PendingPostgresWrite] = []
-    private var stopping = false
     /// A serializable group is running, under `condition`: the next waits for it.
     private var serializableRunning = false
     private let threads: Int
@@ -87,10 +88,7 @@ final class PostgresWriter: @unchecked Sendable {
 
     /// Lets the writes queued so far finish, then ends the threads.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        lifecycle.stop(waiting: false)
     }
 
     private func run(_ slot: WriterConnection) {
@@ -131,7 +129,7 @@ final class PostgresWriter: @unchecked Sendable {
                 queue = rest
                 return batch
             }
-            if queue.isEmpty && stopping { return nil }
+            if queue.isEmpty && lifecycle.isStopping { return nil }
             condition.wait()
         }
     }

@@ -72,17 +72,17 @@ extension DevCommand {
             defer { try? file.close() }
             // Members are created by several threads at once: on PostgreSQL each creation waits for
             // its round trips, so one thread would take minutes for the benchmark's 100,000.
-            let lines = try Self.concurrently(count: members, threads: Self.seedingThreads) { index in
+            let seeded = try Self.concurrently(count: members, threads: Self.seedingThreads) { index in
                 let meetup = meetups[index / capacity]
                 let person = try domain.users.createUser(NewUser(handle: "bench-\(tag)-\(index + 1)", displayName: "Climber \(index + 1)"))
                 let token = try domain.users.issueToken(userID: person.id, label: "bench").secret
                 _ = try domain.attendance.join(meetupID: meetup.id, memberID: person.id, by: .user(person.id, role: .member))
-                return "\(token) \(meetup.id)\n"
+                return (token: token, meetupID: meetup.id)
             }
-            let firstToken = lines.first.map { String($0.prefix { $0 != " " }) } ?? ""
+            let firstToken = seeded.first?.token ?? ""
             var buffer = ""
-            for line in lines {
-                buffer += line
+            for member in seeded {
+                buffer += "\(member.token) \(member.meetupID)\n"
                 if buffer.utf8.count > 64 * 1024 {
                     try file.write(contentsOf: Data(buffer.utf8))
                     buffer = ""
@@ -102,8 +102,9 @@ extension DevCommand {
 
         /// `make(i)` for every `i` in `0..<count`, spread over `threads` threads, in index order;
         /// rethrows the first error (the other threads stop at their next item).
-        private static func concurrently(count: Int, threads: Int, _ make: @escaping @Sendable (Int) throws -> String) throws -> [String] {
-            let results = Mutex<(lines: [String?], error: (any Error)?)>((Array(repeating: nil, count: count), nil))
+        private static func concurrently<Value: Sendable>(count: Int, threads: Int,
+                                                          _ make: @escaping @Sendable (Int) throws -> Value) throws -> [Value] {
+            let results = Mutex<(values: [Value?], error: (any Error)?)>((Array(repeating: nil, count: count), nil))
             let group = DispatchGroup()
             for thread in 0..<max(1, threads) {
                 group.enter()
@@ -112,8 +113,8 @@ extension DevCommand {
                     for index in stride(from: thread, to: count, by: max(1, threads)) {
                         guard results.withLock({ $0.error == nil }) else { return }
                         do {
-                            let line = try make(index)
-                            results.withLock { $0.lines[index] = line }
+                            let value = try make(index)
+                            results.withLock { $0.values[index] = value }
                         } catch {
                             results.withLock { if $0.error == nil { $0.error = error } }
                             return
@@ -124,7 +125,7 @@ extension DevCommand {
             group.wait()
             return try results.withLock { state in
                 if let error = state.error { throw error }
-                return state.lines.compactMap { $0 }
+                return state.values.compactMap { $0 }
             }
         }
     }

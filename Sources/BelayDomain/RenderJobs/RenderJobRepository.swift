@@ -142,7 +142,6 @@ enum RenderJobRepository {
         }
     }
 
-    /// Marks the job done if `owner` still holds it. Returns false when it does not.
     /// Marks the job done if `owner` still holds it, locking its row in the same statement.
     /// - Returns: the job's reward, or nil when `owner` does not hold the job.
     static func markDone(id: Int64, owner: String, now: Date, in db: Database) throws -> Int64? {
