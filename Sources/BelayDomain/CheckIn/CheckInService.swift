@@ -182,10 +182,13 @@ public final class CheckInService: Sendable {
         }
 
         let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
-        let checkedIn = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
-                                                               by: checkedInBy, now: now, in: db)
+        // The row is locked since the first statement: it is there.
+        guard let (checkedIn, number) = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
+                                                                               by: checkedInBy, now: now, in: db) else {
+            throw try DomainError(.notAttending, "\(UserRepository.handle(id: request.memberID, in: db)) has not joined meetup \(meetup.id); join first")
+        }
         _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
-                              checkedInAt: instant, reason: .award, now: now, in: db)
+                              checkedInAt: instant, checkInNumber: number, reason: .award, now: now, in: db)
         if let key = request.idempotencyKey {
             guard try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                                     attendanceID: attendance.id, at: now, in: db) else {

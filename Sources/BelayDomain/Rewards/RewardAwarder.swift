@@ -27,11 +27,12 @@ final class RewardAwarder: Sendable {
     }
 
     /// Makes sure the checked-in attendance has an active reward with a render job when it
-    /// needs one: creates it, or reinstates a reward revoked by an undone check-in.
+    /// needs one: creates it (a milestone by `checkInNumber`, the number the check-in was
+    /// given), or reinstates a reward revoked by an undone check-in.
     /// - Returns: the reward id, or nil when the catalogue has nothing to award yet.
-    func award(attendanceID: Int64, memberID: Int64, meetupID: Int64, checkedInAt: Date, reason: RenderJobReason,
-               now: Date, in db: Database) throws -> Int64? {
-        let context = try RewardRepository.awardContext(attendanceID: attendanceID, memberID: memberID, checkedInAt: checkedInAt, in: db)
+    func award(attendanceID: Int64, memberID: Int64, meetupID: Int64, checkedInAt: Date, checkInNumber number: Int,
+               reason: RenderJobReason, now: Date, in db: Database) throws -> Int64? {
+        let context = try RewardRepository.awardContext(attendanceID: attendanceID, in: db)
         if let existing = context.standing {
             if existing.revoked { try RewardRepository.setRevoked(nil, id: existing.id, in: db) }
             if existing.renderStatus != .ready {
@@ -39,7 +40,6 @@ final class RewardAwarder: Sendable {
             }
             return existing.id
         }
-        let number = context.checkInNumber
         // Only clubs with streak milestones pay for reading the member's history here.
         var streakLengths: ClosedRange<Int>?
         if !picker.policy.streakMilestones.isEmpty {

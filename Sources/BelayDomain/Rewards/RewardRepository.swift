@@ -78,29 +78,24 @@ enum RewardRepository {
     }
 
     /// What awarding a checked-in attendance needs to know, in one statement: its reward if it
-    /// has one, its number among the member's check-ins (in check-in order, ties broken by
-    /// id), and the catalogue's generation.
+    /// has one, and the catalogue's generation.
     struct AwardContext {
         let standing: Standing?
-        let checkInNumber: Int
         let catalogGeneration: Int64
     }
 
-    static func awardContext(attendanceID: Int64, memberID: Int64, checkedInAt: Date, in db: Database) throws -> AwardContext {
+    static func awardContext(attendanceID: Int64, in db: Database) throws -> AwardContext {
         let context = try db.queryOne("""
             SELECT r.id AS reward_id, r.revoked_at IS NOT NULL AS revoked, r.render_status,
-                   (SELECT count(*) FROM attendances
-                    WHERE member_id = ?1 AND status = 'checked_in' AND (checked_in_at, id) <= (?2, ?3)) AS check_in_number,
                    (SELECT generation FROM catalog_generation WHERE only_row = 1) AS catalog_generation
-            FROM (SELECT 1 AS one) AS anchor LEFT JOIN rewards r ON r.attendance_id = ?3
-            """, [memberID, checkedInAt, attendanceID]) { row in
+            FROM (SELECT 1 AS one) AS anchor LEFT JOIN rewards r ON r.attendance_id = ?
+            """, [attendanceID]) { row in
             AwardContext(standing: try row.get("reward_id", as: Int64?.self).map { id in
                              Standing(id: id, revoked: try row.get("revoked"), renderStatus: try row.get("render_status"))
                          },
-                         checkInNumber: try row.get("check_in_number"),
                          catalogGeneration: try row.get("catalog_generation", as: Int64?.self) ?? 0)
         }
-        return context ?? AwardContext(standing: nil, checkInNumber: 0, catalogGeneration: 0)
+        return context ?? AwardContext(standing: nil, catalogGeneration: 0)
     }
 
     static func standing(attendanceID: Int64, in db: Database) throws -> Standing? {
@@ -127,18 +122,20 @@ enum RewardRepository {
         let memberID: Int64
         let meetupID: Int64
         let checkedInAt: Date
+        /// The number the check-in was given.
+        let checkInNumber: Int
     }
 
     /// Checked-in attendances without a reward, in check-in order.
     static func attendancesWithoutReward(since: Date?, meetupID: Int64?, limit: Int, in db: Database) throws -> [MissingReward] {
         try db.query("""
-            SELECT a.id, a.member_id, a.meetup_id, a.checked_in_at FROM attendances a
+            SELECT a.id, a.member_id, a.meetup_id, a.checked_in_at, a.check_in_number FROM attendances a
             WHERE a.status = 'checked_in' AND (?1 IS NULL OR a.checked_in_at >= ?1) AND (?2 IS NULL OR a.meetup_id = ?2)
               AND NOT EXISTS (SELECT 1 FROM rewards r WHERE r.attendance_id = a.id)
             ORDER BY a.checked_in_at, a.id LIMIT ?3
             """, [since, meetupID, limit]) {
             MissingReward(attendanceID: try $0.get("id"), memberID: try $0.get("member_id"), meetupID: try $0.get("meetup_id"),
-                          checkedInAt: try $0.get("checked_in_at"))
+                          checkedInAt: try $0.get("checked_in_at"), checkInNumber: try $0.get("check_in_number"))
         }
     }
 }
