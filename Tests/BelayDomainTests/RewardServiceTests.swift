@@ -67,6 +67,21 @@ import Testing
         #expect(milestones.withLock { $0 }.compactMap { $0 }.sorted() == [1, 3], "one first check-in, one third")
     }
 
+    @Test func theRewardACheckInReturnsIsTheRewardReadBack() throws {
+        // The check-in builds its new reward from what it wrote instead of reading it back.
+        let policy = RewardPolicy(milestones: [1: "jug-gold"], streakMilestones: [1: "crimp-silver"])
+        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let member = try fixture.member()
+        let first = try fixture.meetup(startsIn: 60, place: "Climbing Park Jongno", title: "Morning laps")
+        let second = try fixture.meetup(startsIn: 120)
+        fixture.clock.set(first.startsAt.addingTimeInterval(0.0123))
+        for meetup in [first, second] {
+            let returned = try #require(try fixture.checkedIn(member, at: meetup).reward)
+            #expect(returned == (try fixture.domain.rewards.reward(id: returned.id)))
+            #expect(returned.meetupTitle == meetup.title && returned.placeName == meetup.placeName)
+        }
+    }
+
     @Test func anOfflineCheckInRecordedLaterAtAnEarlierTimeTakesTheNextNumber() throws {
         // Numbered by the time it happened, the offline check-in would be the first as well,
         // and the member would get the first milestone twice.

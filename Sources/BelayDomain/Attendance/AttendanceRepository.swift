@@ -86,14 +86,22 @@ enum AttendanceRepository {
 
     /// Checks the attendance in and returns it as it now reads: one statement, where an
     /// UPDATE and a find would be two in every check-in's transaction.
+    /// What `markCheckedIn` wrote and returned.
+    struct CheckedIn {
+        let attendance: Attendance
+        let checkInNumber: Int
+        /// Read by the same statement, for the award that follows.
+        let awardContext: RewardRepository.AwardContext
+    }
+
     /// Checks the attendance in and gives it the next of its member's check-in numbers: one
     /// more than the member's other check-ins, counted by this statement, so the caller must
     /// hold the member's lock (`findLockingForCheckIn`) for concurrent check-ins of one member
     /// to count each other.
-    /// - Returns: the attendance as it is now and its check-in number; nil when there is no
-    ///   attendance `id`.
+    /// - Returns: the attendance as it is now, its check-in number and its award context; nil
+    ///   when there is no attendance `id`.
     static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,
-                              in db: Database) throws -> (attendance: Attendance, checkInNumber: Int)? {
+                              in db: Database) throws -> CheckedIn? {
         // A checked-in attendance has no waitlist position and no offer.
         try db.queryOne("""
             UPDATE attendances SET status = 'checked_in', checked_in_at = ?, check_in_method = ?, checked_in_by = ?,
@@ -103,8 +111,12 @@ enum AttendanceRepository {
                                                             AND other.status = 'checked_in' AND other.id <> attendances.id)
             WHERE id = ?
             RETURNING id, meetup_id, member_id, status, joined_at, updated_at, checked_in_at, check_in_method, checked_in_by,
-                      NULL AS waitlist_position, NULL AS offer_expires_at, check_in_number
-            """, [instant, method.rawValue, actorID, now, id]) { (try decode($0), try $0.get("check_in_number")) }
+                      NULL AS waitlist_position, NULL AS offer_expires_at, check_in_number,
+                      \(RewardRepository.awardContextColumns(attendanceID: "attendances.id"))
+            """, [instant, method.rawValue, actorID, now, id]) {
+            CheckedIn(attendance: try decode($0), checkInNumber: try $0.get("check_in_number"),
+                      awardContext: try RewardRepository.decodeAwardContext($0))
+        }
     }
 
     static func undoCheckIn(id: Int64, at now: Date, in db: Database) throws {

@@ -35,8 +35,9 @@ public final class CheckInService: Sendable {
     }
 
     private enum Outcome {
-        /// `attendance` as it reads now when the check-in has it in hand (nil: read it again).
-        case checkedIn(attendanceID: Int64, attendance: Attendance?, isRepeat: Bool)
+        /// `attendance` as it reads now when the check-in has it in hand, and `reward` when it
+        /// created it (nil: read them again).
+        case checkedIn(attendanceID: Int64, attendance: Attendance?, reward: Reward?, isRepeat: Bool)
         /// Refused after writing something that must stay (a wrong attempt).
         case refused(DomainError)
     }
@@ -91,12 +92,12 @@ public final class CheckInService: Sendable {
         switch try checkIn(request, by: actor, now: now, in: db) {
         case let .refused(error):
             return .failure(error)
-        case let .checkedIn(attendanceID, attendance, isRepeat):
+        case let .checkedIn(attendanceID, attendance, reward, isRepeat):
             guard let attendance = try attendance ?? AttendanceRepository.find(id: attendanceID, in: db) else {
                 throw DomainError(.storageFailure, "Attendance \(attendanceID) disappeared during its check-in")
             }
             return .success(CheckInResult(attendance: attendance,
-                                          reward: try RewardRepository.find(attendanceID: attendanceID, in: db),
+                                          reward: try reward ?? RewardRepository.find(attendanceID: attendanceID, in: db),
                                           isRepeat: isRepeat))
         }
     }
@@ -114,7 +115,7 @@ public final class CheckInService: Sendable {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
                 throw Self.keyReused
             }
-            return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, isRepeat: true)
+            return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, reward: nil, isRepeat: true)
         }
         switch request.proof {
         case .code:
@@ -127,7 +128,7 @@ public final class CheckInService: Sendable {
             }
         }
         if let attendance, attendance.status == .checkedIn {
-            return .checkedIn(attendanceID: attendance.id, attendance: attendance, isRepeat: true)
+            return .checkedIn(attendanceID: attendance.id, attendance: attendance, reward: nil, isRepeat: true)
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
@@ -183,12 +184,13 @@ public final class CheckInService: Sendable {
 
         let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
         // The row is locked since the first statement: it is there.
-        guard let (checkedIn, number) = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
-                                                                               by: checkedInBy, now: now, in: db) else {
+        guard let checkedIn = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
+                                                                     by: checkedInBy, now: now, in: db) else {
             throw try DomainError(.notAttending, "\(UserRepository.handle(id: request.memberID, in: db)) has not joined meetup \(meetup.id); join first")
         }
-        _ = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
-                              checkedInAt: instant, checkInNumber: number, reason: .award, now: now, in: db)
+        let awarded = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
+                                        checkedInAt: instant, checkInNumber: checkedIn.checkInNumber,
+                                        context: checkedIn.awardContext, reason: .award, now: now, in: db)
         if let key = request.idempotencyKey {
             guard try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                                     attendanceID: attendance.id, at: now, in: db) else {
@@ -196,8 +198,9 @@ public final class CheckInService: Sendable {
                 throw Self.keyReused
             }
         }
-        try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
-        return .checkedIn(attendanceID: attendance.id, attendance: checkedIn, isRepeat: false)
+        try events.attendance(.checkInCreated, checkedIn.attendance, now: now, in: db)
+        return .checkedIn(attendanceID: attendance.id, attendance: checkedIn.attendance, reward: awarded?.reward(of: meetup),
+                          isRepeat: false)
     }
 
     /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not

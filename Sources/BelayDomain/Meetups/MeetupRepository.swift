@@ -35,19 +35,25 @@ enum MeetupRepository {
         let hostID: Int64
         let status: MeetupStatus
         let secret: [UInt8]
+        /// What a reward shows of its meetup.
+        let title: String
+        let placeName: String
+        let timeZone: String
     }
 
     /// The essentials' columns of the meetups row `m`, named `essential_…` so that they can
     /// sit beside another table's in one SELECT.
     static let essentialsColumns = """
         m.id AS essential_id, m.starts_at AS essential_starts_at, m.ends_at AS essential_ends_at, m.capacity AS essential_capacity,
-        m.host_id AS essential_host_id, m.status AS essential_status, m.check_in_secret AS essential_check_in_secret
+        m.host_id AS essential_host_id, m.status AS essential_status, m.check_in_secret AS essential_check_in_secret,
+        m.title AS essential_title, m.place_name AS essential_place_name, m.time_zone AS essential_time_zone
         """
 
     static func decodeEssentials(_ row: Row) throws -> Essentials {
         Essentials(id: try row.get("essential_id"), startsAt: try row.get("essential_starts_at"), endsAt: try row.get("essential_ends_at"),
                    capacity: try row.get("essential_capacity"), hostID: try row.get("essential_host_id"), status: try row.get("essential_status"),
-                   secret: Array(try row.get("essential_check_in_secret", as: Data.self)))
+                   secret: Array(try row.get("essential_check_in_secret", as: Data.self)), title: try row.get("essential_title"),
+                   placeName: try row.get("essential_place_name"), timeZone: try row.get("essential_time_zone"))
     }
 
     static func essentials(id: Int64, in db: Database) throws -> Essentials? {

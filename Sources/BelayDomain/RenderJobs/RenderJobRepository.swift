@@ -8,12 +8,26 @@ enum RenderJobRepository {
     /// - Returns: the new job's id, or nil when one was already in flight.
     static func enqueue(rewardID: Int64, reason: RenderJobReason, availableAt: Date, now: Date, in db: Database) throws -> Int64? {
         try WorkNotification.send(.renderJobs, in: db)
-        return try db.queryOne("""
-            INSERT INTO render_jobs (reward_id, reason, status, attempts, available_at, created_at, updated_at)
-            VALUES (?, ?, 'queued', 0, ?, ?, ?)
-            ON CONFLICT (reward_id) WHERE status IN ('queued', 'running') DO NOTHING
-            RETURNING id
-            """, [rewardID, reason.rawValue, availableAt, now, now]) { try $0.get("id", as: Int64.self) }
+        return try db.queryOne(enqueueStatement(rewardID: "?"), [rewardID] + enqueueParameters(reason: reason, availableAt: availableAt, now: now)) {
+            try $0.get("job_id", as: Int64.self)
+        }
+    }
+
+    /// The statement that queues a render of the reward whose id is the SQL expression
+    /// `rewardID` unless one is queued or running, returning `job_id` and `reward_id`; its
+    /// parameters, after any of `rewardID`'s, are `enqueueParameters`. The caller sends the
+    /// work notification.
+    static func enqueueStatement(rewardID: String) -> String {
+        """
+        INSERT INTO render_jobs (reward_id, reason, status, attempts, available_at, created_at, updated_at)
+        VALUES (\(rewardID), ?, 'queued', 0, ?, ?, ?)
+        ON CONFLICT (reward_id) WHERE status IN ('queued', 'running') DO NOTHING
+        RETURNING id AS job_id, reward_id
+        """
+    }
+
+    static func enqueueParameters(reason: RenderJobReason, availableAt: Date, now: Date) -> [any DatabaseValueConvertible] {
+        [reason.rawValue, availableAt, now, now]
     }
 
     static let recordColumns = "id, reward_id, reason, status, attempts, available_at, lease_owner, lease_expires_at, last_error, created_at, updated_at"

@@ -29,16 +29,21 @@ final class RewardAwarder: Sendable {
     /// Makes sure the checked-in attendance has an active reward with a render job when it
     /// needs one: creates it (a milestone by `checkInNumber`, the number the check-in was
     /// given), or reinstates a reward revoked by an undone check-in.
-    /// - Returns: the reward id, or nil when the catalogue has nothing to award yet.
+    /// - Parameter context: the attendance's award context when the caller has read it
+    ///   already (nil: read here).
+    /// - Returns: the reward, or nil when the catalogue has nothing to award yet.
     func award(attendanceID: Int64, memberID: Int64, meetupID: Int64, checkedInAt: Date, checkInNumber number: Int,
-               reason: RenderJobReason, now: Date, in db: Database) throws -> Int64? {
-        let context = try RewardRepository.awardContext(attendanceID: attendanceID, in: db)
-        if let existing = context.standing {
-            if existing.revoked { try RewardRepository.setRevoked(nil, id: existing.id, in: db) }
-            if existing.renderStatus != .ready {
-                _ = try RenderJobRepository.enqueue(rewardID: existing.id, reason: reason, availableAt: now, now: now, in: db)
+               context known: RewardRepository.AwardContext? = nil, reason: RenderJobReason, now: Date,
+               in db: Database) throws -> AwardedReward? {
+        let context = try known ?? RewardRepository.awardContext(attendanceID: attendanceID, in: db)
+        if let existingID = context.rewardID {
+            if let existing = try RewardRepository.standing(attendanceID: attendanceID, in: db) {
+                if existing.revoked { try RewardRepository.setRevoked(nil, id: existing.id, in: db) }
+                if existing.renderStatus != .ready {
+                    _ = try RenderJobRepository.enqueue(rewardID: existing.id, reason: reason, availableAt: now, now: now, in: db)
+                }
             }
-            return existing.id
+            return AwardedReward(id: existingID, created: nil)
         }
         // Only clubs with streak milestones pay for reading the member's history here.
         var streakLengths: ClosedRange<Int>?
@@ -46,11 +51,17 @@ final class RewardAwarder: Sendable {
             let before = try AttendanceRepository.checkInTimes(memberID: memberID, before: checkedInAt, attendanceID: attendanceID, in: db)
             streakLengths = WeeklyStreak.lengthsReached(by: checkedInAt, before: before, zone: clubTimeZone)
         }
+        let catalog = try catalog(generation: context.catalogGeneration, in: db)
         guard let pick = picker.pick(memberID: memberID, meetupID: meetupID, checkInNumber: number, streakLengths: streakLengths,
-                                     catalog: try catalog(generation: context.catalogGeneration, in: db)) else { return nil }
-        let rewardID = try RewardRepository.insert(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
-                                                   pick: pick, at: now, in: db)
-        _ = try RenderJobRepository.enqueue(rewardID: rewardID, reason: reason, availableAt: now, now: now, in: db)
-        return rewardID
+                                     catalog: catalog) else { return nil }
+        let rewardID = try RewardRepository.insertQueueingRender(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
+                                                                 pick: pick, reason: reason, at: now, in: db)
+        let created = catalog.holdsByID[pick.holdID].flatMap { hold in
+            catalog.backgrounds.first { $0.id == pick.backgroundID }.map { background in
+                AwardedReward.Created(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID, hold: hold,
+                                      background: background, pick: pick, awardedAt: now)
+            }
+        }
+        return AwardedReward(id: rewardID, created: created)
     }
 }

@@ -77,25 +77,31 @@ enum RewardRepository {
         let renderStatus: RenderStatus
     }
 
-    /// What awarding a checked-in attendance needs to know, in one statement: its reward if it
-    /// has one, and the catalogue's generation.
+    /// What awarding a checked-in attendance needs to know: the id of its reward if it has
+    /// one, and the catalogue's generation.
     struct AwardContext {
-        let standing: Standing?
+        let rewardID: Int64?
         let catalogGeneration: Int64
     }
 
+    /// The award context's columns for the attendance whose id is the SQL expression
+    /// `attendanceID`, for a statement to return beside its own (a check-in's update returns
+    /// them, which saves it a round trip).
+    static func awardContextColumns(attendanceID: String) -> String {
+        """
+        (SELECT rc.id FROM rewards rc WHERE rc.attendance_id = \(attendanceID)) AS award_reward_id,
+        (SELECT generation FROM catalog_generation WHERE only_row = 1) AS award_catalog_generation
+        """
+    }
+
+    static func decodeAwardContext(_ row: Row) throws -> AwardContext {
+        AwardContext(rewardID: try row.get("award_reward_id"),
+                     catalogGeneration: try row.get("award_catalog_generation", as: Int64?.self) ?? 0)
+    }
+
     static func awardContext(attendanceID: Int64, in db: Database) throws -> AwardContext {
-        let context = try db.queryOne("""
-            SELECT r.id AS reward_id, r.revoked_at IS NOT NULL AS revoked, r.render_status,
-                   (SELECT generation FROM catalog_generation WHERE only_row = 1) AS catalog_generation
-            FROM (SELECT 1 AS one) AS anchor LEFT JOIN rewards r ON r.attendance_id = ?
-            """, [attendanceID]) { row in
-            AwardContext(standing: try row.get("reward_id", as: Int64?.self).map { id in
-                             Standing(id: id, revoked: try row.get("revoked"), renderStatus: try row.get("render_status"))
-                         },
-                         catalogGeneration: try row.get("catalog_generation", as: Int64?.self) ?? 0)
-        }
-        return context ?? AwardContext(standing: nil, catalogGeneration: 0)
+        try db.queryOne("SELECT \(awardContextColumns(attendanceID: "?"))", [attendanceID], decodeAwardContext)
+            ?? AwardContext(rewardID: nil, catalogGeneration: 0)
     }
 
     static func standing(attendanceID: Int64, in db: Database) throws -> Standing? {
@@ -104,13 +110,30 @@ enum RewardRepository {
         }
     }
 
-    static func insert(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick, at now: Date,
-                       in db: Database) throws -> Int64 {
-        return try db.insertReturningID("""
+    /// Inserts the reward of a pick and queues its render.
+    /// - Returns: the reward's id.
+    static func insertQueueingRender(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick,
+                                     reason: RenderJobReason, at now: Date, in db: Database) throws -> Int64 {
+        try WorkNotification.send(.renderJobs, in: db)
+        let insert = """
             INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
                                  awarded_at, render_status)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') RETURNING id
-            """, [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID, pick.milestone, pick.streakMilestone, now])
+            """
+        let parameters: [any DatabaseValueConvertible] = [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID,
+                                                          pick.milestone, pick.streakMilestone, now]
+        let job = RenderJobRepository.enqueueParameters(reason: reason, availableAt: now, now: now)
+        if db.engine == .postgresql {
+            // One statement, one round trip to the server instead of two for every check-in.
+            let both = "WITH reward AS (\(insert)) " + RenderJobRepository.enqueueStatement(rewardID: "(SELECT id FROM reward)")
+            guard let id = try db.queryOne(both, parameters + job, { try $0.get("reward_id", as: Int64.self) }) else {
+                throw DomainError(.storageFailure, "The reward of attendance \(attendanceID) was written without its render job")
+            }
+            return id
+        }
+        let rewardID = try db.insertReturningID(insert, parameters)
+        _ = try db.queryOne(RenderJobRepository.enqueueStatement(rewardID: "?"), [rewardID] + job) { _ in () }
+        return rewardID
     }
 
     static func setRevoked(_ revokedAt: Date?, id: Int64, in db: Database) throws {
