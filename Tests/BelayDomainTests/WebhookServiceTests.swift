@@ -81,6 +81,21 @@ import Testing
         #expect(try drain(fixture).isEmpty)
     }
 
+    @Test func aCheckInNoEnabledEndpointWantsWritesNoEvent() throws {
+        // On PostgreSQL a check-in's event is written by the statement that finds its
+        // subscribers: it must find none here, and write nothing.
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let rewards = try webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: Self.admin)
+        let disabled = try webhooks.add(url: "https://hooks.example.com/all", by: Self.admin)
+        try fixture.pool.write { try $0.execute("UPDATE webhook_endpoints SET disabled_at = 1 WHERE id = ?", [disabled.id]) }
+        let meetup = try fixture.meetup(startsIn: 600)
+        _ = try fixture.checkedIn(try fixture.member(), at: meetup)
+        let written = try fixture.pool.read { try $0.scalar("SELECT count(*) FROM webhook_events WHERE type = 'check_in.created'", as: Int.self) }
+        #expect(written == 0)
+        #expect(try drain(fixture).allSatisfy { $0.endpointID == rewards.id && $0.eventType == "reward.ready" })
+    }
+
     @Test func eachEndpointGetsItsEventsInOrderAndAFailureHoldsBackTheRest() throws {
         let fixture = try fixture()
         let webhooks = fixture.domain.webhooks

@@ -26,4 +26,10 @@ extension DatabaseEngine {
         let values = columns.enumerated().map { "json_extract(value, '$[\($0.offset)]') AS \($0.element)" }.joined(separator: ", ")
         return "SELECT \(values) FROM json_each(\(parameter))"
     }
+
+    /// The 1-based place of the text `needle` in the text `haystack` (SQL expressions), 0 when
+    /// it is not there.
+    func position(of needle: String, in haystack: String) -> String {
+        self == .postgresql ? "strpos(\(haystack), \(needle))" : "instr(\(haystack), \(needle))"
+    }
 }

@@ -37,10 +37,20 @@ enum WebhookRepository {
     }
 
     /// Enabled endpoints with the event types they want ('' for all), for the outbox.
-    static func subscriptions(in db: Database) throws -> [(id: Int64, eventTypes: String)] {
-        try db.query("SELECT id, event_types FROM webhook_endpoints WHERE disabled_at IS NULL AND removed_at IS NULL ORDER BY id", []) {
-            (try $0.get("id"), try $0.get("event_types"))
-        }
+    /// The condition on a `webhook_endpoints` row that it takes events of the type bound at
+    /// `type`: enabled, and subscribed to every type (no `event_types`) or to this one; only
+    /// the endpoint bound at `only` when that is not NULL.
+    static func subscribed(to type: String, only: String, in db: Database) -> String {
+        """
+        disabled_at IS NULL AND removed_at IS NULL AND (\(only) IS NULL OR id = \(only))
+        AND (event_types = '' OR \(db.engine.position(of: "',' || \(type) || ','", in: "',' || event_types || ','")) > 0)
+        """
+    }
+
+    /// The endpoints that take events of `type` (only `endpointID` when given), in id order.
+    static func subscribers(to type: String, only endpointID: Int64?, in db: Database) throws -> [Int64] {
+        try db.query("SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?1", only: "?2", in: db)) ORDER BY id",
+                     [type, endpointID]) { try $0.get("id") }
     }
 
     static func remove(id: Int64, now: Date, in db: Database) throws {
@@ -106,6 +116,27 @@ enum WebhookRepository {
         return try db.query(deliveries(from: "(SELECT ?6 AS id) AS event"), [messageID, type, Data(body), now, endpoints, eventID]) {
             try $0.get("id")
         }
+    }
+
+    /// On PostgreSQL, the event and a pending delivery to each endpoint that takes events of
+    /// `type` (only `endpointID` when given) in one statement, which also finds the
+    /// endpoints: nothing is written when none takes it.
+    /// - Returns: the delivery ids queued.
+    static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], only endpointID: Int64?, now: Date,
+                                          in db: Database) throws -> [Int64] {
+        try WorkNotification.send(.webhookDeliveries, in: db)
+        return try db.query("""
+            WITH subscriber AS (SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?2", only: "?5", in: db))),
+            event AS (
+                INSERT INTO webhook_events (message_id, type, body, created_at)
+                SELECT CAST(?1 AS text), CAST(?2 AS text), CAST(?3 AS bytea), CAST(?4 AS bigint)
+                WHERE EXISTS (SELECT 1 FROM subscriber)
+                RETURNING id)
+            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
+            SELECT subscriber.id, event.id, 'pending', 0, ?4, ?4 FROM subscriber, event
+            ORDER BY subscriber.id
+            RETURNING id
+            """, [messageID, type, Data(body), now, endpointID]) { try $0.get("id") }
     }
 
     // MARK: Deliveries
