@@ -26,8 +26,8 @@ public final class CalendarService: Sendable {
     public func feedToken(memberID: Int64) throws -> String {
         try domainCall {
             try pool.read { db in
-                try Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
-                               secret: try Self.secret(in: db))
+                Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
+                           secret: try Self.secret(in: db))
             }
         }
     }
@@ -46,7 +46,7 @@ public final class CalendarService: Sendable {
                     throw DomainError(.userNotFound, "No user has id \(memberID)")
                 }
                 let generation = try CalendarRepository.bumpGeneration(userID: memberID, now: now, in: db)
-                return try Self.token(memberID: memberID, generation: generation, secret: try Self.secret(in: db))
+                return Self.token(memberID: memberID, generation: generation, secret: try Self.secret(in: db))
             }
         }
     }
@@ -56,8 +56,8 @@ public final class CalendarService: Sendable {
         guard let dash = token.firstIndex(of: "-"), let memberID = Int64(token[..<dash]), memberID > 0 else { return nil }
         return try domainCall {
             try pool.read { db in
-                let expected = try Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
-                                              secret: try Self.secret(in: db))
+                let expected = Self.token(memberID: memberID, generation: try CalendarRepository.generation(userID: memberID, in: db),
+                                          secret: try Self.secret(in: db))
                 return Self.constantTimeEqual(Array(expected.utf8), Array(token.utf8)) ? memberID : nil
             }
         }

@@ -84,7 +84,7 @@ public final class MeetupService: Sendable {
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { [events, waitlist] db in
+            body: { [events] db in
                 try Self.requireHost(meetup.hostID, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
@@ -159,7 +159,7 @@ public final class MeetupService: Sendable {
     private func cancelWrite(id: Int64, by actor: Actor) -> DomainWrite<Meetup> {
         let now = clock.now()
         return DomainWrite(pool: pool,
-            body: { [events, waitlist] db in
+            body: { [events] db in
                 let current = try Self.require(id, in: db)
                 try Self.requireManager(of: current, actor, in: db)
                 if current.status == .cancelled { return current }
