@@ -12,19 +12,10 @@ import Testing
     /// Parses `bytes` with `scripts/testing/parse-ics.py`; its JSON, or an issue with its complaint.
     static func parse(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let root = BelayProcess.packageRoot
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/test-python")
-        process.arguments = [root.appendingPathComponent("scripts/testing/parse-ics.py").path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "icalendar: \(text)", sourceLocation: sourceLocation)
+        let result = try ExternalTool.output(root.appendingPathComponent("scripts/test-python").path,
+                                             [root.appendingPathComponent("scripts/testing/parse-ics.py").path], input: Data(bytes))
+        let text = result.standardOutput
+        try #require(result.status == 0, "icalendar: \(text)", sourceLocation: sourceLocation)
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 

@@ -6,21 +6,20 @@ import Glibc
 /// The real `belay` binary running in the background, for tests that act on it while it
 /// works: wait for a line it prints, stop, continue or kill it, then collect its exit status.
 ///
-/// Standard output and error are read on their own threads as they come, so a test can
-/// wait for a progress line instead of sleeping.
+/// Both output streams are read line by line as they come, so a test waits for a line
+/// instead of sleeping.
 public final class BelayChildProcess: @unchecked Sendable {
     private let process = Process()
     private let condition = NSCondition()
+    private var outputLines: [String] = []
     private var errorLines: [String] = []
-    private var output = Data()
     private var openStreams = 2
     private let killer: DispatchWorkItem
 
     /// The child's process id.
     public var pid: Int32 { process.processIdentifier }
 
-    /// Starts `belay` with `arguments` in `directory`, with the same environment rules as
-    /// `BelayProcess.run` (only PATH, HOME, LANG, LC_ALL, TMPDIR and `environment`).
+    /// Starts `belay` with `arguments` in `directory`, with `BelayProcess.childEnvironment`.
     /// - Parameter timeout: the child is killed after this many seconds, so a hung test fails.
     /// - Throws: when the binary cannot be started.
     public init(_ arguments: [String], environment: [String: String] = [:], in directory: String,
@@ -28,12 +27,7 @@ public final class BelayChildProcess: @unchecked Sendable {
         process.executableURL = BelayProcess.executableURL
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var childEnvironment: [String: String] = [:]
-        for key in ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"] {
-            if let value = ProcessInfo.processInfo.environment[key] { childEnvironment[key] = value }
-        }
-        childEnvironment.merge(environment) { $1 }
-        process.environment = childEnvironment
+        process.environment = BelayProcess.childEnvironment(environment)
         let standardOutput = Pipe(), standardError = Pipe()
         process.standardOutput = standardOutput
         process.standardError = standardError
@@ -43,54 +37,81 @@ public final class BelayChildProcess: @unchecked Sendable {
         try process.run()
         ChildProcessRegistry.started(process.processIdentifier)
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        read(standardOutput.fileHandleForReading, standardOutput: true)
+        read(standardError.fileHandleForReading, standardOutput: false)
+    }
 
-        Thread.detachNewThread { [self] in
-            let data = standardOutput.fileHandleForReading.readDataToEndOfFile()
-            condition.lock()
-            output = data
-            openStreams -= 1
-            condition.broadcast()
-            condition.unlock()
+    deinit {
+        // A test that failed before waiting for its child does not leave it running.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
         }
+        killer.cancel()
+    }
+
+    private func read(_ handle: FileHandle, standardOutput: Bool) {
         Thread.detachNewThread { [self] in
-            let handle = standardError.fileHandleForReading
             var pending = Data()
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
                 pending.append(chunk)
-                var lines: [String] = []
+                var complete: [String] = []
                 while let newline = pending.firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    complete.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                     pending.removeSubrange(pending.startIndex...newline)
                 }
                 condition.lock()
-                errorLines += lines
+                if standardOutput { outputLines += complete } else { errorLines += complete }
                 condition.broadcast()
                 condition.unlock()
             }
             condition.lock()
-            if !pending.isEmpty { errorLines.append(String(decoding: pending, as: UTF8.self)) }
+            if !pending.isEmpty {
+                let last = String(decoding: pending, as: UTF8.self)
+                if standardOutput { outputLines.append(last) } else { errorLines.append(last) }
+            }
             openStreams -= 1
             condition.broadcast()
             condition.unlock()
         }
     }
 
-    deinit {
-        // A test that failed before waiting for its child does not leave it running.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    /// Every line printed on standard output so far.
+    public var standardOutput: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return outputLines
     }
 
-    /// Waits until the child prints a line on standard error that `predicate` accepts.
+    /// Every line printed on standard error so far.
+    public var standardError: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorLines
+    }
+
+    /// Waits for a standard-output line `predicate` accepts.
+    /// - Returns: the line, or nil when the child ended (or `timeout` passed) without one.
+    public func waitForOutputLine(timeout: TimeInterval = 120, where predicate: (String) -> Bool) -> String? {
+        waitForLine(in: \.outputLines, timeout: timeout, where: predicate)
+    }
+
+    /// Waits for a standard-error line `predicate` accepts.
     /// - Returns: the line, or nil when the child ended (or `timeout` passed) without one.
     public func waitForErrorLine(timeout: TimeInterval = 120, where predicate: (String) -> Bool) -> String? {
+        waitForLine(in: \.errorLines, timeout: timeout, where: predicate)
+    }
+
+    private func waitForLine(in lines: KeyPath<BelayChildProcess, [String]>, timeout: TimeInterval,
+                             where predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = errorLines.first(where: predicate) { return line }
-            if openStreams == 0 || !condition.wait(until: deadline) { return errorLines.first(where: predicate) }
+            if let line = self[keyPath: lines].first(where: predicate) { return line }
+            if openStreams == 0 || !condition.wait(until: deadline) { return self[keyPath: lines].first(where: predicate) }
         }
     }
 
@@ -106,11 +127,15 @@ public final class BelayChildProcess: @unchecked Sendable {
         ChildProcessRegistry.ended(process.processIdentifier)
         killer.cancel()
         condition.lock()
-        while openStreams > 0 { condition.wait() }
+        // What the child wrote before it exited is read in moments; a pipe that stays open
+        // longer is held by a child another test started at that moment (it inherited the
+        // pipe's end), and waiting for that child would hang this test.
+        let drained = Date().addingTimeInterval(10)
+        while openStreams > 0 && condition.wait(until: drained) {}
         let result = BelayProcessResult(
             status: process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus,
-            standardOutput: String(decoding: output, as: UTF8.self),
-            standardError: errorLines.joined(separator: "\n") + (errorLines.isEmpty ? "" : "\n"))
+            standardOutput: outputLines.map { $0 + "\n" }.joined(),
+            standardError: errorLines.map { $0 + "\n" }.joined())
         condition.unlock()
         return result
     }

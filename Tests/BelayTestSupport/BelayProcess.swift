@@ -33,12 +33,22 @@ public enum BelayProcess {
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// A child's environment: `PATH`, `HOME`, `LANG`, `LC_ALL` and `TMPDIR` from this process
+    /// plus `environment`, and nothing else, so `BELAY_*` variables of the machine never leak
+    /// into a test.
+    public static func childEnvironment(_ environment: [String: String]) -> [String: String] {
+        var childEnvironment: [String: String] = [:]
+        for key in ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"] {
+            if let value = ProcessInfo.processInfo.environment[key] { childEnvironment[key] = value }
+        }
+        return childEnvironment.merging(environment) { $1 }
+    }
+
     /// Runs `belay` with `arguments` in `directory` and waits for it.
     ///
-    /// The child gets `PATH`, `HOME` and `LANG` from this process plus `environment`, and
-    /// nothing else, so `BELAY_*` variables of the machine never leak into a test. Standard
-    /// output and error are read on their own threads, so a chatty child never blocks on a
-    /// full pipe; standard input is `input` (empty when nil).
+    /// The child gets `childEnvironment(environment)`. Standard output and error go to
+    /// files (`ChildOutputFiles`), read when it has exited; standard input is `input` (empty
+    /// when nil).
     /// - Parameter timeout: the child is killed after this many seconds (a hung test fails
     ///   instead of hanging the suite); its status is then 128 + SIGKILL.
     /// - Throws: when the binary cannot be started.
@@ -48,50 +58,23 @@ public enum BelayProcess {
         process.executableURL = executableURL
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var childEnvironment: [String: String] = [:]
-        for key in ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"] {
-            if let value = ProcessInfo.processInfo.environment[key] { childEnvironment[key] = value }
+        process.environment = childEnvironment(environment)
+
+        let files = try ChildOutputFiles(input: input.map { Data($0.utf8) }, for: "belay")
+        files.attach(to: process)
+        do {
+            try process.run()
+        } catch {
+            _ = files.collect()
+            throw error
         }
-        childEnvironment.merge(environment) { $1 }
-        process.environment = childEnvironment
-
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-
-        try process.run()
-        let collected = CollectedOutput()
-        let group = DispatchGroup()
-        for (index, pipe) in [output, errors].enumerated() {
-            group.enter()
-            Thread.detachNewThread {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(index, data)
-                group.leave()
-            }
-        }
-        if let input { try? standardInput.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-        try? standardInput.fileHandleForWriting.close()
-
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         process.waitUntilExit()
         killer.cancel()
-        group.wait()
 
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return BelayProcessResult(status: status,
-                                  standardOutput: String(decoding: collected.get(0), as: UTF8.self),
-                                  standardError: String(decoding: collected.get(1), as: UTF8.self))
+        let collected = files.collect()
+        return BelayProcessResult(status: status, standardOutput: collected.standardOutput, standardError: collected.standardError)
     }
-}
-
-/// The two pipes' contents, written by the reader threads.
-private final class CollectedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: [Data] = [Data(), Data()]
-
-    func set(_ index: Int, _ value: Data) { lock.lock(); data[index] = value; lock.unlock() }
-    func get(_ index: Int) -> Data { lock.lock(); defer { lock.unlock() }; return data[index] }
 }

@@ -9,20 +9,11 @@ import Testing
     /// Runs `scripts/testing/verify-webhook.py` on one message; its exit status and output.
     static func referenceVerify(secret: String, headers: [(String, String)], body: String) throws -> (Int32, String) {
         let root = BelayProcess.packageRoot
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/test-python")
-        process.arguments = [root.appendingPathComponent("scripts/testing/verify-webhook.py").path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         let request: [String: Any] = ["secret": secret, "headers": Dictionary(uniqueKeysWithValues: headers), "body": body]
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = try ExternalTool.output(root.appendingPathComponent("scripts/test-python").path,
+                                             [root.appendingPathComponent("scripts/testing/verify-webhook.py").path],
+                                             input: try JSONSerialization.data(withJSONObject: request))
+        return (result.status, result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
