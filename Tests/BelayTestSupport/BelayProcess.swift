@@ -60,21 +60,8 @@ public enum BelayProcess {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = childEnvironment(environment)
 
-        let files = try ChildOutputFiles(input: input.map { Data($0.utf8) }, for: "belay")
-        files.attach(to: process)
-        do {
-            try process.run()
-        } catch {
-            _ = files.collect()
-            throw error
-        }
-        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        process.waitUntilExit()
-        killer.cancel()
-
+        let collected = try ChildOutputFiles.run(process, input: input.map { Data($0.utf8) }, timeout: timeout, stopSignal: SIGKILL)
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        let collected = files.collect()
         return BelayProcessResult(status: status, standardOutput: collected.standardOutput, standardError: collected.standardError)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Temporary files a child process writes its standard output and error to, and reads its
 /// standard input from, in place of pipes.
@@ -15,7 +18,7 @@ struct ChildOutputFiles {
 
     /// Makes the files, the input file holding `input` (empty when nil).
     /// - Throws: when a file cannot be made.
-    init(input: Data?, for tool: String) throws {
+    private init(input: Data?, for tool: String) throws {
         directory = try TemporaryDirectory(prefix: "belay-child-output")
         let paths = ["stdout", "stderr", "stdin"].map(directory.file)
         for (path, contents) in zip(paths, [Data(), Data(), input ?? Data()]) {
@@ -31,18 +34,40 @@ struct ChildOutputFiles {
     }
 
     /// Gives `process` the files as its standard output, error and input.
-    func attach(to process: Process) {
+    private func attach(to process: Process) {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
     }
 
     /// What the child wrote, once it has exited; closes this side's handles.
-    func collect() -> (standardOutput: String, standardError: String) {
+    private func collect() -> (standardOutput: String, standardError: String) {
         for handle in [output, errors, input] { try? handle.close() }
         let read = { (name: String) in
             String(decoding: FileManager.default.contents(atPath: directory.file(name)) ?? Data(), as: UTF8.self)
         }
         return (read("stdout"), read("stderr"))
+    }
+
+    /// Runs `process` (set up but not started) on `input` with its output going to files,
+    /// sending it `stopSignal` should it still run after `timeout` seconds.
+    /// - Returns: what it wrote, once it has exited (its status is on `process`).
+    /// - Throws: when the files cannot be made or the process cannot start.
+    static func run(_ process: Process, input: Data?, timeout: TimeInterval, stopSignal: Int32) throws
+        -> (standardOutput: String, standardError: String) {
+        let name = process.executableURL?.lastPathComponent ?? "a child"
+        let files = try ChildOutputFiles(input: input, for: name)
+        files.attach(to: process)
+        do {
+            try process.run()
+        } catch {
+            _ = files.collect()
+            throw error
+        }
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, stopSignal) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        process.waitUntilExit()
+        killer.cancel()
+        return files.collect()
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs system tools (mount, umount) for test fixtures that need them.
 public enum ExternalTool {
@@ -24,22 +27,10 @@ public enum ExternalTool {
     /// - Throws: when the tool cannot start.
     public static func output(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120) throws
         -> (status: Int32, standardOutput: String, standardError: String) {
-        let files = try ChildOutputFiles(input: input, for: tool)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        files.attach(to: process)
-        do {
-            try process.run()
-        } catch {
-            _ = files.collect()
-            throw error
-        }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        process.waitUntilExit()
-        killer.cancel()
-        let collected = files.collect()
+        let collected = try ChildOutputFiles.run(process, input: input, timeout: timeout, stopSignal: SIGTERM)
         return (process.terminationStatus, collected.standardOutput, collected.standardError)
     }
 }
