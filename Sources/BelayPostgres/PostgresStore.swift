@@ -101,6 +101,10 @@ public final class PostgresStore: DatabaseStore {
         try submitAndWait(body, isolation: .readCommitted)
     }
 
+    public func lockedWriteWithoutWaitingForFlush<T>(_ body: (any Database) throws -> T) throws -> T {
+        try submitAndWait(body, isolation: .readCommittedWithoutWaitingForFlush)
+    }
+
     private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriter.Isolation) throws -> T {
         try withoutActuallyEscaping(body) { body in
             try CompletionWait.result { completion in writer.submit(body, isolation: isolation, completion: completion) }

@@ -55,6 +55,18 @@ final class PostgresWriter: @unchecked Sendable {
         case serializable
         /// Grouped only with other such writes (see `DatabaseStore.lockedWrite`).
         case readCommitted
+        /// As `readCommitted`, and the commit does not wait for the log's flush; grouped only
+        /// with other such writes (see `DatabaseStore.lockedWriteWithoutWaitingForFlush`).
+        case readCommittedWithoutWaitingForFlush
+
+        /// What opens a transaction of this isolation.
+        var begin: String {
+            switch self {
+            case .serializable: "BEGIN ISOLATION LEVEL SERIALIZABLE"
+            case .readCommitted: "BEGIN ISOLATION LEVEL READ COMMITTED"
+            case .readCommittedWithoutWaitingForFlush: "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit TO off"
+            }
+        }
     }
 
     /// Queues `body`; `completion` gets its result once its group committed (or was lost),
@@ -109,7 +121,7 @@ final class PostgresWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let first = queue.first(where: { $0.isolation == .readCommitted || !serializableRunning }) {
+            if let first = queue.first(where: { $0.isolation != .serializable || !serializableRunning }) {
                 let isolation = first.isolation
                 let share: Int
                 if isolation == .serializable {
@@ -180,7 +192,7 @@ final class PostgresWriter: @unchecked Sendable {
     private func runOnce(_ batch: [PendingPostgresWrite], on slot: WriterConnection) -> GroupOutcome {
         let database: PostgresDatabase
         let savepoints = batch.count > 1
-        let begin = batch.first?.isolation == .readCommitted ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        let begin = (batch.first?.isolation ?? .serializable).begin
         do {
             database = try currentConnection(slot)
             try database.executeScript(savepoints ? begin + "; SAVEPOINT belay_write" : begin)

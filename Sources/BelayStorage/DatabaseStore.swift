@@ -51,6 +51,16 @@ public protocol DatabaseStore: Sendable {
     /// Queues `body` like `lockedWrite` and returns at once, as `write(_:then:)` does.
     func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                         then completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+
+    /// Runs `body` like `lockedWrite`, for a write that may be lost should the database server
+    /// crash before its commit reaches the disk, because it is then simply made again: a
+    /// worker's claim of a job (the job is claimed again, and the worker's result is refused
+    /// as the lease it no longer holds). On PostgreSQL its commit does not wait for the flush
+    /// of the write-ahead log (`synchronous_commit` off for its transaction, grouped only
+    /// with other such writes); the next commit that waits makes it durable as well. On
+    /// SQLite it is `lockedWrite`.
+    /// - Throws: as `write`.
+    func lockedWriteWithoutWaitingForFlush<T>(_ body: (any Database) throws -> T) throws -> T
 }
 
 extension DatabaseStore {
@@ -68,5 +78,10 @@ extension DatabaseStore {
     public func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                                then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         write(body, then: completion)
+    }
+
+    /// A locked write like any other, on an engine whose commits all wait for the disk.
+    public func lockedWriteWithoutWaitingForFlush<T>(_ body: (any Database) throws -> T) throws -> T {
+        try lockedWrite(body)
     }
 }

@@ -234,6 +234,30 @@ import Testing
         #expect(try store.readSingleStatement(level) == "read committed off")
     }
 
+    @Test func onlyAWriteThatMayBeLostCommitsWithoutWaitingForTheFlushEvenWhenQueuedTogether() throws {
+        // Sixteen callers at once on two writer connections: were a claim grouped with a
+        // locked write, the one would wait for the flush or the other would not. The test
+        // cluster does not wait for flushes at all; its database here does, as a club's would.
+        try store().write { db in
+            try db.execute("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END $$")
+        }
+        let store = try store(writers: 2)
+        let flushed = "SELECT current_setting('synchronous_commit') || ' ' || current_setting('transaction_isolation')"
+        #expect(try store.lockedWriteWithoutWaitingForFlush { try $0.scalar(flushed, as: String.self) } == "off read committed")
+        #expect(try store.lockedWrite { try $0.scalar(flushed, as: String.self) } == "on read committed")
+        let seen = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let value = index % 2 == 0
+                ? try? store.lockedWriteWithoutWaitingForFlush { "unflushed " + (try $0.scalar(flushed, as: String.self) ?? "-") }
+                : try? store.lockedWrite { "locked " + (try $0.scalar(flushed, as: String.self) ?? "-") }
+            seen.withLock { $0.append(value ?? "failed") }
+        }
+        #expect(seen.withLock { $0 }.sorted() == Array(repeating: "locked on read committed", count: 8)
+                + Array(repeating: "unflushed off read committed", count: 8))
+        // The setting ended with each transaction.
+        #expect(try store.write { try $0.scalar(flushed, as: String.self) } == "on serializable")
+    }
+
     @Test func aStatementPastTheTimeoutIsStoppedAsBusy() throws {
         let store = try store(timeout: 100)
         #expect {

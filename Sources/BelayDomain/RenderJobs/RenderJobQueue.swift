@@ -71,7 +71,9 @@ public final class RenderJobQueue: Sendable {
                 next = now.addingTimeInterval(1)
                 return true
             }
-            return try pool.lockedWrite { db in
+            // Lost in a crash of the database server, a claim is only made again, so its
+            // commit does not wait for the disk (the worker's render waited on it).
+            return try pool.lockedWriteWithoutWaitingForFlush { db in
                 for expired in try scanLeases ? RenderJobRepository.expiredLeases(now: now, in: db) : [] {
                     let error = "the render worker did not finish within its \(policy.leaseSeconds) s lease"
                     let failed = expired.attempts >= policy.maxAttempts
