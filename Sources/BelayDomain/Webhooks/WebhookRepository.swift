@@ -120,12 +120,11 @@ enum WebhookRepository {
 
     /// On PostgreSQL, the event and a pending delivery to each endpoint that takes events of
     /// `type` (only `endpointID` when given) in one statement, which also finds the
-    /// endpoints: nothing is written when none takes it.
+    /// endpoints: nothing is written, and no worker woken, when none takes it.
     /// - Returns: the delivery ids queued.
     static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], only endpointID: Int64?, now: Date,
                                           in db: Database) throws -> [Int64] {
-        try WorkNotification.send(.webhookDeliveries, in: db)
-        return try db.query("""
+        let queued: [Int64] = try db.query("""
             WITH subscriber AS (SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?2", only: "?5", in: db))),
             event AS (
                 INSERT INTO webhook_events (message_id, type, body, created_at)
@@ -137,6 +136,8 @@ enum WebhookRepository {
             ORDER BY subscriber.id
             RETURNING id
             """, [messageID, type, Data(body), now, endpointID]) { try $0.get("id") }
+        if !queued.isEmpty { try WorkNotification.send(.webhookDeliveries, in: db) }
+        return queued
     }
 
     // MARK: Deliveries

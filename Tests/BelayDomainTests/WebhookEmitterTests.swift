@@ -1,0 +1,55 @@
+@testable import BelayDomain
+import BelayStorage
+import Foundation
+import Testing
+
+/// What the outbox's writer asks of the database beyond its rows: the work notification that
+/// wakes every node's delivery workers.
+@Suite struct WebhookEmitterTests {
+    @Test func onlyAnEventSomeEndpointTakesWakesTheDeliveryWorkers() throws {
+        // On PostgreSQL the event is written by the statement that finds its subscribers; the
+        // notification must follow what that statement queued, or every check-in of a club
+        // whose endpoints do not take check-ins would wake every node's workers.
+        let fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: .commandLine)
+        let now = fixture.clock.now()
+        let asked = try fixture.pool.write { db -> [[String]] in
+            let recording = NotificationRecordingDatabase(db)
+            var asked: [[String]] = []
+            for type in [WebhookEventType.checkInCreated, .rewardReady] {
+                try WebhookEmitter.identifiers.emit(type, now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
+                asked.append(recording.channels)
+            }
+            return asked
+        }
+        #expect(asked == [[], [WorkNotification.webhookDeliveries.rawValue]])
+    }
+}
+
+/// A database that passes everything on and records the notifications asked of it.
+private final class NotificationRecordingDatabase: Database {
+    private let database: any Database
+    private(set) var channels: [String] = []
+
+    init(_ database: any Database) { self.database = database }
+
+    var engine: DatabaseEngine { database.engine }
+    var changes: Int { database.changes }
+
+    func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws { try database.execute(sql, arguments) }
+
+    func query<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ read: (Row) throws -> T) throws -> [T] {
+        try database.query(sql, arguments, read)
+    }
+
+    func queryOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ read: (Row) throws -> T) throws -> T? {
+        try database.queryOne(sql, arguments, read)
+    }
+
+    func executeScript(_ script: String) throws { try database.executeScript(script) }
+
+    func notifyAtCommit(_ channel: String) throws {
+        channels.append(channel)
+        try database.notifyAtCommit(channel)
+    }
+}
