@@ -49,7 +49,8 @@ final class PostgresWriter: @unchecked Sendable {
         }
     }
 
-    /// The isolation of a write's transaction.
+    /// How a write's transaction runs: its isolation and, for locked writes, whether its
+    /// commit waits for the log's flush. Writes are grouped only with writes of the same one.
     enum Isolation {
         /// Grouped with the other writes queued with it.
         case serializable

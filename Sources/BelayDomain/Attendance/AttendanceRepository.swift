@@ -84,8 +84,6 @@ enum AttendanceRepository {
         try db.execute("UPDATE attendances SET status = ?, updated_at = ?, offer_expires_at = NULL WHERE id = ?", [status.rawValue, now, id])
     }
 
-    /// Checks the attendance in and returns it as it now reads: one statement, where an
-    /// UPDATE and a find would be two in every check-in's transaction.
     /// What `markCheckedIn` wrote and returned.
     struct CheckedIn {
         let attendance: Attendance
@@ -97,7 +95,8 @@ enum AttendanceRepository {
     /// Checks the attendance in and gives it the next of its member's check-in numbers: one
     /// more than the member's other check-ins, counted by this statement, so the caller must
     /// hold the member's lock (`findLockingForCheckIn`) for concurrent check-ins of one member
-    /// to count each other.
+    /// to count each other. One statement, where an update and reads of the attendance and
+    /// its award context would be three in every check-in's transaction.
     /// - Returns: the attendance as it is now, its check-in number and its award context; nil
     ///   when there is no attendance `id`.
     static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,

@@ -186,7 +186,7 @@ public final class CheckInService: Sendable {
         // The row is locked since the first statement: it is there.
         guard let checkedIn = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
                                                                      by: checkedInBy, now: now, in: db) else {
-            throw try DomainError(.notAttending, "\(UserRepository.handle(id: request.memberID, in: db)) has not joined meetup \(meetup.id); join first")
+            throw DomainError(.storageFailure, "Attendance \(attendance.id) disappeared during its check-in")
         }
         let awarded = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
                                         checkedInAt: instant, checkInNumber: checkedIn.checkInNumber,

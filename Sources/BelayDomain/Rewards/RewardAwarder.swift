@@ -56,12 +56,11 @@ final class RewardAwarder: Sendable {
                                      catalog: catalog) else { return nil }
         let rewardID = try RewardRepository.insertQueueingRender(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID,
                                                                  pick: pick, reason: reason, at: now, in: db)
-        let created = catalog.holdsByID[pick.holdID].flatMap { hold in
-            catalog.backgrounds.first { $0.id == pick.backgroundID }.map { background in
-                AwardedReward.Created(attendanceID: attendanceID, memberID: memberID, meetupID: meetupID, hold: hold,
-                                      background: background, pick: pick, awardedAt: now)
-            }
-        }
-        return AwardedReward(id: rewardID, created: created)
+        // The pick comes from this catalogue, so both are in it.
+        guard let hold = catalog.holdsByID[pick.holdID], let background = catalog.backgrounds.first(where: { $0.id == pick.backgroundID })
+        else { return AwardedReward(id: rewardID, created: nil) }
+        return AwardedReward(id: rewardID, created: AwardedReward.Created(attendanceID: attendanceID, memberID: memberID,
+                                                                          meetupID: meetupID, hold: hold, background: background,
+                                                                          pick: pick, awardedAt: now))
     }
 }
