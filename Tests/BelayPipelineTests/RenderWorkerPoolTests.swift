@@ -49,6 +49,28 @@ import Glibc
         #expect(try fixture.rewards().first?.renderStatus == .ready)
     }
 
+    /// `render.workers` 0 (an API node on PostgreSQL beside `belay worker` nodes) renders
+    /// nothing: it used to start one worker anyway, which took cores from the node's requests.
+    @Test func aPoolOfNoWorkersMakesNoRendererAndLeavesTheQueueAlone() throws {
+        let fixture = try PipelineFixture()
+        try fixture.history(meetups: 1, members: 2)
+        let renderersMade = Atomic(0)
+        let pool = RenderWorkerPool(service: fixture.service, queue: fixture.domain.renderJobs, rendererFactory: {
+            renderersMade.add(1, ordering: .relaxed)
+            return try fixture.rendererFactory()
+        }, workers: 0)
+        try pool.start()
+        pool.notify()
+        // A worker would have claimed a job by now (they take milliseconds here).
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(renderersMade.load(ordering: .relaxed) == 0)
+        #expect(!pool.isRunning)
+        let counts = try pool.queueCounts()
+        #expect(counts.queued == 2 && counts.running == 0 && counts.done == 0)
+        pool.stop()
+        #expect(try fixture.rewards().allSatisfy { $0.renderStatus == .pending })
+    }
+
     @Test func jobsLeftRunningByADeadProcessOnThisHostAreTakenBackAtStart() throws {
         let fixture = try PipelineFixture()
         try fixture.history(meetups: 1, members: 2)

@@ -35,7 +35,8 @@ public final class RenderWorkerPool: Sendable {
     private let finished = NSCondition()
 
     /// - Parameters:
-    ///   - workers: threads; defaults to `service.settings.workers`.
+    ///   - workers: threads; defaults to `service.settings.workers`. 0 starts none: an API
+    ///     node on PostgreSQL with `render.workers` 0 leaves rendering to `belay worker` nodes.
     ///   - identity: names this process's leases (`host:pid:render-N`).
     ///   - log: one line per notable event (failures, postponements, reclaimed jobs).
     public init(service: RenderService, queue: RenderJobQueue, rendererFactory: @escaping RewardImageRendererFactory,
@@ -44,7 +45,7 @@ public final class RenderWorkerPool: Sendable {
         self.service = service
         self.queue = queue
         self.rendererFactory = rendererFactory
-        self.workerCount = max(1, workers ?? service.settings.workers)
+        self.workerCount = max(0, workers ?? service.settings.workers)
         self.identity = identity
         self.metrics = metrics
         self.log = log
