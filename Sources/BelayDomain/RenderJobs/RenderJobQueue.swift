@@ -83,9 +83,8 @@ public final class RenderJobQueue: Sendable {
                     }
                 }
                 let leaseUntil = now.addingTimeInterval(Double(policy.leaseSeconds))
-                let ids = try RenderJobRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, limit: limit,
-                                                       scope: scope, in: db)
-                return try ids.sorted().compactMap { try RenderJobRepository.claimedJob(id: $0, in: db) }
+                return try RenderJobRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, limit: limit,
+                                                     scope: scope, in: db)
             }
         }
     }

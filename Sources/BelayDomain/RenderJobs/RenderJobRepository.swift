@@ -107,53 +107,76 @@ enum RenderJobRepository {
             """, [error, now, id])
     }
 
+    /// Claims up to `limit` due jobs, oldest first, for `owner` until `leaseUntil`, skipping
+    /// rows other workers hold, and returns them in id order with everything a render needs.
+    /// On PostgreSQL that is one statement, the claim's `UPDATE … RETURNING` joined to what
+    /// the job renders; on SQLite, where a `WITH` cannot hold an `UPDATE`, the claim and then
+    /// a read per job.
     static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, scope: RewardScope = .all,
-                      in db: Database) throws -> [Int64] {
-        guard scope.isAll else {
-            return try db.query("""
-                UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
-                                       updated_at = ?3
-                WHERE id IN (SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
-                                                            JOIN attendances a ON a.id = r.attendance_id
-                             WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
-                             ORDER BY j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j")))
-                RETURNING id
-                """, BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)) { try $0.get("id") }
+                      in db: Database) throws -> [RenderJob] {
+        let due: String
+        let arguments: [any DatabaseValueConvertible]
+        if scope.isAll {
+            due = """
+                SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
+                ORDER BY available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs"))
+                """
+            arguments = [owner, leaseUntil, now, limit]
+        } else {
+            due = """
+                SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
+                                               JOIN attendances a ON a.id = r.attendance_id
+                WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
+                ORDER BY j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j"))
+                """
+            arguments = BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)
         }
-        return try db.query("""
+        let update = """
             UPDATE render_jobs SET status = 'running', lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1,
                                    updated_at = ?3
-            WHERE id IN (SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
-                         ORDER BY available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs")))
-            RETURNING id
-            """, [owner, leaseUntil, now, limit]) { try $0.get("id") }
+            WHERE id IN (\(due))
+            """
+        if db.engine == .postgresql {
+            return try db.query("""
+                WITH claimed AS (\(update) RETURNING id, reward_id, reason, attempts, lease_owner, lease_expires_at)
+                \(claimedJobSelect(from: "claimed j")) ORDER BY j.id
+                """, arguments, decodeClaimedJob)
+        }
+        let ids = try db.query(update + " RETURNING id", arguments) { try $0.get("id", as: Int64.self) }
+        return try ids.sorted().compactMap { try claimedJob(id: $0, in: db) }
     }
 
     static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
-        try db.queryOne("""
-            SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
-                   r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
-                   \(CatalogRepository.holdColumns(from: "h")),
-                   \(CatalogRepository.backgroundColumns(from: "b")),
-                   COALESCE(a.checked_in_at, r.awarded_at) AS checked_in_at
-            FROM render_jobs j
-            JOIN rewards r ON r.id = j.reward_id
-            JOIN attendances a ON a.id = r.attendance_id
-            JOIN users u ON u.id = r.member_id
-            JOIN meetups m ON m.id = r.meetup_id
-            JOIN holds h ON h.id = r.hold_id
-            JOIN backgrounds b ON b.id = r.background_id
-            WHERE j.id = ?
-            """, [id]) { row in
-            RenderJob(id: try row.get("id"), rewardID: try row.get("reward_id"), reason: try row.get("reason"),
-                      attempt: try row.get("attempts"), leaseOwner: try row.get("lease_owner"),
-                      leaseExpiresAt: try row.get("lease_expires_at"), memberID: try row.get("member_id"),
-                      memberDisplayName: try row.get("display_name"), meetupID: try row.get("meetup_id"),
-                      meetupTitle: try row.get("title"), placeName: try row.get("place_name"),
-                      meetupStartsAt: try row.get("starts_at"), meetupTimeZone: try row.get("time_zone"),
-                      hold: try CatalogRepository.decodeHold(row), background: try CatalogRepository.decodeBackground(row),
-                      milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"))
-        }
+        try db.queryOne(claimedJobSelect(from: "render_jobs j") + " WHERE j.id = ?", [id], decodeClaimedJob)
+    }
+
+    /// What a claimed job renders, for the jobs in `source` (a table or `WITH` name, as `j`).
+    private static func claimedJobSelect(from source: String) -> String {
+        """
+        SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
+               r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
+               \(CatalogRepository.holdColumns(from: "h")),
+               \(CatalogRepository.backgroundColumns(from: "b")),
+               COALESCE(a.checked_in_at, r.awarded_at) AS checked_in_at
+        FROM \(source)
+        JOIN rewards r ON r.id = j.reward_id
+        JOIN attendances a ON a.id = r.attendance_id
+        JOIN users u ON u.id = r.member_id
+        JOIN meetups m ON m.id = r.meetup_id
+        JOIN holds h ON h.id = r.hold_id
+        JOIN backgrounds b ON b.id = r.background_id
+        """
+    }
+
+    private static func decodeClaimedJob(_ row: Row) throws -> RenderJob {
+        RenderJob(id: try row.get("id"), rewardID: try row.get("reward_id"), reason: try row.get("reason"),
+                  attempt: try row.get("attempts"), leaseOwner: try row.get("lease_owner"),
+                  leaseExpiresAt: try row.get("lease_expires_at"), memberID: try row.get("member_id"),
+                  memberDisplayName: try row.get("display_name"), meetupID: try row.get("meetup_id"),
+                  meetupTitle: try row.get("title"), placeName: try row.get("place_name"),
+                  meetupStartsAt: try row.get("starts_at"), meetupTimeZone: try row.get("time_zone"),
+                  hold: try CatalogRepository.decodeHold(row), background: try CatalogRepository.decodeBackground(row),
+                  milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"))
     }
 
     /// Marks the job done if `owner` still holds it, locking its row in the same statement.
