@@ -146,7 +146,7 @@ enum RenderJobRepository {
         return try ids.sorted().compactMap { try claimedJob(id: $0, in: db) }
     }
 
-    static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
+    private static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
         try db.queryOne(claimedJobSelect(from: "render_jobs j") + " WHERE j.id = ?", [id], decodeClaimedJob)
     }
 

@@ -60,7 +60,8 @@ public final class RenderWorkerPool: Sendable {
             guard !state.started else { throw PipelineError(kind: .alreadyStarted) }
             state.started = true
         }
-        AllocatorTuning.apply()
+        // For the render buffers; a node of no workers keeps glibc's defaults.
+        if workerCount > 0 { AllocatorTuning.apply() }
         var contexts: [RenderWorkerContext] = []
         for index in 0..<workerCount {
             do {
