@@ -55,6 +55,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["story.jpg"])
     }
 
+    @Test(.enabled(if: !PageCache.isMemoryBacked(NSTemporaryDirectory()), "tmpfs keeps every page"))
+    func aReleasedFileLeavesNoPagesInTheCacheAndAKeptOneDoes() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-core")
+        let bytes = [UInt8](repeating: 0x5A, count: 1 << 20)
+        let kept = directory.file("kept.png"), released = directory.file("released.png")
+        try AtomicFile.write(bytes, to: kept)
+        try AtomicFile.write(bytes, to: released, caching: .release)
+        #expect((PageCache.residentPages(ofFileAt: kept) ?? 0) > 128)
+        #expect(PageCache.residentPages(ofFileAt: released) == 0)
+        #expect(FileManager.default.contents(atPath: released) == Data(bytes))
+
+        let installed = directory.file("installed.png")
+        let temporaryPath = AtomicFile.temporaryPath(for: installed)
+        try Data(bytes).write(to: URL(fileURLWithPath: temporaryPath))
+        try AtomicFile.install(temporaryPath, at: installed, caching: .release)
+        #expect(PageCache.residentPages(ofFileAt: installed) == 0)
+    }
+
     @Test func aMissingDirectoryIsNamedWithTheSystemsReason() throws {
         let directory = try TemporaryDirectory(prefix: "belay-core")
         let path = directory.file("missing/sticker.png")

@@ -12,16 +12,28 @@ import Darwin
 ///
 /// Not thread-safe: one writer uses an instance.
 public final class AtomicFile {
+    /// What happens to the file's pages in the kernel's page cache once they are on the disk.
+    public enum Caching: Sendable {
+        /// They stay cached, as for any written file: for files read again soon.
+        case keep
+        /// They are given back at once (`POSIX_FADV_DONTNEED` after the flush): for files
+        /// written in bulk and seldom read, which would otherwise push the pages of what is
+        /// read often (the database) out of the cache, and make every write fill fresh memory.
+        case release
+    }
+
     /// The destination.
     public let path: String
     /// Where the bytes are written until `commit()`.
     public let temporaryPath: String
+    private let caching: Caching
     private var descriptor: Int32
 
     /// Creates the temporary file with `permissions`.
     /// - Throws: `FileWriteError` (`.create`) when the directory does not exist or refuses the file.
-    public init(path: String, permissions: mode_t = 0o644) throws(FileWriteError) {
+    public init(path: String, permissions: mode_t = 0o644, caching: Caching = .keep) throws(FileWriteError) {
         self.path = path
+        self.caching = caching
         temporaryPath = Self.temporaryPath(for: path)
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw FileWriteError(step: .create, path: path, code: errno) }
@@ -58,6 +70,7 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         let synced = fsync(descriptor) == 0
         let syncError = errno
+        if synced { Self.release(descriptor, caching) }
         let closed = close(descriptor) == 0
         let closeError = errno
         descriptor = -1
@@ -75,8 +88,9 @@ public final class AtomicFile {
 
     /// Writes `bytes` as the whole of `path`, atomically and durably.
     /// - Throws: `FileWriteError`; no temporary file is left behind.
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileWriteError) {
-        let file = try AtomicFile(path: path, permissions: permissions)
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
+                             caching: Caching = .keep) throws(FileWriteError) {
+        let file = try AtomicFile(path: path, permissions: permissions, caching: caching)
         try file.write(bytes)
         try file.commit()
     }
@@ -85,8 +99,8 @@ public final class AtomicFile {
     /// that writes by path) the destination `path`, as `commit()` does: flush it, rename it,
     /// flush the directory. Both must be in the same directory.
     /// - Throws: `FileWriteError`; when the rename has not happened, `temporaryPath` is removed.
-    public static func install(_ temporaryPath: String, at path: String) throws(FileWriteError) {
-        try install(temporaryPath, at: path, synced: false)
+    public static func install(_ temporaryPath: String, at path: String, caching: Caching = .keep) throws(FileWriteError) {
+        try install(temporaryPath, at: path, synced: false, caching: caching)
     }
 
     /// A fresh temporary name in `path`'s directory: `.<name>.<random>.tmp`.
@@ -97,7 +111,8 @@ public final class AtomicFile {
         return directory + "." + name + ".\(UInt32.random(in: 0 ... .max)).tmp"
     }
 
-    private static func install(_ temporaryPath: String, at path: String, synced: Bool) throws(FileWriteError) {
+    private static func install(_ temporaryPath: String, at path: String, synced: Bool,
+                                caching: Caching = .keep) throws(FileWriteError) {
         if !synced {
             let descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
@@ -107,6 +122,7 @@ public final class AtomicFile {
             }
             let flushed = fsync(descriptor) == 0
             let code = errno
+            if flushed { release(descriptor, caching) }
             close(descriptor)
             guard flushed else { unlink(temporaryPath); throw FileWriteError(step: .write, path: path, code: code) }
         }
@@ -120,6 +136,17 @@ public final class AtomicFile {
         guard descriptor >= 0 else { throw FileWriteError(step: .syncDirectory, path: directory, code: errno) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw FileWriteError(step: .syncDirectory, path: directory, code: errno) }
+    }
+}
+
+extension AtomicFile {
+    /// Gives a flushed file's pages back to the kernel when `caching` says so. Only advice:
+    /// pages that are still dirty or mapped stay, and nothing is lost either way.
+    fileprivate static func release(_ descriptor: Int32, _ caching: Caching) {
+        guard caching == .release else { return }
+        #if os(Linux)
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+        #endif
     }
 }
 
