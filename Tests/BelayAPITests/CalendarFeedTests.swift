@@ -53,6 +53,7 @@ import Testing
         // winter time and the next one in summer time.
         let winter = try #require(ISO8601DateFormatter().date(from: "2027-03-27T17:00:00Z"))
         let summer = try #require(ISO8601DateFormatter().date(from: "2027-03-28T16:00:00Z"))
+        try #require(!berlin.isDaylightSavingTime(for: winter) && berlin.isDaylightSavingTime(for: summer))
         let seoul = try #require(ISO8601DateFormatter().date(from: "2027-01-09T10:00:00Z"))
         func create(_ title: String, _ start: Date, _ zone: String, capacity: Int = 10) throws -> Int64 {
             let offset = TimeZone(identifier: zone)!.secondsFromGMT(for: start)
