@@ -76,7 +76,7 @@ public final class AtomicFile {
         descriptor = -1
         guard synced else { unlink(temporaryPath); throw FileWriteError(step: .write, path: path, code: syncError) }
         guard closed else { unlink(temporaryPath); throw FileWriteError(step: .write, path: path, code: closeError) }
-        try Self.install(temporaryPath, at: path, synced: true)
+        try Self.moveIntoPlace(temporaryPath, at: path)
     }
 
     deinit {
@@ -100,7 +100,18 @@ public final class AtomicFile {
     /// flush the directory. Both must be in the same directory.
     /// - Throws: `FileWriteError`; when the rename has not happened, `temporaryPath` is removed.
     public static func install(_ temporaryPath: String, at path: String, caching: Caching = .keep) throws(FileWriteError) {
-        try install(temporaryPath, at: path, synced: false, caching: caching)
+        let descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            throw FileWriteError(step: .write, path: path, code: code)
+        }
+        let flushed = fsync(descriptor) == 0
+        let code = errno
+        if flushed { release(descriptor, caching) }
+        close(descriptor)
+        guard flushed else { unlink(temporaryPath); throw FileWriteError(step: .write, path: path, code: code) }
+        try moveIntoPlace(temporaryPath, at: path)
     }
 
     /// A fresh temporary name in `path`'s directory: `.<name>.<random>.tmp`.
@@ -111,21 +122,8 @@ public final class AtomicFile {
         return directory + "." + name + ".\(UInt32.random(in: 0 ... .max)).tmp"
     }
 
-    private static func install(_ temporaryPath: String, at path: String, synced: Bool,
-                                caching: Caching = .keep) throws(FileWriteError) {
-        if !synced {
-            let descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let code = errno
-                unlink(temporaryPath)
-                throw FileWriteError(step: .write, path: path, code: code)
-            }
-            let flushed = fsync(descriptor) == 0
-            let code = errno
-            if flushed { release(descriptor, caching) }
-            close(descriptor)
-            guard flushed else { unlink(temporaryPath); throw FileWriteError(step: .write, path: path, code: code) }
-        }
+    /// Renames the flushed `temporaryPath` over `path` and flushes the directory.
+    private static func moveIntoPlace(_ temporaryPath: String, at path: String) throws(FileWriteError) {
         guard rename(temporaryPath, path) == 0 else {
             let code = errno
             unlink(temporaryPath)
@@ -137,12 +135,10 @@ public final class AtomicFile {
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw FileWriteError(step: .syncDirectory, path: directory, code: errno) }
     }
-}
 
-extension AtomicFile {
     /// Gives a flushed file's pages back to the kernel when `caching` says so. Only advice:
     /// pages that are still dirty or mapped stay, and nothing is lost either way.
-    fileprivate static func release(_ descriptor: Int32, _ caching: Caching) {
+    private static func release(_ descriptor: Int32, _ caching: Caching) {
         guard caching == .release else { return }
         #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)

@@ -16,8 +16,8 @@ import Glibc
 /// (`AtomicFile.Caching.release`): a render writes 1.4 MB that is read once or twice, and a
 /// backfill or a busy worker would otherwise fill the page cache with them at ~90 MB/s,
 /// pushing out the database's pages. Filling ever more memory made each write slower too:
-/// 2.7 ms per 1.4 MB file once the cache had grown by a gigabyte, against 0.25 ms when the
-/// pages are reused (this machine, `fsync` after each file).
+/// on a 2-core VM, 2.7 ms per fsynced 1.4 MB file once the cache had grown by a gigabyte,
+/// against 0.25 ms when the pages are given back and reused.
 public struct ImageStore: Sendable {
     /// The directory holding the fan-out subdirectories.
     public let root: URL
