@@ -16,10 +16,11 @@ import Synchronization
 /// Memory: at most about `maximumKeysPerPolicy` keys are kept per policy (the bound is split
 /// evenly between shards). When a shard is at its share and a new key arrives, it forgets every
 /// bucket that has filled up again, and if that frees fewer than an eighth of its share, also
-/// the buckets nearest to full, until an eighth is free. A caller forgotten that way starts again
-/// with a full bucket: under a flood of new keys, each of which has spent a token or so, the
-/// buckets of busy callers (nearly empty) are the last to go, so a flood cannot refill them; a
-/// flood can only hand callers that were nearly full the few tokens they lacked.
+/// the buckets nearest to full (in steps of a sixteenth of the capacity), until an eighth is
+/// free. A caller forgotten that way starts again with a full bucket. That is the trade-off:
+/// under a flood of new keys, each of which has spent a token or so, the buckets of busy callers
+/// (nearly empty) are the last to go, so a flood cannot refill them; it can only hand callers
+/// who were about as full as the flood's own buckets the few tokens they lacked.
 public final class RateLimiter: Sendable {
     /// Keys kept per policy unless told otherwise: a few megabytes at most.
     public static let defaultMaximumKeysPerPolicy = 100_000
