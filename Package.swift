@@ -9,7 +9,8 @@ import PackageDescription
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
-///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries)
+///   libcurl ─► BelayOutbound (the libcurl easy handle and its pool) ─► BelayWebhooks
+///   BelayDomain + BelayOutbound ─► BelayWebhooks (signed deliveries)
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
@@ -75,8 +76,10 @@ let package = Package(
         .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
+        // The libcurl easy handle and its pool, shared by everything that calls out over the network.
+        .target(name: "BelayOutbound", dependencies: ["CCurlShim"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
-        .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "CCurlShim"]),
+        .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP"]),
