@@ -9,7 +9,11 @@ import PackageDescription
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
-///   BelayDomain + libcurl ─► BelayWebhooks (signed deliveries)
+///   libcurl ─► BelayOutbound (the libcurl easy handle and its pool) ─► BelayWebhooks, BelayIdentity
+///   BelayDomain + BelayOutbound ─► BelayWebhooks (signed deliveries)
+///   BelayCore + BelayOutbound + libcrypto ─► BelayIdentity (ID tokens of Apple and Google, Apple's
+///                client secret and revocation, outbound mail over SMTP); knows nothing of the domain,
+///                which consumes it through plain values
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
@@ -75,8 +79,13 @@ let package = Package(
         .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
+        // The libcurl easy handle and its pool, shared by everything that calls out over the network.
+        .target(name: "BelayOutbound", dependencies: ["CCurlShim"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
-        .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "CCurlShim"]),
+        .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "CCurlShim"]),
+        // Member sign-in's outside world: ID token verification against the providers' keys,
+        // Apple's client secret, code exchange and revocation, and mail over SMTP.
+        .target(name: "BelayIdentity", dependencies: ["BelayCore", "BelayOutbound", "CCrypto", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP"]),
@@ -106,6 +115,7 @@ let package = Package(
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
+        .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayTestSupport"]),
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayRender", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayArguments", "BelayTestSupport", "belay"]),

@@ -1,4 +1,5 @@
 import BelayDomain
+import BelayOutbound
 import CCurlShim
 import Foundation
 
@@ -7,11 +8,6 @@ public protocol WebhookTransport: Sendable {
     /// POSTs `body` with `headers` to `url` and reports what came back. Never throws: a
     /// failure is a result with an error, to be retried.
     func post(url: String, headers: [(String, String)], body: [UInt8]) -> WebhookAttemptResult
-}
-
-/// A failure of the transport itself (libcurl would not start).
-public struct WebhookTransportError: Error, CustomStringConvertible, Sendable {
-    public let description: String
 }
 
 /// The libcurl transport: http and https only, no redirects followed, a connect and a total

@@ -115,3 +115,43 @@ long belay_curl_response_code(CURL *handle) {
     if (curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK) return 0;
     return code;
 }
+
+CURLcode belay_curl_setopt_list(CURL *handle, CURLoption option, struct curl_slist *list) {
+    return curl_easy_setopt(handle, option, list);
+}
+
+CURLcode belay_curl_setopt_error_buffer(CURL *handle, char *buffer) {
+    buffer[0] = 0;
+    return curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, buffer);
+}
+
+static size_t read_upload(char *destination, size_t size, size_t count, void *context) {
+    belay_curl_upload *upload = context;
+    size_t room = size * count;
+    size_t left = upload->length - upload->offset;
+    size_t take = left < room ? left : room;
+    if (take > 0) memcpy(destination, upload->bytes + upload->offset, take);
+    upload->offset += take;
+    return take;
+}
+
+CURLcode belay_curl_setopt_upload(CURL *handle, belay_curl_upload *upload, const void *bytes, size_t length) {
+    belay_curl_upload_free(upload);
+    upload->bytes = malloc(length > 0 ? length : 1);
+    if (!upload->bytes) return CURLE_OUT_OF_MEMORY;
+    if (length > 0) memcpy(upload->bytes, bytes, length);
+    upload->length = length;
+    upload->offset = 0;
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_READFUNCTION, read_upload);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_READDATA, upload);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_UPLOAD, 1L);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_INFILESIZE_LARGE, (curl_off_t)length);
+    return result;
+}
+
+void belay_curl_upload_free(belay_curl_upload *upload) {
+    free(upload->bytes);
+    upload->bytes = NULL;
+    upload->length = 0;
+    upload->offset = 0;
+}

@@ -37,7 +37,25 @@ CURLcode belay_curl_capture_body(CURL *handle, belay_curl_body *body);
 /// Frees what `belay_curl_capture_body` collected.
 void belay_curl_body_free(belay_curl_body *body);
 
-/// The HTTP status of the last transfer, 0 when none came back.
+/// Sets a list option (CURLOPT_MAIL_RCPT, …); the list must outlive the transfer.
+CURLcode belay_curl_setopt_list(CURL *handle, CURLoption option, struct curl_slist *list);
+
+/// Collects libcurl's own explanation of a failure (CURL_ERROR_SIZE bytes) in `buffer`.
+CURLcode belay_curl_setopt_error_buffer(CURL *handle, char *buffer);
+
+/// A request body sent from memory through CURLOPT_READFUNCTION (an SMTP message, an
+/// upload): `belay_curl_setopt_upload` copies the bytes, turns on CURLOPT_UPLOAD and sets its
+/// size; the read callback only touches this struct.
+typedef struct belay_curl_upload {
+    char *bytes;
+    size_t length;
+    size_t offset;
+} belay_curl_upload;
+CURLcode belay_curl_setopt_upload(CURL *handle, belay_curl_upload *upload, const void *bytes, size_t length);
+/// Frees what `belay_curl_setopt_upload` copied.
+void belay_curl_upload_free(belay_curl_upload *upload);
+
+/// The HTTP status (or the last SMTP reply code) of the last transfer, 0 when none came back.
 long belay_curl_response_code(CURL *handle);
 
 /// Whether `address` (an IPv4 or IPv6 sockaddr) is one the guard refuses.
