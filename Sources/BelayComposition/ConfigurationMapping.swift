@@ -38,6 +38,16 @@ extension DomainSettings {
             webhooks: WebhookPolicy(configuration: configuration),
             waitlist: WaitlistPolicy(claimMinutes: configuration.waitlist.claimMinutes, cutoffMinutes: configuration.waitlist.cutoffMinutes)
         )
+        let accounts = configuration.accounts
+        self.accounts = AccountPolicy(
+            signUp: SignUpMode(rawValue: accounts.signUp) ?? .open,
+            accessTokenLifetime: TimeInterval(accounts.accessTokenMinutes * 60),
+            refreshTokenIdleLifetime: TimeInterval(accounts.refreshTokenDays * 86_400),
+            emailCodeLifetime: TimeInterval(accounts.emailCodeMinutes * 60),
+            maxWrongEmailCodes: accounts.maxWrongEmailCodes,
+            recentSignInWindow: TimeInterval(accounts.recentSignInMinutes * 60),
+            defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en)
+        meetupCreators = MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members
     }
 }
 

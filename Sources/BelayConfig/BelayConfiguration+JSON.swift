@@ -99,11 +99,47 @@ extension BelayConfiguration {
                 ("alarm_minutes_before", integer(calendar.alarmMinutesBefore)),
             ])),
             ("meetups", .object([
+                ("created_by", string(meetups.createdBy)),
                 ("complete_every_seconds", integer(meetups.completeEverySeconds)),
             ])),
             ("waitlist", .object([
                 ("claim_minutes", integer(waitlist.claimMinutes)),
                 ("cutoff_minutes", integer(waitlist.cutoffMinutes)),
+            ])),
+            ("accounts", .object([
+                ("sign_up", string(accounts.signUp)),
+                ("access_token_minutes", integer(accounts.accessTokenMinutes)),
+                ("refresh_token_days", integer(accounts.refreshTokenDays)),
+                ("email_code_minutes", integer(accounts.emailCodeMinutes)),
+                ("max_wrong_email_codes", integer(accounts.maxWrongEmailCodes)),
+                ("recent_sign_in_minutes", integer(accounts.recentSignInMinutes)),
+            ])),
+            ("auth", .object([
+                ("apple", .object([
+                    ("client_ids", string(auth.apple.clientIDs.joined(separator: ","))),
+                    ("jwks_url", string(auth.apple.jwksURL)),
+                    ("team_id", string(auth.apple.teamID)),
+                    ("key_id", string(auth.apple.keyID)),
+                    ("private_key_file", string(auth.apple.privateKeyFile)),
+                    ("token_url", string(auth.apple.tokenURL)),
+                    ("revoke_url", string(auth.apple.revokeURL)),
+                ])),
+                ("google", .object([
+                    ("client_ids", string(auth.google.clientIDs.joined(separator: ","))),
+                    ("jwks_url", string(auth.google.jwksURL)),
+                ])),
+            ])),
+            ("mail", .object([
+                ("smtp_url", string(PasswordRedaction.redacted(mail.smtpURL))),
+                ("username", string(mail.username)),
+                // The password is never shown; an empty one stays empty so the output says whether one is set.
+                ("password", string(mail.password.isEmpty ? "" : "********")),
+                ("from", string(mail.from)),
+                ("require_tls", integer(mail.requireTLS ? 1 : 0)),
+            ])),
+            ("rate_limits", .object([
+                ("auth_per_address_per_minute", integer(rateLimits.authPerAddressPerMinute)),
+                ("auth_per_email_per_hour", integer(rateLimits.authPerEmailPerHour)),
             ])),
         ])
         return tree.prettyPrinted()

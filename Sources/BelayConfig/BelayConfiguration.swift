@@ -206,8 +206,10 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var alarmMinutesBefore: Int
     }
 
-    /// `meetups`: the meetup life-cycle in `belay serve`.
+    /// `meetups`: who creates meetups, and their life-cycle in `belay serve`.
     public struct Meetups: Sendable, Equatable {
+        /// `members` (any member creates and hosts their own meetups) or `hosts` (only hosts and admins).
+        public var createdBy: String = "members"
         /// Seconds between looks for meetups whose check-in window closed (they become
         /// `completed`); 0 turns it off.
         public var completeEverySeconds: Int
@@ -219,6 +221,69 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var claimMinutes: Int
         /// Minutes before the start from which no offers are made (places are given at once).
         public var cutoffMinutes: Int
+    }
+
+    /// `accounts`: members' sign-up and sessions.
+    public struct Accounts: Sendable, Equatable {
+        /// `open` (a first sign-in creates the account), `invite` (it needs an invite code) or
+        /// `closed` (only accounts an admin made may sign in).
+        public var signUp: String
+        public var accessTokenMinutes: Int
+        /// Days a session lasts without its refresh token being used.
+        public var refreshTokenDays: Int
+        /// Minutes an emailed code and link work.
+        public var emailCodeMinutes: Int
+        /// Wrong codes that void an emailed code.
+        public var maxWrongEmailCodes: Int
+        /// How old a sign-in may be for a member to delete their account.
+        public var recentSignInMinutes: Int
+    }
+
+    /// `auth`: the identity providers members sign in with.
+    public struct Auth: Sendable, Equatable {
+        /// `auth.apple`: Sign in with Apple.
+        public struct Apple: Sendable, Equatable {
+            /// The app's bundle ids and Services ids accepted as `aud`; empty turns Apple sign-in off.
+            public var clientIDs: [String]
+            public var jwksURL: String
+            /// The team, key id and `.p8` key that sign Belay's client secret, to revoke a
+            /// member's Apple tokens when they delete their account; empty: no revocation.
+            public var teamID: String
+            public var keyID: String
+            public var privateKeyFile: String
+            public var tokenURL: String
+            public var revokeURL: String
+        }
+
+        /// `auth.google`: Sign in with Google.
+        public struct Google: Sendable, Equatable {
+            /// The OAuth client ids accepted as `aud`; empty turns Google sign-in off.
+            public var clientIDs: [String]
+            public var jwksURL: String
+        }
+
+        public var apple: Apple
+        public var google: Google
+    }
+
+    /// `mail`: outgoing mail (sign-in codes) over SMTP.
+    public struct Mail: Sendable, Equatable {
+        /// `smtps://host:465` or `smtp://host:587` (STARTTLS); empty turns email sign-in off.
+        public var smtpURL: String
+        public var username: String
+        public var password: String
+        /// The sender, `Club <no-reply@club.example>` or a bare address.
+        public var from: String
+        /// 1 (default) refuses to send over `smtp://` without STARTTLS; 0 allows plain SMTP (a relay on the machine).
+        public var requireTLS: Bool
+    }
+
+    /// `rate_limits`: how much one caller may ask of the server.
+    public struct RateLimits: Sendable, Equatable {
+        /// Requests to `/v1/auth/*` per minute from one client address.
+        public var authPerAddressPerMinute: Int
+        /// Sign-in codes mailed to one address per hour.
+        public var authPerEmailPerHour: Int
     }
 
     /// `share`: the App IDs Instagram and Facebook Stories require.
@@ -280,6 +345,10 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var calendar: Calendar
     public var meetups: Meetups
     public var waitlist: Waitlist
+    public var accounts: Accounts
+    public var auth: Auth
+    public var mail: Mail
+    public var rateLimits: RateLimits
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

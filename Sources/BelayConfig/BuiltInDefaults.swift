@@ -129,11 +129,46 @@ enum BuiltInDefaults {
         "alarm_minutes_before": 60
       },
       "meetups": {
+        "created_by": "members",
         "complete_every_seconds": 60
       },
       "waitlist": {
         "claim_minutes": 0,
         "cutoff_minutes": 120
+      },
+      "accounts": {
+        "sign_up": "open",
+        "access_token_minutes": 60,
+        "refresh_token_days": 60,
+        "email_code_minutes": 10,
+        "max_wrong_email_codes": 5,
+        "recent_sign_in_minutes": 10
+      },
+      "auth": {
+        "apple": {
+          "client_ids": "",
+          "jwks_url": "https://appleid.apple.com/auth/keys",
+          "team_id": "",
+          "key_id": "",
+          "private_key_file": "",
+          "token_url": "https://appleid.apple.com/auth/token",
+          "revoke_url": "https://appleid.apple.com/auth/revoke"
+        },
+        "google": {
+          "client_ids": "",
+          "jwks_url": "https://www.googleapis.com/oauth2/v3/certs"
+        }
+      },
+      "mail": {
+        "smtp_url": "",
+        "username": "",
+        "password": "",
+        "from": "",
+        "require_tls": 1
+      },
+      "rate_limits": {
+        "auth_per_address_per_minute": 30,
+        "auth_per_email_per_hour": 5
       }
     }
     """
@@ -150,7 +185,7 @@ enum BuiltInDefaults {
     /// the configuration file it came from (or the working directory for the environment).
     static let pathKeys: Set<String> = [
         "data_directory", "database_path", "assets_directory", "migrations_directory",
-        "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort",
+        "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort", "auth.apple.private_key_file",
     ]
 
     /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.

@@ -334,8 +334,58 @@ struct ConfigurationValidator {
             refuse("calendar.alarm_minutes_before", "\(alarm) is not a number of minutes from 0 (no reminder) to 10080 (a week before)")
         }
         let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: alarm)
+        let createdBy = string("meetups.created_by")
+        if !["members", "hosts"].contains(createdBy) {
+            refuse("meetups.created_by", "\(JSONOutput.quoted(createdBy)) is neither \"members\" (any member creates and hosts meetups) nor \"hosts\" (only hosts and admins)")
+        }
         let meetups = BelayConfiguration.Meetups(
+            createdBy: createdBy,
             completeEverySeconds: atLeast(0, "meetups.complete_every_seconds", unit: "seconds", why: "0 turns it off"))
+
+        // accounts, auth, mail, rate limits
+        let signUp = string("accounts.sign_up")
+        if !["open", "invite", "closed"].contains(signUp) {
+            refuse("accounts.sign_up", "\(JSONOutput.quoted(signUp)) is not \"open\" (anyone who signs in gets an account), \"invite\" (a first sign-in needs an invite code) or \"closed\" (only accounts an admin made)")
+        }
+        let accessMinutes = atLeast(1, "accounts.access_token_minutes", unit: "minute")
+        let refreshDays = atLeast(1, "accounts.refresh_token_days", unit: "day")
+        let accounts = BelayConfiguration.Accounts(
+            signUp: signUp, accessTokenMinutes: accessMinutes, refreshTokenDays: refreshDays,
+            emailCodeMinutes: atLeast(1, "accounts.email_code_minutes", unit: "minute"),
+            maxWrongEmailCodes: atLeast(1, "accounts.max_wrong_email_codes", unit: "attempt"),
+            recentSignInMinutes: atLeast(1, "accounts.recent_sign_in_minutes", unit: "minute"))
+        if accessMinutes > refreshDays * 1440 {
+            refuse("accounts.access_token_minutes", "\(accessMinutes) minutes is longer than a session lasts (accounts.refresh_token_days); make it shorter")
+        }
+        let apple = BelayConfiguration.Auth.Apple(
+            clientIDs: list("auth.apple.client_ids"), jwksURL: httpURL("auth.apple.jwks_url", example: "https://appleid.apple.com/auth/keys"),
+            teamID: string("auth.apple.team_id"), keyID: string("auth.apple.key_id"), privateKeyFile: string("auth.apple.private_key_file"),
+            tokenURL: httpURL("auth.apple.token_url", example: "https://appleid.apple.com/auth/token"),
+            revokeURL: httpURL("auth.apple.revoke_url", example: "https://appleid.apple.com/auth/revoke"))
+        let appleKeyParts = [apple.teamID, apple.keyID, apple.privateKeyFile].filter { !$0.isEmpty }.count
+        if appleKeyParts != 0 && appleKeyParts != 3 {
+            refuse("auth.apple.private_key_file", "team_id, key_id and private_key_file go together (the key Apple gave the team for Sign in with Apple); set all three or none")
+        }
+        let google = BelayConfiguration.Auth.Google(
+            clientIDs: list("auth.google.client_ids"), jwksURL: httpURL("auth.google.jwks_url", example: "https://www.googleapis.com/oauth2/v3/certs"))
+        let smtpURL = string("mail.smtp_url")
+        let smtpScheme = URL(string: smtpURL)?.scheme?.lowercased() ?? ""
+        if !smtpURL.isEmpty, !["smtp", "smtps"].contains(smtpScheme) || (URL(string: smtpURL)?.host ?? "").isEmpty {
+            refuse("mail.smtp_url", "\(JSONOutput.quoted(PasswordRedaction.redacted(smtpURL))) is not smtps://host:465 or smtp://host:587, or \"\" for no mail")
+        }
+        let from = string("mail.from")
+        if !smtpURL.isEmpty, !from.contains("@") {
+            refuse("mail.from", "\(JSONOutput.quoted(from)) is not a sender address; give one such as \"Belay <no-reply@club.example>\"")
+        }
+        let requireTLS = integer("mail.require_tls")
+        if !(0...1).contains(requireTLS) {
+            refuse("mail.require_tls", "\(requireTLS) is not 1 (send only over TLS) or 0 (allow plain SMTP to a relay on this machine)")
+        }
+        let mail = BelayConfiguration.Mail(smtpURL: smtpURL, username: string("mail.username"), password: string("mail.password"),
+                                           from: from, requireTLS: requireTLS == 1)
+        let rateLimits = BelayConfiguration.RateLimits(
+            authPerAddressPerMinute: atLeast(1, "rate_limits.auth_per_address_per_minute", unit: "request"),
+            authPerEmailPerHour: atLeast(1, "rate_limits.auth_per_email_per_hour", unit: "message"))
         let waitlist = BelayConfiguration.Waitlist(
             claimMinutes: atLeast(0, "waitlist.claim_minutes", unit: "minutes", why: "0 promotes the first waitlisted member at once"),
             cutoffMinutes: atLeast(0, "waitlist.cutoff_minutes", unit: "minutes"))
@@ -360,6 +410,10 @@ struct ConfigurationValidator {
             calendar: calendar,
             meetups: meetups,
             waitlist: waitlist,
+            accounts: accounts,
+            auth: BelayConfiguration.Auth(apple: apple, google: google),
+            mail: mail,
+            rateLimits: rateLimits,
             sourceFile: sourceFile
         )
     }

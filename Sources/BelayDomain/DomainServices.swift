@@ -30,6 +30,10 @@ public struct DomainServices: Sendable {
     public let calendar: CalendarService
     /// Members' collection progress and weekly streaks.
     public let progress: ProgressService
+    /// Signing in, sessions, profiles and leaving.
+    public let accounts: AccountService
+    /// Invite codes for sign-up by invite.
+    public let invites: InviteService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -44,7 +48,8 @@ public struct DomainServices: Sendable {
         self.settings = settings
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
-        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist)
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
+                                creators: settings.meetupCreators)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
@@ -56,6 +61,8 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
+        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
+        invites = InviteService(pool: pool, clock: clock)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

@@ -11,7 +11,9 @@ import BelayPipeline
 /// | `*_not_found` | 404 |
 /// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog` | 422 (with `field` when one is named) |
 /// | `invalid_cursor` | 400 (with `parameter`) |
-/// | `not_permitted` | 403 |
+/// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
+/// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
+/// | `not_a_session` | 422 |
 /// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
 /// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
@@ -28,8 +30,15 @@ public enum DomainProblems {
         let reason = error.reason
         let status: HTTPStatus
         switch reason {
-        case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound:
+        case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound,
+             .sessionNotFound, .inviteNotFound:
             status = .notFound
+        case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused:
+            status = .unauthorized
+        case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
+            status = .forbidden
+        case .notASession:
+            status = .unprocessableContent
         case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
             status = .unprocessableContent
         case .invalidCursor:

@@ -20,9 +20,13 @@ public struct APIRoutes: Sendable {
     let sharePageCache: ExpiringMemory<String, CachedPage>
     /// The OpenAPI document, serialised once.
     let openAPIBytes: [UInt8]
+    /// The identity providers, mail and limits of signing in.
+    let signIn: SignInServices
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
-                sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource()) {
+                sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
+                signIn: SignInServices = SignInServices()) {
+        self.signIn = signIn
         sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,
                                         clock: clock, cost: { $0.bytes.count })
         self.services = services
@@ -55,6 +59,8 @@ public struct APIRoutes: Sendable {
             try context.requireRole([.admin], to: "read the server's metrics")
             return .metrics(text: services.metricsText())
         }
+        registerAuthRoutes(public: router, authenticated: authenticated)
+        registerAccountRoutes(public: router, authenticated: authenticated)
         registerMeetupRoutes(on: authenticated)
         registerAttendanceRoutes(on: authenticated)
         registerCheckInRoutes(on: authenticated)

@@ -44,11 +44,5 @@ extension APIRoutes {
             }
             return .api(AttendanceBody(attendance: attendance, presentation: presentation))
         }
-
-        routes.get("/v1/me") { _, context in
-            let caller = try context.caller()
-            return .api(UserBody(user: caller, calendarURL: try calendarFeedURL(memberID: caller.userID),
-                                 progress: try domain.progress.progress(memberID: caller.userID)))
-        }
     }
 }

@@ -1,11 +1,11 @@
 import BelayCore
 import BelayRepresentations
 
-/// The files that tell iOS and Android that `/s/…` links belong to the club's app, so a
+/// The files that tell iOS and Android that `/s/…`, `/auth/email/…` and `/invite/…` links belong to the club's app, so a
 /// tapped share link opens the app where it is installed (and the page elsewhere).
 enum AppLinkFiles {
     /// `/.well-known/apple-app-site-association`: `applinks` in the `components` format,
-    /// matching the share pages only. Nil when no iOS app id is configured.
+    /// matching share pages, email sign-in links and invite links. Nil when no iOS app id is configured.
     static func appleAppSiteAssociation(settings: SharePageSettings) -> [UInt8]? {
         guard !settings.iosAppIDs.isEmpty else { return nil }
         var json = JSONOutput()
@@ -17,10 +17,11 @@ enum AppLinkFiles {
                         json.key("appIDs")
                         json.array(ids) { json, id in json.string(id) }
                         json.key("components")
-                        json.array(["/s/*"]) { json, path in
+                        json.array([("/s/*", "Pages of shared rewards"), ("/auth/email/*", "Email sign-in links"),
+                                    ("/invite/*", "Invites to join the club")]) { json, component in
                             json.object { json in
-                                json.member("/", path)
-                                json.member("comment", "Pages of shared rewards")
+                                json.member("/", component.0)
+                                json.member("comment", component.1)
                             }
                         }
                     }

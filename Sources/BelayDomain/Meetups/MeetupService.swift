@@ -4,7 +4,8 @@ import Foundation
 
 /// Creating, changing, cancelling, reading and listing meetups, and the host's check-in code.
 ///
-/// Creating needs a host or admin; changing, cancelling and reading the code need the
+/// Creating needs a host or admin, or any member when `creators` is `members` (a member then
+/// hosts the meetups they create); changing, cancelling and reading the code need the
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
     let pool: any DatabaseStore
@@ -13,13 +14,17 @@ public final class MeetupService: Sendable {
     private let codes: CheckInCodeGenerator
     let events: WebhookEmitter
     let waitlist: WaitlistRules
+    /// Who may create meetups.
+    let creators: MeetupCreators
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, creators: MeetupCreators = .members) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
-                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
+                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers), creators: creators)
     }
 
-    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
+         creators: MeetupCreators) {
+        self.creators = creators
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
@@ -63,8 +68,8 @@ public final class MeetupService: Sendable {
     }
 
     private func createWrite(_ new: NewMeetup, recordPast: Bool, by actor: Actor) throws -> DomainWrite<Meetup> {
-        guard actor.role != .member else {
-            throw DomainError(.notPermitted, "Only hosts and admins create meetups")
+        guard actor.role != .member || creators == .members else {
+            throw DomainError(.notPermitted, "Only hosts and admins create meetups in this club (meetups.created_by is hosts)")
         }
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")

@@ -17,6 +17,10 @@ enum ShareRepository {
                         [memberID, clientEventID], decode)
     }
 
+    static func list(memberID: Int64, afterID: Int64, limit: Int, in db: Database) throws -> [ShareEvent] {
+        try db.query("SELECT \(columns) FROM share_events WHERE member_id = ? AND id > ? ORDER BY id LIMIT ?", [memberID, afterID, limit], decode)
+    }
+
     static func insert(_ event: NewShareEvent, memberID: Int64, meetupID: Int64, target: ShareTarget, at now: Date,
                        in db: Database) throws -> ShareEvent {
         let id = try db.insertReturningID("""

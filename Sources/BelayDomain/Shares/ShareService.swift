@@ -14,6 +14,13 @@ public final class ShareService: Sendable {
         self.clubTimeZone = clubTimeZone
     }
 
+    /// A member's own share events in the order they were recorded, `limit` after `afterID`
+    /// (for their data export).
+    /// - Throws: `DomainError.storageFailure`.
+    public func events(memberID: Int64, afterID: Int64 = 0, limit: Int = 500) throws -> [ShareEvent] {
+        try domainCall { try pool.read { try ShareRepository.list(memberID: memberID, afterID: afterID, limit: limit, in: $0) } }
+    }
+
     /// Records a share event of a member's own reward. A retry with a client event id the
     /// member used before records nothing and returns the first event.
     /// - Throws: `DomainError`: `invalid_input` naming the field, `reward_not_found`,

@@ -12,6 +12,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case holdNotFound = "hold_not_found"
     case renderJobNotFound = "render_job_not_found"
     case webhookNotFound = "webhook_not_found"
+    case sessionNotFound = "session_not_found"
+    case inviteNotFound = "invite_not_found"
 
     // Input.
     case invalidInput = "invalid_input"
@@ -22,6 +24,26 @@ public enum RefusalReason: String, Sendable, CaseIterable {
 
     // Permissions.
     case notPermitted = "not_permitted"
+
+    // Signing in.
+    /// `accounts.sign_up` is `closed` and this identity has no account.
+    case signUpClosed = "sign_up_closed"
+    /// `accounts.sign_up` is `invite`, this identity has no account, and no invite code came.
+    case inviteRequired = "invite_required"
+    /// The invite code is unknown, used up, expired or revoked.
+    case invalidInvite = "invalid_invite"
+    /// The ID token was already exchanged for a session once.
+    case tokenAlreadyUsed = "token_already_used"
+    /// The emailed code or link is wrong, expired, already used or voided.
+    case invalidEmailCode = "invalid_email_code"
+    /// The refresh token is unknown or its session has ended.
+    case invalidRefreshToken = "invalid_refresh_token"
+    /// A refresh token was presented a second time: the session is ended (it may have been stolen).
+    case refreshTokenReused = "refresh_token_reused"
+    /// The operation needs a sign-in at most a few minutes old.
+    case recentSignInRequired = "recent_sign_in_required"
+    /// The caller's token was made by an admin, not by signing in, so it has no session.
+    case notASession = "not_a_session"
 
     // Meetups and attendance.
     case meetupCancelled = "meetup_cancelled"

@@ -12,6 +12,10 @@ public struct DomainSettings: Sendable {
     public var waitlist: WaitlistPolicy
     /// The club's time zone: share statistics are grouped by day in it.
     public var clubTimeZone: TimeZone
+    /// Sign-up, sessions and emailed codes.
+    public var accounts: AccountPolicy = AccountPolicy()
+    /// Who may create meetups.
+    public var meetupCreators: MeetupCreators = .members
 
     public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
                 renderJobs: RenderJobPolicy = RenderJobPolicy(),
@@ -33,5 +37,6 @@ public struct DomainSettings: Sendable {
         try renderJobs.validate()
         try webhooks.validate()
         try waitlist.validate()
+        try accounts.validate()
     }
 }

@@ -67,6 +67,10 @@ public struct AuthenticatedUser: Sendable, Hashable {
     public let role: Role
     /// The token used, so it can be revoked or shown.
     public let tokenID: Int64
+    /// The session the token belongs to; nil for a token an admin made with the CLI.
+    public var sessionID: Int64? = nil
+    /// When the token stops working; nil for one that lasts until revoked.
+    public var expiresAt: Date? = nil
 
     /// The user as the `Actor` of domain operations.
     public var actor: Actor { .user(userID, role: role) }

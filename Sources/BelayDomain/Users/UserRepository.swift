@@ -50,9 +50,10 @@ enum UserRepository {
     }
 
     static func insertToken(userID: Int64, hash: [UInt8], prefix: String, label: String, at now: Date,
-                            in db: Database) throws -> APIToken {
-        let id = try db.insertReturningID("INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                          [userID, Data(hash), prefix, label, now])
+                            sessionID: Int64? = nil, expiresAt: Date? = nil, in db: Database) throws -> APIToken {
+        let id = try db.insertReturningID("""
+            INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [userID, Data(hash), prefix, label, now, sessionID, expiresAt])
         return APIToken(id: id, userID: userID, prefix: prefix, label: label,
                         createdAt: Date(millisecondsSince1970: now.millisecondsSince1970), lastUsedAt: nil, revokedAt: nil)
     }
@@ -79,15 +80,16 @@ enum UserRepository {
         let lastUsedAt: Date?
     }
 
-    static func activeTokenOwner(hash: [UInt8], in db: Database) throws -> TokenOwner? {
+    static func activeTokenOwner(hash: [UInt8], now: Date, in db: Database) throws -> TokenOwner? {
         try db.queryOne("""
-            SELECT t.id AS token_id, t.last_used_at, u.id AS user_id, u.handle, u.display_name, u.role
+            SELECT t.id AS token_id, t.last_used_at, t.session_id, t.expires_at, u.id AS user_id, u.handle, u.display_name, u.role
             FROM api_tokens t JOIN users u ON u.id = t.user_id
-            WHERE t.token_hash = ? AND t.revoked_at IS NULL
-            """, [Data(hash)]) { row in
+            WHERE t.token_hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ?) AND u.deleted_at IS NULL
+            """, [Data(hash), now]) { row in
             TokenOwner(user: AuthenticatedUser(userID: try row.get("user_id"), handle: try row.get("handle"),
                                                displayName: try row.get("display_name"), role: try row.get("role"),
-                                               tokenID: try row.get("token_id")),
+                                               tokenID: try row.get("token_id"), sessionID: try row.get("session_id"),
+                                               expiresAt: try row.get("expires_at")),
                        lastUsedAt: try row.get("last_used_at"))
         }
     }

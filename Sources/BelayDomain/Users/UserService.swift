@@ -206,10 +206,10 @@ public final class UserService: Sendable {
     public func authenticate(token: String) throws -> AuthenticatedUser? {
         guard token.utf8.count == Self.tokenPrefix.utf8.count + 43, token.hasPrefix(Self.tokenPrefix) else { return nil }
         let hash = Crypto.sha256(Array(token.utf8))
-        guard let owner = try domainCall({ try pool.readSingleStatement { try UserRepository.activeTokenOwner(hash: hash, in: $0) } }) else {
+        let now = clock.now()
+        guard let owner = try domainCall({ try pool.readSingleStatement { try UserRepository.activeTokenOwner(hash: hash, now: now, in: $0) } }) else {
             return nil
         }
-        let now = clock.now()
         let threshold = now.addingTimeInterval(-Self.lastUseResolution)
         if owner.lastUsedAt.map({ $0 < threshold }) ?? true {
             let due = tokenUses.withLock { $0.record(tokenID: owner.user.tokenID, at: now, threshold: threshold,

@@ -14,6 +14,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable {
     case meetupUpdated = "meetup.updated"
     case meetupCancelled = "meetup.cancelled"
     case meetupCompleted = "meetup.completed"
+    /// A member deleted their account (or an admin deleted it); `data` is only `{"id": …}`.
+    case userDeleted = "user.deleted"
     /// Sent only by `WebhookService.sendTest`, to the one endpoint asked for.
     case webhookTest = "webhook.test"
 

@@ -1,0 +1,35 @@
+import BelayCore
+import BelayHTTP
+import Foundation
+
+/// The limits on signing in: requests to `/v1/auth/*` per client address, and mailed codes
+/// per email address (so nobody can fill a stranger's inbox from many addresses).
+public struct AuthRateLimits: Sendable {
+    public let limiter: RateLimiter
+    public let perAddress: RateLimitPolicy
+    public let perEmail: RateLimitPolicy
+
+    /// - Throws: `RateLimitPolicyError` for a limit that cannot work (validated with the configuration first).
+    public init(addressRequestsPerMinute: Int = 30, emailsPerHour: Int = 5, clock: any TimeSource = SystemTimeSource()) throws {
+        limiter = RateLimiter(clock: clock)
+        perAddress = try RateLimitPolicy(name: "auth", requests: addressRequestsPerMinute, perSeconds: 60)
+        perEmail = try RateLimitPolicy(name: "auth-email", requests: emailsPerHour, perSeconds: 3_600)
+    }
+
+    /// 30 requests a minute per address, 5 mailed codes an hour per email address.
+    public init() {
+        // Literal limits RateLimitPolicy accepts: a failure here is a programmer error.
+        try! self.init(addressRequestsPerMinute: 30, emailsPerHour: 5)
+    }
+
+    /// The middleware limiting every `/v1/auth/*` request by client address.
+    func addressMiddleware<Context: RequestContext>() -> RateLimitMiddleware<Context> {
+        RateLimitMiddleware(policy: perAddress, limiter: limiter) { request, _ in ["ip:" + request.remoteAddress] }
+    }
+
+    /// Counts one mailed code to `email`.
+    /// - Throws: `HTTPError` 429 when the address has had its share.
+    func checkEmail(_ email: String) throws {
+        try limiter.check(perEmail, keys: ["email:" + Crypto.hex(Crypto.sha256(Array(email.utf8)))])
+    }
+}

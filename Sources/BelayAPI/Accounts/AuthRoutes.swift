@@ -1,0 +1,155 @@
+import BelayCore
+import BelayDomain
+import BelayHTTP
+import BelayIdentity
+import BelayRepresentations
+import Foundation
+
+extension APIRoutes {
+    /// Signing in (Apple, Google, an emailed code), refreshing and ending sessions. Every
+    /// `/v1/auth/*` route is limited per client address; mailed codes also per email address.
+    func registerAuthRoutes(public router: Router<APIContext>, authenticated: RouteGroup<APIContext>) {
+        let limits = signIn.limits
+        let auth = router.group().add(middleware: limits.addressMiddleware())
+
+        auth.post("/v1/auth/apple") { request, _ in
+            let body = try request.decodeJSON(as: AppleSignInRequest.self)
+            guard let verifier = signIn.apple else { throw Self.disabled("Sign in with Apple", setting: "auth.apple.client_ids") }
+            let token = try Self.verified { try verifier.verify(body.identityToken, nonce: body.nonce) }
+            var refreshToken: String?
+            if let code = body.authorizationCode, !code.isEmpty, let apple = signIn.appleAccounts {
+                // Kept only to be revoked when the member leaves; a failed exchange does not stop the sign-in.
+                refreshToken = try? apple.exchange(authorizationCode: code)
+            }
+            let identity = ProvenIdentity(method: .apple, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
+                                          name: body.name, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt,
+                                          appleRefreshToken: refreshToken)
+            return try signedIn(identity, details: body)
+        }
+
+        auth.post("/v1/auth/google") { request, _ in
+            let body = try request.decodeJSON(as: GoogleSignInRequest.self)
+            guard let verifier = signIn.google else { throw Self.disabled("Sign in with Google", setting: "auth.google.client_ids") }
+            let token = try Self.verified { try verifier.verify(body.idToken, nonce: body.nonce) }
+            let identity = ProvenIdentity(method: .google, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
+                                          name: nil, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt)
+            return try signedIn(identity, details: body)
+        }
+
+        auth.post("/v1/auth/email") { request, _ in
+            let body = try request.decodeJSON(as: EmailSignInRequest.self)
+            guard let mail = signIn.mail else { throw Self.disabled("Sign-in by email", setting: "mail.smtp_url") }
+            let locale = try Self.locale(body.locale)
+            let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
+            try limits.checkEmail(email)
+            let challenge = try domain.accounts.startEmailSignIn(email: body.email, locale: locale)
+            let link = signIn.publicBaseURL + "/auth/email/" + challenge.linkToken
+            let minutes = Int(domain.accounts.policy.emailCodeLifetime / 60)
+            let message = SignInMail.message(to: challenge.email, challenge: challenge, link: link, clubName: signIn.clubName, minutes: minutes)
+            guard mail.enqueue(message) else {
+                throw HTTPError(.serviceUnavailable, code: "busy", detail: "Too much mail is waiting to go out; try again in a minute.",
+                                headers: ["Retry-After": "60"])
+            }
+            var json = JSONOutput()
+            json.object { json in
+                json.member("status", "sent")
+                json.member("expires_in", minutes * 60)
+            }
+            // The same answer whether or not the address has an account.
+            return Response(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                            body: ResponseBody(bytes: json.bytes))
+        }
+
+        auth.post("/v1/auth/email/verify") { request, _ in
+            let body = try request.decodeJSON(as: EmailVerifyRequest.self)
+            let identity: ProvenIdentity
+            switch (body.email, body.code, body.linkToken) {
+            case let (email?, code?, nil):
+                identity = try domain.accounts.verifyEmailCode(email: email, code: code)
+            case let (nil, nil, token?):
+                identity = try domain.accounts.verifyEmailLink(token: token)
+            default:
+                throw HTTPError(.unprocessableContent, code: "invalid_body",
+                                detail: "Send either `email` and `code` (the six digits from the mail) or `link_token` (from the mail's link), not both.")
+            }
+            return try signedIn(identity, details: body)
+        }
+
+        auth.post("/v1/auth/refresh") { request, _ in
+            let body = try request.decodeJSON(as: RefreshRequest.self)
+            let grant = try domain.accounts.refresh(token: body.refreshToken)
+            return .api(SessionGrantBody(grant: grant, now: domain.clock.now()), headers: ["Cache-Control": "no-store"])
+        }
+
+        authenticated.post("/v1/auth/sign-out") { _, context in
+            let caller = try context.caller()
+            guard let sessionID = caller.sessionID else { throw Self.notASession() }
+            try domain.accounts.endSession(id: sessionID, userID: caller.userID)
+            tokenCache.removeAll()
+            return Response(status: .noContent, headers: [:], body: .empty)
+        }
+
+        // The universal link in the mail: the app opens it where it is installed; a browser
+        // gets a page that says so.
+        router.get("/auth/email/{token}") { _, _ in
+            let html = SharePageDocument.message(title: "Open the app to sign in",
+                                                 detail: "This sign-in link works in the club's app. Open it on the phone where the app is installed, or type the six-digit code from the mail into the app.",
+                                                 settings: services.sharePageSettings)
+            return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                                                   "Referrer-Policy": "no-referrer"],
+                            body: ResponseBody(string: html))
+        }
+    }
+
+    /// The tokens of a proven identity's sign-in.
+    private func signedIn(_ identity: ProvenIdentity, details: some SignInDetails) throws -> Response {
+        let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
+        let grant = try domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: try Self.locale(details.locale))
+        return .api(SessionGrantBody(grant: grant, now: domain.clock.now()), status: grant.accountCreated ? .created : .ok,
+                    headers: ["Cache-Control": "no-store"])
+    }
+
+    static func locale(_ text: String?) throws -> MemberLocale? {
+        guard let text else { return nil }
+        guard let locale = MemberLocale(rawValue: text) else {
+            throw HTTPError(.unprocessableContent, code: RefusalReason.invalidInput.rawValue,
+                            detail: "`locale` is ko, ja or en; got `\(text.prefix(20))`.", extensions: ["field": "locale"])
+        }
+        return locale
+    }
+
+    /// Runs a token check, turning its refusal into the problem the client gets.
+    static func verified(_ check: () throws -> VerifiedIdentityToken) throws -> VerifiedIdentityToken {
+        do {
+            return try check()
+        } catch let error as IdentityTokenError {
+            throw problem(for: error)
+        }
+    }
+
+    /// 503 with `Retry-After` when the provider's keys cannot be fetched, 422 for something
+    /// that is not a JWT at all, 401 for every other refusal.
+    static func problem(for error: IdentityTokenError) -> HTTPError {
+        switch error.code {
+        case .keysUnavailable:
+            return HTTPError(.serviceUnavailable, code: error.code.rawValue, detail: error.detail,
+                             headers: ["Retry-After": String(error.retryAfterSeconds ?? 30)])
+        case .malformedToken:
+            return HTTPError(.unprocessableContent, code: error.code.rawValue, detail: error.detail)
+        default:
+            return HTTPError.unauthorized(detail: error.detail, challenge: AuthenticationProblems.realm + ", error=\"invalid_token\"",
+                                          code: error.code.rawValue)
+        }
+    }
+
+    static func disabled(_ method: String, setting: String) -> HTTPError {
+        HTTPError(.forbidden, code: "sign_in_method_disabled",
+                  detail: "\(method) is not set up on this server; use another way to sign in, or ask the club to set `\(setting)`.")
+    }
+
+    static func notASession() -> HTTPError {
+        HTTPError(.unprocessableContent, code: RefusalReason.notASession.rawValue,
+                  detail: "This token was made by an admin, not by signing in, so it has no session; an admin revokes it with `belay users revoke-token`.",
+                  extensions: ["reason": .string(RefusalReason.notASession.rawValue)])
+    }
+}

@@ -1,0 +1,47 @@
+import BelayAPI
+import BelayConfig
+import BelayCore
+import BelayIdentity
+import Foundation
+
+extension SignInServices {
+    /// Sign-in from `config.json`: Apple when `auth.apple.client_ids` is set (with revocation
+    /// when the team's key is), Google when `auth.google.client_ids` is set, email when
+    /// `mail.smtp_url` is, and the `rate_limits` of `/v1/auth/*`.
+    /// - Throws: `ApplicationError` naming the key when Apple's key file cannot be used.
+    public init(configuration: BelayConfiguration, clock: any TimeSource, log: @escaping @Sendable (String) -> Void) throws {
+        let auth = configuration.auth
+        let apple = auth.apple.clientIDs.isEmpty ? nil : IdentityTokenVerifier(
+            settings: IdentityTokenVerifierSettings(provider: .apple, jwksURL: auth.apple.jwksURL, clientIDs: auth.apple.clientIDs), clock: clock)
+        let google = auth.google.clientIDs.isEmpty ? nil : IdentityTokenVerifier(
+            settings: IdentityTokenVerifierSettings(provider: .google, jwksURL: auth.google.jwksURL, clientIDs: auth.google.clientIDs), clock: clock)
+        var appleAccounts: AppleAccountClient?
+        if !auth.apple.privateKeyFile.isEmpty, let clientID = auth.apple.clientIDs.first {
+            do {
+                // The URLs are the operator's, not a caller's: they may point at a relay on the club's network.
+                appleAccounts = try AppleAccountClient(settings: AppleClientSettings(
+                    teamID: auth.apple.teamID, keyID: auth.apple.keyID, privateKeyFile: auth.apple.privateKeyFile, clientID: clientID,
+                    tokenURL: auth.apple.tokenURL, revokeURL: auth.apple.revokeURL, allowPrivateAddresses: true), clock: clock)
+            } catch {
+                throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): auth.apple.private_key_file",
+                                                       message: "\(error)"))
+            }
+        }
+        let mail = configuration.mail
+        let queue = mail.smtpURL.isEmpty ? nil : SignInMailQueue(
+            mailer: SMTPMailer(settings: SMTPSettings(url: mail.smtpURL, username: mail.username.isEmpty ? nil : mail.username,
+                                                      password: mail.password.isEmpty ? nil : mail.password, from: mail.from,
+                                                      requireTLS: mail.requireTLS), clock: clock),
+            log: log)
+        let limits: AuthRateLimits
+        do {
+            limits = try AuthRateLimits(addressRequestsPerMinute: configuration.rateLimits.authPerAddressPerMinute,
+                                        emailsPerHour: configuration.rateLimits.authPerEmailPerHour, clock: clock)
+        } catch {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): rate_limits", message: "\(error)"))
+        }
+        self.init(apple: apple, google: google, appleAccounts: appleAccounts, mail: queue, limits: limits,
+                  publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name)
+        self.log = log
+    }
+}

@@ -1,0 +1,402 @@
+import BelayCore
+import BelayStorage
+import Foundation
+
+/// Members' own accounts: signing in (Apple, Google, an emailed code), sessions with rotating
+/// refresh tokens, the profile, and leaving.
+///
+/// The proofs themselves (an ID token's signature, the mail going out) are checked and sent
+/// by the layers above; this service decides what a proven identity may do and keeps every
+/// change in one transaction.
+public final class AccountService: Sendable {
+    private let pool: any DatabaseStore
+    private let clock: any TimeSource
+    public let policy: AccountPolicy
+    private let events: WebhookEmitter
+    /// Refresh tokens start with this, so that they are recognised in logs and never taken for access tokens.
+    static let refreshTokenPrefix = "belay_r_"
+
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: WebhookEmitter) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = policy
+        self.events = events
+    }
+
+    // MARK: Signing in
+
+    /// Signs in with an identity the caller has proven, creating the account on a first
+    /// sign-in when sign-up allows it, and starts a session.
+    ///
+    /// Identities are linked by the provider's subject; a first sign-in whose verified email
+    /// matches an account's email joins that account. Two first sign-ins of one identity at
+    /// the same instant make one account.
+    /// - Throws: `DomainError` `token_already_used`, `sign_up_closed`, `invite_required`,
+    ///   `invalid_invite`, `invalid_input` (device name or name), or `storage_failure`.
+    public func signIn(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String? = nil,
+                       locale: MemberLocale? = nil) throws -> SessionGrant {
+        let device = try Self.checked(device)
+        let now = clock.now()
+        for attempt in 1...3 {
+            do {
+                return try domainCall {
+                    try pool.write { db in
+                        try signInWrite(identity, device: device, inviteCode: inviteCode, locale: locale, now: now, in: db)
+                    }
+                }
+            } catch let error as DomainError where attempt < 3 && error.underlying?.isUniqueConstraintViolation == true {
+                // Another node made the same account (or took the same handle) at this instant:
+                // the next attempt finds it.
+                continue
+            }
+        }
+        throw DomainError(.storageFailure, "The account could not be created; try again")
+    }
+
+    private func signInWrite(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String?, locale: MemberLocale?,
+                             now: Date, in db: Database) throws -> SessionGrant {
+        if let digest = identity.tokenDigest {
+            let expiry = max(identity.tokenExpiresAt ?? now, now).addingTimeInterval(600)
+            guard try AccountRepository.recordUsedIdentityToken(digest: digest, expiresAt: expiry, now: now, in: db) else {
+                throw DomainError(.tokenAlreadyUsed, "This ID token was already used to sign in; ask the provider for a new one and sign in again")
+            }
+        }
+        var created = false
+        let userID: Int64
+        if let owner = try AccountRepository.identityOwner(method: identity.method, subject: identity.subject, in: db) {
+            try AccountRepository.touchIdentity(id: owner.id, identity, now: now, in: db)
+            userID = owner.userID
+        } else if identity.emailVerified, let email = identity.email, let existing = try AccountRepository.userID(email: email, in: db) {
+            try AccountRepository.insertIdentity(identity, userID: existing, now: now, in: db)
+            userID = existing
+        } else {
+            switch policy.signUp {
+            case .open: break
+            case .closed:
+                throw DomainError(.signUpClosed, "This club does not take sign-ups; ask an admin to create your account first")
+            case .invite:
+                guard let code = inviteCode?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
+                    throw DomainError(.inviteRequired, "This club takes new members by invite; sign in again with the invite code a host gave you")
+                }
+                guard try InviteRepository.consume(code: code, now: now, in: db) else {
+                    throw DomainError(.invalidInvite, "This invite code is unknown, used up, expired or revoked; ask a host for a new one")
+                }
+            }
+            userID = try createAccount(for: identity, now: now, in: db).id
+            try AccountRepository.insertIdentity(identity, userID: userID, now: now, in: db)
+            created = true
+        }
+        if identity.method == .email || created || locale != nil {
+            try AccountRepository.setAccountDetails(userID: userID, locale: created ? locale : nil,
+                                                    emailVerified: identity.method == .email && identity.emailVerified, in: db)
+        }
+        let session = try AccountRepository.insertSession(userID: userID, device: device, method: identity.method, now: now,
+                                                          expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db)
+        return try grant(session: session, accountCreated: created, now: now, in: db)
+    }
+
+    private func createAccount(for identity: ProvenIdentity, now: Date, in db: Database) throws -> User {
+        let name = identity.name?.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping ?? ""
+        let emailName = identity.email.map { String($0.prefix(while: { $0 != "@" })) } ?? ""
+        let displayName = String((name.isEmpty ? (emailName.isEmpty ? "Climber" : emailName) : name).prefix(100))
+        try TextRule(field: "name", noun: "A name", lengths: 1...100).check(displayName)
+        let base = HandleRule.base(from: name.isEmpty ? emailName : name)
+        var handle = base
+        var suffix = 1
+        while try AccountRepository.handleExists(handle, in: db) {
+            suffix += 1
+            handle = base + String(suffix > 50 ? Int.random(in: 1000...999_999) : suffix)
+        }
+        // A verified email that no account has is kept; an unverified one never links anything.
+        let email = identity.emailVerified ? identity.email : nil
+        return try UserRepository.insert(NewUser(handle: handle, displayName: displayName, email: email, role: .member), at: now, in: db)
+    }
+
+    /// A new access token and refresh token for `session`.
+    private func grant(session: MemberSession, accountCreated: Bool, now: Date, in db: Database) throws -> SessionGrant {
+        let access = UserService.tokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
+        let refresh = Self.refreshTokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
+        let accessExpiry = now.addingTimeInterval(policy.accessTokenLifetime)
+        _ = try UserRepository.insertToken(userID: session.userID, hash: Crypto.sha256(Array(access.utf8)), prefix: String(access.prefix(12)),
+                                           label: "session \(session.id)", at: now, sessionID: session.id, expiresAt: accessExpiry, in: db)
+        try AccountRepository.insertRefreshToken(hash: Crypto.sha256(Array(refresh.utf8)), sessionID: session.id, now: now, in: db)
+        guard let user = try UserRepository.find(id: session.userID, in: db) else {
+            throw DomainError(.userNotFound, "No user has id \(session.userID)")
+        }
+        return SessionGrant(accessToken: access, accessTokenExpiresAt: Date(millisecondsSince1970: accessExpiry.millisecondsSince1970),
+                            refreshToken: refresh, session: session, user: user, accountCreated: accountCreated)
+    }
+
+    static func checked(_ device: DeviceDescription) throws -> DeviceDescription {
+        var device = device
+        device.name = device.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        device.platform = device.platform.trimmingCharacters(in: .whitespaces).lowercased()
+        try TextRule(field: "device_name", noun: "A device name", lengths: 0...100).check(device.name)
+        guard ["", "ios", "android", "web"].contains(device.platform) else {
+            throw DomainError.invalid("platform", "The platform is ios, android or web (got \(device.platform.debugDescription))")
+        }
+        return device
+    }
+
+    // MARK: Refreshing and ending sessions
+
+    private enum RefreshOutcome {
+        case granted(SessionGrant)
+        case unknown
+        case reused
+    }
+
+    /// Exchanges a refresh token for a new access token and a new refresh token. Each refresh
+    /// token works once: presenting one already used ends its whole session.
+    /// - Throws: `DomainError` `invalid_refresh_token`, `refresh_token_reused`, or `storage_failure`.
+    public func refresh(token: String) throws -> SessionGrant {
+        guard token.hasPrefix(Self.refreshTokenPrefix), token.utf8.count == Self.refreshTokenPrefix.utf8.count + 43 else {
+            throw DomainError(.invalidRefreshToken, "This is not a Belay refresh token; sign in again")
+        }
+        let hash = Crypto.sha256(Array(token.utf8))
+        let now = clock.now()
+        let outcome = try domainCall {
+            try pool.write { db -> RefreshOutcome in
+                guard let found = try AccountRepository.refreshToken(hash: hash, in: db) else { return .unknown }
+                guard try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) != nil else { return .unknown }
+                guard !found.used, try AccountRepository.spendRefreshToken(hash: hash, now: now, in: db) else {
+                    try AccountRepository.endSession(id: found.sessionID, now: now, in: db)
+                    return .reused
+                }
+                try AccountRepository.touchSession(id: found.sessionID, now: now,
+                                                   expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db)
+                try AccountRepository.pruneExpiredAccessTokens(sessionID: found.sessionID, before: now.addingTimeInterval(-86_400), in: db)
+                guard let session = try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) else { return .unknown }
+                return .granted(try grant(session: session, accountCreated: false, now: now, in: db))
+            }
+        }
+        switch outcome {
+        case let .granted(grant): return grant
+        case .unknown:
+            throw DomainError(.invalidRefreshToken, "This refresh token is unknown or its session has ended; sign in again")
+        case .reused:
+            throw DomainError(.refreshTokenReused, "This refresh token was already used, so its session was ended in case it was stolen; sign in again")
+        }
+    }
+
+    /// The member's live sessions, oldest first.
+    /// - Throws: `DomainError.storageFailure`.
+    public func sessions(userID: Int64) throws -> [MemberSession] {
+        let now = clock.now()
+        return try domainCall { try pool.read { try AccountRepository.liveSessions(userID: userID, now: now, in: $0) } }
+    }
+
+    /// Ends one of the member's sessions (signing out that device).
+    /// - Throws: `DomainError` `session_not_found` when the member has no live session `id`.
+    public func endSession(id: Int64, userID: Int64) throws {
+        let now = clock.now()
+        try domainCall {
+            try pool.write { db in
+                guard let session = try AccountRepository.liveSession(id: id, now: now, in: db), session.userID == userID else {
+                    throw DomainError(.sessionNotFound, "You have no signed-in session \(id); list them with GET /v1/me/sessions")
+                }
+                try AccountRepository.endSession(id: id, now: now, in: db)
+            }
+        }
+    }
+
+    // MARK: Email
+
+    /// Starts an email sign-in: a 6-digit code and a link token, stored hashed, that work
+    /// once within `policy.emailCodeLifetime`. A new request voids the address's earlier codes.
+    /// - Throws: `DomainError` `invalid_input` (field `email`) for something that is not an address.
+    public func startEmailSignIn(email rawEmail: String, locale requested: MemberLocale?) throws -> EmailSignInChallenge {
+        let email = try Self.normalisedEmail(rawEmail)
+        let code = Self.sixDigits()
+        let link = Crypto.base64URL(Crypto.randomBytes(32))
+        let now = clock.now()
+        let expiresAt = now.addingTimeInterval(policy.emailCodeLifetime)
+        let accountLocale = try domainCall {
+            try pool.write { db -> MemberLocale? in
+                try AccountRepository.insertChallenge(email: email, codeHash: Self.codeHash(email: email, code: code),
+                                                      linkHash: Crypto.sha256(Array(link.utf8)), now: now, expiresAt: expiresAt, in: db)
+                guard let userID = try AccountRepository.userID(email: email, in: db) else { return nil }
+                return try AccountRepository.profile(userID: userID, in: db)?.locale
+            }
+        }
+        return EmailSignInChallenge(email: email, code: code, linkToken: link, expiresAt: expiresAt,
+                                    locale: accountLocale ?? requested ?? policy.defaultLocale)
+    }
+
+    private enum CodeOutcome {
+        case proven(String)
+        case wrong
+    }
+
+    /// Checks an emailed code; the address is proven when it matches. The code then stops
+    /// working; after `policy.maxWrongEmailCodes` wrong codes it is void.
+    /// - Throws: `DomainError` `invalid_email_code` (wrong, expired, used or void), `invalid_input`.
+    public func verifyEmailCode(email rawEmail: String, code: String) throws -> ProvenIdentity {
+        let email = try Self.normalisedEmail(rawEmail)
+        let now = clock.now()
+        let presented = Self.codeHash(email: email, code: code.trimmingCharacters(in: .whitespaces))
+        let outcome = try domainCall {
+            try pool.write { db -> CodeOutcome in
+                guard let challenge = try AccountRepository.openChallenge(email: email, in: db), challenge.expiresAt > now else { return .wrong }
+                guard Self.constantTimeEqual(challenge.codeHash, presented) else {
+                    try AccountRepository.countWrongCode(challengeID: challenge.id, closing: challenge.wrongAttempts + 1 >= policy.maxWrongEmailCodes,
+                                                         now: now, in: db)
+                    return .wrong
+                }
+                return try AccountRepository.closeChallenge(id: challenge.id, now: now, in: db) ? .proven(email) : .wrong
+            }
+        }
+        return try Self.identity(outcome)
+    }
+
+    /// Checks the token of an emailed link; the address is proven when it is open.
+    /// - Throws: `DomainError` `invalid_email_code`.
+    public func verifyEmailLink(token: String) throws -> ProvenIdentity {
+        let hash = Crypto.sha256(Array(token.utf8))
+        let now = clock.now()
+        let outcome = try domainCall {
+            try pool.write { db -> CodeOutcome in
+                guard let challenge = try AccountRepository.openChallenge(linkHash: hash, in: db), challenge.expiresAt > now,
+                      challenge.wrongAttempts < policy.maxWrongEmailCodes,
+                      try AccountRepository.closeChallenge(id: challenge.id, now: now, in: db) else { return .wrong }
+                return .proven(challenge.email)
+            }
+        }
+        return try Self.identity(outcome)
+    }
+
+    private static func identity(_ outcome: CodeOutcome) throws -> ProvenIdentity {
+        guard case let .proven(email) = outcome else {
+            throw DomainError(.invalidEmailCode, "This code is wrong, expired or already used; ask for a new one with POST /v1/auth/email")
+        }
+        return ProvenIdentity(method: .email, subject: email, email: email, emailVerified: true)
+    }
+
+    /// An email address in the form it is stored and compared: trimmed, lower-cased.
+    /// - Throws: `DomainError` `invalid_input` (field `email`).
+    static func normalisedEmail(_ text: String) throws -> String {
+        let email = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+              !parts[1].hasSuffix("."), !email.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "<" || $0 == ">" || $0 == "," }),
+              email.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            throw DomainError.invalid("email", "\(text.prefix(80).debugDescription) is not an email address like name@example.com")
+        }
+        return email
+    }
+
+    static func sixDigits() -> String {
+        let value = Crypto.uint64(Crypto.randomBytes(8), at: 0) % 1_000_000
+        let text = String(value)
+        return String(repeating: "0", count: 6 - text.count) + text
+    }
+
+    static func codeHash(email: String, code: String) -> [UInt8] {
+        Crypto.sha256(Array("belay-email-code:\(email):\(code)".utf8))
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    // MARK: Profile
+
+    /// The member's own profile.
+    /// - Throws: `DomainError.userNotFound` (also for a deleted account).
+    public func profile(userID: Int64) throws -> MemberProfile {
+        guard let profile = try domainCall({ try pool.read { try AccountRepository.profile(userID: userID, in: $0) } }) else {
+            throw DomainError(.userNotFound, "No account has id \(userID)")
+        }
+        return profile
+    }
+
+    /// Changes the member's display name, handle, language or share-page preference.
+    /// - Throws: `DomainError` `invalid_input` naming the field, `handle_taken`, `user_not_found`.
+    public func updateProfile(userID: Int64, _ change: ProfileChange) throws -> MemberProfile {
+        var change = change
+        if let name = change.displayName {
+            change.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+            try TextRule(field: "display_name", noun: "A display name", lengths: 1...100).check(change.displayName ?? "")
+        }
+        if let handle = change.handle {
+            let normalised = HandleRule.normalised(handle)
+            try HandleRule.checkChosen(normalised)
+            change.handle = normalised
+        }
+        let update = change
+        return try domainCall {
+            do {
+                return try pool.write { db in
+                    guard try AccountRepository.profile(userID: userID, in: db) != nil else {
+                        throw DomainError(.userNotFound, "No account has id \(userID)")
+                    }
+                    try AccountRepository.updateProfile(userID: userID, update, in: db)
+                    guard let profile = try AccountRepository.profile(userID: userID, in: db) else {
+                        throw DomainError(.userNotFound, "No account has id \(userID)")
+                    }
+                    return profile
+                }
+            } catch let error as DatabaseError where error.isUniqueConstraintViolation {
+                throw DomainError(.handleTaken, "The handle \(update.handle ?? "") is taken; choose another", field: "handle")
+            }
+        }
+    }
+
+    // MARK: Leaving
+
+    /// Deletes the member's account at their own request, from a session whose sign-in is
+    /// at most `policy.recentSignInWindow` old. See `deleteAccount(userID:)`.
+    /// - Throws: `DomainError` `recent_sign_in_required`, `user_not_found`, `storage_failure`.
+    public func deleteOwnAccount(userID: Int64, sessionID: Int64?) throws -> AccountDeletion {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                guard let sessionID, let session = try AccountRepository.liveSession(id: sessionID, now: now, in: db),
+                      session.userID == userID, session.authenticatedAt >= now.addingTimeInterval(-policy.recentSignInWindow) else {
+                    throw DomainError(.recentSignInRequired, "Deleting your account needs a sign-in from the last \(Int(policy.recentSignInWindow / 60)) minutes; sign in again (or enter a new email code) and retry")
+                }
+                return try erase(userID: userID, now: now, in: db)
+            }
+        }
+    }
+
+    /// Deletes an account (an admin's `belay users delete`): what identifies the person goes
+    /// (name, email, handle — a tombstone takes its place —, identities, sessions and tokens,
+    /// the calendar feed), their rewards are revoked (badges through the status list, share
+    /// pages answer 410), attendance stays anonymous so counts stay right, and a
+    /// `user.deleted` webhook goes out, all in one transaction.
+    /// - Throws: `DomainError` `user_not_found` (also when already deleted), `storage_failure`.
+    public func deleteAccount(userID: Int64) throws -> AccountDeletion {
+        let now = clock.now()
+        return try domainCall { try pool.write { db in try erase(userID: userID, now: now, in: db) } }
+    }
+
+    private func erase(userID: Int64, now: Date, in db: Database) throws -> AccountDeletion {
+        guard let profile = try AccountRepository.profile(userID: userID, in: db) else {
+            throw DomainError(.userNotFound, "No account has id \(userID) (or it was already deleted)")
+        }
+        let appleTokens = try AccountRepository.appleRefreshTokens(userID: userID, in: db)
+        let rewards: [Int64] = try db.query("SELECT id FROM rewards WHERE member_id = ? AND revoked_at IS NULL ORDER BY id", [userID]) {
+            try $0.get("id")
+        }
+        try db.execute("UPDATE rewards SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL", [now, userID])
+        if let email = profile.user.email { try AccountRepository.deleteChallenges(email: email.lowercased(), in: db) }
+        for identity in try AccountRepository.identities(userID: userID, in: db) where identity.provider == .email {
+            try AccountRepository.deleteChallenges(email: identity.subject, in: db)
+        }
+        try AccountRepository.erase(userID: userID, now: now, in: db)
+        _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
+        try events.emit(.userDeleted, now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
+        return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)
+    }
+
+    // MARK: Taking their data
+
+    /// The member's identities (no secrets), for their export.
+    public func identities(userID: Int64) throws -> [LinkedIdentity] {
+        try domainCall { try pool.read { try AccountRepository.identities(userID: userID, in: $0) } }
+    }
+}
