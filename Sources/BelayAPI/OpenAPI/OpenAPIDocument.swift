@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayHTTP
+import BelayIdentity
 
 /// The OpenAPI 3.1 document served at `/openapi.json`: every route, parameter, request body,
 /// response and problem type of the API. Tests check that it lists exactly the routes the
@@ -9,7 +10,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -22,15 +23,15 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"]]),
+                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"], ["name": "accounts"]]),
             "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
                 "securitySchemes": [
                     "bearerAuth": ["type": "http", "scheme": "bearer",
-                                   "description": "An API token issued with `belay users token HANDLE` (it starts with `belay_`)."],
+                                   "description": "The `access_token` of a sign-in (`/v1/auth/*`, an hour, renewed with the refresh token), or an API token an admin issued with `belay users token HANDLE`; both start with `belay_`."],
                 ],
-                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }.merging(seriesSchemas) { current, _ in current }),
+                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }.merging(seriesSchemas) { current, _ in current }.merging(accountSchemas) { current, _ in current }),
                 "responses": .object(problemResponses),
             ],
         ]
@@ -38,7 +39,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -74,17 +75,30 @@ public enum OpenAPIDocument {
         ("storage_full", "503: the server's disk is full, so the write was not saved; retry after `Retry-After` seconds."),
         ("calendar_not_found", "404: no calendar feed has this token (it was revoked); `GET /v1/me` has the current URL."),
         ("internal_error", "500: an unexpected error, logged under the request id."),
-    ] + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
+        ("rate_limited", "429: too many requests under one limit (`policy` names it); retry after `Retry-After` seconds. Every limited answer has the `RateLimit` and `RateLimit-Policy` fields."),
+        ("sign_in_method_disabled", "403: this way of signing in is not set up on the server."),
+        ("invalid_body", "422: the body's members do not fit together (say which one to send)."),
+    ] + identityTokenCodes.map { code in
+        (code.rawValue, code == .keysUnavailable ? "503: the identity provider's keys cannot be fetched now; retry after `Retry-After` seconds."
+            : code == .malformedToken ? "422: the ID token is not a JWT." : "401: the ID token was refused.")
+    } + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
         (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted` (every 403: the caller may not do this), 422 for bad input or a wrong code, 409 otherwise).")
     }
+
+    /// Every refusal of an ID token, for the problem codes.
+    static let identityTokenCodes: [IdentityTokenError.Code] = [
+        .malformedToken, .algorithmNotAllowed, .keyMismatch, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
+        .wrongAuthorizedParty, .expired, .issuedInFuture, .wrongNonce, .missingNonce, .keysUnavailable, .malformedKeys,
+    ]
 
     static let introduction = """
         The API of Belay, a climbing club's app backend: meetups, joining and the waitlist, check-in \
         with the host's rotating code, the hold earned as a reward, its story-ready sticker, and what \
         the app needs to share it to Instagram or Facebook Stories or the system share sheet.
 
-        Every route except `/healthz`, `/readyz`, `/openapi.json`, the public share pages (`/s/…`, their \
-        stylesheet) and the app-link files (`/.well-known/…`) needs `Authorization: Bearer <token>`. \
+        Every route except `/healthz`, `/readyz`, `/openapi.json`, signing in (`/v1/auth/…`), the public \
+        share pages (`/s/…`, their stylesheet) and the app-link files (`/.well-known/…`) needs \
+        `Authorization: Bearer <token>`: the access token of a sign-in, renewed with its refresh token. \
         Members act for themselves; hosts manage the meetups they host; admins everything. Bodies are \
         JSON with snake_case members; times are RFC 3339 with an offset (a meetup's own zone for its \
         times). Lists take `limit` and `cursor` and answer `{"items": [...], "next_cursor": ...}`. \
@@ -126,8 +140,8 @@ public enum OpenAPIDocument {
                                               contentType: "text/plain")],
                              problems: [403]),
 
-            OpenAPIOperation(method: .get, path: "/v1/me", operationID: "me", summary: "The caller.", tag: "attendance",
-                             answers: [ok("The user behind the token.", "User")]),
+            OpenAPIOperation(method: .get, path: "/v1/me", operationID: "me", summary: "The caller's account.", tag: "accounts",
+                             answers: [ok("The account behind the token.", "Profile")]),
 
             OpenAPIOperation(method: .get, path: "/v1/meetups", operationID: "listMeetups", summary: "List meetups.", tag: "meetups",
                              queryParameters: [
@@ -366,7 +380,7 @@ public enum OpenAPIDocument {
     }
 
     static let problemResponses: [String: JSONValue] = {
-        let statuses = [400, 401, 403, 404, 409, 410, 413, 415, 422, 500, 503]
+        let statuses = [400, 401, 403, 404, 409, 410, 413, 415, 422, 429, 500, 503]
         var responses: [String: JSONValue] = [:]
         for status in statuses {
             var response: [String: JSONValue] = [

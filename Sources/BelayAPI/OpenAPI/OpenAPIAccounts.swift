@@ -1,0 +1,151 @@
+import BelayCore
+import BelayDomain
+import BelayHTTP
+
+extension OpenAPIDocument {
+    /// Signing in, sessions, the member's own account, and invites.
+    static let accountOperations: [OpenAPIOperation] = {
+        typealias Answer = OpenAPIOperation.Answer
+        let grant = [Answer(status: 200, description: "Signed in to an existing account.", schema: Schema.ref("SessionGrant")),
+                     Answer(status: 201, description: "Signed in to the account this sign-in created.", schema: Schema.ref("SessionGrant"))]
+        let profile = Answer(status: 200, description: "The caller's account.", schema: Schema.ref("Profile"))
+        let invite = Schema.ref("Invite")
+        let signInProblems = [401, 403, 413, 415, 422, 429, 503]
+        return [
+            OpenAPIOperation(method: .post, path: "/v1/auth/apple", operationID: "signInWithApple", summary: "Sign in with Apple.", tag: "accounts",
+                             description: "Send the identity token Apple gave the app and the raw nonce the app generated (Apple puts its SHA-256 in the token). The first sign-in creates the account when the club's sign-up allows it; send `name` then, as Apple gives it only once. 401 codes: `bad_signature`, `algorithm_not_allowed`, `key_mismatch`, `unknown_key`, `wrong_issuer`, `wrong_audience`, `token_expired`, `issued_in_future`, `wrong_nonce`, `malformed_keys`, `token_already_used`; 422 `malformed_token`; 503 `keys_unavailable` with `Retry-After`.",
+                             isPublic: true, requestBody: "AppleSignInRequest", answers: grant, problems: signInProblems),
+            OpenAPIOperation(method: .post, path: "/v1/auth/google", operationID: "signInWithGoogle", summary: "Sign in with Google.", tag: "accounts",
+                             description: "Send the ID token from Google Sign-In (and the nonce when the app set one). Refusals as for Apple, plus `wrong_authorized_party`.",
+                             isPublic: true, requestBody: "GoogleSignInRequest", answers: grant, problems: signInProblems),
+            OpenAPIOperation(method: .post, path: "/v1/auth/email", operationID: "sendEmailCode", summary: "Mail a sign-in code and link.", tag: "accounts",
+                             description: "Mails a 6-digit code and a link `<server>/auth/email/{token}` (a universal link the app opens) that work once for `accounts.email_code_minutes`. The answer is the same whether or not the address has an account.",
+                             isPublic: true, requestBody: "EmailSignInRequest",
+                             answers: [Answer(status: 202, description: "The mail is on its way.", schema: Schema.ref("EmailSent"))],
+                             problems: [403, 413, 415, 422, 429, 503]),
+            OpenAPIOperation(method: .post, path: "/v1/auth/email/verify", operationID: "verifyEmailCode", summary: "Sign in with the mailed code or link.", tag: "accounts",
+                             description: "Send `email` and `code`, or `link_token` from the link. A code works once; five wrong codes void it (401 `invalid_email_code`).",
+                             isPublic: true, requestBody: "EmailVerifyRequest", answers: grant, problems: [401, 403, 413, 415, 422, 429]),
+            OpenAPIOperation(method: .post, path: "/v1/auth/refresh", operationID: "refreshSession", summary: "New tokens for a refresh token.", tag: "accounts",
+                             description: "Each refresh token works once and is replaced by the one in the answer. Presenting one already used ends its whole session (401 `refresh_token_reused`): sign in again.",
+                             isPublic: true, requestBody: "RefreshRequest", answers: [grant[0]], problems: [401, 413, 415, 422, 429]),
+            OpenAPIOperation(method: .post, path: "/v1/auth/sign-out", operationID: "signOut", summary: "End the caller's session.", tag: "accounts",
+                             answers: [Answer(status: 204, description: "Signed out; the session's tokens no longer work.", schema: nil)],
+                             problems: [422]),
+            OpenAPIOperation(method: .patch, path: "/v1/me", operationID: "updateMe", summary: "Change the caller's profile.", tag: "accounts",
+                             description: "Members left out stay as they are. Handles are 3–30 letters, digits, `_`, `.` or `-`, unique after NFKC and case folding; some words are reserved.",
+                             requestBody: "ProfileRequest", answers: [profile], problems: [409, 413, 415, 422]),
+            OpenAPIOperation(method: .delete, path: "/v1/me", operationID: "deleteMe", summary: "Delete the caller's account.", tag: "accounts",
+                             description: "Needs a sign-in at most `accounts.recent_sign_in_minutes` old (else 403 `recent_sign_in_required`). Erases what identifies the member (name, email, handle, identities, sessions, calendar feed), revokes their rewards (badges and share pages), and keeps their attendance anonymously.",
+                             answers: [Answer(status: 204, description: "The account is deleted.", schema: nil)], problems: [403]),
+            OpenAPIOperation(method: .get, path: "/v1/me/sessions", operationID: "listSessions", summary: "The caller's signed-in devices.", tag: "accounts",
+                             answers: [Answer(status: 200, description: "Live sessions, oldest first.", schema: Schema.ref("SessionList"))]),
+            OpenAPIOperation(method: .delete, path: "/v1/me/sessions/{id}", operationID: "endSession", summary: "Sign one device out.", tag: "accounts",
+                             answers: [Answer(status: 204, description: "The session has ended.", schema: nil)], problems: [404]),
+            OpenAPIOperation(method: .get, path: "/v1/me/export", operationID: "exportMe", summary: "Everything Belay keeps about the caller.", tag: "accounts",
+                             answers: [Answer(status: 200, description: "One JSON document: profile, identities (no secrets), sessions, attendances, rewards with image URLs, share events.",
+                                              schema: Schema.ref("AccountExport"))],
+                             problems: [503]),
+            OpenAPIOperation(method: .post, path: "/v1/invites", operationID: "createInvite", summary: "Make an invite code (hosts and admins).", tag: "accounts",
+                             requestBody: "InviteRequest", answers: [Answer(status: 201, description: "The invite.", schema: invite)],
+                             problems: [403, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/invites", operationID: "listInvites", summary: "Invites (an admin's all, a host's own).", tag: "accounts",
+                             answers: [Answer(status: 200, description: "The newest 200 invites.", schema: Schema.ref("InviteList"))], problems: [403]),
+            OpenAPIOperation(method: .delete, path: "/v1/invites/{id}", operationID: "revokeInvite", summary: "Revoke an invite.", tag: "accounts",
+                             answers: [Answer(status: 200, description: "The revoked invite.", schema: invite)], problems: [403, 404]),
+            OpenAPIOperation(method: .get, path: "/auth/email/{token}", operationID: "emailLinkPage", summary: "The page of a mailed sign-in link (for a browser without the app).",
+                             tag: "accounts", isPublic: true,
+                             answers: [Answer(status: 200, description: "A page telling to open the link with the app.", schema: Schema.string, contentType: "text/html")]),
+            OpenAPIOperation(method: .get, path: "/invite/{code}", operationID: "invitePage", summary: "The page of an invite link (for a browser without the app).",
+                             tag: "accounts", isPublic: true,
+                             answers: [Answer(status: 200, description: "A page with the invite code.", schema: Schema.string, contentType: "text/html")]),
+        ]
+    }()
+
+    static let accountSchemas: [String: JSONValue] = {
+        let device: [(String, JSONValue)] = [
+            ("device_name", ["type": "string", "maxLength": 100, "description": "Shown in the member's list of sessions, e.g. `Jisoo's iPhone`."]),
+            ("platform", Schema.enumeration(["ios", "android", "web", ""])),
+            ("invite_code", ["type": "string", "maxLength": 64, "description": "Needed for a first sign-in when the club takes members by invite."]),
+            ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue), description: "The new account's language.")),
+        ]
+        let deviceNames = Set(device.map(\.0))
+        let nonEmpty: JSONValue = ["type": "string", "minLength": 1]
+        let dateTime = Schema.dateTime
+        return [
+            "AppleSignInRequest": Schema.object(pairs: [
+                ("identity_token", nonEmpty), ("nonce", nonEmpty),
+                ("name", ["type": "string", "maxLength": 100, "description": "The name Apple gave the app (first sign-in only)."]),
+                ("authorization_code", ["type": "string", "description": "Exchanged for a refresh token Belay revokes at Apple when the member deletes their account."]),
+            ] + device, optional: deviceNames.union(["name", "authorization_code"])),
+            "GoogleSignInRequest": Schema.object(pairs: [("id_token", nonEmpty), ("nonce", Schema.string)] + device,
+                                                 optional: deviceNames.union(["nonce"])),
+            "EmailSignInRequest": Schema.object(pairs: [("email", ["type": "string", "format": "email", "maxLength": 254]),
+                                                        ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue)))],
+                                                optional: ["locale"]),
+            "EmailVerifyRequest": Schema.object(pairs: [
+                ("email", ["type": "string", "format": "email", "maxLength": 254]),
+                ("code", ["type": "string", "pattern": "^[0-9]{6}$"]),
+                ("link_token", nonEmpty),
+            ] + device, optional: deviceNames.union(["email", "code", "link_token"]),
+               description: "`email` and `code`, or `link_token`."),
+            "RefreshRequest": Schema.object(["refresh_token": nonEmpty]),
+            "EmailSent": Schema.object(["status": Schema.enumeration(["sent"]), "expires_in": Schema.integer("Seconds the code works.")]),
+            "SessionGrant": Schema.object([
+                "access_token": Schema.string("The bearer token for every other request."),
+                "token_type": Schema.enumeration(["Bearer"]),
+                "expires_in": Schema.integer("Seconds the access token works."),
+                "refresh_token": Schema.string("Exchanged once at `POST /v1/auth/refresh`; keep it in the device's keychain."),
+                "refresh_token_expires_at": dateTime,
+                "session_id": Schema.integer,
+                "account_created": Schema.boolean,
+                "user": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
+                                       "role": Schema.enumeration(Role.allCases.map(\.rawValue))]),
+            ]),
+            "ProfileRequest": Schema.object([
+                "display_name": ["type": "string", "minLength": 1, "maxLength": 100],
+                "handle": ["type": "string", "minLength": 3, "maxLength": 30],
+                "locale": Schema.enumeration(MemberLocale.allCases.map(\.rawValue)),
+                "show_name_on_share_pages": Schema.boolean,
+            ], optional: ["display_name", "handle", "locale", "show_name_on_share_pages"]),
+            "Profile": Schema.object([
+                "id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
+                "role": Schema.enumeration(Role.allCases.map(\.rawValue)),
+                "email": Schema.nullable(Schema.string), "email_verified": Schema.boolean,
+                "locale": Schema.nullable(Schema.enumeration(MemberLocale.allCases.map(\.rawValue))),
+                "show_name_on_share_pages": Schema.boolean, "created_at": dateTime,
+                "calendar_url": Schema.string("The caller's private calendar feed (RFC 5545) to subscribe to."),
+                "progress": Schema.ref("Progress"),
+            ], optional: ["calendar_url", "progress"]),
+            "Session": Schema.object([
+                "id": Schema.integer, "device_name": Schema.string, "platform": Schema.string,
+                "sign_in_method": Schema.enumeration(SignInMethod.allCases.map(\.rawValue)),
+                "created_at": dateTime, "last_used_at": dateTime, "expires_at": dateTime,
+                "current": Schema.boolean,
+            ]),
+            "SessionList": Schema.object(["items": Schema.array(of: Schema.ref("Session"))]),
+            "InviteRequest": Schema.object([
+                "uses": ["type": "integer", "minimum": 1, "maximum": 10000, "description": "How many people it admits (1 when absent)."],
+                "expires_in_days": ["type": "integer", "minimum": 1, "maximum": 365, "description": "Days it works (7 when absent)."],
+            ], optional: ["uses", "expires_in_days"]),
+            "Invite": Schema.object([
+                "id": Schema.integer, "code": Schema.string, "link": Schema.uri, "max_uses": Schema.integer, "uses": Schema.integer,
+                "expires_at": dateTime, "created_at": dateTime, "revoked_at": Schema.nullable(dateTime), "usable": Schema.boolean,
+            ]),
+            "InviteList": Schema.object(["items": Schema.array(of: Schema.ref("Invite"))]),
+            "ExportedIdentity": Schema.object([
+                "provider": Schema.enumeration(SignInMethod.allCases.map(\.rawValue)), "subject": Schema.string,
+                "email": Schema.nullable(Schema.string), "created_at": dateTime, "last_used_at": dateTime,
+            ]),
+            "AccountExport": Schema.object([
+                "format": Schema.enumeration(["belay-member-export/1"]), "exported_at": dateTime,
+                "profile": Schema.ref("Profile"),
+                "identities": Schema.array(of: Schema.ref("ExportedIdentity")),
+                "sessions": Schema.array(of: Schema.ref("Session")),
+                "attendances": Schema.array(of: Schema.ref("Attendance")),
+                "rewards": Schema.array(of: Schema.ref("Reward")),
+                "share_events": Schema.array(of: Schema.ref("ShareEvent")),
+            ]),
+        ]
+    }()
+}

@@ -1,0 +1,260 @@
+import BelayCore
+import BelayHTTP
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// `belay serve` signing members in against real protocol peers on loopback: a provider that
+/// publishes keys and signs ID tokens with PyJWT (and plays Apple's token and revocation
+/// endpoints, checking Belay's client secret), and an SMTP server whose messages are parsed
+/// with Python's `email` package.
+@Suite(.serialized) struct SignInEndToEndTests {
+    static let appleClientID = "club.example.belay"
+    static let googleClientID = "1234-abc.apps.googleusercontent.com"
+
+    struct Peers {
+        let workspace: ServeWorkspace
+        let provider: IdentityProviderProcess
+        let smtp: SMTPCaptureProcess
+        let server: BelayServerProcess
+    }
+
+    func start(signUp: String = "open", authPerMinute: Int = 1_000, emailsPerHour: Int = 50) throws -> Peers {
+        let keys = try TemporaryDirectory(prefix: "belay-idp")
+        let provider = try IdentityProviderProcess(in: keys, appleClientID: Self.appleClientID)
+        let smtp = try SMTPCaptureProcess()
+        let workspace = try ServeWorkspace(server: ["public_base_url": "https://climb.example"], settings: [
+            "accounts": ["sign_up": signUp],
+            "auth": [
+                "apple": ["client_ids": Self.appleClientID, "jwks_url": provider.jwksURL, "team_id": provider.appleTeamID,
+                          "key_id": provider.appleKeyID, "private_key_file": provider.appleTeamKeyFile,
+                          "token_url": provider.url("/auth/token"), "revoke_url": provider.url("/auth/revoke")],
+                "google": ["client_ids": Self.googleClientID, "jwks_url": provider.jwksURL],
+            ],
+            "mail": ["smtp_url": smtp.url, "from": "Belay Climbing Club <no-reply@climb.example>", "require_tls": 0],
+            "rate_limits": ["auth_per_address_per_minute": authPerMinute, "auth_per_email_per_hour": emailsPerHour],
+        ])
+        let server = try workspace.serve()
+        return Peers(workspace: workspace, provider: provider, smtp: smtp, server: server)
+    }
+
+    /// An Apple identity token for `subject` with the SHA-256 of `nonce`, signed by the provider.
+    static func appleToken(_ provider: IdentityProviderProcess, subject: String, nonce: String, email: String? = nil,
+                           alg: String = "RS256", kid: String = "rsa-1", overrides: [String: Any] = [:]) throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        var claims: [String: Any] = ["iss": "https://appleid.apple.com", "aud": appleClientID, "sub": subject, "iat": now, "exp": now + 600,
+                                     "nonce": Crypto.hex(Crypto.sha256(Array(nonce.utf8))), "nonce_supported": true]
+        if let email { claims["email"] = email; claims["email_verified"] = "true"; claims["is_private_email"] = "true" }
+        claims.merge(overrides) { $1 }
+        return try provider.sign(claims: claims, alg: alg, kid: kid)
+    }
+
+    static func body(_ members: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
+    }
+
+    @Test func appleSignInRefreshReuseProfileAndDeletion() throws {
+        let peers = try start()
+        let (server, provider) = (peers.server, peers.provider)
+        let token = try Self.appleToken(provider, subject: "000123.apple", nonce: "raw-nonce-1", email: "x7f@privaterelay.appleid.com")
+        let signIn = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": token, "nonce": "raw-nonce-1", "name": "Jisoo Kim", "authorization_code": "apple-code-1",
+            "device_name": "Jisoo's iPhone", "platform": "ios", "locale": "ko"]))
+        #expect(signIn.status == 201, "\(signIn.response.text)")
+        #expect(signIn["account_created"]?.boolValue == true)
+        #expect(signIn["user"]?["handle"]?.stringValue == "jisoo.kim")
+        #expect(signIn.response.header("Cache-Control") == "no-store")
+        let access = try #require(signIn["access_token"]?.stringValue)
+        let refresh = try #require(signIn["refresh_token"]?.stringValue)
+        // Apple's authorization code was exchanged with a client secret Apple's side verified.
+        let exchange = try #require(try provider.appleRequests().first { $0["endpoint"] as? String == "token" })
+        #expect(exchange["verified"] as? Bool == true, "\(exchange)")
+
+        // The same token again is refused: each works once.
+        let replay = try server.call("POST", "/v1/auth/apple", json: try Self.body(["identity_token": token, "nonce": "raw-nonce-1"]))
+        #expect(replay.status == 401)
+        #expect(replay["code"]?.stringValue == "token_already_used")
+
+        let me = try server.call("GET", "/v1/me", token: access)
+        #expect(me.status == 200)
+        #expect(me["display_name"]?.stringValue == "Jisoo Kim")
+        #expect(me["locale"]?.stringValue == "ko")
+        #expect(me["email"]?.stringValue == "x7f@privaterelay.appleid.com")
+
+        let patched = try server.call("PATCH", "/v1/me", token: access, json: #"{"display_name": "지수", "handle": "ｊｉｓｏｏ", "locale": "en"}"#)
+        #expect(patched.status == 200, "\(patched.response.text)")
+        #expect(patched["handle"]?.stringValue == "jisoo")
+        let reserved = try server.call("PATCH", "/v1/me", token: access, json: #"{"handle": "Ａdmin"}"#)
+        #expect(reserved.status == 422)
+
+        // A member creates and hosts a meetup (meetups.created_by defaults to members).
+        let start = Date().addingTimeInterval(-60)
+        let meetup = try server.call("POST", "/v1/meetups", token: access, json: try Self.body([
+            "title": "Evening session", "place_name": "Seoul Forest Gym", "capacity": 8, "time_zone": "Asia/Seoul",
+            "starts_at": RFC3339.string(from: start, utcOffsetSeconds: 0), "ends_at": RFC3339.string(from: start.addingTimeInterval(7_200), utcOffsetSeconds: 0)]))
+        #expect(meetup.status == 201, "\(meetup.response.text)")
+
+        let rotated = try server.call("POST", "/v1/auth/refresh", json: try Self.body(["refresh_token": refresh]))
+        #expect(rotated.status == 200)
+        let newAccess = try #require(rotated["access_token"]?.stringValue)
+        let sessions = try server.call("GET", "/v1/me/sessions", token: newAccess)
+        #expect(sessions["items"]?.arrayValue?.count == 1)
+        #expect(sessions["items"]?.arrayValue?.first?["device_name"]?.stringValue == "Jisoo's iPhone")
+        #expect(sessions["items"]?.arrayValue?.first?["current"]?.boolValue == true)
+
+        // The first refresh token presented again: the session ends, so the new access token stops too.
+        let reused = try server.call("POST", "/v1/auth/refresh", json: try Self.body(["refresh_token": refresh]))
+        #expect(reused.status == 401)
+        #expect(reused["code"]?.stringValue == "refresh_token_reused")
+        #expect(try server.poll(timeout: 5) { try server.call("GET", "/v1/me", token: newAccess).status == 401 ? true : nil } == true)
+
+        // Signing in again is recent enough to delete the account; Apple's token is revoked.
+        let again = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": try Self.appleToken(provider, subject: "000123.apple", nonce: "raw-nonce-2"), "nonce": "raw-nonce-2"]))
+        #expect(again.status == 200)
+        #expect(again["account_created"]?.boolValue == false)
+        let fresh = try #require(again["access_token"]?.stringValue)
+        let export = try server.call("GET", "/v1/me/export", token: fresh)
+        #expect(export.status == 200)
+        #expect(export["profile"]?["handle"]?.stringValue == "jisoo")
+        #expect(export["identities"]?.arrayValue?.first?["provider"]?.stringValue == "apple")
+        #expect(!export.response.text.contains("apple-code-1"))
+        let deleted = try server.call("DELETE", "/v1/me", token: fresh)
+        #expect(deleted.status == 204, "\(deleted.response.text)")
+        #expect(try server.poll(timeout: 10) { try provider.revokedTokens().isEmpty ? nil : true } == true)
+        #expect(try server.call("GET", "/v1/me", token: fresh).status == 401)
+    }
+
+    @Test func everyRefusedTokenIsAProblemWithItsCodeAndNeverA500() throws {
+        let peers = try start()
+        let (server, provider) = (peers.server, peers.provider)
+        func attempt(_ token: String, nonce: String = "n") throws -> WireResponse {
+            try server.call("POST", "/v1/auth/apple", json: try Self.body(["identity_token": token, "nonce": nonce]))
+        }
+        func expectRefusal(_ response: WireResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(response.status == status, "\(response.response.text)", sourceLocation: sourceLocation)
+            #expect(response["code"]?.stringValue == code, "\(response.response.text)", sourceLocation: sourceLocation)
+            #expect(response.isProblem, sourceLocation: sourceLocation)
+        }
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "none")), 401, "algorithm_not_allowed")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "HS256")), 401, "algorithm_not_allowed")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", overrides: ["iss": "https://evil.example"])), 401, "wrong_issuer")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", overrides: ["aud": "com.other.app"])), 401, "wrong_audience")
+        let now = Int(Date().timeIntervalSince1970)
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", overrides: ["exp": now - 3_600, "iat": now - 7_200])), 401, "token_expired")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", overrides: ["iat": now + 3_600, "exp": now + 7_200])), 401, "issued_in_future")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "other")), 401, "wrong_nonce")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", kid: "nobody")), 401, "unknown_key")
+        expectRefusal(try attempt("not.a.jwt"), 422, "malformed_token")
+        expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "ES256", kid: "ec-1") + "x"), 401, "bad_signature")
+        try provider.setDown(true)
+        _ = try provider.rotate(kind: "ec")
+        let down = try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "ES256", kid: "ec-2"))
+        #expect(down.status == 503 || down.status == 401, "\(down.response.text)")
+        if down.status == 503 { #expect(down.response.header("Retry-After") != nil) }
+        try provider.setDown(false)
+        let missing = try server.call("POST", "/v1/auth/apple", json: #"{"identity_token": "x"}"#)
+        #expect(missing.status == 422)
+        #expect(missing["field"]?.stringValue == "nonce")
+
+        // Google: either issuer form, `azp` checked.
+        let googleClaims: [String: Any] = ["iss": "accounts.google.com", "aud": Self.googleClientID, "azp": Self.googleClientID,
+                                           "sub": "google-77", "iat": now, "exp": now + 600, "email": "minji@example.com", "email_verified": true]
+        let google = try server.call("POST", "/v1/auth/google", json: try Self.body(["id_token": try provider.sign(claims: googleClaims)]))
+        #expect(google.status == 201, "\(google.response.text)")
+        var stranger = googleClaims
+        stranger["azp"] = "someone-else"
+        stranger["sub"] = "google-78"
+        expectRefusal(try server.call("POST", "/v1/auth/google", json: try Self.body(["id_token": try provider.sign(claims: stranger)])),
+                      401, "wrong_authorized_party")
+    }
+
+    @Test func emailSignInSendsAProperMessageAndItsCodeWorksOnce() throws {
+        let peers = try start(emailsPerHour: 2)
+        let (server, smtp) = (peers.server, peers.smtp)
+        let sent = try server.call("POST", "/v1/auth/email", json: #"{"email": "Hana@Example.com", "locale": "ja"}"#)
+        #expect(sent.status == 202)
+        let message = try #require(smtp.waitForMessage())
+        #expect(message.recipients == ["hana@example.com"])
+        #expect(message.subject?.contains("ログインコード") == true)
+        #expect(message.contentLanguage == "ja")
+        #expect(message.messageID?.hasSuffix("@climb.example>") == true)
+        #expect(message.date != nil)
+        let html = try #require(message.html)
+        let text = try #require(message.text)
+        let code = try #require(text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("コード: ") else { return nil }
+            return line.dropFirst("コード: ".count).filter(\.isNumber)
+        }.first)
+        #expect(code.count == 6)
+        let link = try #require(text.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("https://climb.example/auth/email/") })
+        #expect(html.contains(String(link)))
+
+        let wrong = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "\#(code == "000000" ? "111111" : "000000")"}"#)
+        #expect(wrong.status == 401)
+        #expect(wrong["code"]?.stringValue == "invalid_email_code")
+        let verified = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "\#(code)", "platform": "android"}"#)
+        #expect(verified.status == 201, "\(verified.response.text)")
+        let again = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "\#(code)"}"#)
+        #expect(again.status == 401)
+        let both = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "123456", "link_token": "x"}"#)
+        #expect(both.status == 422)
+
+        // The link page a browser sees, and the app-link files cover the path.
+        let page = try server.call("GET", String(link.dropFirst("https://climb.example".count)))
+        #expect(page.status == 200)
+
+        // Two mails an hour for this address here: the third is refused, with the limit's fields.
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "hana@example.com"}"#).status == 202)
+        let limited = try server.call("POST", "/v1/auth/email", json: #"{"email": "HANA@example.com"}"#)
+        #expect(limited.status == 429)
+        #expect(limited["code"]?.stringValue == "rate_limited")
+        #expect(limited.response.header("Retry-After") != nil)
+        #expect(limited.response.header("RateLimit-Policy")?.contains("q=2") == true)
+        // An address without an account gets the same answer as one with it.
+        let unknown = try server.call("POST", "/v1/auth/email", json: #"{"email": "nobody@example.com"}"#)
+        #expect(unknown.status == 202)
+        #expect(unknown.response.text == sent.response.text)
+    }
+
+    @Test func authRoutesAreLimitedPerAddress() throws {
+        let peers = try start(authPerMinute: 5)
+        var statuses: [Int] = []
+        for _ in 0..<7 {
+            let response = try peers.server.call("POST", "/v1/auth/refresh", json: #"{"refresh_token": "belay_r_unknown"}"#)
+            statuses.append(response.status)
+            if response.status != 429 { #expect(response.response.header("RateLimit") != nil) }
+        }
+        #expect(statuses.prefix(5).allSatisfy { $0 == 401 }, "\(statuses)")
+        #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
+    }
+
+    @Test func inviteOnlySignUpNeedsAnInviteAndAdminsDeleteUsers() throws {
+        let peers = try start(signUp: "invite")
+        let (server, provider, workspace) = (peers.server, peers.provider, peers.workspace)
+        let host = try workspace.user("setter", role: "host")
+        let refused = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": try Self.appleToken(provider, subject: "newcomer", nonce: "a"), "nonce": "a"]))
+        #expect(refused.status == 403)
+        #expect(refused["code"]?.stringValue == "invite_required")
+        let invite = try server.call("POST", "/v1/invites", token: host.token, json: #"{"uses": 1, "expires_in_days": 3}"#)
+        #expect(invite.status == 201, "\(invite.response.text)")
+        let code = try #require(invite["code"]?.stringValue)
+        #expect(invite["link"]?.stringValue == "https://climb.example/invite/\(code)")
+        let joined = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": try Self.appleToken(provider, subject: "newcomer", nonce: "b"), "nonce": "b", "invite_code": code, "name": "New Comer"]))
+        #expect(joined.status == 201, "\(joined.response.text)")
+        let used = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": try Self.appleToken(provider, subject: "second", nonce: "c"), "nonce": "c", "invite_code": code]))
+        #expect(used["code"]?.stringValue == "invalid_invite")
+        let listed = try workspace.cli(["invites", "list"])
+        #expect(listed["items"]?.arrayValue?.first?["uses"]?.intValue == 1)
+        let handle = try #require(joined["user"]?["handle"]?.stringValue)
+        let result = try BelayProcess.run(["users", "delete", handle, "--config", workspace.configPath], in: workspace.directory.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.contains("Deleted"))
+        let access = try #require(joined["access_token"]?.stringValue)
+        #expect(try server.poll(timeout: 5) { try server.call("GET", "/v1/me", token: access).status == 401 ? true : nil } == true)
+    }
+}
