@@ -140,6 +140,21 @@ import Testing
         #expect(error?.detail.contains("EC P-256") == true)
     }
 
+    @Test func refusesAKeyPublishedForAnotherUseOrAlgorithm() throws {
+        let token = try provider.sign(claims: appleClaims(), alg: "RS256", kid: "rsa-1")
+        let jwks = try HTTPTestClient.request(port: provider.port, "GET", "/jwks")
+        let keys = try #require(jwks.jsonObject?["keys"] as? [[String: Any]])
+        let rsa = try #require(keys.first { $0["kid"] as? String == "rsa-1" })
+        for (member, value) in [("use", "enc"), ("alg", "RS384")] {
+            var changed = rsa
+            changed[member] = value
+            try provider.serveJWKSBody(String(decoding: try JSONSerialization.data(withJSONObject: ["keys": [changed]]), as: UTF8.self))
+            let error = refusal(token, by: verifier())
+            #expect(error?.code == .keyMismatch, "\(member)")
+            #expect(error?.detail.contains(value) == true)
+        }
+    }
+
     @Test func refusesATamperedPayload() throws {
         let token = try provider.sign(claims: appleClaims())
         let parts = token.split(separator: ".").map(String.init)
