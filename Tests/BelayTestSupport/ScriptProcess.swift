@@ -12,7 +12,7 @@ public final class ScriptProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var collected: [String] = []
     private var ended = false
-    private let errors = Pipe()
+    private var errorText = Data()
     public private(set) var port = 0
 
     /// - Throws: when Python or the libraries cannot be set up, or the script does not listen.
@@ -20,12 +20,25 @@ public final class ScriptProcess: @unchecked Sendable {
         let root = BelayProcess.packageRoot
         process.executableURL = root.appendingPathComponent("scripts/test-python")
         process.arguments = [root.appendingPathComponent("scripts/testing/\(script)").path] + arguments
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
         ChildProcessRegistry.started(process.processIdentifier)
+        // Standard error is read all along (kept to its last 64 KiB), so a chatty fixture never
+        // blocks on a full pipe.
+        let errorHandle = errors.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = errorHandle.availableData
+                if chunk.isEmpty { break }
+                condition.lock()
+                errorText.append(chunk)
+                if errorText.count > 65_536 { errorText.removeFirst(errorText.count - 65_536) }
+                condition.unlock()
+            }
+        }
         let handle = output.fileHandleForReading
         Thread.detachNewThread { [self] in
             var pending = Data()
@@ -52,7 +65,9 @@ public final class ScriptProcess: @unchecked Sendable {
               let port = Int(line.dropFirst("listening ".count)) else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            condition.lock()
+            let problem = String(decoding: errorText, as: UTF8.self)
+            condition.unlock()
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(script) did not start:\n\(problem)"])
         }
         self.port = port
