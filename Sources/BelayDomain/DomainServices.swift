@@ -44,7 +44,8 @@ public struct DomainServices: Sendable {
         self.settings = settings
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
-        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist)
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
+                                 clubTimeZone: settings.clubTimeZone)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
