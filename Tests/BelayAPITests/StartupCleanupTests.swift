@@ -39,6 +39,16 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: image), "images are belay gc's to judge")
     }
 
+    @Test("a first start creates the data directory 0700 under umask 022")
+    func dataDirectoryIsPrivate() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let fixture = try APIFixture()
+        var info = stat()
+        #expect(stat(fixture.directory.file("data"), &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+    }
+
     @Test("starting the server removes them too")
     func serveStartRemovesStaleTemporaryFiles() throws {
         let fixture = try APIFixture()
