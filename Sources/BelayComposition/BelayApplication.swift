@@ -64,6 +64,7 @@ public final class BelayApplication: Sendable {
     /// Starts the render workers, the backfill schedule, check-in retention, the webhook workers and the HTTP server.
     /// - Throws: `ApplicationError` when the address cannot be bound.
     public func start() throws {
+        removeStaleTemporaryFiles()
         do {
             try workers.start()
         } catch {
@@ -99,6 +100,7 @@ public final class BelayApplication: Sendable {
     /// - Throws: `ApplicationError` when the render workers cannot start (a worker that
     ///   cannot render has no reason to run).
     public func startWithoutHTTP() throws {
+        removeStaleTemporaryFiles()
         do {
             try workers.start()
         } catch {
@@ -110,6 +112,26 @@ public final class BelayApplication: Sendable {
     /// Stops what `startWithoutHTTP` started: the render jobs in hand are finished first.
     public func stopWithoutHTTP() {
         stopBackground()
+    }
+
+    /// How old a leftover temporary image file must be to be removed at start: far beyond one
+    /// write, so another node's write in progress on a shared data directory is left alone.
+    public static let staleTemporaryFileAge: TimeInterval = 300
+
+    /// Removes the temporary files that renders killed mid-write left in the image stores
+    /// (otherwise only `belay gc` would), logging what went.
+    func removeStaleTemporaryFiles() {
+        let settings = RenderPipelineSettings(configuration: configuration)
+        let now = domain.clock.now()
+        for directory in [settings.imagesDirectory, settings.collectionsDirectory, settings.cardsDirectory] {
+            let (removed, failures) = ImageStore(root: directory).removeStaleTemporaryFiles(minimumAge: Self.staleTemporaryFileAge, now: now)
+            if !removed.isEmpty {
+                logger.info("removed \(removed.count) temporary file(s) left by interrupted writes in \(directory.path)")
+            }
+            for failure in failures {
+                logger.warning("could not remove a temporary file left by an interrupted write: \(failure); belay gc removes it later")
+            }
+        }
     }
 
     private func startSchedules() {

@@ -26,8 +26,8 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
     let path = configuration.databasePath
     let directory = configuration.database.isPostgreSQL ? configuration.dataDirectory : (path as NSString).deletingLastPathComponent
     do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try createPrivateDirectory(directory)
+        try createPrivateDirectory(configuration.dataDirectory)
     } catch {
         throw ApplicationError(.dataDirectoryUnusable(path: directory, reason: error.localizedDescription))
     }
@@ -62,4 +62,14 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
         throw ApplicationError(.catalogueUnusable(reason: error.message))
     }
     return FirstStartReport(databasePath: database.location, migrations: applied.map(\.identifier), catalogue: catalogue)
+}
+
+/// Creates `path` (and any missing parents) when it does not exist, itself with mode 0700
+/// whatever the umask: the data directory holds the database, its backups and the badge key.
+/// An existing directory keeps the mode its operator gave it.
+public func createPrivateDirectory(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
 }

@@ -58,6 +58,8 @@ extension SQLiteDatabase {
         let temporary = destination + ".partial-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var target: OpaquePointer?
+        // Mode 0600 whatever the umask: a backup holds every secret the database does.
+        SQLiteDatabase.createPrivateFile(temporary)
         let openCode = sqlite3_open_v2(temporary, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         defer { sqlite3_close_v2(target) }
         guard openCode == SQLITE_OK, let target else {

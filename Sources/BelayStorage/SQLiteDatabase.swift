@@ -1,6 +1,9 @@
 import CSQLite
 import CSQLiteShim
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How far a commit goes before it returns (`PRAGMA synchronous`).
 public enum DatabaseDurability: String, Sendable, CaseIterable {
@@ -110,12 +113,28 @@ public final class SQLiteDatabase: Database {
     ///     not create the file or change the journal mode.
     /// - Throws: `DatabaseError` when the file cannot be opened or configured (for example
     ///   a directory that does not exist, or a file that is not a database).
+    /// Creates `path` empty with mode 0600, whatever the umask, when it does not exist yet (an
+    /// empty file is a new database to SQLite). The database holds webhook, check-in and
+    /// calendar secrets, and SQLite gives its `-wal` and `-shm` files the database file's mode,
+    /// so none of them is readable by other users. An existing file is left as it is; an
+    /// in-memory or URI name is left to SQLite.
+    static func createPrivateFile(_ path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        fchmod(descriptor, 0o600)
+        Glibc.close(descriptor)
+    }
+
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration(), readOnly: Bool = false) throws {
         self.path = path
         Self.configureSQLiteOnce
         var opened: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if !readOnly {
+            flags |= SQLITE_OPEN_CREATE
+            Self.createPrivateFile(path)
+        }
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let error = DatabaseError(code: code, connection: opened, sql: nil)

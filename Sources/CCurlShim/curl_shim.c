@@ -45,21 +45,34 @@ static int ipv4_is_private(const unsigned char *b) {
 }
 
 int belay_curl_address_is_private(const struct sockaddr *address) {
+    /* The IPv4 address to judge: the address itself, or the one an IPv6 form carries
+       (IPv4-compatible, IPv4-mapped, IPv4-translated, NAT64, 6to4), each a way to reach it. */
+    const unsigned char *v4 = NULL;
     if (address->sa_family == AF_INET) {
-        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
-        return ipv4_is_private((const unsigned char *)&v4->sin_addr.s_addr);
-    }
-    if (address->sa_family == AF_INET6) {
+        v4 = (const unsigned char *)&((const struct sockaddr_in *)address)->sin_addr.s_addr;
+    } else if (address->sa_family == AF_INET6) {
         const unsigned char *b = ((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr;
         static const unsigned char zeros[16] = {0};
+        static const unsigned char nat64[4] = {0x00, 0x64, 0xFF, 0x9B};
         if (memcmp(b, zeros, 15) == 0 && (b[15] == 0 || b[15] == 1)) return 1;
-        if (memcmp(b, zeros, 10) == 0 && b[10] == 0xFF && b[11] == 0xFF) return ipv4_is_private(b + 12);
         if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return 1;
         if ((b[0] & 0xFE) == 0xFC) return 1;
         if (b[0] == 0xFF) return 1;
-        return 0;
+        /* 64:ff9b:1::/48 is local-use NAT64: it leads into a local network whatever it carries. */
+        if (memcmp(b, nat64, 4) == 0 && b[4] == 0 && b[5] == 1) return 1;
+        if (memcmp(b, zeros, 12) == 0) v4 = b + 12;                                          /* ::a.b.c.d */
+        else if (memcmp(b, zeros, 10) == 0 && b[10] == 0xFF && b[11] == 0xFF) v4 = b + 12;   /* ::ffff:a.b.c.d */
+        else if (memcmp(b, zeros, 8) == 0 && b[8] == 0xFF && b[9] == 0xFF && b[10] == 0 && b[11] == 0) v4 = b + 12; /* ::ffff:0:a.b.c.d */
+        else if (memcmp(b, nat64, 4) == 0 && memcmp(b + 4, zeros, 8) == 0) v4 = b + 12;      /* 64:ff9b::a.b.c.d */
+        else if (b[0] == 0x20 && b[1] == 0x02) v4 = b + 2;                                    /* 2002:aabb:ccdd:: */
+        else return 0;
+    } else {
+        return 1; /* anything but IP is refused */
     }
-    return 1; /* anything but IP is refused */
+    if (ipv4_is_private(v4)) return 1;
+    if (v4[0] == 198 && (v4[1] & 0xFE) == 18) return 1; /* 198.18.0.0/15, benchmarking */
+    if (v4[0] == 192 && v4[1] == 0 && v4[2] == 0) return 1; /* 192.0.0.0/24, IETF protocol assignments */
+    return 0;
 }
 
 static curl_socket_t open_guarded_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {

@@ -83,6 +83,7 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
     items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, &address };
     items[count++] = (struct MHD_OptionItem){
         MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)options->completed_handler, options->handler_context };
+    items[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)belay_http_inspect_target, NULL };
     if (options->connection_handler != NULL) {
         items[count++] = (struct MHD_OptionItem){
             MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)options->connection_handler, options->handler_context };
@@ -156,6 +157,17 @@ struct belay_http_framing_scan {
     size_t first_content_length_size;
 };
 
+/* Whether the bytes are an RFC 9110 token (a field name): letters, digits and !#$%&'*+-.^_`|~. */
+static int belay_http_is_token(const char *bytes, size_t size) {
+    if (size == 0) return 0;
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)bytes[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+        if (c == 0 || strchr("!#$%&'*+-.^_`|~", c) == NULL) return 0;
+    }
+    return 1;
+}
+
 static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKind kind,
                                                      const char *key, size_t key_size,
                                                      const char *value, size_t value_size) {
@@ -163,6 +175,7 @@ static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKi
     struct belay_http_framing_scan *scan = cls;
     if (key == NULL) return MHD_YES;
     scan->framing->header_bytes += key_size + (value == NULL ? 0 : value_size) + 4;
+    if (!belay_http_is_token(key, key_size)) scan->framing->invalid_field_name = 1;
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
         scan->framing->host_count += 1;
     } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
@@ -197,4 +210,15 @@ void *belay_http_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+
+void *belay_http_inspect_target(void *context, const char *uri, struct MHD_Connection *connection) {
+    (void)context;
+    (void)connection;
+    /* Percent-decoding reads left to right and a `%` that does not start an escape is kept, so
+       `%00` in the raw target is exactly where a NUL would appear in the path or a query part. */
+    for (const char *at = uri == NULL ? NULL : strchr(uri, '%'); at != NULL; at = strchr(at + 1, '%')) {
+        if (at[1] == '0' && at[2] == '0') return belay_http_nul_target_marker();
+    }
+    return NULL;
 }

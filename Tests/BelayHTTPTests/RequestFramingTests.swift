@@ -58,6 +58,42 @@ struct RequestFramingTests {
         #expect(try old.readResponse().text == "hello")
     }
 
+    @Test("%00 in the path or the query is refused 400 invalid_request_target, not read as a shorter path or value",
+          arguments: ["/hello%00.png", "/v1/meetups/1%00xyz", "/search?q=climb%00ing", "/search?q%00=1", "/search?q=%2500%%00"])
+    func encodedNulInTarget(target: String) throws {
+        let test = try TestServer { router, logger in
+            standardRoutes(router, logger)
+            router.get("/search", query: ["q"]) { request, _ in .text("q=\(request.query("q") ?? "")") }
+        }
+        let client = try test.client()
+        try client.send("GET \(target) HTTP/1.1\r\nHost: x\r\nX-Request-Id: nul-1\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.header("X-Request-Id") == "nul-1")
+        #expect(response.jsonObject?["code"] as? String == "invalid_request_target")
+        #expect(client.isClosedByPeer())
+        // An encoded percent sign followed by 00 is no NUL, and lower-case escapes still decode.
+        #expect(try test.request("GET", "/search?q=%2500").text == "q=%00")
+        #expect(try test.request("GET", "/search?q=%e2%9c%93").text == "q=✓")
+        #expect(try test.request("GET", "/v1/meetups/1").status == 200)
+    }
+
+    @Test("whitespace between a header field name and its colon is refused 400, so Transfer-Encoding : chunked is no hidden body",
+          arguments: ["Transfer-Encoding : chunked", "Transfer-Encoding\t: chunked", "X-Note : hello"])
+    func whitespaceBeforeColon(field: String) throws {
+        let test = try TestServer { router, logger in standardRoutes(router, logger) }
+        let client = try test.client()
+        // Read as a body-less POST, the chunked body would be a second request: GET /hello.
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\n\(field)\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.jsonObject?["code"] as? String == "invalid_header_name")
+        #expect(client.isClosedByPeer(), "nothing after the refused request may be answered")
+        #expect(!test.log.entries.contains { $0.message.hasPrefix("GET /hello") })
+    }
+
     @Test("a chunked body over the limit is answered 413 problem+json like a declared one")
     func oversizedChunkedBody() throws {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, maxBodyBytes: 100)

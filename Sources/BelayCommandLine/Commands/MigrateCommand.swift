@@ -62,7 +62,7 @@ struct MigrateCommand: ParsableCommand {
         } else {
             let directory = (path as NSString).deletingLastPathComponent
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try createPrivateDirectory(directory)
             } catch {
                 throw CommandLineError.failure("Cannot create the data directory \(directory): \(CommandLineError.reason(error)). Create it, or point data_directory somewhere writable.")
             }

@@ -29,6 +29,15 @@ public enum RFC3339 {
                utcOffsetSeconds: utcOffsetSeconds, fraction: fraction, to: &bytes)
     }
 
+    /// The year `string(from:utcOffsetSeconds:)` writes for `date` (proleptic Gregorian; 0 is
+    /// 1 BC), or nil for an instant too far from 1970 to count in milliseconds.
+    public static func year(of date: Date, utcOffsetSeconds: Int = 0) -> Int? {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.magnitude < 1e17 else { return nil }
+        let local = Int64(milliseconds) + Int64(utcOffsetSeconds) * 1000
+        return civilDate(fromDaysSinceEpoch: floorDivide(floorDivide(local, 1000), 86_400)).year
+    }
+
     /// Writes the instant `totalMilliseconds` after 1970-01-01T00:00:00Z into `bytes`.
     public static func append(millisecondsSinceEpoch totalMilliseconds: Int64, utcOffsetSeconds: Int, fraction: Fraction,
                               to bytes: inout [UInt8]) {

@@ -23,7 +23,7 @@ extension MeetupService {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let first = try Self.validated(new)
+        let first = try Self.validated(new, clubTimeZone: clubTimeZone)
         let now = clock.now()
         guard first.endsAt > now else {
             throw DomainError.invalid("ends_at", "A recurring meetup starts with one still to come; its first occurrence would end in the past")
@@ -38,6 +38,9 @@ extension MeetupService {
             var occurrence = first
             occurrence.startsAt = start
             occurrence.endsAt = end
+            guard Self.hasWritableYear(end, in: calendar.timeZone), Self.hasWritableYear(end, in: clubTimeZone) else {
+                throw DomainError.invalid("until", "The series would go past the year 9999 (its meetup on \(RFC3339.string(from: start, fraction: .none)) ends after it); choose an earlier until")
+            }
             occurrences.append(occurrence)
             week += 1
         }

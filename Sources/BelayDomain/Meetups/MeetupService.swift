@@ -16,15 +16,19 @@ public final class MeetupService: Sendable {
     let waitlist: WaitlistRules
     /// Who may create meetups.
     let creators: MeetupCreators
+    /// The club's zone, in which meetups are also shown (share cards, stickers, statistics).
+    let clubTimeZone: TimeZone
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, creators: MeetupCreators = .members) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, creators: MeetupCreators = .members,
+                            clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
         self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
-                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers), creators: creators)
+                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers), creators: creators, clubTimeZone: clubTimeZone)
     }
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
-         creators: MeetupCreators) {
+         creators: MeetupCreators, clubTimeZone: TimeZone) {
         self.creators = creators
+        self.clubTimeZone = clubTimeZone
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
@@ -74,7 +78,7 @@ public final class MeetupService: Sendable {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let meetup = try Self.validated(new)
+        let meetup = try Self.validated(new, clubTimeZone: clubTimeZone)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
         let ended = meetup.endsAt <= now
@@ -134,7 +138,7 @@ public final class MeetupService: Sendable {
                                        timeZone: changes.timeZone ?? current.timeZone,
                                        capacity: changes.capacity ?? current.capacity,
                                        hostID: changes.hostID ?? current.hostID)
-                merged = try Self.validated(merged)
+                merged = try Self.validated(merged, clubTimeZone: clubTimeZone)
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
                     try Self.requireHost(merged.hostID, in: db)
@@ -383,6 +387,24 @@ public final class MeetupService: Sendable {
         }
     }
 
+    /// Refuses an instant whose year on the wall clock of one of `zones` is not in `writableYears`
+    /// (`9999-12-31T23:00:00Z` is already the year 10000 in Asia/Seoul).
+    /// - Throws: `DomainError` (`invalid_input`) naming `field`.
+    static func requireWritableYear(_ instant: Date, field: String, zones: [TimeZone]) throws {
+        guard let zone = zones.first(where: { !hasWritableYear(instant, in: $0) }) else { return }
+        let offset = zone.secondsFromGMT(for: instant)
+        // An instant too far out to count in milliseconds is not written at all.
+        let local = RFC3339.year(of: instant, utcOffsetSeconds: offset) == nil ? ""
+            : " (\(RFC3339.string(from: instant, utcOffsetSeconds: offset, fraction: .none)) in \(zone.identifier))"
+        let utc = RFC3339.year(of: instant) == nil ? "this time" : RFC3339.string(from: instant, fraction: .none)
+        throw DomainError.invalid(field, "\(field) must fall in the years 0001 to 9999 in the meetup's time zone and the club's; \(utc)\(local) does not. Choose a time in that range")
+    }
+
+    /// Whether `instant`'s year on `zone`'s wall clock is in `writableYears`.
+    static func hasWritableYear(_ instant: Date, in zone: TimeZone) -> Bool {
+        RFC3339.year(of: instant, utcOffsetSeconds: zone.secondsFromGMT(for: instant)).map(writableYears.contains) ?? false
+    }
+
     static let canonicalTimeZones = Set(TimeZone.knownTimeZoneIdentifiers)
 
     /// Whether `name` is a zone of the tz database: a canonical name, or one of its links and
@@ -395,7 +417,13 @@ public final class MeetupService: Sendable {
         return true
     }
 
-    static func validated(_ input: NewMeetup) throws -> NewMeetup {
+    /// The years a meetup's start and end may have on the wall clock of its own zone and of the
+    /// club's: RFC 3339 and iCalendar write a year in four digits.
+    public static let writableYears = 1...9999
+
+    /// `input` trimmed and checked.
+    /// - Throws: `DomainError` (`invalid_input`) naming the first field that is wrong.
+    static func validated(_ input: NewMeetup, clubTimeZone: TimeZone) throws -> NewMeetup {
         var meetup = input
         meetup.title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)
         meetup.placeName = input.placeName.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -412,9 +440,11 @@ public final class MeetupService: Sendable {
         guard meetup.endsAt.timeIntervalSince(meetup.startsAt) <= 14 * 86_400 else {
             throw DomainError.invalid("ends_at", "A meetup lasts at most 14 days")
         }
-        guard isTimeZoneName(meetup.timeZone) else {
+        guard isTimeZoneName(meetup.timeZone), let zone = TimeZone(identifier: meetup.timeZone) else {
             throw DomainError.invalid("time_zone", "\(meetup.timeZone.debugDescription) is not an IANA time zone such as Asia/Seoul, Europe/Berlin or UTC")
         }
+        try requireWritableYear(meetup.startsAt, field: "starts_at", zones: [zone, clubTimeZone])
+        try requireWritableYear(meetup.endsAt, field: "ends_at", zones: [zone, clubTimeZone])
         guard (1...10_000).contains(meetup.capacity) else {
             throw DomainError.invalid("capacity", "Capacity must be between 1 and 10,000 (got \(meetup.capacity))")
         }

@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 /// Which webhook URLs may be registered: http or https, a host, no user name or password,
-/// and — unless the club allows it — no loopback, link-local, private, shared or multicast
-/// address written into the URL (or `localhost`). Names are checked again where it
+/// and — unless the club allows it — no loopback, link-local, private, shared, benchmarking,
+/// IETF-protocol or multicast address written into the URL (nor an IPv6 address carrying one
+/// of them, nor `localhost`). Names are checked again where it
 /// matters, when the connection is made (`BelayWebhooks` refuses such an address after DNS
 /// resolution), so a name pointing at an internal address is refused as well.
 public enum WebhookAddressRule {
@@ -57,18 +58,38 @@ public enum WebhookAddressRule {
         case (100, 64...127): return "a shared (carrier-grade NAT) address"
         case (169, 254): return "a link-local address"
         case (224...255, _): return "a multicast or reserved address"
+        case (198, 18...19): return "a benchmarking address"
+        case (192, 0) where b[2] == 0: return "an IETF protocol address"
         default: return nil
         }
     }
 
-    /// The kind of a non-public IPv6 address (16 bytes), or nil.
+    /// The kind of a non-public IPv6 address (16 bytes), or nil. An address that carries an
+    /// IPv4 address (IPv4-compatible `::a.b.c.d`, IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+    /// `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:aabb:ccdd::`) is as private as the
+    /// IPv4 address it carries: each is a way to reach that address; the local-use NAT64 prefix
+    /// `64:ff9b:1::/48` leads into a local network whatever it carries.
     public static func privateKind(ipv6 b: [UInt8]) -> String? {
         guard b.count == 16 else { return nil }
         if b[0..<15].allSatisfy({ $0 == 0 }) { return b[15] == 1 ? "a loopback address" : b[15] == 0 ? "an unspecified address" : nil }
-        if b[0..<10].allSatisfy({ $0 == 0 }), b[10] == 0xFF, b[11] == 0xFF { return privateKind(ipv4: Array(b[12..<16])) }
         if b[0] == 0xFE, b[1] & 0xC0 == 0x80 { return "a link-local address" }
         if b[0] & 0xFE == 0xFC { return "a private (unique local) address" }
         if b[0] == 0xFF { return "a multicast address" }
+        if b[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return "a local-use NAT64 address" }
+        guard let (form, ipv4) = embeddedIPv4(b), let kind = privateKind(ipv4: ipv4) else { return nil }
+        return "\(kind) (\(ipv4.map(String.init).joined(separator: ".")) as \(form))"
+    }
+
+    /// The IPv4 address an IPv6 address carries, and the name of the form that carries it.
+    private static func embeddedIPv4(_ b: [UInt8]) -> (form: String, ipv4: [UInt8])? {
+        let last4 = Array(b[12..<16])
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return ("an IPv4-compatible address", last4) }
+        if b[0..<10].allSatisfy({ $0 == 0 }), b[10] == 0xFF, b[11] == 0xFF { return ("an IPv4-mapped address", last4) }
+        if b[0..<8].allSatisfy({ $0 == 0 }), b[8] == 0xFF, b[9] == 0xFF, b[10] == 0, b[11] == 0 {
+            return ("an IPv4-translated address", last4)
+        }
+        if b[0..<4] == [0x00, 0x64, 0xFF, 0x9B], b[4..<12].allSatisfy({ $0 == 0 }) { return ("a NAT64 address", last4) }
+        if b[0] == 0x20, b[1] == 0x02 { return ("a 6to4 address", Array(b[2..<6])) }
         return nil
     }
 }

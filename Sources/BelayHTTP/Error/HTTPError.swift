@@ -90,6 +90,18 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     /// 414 for a path and query longer than the server answers.
+    /// The path or query carries `%00`: Belay would read a path or value cut short at the NUL.
+    static var nulInRequestTarget: HTTPError {
+        HTTPError(.badRequest, code: "invalid_request_target",
+                  detail: "The request's path or query contains %00 (a NUL byte once decoded); no Belay path or query value contains one, so remove it.")
+    }
+
+    /// A header field name with whitespace or another separator in it.
+    static var invalidFieldName: HTTPError {
+        HTTPError(.badRequest, code: "invalid_header_name",
+                  detail: "A header field name contains whitespace or another character a field name may not have (as in `Transfer-Encoding : chunked`); write the name and the colon with nothing between them.")
+    }
+
     static func requestTargetTooLong(limit: Int) -> HTTPError {
         HTTPError(.uriTooLong, code: "uri_too_long",
                   detail: "The request's path and query are longer than the \(limit) bytes this server accepts; shorten them.",

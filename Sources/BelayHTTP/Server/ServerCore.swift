@@ -54,6 +54,9 @@ final class ServerCore: Sendable {
 
     /// Marks a request slot whose request carries no body, so no per-request object is allocated.
     private static var bodylessRequest: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+    /// The request slot's first value for a request whose target carries `%00` (see
+    /// `belay_http_inspect_target`); the slot is otherwise nil until the headers are in.
+    private static var nulInTarget: UnsafeMutableRawPointer? { belay_http_nul_target_marker() }
 
     /// libmicrohttpd's access handler: called once when the headers are in, once per chunk of body,
     /// and once when the request is complete (RFC: the upload_data protocol).
@@ -66,12 +69,13 @@ final class ServerCore: Sendable {
         uploadDataSize: UnsafeMutablePointer<Int>,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let slot = requestSlot.pointee else {
+        guard let slot = requestSlot.pointee, slot != Self.nulInTarget else {
             // Headers received: refuse what a proxy could frame differently, then decide how
             // the body will be read.
             inFlight.add(1, ordering: .relaxed)
             headerDeadlines?.headersReceived(connection)
-            if let rejection = framingProblem(connection, url: url, version: version) {
+            let targetHasNul = requestSlot.pointee == Self.nulInTarget
+            if let rejection = framingProblem(connection, url: url, version: version, targetHasNul: targetHasNul) {
                 // Answered now, before any body is read; libmicrohttpd then discards the body
                 // and the connection is closed, so nothing after it is read as another request.
                 requestSlot.pointee = Self.bodylessRequest
@@ -147,14 +151,20 @@ final class ServerCore: Sendable {
     /// (RFC 9112 §3.2), `Content-Length` fields that disagree, or `Content-Length` together with
     /// `Transfer-Encoding` (§6.3: behind a proxy each is a way to smuggle a second request).
     /// Also refuses a request target or header section over the server's limits (414, 431), so
-    /// that those are answered as problems, not libmicrohttpd's HTML.
-    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?) -> HTTPError? {
+    /// that those are answered as problems, not libmicrohttpd's HTML; a target with an encoded
+    /// NUL, which libmicrohttpd would hand over cut at the NUL (`/v1/me%00.png` read as
+    /// `/v1/me`); and a field name that is not a token (`Transfer-Encoding : chunked`), which
+    /// libmicrohttpd would keep as a different field than the one a proxy acted on.
+    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
+                                targetHasNul: Bool) -> HTTPError? {
         var framing = belay_http_framing()
         belay_http_inspect_framing(connection, &framing)
         if framing.header_bytes > maxHeaderBytes { return .headersTooLarge(limit: maxHeaderBytes) }
         if strlen(url) > maxRequestTargetBytes || Self.requestTargetBytes(connection, url: url) > maxRequestTargetBytes {
             return .requestTargetTooLong(limit: maxRequestTargetBytes)
         }
+        if targetHasNul { return .nulInRequestTarget }
+        if framing.invalid_field_name != 0 { return .invalidFieldName }
         if framing.content_lengths_differ != 0 {
             return .ambiguousFraming(code: "conflicting_content_length",
                                      detail: "The request carries Content-Length fields with different values; send exactly one.")
@@ -227,6 +237,8 @@ final class ServerCore: Sendable {
     /// libmicrohttpd's completion notice: the response was sent or the connection died.
     func completed(connection: OpaquePointer?, requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         if let connection { headerDeadlines?.requestCompleted(connection) }
+        // Still the URI callback's mark: the request ended before its headers reached `access`.
+        if requestSlot.pointee == Self.nulInTarget { requestSlot.pointee = nil; return }
         guard let slot = requestSlot.pointee else { return }
         if slot != Self.bodylessRequest {
             Unmanaged<RequestBody>.fromOpaque(slot).release()

@@ -168,6 +168,34 @@ public struct ImageStore: Sendable {
         }
     }
 
+    /// Removes the temporary files (`.<name>.<n>.tmp`) that writes killed mid-way left behind,
+    /// when they were last modified at least `minimumAge` seconds before `now`: a younger one
+    /// may be another process's write still in progress on a shared directory.
+    /// - Returns: what was removed, and a line per file that could not be (with the reason).
+    public func removeStaleTemporaryFiles(minimumAge: TimeInterval, now: Date) -> (removed: [StoredImageFile], failures: [String]) {
+        let files: [StoredImageFile]
+        do {
+            files = try storedFiles()
+        } catch {
+            return ([], ["\(root.path): \(error)"])
+        }
+        var removed: [StoredImageFile] = []
+        var failures: [String] = []
+        for file in files where file.digest == nil && file.name.hasPrefix(".") && file.name.hasSuffix(".tmp") {
+            var info = stat()
+            guard stat(file.url.path, &info) == 0 else { continue }
+            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+            guard now.timeIntervalSince(modified) >= minimumAge else { continue }
+            do {
+                try remove(file)
+                removed.append(file)
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        return (removed, failures)
+    }
+
     private func makeDirectory(_ directory: URL) throws {
         for path in [root.path, directory.path] {
             if mkdir(path, 0o755) != 0 && errno != EEXIST {

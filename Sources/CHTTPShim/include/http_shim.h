@@ -79,6 +79,9 @@ typedef struct belay_http_framing {
     unsigned int transfer_encoding_count;
     /// Bytes of every header field's name and value, plus 4 per field (`: ` and CRLF).
     size_t header_bytes;
+    /// 1 when a field name is not an RFC 9110 token, e.g. `Transfer-Encoding ` with whitespace
+    /// before the colon (libmicrohttpd keeps the whitespace in the name).
+    int invalid_field_name;
 } belay_http_framing;
 
 /// The connection's socket, or -1 when it cannot be read.
@@ -89,5 +92,15 @@ void *belay_http_socket_context(struct MHD_Connection *connection);
 
 /// Counts the request's `Host`, `Content-Length` and `Transfer-Encoding` fields.
 void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing);
+
+/// libmicrohttpd's URI log callback (`MHD_OPTION_URI_LOG_CALLBACK`), which sees the request
+/// target as sent, before it is percent-decoded: returns `belay_http_nul_target_marker()` when
+/// the target carries `%00` (a NUL once decoded, which would cut the path or a query value
+/// short), and NULL otherwise. What it returns is the request's first `*req_cls`.
+void *belay_http_inspect_target(void *context, const char *uri, struct MHD_Connection *connection);
+
+/// The request-slot value that marks a request whose target carries an encoded NUL; never a
+/// real pointer.
+static inline void *belay_http_nul_target_marker(void) { return (void *)(uintptr_t)2; }
 
 #endif
