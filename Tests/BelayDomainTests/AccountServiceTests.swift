@@ -208,6 +208,21 @@ import Testing
         #expect(refusal { _ = try accounts.deleteAccount(userID: grant.user.id) } == .userNotFound)
     }
 
+    @Test func deletingAnAccountTellsTheClubsWebhooksOnlyTheID() throws {
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/belay", events: [.userDeleted], by: .commandLine)
+        let grant = try accounts.signIn(Self.apple("050", email: "gone@example.com"), device: DeviceDescription())
+        _ = try accounts.deleteOwnAccount(userID: grant.user.id, sessionID: grant.session.id)
+        let bodies: [String] = try fixture.pool.read { db in
+            try db.query("SELECT type, body FROM webhook_events", []) { row in
+                "\(try row.get("type", as: String.self)) \(String(decoding: try row.get("body", as: Data.self), as: UTF8.self))"
+            }
+        }
+        #expect(bodies.count == 1)
+        #expect(bodies.first?.hasPrefix("user.deleted ") == true)
+        #expect(bodies.first?.contains("\"data\":{\"id\":\(grant.user.id)}") == true, "\(bodies)")
+        #expect(bodies.first?.contains("gone@example.com") == false)
+    }
+
     /// Every column of every table that refers to a user, on the engine of the run: after the
     /// member is deleted, none of their rows holds their name, handle, email or provider subject.
     @Test func aDeletedMemberLeavesNoPersonalDataInAnyTableThatRefersToThem() throws {

@@ -24,6 +24,16 @@ import Testing
         #expect(refusal { _ = try users.user(id: 999) } == .userNotFound)
     }
 
+    @Test func adminTokensMayBeGivenAnExpiry() throws {
+        let user = try users.createUser(NewUser(handle: "bot", displayName: "Chat bot"))
+        let issued = try users.issueToken(userID: user.id, label: "bot", expiresAt: fixture.clock.now().addingTimeInterval(86_400))
+        #expect(issued.token.expiresAt != nil)
+        #expect(try users.tokens(userID: user.id).first?.expiresAt == issued.token.expiresAt)
+        #expect(try users.authenticate(token: issued.secret) != nil)
+        fixture.clock.advance(by: 86_401)
+        #expect(try users.authenticate(token: issued.secret) == nil)
+    }
+
     @Test func listsUsersByPage() throws {
         for index in 0..<5 { _ = try users.createUser(NewUser(handle: "u\(index)", displayName: "U")) }
         let first = try users.listUsers(limit: 4)

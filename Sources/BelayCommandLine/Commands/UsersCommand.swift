@@ -40,6 +40,7 @@ struct UsersCommand: ParsableCommand {
         var createdAt: Date
         var lastUsedAt: Date?
         var revokedAt: Date?
+        var expiresAt: Date?
         var secret: String?
 
         init(_ token: APIToken, handle: String, secret: String? = nil) {
@@ -50,6 +51,7 @@ struct UsersCommand: ParsableCommand {
             createdAt = token.createdAt
             lastUsedAt = token.lastUsedAt
             revokedAt = token.revokedAt
+            expiresAt = token.expiresAt
             self.secret = secret
         }
     }
@@ -173,12 +175,17 @@ struct UsersCommand: ParsableCommand {
 
         @Argument(UsersCommand.handle) var handle: String
         @Option("label", valueName: "text", default: "", help: "A note to recognise the token by, e.g. \"Jisoo's iPhone\".") var label: String
+        @OptionalOption("expires-in-days", valueName: "days", help: "The token stops working after this many days (1 to 3650); without it, it works until revoked.") var expiresInDays: Int?
         @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
+            if let days = expiresInDays, !(1...3650).contains(days) {
+                throw CommandLineError.usage("--expires-in-days must be 1 to 3650 (got \(days)).")
+            }
             let services = try context.services()
             let user = try services.user(handle)
-            let issued = try services.users.issueToken(userID: user.id, label: label)
+            let expiresAt = expiresInDays.map { Date().addingTimeInterval(TimeInterval($0) * 86_400) }
+            let issued = try services.users.issueToken(userID: user.id, label: label, expiresAt: expiresAt)
             if json { return try context.printJSON(TokenOutput(issued.token, handle: user.handle, secret: issued.secret)) }
             context.print(issued.secret)
             context.note("Token \(issued.token.id) for \(user.handle): give it to them now, it is shown only once. Revoke it with `belay users revoke \(user.handle) --token \(issued.token.id)`.")

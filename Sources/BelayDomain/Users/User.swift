@@ -86,6 +86,8 @@ public struct APIToken: Sendable, Hashable, Codable {
     public let createdAt: Date
     public let lastUsedAt: Date?
     public let revokedAt: Date?
+    /// When the token stops working by itself; nil for one that works until revoked.
+    public var expiresAt: Date? = nil
     public var isActive: Bool { revokedAt == nil }
 }
 

@@ -10,11 +10,12 @@ enum UserRepository {
              email: try row.get("email"), role: try row.get("role"), createdAt: try row.get("created_at"))
     }
 
-    static let tokenColumns = "id, user_id, prefix, label, created_at, last_used_at, revoked_at"
+    static let tokenColumns = "id, user_id, prefix, label, created_at, last_used_at, revoked_at, expires_at"
 
     static func decodeToken(_ row: Row) throws -> APIToken {
         APIToken(id: try row.get("id"), userID: try row.get("user_id"), prefix: try row.get("prefix"), label: try row.get("label"),
-                 createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"), revokedAt: try row.get("revoked_at"))
+                 createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"), revokedAt: try row.get("revoked_at"),
+                 expiresAt: try row.get("expires_at"))
     }
 
     static func insert(_ user: NewUser, at now: Date, in db: Database) throws -> User {
@@ -55,7 +56,8 @@ enum UserRepository {
             INSERT INTO api_tokens (user_id, token_hash, prefix, label, created_at, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [userID, Data(hash), prefix, label, now, sessionID, expiresAt])
         return APIToken(id: id, userID: userID, prefix: prefix, label: label,
-                        createdAt: Date(millisecondsSince1970: now.millisecondsSince1970), lastUsedAt: nil, revokedAt: nil)
+                        createdAt: Date(millisecondsSince1970: now.millisecondsSince1970), lastUsedAt: nil, revokedAt: nil,
+                        expiresAt: expiresAt.map { Date(millisecondsSince1970: $0.millisecondsSince1970) })
     }
 
     static func tokens(userID: Int64, in db: Database) throws -> [APIToken] {

@@ -60,6 +60,9 @@ public final class UserService: Sendable {
         else {
             throw DomainError.invalid("handle", "A handle is 1–40 letters, digits, '_', '.' or '-', starting with a letter or digit (got \(user.handle.debugDescription))")
         }
+        guard !user.handle.lowercased().hasPrefix("deleted-") else {
+            throw DomainError.invalid("handle", "Handles starting with deleted- are kept for deleted accounts; choose another")
+        }
         try TextRule(field: "display_name", noun: "A display name", lengths: 1...100).check(user.displayName)
         if let email = user.email {
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -135,8 +138,9 @@ public final class UserService: Sendable {
 
     /// Creates an API token for a user. The returned secret is shown once: only its
     /// SHA-256 is stored.
+    /// - Parameter expiresAt: when the token stops working; nil for a token that works until revoked.
     /// - Throws: `DomainError.userNotFound`, or `invalid_input` for a label over 100 characters.
-    public func issueToken(userID: Int64, label: String = "") throws -> IssuedToken {
+    public func issueToken(userID: Int64, label: String = "", expiresAt: Date? = nil) throws -> IssuedToken {
         try TextRule(field: "label", noun: "A token label", lengths: 0...100).check(label)
         let secret = Self.tokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
         let hash = Crypto.sha256(Array(secret.utf8))
@@ -147,7 +151,7 @@ public final class UserService: Sendable {
                     throw DomainError(.userNotFound, "No user has id \(userID); create the user first")
                 }
                 return try UserRepository.insertToken(userID: userID, hash: hash, prefix: String(secret.prefix(12)),
-                                                      label: label, at: now, in: db)
+                                                      label: label, at: now, expiresAt: expiresAt, in: db)
             }
         }
         return IssuedToken(secret: secret, token: token)
