@@ -54,14 +54,21 @@ import Testing
         String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
     }
 
+    /// The served OpenAPI document, to check every answer below against.
+    static func schemas(_ server: BelayServerProcess) throws -> SchemaConformance {
+        try SchemaConformance(document: try #require(try server.call("GET", "/openapi.json").json))
+    }
+
     @Test func appleSignInRefreshReuseProfileAndDeletion() throws {
         let peers = try start()
         let (server, provider) = (peers.server, peers.provider)
+        let schemas = try Self.schemas(server)
         let token = try Self.appleToken(provider, subject: "000123.apple", nonce: "raw-nonce-1", email: "x7f@privaterelay.appleid.com")
         let signIn = try server.call("POST", "/v1/auth/apple", json: try Self.body([
             "identity_token": token, "nonce": "raw-nonce-1", "name": "Jisoo Kim", "authorization_code": "apple-code-1",
             "device_name": "Jisoo's iPhone", "platform": "ios", "locale": "ko"]))
         #expect(signIn.status == 201, "\(signIn.response.text)")
+        signIn.check(against: schemas, .post, "/v1/auth/apple")
         #expect(signIn["account_created"]?.boolValue == true)
         #expect(signIn["user"]?["handle"]?.stringValue == "jisoo.kim")
         #expect(signIn.response.header("Cache-Control") == "no-store")
@@ -75,18 +82,22 @@ import Testing
         let replay = try server.call("POST", "/v1/auth/apple", json: try Self.body(["identity_token": token, "nonce": "raw-nonce-1"]))
         #expect(replay.status == 401)
         #expect(replay["code"]?.stringValue == "token_already_used")
+        replay.check(against: schemas, .post, "/v1/auth/apple")
 
         let me = try server.call("GET", "/v1/me", token: access)
         #expect(me.status == 200)
         #expect(me["display_name"]?.stringValue == "Jisoo Kim")
         #expect(me["locale"]?.stringValue == "ko")
         #expect(me["email"]?.stringValue == "x7f@privaterelay.appleid.com")
+        me.check(against: schemas, .get, "/v1/me")
 
         let patched = try server.call("PATCH", "/v1/me", token: access, json: #"{"display_name": "지수", "handle": "ｊｉｓｏｏ", "locale": "en"}"#)
         #expect(patched.status == 200, "\(patched.response.text)")
         #expect(patched["handle"]?.stringValue == "jisoo")
+        patched.check(against: schemas, .patch, "/v1/me")
         let reserved = try server.call("PATCH", "/v1/me", token: access, json: #"{"handle": "Ａdmin"}"#)
         #expect(reserved.status == 422)
+        reserved.check(against: schemas, .patch, "/v1/me")
 
         // A member creates and hosts a meetup (meetups.created_by defaults to members).
         let start = Date().addingTimeInterval(-60)
@@ -97,16 +108,19 @@ import Testing
 
         let rotated = try server.call("POST", "/v1/auth/refresh", json: try Self.body(["refresh_token": refresh]))
         #expect(rotated.status == 200)
+        rotated.check(against: schemas, .post, "/v1/auth/refresh")
         let newAccess = try #require(rotated["access_token"]?.stringValue)
         let sessions = try server.call("GET", "/v1/me/sessions", token: newAccess)
         #expect(sessions["items"]?.arrayValue?.count == 1)
         #expect(sessions["items"]?.arrayValue?.first?["device_name"]?.stringValue == "Jisoo's iPhone")
         #expect(sessions["items"]?.arrayValue?.first?["current"]?.boolValue == true)
+        sessions.check(against: schemas, .get, "/v1/me/sessions")
 
         // The first refresh token presented again: the session ends, so the new access token stops too.
         let reused = try server.call("POST", "/v1/auth/refresh", json: try Self.body(["refresh_token": refresh]))
         #expect(reused.status == 401)
         #expect(reused["code"]?.stringValue == "refresh_token_reused")
+        reused.check(against: schemas, .post, "/v1/auth/refresh")
         #expect(try server.poll(timeout: 5) { try server.call("GET", "/v1/me", token: newAccess).status == 401 ? true : nil } == true)
 
         // Signing in again is recent enough to delete the account; Apple's token is revoked.
@@ -118,10 +132,12 @@ import Testing
         let export = try server.call("GET", "/v1/me/export", token: fresh)
         #expect(export.status == 200)
         #expect(export["profile"]?["handle"]?.stringValue == "jisoo")
+        export.check(against: schemas, .get, "/v1/me/export")
         #expect(export["identities"]?.arrayValue?.first?["provider"]?.stringValue == "apple")
         #expect(!export.response.text.contains("apple-code-1"))
         let deleted = try server.call("DELETE", "/v1/me", token: fresh)
         #expect(deleted.status == 204, "\(deleted.response.text)")
+        deleted.check(against: schemas, .delete, "/v1/me")
         #expect(try server.poll(timeout: 10) { try provider.revokedTokens().isEmpty ? nil : true } == true)
         #expect(try server.call("GET", "/v1/me", token: fresh).status == 401)
     }
@@ -129,6 +145,7 @@ import Testing
     @Test func everyRefusedTokenIsAProblemWithItsCodeAndNeverA500() throws {
         let peers = try start()
         let (server, provider) = (peers.server, peers.provider)
+        let schemas = try Self.schemas(server)
         func attempt(_ token: String, nonce: String = "n") throws -> WireResponse {
             try server.call("POST", "/v1/auth/apple", json: try Self.body(["identity_token": token, "nonce": nonce]))
         }
@@ -136,6 +153,7 @@ import Testing
             #expect(response.status == status, "\(response.response.text)", sourceLocation: sourceLocation)
             #expect(response["code"]?.stringValue == code, "\(response.response.text)", sourceLocation: sourceLocation)
             #expect(response.isProblem, sourceLocation: sourceLocation)
+            response.check(against: schemas, .post, "/v1/auth/apple", sourceLocation: sourceLocation)
         }
         expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "none")), 401, "algorithm_not_allowed")
         expectRefusal(try attempt(try Self.appleToken(provider, subject: "s", nonce: "n", alg: "HS256")), 401, "algorithm_not_allowed")
@@ -181,8 +199,10 @@ import Testing
     @Test func emailSignInSendsAProperMessageAndItsCodeWorksOnce() throws {
         let peers = try start(emailsPerHour: 2)
         let (server, smtp) = (peers.server, peers.smtp)
+        let schemas = try Self.schemas(server)
         let sent = try server.call("POST", "/v1/auth/email", json: #"{"email": "Hana@Example.com", "locale": "ja"}"#)
         #expect(sent.status == 202)
+        sent.check(against: schemas, .post, "/v1/auth/email")
         let message = try #require(smtp.waitForMessage())
         #expect(message.recipients == ["hana@example.com"])
         #expect(message.subject?.contains("ログインコード") == true)
@@ -204,6 +224,8 @@ import Testing
         #expect(wrong["code"]?.stringValue == "invalid_email_code")
         let verified = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "\#(code)", "platform": "android"}"#)
         #expect(verified.status == 201, "\(verified.response.text)")
+        verified.check(against: schemas, .post, "/v1/auth/email/verify")
+        wrong.check(against: schemas, .post, "/v1/auth/email/verify")
         let again = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "\#(code)"}"#)
         #expect(again.status == 401)
         let both = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "hana@example.com", "code": "123456", "link_token": "x"}"#)
@@ -218,6 +240,7 @@ import Testing
         let limited = try server.call("POST", "/v1/auth/email", json: #"{"email": "HANA@example.com"}"#)
         #expect(limited.status == 429)
         #expect(limited["code"]?.stringValue == "rate_limited")
+        limited.check(against: schemas, .post, "/v1/auth/email")
         #expect(limited.response.header("Retry-After") != nil)
         #expect(limited.response.header("RateLimit-Policy")?.contains("q=2") == true)
         // An address without an account gets the same answer as one with it.
@@ -250,6 +273,7 @@ import Testing
         #expect(invite.status == 201, "\(invite.response.text)")
         let code = try #require(invite["code"]?.stringValue)
         #expect(invite["link"]?.stringValue == "https://climb.example/invite/\(code)")
+        invite.check(against: try Self.schemas(server), .post, "/v1/invites")
         let joined = try server.call("POST", "/v1/auth/apple", json: try Self.body([
             "identity_token": try Self.appleToken(provider, subject: "newcomer", nonce: "b"), "nonce": "b", "invite_code": code, "name": "New Comer"]))
         #expect(joined.status == 201, "\(joined.response.text)")
