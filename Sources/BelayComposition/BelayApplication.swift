@@ -213,8 +213,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)
+    // Paths that carry a credential: a path under one that matches no route is logged without it.
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry,
-                                 trustedProxies: Set(configuration.server.trustedProxies))
+                                 trustedProxies: Set(configuration.server.trustedProxies),
+                                 secretPathPrefixes: ["/v1/calendar/", "/auth/email/", "/invite/", "/s/"])
     router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime, clock: options.clock),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime, clock: options.clock),

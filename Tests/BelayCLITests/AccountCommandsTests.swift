@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BelayStorage
 import BelayTestSupport
 
 /// `belay users delete` and `belay invites`, run as an admin would.
@@ -55,5 +56,20 @@ import BelayTestSupport
         let badDays = try workspace.run("invites", "create", "--days", "400")
         #expect(badDays.status == 64)
         #expect(badDays.standardError.hasPrefix("Error: --days must be 1 to 365 (got 400)."))
+    }
+}
+
+/// `belay calendar rotate-secret` changes every member's feed URL.
+@Suite struct CalendarCommandTests {
+    @Test func rotatingTheSecretChangesEveryFeedURL() throws {
+        let workspace = try CLIWorkspace()
+        try workspace.succeed("migrate")
+        let before = try SQLitePool(path: workspace.databasePath).read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
+        let rotated = try workspace.run("calendar", "rotate-secret")
+        #expect(rotated.status == 0, "\(rotated)")
+        #expect(rotated.standardOutput == "rotated\n")
+        #expect(rotated.standardError.contains("Every member's calendar feed URL has changed"))
+        let after = try SQLitePool(path: workspace.databasePath).read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
+        #expect(before != nil && after != nil && before != after)
     }
 }

@@ -25,6 +25,21 @@ struct LoggingTests {
         #expect(lines[1].message == #"GET "/no/such \"path\"" 404"#)
     }
 
+    @Test("an unmatched path under a secret prefix is logged without the rest")
+    func secretPathsMasked() throws {
+        let test = try TestServer { router, logger in
+            router.addStandardMiddleware(logger: logger, secretPathPrefixes: ["/v1/calendar/"])
+            router.get("/v1/calendar/{token}.ics") { _, _ in .text("feed") }
+        }
+        _ = try test.request("GET", "/v1/calendar/SECRETTOKEN123.icsx")
+        _ = try test.request("GET", "/v1/calendar/SECRETTOKEN123.ics")
+        let lines = test.log.entries.filter { $0.metadata.contains { $0.key == "duration_ms" } }.map(\.formattedLine)
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { !$0.contains("SECRETTOKEN") }, "\(lines)")
+        #expect(lines.first?.contains("GET /v1/calendar/… 404") == true, "\(lines)")
+        #expect(lines.last?.contains("GET /v1/calendar/{token}.ics 200") == true, "\(lines)")
+    }
+
     @Test("control bytes in a request's method reach the log escaped, never as a line break or escape sequence")
     func controlBytesEscaped() throws {
         let test = try TestServer { router, logger in standardRoutes(router, logger) }

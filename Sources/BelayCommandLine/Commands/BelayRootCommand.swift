@@ -23,6 +23,7 @@ struct BelayRootCommand: ParsableCommand {
         WorkerCommand.self,
         UsersCommand.self,
         InvitesCommand.self,
+        CalendarCommand.self,
         MeetupsCommand.self,
         AttendeesCommand.self,
         RewardsCommand.self,

@@ -7,6 +7,10 @@ enum CalendarRepository {
         try db.scalar("SELECT secret FROM calendar_feed_secret WHERE only_row = 1", as: Data.self).map { Array($0) }
     }
 
+    static func replaceSecret(with secret: [UInt8], in db: Database) throws {
+        try db.execute("UPDATE calendar_feed_secret SET secret = ? WHERE only_row = 1", [Data(secret)])
+    }
+
     static func generation(userID: Int64, in db: Database) throws -> Int {
         try db.scalar("SELECT generation FROM calendar_feed_generations WHERE user_id = ?", [userID], as: Int.self) ?? 0
     }

@@ -51,6 +51,15 @@ public final class CalendarService: Sendable {
         }
     }
 
+    /// Replaces the secret every feed token is made with: every member's feed URL changes at
+    /// once (after a backup holding the old secret went astray). Members get their new URL
+    /// from `GET /v1/me` and subscribe again.
+    /// - Throws: `DomainError.storageFailure`.
+    public func rotateSecret() throws {
+        let secret = Crypto.randomBytes(32)
+        try domainCall { try pool.write { try CalendarRepository.replaceSecret(with: secret, in: $0) } }
+    }
+
     /// The member a feed token belongs to, or nil for a token that is malformed, forged or revoked.
     public func member(forFeedToken token: String) throws -> Int64? {
         guard let dash = token.firstIndex(of: "-"), let memberID = Int64(token[..<dash]), memberID > 0 else { return nil }

@@ -10,13 +10,28 @@ import BelayCore
 /// Deferred answers (check-ins) are logged when their work completes, with their real status.
 public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
+    /// Paths whose rest is a credential (a calendar feed's token): an unmatched path under one
+    /// is logged as the prefix and `…`, never with the rest.
+    let secretPathPrefixes: [String]
 
-    public init(logger: Logger) { self.logger = logger }
+    public init(logger: Logger, secretPathPrefixes: [String] = []) {
+        self.logger = logger
+        self.secretPathPrefixes = secretPathPrefixes
+    }
+
+    /// How an unmatched path is logged: quoted when needed, and cut after a secret prefix.
+    func loggedPath(_ path: String) -> String {
+        if let prefix = secretPathPrefixes.first(where: { path.hasPrefix($0) && path.count > $0.count }) {
+            return LogEntry.quotedIfNeeded(prefix + "…")
+        }
+        return LogEntry.quotedIfNeeded(path)
+    }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
         guard logger.isEnabled(.info) else { return next(request, context) }
         let start = SystemTimeSource.monotonicNanoseconds()
-        return next(request, context).map(Entry(logger: logger, request: request, context: context, start: start))
+        return next(request, context).map(Entry(logger: logger, request: request, context: context, start: start,
+                                                route: context.route ?? loggedPath(request.path)))
     }
 
     /// Writes the line once the outcome is known.
@@ -25,11 +40,12 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let request: Request
         let context: Context
         let start: UInt64
+        /// The route pattern, or the (masked, quoted) path when none matched.
+        let route: String
 
         func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
             let (status, bytes) = (outcome.statusCode, outcome.bodyCount)
             let elapsed = SystemTimeSource.monotonicNanoseconds() &- start
-            let route = context.route ?? LogEntry.quotedIfNeeded(request.path)
             logger.sink.write(LogEntry(
                 level: .info, label: logger.label,
                 message: "\(request.method.rawValue) \(route) \(status)",

@@ -48,9 +48,9 @@ public final class Router<Context: RequestContext> {
     /// `application/problem+json`. Add authentication after this so its refusals are logged,
     /// counted and mapped.
     public func addStandardMiddleware(logger: Logger, metrics: MetricsRegistry? = nil, problemRenderer: ProblemRenderer = ProblemRenderer(),
-                                      trustedProxies: Set<String> = []) {
+                                      trustedProxies: Set<String> = [], secretPathPrefixes: [String] = []) {
         if !trustedProxies.isEmpty { add(middleware: ForwardedClientMiddleware<Context>(trustedProxies: trustedProxies)) }
-        add(middleware: AccessLogMiddleware<Context>(logger: logger))
+        add(middleware: AccessLogMiddleware<Context>(logger: logger, secretPathPrefixes: secretPathPrefixes))
         if let metrics { add(middleware: MetricsMiddleware<Context>(registry: metrics)) }
         add(middleware: ErrorMiddleware<Context>(logger: logger, renderer: problemRenderer))
         self.problemRenderer = problemRenderer
