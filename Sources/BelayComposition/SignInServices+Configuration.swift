@@ -1,5 +1,6 @@
 import BelayAPI
 import BelayConfig
+import BelayDomain
 import BelayCore
 import BelayIdentity
 import Foundation
@@ -43,5 +44,30 @@ extension SignInServices {
         self.init(apple: apple, google: google, appleAccounts: appleAccounts, mail: queue, limits: limits,
                   publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name)
         self.log = log
+    }
+}
+
+/// Revokes a deleted member's Sign in with Apple tokens at Apple, as App Store rules ask.
+public enum AppleTokenRevocation {
+    /// Revokes every token of `deletion` with the team key of `configuration`; nothing to do
+    /// when the key is not configured or the member had no Apple token.
+    /// - Returns: one line per token that could not be revoked, saying why (never the token).
+    public static func revoke(_ deletion: AccountDeletion, configuration: BelayConfiguration,
+                              clock: any TimeSource = SystemTimeSource()) -> [String] {
+        guard !deletion.appleRefreshTokens.isEmpty else { return [] }
+        let apple: AppleAccountClient
+        do {
+            guard let client = try SignInServices(configuration: configuration, clock: clock, log: { _ in }).appleAccounts else {
+                return ["\(deletion.appleRefreshTokens.count) Apple token(s) of user \(deletion.userID) were not revoked: auth.apple.private_key_file is not set"]
+            }
+            apple = client
+        } catch {
+            return ["Apple tokens of user \(deletion.userID) were not revoked: \(error)"]
+        }
+        var failures: [String] = []
+        for token in deletion.appleRefreshTokens {
+            do { try apple.revoke(refreshToken: token) } catch { failures.append("an Apple token of user \(deletion.userID) was not revoked: \(error)") }
+        }
+        return failures
     }
 }

@@ -17,7 +17,7 @@ struct JSONSchemaValidator {
 
     static let knownKeywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "pattern", "minimum", "maximum",
-        "format", "anyOf", "$ref", "description", "default", "contentMediaType",
+        "format", "anyOf", "$ref", "description", "default", "contentMediaType", "minLength", "maxLength",
     ]
 
     /// Every mismatch, as `path: problem`; empty when `value` conforms.
@@ -58,6 +58,9 @@ struct JSONSchemaValidator {
             if let pattern = schema["pattern"]?.stringValue, text.range(of: pattern, options: .regularExpression) == nil {
                 problems.append("\(path): \"\(text)\" does not match \(pattern)")
             }
+            let length = text.unicodeScalars.count
+            if let minimum = schema["minLength"]?.intValue, length < minimum { problems.append("\(path): \(length) characters < \(minimum)") }
+            if let maximum = schema["maxLength"]?.intValue, length > maximum { problems.append("\(path): \(length) characters > \(maximum)") }
             if schema["format"]?.stringValue == "date-time", RFC3339.parse(text) == nil {
                 problems.append("\(path): \"\(text)\" is not an RFC 3339 date-time with an offset")
             }

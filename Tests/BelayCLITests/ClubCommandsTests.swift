@@ -187,7 +187,9 @@ import BelayTestSupport
         #expect(notInteger.status == 64)
         #expect(notInteger.standardError.hasPrefix("Error: <meetup-id>: 'first' is not an integer"))
 
-        let member = try BelayProcess.run(base + ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "minji"], in: workspace.path)
+        // A member may host only while meetups.created_by is members (the default).
+        let member = try BelayProcess.run(base + ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "minji"],
+                                          environment: ["BELAY_MEETUPS_CREATED_BY": "hosts"], in: workspace.path)
         #expect(member.status == 1)
         #expect(member.standardError.contains("[not_permitted]"))
 

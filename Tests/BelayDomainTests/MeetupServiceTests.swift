@@ -92,9 +92,15 @@ import Testing
         #expect(error.field == "time_zone")
     }
 
-    @Test func onlyHostsAndAdminsCreateAndOnlyTheirHostOrAnAdminChanges() throws {
+    @Test func withCreatedByHostsOnlyHostsAndAdminsCreateAndOnlyTheirHostOrAnAdminChanges() throws {
+        var settings = DomainSettings()
+        settings.meetupCreators = .hosts
+        let fixture = try DomainFixture(settings: settings)
+        let meetups = fixture.domain.meetups
         let member = try fixture.member()
-        #expect(refusal { _ = try meetups.create(draft(), by: .user(member.id, role: .member)) } == .notPermitted)
+        var own = draft()
+        own.hostID = member.id
+        #expect(refusal { _ = try meetups.create(own, by: .user(member.id, role: .member)) } == .notPermitted)
         var forMember = draft()
         forMember.hostID = member.id
         #expect(refusal { _ = try meetups.create(forMember, by: .commandLine) } == .notPermitted)

@@ -10,7 +10,8 @@ extension APIRoutes {
     /// `/v1/auth/*` route is limited per client address; mailed codes also per email address.
     func registerAuthRoutes(public router: Router<APIContext>, authenticated: RouteGroup<APIContext>) {
         let limits = signIn.limits
-        let auth = router.group().add(middleware: limits.addressMiddleware())
+        // Refusals become problems inside the limit, so that they carry its RateLimit fields too.
+        let auth = router.group().add(middleware: limits.addressMiddleware()).add(middleware: DomainErrorMiddleware())
 
         auth.post("/v1/auth/apple") { request, _ in
             let body = try request.decodeJSON(as: AppleSignInRequest.self)

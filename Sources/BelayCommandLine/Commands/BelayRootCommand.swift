@@ -22,6 +22,7 @@ struct BelayRootCommand: ParsableCommand {
         ServeCommand.self,
         WorkerCommand.self,
         UsersCommand.self,
+        InvitesCommand.self,
         MeetupsCommand.self,
         AttendeesCommand.self,
         RewardsCommand.self,

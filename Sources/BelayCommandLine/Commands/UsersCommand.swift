@@ -1,12 +1,13 @@
 import Foundation
 import BelayArguments
+import BelayComposition
 import BelayDomain
 
-/// `belay users create|list|role|share-name|token|tokens|revoke`: people and their API tokens.
+/// `belay users create|list|role|share-name|token|tokens|revoke|delete`: people and their API tokens.
 struct UsersCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(name: "users", abstract: "Create users, change roles, issue and revoke API tokens.",
-                             subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self])
+        CommandConfiguration(name: "users", abstract: "Create users, change roles, issue and revoke API tokens, delete accounts.",
+                             subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self, Delete.self])
     }
 
     static let handle = Argument<String>("handle", help: "The user's handle, e.g. jisoo.")
@@ -234,6 +235,48 @@ struct UsersCommand: ParsableCommand {
                 context.print(String(count))
                 context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(Plural.counted(count, "token")) of \(user.handle).")
             }
+        }
+    }
+
+    /// `belay users delete`.
+    struct Delete: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "delete",
+                abstract: "Delete a user's account, as the member can from the app.",
+                discussion: """
+                    Erases what identifies the person (name, email, handle: a tombstone `deleted-ID` takes its place), their \
+                    sign-in identities, sessions and tokens and their calendar feed; revokes their rewards (badges through the \
+                    status list, share pages answer 410); keeps their attendance, anonymous, so meetups' counts stay right; \
+                    sends a `user.deleted` webhook; and revokes their Sign in with Apple tokens at Apple. It cannot be undone.
+                    Example: belay users delete jisoo
+                    """
+            )
+        }
+
+        @Argument(UsersCommand.handle) var handle: String
+        @Flag(.json) var json: Bool
+
+        struct Output: Encodable {
+            var id: Int64
+            var handle: String
+            var tombstone: String
+            var revokedRewards: Int
+            var appleTokensRevoked: Int
+            var appleTokensNotRevoked: Int
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let user = try services.user(handle)
+            let deletion = try services.domain.accounts.deleteAccount(userID: user.id)
+            let failures = AppleTokenRevocation.revoke(deletion, configuration: services.configuration)
+            for failure in failures { context.note("warning: " + failure) }
+            let output = Output(id: user.id, handle: user.handle, tombstone: "deleted-\(user.id)", revokedRewards: deletion.revokedRewardIDs.count,
+                                appleTokensRevoked: deletion.appleRefreshTokens.count - failures.count, appleTokensNotRevoked: failures.count)
+            if json { return try context.printJSON(output) }
+            context.print("Deleted \(user.handle) (user \(user.id), now deleted-\(user.id)).")
+            context.note("Revoked \(Plural.counted(deletion.revokedRewardIDs.count, "reward")); attendance stays, anonymous. Running servers stop accepting the member's tokens within a second.")
         }
     }
 }

@@ -52,7 +52,7 @@ extension MeetupService {
         }
         return try domainCall {
             try pool.write { db in
-                try Self.requireHost(first.hostID, in: db)
+                try Self.requireHost(first.hostID, membersMayHost: creators == .members, in: db)
                 var ids: [Int64] = []
                 for occurrence in occurrences {
                     ids.append(try MeetupRepository.insert(occurrence, secret: Crypto.randomBytes(32), at: now, in: db))

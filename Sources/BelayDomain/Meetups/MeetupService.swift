@@ -93,8 +93,8 @@ public final class MeetupService: Sendable {
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { [events] db in
-                try Self.requireHost(meetup.hostID, in: db)
+            body: { [events, membersMayHost = creators == .members] db in
+                try Self.requireHost(meetup.hostID, membersMayHost: membersMayHost, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
                 try events.meetup(.meetupCreated, id: id, now: now, in: db)
@@ -141,7 +141,7 @@ public final class MeetupService: Sendable {
                 merged = try Self.validated(merged, clubTimeZone: clubTimeZone)
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
-                    try Self.requireHost(merged.hostID, in: db)
+                    try Self.requireHost(merged.hostID, membersMayHost: creators == .members, in: db)
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
                 if merged.capacity > current.capacity {
@@ -378,11 +378,13 @@ public final class MeetupService: Sendable {
         }
     }
 
-    static func requireHost(_ userID: Int64, in db: Database) throws {
+    /// Refuses a host who does not exist, or who is a member unless `membersMayHost`
+    /// (`meetups.created_by` is `members`; co-hosts are always hosts or admins).
+    static func requireHost(_ userID: Int64, membersMayHost: Bool = false, in db: Database) throws {
         guard let host = try UserRepository.find(id: userID, in: db) else {
             throw DomainError(.userNotFound, "No user has id \(userID) to host the meetup", field: "host_id")
         }
-        guard host.role != .member else {
+        guard host.role != .member || membersMayHost else {
             throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host before they host a meetup")
         }
     }
