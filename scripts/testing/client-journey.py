@@ -2,8 +2,9 @@
 generated from the served /openapi.json, as an app built on that client would: sign in with
 Apple, read and change the profile, create a meetup (so the member hosts it), join it, read the
 host's rotating code and check in with it, wait for the reward's images, read the share
-payload, download the sticker, the story and the hold's artwork, report a share, export the
-account's data, delete the account, and find the token refused afterwards.
+payload, download the sticker and the story, find the hold in the catalogue and download its
+artwork, report a share, export the account's data, delete the account, and find the token
+refused afterwards.
 
     scripts/test-python scripts/testing/client-journey.py \\
         --base-url http://127.0.0.1:PORT --package /tmp/x/belay_client \\
@@ -164,7 +165,11 @@ def run(arguments, journey):
         download("story", api("rewards.story_image_jpeg"), JPEG_SIGNATURE, id=reward_id, hash_=images.story.hash_)
     else:
         download("story", api("rewards.story_image_png"), PNG_SIGNATURE, id=reward_id, hash_=images.story.hash_)
-    download("hold_artwork", api("rewards.hold_artwork"), PNG_SIGNATURE, hold_id=reward.hold.id)
+    _, catalogue = journey.call("holds", api("rewards.list_holds"), [200], models.HoldList, client=member)
+    earned = next((hold for hold in catalogue.items if hold.id == reward.hold.id), None)
+    if earned is None or not earned.artwork_url.endswith(f"/v1/holds/{earned.id}/artwork.png"):
+        raise StepFailed(f"holds: the earned hold {reward.hold.id} is not listed with its artwork_url")
+    download("hold_artwork", api("rewards.hold_artwork"), PNG_SIGNATURE, hold_id=earned.id)
     summary["image_bytes"] = sizes
 
     event_id = f"journey-share-{uuid.uuid4()}"
