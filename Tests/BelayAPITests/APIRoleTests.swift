@@ -95,6 +95,32 @@ import Testing
         #expect(try fixture.domain.meetups.meetup(id: meetup.id).title == "Evening session")
     }
 
+    @Test func byDefaultAMemberCreatesAndHostsTheirOwnMeetup() throws {
+        let fixture = try APIFixture()
+        let member = try fixture.member()
+        let create = fixture.post("/v1/meetups", as: member, json: """
+            {"title": "Mine", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 5}
+            """)
+        #expect(create.status == 201, "\(String(decoding: create.bytes, as: UTF8.self))")
+        let id = try #require(create["id"]?.intValue)
+        #expect(create["host_id"]?.intValue == member.id)
+        #expect(fixture.get("/v1/meetups/\(id)/check-in-code", as: member).status == 200)
+        #expect(fixture.send(.patch, "/v1/meetups/\(id)", token: member.token, json: #"{"title": "Mine, renamed"}"#).status == 200)
+        #expect(fixture.get("/v1/meetups/\(id)/attendees", as: member).status == 200)
+        #expect(fixture.get("/v1/meetups/\(id)/attendees.csv", as: member).status == 200)
+        #expect(fixture.post("/v1/meetups/\(id)/cancel", as: member).status == 200)
+        // Another member has none of that on it.
+        let other = try fixture.member()
+        #expect(fixture.get("/v1/meetups/\(id)/check-in-code", as: other).status == 403)
+        #expect(fixture.get("/v1/meetups/\(id)/attendees", as: other).status == 403)
+        // Not for someone else, though.
+        let forHost = fixture.post("/v1/meetups", as: member, json: """
+            {"title": "Theirs", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00",
+             "capacity": 5, "host_id": \(fixture.host.id)}
+            """)
+        #expect(forHost.status == 403)
+    }
+
     @Test func membersActOnlyForThemselves() throws {
         let fixture = try APIFixture()
         let (member, other) = (try fixture.member(), try fixture.member())

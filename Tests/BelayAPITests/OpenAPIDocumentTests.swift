@@ -103,6 +103,10 @@ import Testing
         }
     }
 
+    @Test func everySchemaNameIsDefinedOnce() {
+        #expect(OpenAPIDocument.duplicateSchemaNames == [], "a schema of one group hides the same-named schema of another")
+    }
+
     @Test func problemSchemaListsTheCodesTheAPIAnswersWith() throws {
         let fixture = try APIFixture()
         let document = try #require(fixture.get("/openapi.json").json)
@@ -119,7 +123,8 @@ import Testing
         let document: JSONValue = ["components": ["schemas": [
             "Thing": ["type": "object", "required": ["id", "at"], "additionalProperties": false,
                       "properties": ["id": ["type": "integer"], "at": ["type": "string", "format": "date-time"],
-                                     "kind": ["type": "string", "enum": ["a", "b"]], "note": ["type": ["string", "null"]]]],
+                                     "kind": ["type": "string", "enum": ["a", "b"]], "note": ["type": ["string", "null"]],
+                                     "name": ["type": "string", "minLength": 1, "maxLength": 3]]],
         ]]]
         let validator = JSONSchemaValidator(document: document)
         let schema: JSONValue = ["$ref": "#/components/schemas/Thing"]
@@ -129,6 +134,9 @@ import Testing
         #expect(validator.problems(["id": 1, "at": "2026-11-29T19:00:00Z", "extra": true], against: schema).count == 1)
         #expect(validator.problems(["id": 1, "at": "2026-11-29T19:00:00Z", "kind": "c"], against: schema).count == 1)
         #expect(validator.problems(["at": "2026-11-29T19:00:00Z"], against: schema).count == 1)
+        #expect(validator.problems(["id": 1, "at": "2026-11-29T19:00:00Z", "name": "지수님"], against: schema) == [])
+        #expect(validator.problems(["id": 1, "at": "2026-11-29T19:00:00Z", "name": ""], against: schema).count == 1)
+        #expect(validator.problems(["id": 1, "at": "2026-11-29T19:00:00Z", "name": "abcd"], against: schema).count == 1)
         #expect(validator.problems(["id": true, "at": "2026-11-29T19:00:00Z"], against: schema).count == 1)
         #expect(validator.problems(["id": 1, "at": "x"], against: ["$ref": "#/components/schemas/Missing"]).count == 1)
     }

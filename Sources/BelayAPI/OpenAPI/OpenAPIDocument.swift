@@ -31,10 +31,27 @@ public enum OpenAPIDocument {
                     "bearerAuth": ["type": "http", "scheme": "bearer",
                                    "description": "The `access_token` of a sign-in (`/v1/auth/*`, an hour, renewed with the refresh token), or an API token an admin issued with `belay users token HANDLE`; both start with `belay_`."],
                 ],
-                "schemas": .object(schemas.merging(webhookSchemas) { current, _ in current }.merging(holdSchemas) { current, _ in current }.merging(cohostSchemas) { current, _ in current }.merging(seriesSchemas) { current, _ in current }.merging(accountSchemas) { current, _ in current }),
+                "schemas": .object(allSchemas),
                 "responses": .object(problemResponses),
             ],
         ]
+    }
+
+    /// Every schema group, in the order `components/schemas` takes them.
+    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas]
+
+    /// `components/schemas`: the groups merged (the first of two same-named schemas is kept;
+    /// `duplicateSchemaNames` lets the tests make sure there are none).
+    static var allSchemas: [String: JSONValue] {
+        schemaGroups.reduce(into: [:]) { merged, group in merged.merge(group) { first, _ in first } }
+    }
+
+    /// Names defined in more than one schema group: one of the two would silently hide the other
+    /// (as a reward's five-member hold once hid the catalogue's `Hold`).
+    public static var duplicateSchemaNames: [String] {
+        var seen = Set<String>(), duplicates = Set<String>()
+        for name in schemaGroups.flatMap(\.keys) where !seen.insert(name).inserted { duplicates.insert(name) }
+        return duplicates.sorted()
     }
 
     /// Every documented operation's method and path, for the route check.
@@ -113,10 +130,9 @@ public enum OpenAPIDocument {
         let ok = { (description: String, schema: String) in Answer(status: 200, description: description, schema: Schema.ref(schema)) }
         let created = { (description: String, schema: String) in Answer(status: 201, description: description, schema: Schema.ref(schema)) }
         let immutableImage = { (type: String) in
-            Answer(status: 200, description: "The image; cache it forever (the URL changes when the image does).",
-                   schema: ["type": "string", "contentMediaType": .string(type)], contentType: type,
-                   headers: ["ETag": ["schema": Schema.string, "description": "The content hash in quotes."],
-                             "Cache-Control": ["schema": Schema.string, "description": "`private, max-age=31536000, immutable`."]])
+            Answer.bytes("The image; cache it forever (the URL changes when the image does).", contentType: type,
+                         headers: ["ETag": ["schema": Schema.string, "description": "The content hash in quotes."],
+                                   "Cache-Control": ["schema": Schema.string, "description": "`private, max-age=31536000, immutable`."]])
         }
         let notModified = Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)
         let pending = Answer(status: 202, description: "The first render is still running; try again after `Retry-After` seconds.",
@@ -153,8 +169,8 @@ public enum OpenAPIDocument {
                                 OpenAPIOperation.limit(20, 200), OpenAPIOperation.cursor,
                              ],
                              answers: [ok("A page of meetups.", "MeetupList")], problems: [400]),
-            OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (hosts and admins).",
-                             tag: "meetups", description: "A host creates meetups they host; an admin may name any host in `host_id`. A meetup whose end is in the past is refused (422, `field: ends_at`) unless an admin sets `record_past: true` to record one that happened; it is then `completed` at once when its check-in window has closed, and admins can add attendees and check them in with `checked_in_at`.",
+            OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (any member, unless the club lets only hosts and admins).",
+                             tag: "meetups", description: "The caller creates meetups they host themselves (with `meetups.created_by` set to `hosts`, only hosts and admins may: 403 `not_permitted` for a member); an admin may name any host in `host_id`. A meetup whose end is in the past is refused (422, `field: ends_at`) unless an admin sets `record_past: true` to record one that happened; it is then `completed` at once when its check-in window has closed, and admins can add attendees and check them in with `checked_in_at`.",
                              requestBody: "CreateMeetup",
                              answers: [created("The meetup; `Location` is its URL.", "Meetup")], problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}", operationID: "getMeetup", summary: "One meetup.", tag: "meetups",
@@ -266,15 +282,13 @@ public enum OpenAPIDocument {
             OpenAPIOperation(method: .get, path: "/s/{slug}/sticker.png", operationID: "sharePageSticker",
                              summary: "The sticker of a shared reward (public, no token).", tag: "share pages", isPublic: true,
                              headerParameters: [ifNoneMatch],
-                             answers: [Answer(status: 200, description: "The sticker PNG, cacheable for 30 seconds.",
-                                              schema: ["type": "string", "contentMediaType": "image/png"], contentType: "image/png"),
+                             answers: [Answer.bytes("The sticker PNG, cacheable for 30 seconds.", contentType: "image/png"),
                                        notModified],
                              problems: [404, 410, 503]),
             OpenAPIOperation(method: .get, path: "/s/{slug}/card.png", operationID: "sharePageCard",
                              summary: "The 1200x630 link-preview card of a shared reward (`og:image`; public, no token).",
                              tag: "share pages", isPublic: true, headerParameters: [ifNoneMatch],
-                             answers: [Answer(status: 200, description: "The card PNG, cacheable for 30 seconds.",
-                                              schema: ["type": "string", "contentMediaType": "image/png"], contentType: "image/png"),
+                             answers: [Answer.bytes("The card PNG, cacheable for 30 seconds.", contentType: "image/png"),
                                        notModified],
                              problems: [404, 410, 503]),
             OpenAPIOperation(method: .get, path: "/assets/share-page.css", operationID: "sharePageStylesheet",
@@ -288,13 +302,13 @@ public enum OpenAPIDocument {
             OpenAPIOperation(method: .get, path: "/.well-known/assetlinks.json", operationID: "assetLinks",
                              summary: "Android App Links: share pages open the club's Android app (`app_links.android_*`).",
                              tag: "share pages", isPublic: true,
-                             answers: [Answer(status: 200, description: "The Digital Asset Links statement.", schema: ["type": "array"])],
+                             answers: [Answer(status: 200, description: "The Digital Asset Links statements (one, for the club's app).",
+                                              schema: Schema.array(of: Schema.ref("AssetLinkStatement")))],
                              problems: [404]),
             OpenAPIOperation(method: .get, path: "/holds/{hold_id}/artwork.png", operationID: "publicHoldArtwork",
                              summary: "A hold's artwork without a token: the image of the badges that award it.", tag: "badges",
                              isPublic: true, headerParameters: [ifNoneMatch],
-                             answers: [Answer(status: 200, description: "The PNG.", schema: ["type": "string", "contentMediaType": "image/png"],
-                                              contentType: "image/png"), notModified],
+                             answers: [Answer.bytes("The PNG.", contentType: "image/png"), notModified],
                              problems: [404]),
             OpenAPIOperation(method: .get, path: "/issuer", operationID: "badgeIssuer",
                              summary: "The club as an Open Badges 3.0 issuer: its profile and every badge key it has used (no token).",
@@ -310,7 +324,7 @@ public enum OpenAPIDocument {
             OpenAPIOperation(method: .get, path: "/badges/status/{thumbprint}", operationID: "badgeRevocations",
                              summary: "Revoked badges: a Bitstring Status List credential signed with the key of this thumbprint (VC-JWT; bit N is reward N; no token).",
                              tag: "badges", isPublic: true,
-                             answers: [Answer(status: 200, description: "The compact JWT.", schema: Schema.string, contentType: "application/vc+jwt")],
+                             answers: [Answer.bytes("The compact JWT (ASCII).", contentType: "application/vc+jwt")],
                              problems: [404]),
             OpenAPIOperation(method: .get, path: "/v1/me/share-preferences", operationID: "sharePreferences",
                              summary: "What the caller's share pages show.", tag: "share pages",
@@ -324,15 +338,13 @@ public enum OpenAPIDocument {
                              summary: "The caller's whole hold collection as one tall PNG.", tag: "collections",
                              queryParameters: [OpenAPIOperation.query("scale", ["type": "integer", "enum": [1, 2, 3], "default": 2], "1x, 2x or 3x.")],
                              headerParameters: [ifNoneMatch],
-                             answers: [Answer(status: 200, description: "The PNG; revalidate with its ETag.", schema: ["type": "string", "contentMediaType": "image/png"],
-                                              contentType: "image/png"), notModified],
+                             answers: [Answer.bytes("The PNG; revalidate with its ETag.", contentType: "image/png"), notModified],
                              problems: [400, 503]),
             OpenAPIOperation(method: .get, path: "/v1/users/{id}/collection.png", operationID: "memberCollection",
                              summary: "A member's collection (hosts and admins).", tag: "collections",
                              queryParameters: [OpenAPIOperation.query("scale", ["type": "integer", "enum": [1, 2, 3], "default": 2], "1x, 2x or 3x.")],
                              headerParameters: [ifNoneMatch],
-                             answers: [Answer(status: 200, description: "The PNG; revalidate with its ETag.", schema: ["type": "string", "contentMediaType": "image/png"],
-                                              contentType: "image/png"), notModified],
+                             answers: [Answer.bytes("The PNG; revalidate with its ETag.", contentType: "image/png"), notModified],
                              problems: [400, 403, 404, 503]),
         ]
     }()
@@ -351,7 +363,9 @@ public enum OpenAPIDocument {
         var responses: [String: JSONValue] = [:]
         for answer in operation.answers {
             var response: [String: JSONValue] = ["description": .string(answer.description)]
-            if let schema = answer.schema { response["content"] = .object([answer.contentType: ["schema": schema]]) }
+            if let schema = answer.schema {
+                response["content"] = .object([answer.contentType: ["schema": schema]].merging(answer.alternatives.mapValues { ["schema": $0] }) { first, _ in first })
+            }
             if !answer.headers.isEmpty { response["headers"] = .object(answer.headers) }
             responses[String(answer.status)] = .object(response)
         }

@@ -10,9 +10,8 @@ extension OpenAPIDocument {
                          answers: [OpenAPIOperation.Answer(status: 200, description: "Every hold that can be earned.", schema: Schema.ref("HoldList"))]),
         OpenAPIOperation(method: .get, path: "/v1/holds/{hold_id}/artwork.png", operationID: "holdArtwork", summary: "A hold's artwork.",
                          tag: "rewards", headerParameters: [OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")],
-                         answers: [OpenAPIOperation.Answer(status: 200, description: "The PNG.", schema: ["type": "string", "contentMediaType": "image/png"],
-                                                           contentType: "image/png",
-                                                           headers: ["ETag": ["schema": Schema.string, "description": "The artwork's digest."]]),
+                         answers: [.bytes("The PNG.", contentType: "image/png",
+                                          headers: ["ETag": ["schema": Schema.string, "description": "The artwork's digest."]]),
                                    OpenAPIOperation.Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)],
                          problems: [404]),
     ]

@@ -11,6 +11,22 @@ struct OpenAPIOperation {
         let schema: JSONValue?
         var contentType = "application/json"
         var headers: [String: JSONValue] = [:]
+        /// More media types the same body is listed under, with their schemas.
+        var alternatives: [String: JSONValue] = [:]
+
+        /// A body of bytes that are neither JSON nor text (an image, a signed JWT), served as
+        /// `contentType`. It is listed under `application/octet-stream` too, with the same
+        /// bytes: code generators type only JSON, text and octet streams, and would otherwise
+        /// leave the answer out of the client (openapi-python-client warns and drops it), so the
+        /// app could not download the image through the client at all.
+        static func bytes(status: Int = 200, _ description: String, contentType: String,
+                          headers: [String: JSONValue] = [:]) -> Answer {
+            Answer(status: status,
+                   description: description + " The body is served as `\(contentType)`; it is listed as `application/octet-stream` too so that a generated client returns its bytes.",
+                   schema: ["type": "string", "format": "binary", "contentMediaType": .string(contentType)],
+                   contentType: contentType, headers: headers,
+                   alternatives: ["application/octet-stream": ["type": "string", "format": "binary"]])
+        }
     }
 
     let method: HTTPMethod

@@ -1,0 +1,221 @@
+"""A member's whole journey through Belay, driven only through a client that openapi-python-client
+generated from the served /openapi.json, as an app built on that client would: sign in with
+Apple, read and change the profile, create a meetup (so the member hosts it), join it, read the
+host's rotating code and check in with it, wait for the reward's images, read the share
+payload, download the sticker and the story, find the hold in the catalogue and download its
+artwork, report a share, export the account's data, delete the account, and find the token
+refused afterwards.
+
+    scripts/test-python scripts/testing/client-journey.py \\
+        --base-url http://127.0.0.1:PORT --package /tmp/x/belay_client \\
+        --identity-token JWT --nonce RAW_NONCE
+
+Every step must answer the status the document promises for it, parsed into the generated
+model; every JSON answer must keep all its members through the model (a member the schema
+lacks is dropped by the generated code, and is reported under `lost_members`). Prints one
+JSON summary on standard output: each step's status, the reward id, the export's counts, the
+image sizes. Exits 1, with the summary so far, at the first step that goes wrong.
+"""
+
+import argparse
+import datetime
+import importlib
+import json
+import sys
+import time
+import traceback
+import uuid
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+JPEG_SIGNATURE = b"\xff\xd8\xff"
+
+
+class StepFailed(Exception):
+    pass
+
+
+class Journey:
+    def __init__(self, package):
+        self.package = package
+        self.summary = {"steps": [], "lost_members": []}
+
+    def module(self, name):
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def call(self, step, operation, expected, model=None, **arguments):
+        """Runs `operation.sync_detailed(**arguments)`; checks the status is one of `expected`
+        and that the parsed answer is a `model` that kept every member of the JSON it came from."""
+        response = operation.sync_detailed(**arguments)
+        status = int(response.status_code)
+        self.summary["steps"].append({"step": step, "status": status})
+        if status not in expected:
+            raise StepFailed(f"{step}: answered {status}, expected {expected}: {response.content[:500]!r}")
+        parsed = response.parsed
+        if model is not None:
+            if not isinstance(parsed, model):
+                raise StepFailed(f"{step}: parsed as {type(parsed).__name__}, expected {model.__name__}")
+            raw = json.loads(response.content)
+            for path in lost_members(raw, parsed.to_dict(), "$"):
+                self.summary["lost_members"].append(f"{step}: {path}")
+        return response, parsed
+
+
+def lost_members(raw, kept, path):
+    """Paths of object members in `raw` that the model's `to_dict()` (`kept`) does not have."""
+    lost = []
+    if isinstance(raw, dict) and isinstance(kept, dict):
+        for key, value in raw.items():
+            if key not in kept:
+                lost.append(f"{path}.{key}")
+            else:
+                lost += lost_members(value, kept[key], f"{path}.{key}")
+    elif isinstance(raw, list) and isinstance(kept, list):
+        for index, (value, other) in enumerate(zip(raw, kept)):
+            lost += lost_members(value, other, f"{path}[{index}]")
+    return lost
+
+
+def run(arguments, journey):
+    package = journey.package
+    client_module = importlib.import_module(package)
+    models = journey.module("models")
+    api = lambda name: journey.module(f"api.{name}")  # noqa: E731
+    summary = journey.summary
+
+    anonymous = client_module.Client(base_url=arguments.base_url, raise_on_unexpected_status=True)
+    _, grant = journey.call(
+        "sign_in_apple", api("accounts.sign_in_with_apple"), [201], models.SessionGrant, client=anonymous,
+        body=models.AppleSignInRequest(
+            identity_token=arguments.identity_token, nonce=arguments.nonce, name="Jisoo Kim",
+            device_name="Jisoo's phone", platform=models.AppleSignInRequestPlatform.IOS,
+            locale=models.AppleSignInRequestLocale.KO))
+    summary["account_created"] = grant.account_created
+    member = client_module.AuthenticatedClient(base_url=arguments.base_url, token=grant.access_token,
+                                               raise_on_unexpected_status=True)
+
+    _, me = journey.call("get_me", api("accounts.me"), [200], models.Profile, client=member)
+    if me.display_name != "Jisoo Kim":
+        raise StepFailed(f"get_me: display name {me.display_name!r}")
+    _, changed = journey.call(
+        "patch_me", api("accounts.update_me"), [200], models.Profile, client=member,
+        body=models.ProfileRequest(display_name="지수", handle="jisoo_climbs", locale=models.ProfileRequestLocale.EN))
+    if (changed.handle, changed.display_name) != ("jisoo_climbs", "지수"):
+        raise StepFailed(f"patch_me: {changed.to_dict()}")
+    summary["handle"] = changed.handle
+
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    _, meetup = journey.call(
+        "create_meetup", api("meetups.create_meetup"), [201], models.Meetup, client=member,
+        body=models.CreateMeetup(
+            title="Evening bouldering", place_name="Seoul Forest Gym", capacity=8, time_zone="Asia/Seoul",
+            starts_at=now - datetime.timedelta(minutes=1), ends_at=now + datetime.timedelta(hours=2)))
+    summary["meetup_id"] = meetup.id
+
+    _, attendance = journey.call("join", api("attendance.join_meetup"), [201], models.Attendance, client=member,
+                                 id=meetup.id)
+    if attendance.status.value != "going":
+        raise StepFailed(f"join: {attendance.status}")
+
+    _, code = journey.call("check_in_code", api("check_in.check_in_code"), [200], models.CheckInCode, client=member,
+                           id=meetup.id)
+    _, result = journey.call(
+        "check_in", api("check_in.check_in"), [201], models.CheckInResult, client=member, id=meetup.id,
+        body=models.CheckInRequest(code=code.code), idempotency_key=f"journey-{uuid.uuid4()}")
+    if not isinstance(result.reward, models.Reward):
+        raise StepFailed("check_in: no reward")
+    reward_id = result.reward.id
+    summary["reward_id"] = reward_id
+
+    # The images render in the background: the app polls the reward until they are ready.
+    deadline = time.monotonic() + arguments.render_timeout
+    polls = 0
+    while True:
+        response = api("rewards.get_reward").sync_detailed(id=reward_id, client=member)
+        polls += 1
+        reward = response.parsed
+        if int(response.status_code) != 200 or not isinstance(reward, models.Reward):
+            raise StepFailed(f"get_reward: answered {int(response.status_code)}: {response.content[:300]!r}")
+        if reward.render_status.value == "ready":
+            break
+        if reward.render_status.value == "failed" or time.monotonic() > deadline:
+            raise StepFailed(f"get_reward: render_status {reward.render_status.value} after {polls} polls")
+        time.sleep(0.2)
+    journey.call("get_reward", api("rewards.get_reward"), [200], models.Reward, client=member, id=reward_id)
+
+    _, payload = journey.call("share_payload", api("sharing.share_payload"), [200], models.SharePayload,
+                              client=member, id=reward_id)
+    if payload.reward_id != reward_id or not isinstance(payload.images, models.RewardImages):
+        raise StepFailed(f"share_payload: {payload.to_dict()}")
+    images = payload.images
+
+    types = journey.module("types")
+    sizes = {}
+
+    def download(step, operation, signature, **where):
+        _, file = journey.call(step, operation, [200], client=member, **where)
+        if not isinstance(file, types.File):
+            raise StepFailed(f"{step}: parsed as {type(file).__name__}, not the image's bytes")
+        data = file.payload.read()
+        if not data.startswith(signature):
+            raise StepFailed(f"{step}: {len(data)} bytes that are not the image: {data[:16]!r}")
+        sizes[step] = len(data)
+
+    download("sticker", api("rewards.sticker_image"), PNG_SIGNATURE, id=reward_id, hash_=images.sticker.hash_)
+    if images.story.content_type.value == "image/jpeg":
+        download("story", api("rewards.story_image_jpeg"), JPEG_SIGNATURE, id=reward_id, hash_=images.story.hash_)
+    else:
+        download("story", api("rewards.story_image_png"), PNG_SIGNATURE, id=reward_id, hash_=images.story.hash_)
+    _, catalogue = journey.call("holds", api("rewards.list_holds"), [200], models.HoldList, client=member)
+    earned = next((hold for hold in catalogue.items if hold.id == reward.hold.id), None)
+    if earned is None or not earned.artwork_url.endswith(f"/v1/holds/{earned.id}/artwork.png"):
+        raise StepFailed(f"holds: the earned hold {reward.hold.id} is not listed with its artwork_url")
+    download("hold_artwork", api("rewards.hold_artwork"), PNG_SIGNATURE, hold_id=earned.id)
+    summary["image_bytes"] = sizes
+
+    event_id = f"journey-share-{uuid.uuid4()}"
+    _, event = journey.call(
+        "share_event", api("sharing.record_share_event"), [201], models.ShareEvent, client=member, id=reward_id,
+        body=models.ShareEventRequest(client_event_id=event_id, completed=True, target="instagram_stories"))
+    summary["share_event_target"] = event.target.value
+
+    _, export = journey.call("export", api("accounts.export_me"), [200], models.AccountExport, client=member)
+    summary["export"] = {
+        "format": export.format_.value, "handle": export.profile.handle, "identities": len(export.identities),
+        "sessions": len(export.sessions), "attendances": len(export.attendances), "rewards": len(export.rewards),
+        "share_events": len(export.share_events), "reward_ids": [item.id for item in export.rewards],
+    }
+
+    journey.call("delete_me", api("accounts.delete_me"), [204], client=member)
+    journey.call("get_me_after_delete", api("accounts.me"), [401], models.Problem, client=member)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--package", required=True, help="the generated package's directory")
+    parser.add_argument("--identity-token", required=True, help="an Apple identity token for a new member")
+    parser.add_argument("--nonce", required=True, help="the raw nonce whose SHA-256 the token carries")
+    parser.add_argument("--render-timeout", type=float, default=120)
+    arguments = parser.parse_args()
+
+    package_path = arguments.package.rstrip("/")
+    parent, _, name = package_path.rpartition("/")
+    sys.path.insert(0, parent or ".")
+    journey = Journey(name)
+    try:
+        run(arguments, journey)
+    except StepFailed as failure:
+        journey.summary["failure"] = str(failure)
+        print(json.dumps(journey.summary, ensure_ascii=False))
+        return 1
+    except Exception as failure:  # the generated code refused an answer: it does not fit the document
+        traceback.print_exc()
+        journey.summary["failure"] = f"{type(failure).__name__}: {failure}"
+        print(json.dumps(journey.summary, ensure_ascii=False))
+        return 1
+    print(json.dumps(journey.summary, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
