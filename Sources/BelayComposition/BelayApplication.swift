@@ -221,7 +221,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime, clock: options.clock),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime, clock: options.clock),
               sharePageCacheLifetime: options.sharePageCacheLifetime, clock: options.clock,
-              signIn: try SignInServices(configuration: configuration, clock: options.clock, log: { line in logger.warning(line) }))
+              signIn: try SignInServices(configuration: configuration, clock: options.clock, log: { line in logger.warning(line) }),
+              limits: try APIRateLimits(configuration: configuration, clock: options.clock))
         .register(on: router)
     let responder = router.buildResponder()
     let server = HTTPServer(settings: ServerSettings(configuration: configuration), responder: responder, logger: httpLogger)

@@ -48,6 +48,7 @@ extension DomainSettings {
             recentSignInWindow: TimeInterval(accounts.recentSignInMinutes * 60),
             defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en)
         meetupCreators = MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members
+        maxShareEventsPerReward = configuration.share.maxEventsPerReward
     }
 }
 

@@ -71,3 +71,17 @@ public enum AppleTokenRevocation {
         return failures
     }
 }
+
+extension APIRateLimits {
+    /// The `rate_limits` of changes, share events and public pages from `config.json`.
+    /// - Throws: `ApplicationError` naming the section when a limit cannot work.
+    public init(configuration: BelayConfiguration, clock: any TimeSource) throws {
+        let limits = configuration.rateLimits
+        do {
+            try self.init(writesPerMinute: limits.writesPerMemberPerMinute, shareEventsPerMinute: limits.shareEventsPerMemberPerMinute,
+                          publicPerMinute: limits.publicPerAddressPerMinute, clock: clock)
+        } catch {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): rate_limits", message: "\(error)"))
+        }
+    }
+}

@@ -78,6 +78,7 @@ extension BelayConfiguration {
                 ("stories_background", string(share.storiesBackground.rawValue)),
                 ("stories_background_width", integer(share.storiesBackgroundWidth)),
                 ("stories_background_height", integer(share.storiesBackgroundHeight)),
+                ("max_events_per_reward", integer(share.maxEventsPerReward)),
             ])),
             ("app_links", .object([
                 ("ios_app_ids", string(appLinks.iosAppIDs.joined(separator: ","))),
@@ -140,6 +141,9 @@ extension BelayConfiguration {
             ("rate_limits", .object([
                 ("auth_per_address_per_minute", integer(rateLimits.authPerAddressPerMinute)),
                 ("auth_per_email_per_hour", integer(rateLimits.authPerEmailPerHour)),
+                ("writes_per_member_per_minute", integer(rateLimits.writesPerMemberPerMinute)),
+                ("share_events_per_member_per_minute", integer(rateLimits.shareEventsPerMemberPerMinute)),
+                ("public_per_address_per_minute", integer(rateLimits.publicPerAddressPerMinute)),
             ])),
         ])
         return tree.prettyPrinted()

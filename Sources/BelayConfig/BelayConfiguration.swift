@@ -284,6 +284,12 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var authPerAddressPerMinute: Int
         /// Sign-in codes mailed to one address per hour.
         public var authPerEmailPerHour: Int
+        /// Changes (POST, PUT, PATCH, DELETE) one member may make per minute.
+        public var writesPerMemberPerMinute: Int = 240
+        /// Share events one member may post per minute.
+        public var shareEventsPerMemberPerMinute: Int = 30
+        /// Requests to the public pages (share pages, badges, artwork) per client address per minute.
+        public var publicPerAddressPerMinute: Int = 600
     }
 
     /// `share`: the App IDs Instagram and Facebook Stories require.
@@ -298,6 +304,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// Size of the Stories background image in pixels (9:16; Meta takes at most 720x1280 on Android).
         public var storiesBackgroundWidth = 720
         public var storiesBackgroundHeight = 1280
+        /// Share events one member may record for one reward.
+        public var maxEventsPerReward = 50
     }
 
     /// `share.stories_background`.

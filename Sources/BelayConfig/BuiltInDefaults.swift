@@ -107,7 +107,8 @@ enum BuiltInDefaults {
         "facebook_app_id": "",
         "stories_background": "image",
         "stories_background_width": 720,
-        "stories_background_height": 1280
+        "stories_background_height": 1280,
+        "max_events_per_reward": 50
       },
       "app_links": {
         "ios_app_ids": "",
@@ -168,7 +169,10 @@ enum BuiltInDefaults {
       },
       "rate_limits": {
         "auth_per_address_per_minute": 30,
-        "auth_per_email_per_hour": 5
+        "auth_per_email_per_hour": 5,
+        "writes_per_member_per_minute": 240,
+        "share_events_per_member_per_minute": 30,
+        "public_per_address_per_minute": 600
       }
     }
     """

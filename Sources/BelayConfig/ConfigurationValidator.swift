@@ -294,6 +294,7 @@ struct ConfigurationValidator {
             if !(1...4096).contains(pixels) { refuse(path, "\(pixels) px is not a size from 1 to 4096 px (Meta asks for at most 720x1280 at 9:16)") }
             share[keyPath: keyPath] = pixels
         }
+        share.maxEventsPerReward = atLeast(1, "share.max_events_per_reward", unit: "event")
 
         // app_links
         let iosAppIDs = list("app_links.ios_app_ids")
@@ -385,7 +386,10 @@ struct ConfigurationValidator {
                                            from: from, requireTLS: requireTLS == 1)
         let rateLimits = BelayConfiguration.RateLimits(
             authPerAddressPerMinute: atLeast(1, "rate_limits.auth_per_address_per_minute", unit: "request"),
-            authPerEmailPerHour: atLeast(1, "rate_limits.auth_per_email_per_hour", unit: "message"))
+            authPerEmailPerHour: atLeast(1, "rate_limits.auth_per_email_per_hour", unit: "message"),
+            writesPerMemberPerMinute: atLeast(1, "rate_limits.writes_per_member_per_minute", unit: "request"),
+            shareEventsPerMemberPerMinute: atLeast(1, "rate_limits.share_events_per_member_per_minute", unit: "request"),
+            publicPerAddressPerMinute: atLeast(1, "rate_limits.public_per_address_per_minute", unit: "request"))
         let waitlist = BelayConfiguration.Waitlist(
             claimMinutes: atLeast(0, "waitlist.claim_minutes", unit: "minutes", why: "0 promotes the first waitlisted member at once"),
             cutoffMinutes: atLeast(0, "waitlist.cutoff_minutes", unit: "minutes"))

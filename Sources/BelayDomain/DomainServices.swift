@@ -55,7 +55,7 @@ public struct DomainServices: Sendable {
         catalog = CatalogService(pool: pool, clock: clock)
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
         renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs, events: emitter)
-        shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone)
+        shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone, maxEventsPerReward: settings.maxShareEventsPerReward)
         sharePages = SharePageService(pool: pool, clock: clock)
         leases = LeaseService(pool: pool, clock: clock)
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)

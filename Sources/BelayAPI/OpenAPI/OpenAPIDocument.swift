@@ -371,6 +371,10 @@ public enum OpenAPIDocument {
         }
         var problems = Set(operation.problems)
         if !operation.isPublic { problems.insert(401) }
+        // Changes are limited per member, the public pages per address (`rate_limits`).
+        if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/"].contains(where: operation.path.hasPrefix) {
+            problems.insert(429)
+        }
         problems.insert(500)
         if operation.requestBody != nil || !operation.pathParameterNames.isEmpty || !operation.queryParameters.isEmpty {
             problems.insert(400)

@@ -22,11 +22,14 @@ public struct APIRoutes: Sendable {
     let openAPIBytes: [UInt8]
     /// The identity providers, mail and limits of signing in.
     let signIn: SignInServices
+    /// Limits per member and per address on the rest of the API.
+    let limits: APIRateLimits
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
-                signIn: SignInServices = SignInServices()) {
+                signIn: SignInServices = SignInServices(), limits: APIRateLimits = APIRateLimits()) {
         self.signIn = signIn
+        self.limits = limits
         sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,
                                         clock: clock, cost: { $0.bytes.count })
         self.services = services
@@ -48,12 +51,16 @@ public struct APIRoutes: Sendable {
                      body: ResponseBody(bytes: openAPIBytes))
         }
 
-        registerSharePageRoutes(on: router)
-        registerBadgeRoutes(on: router)
-        registerPublicHoldArtworkRoute(on: router)
+        // Refusals become problems inside each limit, so that they carry its RateLimit fields too.
+        let publicPages = router.group().add(middleware: limits.publicMiddleware()).add(middleware: DomainErrorMiddleware())
+        registerSharePageRoutes(on: publicPages)
+        registerBadgeRoutes(on: publicPages)
+        registerPublicHoldArtworkRoute(on: publicPages)
 
         let authenticated = router.group()
             .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
+            .add(middleware: limits.writesMiddleware())
+            .add(middleware: limits.shareEventsMiddleware())
             .add(middleware: ResponseCacheInvalidation(cache: responseCache))
         authenticated.get("/metrics") { _, context in
             try context.requireRole([.admin], to: "read the server's metrics")

@@ -20,7 +20,7 @@ extension APIRoutes {
     }
 
     /// The catalogue's artwork without a token, for the badges that name it as their image.
-    func registerPublicHoldArtworkRoute(on router: Router<APIContext>) {
+    func registerPublicHoldArtworkRoute(on router: RouteGroup<APIContext>) {
         router.get("/holds/{hold_id}/artwork.png") { request, context in
             try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "public, max-age=86400", request)
         }

@@ -7,7 +7,7 @@ import Foundation
 extension APIRoutes {
     /// What anyone needs to check a badge, without a token: the issuer's profile with its
     /// public keys (current and rotated), each key by its id, and the revocation list.
-    func registerBadgeRoutes(on router: Router<APIContext>) {
+    func registerBadgeRoutes(on router: RouteGroup<APIContext>) {
         router.get("/issuer") { _, _ in
             let badges = try requireBadges()
             return jsonObject(try badges.issuerProfile(), maxAge: 300)

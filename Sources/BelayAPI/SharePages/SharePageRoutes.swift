@@ -10,7 +10,7 @@ extension APIRoutes {
     /// app-link files that let `/s/…` open the club's app where it is installed. The shared
     /// pages take any query string: messengers and link unfurlers append their own
     /// (`fbclid`, `utm_source`), and a shared link must still open.
-    func registerSharePageRoutes(on router: Router<APIContext>) {
+    func registerSharePageRoutes(on router: RouteGroup<APIContext>) {
         router.get("/s/{slug}", query: .any) { request, context in
             try sharePage(slug: try context.parameters.require("slug"), request)
         }

@@ -17,6 +17,10 @@ enum ShareRepository {
                         [memberID, clientEventID], decode)
     }
 
+    static func count(rewardID: Int64, memberID: Int64, in db: Database) throws -> Int {
+        try db.scalar("SELECT count(*) FROM share_events WHERE reward_id = ? AND member_id = ?", [rewardID, memberID], as: Int.self) ?? 0
+    }
+
     static func list(memberID: Int64, afterID: Int64, limit: Int, in db: Database) throws -> [ShareEvent] {
         try db.query("SELECT \(columns) FROM share_events WHERE member_id = ? AND id > ? ORDER BY id LIMIT ?", [memberID, afterID, limit], decode)
     }

@@ -8,7 +8,11 @@ public final class ShareService: Sendable {
     private let clock: any TimeSource
     private let clubTimeZone: TimeZone
 
-    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone) {
+    /// Share events one member may record for one reward; more are refused `share_event_limit`.
+    let maxEventsPerReward: Int
+
+    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, maxEventsPerReward: Int = 50) {
+        self.maxEventsPerReward = maxEventsPerReward
         self.pool = pool
         self.clock = clock
         self.clubTimeZone = clubTimeZone
@@ -24,7 +28,8 @@ public final class ShareService: Sendable {
     /// Records a share event of a member's own reward. A retry with a client event id the
     /// member used before records nothing and returns the first event.
     /// - Throws: `DomainError`: `invalid_input` naming the field, `reward_not_found`,
-    ///   alike for a reward that does not exist and one that is someone else's.
+    ///   alike for a reward that does not exist and one that is someone else's;
+    ///   `share_event_limit` once the member has recorded `maxEventsPerReward` for the reward.
     public func record(_ event: NewShareEvent, by actor: Actor) throws -> ShareEventResult {
         try TextRule(field: "client_event_id", noun: "A client event id", lengths: 1...200).check(event.clientEventID)
         try TextRule(field: "activity_type", noun: "An activity type", lengths: 0...500).check(event.activityType)
@@ -46,6 +51,9 @@ public final class ShareService: Sendable {
                 // Someone else's reward is answered like a missing one, so ids reveal nothing.
                 guard owner.memberID == memberID else {
                     throw DomainError(.rewardNotFound, "No reward has id \(event.rewardID)", field: "reward_id")
+                }
+                guard try ShareRepository.count(rewardID: event.rewardID, memberID: memberID, in: db) < maxEventsPerReward else {
+                    throw DomainError(.shareEventLimit, "Reward \(event.rewardID) already has \(maxEventsPerReward) share events of yours, the most one reward keeps; nothing was recorded")
                 }
                 let recorded = try ShareRepository.insert(event, memberID: memberID, meetupID: owner.meetupID, target: target, at: now, in: db)
                 return ShareEventResult(event: recorded, isRepeat: false)

@@ -57,6 +57,10 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     /// Claiming a place without an offer of one (none was made, or it ran out).
     case noOffer = "no_offer"
 
+    // Sharing.
+    /// The member has recorded as many share events for the reward as one reward keeps.
+    case shareEventLimit = "share_event_limit"
+
     // Check-in.
     case windowNotOpen = "window_not_open"
     case windowClosed = "window_closed"

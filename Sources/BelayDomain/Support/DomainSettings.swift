@@ -16,6 +16,8 @@ public struct DomainSettings: Sendable {
     public var accounts: AccountPolicy = AccountPolicy()
     /// Who may create meetups.
     public var meetupCreators: MeetupCreators = .members
+    /// Share events one member may record for one reward.
+    public var maxShareEventsPerReward = 50
 
     public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
                 renderJobs: RenderJobPolicy = RenderJobPolicy(),

@@ -1,0 +1,55 @@
+import BelayCore
+import BelayHTTP
+import Foundation
+
+/// How much one caller may ask of the API besides signing in: changes per member, share
+/// events per member, and public pages per client address. Beyond a limit the answer is 429
+/// `rate_limited` with `Retry-After` and the `RateLimit` / `RateLimit-Policy` fields.
+public struct APIRateLimits: Sendable {
+    public let limiter: RateLimiter
+    /// POST, PUT, PATCH and DELETE by one member (whatever token they use).
+    public let writes: RateLimitPolicy
+    /// Share events by one member.
+    public let shareEvents: RateLimitPolicy
+    /// Share pages, badge files and hold artwork, per client address.
+    public let publicPages: RateLimitPolicy
+
+    /// - Throws: `RateLimitPolicyError` for a limit that cannot work (the configuration is validated first).
+    public init(writesPerMinute: Int = 240, shareEventsPerMinute: Int = 30, publicPerMinute: Int = 600,
+                clock: any TimeSource = SystemTimeSource()) throws {
+        limiter = RateLimiter(clock: clock)
+        writes = try RateLimitPolicy(name: "writes", requests: writesPerMinute, perSeconds: 60)
+        shareEvents = try RateLimitPolicy(name: "share-events", requests: shareEventsPerMinute, perSeconds: 60)
+        publicPages = try RateLimitPolicy(name: "public", requests: publicPerMinute, perSeconds: 60)
+    }
+
+    /// The defaults: 240 changes and 30 share events a minute per member, 600 public requests a minute per address.
+    public init() {
+        // Literal limits RateLimitPolicy accepts: a failure here is a programmer error.
+        try! self.init(writesPerMinute: 240, shareEventsPerMinute: 30, publicPerMinute: 600)
+    }
+
+    static let shareEventsRoute = "/v1/rewards/{id}/share-events"
+
+    /// Limits changes per member; share events count against their own limit instead.
+    func writesMiddleware() -> RateLimitMiddleware<APIContext> {
+        RateLimitMiddleware(policy: writes, limiter: limiter) { request, context in
+            guard request.method != .get, request.method != .head, context.route != Self.shareEventsRoute,
+                  let user = context.user else { return nil }
+            return ["user:\(user.userID)"]
+        }
+    }
+
+    /// Limits share events per member.
+    func shareEventsMiddleware() -> RateLimitMiddleware<APIContext> {
+        RateLimitMiddleware(policy: shareEvents, limiter: limiter) { _, context in
+            guard context.route == Self.shareEventsRoute, let user = context.user else { return nil }
+            return ["user:\(user.userID)"]
+        }
+    }
+
+    /// Limits the public pages per client address.
+    func publicMiddleware() -> RateLimitMiddleware<APIContext> {
+        RateLimitMiddleware(policy: publicPages, limiter: limiter) { request, _ in ["ip:" + request.remoteAddress] }
+    }
+}
