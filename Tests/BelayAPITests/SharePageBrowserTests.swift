@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func thePageShowsTheStickerInChromiumWithNoConsoleErrors() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: scripts/install-deps installs it")
+        #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: make test-deps installs it")
         let workspace = try ServeWorkspace()
         let (server, link, stickerBytes, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }

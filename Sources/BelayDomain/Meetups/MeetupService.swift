@@ -385,7 +385,7 @@ public final class MeetupService: Sendable {
             throw DomainError(.userNotFound, "No user has id \(userID) to host the meetup", field: "host_id")
         }
         guard host.role != .member || membersMayHost else {
-            throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host before they host a meetup")
+            throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host first (`belay users role \(host.handle) host`)")
         }
     }
 
