@@ -175,14 +175,14 @@ public struct SharePayloadBody: JSONRepresentable {
             width: backgrounds.width, height: backgrounds.height)
     }
 
-    /// The share-sheet text in the club's language (`club.locale`: Korean, Japanese, else
-    /// English), e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
+    /// The share-sheet text in the member's language when they chose one (`PATCH /v1/me`
+    /// `locale`), else the club's (`club.locale`): Korean, Japanese, else English, e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
     /// Climbing Club".
     public var shareText: String {
         let zone = presentation.zones.zone(reward.meetupTimeZone)
         let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
         return Self.shareText(hold: reward.hold.name, place: reward.placeName, day: String(day), club: presentation.clubName,
-                              locale: presentation.clubLocale)
+                              locale: memberLocale ?? presentation.clubLocale)
     }
 
     /// The share-sheet sentence in `locale`'s language: Korean, Japanese, otherwise English.
@@ -207,7 +207,11 @@ public struct SharePayloadBody: JSONRepresentable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
-    public init(reward: Reward, presentation: Presentation, sharePageSlug: String?) {
+    /// The language the member chose (`ko`, `ja`, `en`); nil for the club's.
+    public var memberLocale: String?
+
+    public init(reward: Reward, presentation: Presentation, sharePageSlug: String?, memberLocale: String? = nil) {
+        self.memberLocale = memberLocale
         self.reward = reward
         self.presentation = presentation
         self.sharePageSlug = sharePageSlug

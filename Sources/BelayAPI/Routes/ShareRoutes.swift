@@ -10,7 +10,9 @@ extension APIRoutes {
             let reward = try readableReward(context)
             // The member's first ask mints the reward's public page; others see it only once it exists.
             let slug = try domain.sharePages.slug(for: reward, by: try context.actor())
-            return .api(SharePayloadBody(reward: reward, presentation: presentation, sharePageSlug: slug),
+            // The text is in the member's own language when they chose one; the club's otherwise.
+            let locale = reward.memberID == (try context.caller()).userID ? try? domain.accounts.profile(userID: reward.memberID).locale : nil
+            return .api(SharePayloadBody(reward: reward, presentation: presentation, sharePageSlug: slug, memberLocale: locale?.rawValue),
                         headers: ["Cache-Control": "no-store"])
         }
 
