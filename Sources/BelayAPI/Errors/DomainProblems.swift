@@ -46,7 +46,8 @@ public enum DomainProblems {
         case .notPermitted:
             status = .forbidden
         case .handleTaken, .emailTaken, .meetupCancelled, .meetupCompleted, .meetupOver, .notAttending, .waitlisted,
-             .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .noOffer, .windowNotOpen, .windowClosed, .tooManyAttempts:
+             .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .noOffer, .windowNotOpen, .windowClosed, .tooManyAttempts,
+             .rewardRevoked:
             status = .conflict
         case .storageFailure where error.underlying?.isStorageFull == true:
             return HTTPError(.serviceUnavailable, code: "storage_full",

@@ -57,6 +57,10 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     /// Claiming a place without an offer of one (none was made, or it ran out).
     case noOffer = "no_offer"
 
+    // Sharing.
+    /// The reward was revoked (its check-in undone): it cannot be shared.
+    case rewardRevoked = "reward_revoked"
+
     // Check-in.
     case windowNotOpen = "window_not_open"
     case windowClosed = "window_closed"
