@@ -196,6 +196,37 @@ import Testing
         #expect(identities == 1)
     }
 
+    @Test func firstSignInsAnsweredWithoutWaitingAlsoMakeOneAccount() throws {
+        let done = DispatchGroup()
+        let ids = Mutex<[Int64]>([])
+        let failures = Mutex<[String]>([])
+        for _ in 0..<8 {
+            done.enter()
+            accounts.signIn(Self.apple("deferred-race"), device: DeviceDescription()) { outcome in
+                switch outcome {
+                case let .success(grant): ids.withLock { $0.append(grant.user.id) }
+                case let .failure(error): failures.withLock { $0.append("\(error)") }
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        #expect(failures.withLock { $0 } == [])
+        #expect(Set(ids.withLock { $0 }).count == 1)
+        #expect(ids.withLock { $0 }.count == 8)
+        // A refresh answered the same way rotates like the waiting one.
+        let grant = try accounts.signIn(Self.apple("deferred-refresh"), device: DeviceDescription())
+        let refreshed = DispatchSemaphore(value: 0)
+        let next = Mutex<Result<SessionGrant, any Error>?>(nil)
+        accounts.refresh(token: grant.refreshToken) { outcome in
+            next.withLock { $0 = outcome }
+            refreshed.signal()
+        }
+        refreshed.wait()
+        #expect(try next.withLock { $0 }?.get().session.id == grant.session.id)
+        #expect(refusal { _ = try accounts.refresh(token: grant.refreshToken) } == .refreshTokenReused)
+    }
+
     @Test func deletingNeedsARecentSignIn() throws {
         let grant = try accounts.signIn(Self.apple("040"), device: DeviceDescription())
         fixture.clock.advance(by: 601)

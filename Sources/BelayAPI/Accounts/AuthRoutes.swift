@@ -78,8 +78,12 @@ extension APIRoutes {
 
         auth.post("/v1/auth/refresh") { request, _ in
             let body = try request.decodeJSON(as: RefreshRequest.self)
-            let grant = try domain.accounts.refresh(token: body.refreshToken)
-            return .api(SessionGrantBody(grant: grant, now: domain.clock.now()), headers: ["Cache-Control": "no-store"])
+            let deferred = DeferredResponse()
+            let clock = domain.clock
+            domain.accounts.refresh(token: body.refreshToken) { outcome in
+                deferred.complete { .api(SessionGrantBody(grant: try outcome.get(), now: clock.now()), headers: ["Cache-Control": "no-store"]) }
+            }
+            return .deferred(deferred)
         }
 
         authenticated.post("/v1/auth/sign-out") { _, context in
@@ -108,12 +112,21 @@ extension APIRoutes {
                         body: ResponseBody(string: html))
     }
 
-    /// The tokens of a proven identity's sign-in.
+    /// The tokens of a proven identity's sign-in, answered once the session is committed: like
+    /// a check-in, the write joins the writer's next group commit while the connection is
+    /// suspended, so a burst of sign-ins holds no HTTP thread.
     private func signedIn(_ identity: ProvenIdentity, details: some SignInDetails) throws -> Response {
         let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
-        let grant = try domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: try Self.locale(details.locale))
-        return .api(SessionGrantBody(grant: grant, now: domain.clock.now()), status: grant.accountCreated ? .created : .ok,
-                    headers: ["Cache-Control": "no-store"])
+        let deferred = DeferredResponse()
+        let clock = domain.clock
+        domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: try Self.locale(details.locale)) { outcome in
+            deferred.complete {
+                let grant = try outcome.get()
+                return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
+                            headers: ["Cache-Control": "no-store"])
+            }
+        }
+        return .deferred(deferred)
     }
 
     static func locale(_ text: String?) throws -> MemberLocale? {

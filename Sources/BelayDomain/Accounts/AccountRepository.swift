@@ -39,9 +39,10 @@ enum AccountRepository {
         }
     }
 
-    /// Remembers an ID token as exchanged; false when it already was (a replay).
-    static func recordUsedIdentityToken(digest: String, expiresAt: Date, now: Date, in db: Database) throws -> Bool {
-        try db.execute("DELETE FROM used_identity_tokens WHERE expires_at < ?", [now])
+    /// Remembers an ID token as exchanged; false when it already was (a replay). With
+    /// `pruning`, first forgets the tokens that have expired (a scan: done now and then, not per sign-in).
+    static func recordUsedIdentityToken(digest: String, expiresAt: Date, now: Date, pruning: Bool, in db: Database) throws -> Bool {
+        if pruning { try db.execute("DELETE FROM used_identity_tokens WHERE expires_at < ?", [now]) }
         try db.execute("INSERT INTO used_identity_tokens (digest, expires_at) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING", [digest, expiresAt])
         return db.changes > 0
     }
@@ -50,11 +51,12 @@ enum AccountRepository {
 
     /// The live account whose email is `email` (whatever its case).
     static func userID(email: String, in db: Database) throws -> Int64? {
-        try db.queryOne("SELECT id FROM users WHERE lower(email) = lower(?) AND deleted_at IS NULL", [email]) { try $0.get("id") }
+        guard let user = try UserRepository.find(email: email, in: db), try !isDeleted(userID: user.id, in: db) else { return nil }
+        return user.id
     }
 
     static func handleExists(_ handle: String, in db: Database) throws -> Bool {
-        try db.queryOne("SELECT 1 AS found FROM users WHERE lower(handle) = lower(?)", [handle]) { _ in true } ?? false
+        try UserRepository.find(handle: handle, in: db) != nil
     }
 
     static func setAccountDetails(userID: Int64, locale: MemberLocale?, emailVerified: Bool, in db: Database) throws {

@@ -1,6 +1,7 @@
 import BelayCore
 import BelayStorage
 import Foundation
+import Synchronization
 
 /// Members' own accounts: signing in (Apple, Google, an emailed code), sessions with rotating
 /// refresh tokens, the profile, and leaving.
@@ -15,6 +16,8 @@ public final class AccountService: Sendable {
     private let events: WebhookEmitter
     /// Refresh tokens start with this, so that they are recognised in logs and never taken for access tokens.
     static let refreshTokenPrefix = "belay_r_"
+    /// When this process last forgot expired ID tokens; at most once a minute, since it scans.
+    private let lastUsedTokenPrune = Mutex<Date?>(nil)
 
     init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: WebhookEmitter) {
         self.pool = pool
@@ -53,11 +56,44 @@ public final class AccountService: Sendable {
         throw DomainError(.storageFailure, "The account could not be created; try again")
     }
 
+    /// Signs in like `signIn(_:device:inviteCode:locale:)` without holding the calling thread
+    /// while the write waits for its commit: `completion` gets the grant, or the same errors,
+    /// on a thread of the store's (keep it short: hand the result on).
+    public func signIn(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String? = nil, locale: MemberLocale? = nil,
+                       then completion: @escaping @Sendable (Result<SessionGrant, any Error>) -> Void) {
+        let checked: DeviceDescription
+        do { checked = try Self.checked(device) } catch { return completion(.failure(error)) }
+        submitSignIn(identity, device: checked, inviteCode: inviteCode, locale: locale, attempt: 1, then: completion)
+    }
+
+    private func submitSignIn(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String?, locale: MemberLocale?,
+                              attempt: Int, then completion: @escaping @Sendable (Result<SessionGrant, any Error>) -> Void) {
+        let now = clock.now()
+        pool.write({ [self] db in
+            try signInWrite(identity, device: device, inviteCode: inviteCode, locale: locale, now: now, in: db)
+        }, then: { [self] result in
+            if case let .failure(error as DatabaseError) = result, error.isUniqueConstraintViolation, attempt < 3 {
+                // Another node made the same account at this instant: the next attempt finds it.
+                // Queued from another thread, never from the store's own.
+                DispatchQueue.global().async {
+                    self.submitSignIn(identity, device: device, inviteCode: inviteCode, locale: locale, attempt: attempt + 1, then: completion)
+                }
+                return
+            }
+            completion(result.mapError(domainError))
+        })
+    }
+
     private func signInWrite(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String?, locale: MemberLocale?,
                              now: Date, in db: Database) throws -> SessionGrant {
         if let digest = identity.tokenDigest {
             let expiry = max(identity.tokenExpiresAt ?? now, now).addingTimeInterval(600)
-            guard try AccountRepository.recordUsedIdentityToken(digest: digest, expiresAt: expiry, now: now, in: db) else {
+            let pruning = lastUsedTokenPrune.withLock { last -> Bool in
+                guard last.map({ now.timeIntervalSince($0) >= 60 || now < $0 }) ?? true else { return false }
+                last = now
+                return true
+            }
+            guard try AccountRepository.recordUsedIdentityToken(digest: digest, expiresAt: expiry, now: now, pruning: pruning, in: db) else {
                 throw DomainError(.tokenAlreadyUsed, "This ID token was already used to sign in; ask the provider for a new one and sign in again")
             }
         }
@@ -101,11 +137,12 @@ public final class AccountService: Sendable {
         let displayName = String((name.isEmpty ? (emailName.isEmpty ? "Climber" : emailName) : name).prefix(100))
         try TextRule(field: "name", noun: "A name", lengths: 1...100).check(displayName)
         let base = HandleRule.base(from: name.isEmpty ? emailName : name)
-        var handle = base
-        var suffix = 1
-        while try AccountRepository.handleExists(handle, in: db) {
-            suffix += 1
-            handle = base + String(suffix > 50 ? Int.random(in: 1000...999_999) : suffix)
+        // The name itself, then a few small numbers (alex2), then random ones: a club with
+        // thousands of nameless sign-ups ("climber") finds a free handle in a few lookups.
+        var candidates = [base] + (2...5).map { base + String($0) } + (0..<20).map { _ in base + String(Int.random(in: 100...9_999)) }
+        candidates += (0..<20).map { _ in base + String(Int.random(in: 10_000...99_999_999)) }
+        guard let handle = try candidates.first(where: { try !AccountRepository.handleExists($0, in: db) }) else {
+            throw DomainError(.handleTaken, "No free handle could be made from \(base); sign in again")
         }
         // A verified email that no account has is kept; an unverified one never links anything.
         let email = identity.emailVerified ? identity.email : nil
@@ -150,26 +187,46 @@ public final class AccountService: Sendable {
     /// token works once: presenting one already used ends its whole session.
     /// - Throws: `DomainError` `invalid_refresh_token`, `refresh_token_reused`, or `storage_failure`.
     public func refresh(token: String) throws -> SessionGrant {
-        guard token.hasPrefix(Self.refreshTokenPrefix), token.utf8.count == Self.refreshTokenPrefix.utf8.count + 43 else {
+        let hash = try Self.refreshTokenHash(token)
+        let now = clock.now()
+        return try Self.grant(of: try domainCall { try pool.write { db in try refreshWrite(hash: hash, now: now, in: db) } })
+    }
+
+    /// Refreshes like `refresh(token:)` without holding the calling thread while the write
+    /// waits for its commit: `completion` gets the grant, or the same errors, on a thread of the store's.
+    public func refresh(token: String, then completion: @escaping @Sendable (Result<SessionGrant, any Error>) -> Void) {
+        let hash: [UInt8]
+        do { hash = try Self.refreshTokenHash(token) } catch { return completion(.failure(error)) }
+        let now = clock.now()
+        pool.write({ [self] db in try refreshWrite(hash: hash, now: now, in: db) }, then: { result in
+            completion(Result { try Self.grant(of: try result.mapError(domainError).get()) })
+        })
+    }
+
+    static func refreshTokenHash(_ token: String) throws -> [UInt8] {
+        guard token.hasPrefix(refreshTokenPrefix), token.utf8.count == refreshTokenPrefix.utf8.count + 43 else {
             throw DomainError(.invalidRefreshToken, "This is not a Belay refresh token; sign in again")
         }
-        let hash = Crypto.sha256(Array(token.utf8))
-        let now = clock.now()
-        let outcome = try domainCall {
-            try pool.write { db -> RefreshOutcome in
-                guard let found = try AccountRepository.refreshToken(hash: hash, in: db) else { return .unknown }
-                guard try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) != nil else { return .unknown }
-                guard !found.used, try AccountRepository.spendRefreshToken(hash: hash, now: now, in: db) else {
-                    try AccountRepository.endSession(id: found.sessionID, now: now, in: db)
-                    return .reused
-                }
-                try AccountRepository.touchSession(id: found.sessionID, now: now,
-                                                   expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db)
-                try AccountRepository.pruneExpiredAccessTokens(sessionID: found.sessionID, before: now.addingTimeInterval(-86_400), in: db)
-                guard let session = try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) else { return .unknown }
-                return .granted(try grant(session: session, accountCreated: false, now: now, in: db))
-            }
+        return Crypto.sha256(Array(token.utf8))
+    }
+
+    private func refreshWrite(hash: [UInt8], now: Date, in db: Database) throws -> RefreshOutcome {
+        guard let found = try AccountRepository.refreshToken(hash: hash, in: db) else { return .unknown }
+        guard try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) != nil else { return .unknown }
+        guard !found.used, try AccountRepository.spendRefreshToken(hash: hash, now: now, in: db) else {
+            // Ending the session is committed: the write returns, the caller is refused after.
+            try AccountRepository.endSession(id: found.sessionID, now: now, in: db)
+            return .reused
         }
+        try AccountRepository.touchSession(id: found.sessionID, now: now,
+                                           expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db)
+        try AccountRepository.pruneExpiredAccessTokens(sessionID: found.sessionID, before: now.addingTimeInterval(-86_400), in: db)
+        guard let session = try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) else { return .unknown }
+        return .granted(try grant(session: session, accountCreated: false, now: now, in: db))
+    }
+
+    /// The grant of a refresh, or its refusal.
+    private static func grant(of outcome: RefreshOutcome) throws -> SessionGrant {
         switch outcome {
         case let .granted(grant): return grant
         case .unknown:

@@ -45,6 +45,12 @@ enum UserRepository {
         return try db.queryOne("SELECT \(userColumns) FROM users WHERE \(match)", [handle], decodeUser)
     }
 
+    /// The user whose email is `email`, whatever its case (through each engine's index on it).
+    static func find(email: String, in db: Database) throws -> User? {
+        let match = db.engine == .postgresql ? "lower(email) = lower(?)" : "email = ?"
+        return try db.queryOne("SELECT \(userColumns) FROM users WHERE \(match)", [email], decodeUser)
+    }
+
     static func list(after id: Int64, limit: Int, in db: Database) throws -> [User] {
         try db.query("SELECT \(userColumns) FROM users WHERE id > ? ORDER BY id LIMIT ?", [id, limit], decodeUser)
     }
