@@ -313,4 +313,39 @@ enum WebhookRepository {
         }
         return counts
     }
+
+    // MARK: Retention
+
+    /// One batch of `WebhookRetention`: of the `limit` deliveries after id `after`, deletes
+    /// those created before `cutoff` that are done (or whose endpoint was removed), then
+    /// their events that no delivery refers to any more. Ids grow with time, so the walk
+    /// ends at the first batch reaching the cutoff.
+    static func pruneBatch(after: Int64, limit: Int, before cutoff: Date,
+                           in db: Database) throws -> (deliveries: Int, events: Int, lastID: Int64?, reachedCutoff: Bool) {
+        let rows: [(id: Int64, eventID: Int64, createdAt: Date, prunable: Bool)] = try db.query("""
+            SELECT d.id, d.event_id, d.created_at, (d.status <> 'pending' OR e.removed_at IS NOT NULL) AS prunable
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.id > ?1 ORDER BY d.id LIMIT ?2
+            """, [after, limit]) { (try $0.get("id"), try $0.get("event_id"), try $0.get("created_at"), try $0.get("prunable")) }
+        let doomed = rows.filter { $0.prunable && $0.createdAt < cutoff }
+        var events = 0, deleted = 0
+        if !doomed.isEmpty {
+            func list(_ ids: some Sequence<Int64>) -> String { "[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]" }
+            let idRows = db.engine.integerRows(ofJSON: "?1", columns: ["id"])
+            try db.execute("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM (\(idRows)) AS doomed)", [list(doomed.map(\.id))])
+            deleted = db.changes
+            // Through the (endpoint_id, event_id) index: endpoints are few.
+            let candidates = Set(doomed.map(\.eventID))
+            let referenced: [Int64] = try db.query("""
+                SELECT DISTINCT event_id FROM webhook_deliveries
+                WHERE endpoint_id IN (SELECT id FROM webhook_endpoints) AND event_id IN (SELECT id FROM (\(idRows)) AS candidate)
+                """, [list(candidates)]) { try $0.get("event_id") }
+            let orphaned = candidates.subtracting(referenced).sorted()
+            if !orphaned.isEmpty {
+                try db.execute("DELETE FROM webhook_events WHERE id IN (SELECT id FROM (\(idRows)) AS doomed)", [list(orphaned)])
+                events = db.changes
+            }
+        }
+        return (deleted, events, rows.last?.id, rows.count < limit || (rows.last.map { $0.createdAt >= cutoff } ?? true))
+    }
 }
