@@ -184,7 +184,8 @@ public struct BelayConfiguration: Sendable, Equatable {
 
     /// `webhooks`: delivery of signed webhooks (Standard Webhooks 1.0).
     public struct Webhooks: Sendable, Equatable {
-        /// Threads delivering at once (each endpoint still gets one delivery at a time, in order).
+        /// Threads delivering at once (each endpoint still gets one delivery at a time, each
+        /// subject's events in order).
         public var workers: Int
         /// Seconds one attempt may take, connecting included.
         public var timeoutSeconds: Int
