@@ -2,10 +2,16 @@
 SWIFT ?= swift
 CONFIG ?= config.json
 
-.PHONY: run test build release deps bench clean
+.PHONY: run test build release deps test-deps bench clean
 
+## What building and serving need (and nothing a server does not run).
 deps:
 	@scripts/install-deps
+
+## What the test suite starts besides: a throwaway PostgreSQL cluster, headless Chromium,
+## nginx, and Python's venv for the reference libraries the tests check Belay against.
+test-deps:
+	@scripts/install-deps postgresql chromium nginx python3 python3-venv time
 
 build: deps
 	$(SWIFT) build
@@ -19,7 +25,7 @@ run: release
 
 ## Runs the whole test suite (unit, CLI, end-to-end and fault tests) on SQLite, then the
 ## domain and API suites again on a throwaway PostgreSQL cluster the tests start themselves.
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	TEST_DATABASE_ENGINE=postgresql $(SWIFT) test --skip-build --filter 'BelayDomainTests|BelayAPITests'

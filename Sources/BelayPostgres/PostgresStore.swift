@@ -117,7 +117,7 @@ public final class PostgresStore: DatabaseStore {
     }
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {
-        try withConnection { database in
+        try withConnection(retryingStale: true) { database in
             try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             do {
                 let value = try body(database)
@@ -131,20 +131,41 @@ public final class PostgresStore: DatabaseStore {
     }
 
     public func readSingleStatement<T>(_ body: (any Database) throws -> T) throws -> T {
-        try withConnection { database in try body(database) }
+        try withConnection(retryingStale: true) { database in try body(database) }
     }
 
     /// Runs `body` on a pooled connection outside any transaction (the migrator). A broken
     /// connection is not returned to the pool; its errors are already `unavailable`.
     /// - Throws: what `body` throws; `DatabaseError.unavailable` when no connection can be had.
     public func withConnection<T>(_ body: (PostgresDatabase) throws -> T) throws -> T {
+        try withConnection(retryingStale: false, body)
+    }
+
+    /// - Parameter retryingStale: run `body` (a read, safe to run twice) once more on a new
+    ///   connection when the pooled one it got turns out broken: after the server restarted,
+    ///   each idle connection would otherwise fail one caller before it is replaced.
+    private func withConnection<T>(retryingStale: Bool, _ body: (PostgresDatabase) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let holder = try idle.withLock({ $0.popLast() }) ?? ConnectionHolder(try connect())
-        defer {
+        let pooled = idle.withLock { $0.popLast() }
+        let holder = try pooled ?? ConnectionHolder(try connect())
+        do {
+            let value = try body(holder.database)
             if !holder.database.isBroken { idle.withLock { $0.append(holder) } }
+            return value
+        } catch {
+            guard holder.database.isBroken else {
+                idle.withLock { $0.append(holder) }
+                throw error
+            }
+            guard retryingStale, pooled != nil else { throw error }
+            // Every other idle connection predates the break too: let them go with it.
+            idle.withLock { $0.removeAll() }
+            let fresh = ConnectionHolder(try connect())
+            let value = try body(fresh.database)
+            if !fresh.database.isBroken { idle.withLock { $0.append(fresh) } }
+            return value
         }
-        return try body(holder.database)
     }
 }
 

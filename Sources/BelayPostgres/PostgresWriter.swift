@@ -195,8 +195,7 @@ final class PostgresWriter: @unchecked Sendable {
         let savepoints = batch.count > 1
         let begin = (batch.first?.isolation ?? .serializable).begin
         do {
-            database = try currentConnection(slot)
-            try database.executeScript(savepoints ? begin + "; SAVEPOINT belay_write" : begin)
+            database = try beganTransaction(slot, savepoints ? begin + "; SAVEPOINT belay_write" : begin)
         } catch {
             return lost(error, slot)
         }
@@ -236,6 +235,24 @@ final class PostgresWriter: @unchecked Sendable {
     private func lost(_ error: any Error, _ slot: WriterConnection) -> GroupOutcome {
         if slot.database?.isBroken ?? true { slot.database = nil }
         return .lost(error)
+    }
+
+    /// The slot's connection with `begin` run on it. A kept connection that turns out broken
+    /// at `BEGIN` (the server restarted since its last group) is made again and `BEGIN` sent
+    /// once more: nothing of the group has run yet, so its writes need not fail for it.
+    private func beganTransaction(_ slot: WriterConnection, _ begin: String) throws -> PostgresDatabase {
+        let kept = slot.database.map { !$0.isBroken } ?? false
+        let database = try currentConnection(slot)
+        do {
+            try database.executeScript(begin)
+            return database
+        } catch {
+            guard kept, database.isBroken else { throw error }
+            slot.database = nil
+            let fresh = try currentConnection(slot)
+            try fresh.executeScript(begin)
+            return fresh
+        }
     }
 
     private func currentConnection(_ slot: WriterConnection) throws -> PostgresDatabase {

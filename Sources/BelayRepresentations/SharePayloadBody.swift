@@ -16,7 +16,9 @@ import Foundation
 /// - Android: Meta reads only `content://` URIs to local files, so the app downloads each
 ///   image and shares it through its own `FileProvider`; `android.files` names each part,
 ///   its URL and its MIME type.
-/// - The share sheet: a short text in the club's language, a link and the composite story.
+/// - The share sheet: a short text in the club's language, the composite story, and the link
+///   to the reward's public page once its member published it (`page_published`); until then
+///   the member is given `publish_url`, where a POST publishes it.
 ///
 /// A target that cannot work says so (`available: false`, a `reason` code and a `detail`)
 /// instead of handing out a link that fails: a missing App ID in `config.json`, an image
@@ -24,9 +26,11 @@ import Foundation
 public struct SharePayloadBody: JSONRepresentable {
     public let reward: Reward
     public let presentation: Presentation
-    /// The slug of the reward's public page (`/s/{slug}`); nil when there is none yet (the
-    /// payload was asked for by someone other than the member).
+    /// The slug of the reward's public page (`/s/{slug}`); nil while its member has not
+    /// published one (asking for the payload never publishes).
     public let sharePageSlug: String?
+    /// Whether the caller may publish the page (they earned the reward).
+    public let callerMayPublish: Bool
 
     /// Why no target that needs the images can be used now, if so.
     private var imageProblem: (reason: String, detail: String)? {
@@ -93,6 +97,9 @@ public struct SharePayloadBody: JSONRepresentable {
                 json.member("detail", revoked ? imageProblem?.detail : nil)
                 json.member("text", shareText)
                 json.member("link", shareLink)
+                json.member("page_published", shareLink != nil)
+                json.member("publish_url", shareLink == nil && callerMayPublish && !revoked
+                    ? presentation.absoluteURL("/v1/rewards/\(reward.id)/share-page") : nil)
                 json.member("image_url", problem == nil ? story?.url : nil)
             }
         }
@@ -175,14 +182,14 @@ public struct SharePayloadBody: JSONRepresentable {
             width: backgrounds.width, height: backgrounds.height)
     }
 
-    /// The share-sheet text in the club's language (`club.locale`: Korean, Japanese, else
-    /// English), e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
+    /// The share-sheet text in the member's language when they chose one (`PATCH /v1/me`
+    /// `locale`), else the club's (`club.locale`): Korean, Japanese, else English, e.g. "I earned the Crimson Jug hold at Seoul Forest Gym (2026-11-29) — Belay
     /// Climbing Club".
     public var shareText: String {
         let zone = presentation.zones.zone(reward.meetupTimeZone)
         let day = RFC3339.string(from: reward.meetupStartsAt, utcOffsetSeconds: zone.secondsFromGMT(for: reward.meetupStartsAt)).prefix(10)
         return Self.shareText(hold: reward.hold.name, place: reward.placeName, day: String(day), club: presentation.clubName,
-                              locale: presentation.clubLocale)
+                              locale: memberLocale ?? presentation.clubLocale)
     }
 
     /// The share-sheet sentence in `locale`'s language: Korean, Japanese, otherwise English.
@@ -198,19 +205,54 @@ public struct SharePayloadBody: JSONRepresentable {
     /// server's `/s/`) and the page's slug; nil without a page.
     public var shareLink: String? {
         guard let sharePageSlug, !reward.isRevoked else { return nil }
+        return Self.pageLink(slug: sharePageSlug, presentation: presentation)
+    }
+
+    /// The public address of the page `slug`.
+    public static func pageLink(slug: String, presentation: Presentation) -> String {
         var base = presentation.shareLinkBaseURL.isEmpty ? presentation.absoluteURL("/s/") : presentation.shareLinkBaseURL
         if !base.hasSuffix("/") { base += "/" }
-        return base + sharePageSlug
+        return base + slug
     }
 
     public static func queryEscaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
-    public init(reward: Reward, presentation: Presentation, sharePageSlug: String?) {
+    /// The language the member chose (`ko`, `ja`, `en`); nil for the club's.
+    public var memberLocale: String?
+
+    public init(reward: Reward, presentation: Presentation, sharePageSlug: String?, callerMayPublish: Bool = false,
+                memberLocale: String? = nil) {
+        self.memberLocale = memberLocale
         self.reward = reward
         self.presentation = presentation
         self.sharePageSlug = sharePageSlug
+        self.callerMayPublish = callerMayPublish
+    }
+}
+
+/// A reward's published page (`POST /v1/rewards/{id}/share-page`): its address, and whether
+/// it shows the member's name (their share preference).
+public struct SharePageBody: JSONRepresentable {
+    public let rewardID: Int64
+    public let slug: String
+    public let showsName: Bool
+    public let presentation: Presentation
+
+    public init(rewardID: Int64, slug: String, showsName: Bool, presentation: Presentation) {
+        self.rewardID = rewardID
+        self.slug = slug
+        self.showsName = showsName
+        self.presentation = presentation
+    }
+
+    public func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("reward_id", rewardID)
+            json.member("url", SharePayloadBody.pageLink(slug: slug, presentation: presentation))
+            json.member("shows_name", showsName)
+        }
     }
 }
 

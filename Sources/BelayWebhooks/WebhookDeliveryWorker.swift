@@ -26,6 +26,8 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     private let pollSeconds: TimeInterval
     private let isGone: @Sendable (String) -> Bool
     private let log: @Sendable (String) -> Void
+    /// One line when the queue cannot be read, one when it can again.
+    private let outage: OutageLog
     private let lowPriority: Bool
     private let condition = NSCondition()
     /// Counts `notify` calls; a thread takes it before looking for work and sleeps only while
@@ -52,6 +54,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         self.isGone = isGone
         self.lowPriority = lowPriority
         self.log = log
+        outage = OutageLog(subject: "webhook delivery", log: log)
     }
 
     /// Starts the threads, after taking over the deliveries of dead processes.
@@ -127,8 +130,9 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                     worked = !batch.isEmpty
                     for (attempt, result, outcome) in try deliverInOrder(batch) { report(attempt, result, outcome) }
                 }
+                outage.succeeded()
             } catch {
-                log("webhook delivery: \(error); trying again in \(pollSeconds) s")
+                outage.failed(error, retryingEvery: pollSeconds)
             }
             if worked { continue }
             if nextTakeOver.hasPassed {

@@ -165,9 +165,22 @@ import Testing
         #expect(facebook["pasteboard"]?["com.facebook.sharedSticker.appID"]?.stringValue == "998877")
         #expect(facebook["android"]?["extras"]?["com.facebook.platform.extra.APPLICATION_ID"]?.stringValue == "998877")
         #expect(share["share_sheet"]?["image_url"]?.stringValue == storyURL)
-        let link = try #require(share["share_sheet"]?["link"]?.stringValue)
+        // Asking for the payload publishes nothing: the member publishes the page on purpose.
+        #expect(share["share_sheet"]?["link"] == .null)
+        #expect(share["share_sheet"]?["page_published"]?.boolValue == false)
+        let publishURL = try #require(share["share_sheet"]?["publish_url"]?.stringValue)
+        #expect(publishURL == "https://api.belay.example/v1/rewards/\(rewardID)/share-page")
+        let published = fixture.post(String(publishURL.dropFirst("https://api.belay.example".count)), as: ana)
+        #expect(published.status == 201)
+        schemas.check(published, .post, "/v1/rewards/{id}/share-page")
+        let link = try #require(published["url"]?.stringValue)
         #expect(link.hasPrefix("https://api.belay.example/s/"))
         #expect(link.count == "https://api.belay.example/s/".count + 22)
+        let sharedNow = fixture.get("/v1/rewards/\(rewardID)/share", as: ana)
+        schemas.check(sharedNow, .get, "/v1/rewards/{id}/share")
+        #expect(sharedNow["share_sheet"]?["link"]?.stringValue == link)
+        #expect(sharedNow["share_sheet"]?["page_published"]?.boolValue == true)
+        #expect(sharedNow["share_sheet"]?["publish_url"] == .null)
         #expect(share["share_sheet"]?["text"]?.stringValue?.contains("더클라임 강남") == true)
 
         // Share events, deduplicated by client event id.

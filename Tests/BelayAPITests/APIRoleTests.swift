@@ -215,7 +215,7 @@ import Testing
         // Not yet a co-host: answered like a reward and a member that do not exist.
         #expect(fixture.get("/v1/rewards/\(rewardID)", as: cohost).status == 404)
         #expect(fixture.get("/v1/users/\(member.id)/collection.png", as: cohost).status == 404)
-        _ = try fixture.domain.meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: fixture.host.user.actorForTests)
+        _ = try fixture.domain.meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: .commandLine)
         #expect(fixture.get("/v1/rewards/\(rewardID)", as: cohost).status == 200)
         let collection = fixture.get("/v1/users/\(member.id)/collection.png", as: cohost)
         #expect(collection.status == 200)

@@ -33,6 +33,17 @@ import Testing
         let file = workspace.directory.file("sticker.png")
         try Data(sticker).write(to: URL(fileURLWithPath: file))
 
+        // The member cannot be found from the sticker: their id, tried with the printed salt, is not it.
+        let claimBytes = try #require(Data(base64Encoded: ResponseCacheTests.padded(String(token.split(separator: ".")[1]))))
+        let claims = try JSONValue.parse(Array(claimBytes))
+        let identifier = try #require(claims["credentialSubject"]?["identifier"]?.arrayValue?.first)
+        let salt = try #require(identifier["salt"]?.stringValue)
+        let identityHash = try #require(identifier["identityHash"]?.stringValue)
+        let guessed = (Int64(1)...100_000).filter { id in
+            ["belay-member:\(id)", "\(id)"].contains { "sha256$" + ContentDigest.hex(of: $0 + salt) == identityHash }
+        }
+        #expect(guessed.isEmpty, "the badge's identity hash gives away member \(guessed)")
+
         let valid = try outsideVerdict(file, server: server)
         #expect(valid["valid"]?.boolValue == true, "\(valid)")
         #expect(valid["achievement"]?.stringValue == "Gold Jug")

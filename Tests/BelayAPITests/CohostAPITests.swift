@@ -16,6 +16,9 @@ import Testing
         let meetup = try fixture.meetup(startsIn: 600)
         #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
         #expect(fixture.get("/v1/meetups/\(meetup.id)/attendees", as: cohost).status == 403)
+        // The host sees (so may name) a host who joined one of their meetups.
+        let earlier = try fixture.meetup(startsIn: 1_200)
+        #expect(fixture.post("/v1/meetups/\(earlier.id)/join", as: cohost).status == 201)
 
         #expect(fixture.post("/v1/meetups/\(meetup.id)/cohosts", as: cohost, json: #"{"user_id": \#(stranger.id)}"#).status == 403)
         let added = fixture.post("/v1/meetups/\(meetup.id)/cohosts", as: fixture.host, json: #"{"user_id": \#(cohost.id)}"#)

@@ -33,14 +33,15 @@ import Testing
         let base = "http://127.0.0.1:\(server.port)"
         let stickerURL = try #require(ready["images"]?["sticker"]?["url"]?.stringValue)
         let sticker = try server.call("GET", String(stickerURL.dropFirst(base.count)), token: member.token).response.body
-        let share = try server.call("GET", "/v1/rewards/\(rewardID)/share", token: member.token)
-        let link = try #require(share["share_sheet"]?["link"]?.stringValue)
+        let published = try server.call("POST", "/v1/rewards/\(rewardID)/share-page", token: member.token)
+        #expect(published.status == 201)
+        let link = try #require(published["url"]?.stringValue)
         #expect(link.hasPrefix("\(base)/s/"))
         return (server, link, sticker, member.token)
     }
 
     @Test func thePageShowsTheStickerInChromiumWithNoConsoleErrors() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: scripts/install-deps installs it")
+        #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: make test-deps installs it")
         let workspace = try ServeWorkspace()
         let (server, link, stickerBytes, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }

@@ -5,19 +5,26 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// The public page of a shared reward: minted by the member's share payload, safe to open
-/// anywhere, unfolding into a preview, and gone when the reward is.
+/// The public page of a shared reward: published and taken down by its member on purpose,
+/// safe to open anywhere, unfolding into a preview, and gone when the reward is.
 @Suite struct SharePageTests {
-    /// A member with a checked-in, rendered reward at `place`, and the reward's share payload.
-    func sharedReward(_ fixture: APIFixture, place: String = "더클라임 강남점") throws -> (member: APIFixture.Member, rewardID: Int64, link: String) {
+    /// A member with a checked-in, rendered reward at `place`.
+    func checkedInReward(_ fixture: APIFixture, place: String = "더클라임 강남점") throws -> (member: APIFixture.Member, rewardID: Int64) {
         let meetup = try fixture.meetup(startsIn: 0, place: place)
         let member = try fixture.member()
         #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
         let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: fixture.host, json: #"{"user_id": \#(member.id)}"#)
         let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
         try fixture.renderJobs(count: 1)
-        let share = fixture.get("/v1/rewards/\(rewardID)/share", as: member)
-        let link = try #require(share["share_sheet"]?["link"]?.stringValue)
+        return (member, rewardID)
+    }
+
+    /// A member's rendered reward at `place` whose page they published, and the page's link.
+    func sharedReward(_ fixture: APIFixture, place: String = "더클라임 강남점") throws -> (member: APIFixture.Member, rewardID: Int64, link: String) {
+        let (member, rewardID) = try checkedInReward(fixture, place: place)
+        let published = fixture.post("/v1/rewards/\(rewardID)/share-page", as: member)
+        #expect(published.status == 201)
+        let link = try #require(published["url"]?.stringValue)
         return (member, rewardID, link)
     }
 
@@ -25,24 +32,85 @@ import Testing
 
     func html(_ response: APIResponse) -> String { String(decoding: response.bytes, as: UTF8.self) }
 
-    @Test func theMembersPayloadMintsOneUnguessableSlugThatOthersOnlySee() throws {
+    @Test func readingThePayloadPublishesNothingAndOnlyTheMemberPublishes() throws {
         let fixture = try APIFixture()
-        let (member, rewardID, link) = try sharedReward(fixture)
+        let schemas = try SchemaConformance(fixture)
+        let (member, rewardID) = try checkedInReward(fixture)
+        // Asked for by the member and by the host, the payload names no page and makes none.
+        for caller in [member, fixture.host] {
+            let share = fixture.get("/v1/rewards/\(rewardID)/share", as: caller)
+            #expect(share["share_sheet"]?["link"] == .null)
+            #expect(share["share_sheet"]?["page_published"]?.boolValue == false)
+        }
+        #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: member)["share_sheet"]?["publish_url"]?.stringValue
+                == "https://api.belay.example/v1/rewards/\(rewardID)/share-page")
+        #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: fixture.host)["share_sheet"]?["publish_url"] == .null)
+        #expect(try fixture.domain.sharePages.slug(for: try fixture.domain.rewards.reward(id: rewardID)) == nil)
+
+        // Only the member publishes; the host may read the reward but not publish it.
+        let byHost = fixture.post("/v1/rewards/\(rewardID)/share-page", as: fixture.host)
+        #expect(byHost.status == 403)
+        schemas.check(byHost, .post, "/v1/rewards/{id}/share-page")
+        let stranger = try fixture.member()
+        #expect(fixture.post("/v1/rewards/\(rewardID)/share-page", as: stranger).status == 404)
+
+        let first = fixture.post("/v1/rewards/\(rewardID)/share-page", as: member)
+        #expect(first.status == 201)
+        schemas.check(first, .post, "/v1/rewards/{id}/share-page")
+        let link = try #require(first["url"]?.stringValue)
         let slug = String(link.split(separator: "/").last ?? "")
         #expect(slug.count == 22)
-        #expect(!slug.contains(String(rewardID)) || slug.count > 2)
+        #expect(first["shows_name"]?.boolValue == false, "a new member's name is off until they turn it on")
+        let again = fixture.post("/v1/rewards/\(rewardID)/share-page", as: member)
+        #expect(again.status == 200, "publishing twice is harmless")
+        schemas.check(again, .post, "/v1/rewards/{id}/share-page")
+        #expect(again["url"]?.stringValue == link)
         #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: member)["share_sheet"]?["link"]?.stringValue == link)
         #expect(fixture.get("/v1/rewards/\(rewardID)/share", as: fixture.host)["share_sheet"]?["link"]?.stringValue == link)
+        #expect(fixture.get(path(link)).status == 200)
 
-        // A reward its member never shared has no page, whoever else reads its payload.
-        let meetup = try fixture.meetup(startsIn: 0)
-        let other = try fixture.member()
-        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: other).status == 201)
-        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: fixture.host, json: #"{"user_id": \#(other.id)}"#)
-        let unshared = try #require(checkIn["reward"]?["id"]?.intValue)
-        let hostView = fixture.get("/v1/rewards/\(unshared)/share", as: fixture.host)
-        #expect(hostView.status == 200)
-        #expect(hostView["share_sheet"]?["link"] == .null)
+        // A revoked reward is not published.
+        let (other, otherReward) = try checkedInReward(fixture)
+        let reward = try fixture.domain.rewards.reward(id: otherReward)
+        _ = try fixture.domain.checkIns.undoCheckIn(meetupID: reward.meetupID, memberID: other.id, by: .commandLine)
+        let revoked = fixture.post("/v1/rewards/\(otherReward)/share-page", as: other)
+        #expect(revoked.status == 409)
+        #expect(revoked.problemCode == "reward_revoked")
+        schemas.check(revoked, .post, "/v1/rewards/{id}/share-page")
+    }
+
+    @Test func theMemberTakesThePageDownAndItIsGoneForGood() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let (member, rewardID, link) = try sharedReward(fixture)
+        #expect(fixture.get(path(link)).status == 200)
+        #expect(fixture.send(.delete, "/v1/rewards/\(rewardID)/share-page", token: fixture.host.token).status == 403,
+                "the host may read the reward but not take its page down")
+        let removed = fixture.send(.delete, "/v1/rewards/\(rewardID)/share-page", token: member.token)
+        #expect(removed.status == 204)
+        schemas.check(removed, .delete, "/v1/rewards/{id}/share-page")
+        let gone = fixture.get(path(link))
+        #expect(gone.status == 410)
+        #expect(html(gone).contains("공유한 사람이 이 페이지를 내렸어요"))
+        #expect(!html(gone).contains("Gold Jug"))
+        #expect(fixture.get(path(link) + "/card.png").status == 410)
+        #expect(fixture.get(path(link) + "/sticker.png")["code"]?.stringValue == "share_page_unpublished")
+        #expect(fixture.send(.delete, "/v1/rewards/\(rewardID)/share-page", token: member.token).status == 204, "twice is harmless")
+        let share = fixture.get("/v1/rewards/\(rewardID)/share", as: member)
+        #expect(share["share_sheet"]?["link"] == .null)
+        #expect(share["share_sheet"]?["page_published"]?.boolValue == false)
+
+        // Published again: a new link; the old one stays gone.
+        let republished = fixture.post("/v1/rewards/\(rewardID)/share-page", as: member)
+        #expect(republished.status == 201)
+        let newLink = try #require(republished["url"]?.stringValue)
+        #expect(newLink != link)
+        #expect(fixture.get(path(newLink)).status == 200)
+        #expect(fixture.get(path(link)).status == 410)
+
+        // An admin may take a page down too.
+        #expect(fixture.send(.delete, "/v1/rewards/\(rewardID)/share-page", token: fixture.admin.token).status == 204)
+        #expect(fixture.get(path(newLink)).status == 410)
     }
 
     @Test func thePageShowsWhatWasSharedInTheClubsLanguageWithPreviewTags() throws {
@@ -57,7 +125,7 @@ import Testing
         #expect(text.contains("Gold Jug"))
         #expect(text.contains("2026년"))
         #expect(text.contains("Belay Climbing Club"))
-        #expect(text.contains("Member "))
+        #expect(!text.contains("Member "), "a new member's name is not shown until they turn it on")
         #expect(!text.contains("<script"))
         #expect(!text.contains("member1"), "the handle is not shown")
         for tag in ["og:title", "og:description", "og:image", "og:image:width", "og:image:height", "og:image:type", "og:image:alt", "og:url"] {
@@ -120,17 +188,21 @@ import Testing
         #expect(fixture.get("/s/not-a-slug").status == 404)
     }
 
-    @Test func aMemberCanHideTheirNameFromTheirPages() throws {
+    @Test func aNewMembersNameShowsOnlyOnceTheyTurnItOn() throws {
         let fixture = try APIFixture()
         let (member, _, link) = try sharedReward(fixture)
-        #expect(html(fixture.get(path(link))).contains(member.user.displayName))
-        #expect(fixture.get("/v1/me/share-preferences", as: member)["show_name_on_share_pages"]?.boolValue == true)
-        let changed = fixture.send(.put, "/v1/me/share-preferences", token: member.token, json: #"{"show_name_on_share_pages": false}"#)
-        #expect(changed.status == 200)
-        #expect(changed["show_name_on_share_pages"]?.boolValue == false)
-        let text = html(fixture.get(path(link)))
+        #expect(fixture.get("/v1/me/share-preferences", as: member)["show_name_on_share_pages"]?.boolValue == false)
+        var text = html(fixture.get(path(link)))
         #expect(!text.contains(member.user.displayName))
         #expect(text.contains("Belay Climbing Club에서 획득한 홀드"))
+        let on = fixture.send(.put, "/v1/me/share-preferences", token: member.token, json: #"{"show_name_on_share_pages": true}"#)
+        #expect(on.status == 200)
+        #expect(on["show_name_on_share_pages"]?.boolValue == true)
+        #expect(html(fixture.get(path(link))).contains(member.user.displayName))
+        let off = fixture.send(.put, "/v1/me/share-preferences", token: member.token, json: #"{"show_name_on_share_pages": false}"#)
+        #expect(off["show_name_on_share_pages"]?.boolValue == false)
+        text = html(fixture.get(path(link)))
+        #expect(!text.contains(member.user.displayName))
         #expect(fixture.send(.put, "/v1/me/share-preferences", token: member.token, json: #"{"show_name_on_share_pages": null}"#).status == 422)
     }
 

@@ -26,6 +26,10 @@ import Testing
         #expect(refusal { _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: actor(cohost)) } == .notPermitted)
         #expect(refusal { _ = try meetups.currentCheckInCode(meetupID: meetup.id, by: actor(cohost)) } == .notPermitted)
 
+        // A host names only someone they can see: one who joined one of their meetups.
+        #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: fixture.hostActor) } == .userNotFound)
+        let earlier = try fixture.meetup(startsIn: 1_200)
+        _ = try fixture.domain.attendance.join(meetupID: earlier.id, memberID: cohost.id, by: actor(cohost))
         #expect(try meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: fixture.hostActor) == [cohost.id])
         #expect(try meetups.addCohost(meetupID: meetup.id, userID: cohost.id, by: fixture.hostActor) == [cohost.id], "twice is harmless")
         #expect(try meetups.isManaged(meetupID: meetup.id, by: actor(cohost)))
@@ -62,7 +66,12 @@ import Testing
                 "a co-host does not name co-hosts")
         #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: stranger.id, by: actor(stranger)) } == .notPermitted)
         let member = try fixture.member()
-        #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: member.id, by: fixture.hostActor) } == .notPermitted)
+        // Unseen by the host, a member and a host are both unknown to them, like an id no user has.
+        #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: member.id, by: fixture.hostActor) } == .userNotFound)
+        #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: stranger.id, by: fixture.hostActor) } == .userNotFound)
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: actor(member))
+        #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: member.id, by: fixture.hostActor) } == .notPermitted,
+                "a member the host sees is named, and refused as a member")
         #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: fixture.host.id, by: fixture.hostActor) } == .invalidInput)
         #expect(refusal { try meetups.addCohost(meetupID: meetup.id, userID: 9_999, by: fixture.hostActor) } == .userNotFound)
         #expect(refusal { try meetups.addCohost(meetupID: 9_999, userID: cohost.id, by: .commandLine) } == .meetupNotFound)

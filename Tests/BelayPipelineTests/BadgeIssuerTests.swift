@@ -46,6 +46,54 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    /// The ids (of 1…`upTo`) whose guessable identity, hashed with the badge's own printed salt,
+    /// gives the badge's `identityHash`: what anyone holding a sticker can try.
+    static func guessedMemberIDs(in token: String, upTo last: Int64 = 100_000) throws -> [Int64] {
+        let parts = try #require(CompactJWT.parts(of: token))
+        let identifier = try #require(parts.payload["credentialSubject"]?["identifier"]?.arrayValue?.first)
+        let salt = try #require(identifier["salt"]?.stringValue)
+        let hash = try #require(identifier["identityHash"]?.stringValue)
+        return (1...last).filter { id in
+            ["belay-member:\(id)", "\(id)"].contains { "sha256$" + ContentDigest.hex(of: $0 + salt) == hash }
+        }
+    }
+
+    @Test func theMemberCannotBeFoundFromTheBadgeButTheClubCanConfirmThem() throws {
+        let directory = try TemporaryDirectory()
+        let badges = issuer(directory)
+        let token = try badges.credential(facts())
+        #expect(try Self.guessedMemberIDs(in: token).isEmpty, "trying ids with the printed salt must not find member 3")
+
+        // The club, holding the secret, confirms whose badge it is; the hash differs per reward.
+        let parts = try #require(CompactJWT.parts(of: token))
+        let identifier = try #require(parts.payload["credentialSubject"]?["identifier"]?.arrayValue?.first)
+        let salt = try #require(identifier["salt"]?.stringValue)
+        let identity = try badges.memberIdentity(memberID: 3)
+        #expect(identifier["identityHash"]?.stringValue == "sha256$" + ContentDigest.hex(of: identity + salt))
+        #expect(identity != (try badges.memberIdentity(memberID: 4)))
+        let other = try #require(CompactJWT.parts(of: try badges.credential(facts(rewardID: 8))))
+        #expect(other.payload["credentialSubject"]?["identifier"]?.arrayValue?.first?["identityHash"] != identifier["identityHash"])
+
+        // The secret is private, survives a key rotation, and a second club has its own.
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("badge-keys/member-secret"))
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        try badges.keys.rotate()
+        #expect(try badges.memberIdentity(memberID: 3) == identity)
+        #expect(try issuer(try TemporaryDirectory()).memberIdentity(memberID: 3) != identity)
+    }
+
+    @Test func aDamagedMemberSecretIsReportedNotReplaced() throws {
+        let directory = try TemporaryDirectory()
+        let badges = issuer(directory)
+        _ = try badges.memberIdentity(memberID: 3)
+        try Data("not a secret\n".utf8).write(to: URL(fileURLWithPath: directory.file("badge-keys/member-secret")))
+        #expect {
+            try badges.credential(facts())
+        } throws: { error in
+            "\(error)".contains("restore it from a backup")
+        }
+    }
+
     @Test func aChangedTokenOrAForeignKeyDoesNotVerifyButARotatedOneDoes() throws {
         let directory = try TemporaryDirectory()
         let badges = issuer(directory)

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A throwaway PostgreSQL server for one test: Debian's `postgresql` (installed by
-/// `scripts/install-deps`) initialised into a temporary directory, listening only on a unix
+/// `make test-deps`) initialised into a temporary directory, listening only on a unix
 /// socket in that directory and a free port number, run as an unprivileged user when the
 /// tests run as root, and stopped (its files removed) when the value is released. Nothing
 /// depends on a server that happens to be running.
@@ -25,7 +25,7 @@ public final class PostgresCluster: @unchecked Sendable {
         binaries = config.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard config.status == 0, FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey:
-                "PostgreSQL's server programs are not installed (no initdb in '\(binaries)'); run scripts/install-deps"])
+                "PostgreSQL's server programs are not installed (no initdb in '\(binaries)'); run make test-deps"])
         }
         socketDirectory = directory.path
         port = try FreePort.next()

@@ -25,11 +25,8 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
         public let peerPort: Int
     }
 
-    private let process = Process()
-    private let condition = NSCondition()
-    private var lines: [String] = []
-    private var ended = false
-    public private(set) var port = 0
+    private let script: ScriptProcess
+    public var port: Int { script.port }
     /// Where the test writes the endpoint's secret once it has registered the endpoint.
     public let secretFile: String
 
@@ -38,44 +35,7 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
     public init(arguments: [String] = [], in directory: TemporaryDirectory) throws {
         secretFile = directory.file("webhook-secret")
         try "".write(toFile: secretFile, atomically: true, encoding: .utf8)
-        let root = BelayProcess.packageRoot
-        process.executableURL = root.appendingPathComponent("scripts/test-python")
-        process.arguments = [root.appendingPathComponent("scripts/testing/webhook-receiver.py").path, "--secret-file", secretFile] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        ChildProcessRegistry.started(process.processIdentifier)
-        let handle = output.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                var complete: [String] = []
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    complete.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
-                }
-                condition.lock()
-                lines += complete
-                condition.broadcast()
-                condition.unlock()
-            }
-            condition.lock()
-            ended = true
-            condition.broadcast()
-            condition.unlock()
-        }
-        guard let line = waitForLine(timeout: 300, where: { $0.hasPrefix("listening ") }),
-              let port = Int(line.dropFirst("listening ".count)) else {
-            process.terminate()
-            let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "the webhook receiver did not start:\n\(problem)"])
-        }
-        self.port = port
+        script = try ScriptProcess(script: "webhook-receiver.py", arguments: ["--secret-file", secretFile] + arguments)
     }
 
     /// `http://127.0.0.1:PORT/path`.
@@ -87,32 +47,16 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
     }
 
     /// Every request so far, in the order they came.
-    public var requests: [Request] {
-        condition.lock()
-        defer { condition.unlock() }
-        return lines.compactMap(Self.parse)
-    }
+    public var requests: [Request] { script.lines.compactMap(Self.parse) }
 
     /// Waits until the requests so far satisfy `predicate`; false when `timeout` passed first.
     public func wait(timeout: TimeInterval = 60, until predicate: ([Request]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if predicate(lines.compactMap(Self.parse)) { return true }
-            if ended || !condition.wait(until: deadline) { return predicate(lines.compactMap(Self.parse)) }
-        }
+        script.wait(timeout: timeout) { lines in predicate(lines.compactMap(Self.parse)) }
     }
 
     /// Waits for an output line `predicate` accepts (e.g. `holding ID`).
     public func waitForLine(timeout: TimeInterval = 60, where predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let line = lines.first(where: predicate) { return line }
-            if ended || !condition.wait(until: deadline) { return lines.first(where: predicate) }
-        }
+        script.waitForLine(timeout: timeout, where: predicate)
     }
 
     private static func parse(_ line: String) -> Request? {
@@ -121,13 +65,5 @@ public final class WebhookReceiverProcess: @unchecked Sendable {
                        verified: object["verified"] as? Bool ?? false, error: object["error"] as? String,
                        answer: object["answer"] as? Int ?? 0, signature: object["signature"] as? String,
                        body: object["body"] as? String ?? "", peerPort: object["peer_port"] as? Int ?? 0)
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        ChildProcessRegistry.ended(process.processIdentifier)
     }
 }

@@ -97,12 +97,8 @@ extension APIRoutes {
         // The invite link: the app opens it where it is installed; a browser is told how to use the code.
         router.get("/invite/{code}") { _, context in
             let code = try context.parameters.require("code")
-            let html = SharePageDocument.message(title: "You are invited to \(services.sharePageSettings.clubName)",
-                                                 detail: "Install the club's app and sign in; when it asks for an invite code, enter \(code.prefix(40)).",
-                                                 settings: services.sharePageSettings)
-            return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                                                   "Referrer-Policy": "no-referrer"],
-                            body: ResponseBody(string: html))
+            return appLinkPage(title: "You are invited to \(services.sharePageSettings.clubName)",
+                               detail: "Install the club's app and sign in; when it asks for an invite code, enter \(code.prefix(40)).")
         }
     }
 

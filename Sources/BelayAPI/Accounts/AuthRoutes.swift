@@ -93,13 +93,19 @@ extension APIRoutes {
         // The universal link in the mail: the app opens it where it is installed; a browser
         // gets a page that says so.
         router.get("/auth/email/{token}") { _, _ in
-            let html = SharePageDocument.message(title: "Open the app to sign in",
-                                                 detail: "This sign-in link works in the club's app. Open it on the phone where the app is installed, or type the six-digit code from the mail into the app.",
-                                                 settings: services.sharePageSettings)
-            return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                                                   "Referrer-Policy": "no-referrer"],
-                            body: ResponseBody(string: html))
+            appLinkPage(title: "Open the app to sign in",
+                        detail: "This sign-in link works in the club's app. Open it on the phone where the app is installed, or type the six-digit code from the mail into the app.")
         }
+    }
+
+    /// The page a browser shows for a universal link meant for the app (a sign-in or invite
+    /// link opened where the app is not installed): what to do instead. Never cached or
+    /// referred on, since its URL carries a credential.
+    func appLinkPage(title: String, detail: String) -> Response {
+        let html = SharePageDocument.message(title: title, detail: detail, settings: services.sharePageSettings)
+        return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                                               "Referrer-Policy": "no-referrer"],
+                        body: ResponseBody(string: html))
     }
 
     /// The tokens of a proven identity's sign-in.

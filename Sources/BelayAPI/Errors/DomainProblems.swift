@@ -47,7 +47,7 @@ public enum DomainProblems {
             status = .forbidden
         case .handleTaken, .emailTaken, .meetupCancelled, .meetupCompleted, .meetupOver, .notAttending, .waitlisted,
              .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .noOffer, .windowNotOpen, .windowClosed, .tooManyAttempts,
-             .shareEventLimit:
+             .shareEventLimit, .rewardRevoked:
             status = .conflict
         case .storageFailure where error.underlying?.isStorageFull == true:
             return HTTPError(.serviceUnavailable, code: "storage_full",

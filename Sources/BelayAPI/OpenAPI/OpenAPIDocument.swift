@@ -60,7 +60,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every problem `code` the API answers with, and when.
-    public static let problemCodes: [(code: String, meaning: String)] = [
+    public static let problemCodes: [(code: String, meaning: String)] = uniqueCodes([
         ("missing_token", "401: no `Authorization` header."),
         ("invalid_authorization", "401: the header is not `Bearer <token>`."),
         ("invalid_token", "401: the token is unknown or revoked."),
@@ -83,6 +83,7 @@ public enum OpenAPIDocument {
         ("collection_unavailable", "503: this server cannot render collections now."),
         ("share_page_not_found", "404: no shared reward has this link."),
         ("reward_revoked", "410: the shared reward was revoked when its check-in was undone."),
+        ("share_page_unpublished", "410: the member who shared the reward took its page down."),
         ("card_unavailable", "503: this server cannot render share cards now."),
         ("render_pending", "503: a shared reward's sticker is still being rendered; retry after `Retry-After` seconds."),
         ("app_links_not_configured", "404: the club's app ids are not configured (`app_links` in config.json)."),
@@ -100,6 +101,13 @@ public enum OpenAPIDocument {
             : code == .malformedToken ? "422: the ID token is not a JWT." : "401: the ID token was refused.")
     } + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
         (reason.rawValue, "A refusal of the club's rules; `reason` is `\(reason.rawValue)` (404 for a missing thing, 403 for `not_permitted` (every 403: the caller may not do this), 422 for bad input or a wrong code, 409 otherwise).")
+    })
+
+    /// `codes` with each code once, its first meaning kept (a refusal reason such as
+    /// `reward_revoked` is also a code the share pages answer with).
+    static func uniqueCodes(_ codes: [(code: String, meaning: String)]) -> [(code: String, meaning: String)] {
+        var seen: Set<String> = []
+        return codes.filter { seen.insert($0.code).inserted }
     }
 
     /// Every refusal of an ID token, for the problem codes.
@@ -246,8 +254,17 @@ public enum OpenAPIDocument {
                              answers: [immutableImage("image/png"), notModified], problems: [403, 404]),
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/share", operationID: "sharePayload",
                              summary: "Everything the app needs to share the reward, per target.", tag: "sharing",
-                             description: "A target that cannot work now says `available: false` with a `reason`: `render_pending`, `render_failed`, `reward_revoked`, or a missing App ID (`instagram_app_id_missing`, `facebook_app_id_missing`).",
+                             description: "A target that cannot work now says `available: false` with a `reason`: `render_pending`, `render_failed`, `reward_revoked`, or a missing App ID (`instagram_app_id_missing`, `facebook_app_id_missing`). Asking never publishes the reward's public page: `share_sheet.link` is its address once its member published it (`page_published`), and until then the member gets `publish_url`, where a POST publishes it.",
                              answers: [ok("The share payload.", "SharePayload")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .post, path: "/v1/rewards/{id}/share-page", operationID: "publishSharePage",
+                             summary: "Publish the reward's public page, `/s/{slug}` (the reward's member).", tag: "sharing",
+                             description: "Anyone with the link then sees the hold, its place and date, the club, the sticker and a link-preview card, and the member's display name only when their share preference shows it (`shows_name`; `PUT /v1/me/share-preferences`). Idempotent: publishing a published page answers 200 with the same address. A page taken down stays gone; publishing again gives a new address. 409 `reward_revoked` for a revoked reward.",
+                             answers: [created("Published.", "SharePage"), ok("Already published; the same page.", "SharePage")],
+                             problems: [400, 403, 404, 409]),
+            OpenAPIOperation(method: .delete, path: "/v1/rewards/{id}/share-page", operationID: "unpublishSharePage",
+                             summary: "Take the reward's public page down (its member, or an admin).", tag: "sharing",
+                             description: "Its link answers 410 Gone from then on, here at once and through caches within 30 seconds. Taking down a page that is not published is harmless.",
+                             answers: [Answer(status: 204, description: "Not published (any more).", schema: nil)], problems: [400, 403, 404]),
             OpenAPIOperation(method: .post, path: "/v1/rewards/{id}/share-events", operationID: "recordShareEvent",
                              summary: "Report a share (the reward's member).", tag: "sharing",
                              description: "A retry with a `client_event_id` used before records nothing and answers 200 with the first event.",
@@ -272,13 +289,14 @@ public enum OpenAPIDocument {
                              description: """
                                 The link in the share-sheet text. Server-rendered HTML in the club's language with Open Graph and \
                                 Twitter card tags (`og:image` is the 1200x630 card), cacheable for 30 seconds. 410 with an HTML \
-                                page when the reward was revoked; 404 with an HTML page for an unknown link.
+                                page when the reward was revoked or its member took the page down; 404 with an HTML page for an \
+                                unknown link.
                                 """,
                              isPublic: true, headerParameters: [ifNoneMatch],
                              answers: [Answer(status: 200, description: "The page.", schema: Schema.string, contentType: "text/html"),
                                        notModified,
                                        Answer(status: 404, description: "No shared reward has this link.", schema: Schema.string, contentType: "text/html"),
-                                       Answer(status: 410, description: "The reward was revoked.", schema: Schema.string, contentType: "text/html")]),
+                                       Answer(status: 410, description: "The reward was revoked, or its member took the page down.", schema: Schema.string, contentType: "text/html")]),
             OpenAPIOperation(method: .get, path: "/s/{slug}/sticker.png", operationID: "sharePageSticker",
                              summary: "The sticker of a shared reward (public, no token).", tag: "share pages", isPublic: true,
                              headerParameters: [ifNoneMatch],

@@ -210,8 +210,15 @@ extension OpenAPIDocument {
                 "reason": nullableString,
                 "detail": nullableString,
                 "text": Schema.string,
-                "link": Schema.nullable(Schema.string),
+                "link": Schema.nullable(Schema.string("The reward's public page; null until its member publishes it.")),
+                "page_published": Schema.boolean,
+                "publish_url": Schema.nullable(Schema.string("Where the reward's member POSTs to publish its page; null when published, revoked, or not the caller's reward.")),
                 "image_url": Schema.nullable(Schema.string("The story image; null until rendered.")),
+            ]),
+            "SharePage": Schema.object([
+                "reward_id": Schema.integer,
+                "url": Schema.string("The page's public address."),
+                "shows_name": Schema.boolean,
             ]),
             "SharePayload": Schema.object([
                 "reward_id": Schema.integer,

@@ -7,11 +7,35 @@ extension APIRoutes {
     /// The share payload, share events and share statistics.
     func registerShareRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/rewards/{id}/share") { _, context in
+            let caller = try context.caller()
             let reward = try readableReward(context)
-            // The member's first ask mints the reward's public page; others see it only once it exists.
-            let slug = try domain.sharePages.slug(for: reward, by: try context.actor())
-            return .api(SharePayloadBody(reward: reward, presentation: presentation, sharePageSlug: slug),
+            // Reading never publishes: the page's link is there once its member published it.
+            let slug = try domain.sharePages.slug(for: reward)
+            // The text is in the member's own language when they chose one; the club's otherwise.
+            let locale = reward.memberID == caller.userID ? try? domain.accounts.profile(userID: reward.memberID).locale : nil
+            return .api(SharePayloadBody(reward: reward, presentation: presentation, sharePageSlug: slug,
+                                         callerMayPublish: caller.userID == reward.memberID, memberLocale: locale?.rawValue),
                         headers: ["Cache-Control": "no-store"])
+        }
+
+        // The reward's public page: published by its member on purpose, taken down by them (or an admin).
+        routes.post("/v1/rewards/{id}/share-page") { _, context in
+            let caller = try context.caller()
+            let reward = try readableReward(context)
+            let (slug, published) = try domain.sharePages.publish(reward, by: caller.actor)
+            return .api(SharePageBody(rewardID: reward.id, slug: slug, showsName: try domain.sharePages.showsName(userID: reward.memberID),
+                                      presentation: presentation),
+                        status: published ? .created : .ok, headers: ["Cache-Control": "no-store"])
+        }
+
+        routes.delete("/v1/rewards/{id}/share-page") { _, context in
+            let caller = try context.caller()
+            let reward = try readableReward(context)
+            if try domain.sharePages.unpublish(reward, by: caller.actor) {
+                // This node's rendered copy goes now; other nodes' within their cache lifetime.
+                sharePageCache.removeAll()
+            }
+            return Response(status: .noContent)
         }
 
         routes.post("/v1/rewards/{id}/share-events") { request, context in

@@ -114,6 +114,14 @@ enum SharePageLanguage: String, Sendable {
         }
     }
 
+    var unpublishedDetail: String {
+        switch self {
+        case .korean: return "공유한 사람이 이 페이지를 내렸어요."
+        case .japanese: return "共有した人がこのページを取り下げました。"
+        case .english: return "The member who shared it took the page down."
+        }
+    }
+
     var notFoundTitle: String {
         switch self {
         case .korean: return "페이지를 찾을 수 없어요"

@@ -47,6 +47,12 @@ extension APIRoutes {
         let settings = services.sharePageSettings
         let language = settings.language
         guard let found = try domain.sharePages.page(slug: slug) else {
+            if try domain.sharePages.wasUnpublished(slug: slug) {
+                let gone = CachedPage(status: .gone, html: SharePageDocument.message(
+                    title: language.goneTitle, detail: language.unpublishedDetail, settings: settings))
+                sharePageCache.store(gone, for: slug)
+                return htmlResponse(gone, request)
+            }
             return htmlResponse(CachedPage(status: .notFound, html: SharePageDocument.message(
                 title: language.notFoundTitle, detail: language.notFoundDetail, settings: settings)), request)
         }
@@ -86,6 +92,9 @@ extension APIRoutes {
     /// The sticker or the card of a shared reward, public like its page.
     private func sharePageImage(slug: String, card: Bool, _ request: Request) throws -> Response {
         guard let page = try domain.sharePages.page(slug: slug) else {
+            if try domain.sharePages.wasUnpublished(slug: slug) {
+                throw HTTPError(.gone, code: "share_page_unpublished", detail: "The member who shared this reward took its page down; it is no longer shared.")
+            }
             throw HTTPError(.notFound, code: "share_page_not_found", detail: "No shared reward has this link; check that it is complete.")
         }
         guard !page.isRevoked else {

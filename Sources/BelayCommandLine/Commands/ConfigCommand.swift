@@ -18,6 +18,9 @@ struct ConfigCommand: ParsableCommand {
             )
         }
 
+        /// Accepted like every command's `--json`: the output is JSON either way.
+        @Flag(.json) var json: Bool
+
         func run(_ context: CommandContext) throws {
             let configuration = try context.configuration()
             context.print(configuration.formattedJSON())

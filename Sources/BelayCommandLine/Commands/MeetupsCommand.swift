@@ -1,10 +1,18 @@
 import Foundation
 import BelayArguments
+import BelayCore
 import BelayDomain
 import BelayRepresentations
 
 /// `belay meetups create|list|show|update|cancel|code`.
 struct MeetupsCommand: ParsableCommand {
+    /// The usage error for a `--time-zone` that is not one, with the closest name when one is near.
+    static func unknownZone(_ name: String) -> String {
+        let message = "--time-zone: '\(name)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin"
+        guard let near = Suggestion.closest(to: name, among: TimeZone.knownTimeZoneIdentifiers) else { return message }
+        return message + "; did you mean '\(near)'?"
+    }
+
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
                              subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
@@ -42,7 +50,7 @@ struct MeetupsCommand: ParsableCommand {
             if (repeats == nil) != (until == nil) { throw CommandLineError.usage("--repeat and --until go together: --repeat weekly --until 2027-03-31") }
             if repeats != nil && past { throw CommandLineError.usage("--past records one meetup that happened; a --repeat series starts now or later") }
             if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
-                throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+                throw CommandLineError.usage(MeetupsCommand.unknownZone(timeZone))
             }
         }
 
@@ -209,7 +217,7 @@ struct MeetupsCommand: ParsableCommand {
             }
             if let capacity, capacity < 1 { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
             if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
-                throw CommandLineError.usage("--time-zone: '\(timeZone)' is not an IANA time zone such as Asia/Seoul or Europe/Berlin")
+                throw CommandLineError.usage(MeetupsCommand.unknownZone(timeZone))
             }
         }
 
@@ -289,7 +297,8 @@ struct MeetupsCommand: ParsableCommand {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = meetup.zone
             let expiry = calendar.dateComponents([.hour, .minute, .second], from: code.expiresAt)
-            context.note(String(format: "Current until %02d:%02d:%02d; a new code every %d s.", expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0, code.stepSeconds))
+            context.note(String(format: "Current until %02d:%02d:%02d (%@); a new code every %d s.", expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0,
+                                meetup.timeZone, code.stepSeconds))
         }
     }
 }

@@ -47,7 +47,7 @@ public final class AttendanceService: Sendable {
         let now = clock.now()
         return DomainWrite(pool: pool,
             body: { [events, waitlist] db in
-                let meetup = try Self.requireMeetup(meetupID, in: db)
+                guard let meetup = try MeetupRepository.lockedEssentials(id: meetupID, in: db) else { throw MeetupService.notFound(meetupID) }
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 switch meetup.status {
                 case .scheduled: break

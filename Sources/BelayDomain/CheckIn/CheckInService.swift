@@ -7,7 +7,8 @@ import Foundation
 /// A check-in, its reward and the reward's render job are written in one transaction.
 /// Refusals carry a stable `RefusalReason`; they are checked in this order:
 /// `meetup_not_found`, `idempotency_key_reused`, `not_permitted`, (already checked in →
-/// the first result again), `meetup_cancelled`, `not_attending`, `already_cancelled`,
+/// the first result again), `meetup_cancelled`, `user_not_found` (no such user, or one the
+/// caller may not see: `UserVisibility`), `not_attending`, `already_cancelled`,
 /// `waitlisted`, `invalid_input` (offline time in the future), `window_not_open` /
 /// `window_closed`, `too_many_attempts`, `bad_code`. See `CheckInPolicy` for the lock-out rule.
 public final class CheckInService: Sendable {
@@ -134,7 +135,9 @@ public final class CheckInService: Sendable {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
         }
         guard let attendance else {
-            throw try DomainError(.notAttending, "\(UserRepository.handle(id: request.memberID, in: db)) has not joined meetup \(meetup.id); join first")
+            // Named only to those who may see them: anyone else hears what a missing id gets.
+            let member = try UserVisibility.require(request.memberID, visibleTo: actor, field: "user_id", in: db)
+            throw DomainError(.notAttending, "\(member.handle) has not joined meetup \(meetup.id); join first")
         }
         switch attendance.status {
         case .cancelled: throw try DomainError(.alreadyCancelled, "\(UserRepository.handle(id: request.memberID, in: db)) left meetup \(meetup.id); join again first")
@@ -206,7 +209,7 @@ public final class CheckInService: Sendable {
     /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not
     /// deleted) and queued renders of it cancelled. Checking in again reinstates the reward.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the meetup's host
-    ///   or an admin), `not_attending`, `not_checked_in`.
+    ///   or an admin), `user_not_found` (or one the caller may not see), `not_attending`, `not_checked_in`.
     public func undoCheckIn(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> Attendance {
         let now = clock.now()
         return try domainCall {
@@ -216,7 +219,8 @@ public final class CheckInService: Sendable {
                     throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, undo a check-in")
                 }
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
-                    throw try DomainError(.notAttending, "\(UserRepository.handle(id: memberID, in: db)) has not joined meetup \(meetupID)")
+                    let member = try UserVisibility.require(memberID, visibleTo: actor, field: "user_id", in: db)
+                    throw DomainError(.notAttending, "\(member.handle) has not joined meetup \(meetupID)")
                 }
                 guard attendance.status == .checkedIn else {
                     throw try DomainError(.notCheckedIn, "\(UserRepository.handle(id: memberID, in: db)) is \(attendance.status.rawValue) at meetup \(meetupID), not checked in")

@@ -60,6 +60,14 @@ enum MeetupRepository {
         try db.queryOne("SELECT \(essentialsColumns) FROM meetups m WHERE m.id = ?", [id], decodeEssentials)
     }
 
+    /// `essentials(id:in:)`, locking the meetup's row until the commit. Every join updates
+    /// that row (the attendance counts' trigger), so on PostgreSQL a join that meets another's
+    /// lock waits, is aborted as a serialization conflict and runs again on a fresh snapshot,
+    /// instead of reading the same last queue position as the other and failing its unique index.
+    static func lockedEssentials(id: Int64, in db: Database) throws -> Essentials? {
+        try db.queryOne("SELECT \(essentialsColumns) FROM meetups m WHERE m.id = ?\(db.engine.rowLock(of: "m"))", [id], decodeEssentials)
+    }
+
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
         return try db.insertReturningID("""
             INSERT INTO meetups (title, description, place_name, address, starts_at, ends_at, time_zone, capacity,

@@ -209,9 +209,11 @@ public final class MeetupService: Sendable {
     /// its attendees and check-ins, its code, the rewards and statistics from it). Handing the
     /// meetup over and naming co-hosts stay with its host and admins. Adding twice is harmless.
     /// - Returns: the co-hosts' ids, in the order they were added.
+    /// A host names only someone they may see (`UserVisibility`: a host or admin who joined one
+    /// of their meetups); an admin names anyone.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the host or an admin;
-    ///   a co-host must be a host or admin), `user_not_found`, `invalid_input` (the host
-    ///   themselves), `meetup_cancelled` / `meetup_completed`.
+    ///   a co-host must be a host or admin), `user_not_found` (no such user, or one the caller
+    ///   may not see), `invalid_input` (the host themselves), `meetup_cancelled` / `meetup_completed`.
     @discardableResult
     public func addCohost(meetupID: Int64, userID: Int64, by actor: Actor) throws -> [Int64] {
         let now = clock.now()
@@ -220,10 +222,14 @@ public final class MeetupService: Sendable {
                 let meetup = try Self.require(meetupID, in: db)
                 try Self.requireHostOrAdmin(of: meetup, actor)
                 try Self.requireOpen(meetup)
+                // Named only to those who may see them: anyone else hears what a missing id gets.
+                let cohost = try UserVisibility.require(userID, visibleTo: actor, field: "user_id", in: db)
                 guard userID != meetup.hostID else {
-                    throw try DomainError.invalid("user_id", "\(UserRepository.handle(id: userID, in: db)) hosts meetup \(meetupID) already; a co-host is someone else")
+                    throw DomainError.invalid("user_id", "\(cohost.handle) hosts meetup \(meetupID) already; a co-host is someone else")
                 }
-                try Self.requireHost(userID, in: db)
+                guard cohost.role != .member else {
+                    throw DomainError(.notPermitted, "\(cohost.handle) is a member; make them a host before they co-host a meetup")
+                }
                 _ = try MeetupHostRepository.add(meetupID: meetupID, userID: userID, now: now, in: db)
                 return try MeetupHostRepository.cohosts(meetupID: meetupID, in: db)
             }
@@ -385,7 +391,7 @@ public final class MeetupService: Sendable {
             throw DomainError(.userNotFound, "No user has id \(userID) to host the meetup", field: "host_id")
         }
         guard host.role != .member || membersMayHost else {
-            throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host before they host a meetup")
+            throw DomainError(.notPermitted, "\(host.handle) is a member; make them a host first (`belay users role \(host.handle) host`)")
         }
     }
 

@@ -11,6 +11,23 @@ enum SharePageRepository {
         try db.execute("INSERT INTO share_pages (slug, reward_id, created_at) VALUES (?, ?, ?)", [slug, rewardID, now])
     }
 
+    /// Takes the reward's page down: its row moves to `share_pages_unpublished`, so its slug
+    /// answers 410 from then on. Returns whether there was a page.
+    static func unpublish(rewardID: Int64, at now: Date, in db: Database) throws -> Bool {
+        try db.execute("""
+            INSERT INTO share_pages_unpublished (slug, reward_id, published_at, unpublished_at)
+            SELECT slug, reward_id, created_at, ? FROM share_pages WHERE reward_id = ?
+            """, [now, rewardID])
+        guard db.changes > 0 else { return false }
+        try db.execute("DELETE FROM share_pages WHERE reward_id = ?", [rewardID])
+        return true
+    }
+
+    /// Whether `slug` named a page its member took down.
+    static func wasUnpublished(slug: String, in db: Database) throws -> Bool {
+        try db.queryOne("SELECT 1 AS found FROM share_pages_unpublished WHERE slug = ?", [slug]) { _ in true } ?? false
+    }
+
     /// The reward id behind `slug` and whether its member shows their name.
     static func find(slug: String, in db: Database) throws -> (rewardID: Int64, memberName: String, showsName: Bool)? {
         try db.queryOne("""

@@ -60,6 +60,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     // Sharing.
     /// The member has recorded as many share events for the reward as one reward keeps.
     case shareEventLimit = "share_event_limit"
+    /// The reward was revoked (its check-in undone): it cannot be shared.
+    case rewardRevoked = "reward_revoked"
 
     // Check-in.
     case windowNotOpen = "window_not_open"

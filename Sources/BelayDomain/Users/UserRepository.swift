@@ -19,8 +19,12 @@ enum UserRepository {
     }
 
     static func insert(_ user: NewUser, at now: Date, in db: Database) throws -> User {
-        let id = try db.insertReturningID("INSERT INTO users (handle, display_name, email, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                          [user.handle, user.displayName, user.email, user.role.rawValue, now])
+        // A new member's share pages do not show their name until they turn it on (members
+        // made before keep their choice: the column's default is still on).
+        let id = try db.insertReturningID("""
+            INSERT INTO users (handle, display_name, email, role, created_at, show_name_on_share_pages)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+            """, [user.handle, user.displayName, user.email, user.role.rawValue, now, false])
         return User(id: id, handle: user.handle, displayName: user.displayName,
                     email: user.email, role: user.role, createdAt: Date(millisecondsSince1970: now.millisecondsSince1970))
     }

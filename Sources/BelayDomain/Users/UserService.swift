@@ -87,18 +87,7 @@ public final class UserService: Sendable {
     /// like a user that does not exist, so ids reveal nothing.
     /// - Throws: `DomainError.userNotFound`.
     public func user(id: Int64, visibleTo actor: Actor) throws -> User {
-        let notFound = DomainError(.userNotFound, "No user has id \(id); list users to find the right one")
-        guard actor.isAdmin || actor.userID == id || actor.role == .host else { throw notFound }
-        let found = try domainCall { () throws -> User? in
-            try pool.read { db in
-                guard let user = try UserRepository.find(id: id, in: db) else { return nil }
-                if actor.isAdmin || actor.userID == id { return user }
-                guard let hostID = actor.userID, try AttendanceRepository.attends(memberID: id, meetupHostedBy: hostID, in: db) else { return nil }
-                return user
-            }
-        }
-        guard let found else { throw notFound }
-        return found
+        try domainCall { try pool.read { db in try UserVisibility.require(id, visibleTo: actor, in: db) } }
     }
 
     /// The user with `handle` (case-insensitive).

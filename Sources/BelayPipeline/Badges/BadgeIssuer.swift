@@ -25,7 +25,8 @@ public struct BadgeSettings: Sendable {
 /// VC-JWT, §8.2), publishes revocations as a W3C Bitstring Status List, and checks badges.
 ///
 /// The achievement is the hold (name, type, rarity, the milestone when there is one); the
-/// subject is the member as a salted hash of an internal identifier, never their email;
+/// subject is the member as a salted hash of an identity keyed with the club's secret
+/// (`memberIdentity(memberID:)`), never their email or id;
 /// `validFrom` is the check-in. The same reward and key always give the same token.
 public final class BadgeIssuer: Sendable {
     public let settings: BadgeSettings
@@ -72,9 +73,11 @@ public final class BadgeIssuer: Sendable {
         let statusListURL = statusListURL(for: key)
         let id = credentialID(rewardID: facts.rewardID)
         let validFrom = Self.timestamp(facts.checkedInAt)
-        // A salt only the club can reproduce, so the hash reveals nothing and renders repeat.
+        // A salt only the club can reproduce, so renders repeat and one member's badges do not
+        // share a hash. The salt is printed beside the hash: what keeps the member unknown is
+        // that the identity itself is keyed with the club's secret.
         let salt = Crypto.hex(Array(Crypto.hmacSHA256(key: key.seed, message: Array("member-salt:\(facts.rewardID)".utf8)).prefix(16)))
-        let identity = "belay-member:\(facts.memberID)"
+        let identity = try memberIdentity(memberID: facts.memberID)
         var tags = ["rarity:\(facts.hold.rarity.rawValue)", "type:\(facts.hold.type)"]
         if let milestone = facts.milestone { tags.append("milestone:\(milestone)") }
         var achievement: JSONObject = [
@@ -110,6 +113,17 @@ public final class BadgeIssuer: Sendable {
             "iss": .string(issuerID), "jti": .string(id), "nbf": .int(Int64(facts.checkedInAt.timeIntervalSince1970.rounded(.down))),
         ]
         return try CompactJWT.sign(payload, key: key, keyID: keyID(key))
+    }
+
+    /// The identity a badge hashes for a member: `belay-member:` and an HMAC-SHA256 of their id
+    /// under the club's member secret (`BadgeKeyStore.memberSecret()`). It is the same in all
+    /// of the member's badges and says nothing about the id to anyone without the secret; the
+    /// club (or the member, told it) checks a badge's `identityHash` as
+    /// `sha256$hex(SHA-256(identity + salt))`.
+    /// - Throws: `PipelineError` when the secret cannot be read or made.
+    public func memberIdentity(memberID: Int64) throws -> String {
+        let secret = try keys.memberSecret()
+        return "belay-member:" + Crypto.hex(Crypto.hmacSHA256(key: secret, message: Array("member:\(memberID)".utf8)))
     }
 
     /// The revocation list for badges signed with `key` (the current one by default): a

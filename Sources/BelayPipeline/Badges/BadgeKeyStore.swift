@@ -6,6 +6,8 @@ import Foundation
 /// (`<data>/badge-keys`, mode 0700): one `<thumbprint>.key` file per key (the base64url seed,
 /// mode 0600), and `current` naming the key that signs new badges. Keys are never deleted:
 /// after a rotation the old public keys stay published, so earlier badges still verify.
+/// Beside them, `member-secret` (mode 0600) keys the hash that stands for a member in their
+/// badges; it never rotates, so a member keeps one identity across keys.
 ///
 /// Several processes (the server, the CLI) may use the same directory: files are written to
 /// a temporary name and renamed into place.
@@ -52,6 +54,39 @@ public struct BadgeKeyStore: Sendable {
         guard thumbprint.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0)
                                           || (65...90).contains($0) || (97...122).contains($0) }) else { return nil }
         return try? key(thumbprint: thumbprint)
+    }
+
+    /// The club's secret for members' badge identities: 32 random bytes, made on first use.
+    /// Whoever does not hold it cannot tell which member a badge names, even knowing the salt.
+    /// When two processes make it at once, one file wins and both use it.
+    /// - Throws: `PipelineError` when the directory refuses the file or the file is damaged.
+    public func memberSecret() throws -> [UInt8] {
+        let file = directory.appendingPathComponent(Self.memberSecretName)
+        if FileManager.default.fileExists(atPath: file.path) { return try readMemberSecret(file) }
+        try prepareDirectory()
+        let temporary = AtomicFile.temporaryPath(for: file.path)
+        do {
+            try AtomicFile.write(Array((Crypto.base64URL(Crypto.randomBytes(32)) + "\n").utf8), to: temporary, permissions: 0o600)
+        } catch {
+            throw PipelineError.invalidSetting("badge member secret", "cannot write \(temporary) (\(error.reason)); check that the data directory is writable")
+        }
+        // link(2) never replaces: the first secret made stays, whoever made it.
+        let linked = link(temporary, file.path) == 0 ? 0 : errno
+        unlink(temporary)
+        guard linked == 0 || linked == EEXIST else {
+            throw PipelineError.invalidSetting("badge member secret", "cannot create \(file.path) (\(String(cString: strerror(linked)))); check that the data directory is writable")
+        }
+        return try readMemberSecret(file)
+    }
+
+    static let memberSecretName = "member-secret"
+
+    private func readMemberSecret(_ file: URL) throws -> [UInt8] {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let secret = Crypto.decodeBase64URL(text.trimmingCharacters(in: .whitespacesAndNewlines)), secret.count == 32 else {
+            throw PipelineError.invalidSetting("badge member secret", "cannot read \(file.path); restore it from a backup of the data directory (a new secret would give members new badge identities)")
+        }
+        return secret
     }
 
     private func key(thumbprint: String) throws -> Ed25519Key {

@@ -8,7 +8,9 @@
 enum StickerTemplate {
     /// Bump on any change to how a sticker looks.
     /// 2: libraqm layout (bidi, per-script fonts), shrink, wrap, then ellipsis.
-    static let version = 2
+    /// 3: the baked badge names the member by an identity keyed with the club's secret, not a
+    ///    hash anyone could reverse to their id; the backfill re-renders stickers baked before.
+    static let version = 3
 
     static let width = 240.0
     static let height = 320.0

@@ -1,5 +1,5 @@
 -- Share statistics kept per day once their events are pruned, as
--- Migrations/sqlite/0012_retention.sql. Forward-only: never edit once shipped.
+-- Migrations/sqlite/0013_retention.sql. Forward-only: never edit once shipped.
 CREATE TABLE share_statistics_daily (
     meetup_id BIGINT NOT NULL REFERENCES meetups(id),
     day TEXT NOT NULL CHECK (length(day) = 10),

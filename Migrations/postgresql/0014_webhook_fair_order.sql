@@ -1,4 +1,4 @@
--- Fair webhook order, as Migrations/sqlite/0013_webhook_fair_order.sql.
+-- Fair webhook order, as Migrations/sqlite/0014_webhook_fair_order.sql.
 -- Forward-only: never edit once shipped.
 ALTER TABLE webhook_deliveries ADD COLUMN subject TEXT NOT NULL DEFAULT '';
 ALTER TABLE webhook_deliveries ADD COLUMN turn BIGINT NOT NULL DEFAULT 0;
