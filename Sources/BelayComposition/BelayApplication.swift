@@ -25,7 +25,9 @@ public final class BelayApplication: Sendable {
     /// start, and rewards stay pending until a backfill renders them.
     public let workers: RenderWorkerPool
     public let scheduler: BackfillScheduler
-    /// Prunes old check-in idempotency keys and wrong-code counters (`check_in.retention_days`).
+    /// Prunes old check-in idempotency keys and wrong-code counters (`check_in.retention_days`),
+    /// finished webhook deliveries (`webhooks.retention_days`) and share events, counted per
+    /// day first (`share.events_retention_days`).
     public let retention: RetentionScheduler
     /// Delivers signed webhooks in the background.
     public let webhookWorker: WebhookDeliveryWorker
@@ -189,6 +191,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     }
     let retention = RetentionScheduler(
         retention: try CheckInRetention(configuration: configuration, pool: pool, clock: options.clock),
+        webhooks: try WebhookRetention(configuration: configuration, pool: pool, clock: options.clock),
+        shares: try ShareEventRetention(configuration: configuration, pool: pool, clock: options.clock),
         clock: options.clock, log: { line in logger.info(line) })
     // The club's badge key is made on the first start (mode 0600 under the data directory).
     do {

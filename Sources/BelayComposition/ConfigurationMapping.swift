@@ -66,6 +66,34 @@ extension CheckInRetention {
     }
 }
 
+extension WebhookRetention {
+    /// Pruning of finished webhook deliveries and their events after `webhooks.retention_days`.
+    /// - Throws: `ApplicationError` naming the key when the value cannot work.
+    public convenience init(configuration: BelayConfiguration, pool: any DatabaseStore, clock: any TimeSource) throws {
+        do {
+            try self.init(pool: pool, clock: clock, retentionDays: configuration.webhooks.retentionDays)
+        } catch let error as DomainError {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): webhooks.retention_days",
+                                                   message: error.message))
+        }
+    }
+}
+
+extension ShareEventRetention {
+    /// Counting share events into daily totals and pruning them after
+    /// `share.events_retention_days`, days named in `club.time_zone`.
+    /// - Throws: `ApplicationError` naming the key when the value cannot work.
+    public convenience init(configuration: BelayConfiguration, pool: any DatabaseStore, clock: any TimeSource) throws {
+        do {
+            try self.init(pool: pool, clock: clock, clubTimeZone: configuration.club.zone,
+                          retentionDays: configuration.share.eventsRetentionDays)
+        } catch let error as DomainError {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): share.events_retention_days",
+                                                   message: error.message))
+        }
+    }
+}
+
 extension WebhookPolicy {
     /// Webhook retries and address rules from `config.json`'s `webhooks` section. An attempt
     /// holds its delivery for the request timeout and half a minute more.

@@ -79,6 +79,7 @@ extension BelayConfiguration {
                 ("stories_background_width", integer(share.storiesBackgroundWidth)),
                 ("stories_background_height", integer(share.storiesBackgroundHeight)),
                 ("max_events_per_reward", integer(share.maxEventsPerReward)),
+                ("events_retention_days", integer(share.eventsRetentionDays)),
             ])),
             ("app_links", .object([
                 ("ios_app_ids", string(appLinks.iosAppIDs.joined(separator: ","))),
@@ -95,6 +96,7 @@ extension BelayConfiguration {
                 ("disable_after_hours", integer(webhooks.disableAfterHours)),
                 ("poll_milliseconds", integer(webhooks.pollMilliseconds)),
                 ("allow_private_addresses", integer(webhooks.allowPrivateAddresses ? 1 : 0)),
+                ("retention_days", integer(webhooks.retentionDays)),
             ])),
             ("calendar", .object([
                 ("alarm_minutes_before", integer(calendar.alarmMinutesBefore)),

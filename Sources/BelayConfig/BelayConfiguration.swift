@@ -184,7 +184,8 @@ public struct BelayConfiguration: Sendable, Equatable {
 
     /// `webhooks`: delivery of signed webhooks (Standard Webhooks 1.0).
     public struct Webhooks: Sendable, Equatable {
-        /// Threads delivering at once (each endpoint still gets one delivery at a time, in order).
+        /// Threads delivering at once (each endpoint still gets one delivery at a time, each
+        /// subject's events in order).
         public var workers: Int
         /// Seconds one attempt may take, connecting included.
         public var timeoutSeconds: Int
@@ -198,6 +199,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var pollMilliseconds: Int
         /// 1 lets webhooks reach loopback, link-local and private addresses; 0 (default) refuses them.
         public var allowPrivateAddresses: Bool
+        /// Days delivered and given-up deliveries (and their events) are kept.
+        public var retentionDays: Int = 30
     }
 
     /// `calendar`: the members' calendar feeds (RFC 5545).
@@ -306,6 +309,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var storiesBackgroundHeight = 1280
         /// Share events one member may record for one reward.
         public var maxEventsPerReward = 50
+        /// Days share events are kept one by one; older whole days are counted into daily
+        /// totals (which statistics read) and the events deleted.
+        public var eventsRetentionDays = 400
     }
 
     /// `share.stories_background`.

@@ -108,7 +108,8 @@ enum BuiltInDefaults {
         "stories_background": "image",
         "stories_background_width": 720,
         "stories_background_height": 1280,
-        "max_events_per_reward": 50
+        "max_events_per_reward": 50,
+        "events_retention_days": 400
       },
       "app_links": {
         "ios_app_ids": "",
@@ -124,7 +125,8 @@ enum BuiltInDefaults {
         "retry_base_seconds": 10,
         "disable_after_hours": 24,
         "poll_milliseconds": 250,
-        "allow_private_addresses": 0
+        "allow_private_addresses": 0,
+        "retention_days": 30
       },
       "calendar": {
         "alarm_minutes_before": 60

@@ -295,6 +295,8 @@ struct ConfigurationValidator {
             share[keyPath: keyPath] = pixels
         }
         share.maxEventsPerReward = atLeast(1, "share.max_events_per_reward", unit: "event")
+        share.eventsRetentionDays = atLeast(1, "share.events_retention_days", unit: "day",
+                                            why: "older events are counted per day, so the day in progress must stay")
 
         // app_links
         let iosAppIDs = list("app_links.ios_app_ids")
@@ -326,7 +328,8 @@ struct ConfigurationValidator {
             retryBaseSeconds: atLeast(1, "webhooks.retry_base_seconds", unit: "second"),
             disableAfterHours: atLeast(1, "webhooks.disable_after_hours", unit: "hour"),
             pollMilliseconds: atLeast(10, "webhooks.poll_milliseconds", unit: "milliseconds"),
-            allowPrivateAddresses: allowPrivate == 1
+            allowPrivateAddresses: allowPrivate == 1,
+            retentionDays: atLeast(1, "webhooks.retention_days", unit: "day", why: "an endpoint's log must show at least its last day")
         )
 
         // calendar

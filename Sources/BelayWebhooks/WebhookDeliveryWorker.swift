@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// The background threads that deliver webhooks: each claims the due deliveries at the head
-/// of one endpoint's queue (up to the policy's batch size), signs and sends them in order
+/// of one endpoint's queue (up to the policy's batch size; each subject's in the order its
+/// events happened, the subjects taking turns), signs and sends them in that order
 /// through the transport, stopping at the first that fails (the rest wait behind it), and
 /// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
 /// until `notify`). Never runs on an HTTP thread. With `lowPriority` the threads run at

@@ -53,6 +53,8 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(config.club.locale == "ko_KR")
         #expect(config.checkIn.codeStepSeconds == 30)
         #expect(config.checkIn.retentionDays == 7)
+        #expect(config.webhooks.retentionDays == 30)
+        #expect(config.share.eventsRetentionDays == 400)
         #expect(config.rewards.milestones[10] == "crimp-silver")
         #expect(config.rewards.rarityWeights == ["common": 60, "uncommon": 25, "rare": 12, "epic": 3])
         #expect(config.render.storyFormat == .png)
@@ -230,6 +232,8 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"check_in": {"code_step_seconds": 61}}"#, "check_in.code_step_seconds: 61 seconds is outside 30–60"),
         (#"{"check_in": {"max_wrong_attempts": -2}}"#, "check_in.max_wrong_attempts: -2 is too small"),
         (#"{"check_in": {"retention_days": 0}}"#, "check_in.retention_days: 0 is too small; it must be at least 1 day (a retried check-in must still find its idempotency key)"),
+        (#"{"webhooks": {"retention_days": 0}}"#, "webhooks.retention_days: 0 is too small; it must be at least 1 day (an endpoint's log must show at least its last day)"),
+        (#"{"share": {"events_retention_days": -1}}"#, "share.events_retention_days: -1 is too small; it must be at least 1 day (older events are counted per day, so the day in progress must stay)"),
         (#"{"club": {"time_zone": "Mars/Olympus"}}"#, #"club.time_zone: "Mars/Olympus" is not a known IANA time zone"#),
         (#"{"club": {"locale": "ko-KR"}}"#, #"club.locale: "ko-KR" is not a known locale (e.g. ko_KR, en_US); did you mean "ko_KR"?"#),
         (#"{"render": {"workers": 0}}"#, "render.workers: 0 is too small; it must be at least 1 worker"),

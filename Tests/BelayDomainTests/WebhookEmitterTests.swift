@@ -17,7 +17,7 @@ import Testing
             let recording = NotificationRecordingDatabase(db)
             var asked: [[String]] = []
             for type in [WebhookEventType.checkInCreated, .rewardReady] {
-                try WebhookEmitter.identifiers.emit(type, now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
+                try WebhookEmitter.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
                 asked.append(recording.channels)
             }
             return asked

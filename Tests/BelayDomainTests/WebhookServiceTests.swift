@@ -130,6 +130,55 @@ import Testing
         #expect(try webhooks.deliveries(endpointID: slow.id, by: Self.admin).items.allSatisfy { $0.status == .succeeded })
     }
 
+    @Test func aFloodAboutOneMemberDoesNotHoldBackAnotherMembersCheckIn() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let endpoint = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
+        let meetup = try fixture.meetup(startsIn: 0)
+        let flooder = try fixture.member(), member = try fixture.member()
+        let flooderActor = Actor.user(flooder.id, role: .member)
+        func flood(_ cycles: Int) throws {
+            for _ in 0..<cycles {
+                _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: flooder.id, by: flooderActor)
+                _ = try fixture.domain.attendance.leave(meetupID: meetup.id, memberID: flooder.id, by: flooderActor)
+            }
+        }
+        // 300 events about one member are queued, then another member joins and checks in.
+        try flood(150)
+        _ = try fixture.checkedIn(member, at: meetup)
+        var sent: [WebhookAttempt] = []
+        while true {
+            let batch = try webhooks.claim(owner: "test:1:w", limit: webhooks.batchSize)
+            guard !batch.isEmpty else { break }
+            sent += batch
+            _ = try webhooks.report(batch.map { ($0, WebhookAttemptResult(statusCode: 204, error: nil)) })
+        }
+        #expect(sent.count == 1 + 300 + 2)
+        let types = sent.map(\.eventType)
+        // The meetup, the flood's first, the member's join, the flood's second, the check-in.
+        let checkIn = try #require(types.firstIndex(of: "check_in.created"))
+        #expect(checkIn <= 4, "the check-in was delivery \(checkIn + 1) of \(sent.count): \(types.prefix(8))")
+        // Each member's events still arrive in the order they happened.
+        let ofMember = sent.filter { String(decoding: $0.body, as: UTF8.self).contains("\"user_id\":\(member.id),") }.map(\.eventType)
+        #expect(ofMember == ["attendance.joined", "check_in.created"])
+        let ofFlooder = sent.filter { String(decoding: $0.body, as: UTF8.self).contains("\"user_id\":\(flooder.id),") }.map(\.deliveryID)
+        #expect(ofFlooder.count == 300 && ofFlooder == ofFlooder.sorted())
+        #expect(sent.filter { $0.eventType.hasPrefix("attendance.") && ofFlooder.contains($0.deliveryID) }.map(\.eventType)
+                == Array(repeating: ["attendance.joined", "attendance.left"], count: 150).flatMap { $0 })
+
+        // Behind a batch already claimed, another member's event waits for that batch only.
+        try flood(150)
+        let inFlight = try webhooks.claim(owner: "test:1:w", limit: webhooks.batchSize)
+        #expect(inFlight.count == webhooks.batchSize)
+        let late = try fixture.member()
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: late.id, by: .user(late.id, role: .member))
+        _ = try webhooks.report(inFlight.map { ($0, WebhookAttemptResult(statusCode: 204, error: nil)) })
+        let next = try webhooks.claim(owner: "test:1:w", limit: webhooks.batchSize)
+        let lateJoin = next.firstIndex { String(decoding: $0.body, as: UTF8.self).contains("\"user_id\":\(late.id),") }
+        #expect(lateJoin.map { $0 <= 1 } == true, "\(String(describing: lateJoin)) of \(next.map(\.eventType).prefix(4))")
+        try webhooks.release(next)
+    }
+
     @Test func aBatchIsTheHeadOfOneEndpointsQueueInOrderAndWhatIsGivenBackIsNotCounted() throws {
         let fixture = try fixture()
         let webhooks = fixture.domain.webhooks

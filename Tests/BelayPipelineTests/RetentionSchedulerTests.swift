@@ -52,3 +52,44 @@ import Testing
         scheduler.stop()
     }
 }
+
+@Suite struct RetentionSchedulerOutboxTests {
+    @Test func theFirstRunAlsoPrunesTheWebhookOutboxAndCountsOldShareEvents() throws {
+        let fixture = try PipelineFixture()
+        _ = try fixture.history(meetups: 1, members: 1)
+        let day: TimeInterval = 86_400
+        let old = fixture.clock.now().addingTimeInterval(-500 * day)
+        try fixture.pool.write { db in
+            try db.execute("""
+                INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at)
+                VALUES (1, 'https://hooks.example.com/', 'whsec_c2VjcmV0', ?1, ?1)
+                """, [old])
+            try db.execute("INSERT INTO webhook_events (id, message_id, type, body, created_at) VALUES (1, 'msg_1', 'meetup.created', ?1, ?2)",
+                           [Data("{}".utf8), old])
+            try db.execute("""
+                INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, delivered_at, created_at)
+                VALUES (1, 1, 'succeeded', 1, ?1, ?1, ?1)
+                """, [old])
+            try db.execute("""
+                INSERT INTO share_events (reward_id, member_id, meetup_id, target, completed, client_event_id, occurred_at)
+                SELECT id, member_id, meetup_id, 'other', 1, 'old-share', ? FROM rewards LIMIT 1
+                """, [old])
+        }
+        let log = LogLines()
+        let scheduler = RetentionScheduler(
+            retention: try CheckInRetention(pool: fixture.pool, clock: fixture.clock, retentionDays: 7),
+            webhooks: try WebhookRetention(pool: fixture.pool, clock: fixture.clock, retentionDays: 30),
+            shares: try ShareEventRetention(pool: fixture.pool, clock: fixture.clock, clubTimeZone: .gmt, retentionDays: 400),
+            interval: 3_600, clock: fixture.clock, checkInterval: 0.01, log: { log.append($0) })
+        scheduler.start()
+        defer { scheduler.stop() }
+        #expect(log.wait(for: { $0 == "retention: counted 1 share event(s) older than 400 day(s) into 1 daily total(s) and pruned them" },
+                         timeout: 30), "\(log.all)")
+        #expect(log.all.contains("retention: pruned 1 finished webhook delivery row(s) and 1 webhook event(s) older than 30 day(s)"), "\(log.all)")
+        let left = try fixture.pool.read { db in
+            [try db.scalar("SELECT count(*) FROM webhook_deliveries", as: Int.self), try db.scalar("SELECT count(*) FROM webhook_events", as: Int.self),
+             try db.scalar("SELECT count(*) FROM share_events", as: Int.self), try db.scalar("SELECT sum(events) FROM share_statistics_daily", as: Int.self)]
+        }
+        #expect(left == [0, 0, 0, 1])
+    }
+}

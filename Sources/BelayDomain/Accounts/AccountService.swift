@@ -446,7 +446,7 @@ public final class AccountService: Sendable {
         }
         try AccountRepository.erase(userID: userID, now: now, in: db)
         _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
-        try events.emit(.userDeleted, now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
+        try events.emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
         return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)
     }
 

@@ -51,7 +51,9 @@ enum ShareRepository {
     /// at most `meetupLimit` meetups from `after.meetupID` on, each found through an index
     /// (`meetups_by_host` for a host, the primary key otherwise), and their events through
     /// `share_events_by_meetup` (`CROSS JOIN` keeps SQLite to that order: meetups first).
-    /// So the work follows the page asked for, not the history.
+    /// The counts of pruned events (`share_statistics_daily`, days `?9` through `?10`) are
+    /// added to them, through that table's primary key. So the work follows the page asked
+    /// for, not the history.
     ///
     /// `?1` is a JSON array of `[start_ms, end_ms, utc_offset_seconds]` intervals covering
     /// `[?2, ?3)`, in each of which the club's zone keeps one UTC offset.
@@ -60,7 +62,7 @@ enum ShareRepository {
     /// seconds, and the join that keeps the order (PostgreSQL plans joins itself; its `JOIN`
     /// takes the `ON` that SQLite's `CROSS JOIN` takes).
     static func statisticsSQL(forHost: Bool, forMeetup: Bool, engine: DatabaseEngine = .sqlite) -> String {
-        let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?9")))" : "") + (forMeetup ? " AND m.id = ?10" : "")
+        let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?11")))" : "") + (forMeetup ? " AND m.id = ?12" : "")
         let onServer = engine == .postgresql
         let intervals = engine.integerRows(ofJSON: "?1", columns: ["start_at", "end_at", "offset_seconds"])
         let day = onServer
@@ -74,29 +76,44 @@ enum ShareRepository {
             page_meetups(id, title) AS (
                 SELECT m.id, m.title FROM meetups m
                 WHERE m.id >= ?4\(meetupFilter)
-                  AND EXISTS (SELECT 1 FROM share_events s WHERE s.meetup_id = m.id AND s.occurred_at >= ?2 AND s.occurred_at < ?3)
+                  AND (EXISTS (SELECT 1 FROM share_events s WHERE s.meetup_id = m.id AND s.occurred_at >= ?2 AND s.occurred_at < ?3)
+                       OR EXISTS (SELECT 1 FROM share_statistics_daily k WHERE k.meetup_id = m.id AND k.day >= ?9 AND k.day <= ?10))
                 ORDER BY m.id LIMIT ?7
+            ),
+            counted(meetup_id, title, day, target, events, completed, failed, dismissed) AS (
+                SELECT e.meetup_id, p.title, \(day), e.target,
+                       count(*), sum(e.completed),
+                       sum(CASE WHEN e.completed = 0 AND e.error IS NOT NULL THEN 1 ELSE 0 END),
+                       sum(CASE WHEN e.completed = 0 AND e.error IS NULL THEN 1 ELSE 0 END)
+                FROM page_meetups p
+                \(join) share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
+                \(join) offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
+                GROUP BY e.meetup_id, p.title, \(day), e.target
+                UNION ALL
+                SELECT k.meetup_id, p.title, k.day, k.target, k.events, k.completed, k.failed, k.dismissed
+                FROM page_meetups p
+                \(join) share_statistics_daily k ON k.meetup_id = p.id AND k.day >= ?9 AND k.day <= ?10
             )
-            SELECT e.meetup_id, p.title, \(day) AS day, e.target,
-                   count(*) AS events, sum(e.completed) AS completed,
-                   sum(CASE WHEN e.completed = 0 AND e.error IS NOT NULL THEN 1 ELSE 0 END) AS failed,
-                   sum(CASE WHEN e.completed = 0 AND e.error IS NULL THEN 1 ELSE 0 END) AS dismissed
-            FROM page_meetups p
-            \(join) share_events e ON e.meetup_id = p.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3
-            \(join) offsets o ON e.occurred_at >= o.start_at AND e.occurred_at < o.end_at
-            WHERE (e.meetup_id, \(day), e.target) > (?4, ?5, ?6)
-            GROUP BY e.meetup_id, p.title, day, e.target
-            ORDER BY e.meetup_id, day, e.target
+            SELECT meetup_id, title, day, target,
+                   CAST(sum(events) AS BIGINT) AS events, CAST(sum(completed) AS BIGINT) AS completed,
+                   CAST(sum(failed) AS BIGINT) AS failed, CAST(sum(dismissed) AS BIGINT) AS dismissed
+            FROM counted
+            WHERE (meetup_id, day, target) > (?4, ?5, ?6)
+            GROUP BY meetup_id, title, day, target
+            ORDER BY meetup_id, day, target
             LIMIT ?8
             """
     }
 
     /// Runs `statisticsSQL`; `offsets` is the JSON text for `?1`.
-    static func statistics(offsets: String, from: Date, to: Date, after: ShareStatisticKey, hostID: Int64?, meetupID: Int64?,
-                           limit: Int, in db: Database) throws -> [ShareStatistic] {
+    /// - Parameters:
+    ///   - firstDay, lastDay: the days (`yyyy-MM-dd`, both included) whose counts of pruned
+    ///     events are added.
+    static func statistics(offsets: String, from: Date, to: Date, firstDay: String, lastDay: String, after: ShareStatisticKey,
+                           hostID: Int64?, meetupID: Int64?, limit: Int, in db: Database) throws -> [ShareStatistic] {
         // Each meetup after the cursor's adds at least one row: `limit + 1` meetups fill `limit` rows.
         var arguments: [any DatabaseValueConvertible] = [offsets, from, to, after.meetupID, after.day, after.target,
-                                                         limit + 1, limit]
+                                                         limit + 1, limit, firstDay, lastDay]
         // Numbered parameters: SQLite counts up to the highest number the SQL uses.
         if hostID != nil || meetupID != nil { arguments.append(hostID ?? 0) }
         if let meetupID { arguments.append(meetupID) }
@@ -105,5 +122,51 @@ enum ShareRepository {
                            day: try row.get("day"), events: try row.get("events"), completed: try row.get("completed"),
                            failed: try row.get("failed"), dismissed: try row.get("dismissed"))
         }
+    }
+
+    // MARK: Retention
+
+    /// One batch of `ShareEventRetention`: of the `limit` events after id `after`, those
+    /// before `cutoff` are deleted and added to their day's totals. Only what this
+    /// transaction deleted is counted, so two nodes pruning at once never count an event
+    /// twice. Ids grow with time, so the walk ends at the first batch reaching the cutoff.
+    static func pruneBatch(after: Int64, limit: Int, before cutoff: Date, day: ClubDay,
+                           in db: Database) throws -> (deleted: Int, countsAdded: Int, lastID: Int64?, reachedCutoff: Bool) {
+        struct Key: Hashable { let meetupID: Int64, day: String, target: String }
+        struct Counts { var events = 0, completed = 0, failed = 0, dismissed = 0 }
+        let window: [(id: Int64, occurredAt: Date)] = try db.query(
+            "SELECT id, occurred_at FROM share_events WHERE id > ? ORDER BY id LIMIT ?", [after, limit]) {
+            (try $0.get("id"), try $0.get("occurred_at"))
+        }
+        let lastID = window.last?.id
+        let reachedCutoff = window.count < limit || (window.last.map { $0.occurredAt >= cutoff } ?? true)
+        let doomed = window.filter { $0.occurredAt < cutoff }.map(\.id)
+        guard !doomed.isEmpty else { return (0, 0, lastID, reachedCutoff) }
+        var totals: [Key: Counts] = [:]
+        let deleted: [(key: Key, completed: Bool, failed: Bool)] = try db.query("""
+            DELETE FROM share_events WHERE id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS doomed)
+            RETURNING meetup_id, target, completed, error IS NOT NULL AS failed, occurred_at
+            """, ["[" + doomed.map { "[\($0)]" }.joined(separator: ",") + "]"]) { row in
+            (Key(meetupID: try row.get("meetup_id"), day: day.name(of: try row.get("occurred_at")), target: try row.get("target")),
+             try row.get("completed"), try row.get("failed"))
+        }
+        for event in deleted {
+            var counts = totals[event.key, default: Counts()]
+            counts.events += 1
+            if event.completed { counts.completed += 1 } else if event.failed { counts.failed += 1 } else { counts.dismissed += 1 }
+            totals[event.key] = counts
+        }
+        for (key, counts) in totals.sorted(by: { ($0.key.meetupID, $0.key.day, $0.key.target) < ($1.key.meetupID, $1.key.day, $1.key.target) }) {
+            try db.execute("""
+                INSERT INTO share_statistics_daily (meetup_id, day, target, events, completed, failed, dismissed)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                ON CONFLICT (meetup_id, day, target) DO UPDATE SET
+                    events = share_statistics_daily.events + excluded.events,
+                    completed = share_statistics_daily.completed + excluded.completed,
+                    failed = share_statistics_daily.failed + excluded.failed,
+                    dismissed = share_statistics_daily.dismissed + excluded.dismissed
+                """, [key.meetupID, key.day, key.target, counts.events, counts.completed, counts.failed, counts.dismissed])
+        }
+        return (deleted.count, totals.count, lastID, reachedCutoff)
     }
 }

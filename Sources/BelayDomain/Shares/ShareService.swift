@@ -81,7 +81,9 @@ public final class ShareService: Sendable {
     /// One page of share counts per meetup, target and day in the club's time zone, ordered
     /// by meetup, day and target, aggregated by the database. The work follows the page's
     /// size: only the meetups on it (a host's only, through an index) and their events in
-    /// the time range are read.
+    /// the time range are read. Events pruned after `share.events_retention_days`
+    /// (`ShareEventRetention`) count through their daily totals, whole days: a range that
+    /// starts or ends inside such a day counts all of it.
     /// - Parameters:
     ///   - meetupID: only this meetup.
     ///   - from: only events at or after this instant.
@@ -93,13 +95,19 @@ public final class ShareService: Sendable {
     public func statistics(meetupID: Int64? = nil, from: Date? = nil, to: Date? = nil, hostID: Int64? = nil,
                            after: ShareStatisticKey, limit: Int) throws -> ShareStatisticsPage {
         guard (1...10_000).contains(limit) else { throw DomainError.invalid("limit", "must be 1–10,000 (got \(limit))") }
+        // Counts of pruned events are kept per day: a day counts when the range touches it.
+        let firstDay = from.map { ClubDay(zone: clubTimeZone).name(of: $0) } ?? "0000-01-01"
+        let lastDay = to.map { ClubDay(zone: clubTimeZone).name(of: $0.addingTimeInterval(-0.001)) } ?? "9999-12-31"
         return try domainCall {
             try pool.read { db in
-                guard let range = try ShareRepository.occurrenceRange(in: db) else { return ShareStatisticsPage(items: [], next: nil) }
-                let lower = max(from ?? range.first, range.first)
-                let upper = min(to ?? range.last.addingTimeInterval(0.001), range.last.addingTimeInterval(0.001))
-                guard lower < upper else { return ShareStatisticsPage(items: [], next: nil) }
-                let rows = try ShareRepository.statistics(offsets: offsetIntervals(from: lower, to: upper), from: lower, to: upper,
+                // Events kept: only the stretch of time they cover (and the offsets in it) is read.
+                var lower = Date(timeIntervalSince1970: 0), upper = lower
+                if let range = try ShareRepository.occurrenceRange(in: db) {
+                    lower = max(from ?? range.first, range.first)
+                    upper = max(lower, min(to ?? range.last.addingTimeInterval(0.001), range.last.addingTimeInterval(0.001)))
+                }
+                let offsets = lower < upper ? offsetIntervals(from: lower, to: upper) : "[]"
+                let rows = try ShareRepository.statistics(offsets: offsets, from: lower, to: upper, firstDay: firstDay, lastDay: lastDay,
                                                           after: after, hostID: hostID, meetupID: meetupID, limit: limit + 1,
                                                           in: db)
                 let items = Array(rows.prefix(limit))

@@ -21,45 +21,56 @@ final class WebhookEmitter: Sendable {
 
     /// Queues an event about a meetup, read in the transaction.
     func meetup(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
-        try emit(type, now: now, in: db) { try MeetupRepository.find(id: id, in: db).map(encoder.data(meetup:)) }
+        try emit(type, subject: .meetup(id), now: now, in: db) { try MeetupRepository.find(id: id, in: db).map(encoder.data(meetup:)) }
     }
 
     /// Queues an event about an attendance, read in the transaction.
     func attendance(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
-        try emit(type, now: now, in: db) { try AttendanceRepository.find(id: id, in: db).map(encoder.data(attendance:)) }
+        try emitEvent(type, now: now, in: db) {
+            try AttendanceRepository.find(id: id, in: db).map { (.member($0.memberID), encoder.data(attendance: $0)) }
+        }
     }
 
     /// Queues an event about an attendance the caller has just written and holds as it reads.
     func attendance(_ type: WebhookEventType, _ attendance: Attendance?, now: Date, in db: Database) throws {
-        try emit(type, now: now, buildReadsNothing: true, in: db) { attendance.map(encoder.data(attendance:)) }
+        try emitEvent(type, now: now, buildReadsNothing: true, in: db) { attendance.map { (.member($0.memberID), encoder.data(attendance: $0)) } }
     }
 
     /// Queues an event about a reward, read in the transaction.
     func reward(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {
-        try emit(type, now: now, in: db) { try RewardRepository.find(id: id, in: db).map(encoder.data(reward:)) }
+        try emitEvent(type, now: now, in: db) {
+            try RewardRepository.find(id: id, in: db).map { (.member($0.memberID), encoder.data(reward: $0)) }
+        }
     }
 
-    /// Queues `type` with the `data` that `build` writes (nil: the subject is gone, nothing
-    /// is queued) for every subscribed endpoint, or only `endpointID` when given.
+    /// Queues `type` about `subject` with the `data` that `build` writes (nil: the subject is
+    /// gone, nothing is queued) for every subscribed endpoint, or only `endpointID` when given.
     /// - Parameter buildReadsNothing: `build` only encodes what the caller holds. On
     ///   PostgreSQL the payload is then built first and written in the same statement that
     ///   finds the subscribers, a round trip less; otherwise it is built only when some
     ///   endpoint wants it.
     /// - Returns: the delivery ids queued.
     @discardableResult
-    func emit(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, buildReadsNothing: Bool = false,
-              in db: Database, data build: () throws -> [UInt8]?) throws -> [Int64] {
+    func emit(_ type: WebhookEventType, subject: WebhookSubject, now: Date, only endpointID: Int64? = nil,
+              buildReadsNothing: Bool = false, in db: Database, data build: () throws -> [UInt8]?) throws -> [Int64] {
+        try emitEvent(type, now: now, only: endpointID, buildReadsNothing: buildReadsNothing, in: db) { try build().map { (subject, $0) } }
+    }
+
+    /// `emit` for an event whose subject is known once it is read: `build` gives both.
+    @discardableResult
+    func emitEvent(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, buildReadsNothing: Bool = false,
+                   in db: Database, event build: () throws -> (subject: WebhookSubject, data: [UInt8])?) throws -> [Int64] {
         if buildReadsNothing && db.engine == .postgresql {
-            guard let data = try build() else { return [] }
+            guard let event = try build() else { return [] }
             return try WebhookRepository.insertEventForSubscribers(messageID: Self.messageID(at: now), type: type.rawValue,
-                                                                   body: Self.body(type, now: now, data: data), only: endpointID,
-                                                                   now: now, in: db)
+                                                                   body: Self.body(type, now: now, data: event.data),
+                                                                   subject: event.subject.key, only: endpointID, now: now, in: db)
         }
         let subscribers = try WebhookRepository.subscribers(to: type.rawValue, only: endpointID, in: db)
-        guard !subscribers.isEmpty, let data = try build() else { return [] }
+        guard !subscribers.isEmpty, let event = try build() else { return [] }
         return try WebhookRepository.insertEvent(messageID: Self.messageID(at: now), type: type.rawValue,
-                                                 body: Self.body(type, now: now, data: data), now: now,
-                                                 deliveringTo: subscribers, in: db)
+                                                 body: Self.body(type, now: now, data: event.data), subject: event.subject.key,
+                                                 now: now, deliveringTo: subscribers, in: db)
     }
 
     /// The payload: the type, the timestamp, and `data`.

@@ -90,19 +90,32 @@ enum WebhookRepository {
 
     // MARK: Outbox
 
-    /// Writes the event and one pending delivery of it to each of `endpointIDs`: on
-    /// PostgreSQL in one statement (one round trip in the check-in's transaction), on SQLite
-    /// in two.
+    /// The turn of a new delivery about the subject bound at `subject` to the endpoint named
+    /// by the SQL expression `endpoint`: one after the subject's last pending delivery to it,
+    /// else the turn its queue is at (its first pending delivery's), else 0. Both through the
+    /// partial indexes of pending deliveries.
+    static func nextTurn(endpoint: String, subject: String) -> String {
+        """
+        coalesce((SELECT max(p.turn) + 1 FROM webhook_deliveries p
+                  WHERE p.endpoint_id = \(endpoint) AND p.subject = \(subject) AND p.status = 'pending'),
+                 (SELECT min(p.turn) FROM webhook_deliveries p WHERE p.endpoint_id = \(endpoint) AND p.status = 'pending'),
+                 0)
+        """
+    }
+
+    /// Writes the event and one pending delivery of it to each of `endpointIDs`, about
+    /// `subject` (see `WebhookSubject`): on PostgreSQL in one statement (one round trip in the
+    /// check-in's transaction), on SQLite in two.
     /// - Returns: the delivery ids.
-    static func insertEvent(messageID: String, type: String, body: [UInt8], now: Date, deliveringTo endpointIDs: [Int64],
-                            in db: Database) throws -> [Int64] {
+    static func insertEvent(messageID: String, type: String, body: [UInt8], subject: String, now: Date,
+                            deliveringTo endpointIDs: [Int64], in db: Database) throws -> [Int64] {
         try WorkNotification.send(.webhookDeliveries, in: db)
         let endpoints = "[" + endpointIDs.map { "[\($0)]" }.joined(separator: ",") + "]"
         func deliveries(from event: String) -> String {
             """
-            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
-            SELECT endpoints.id, event.id, 'pending', 0, ?4, ?4
-            FROM (\(db.engine.integerRows(ofJSON: "?5", columns: ["id"]))) AS endpoints, \(event)
+            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at, subject, turn)
+            SELECT endpoints.id, event.id, 'pending', 0, ?4, ?4, ?5, \(nextTurn(endpoint: "endpoints.id", subject: "?5"))
+            FROM (\(db.engine.integerRows(ofJSON: "?6", columns: ["id"]))) AS endpoints, \(event)
             ORDER BY endpoints.id
             RETURNING id
             """
@@ -110,10 +123,10 @@ enum WebhookRepository {
         let insertEvent = "INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id"
         if db.engine == .postgresql {
             return try db.query("WITH event AS (\(insertEvent)) " + deliveries(from: "event"),
-                                [messageID, type, Data(body), now, endpoints]) { try $0.get("id") }
+                                [messageID, type, Data(body), now, subject, endpoints]) { try $0.get("id") }
         }
         let eventID = try db.insertReturningID(insertEvent, [messageID, type, Data(body), now])
-        return try db.query(deliveries(from: "(SELECT ?6 AS id) AS event"), [messageID, type, Data(body), now, endpoints, eventID]) {
+        return try db.query(deliveries(from: "(SELECT ?7 AS id) AS event"), [messageID, type, Data(body), now, subject, endpoints, eventID]) {
             try $0.get("id")
         }
     }
@@ -122,8 +135,8 @@ enum WebhookRepository {
     /// `type` (only `endpointID` when given) in one statement, which also finds the
     /// endpoints: nothing is written, and no worker woken, when none takes it.
     /// - Returns: the delivery ids queued.
-    static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], only endpointID: Int64?, now: Date,
-                                          in db: Database) throws -> [Int64] {
+    static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], subject: String, only endpointID: Int64?,
+                                          now: Date, in db: Database) throws -> [Int64] {
         let queued: [Int64] = try db.query("""
             WITH subscriber AS (SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?2", only: "?5", in: db))),
             event AS (
@@ -131,11 +144,13 @@ enum WebhookRepository {
                 SELECT CAST(?1 AS text), CAST(?2 AS text), CAST(?3 AS bytea), CAST(?4 AS bigint)
                 WHERE EXISTS (SELECT 1 FROM subscriber)
                 RETURNING id)
-            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
-            SELECT subscriber.id, event.id, 'pending', 0, ?4, ?4 FROM subscriber, event
+            INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at, subject, turn)
+            SELECT subscriber.id, event.id, 'pending', 0, ?4, ?4, CAST(?6 AS text),
+                   \(nextTurn(endpoint: "subscriber.id", subject: "CAST(?6 AS text)"))
+            FROM subscriber, event
             ORDER BY subscriber.id
             RETURNING id
-            """, [messageID, type, Data(body), now, endpointID]) { try $0.get("id") }
+            """, [messageID, type, Data(body), now, endpointID, subject]) { try $0.get("id") }
         if !queued.isEmpty { try WorkNotification.send(.webhookDeliveries, in: db) }
         return queued
     }
@@ -170,13 +185,19 @@ enum WebhookRepository {
             """, [endpointID, beforeID, limit], decodeDelivery)
     }
 
-    /// Claims the due head of one endpoint's queue (its oldest pending delivery, so each
-    /// endpoint gets its events in order and one at a time).
+    /// The head of the queue of the endpoint `e`: its first pending delivery by (turn, id).
+    static let queueHead = """
+        (SELECT p.id FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending' ORDER BY p.turn, p.id LIMIT 1)
+        """
+
+    /// Claims the due head of one endpoint's queue (its first pending delivery by turn, so
+    /// each endpoint gets the events of one subject in order, subjects taking turns, one
+    /// delivery at a time).
     static func claim(owner: String, leaseUntil: Date, now: Date, in db: Database) throws -> Int64? {
         try db.queryOne("""
             UPDATE webhook_deliveries SET lease_owner = ?1, lease_expires_at = ?2, attempts = attempts + 1, last_attempt_at = ?3
             WHERE id = (SELECT h.id
-                        FROM (SELECT (SELECT min(p.id) FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending') AS id
+                        FROM (SELECT \(queueHead) AS id
                               FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
                         JOIN webhook_deliveries h ON h.id = heads.id
                         WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
@@ -186,26 +207,29 @@ enum WebhookRepository {
     }
 
     /// After `claim` leased the head `headID` of its endpoint's queue: leases the pending
-    /// deliveries right behind it, in order, up to `limit` in all, stopping at the first that
-    /// is not due or is held by another worker, so that none is sent before one ahead of it.
-    /// - Returns: the last id leased (`headID` when none followed).
+    /// deliveries right behind it in (turn, id) order, up to `limit` in all, stopping at the
+    /// first that is not due or is held by another worker, so that none is sent before one
+    /// ahead of it.
+    /// - Returns: the ids leased, the head first, in the order they are to be sent.
     static func claimFollowers(of headID: Int64, owner: String, leaseUntil: Date, now: Date, limit: Int,
-                               in db: Database) throws -> Int64 {
-        guard limit > 1 else { return headID }
+                               in db: Database) throws -> [Int64] {
+        guard limit > 1,
+              let head: (endpointID: Int64, turn: Int64) = try db.queryOne("SELECT endpoint_id, turn FROM webhook_deliveries WHERE id = ?",
+                                                                           [headID], { (try $0.get("endpoint_id"), try $0.get("turn")) })
+        else { return [headID] }
         let queue: [(id: Int64, ready: Bool)] = try db.query("""
-            SELECT id, next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3) AS ready
+            SELECT id, next_attempt_at <= ?5 AND (lease_expires_at IS NULL OR lease_expires_at <= ?5) AS ready
             FROM webhook_deliveries
-            WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending' AND id > ?1
-            ORDER BY id LIMIT ?2
-            """, [headID, limit - 1, now]) { (try $0.get("id"), try $0.get("ready")) }
-        guard let last = queue.prefix(while: { $0.ready }).last?.id else { return headID }
-        // The followers are every pending delivery of the endpoint in (head, last]: one statement.
+            WHERE endpoint_id = ?1 AND status = 'pending' AND (turn > ?2 OR (turn = ?2 AND id > ?3))
+            ORDER BY turn, id LIMIT ?4
+            """, [head.endpointID, head.turn, headID, limit - 1, now]) { (try $0.get("id"), try $0.get("ready")) }
+        let followers = queue.prefix(while: { $0.ready }).map(\.id)
+        guard !followers.isEmpty else { return [headID] }
         try db.execute("""
-            UPDATE webhook_deliveries SET lease_owner = ?3, lease_expires_at = ?4, attempts = attempts + 1, last_attempt_at = ?5
-            WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?1) AND status = 'pending'
-              AND id > ?1 AND id <= ?2
-            """, [headID, last, owner, leaseUntil, now])
-        return last
+            UPDATE webhook_deliveries SET lease_owner = ?2, lease_expires_at = ?3, attempts = attempts + 1, last_attempt_at = ?4
+            WHERE id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS follower) AND status = 'pending'
+            """, ["[" + followers.map { "[\($0)]" }.joined(separator: ",") + "]", owner, leaseUntil, now])
+        return [headID] + followers
     }
 
     /// Gives back a delivery claimed by `owner` but never attempted: the claim's attempt is
@@ -219,19 +243,20 @@ enum WebhookRepository {
             """, [deliveryID, owner])
     }
 
-    /// The pending deliveries `firstID` through `lastID` of the endpoint that `firstID` is
-    /// queued for, in order, as attempts held by `owner` (after `claim` and `claimFollowers`).
-    static func attempts(firstID: Int64, lastID: Int64, owner: String, secretsAt now: Date, startBy: Date,
-                         in db: Database) throws -> [WebhookAttempt] {
-        guard let endpointID = try db.scalar("SELECT endpoint_id FROM webhook_deliveries WHERE id = ?", [firstID], as: Int64.self),
+    /// The pending deliveries `ids` (all queued for one endpoint), in the order they are to
+    /// be sent, as attempts held by `owner` (after `claim` and `claimFollowers`).
+    static func attempts(ids: [Int64], owner: String, secretsAt now: Date, startBy: Date, in db: Database) throws -> [WebhookAttempt] {
+        guard let firstID = ids.first,
+              let endpointID = try db.scalar("SELECT endpoint_id FROM webhook_deliveries WHERE id = ?", [firstID], as: Int64.self),
               let endpoint = try endpoint(id: endpointID, in: db) else { return [] }
         let secrets = endpoint.signingSecrets(at: now)
         return try db.query("""
             SELECT d.id, ev.message_id, ev.type, ev.body, d.attempts
             FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
-            WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.id >= ?2 AND d.id <= ?3 AND d.lease_owner = ?4
-            ORDER BY d.id
-            """, [endpointID, firstID, lastID, owner]) { row in
+            WHERE d.id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS held)
+              AND d.endpoint_id = ?2 AND d.status = 'pending' AND d.lease_owner = ?3
+            ORDER BY d.turn, d.id
+            """, ["[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]", endpointID, owner]) { row in
             WebhookAttempt(deliveryID: try row.get("id"), endpointID: endpointID, url: endpoint.url, secrets: secrets,
                            messageID: try row.get("message_id"), eventType: try row.get("type"),
                            body: Array(try row.get("body", as: Data.self)), attempt: try row.get("attempts"),
@@ -281,7 +306,7 @@ enum WebhookRepository {
     /// Whether some endpoint's head delivery is due at `now` and not held.
     static func hasDue(now: Date, in db: Database) throws -> Bool {
         try db.scalar("""
-            SELECT 1 FROM (SELECT (SELECT min(p.id) FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending') AS id
+            SELECT 1 FROM (SELECT \(queueHead) AS id
                            FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
             JOIN webhook_deliveries h ON h.id = heads.id
             WHERE h.next_attempt_at <= ?1 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?1)
@@ -312,5 +337,40 @@ enum WebhookRepository {
             counts[status] = count
         }
         return counts
+    }
+
+    // MARK: Retention
+
+    /// One batch of `WebhookRetention`: of the `limit` deliveries after id `after`, deletes
+    /// those created before `cutoff` that are done (or whose endpoint was removed), then
+    /// their events that no delivery refers to any more. Ids grow with time, so the walk
+    /// ends at the first batch reaching the cutoff.
+    static func pruneBatch(after: Int64, limit: Int, before cutoff: Date,
+                           in db: Database) throws -> (deliveries: Int, events: Int, lastID: Int64?, reachedCutoff: Bool) {
+        let rows: [(id: Int64, eventID: Int64, createdAt: Date, prunable: Bool)] = try db.query("""
+            SELECT d.id, d.event_id, d.created_at, (d.status <> 'pending' OR e.removed_at IS NOT NULL) AS prunable
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.id > ?1 ORDER BY d.id LIMIT ?2
+            """, [after, limit]) { (try $0.get("id"), try $0.get("event_id"), try $0.get("created_at"), try $0.get("prunable")) }
+        let doomed = rows.filter { $0.prunable && $0.createdAt < cutoff }
+        var events = 0, deleted = 0
+        if !doomed.isEmpty {
+            func list(_ ids: some Sequence<Int64>) -> String { "[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]" }
+            let idRows = db.engine.integerRows(ofJSON: "?1", columns: ["id"])
+            try db.execute("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM (\(idRows)) AS doomed)", [list(doomed.map(\.id))])
+            deleted = db.changes
+            // Through the (endpoint_id, event_id) index: endpoints are few.
+            let candidates = Set(doomed.map(\.eventID))
+            let referenced: [Int64] = try db.query("""
+                SELECT DISTINCT event_id FROM webhook_deliveries
+                WHERE endpoint_id IN (SELECT id FROM webhook_endpoints) AND event_id IN (SELECT id FROM (\(idRows)) AS candidate)
+                """, [list(candidates)]) { try $0.get("event_id") }
+            let orphaned = candidates.subtracting(referenced).sorted()
+            if !orphaned.isEmpty {
+                try db.execute("DELETE FROM webhook_events WHERE id IN (SELECT id FROM (\(idRows)) AS doomed)", [list(orphaned)])
+                events = db.changes
+            }
+        }
+        return (deleted, events, rows.last?.id, rows.count < limit || (rows.last.map { $0.createdAt >= cutoff } ?? true))
     }
 }

@@ -7,8 +7,11 @@ import Foundation
 ///
 /// Events are queued by the other services in their own transactions (see
 /// `WebhookEmitter`); this service only hands them out. Each endpoint's deliveries go one at
-/// a time in the order the events happened: a worker can only claim the oldest pending
-/// delivery of an endpoint, and only while no other worker holds it. A worker that dies
+/// a time: those about one subject (`WebhookSubject`: a member, a meetup) in the order the
+/// events happened, the subjects taking turns, so that a flood about one subject holds back
+/// another's next event by at most one delivery per subject with events waiting (plus a
+/// batch already claimed). A worker can only claim the first pending delivery of an
+/// endpoint by turn, and only while no other worker holds it. A worker that dies
 /// mid-attempt loses nothing: its lease runs out (or is ended at once when its process is
 /// known to be gone) and the delivery is sent again, with the same `webhook-id`.
 public final class WebhookService: Sendable {
@@ -107,7 +110,8 @@ public final class WebhookService: Sendable {
         }
     }
 
-    /// Queues a `webhook.test` event for this endpoint only (after what is already queued).
+    /// Queues a `webhook.test` event for this endpoint only (a subject of its own: it takes the
+    /// next turn, whatever else is queued).
     /// - Returns: its delivery, to follow in the log.
     /// - Throws: `DomainError`: `not_permitted`, `webhook_not_found`, `invalid_input` when the
     ///   endpoint is disabled (enable it first).
@@ -120,7 +124,7 @@ public final class WebhookService: Sendable {
                 guard endpoint.isEnabled else {
                     throw DomainError.invalid("id", "Webhook \(id) is disabled (\(endpoint.disabledReason ?? "by an admin")); enable it first with `belay webhooks enable \(id)`")
                 }
-                let ids = try emitter.emit(.webhookTest, now: now, only: id, in: db) {
+                let ids = try emitter.emit(.webhookTest, subject: .endpoint(id), now: now, only: id, in: db) {
                     Array("{\"endpoint_id\":\(id),\"message\":\"This is a test event from Belay.\"}".utf8)
                 }
                 return try WebhookRepository.delivery(id: ids[0], in: db)!
@@ -169,9 +173,9 @@ public final class WebhookService: Sendable {
         return try domainCall {
             try pool.lockedWrite { db in
                 guard let head = try WebhookRepository.claim(owner: owner, leaseUntil: leaseUntil, now: now, in: db) else { return [] }
-                let last = try WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
-                                                                limit: limit, in: db)
-                return try WebhookRepository.attempts(firstID: head, lastID: last, owner: owner, secretsAt: now, startBy: startBy, in: db)
+                let ids = try WebhookRepository.claimFollowers(of: head, owner: owner, leaseUntil: leaseUntil, now: now,
+                                                               limit: limit, in: db)
+                return try WebhookRepository.attempts(ids: ids, owner: owner, secretsAt: now, startBy: startBy, in: db)
             }
         }
     }

@@ -3,14 +3,18 @@ import BelayDomain
 import Foundation
 import Synchronization
 
-/// Prunes old check-in bookkeeping (`CheckInRetention`) inside `belay serve`, on its own
-/// thread: once at start, then every `interval` seconds by `clock`.
+/// Prunes old check-in bookkeeping (`CheckInRetention`), finished webhook deliveries
+/// (`WebhookRetention`) and old share events (`ShareEventRetention`, counted first) inside
+/// `belay serve`, on its own thread: once at start, then every `interval` seconds by `clock`.
+/// Each prunes in small batches, each its own short write.
 ///
 /// Runs whatever the backfill schedule says (it has none by default). A failed run is
 /// logged and tried again at the next interval. `stop()` ends the thread after the batch
 /// in hand.
 public final class RetentionScheduler: Sendable {
     private let retention: CheckInRetention
+    private let webhooks: WebhookRetention?
+    private let shares: ShareEventRetention?
     private let interval: TimeInterval
     private let clock: any TimeSource
     private let checkInterval: TimeInterval
@@ -25,17 +29,24 @@ public final class RetentionScheduler: Sendable {
         var threadToJoin = false
         var runs = 0
         var lastReport: CheckInPruneReport?
+        var lastWebhookReport: WebhookPruneReport?
+        var lastShareReport: ShareEventPruneReport?
     }
 
     /// - Parameters:
+    ///   - webhooks: pruning of the webhook outbox, when it is done here.
+    ///   - shares: pruning of share events, when it is done here.
     ///   - interval: seconds between runs by `clock` (an hour by default).
     ///   - clock: tells the time (inject one in tests).
     ///   - checkInterval: the longest the thread sleeps before looking at the clock again,
     ///     so a clock that jumps (or a machine that slept) is noticed.
     ///   - log: one line per run that deleted something, and per failure.
-    public init(retention: CheckInRetention, interval: TimeInterval = 3_600, clock: any TimeSource = SystemTimeSource(),
+    public init(retention: CheckInRetention, webhooks: WebhookRetention? = nil, shares: ShareEventRetention? = nil,
+                interval: TimeInterval = 3_600, clock: any TimeSource = SystemTimeSource(),
                 checkInterval: TimeInterval = 60, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.retention = retention
+        self.webhooks = webhooks
+        self.shares = shares
         self.interval = max(interval, 1)
         self.clock = clock
         self.checkInterval = max(checkInterval, 0.01)
@@ -66,10 +77,12 @@ public final class RetentionScheduler: Sendable {
         thread.start()
     }
 
-    /// Prunes once now on the calling thread (also what the schedule does).
-    /// - Returns: what was deleted, or nil when the database failed (logged).
+    /// Prunes once now on the calling thread (also what the schedule does): check-in records,
+    /// then the webhook outbox, then share events; one failing does not stop the others.
+    /// - Returns: what was deleted of check-in records, or nil when the database failed (logged).
     @discardableResult
     public func runOnce() -> CheckInPruneReport? {
+        defer { pruneWebhooksAndShares() }
         do {
             let report = try retention.prune()
             state.withLock {
@@ -85,6 +98,37 @@ public final class RetentionScheduler: Sendable {
             return nil
         }
     }
+
+    private func pruneWebhooksAndShares() {
+        if let webhooks {
+            do {
+                let report = try webhooks.prune()
+                state.withLock { $0.lastWebhookReport = report }
+                if report.total > 0 {
+                    log("retention: pruned \(report.deliveries) finished webhook delivery row(s) and \(report.events) webhook event(s) older than \(webhooks.retentionDays) day(s)")
+                }
+            } catch {
+                log("retention: pruning webhook deliveries older than \(webhooks.retentionDays) day(s) failed, will try again in \(Int(interval)) s: \(error)")
+            }
+        }
+        if let shares {
+            do {
+                let report = try shares.prune()
+                state.withLock { $0.lastShareReport = report }
+                if report.events > 0 {
+                    log("retention: counted \(report.events) share event(s) older than \(shares.retentionDays) day(s) into \(report.days) daily total(s) and pruned them")
+                }
+            } catch {
+                log("retention: pruning share events older than \(shares.retentionDays) day(s) failed, will try again in \(Int(interval)) s: \(error)")
+            }
+        }
+    }
+
+    /// What the last completed run deleted of the webhook outbox.
+    public var lastWebhookReport: WebhookPruneReport? { state.withLock { $0.lastWebhookReport } }
+
+    /// What the last completed run pruned of share events.
+    public var lastShareReport: ShareEventPruneReport? { state.withLock { $0.lastShareReport } }
 
     /// How many runs completed.
     public var runs: Int { state.withLock { $0.runs } }
