@@ -15,6 +15,8 @@ public final class ResponseCache: Sendable {
         case meetup(Int64)
         /// A meetup list, by its query string.
         case meetupList(String)
+        /// The ETag of a member's calendar feed (its UTF-8), by member id.
+        case calendarFeedETag(Int64)
     }
 
     private let memory: ExpiringMemory<Key, [UInt8]>
