@@ -26,6 +26,8 @@ public struct APIRoutes: Sendable {
     let limits: APIRateLimits
     /// Members' calendar feeds as built, by ETag.
     let calendarFeeds: CalendarFeedCache
+    /// The issuer profile and the status lists as built, with what they were built from.
+    let badgeAnswers = BadgeAnswerCache()
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
