@@ -36,7 +36,9 @@ final class APIFixture: @unchecked Sendable {
     ///   - tokenCacheLifetime: how long authentications are cached.
     ///   - responseCacheLifetime: how long meetup bodies are cached; off by default because tests
     ///     change data behind the server's back (through the domain, as the CLI would).
-    init(settings: [String: Any] = [:], tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .zero) throws {
+    ///   - collections: renders collection images (a fake that writes small files when nil).
+    init(settings: [String: Any] = [:], tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .zero,
+         collections: (any CollectionImageSource)? = nil) throws {
         directory = try TemporaryDirectory(prefix: "belay-api")
         var file: [String: Any] = [
             "data_directory": directory.file("data"),
@@ -53,7 +55,7 @@ final class APIFixture: @unchecked Sendable {
         clock = ManualTimeSource(Self.start)
         _ = try prepareDataDirectory(configuration, clock: clock)
         application = try buildApplication(configuration, options: ApplicationOptions(
-            rendererFactory: { FakeStickerRenderer() }, collections: FakeCollectionSource(directory: directory.file("collections")),
+            rendererFactory: { FakeStickerRenderer() }, collections: collections ?? FakeCollectionSource(directory: directory.file("collections")),
             logSink: DiscardingLogSink(), clock: clock, tokenCacheLifetime: tokenCacheLifetime,
             responseCacheLifetime: responseCacheLifetime, sharePageCacheLifetime: .zero))
         let users = application.domain.users

@@ -21,9 +21,19 @@ import BelayPipeline
 ///
 /// Every mapped problem has `reason` set to the reason's raw value, and so has its `code`,
 /// except `busy` and `storage_full`, whose `code` says what the client can do about it.
+///
+/// The render pipeline's refusal of an image because too many wait to be drawn (a
+/// `PipelineError` with `retryAfterSeconds`) is 503 `busy` with that `Retry-After`.
 public enum DomainProblems {
     /// The `Retry-After` of a `storage_full` answer: freeing space takes an operator.
     public static let storageFullRetryAfterSeconds = 60
+
+    /// The problem for a pipeline error the client can do something about (a full render
+    /// queue), or nil when it must be answered as an unexpected 500.
+    public static func httpError(for error: PipelineError) -> HTTPError? {
+        guard let seconds = error.retryAfterSeconds else { return nil }
+        return HTTPError(.serviceUnavailable, code: "busy", detail: "\(error).", headers: ["Retry-After": String(seconds)])
+    }
 
     /// The problem for `error`, or nil when it must be answered as an unexpected 500.
     public static func httpError(for error: DomainError) -> HTTPError? {
@@ -93,11 +103,15 @@ public struct DomainErrorMiddleware: RouterMiddleware {
         next(request, context).map(Mapping(middleware: self))
     }
 
-    /// Replaces a mappable `DomainError` with its problem; passes everything else through.
+    /// Replaces a mappable `DomainError` (or a full render queue's `PipelineError`) with its
+    /// problem; passes everything else through.
     struct Mapping: ResponseTransform {
         let middleware: DomainErrorMiddleware
 
         func apply(to outcome: Result<Response, any Error>) -> Result<Response, any Error> {
+            if case .failure(let error as PipelineError) = outcome, let problem = DomainProblems.httpError(for: error) {
+                return .failure(problem)
+            }
             guard case .failure(let error as DomainError) = outcome, let problem = middleware.problem(for: error) else { return outcome }
             return .failure(problem)
         }

@@ -12,6 +12,15 @@ public final class APIMetrics: Sendable {
     private let repeated: Counter
     private let refused = Mutex<[RefusalReason: Counter]>([:])
     private let shares = Mutex<[String: Counter]>([:])
+    private let built: [BuiltAnswer: Counter]
+
+    /// Answers kept in memory once built; each build is counted, so a count that stays flat
+    /// while requests grow shows the cache answering.
+    enum BuiltAnswer: String, CaseIterable {
+        case calendarFeed = "calendar_feed"
+        case badgeStatusList = "badge_status_list"
+        case issuerProfile = "issuer_profile"
+    }
 
     public init(registry: MetricsRegistry) {
         self.registry = registry
@@ -20,7 +29,16 @@ public final class APIMetrics: Sendable {
         repeated = registry.counter("belay_check_ins_total", help: "", labels: ["result": "repeated", "reason": ""])
         _ = registry.counter("belay_share_events_total", help: "Share events reported by the app, by normalised target and whether they were new or a retry.",
                              labels: ["target": "instagram_stories", "result": "recorded"])
+        var built: [BuiltAnswer: Counter] = [:]
+        for (index, answer) in BuiltAnswer.allCases.enumerated() {
+            built[answer] = registry.counter("belay_answers_built_total",
+                                             help: index == 0 ? "Cached answers built (not served from memory), by answer." : "",
+                                             labels: ["answer": answer.rawValue])
+        }
+        self.built = built
     }
+
+    func answerBuilt(_ answer: BuiltAnswer) { built[answer]?.increment() }
 
     func checkInCreated() { created.increment() }
     func checkInRepeated() { repeated.increment() }

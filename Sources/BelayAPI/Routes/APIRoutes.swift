@@ -24,6 +24,10 @@ public struct APIRoutes: Sendable {
     let signIn: SignInServices
     /// Limits per member and per address on the rest of the API.
     let limits: APIRateLimits
+    /// Members' calendar feeds as built, by ETag.
+    let calendarFeeds: CalendarFeedCache
+    /// The issuer profile and the status lists as built, with what they were built from.
+    let badgeAnswers = BadgeAnswerCache()
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
@@ -35,6 +39,7 @@ public struct APIRoutes: Sendable {
         self.services = services
         self.tokenCache = tokenCache
         self.responseCache = responseCache
+        calendarFeeds = CalendarFeedCache(name: "\(services.presentation.clubName) meetups", settings: services.calendar, clock: clock)
         openAPIBytes = JSONOutput.bytes(of: OpenAPIDocument.document(serverURL: "/"))
     }
 

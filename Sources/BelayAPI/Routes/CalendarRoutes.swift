@@ -14,9 +14,7 @@ extension APIRoutes {
                 throw HTTPError(.notFound, code: "calendar_not_found",
                                 detail: "No calendar feed has this address: it was revoked or mistyped. Get the current one from GET /v1/me (calendar_url).")
             }
-            let name = "\(presentation.clubName) meetups"
-            return calendarResponse(CalendarFeedBody(name: name, entries: try domain.calendar.feed(memberID: memberID),
-                                                     settings: services.calendar).bytes, request: request)
+            return try calendarFeed(memberID: memberID, request: request)
         }
 
         routes.get("/v1/meetups/{id}.ics") { request, context in
@@ -43,6 +41,39 @@ extension APIRoutes {
 
     func calendarFeedURL(token: String) -> String {
         presentation.baseURL.url + "/v1/calendar/\(token).ics"
+    }
+
+    /// A member's feed. Its ETag comes first, from the feed's version (kept like a meetup's
+    /// body in the response cache, so while nothing changes even the version query is
+    /// skipped); a matching `If-None-Match` is answered 304 without building anything, and a
+    /// feed already built is sent from memory. Only a feed not seen before is built.
+    private func calendarFeed(memberID: Int64, request: Request) throws -> Response {
+        let key = ResponseCache.Key.calendarFeedETag(memberID)
+        let etag: String
+        if let known = responseCache.body(for: key) {
+            etag = String(decoding: known, as: UTF8.self)
+        } else {
+            let generation = responseCache.currentGeneration
+            etag = calendarFeeds.etag(of: try domain.calendar.feedVersion(memberID: memberID))
+            responseCache.store(Array(etag.utf8), for: key, readGeneration: generation)
+        }
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "text/calendar; charset=utf-8")
+        if let body = calendarFeeds.body(etag: etag) {
+            return Response(status: .ok, headers: headers, body: ResponseBody(bytes: body))
+        }
+        // Built from one read, named by that read's own version (newer than `etag` if
+        // something changed in between).
+        let entries = try domain.calendar.feed(memberID: memberID)
+        let builtETag = calendarFeeds.etag(of: CalendarFeedVersion(entries: entries))
+        let bytes = CalendarFeedBody(name: calendarFeeds.name, entries: entries, settings: services.calendar).bytes
+        services.metrics.answerBuilt(.calendarFeed)
+        calendarFeeds.store(bytes, etag: builtETag)
+        headers.replaceOrAdd(name: "ETag", value: builtETag)
+        return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
     }
 
     /// `text/calendar` with an ETag of the content; 304 when `If-None-Match` has it.

@@ -15,6 +15,11 @@ public final class ResponseCache: Sendable {
         case meetup(Int64)
         /// A meetup list, by its query string.
         case meetupList(String)
+        /// The ETag of a member's calendar feed (its UTF-8), by member id.
+        case calendarFeedETag(Int64)
+        /// A digest of the revoked reward ids and the highest reward id (what the badge status
+        /// lists depend on in the database).
+        case revocations
     }
 
     private let memory: ExpiringMemory<Key, [UInt8]>

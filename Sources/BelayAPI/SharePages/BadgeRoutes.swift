@@ -10,7 +10,12 @@ extension APIRoutes {
     func registerBadgeRoutes(on router: RouteGroup<APIContext>) {
         router.get("/issuer") { _, _ in
             let badges = try requireBadges()
-            return jsonObject(try badges.issuerProfile(), maxAge: 300)
+            let keysRevision = badges.keys.revision()
+            if let bytes = badgeAnswers.answer("issuer", inputs: keysRevision) { return jsonBytes(bytes, maxAge: 300) }
+            let bytes = JSONOutput.bytes(of: .object(try badges.issuerProfile()))
+            services.metrics.answerBuilt(.issuerProfile)
+            badgeAnswers.store(bytes, as: "issuer", inputs: keysRevision)
+            return jsonBytes(bytes, maxAge: 300)
         }
         router.get("/issuer/keys/{thumbprint}") { _, context in
             let badges = try requireBadges()
@@ -25,15 +30,47 @@ extension APIRoutes {
         router.get("/badges/status/{thumbprint}") { _, context in
             let badges = try requireBadges()
             let thumbprint = try context.parameters.require("thumbprint")
-            guard let key = badges.keys.key(withThumbprint: thumbprint) else {
-                throw HTTPError(.notFound, code: "badge_key_not_found", detail: "The club has no badge key \(thumbprint.prefix(60)).")
-            }
-            let revocations = try domain.rewards.revocations()
-            let list = try badges.revocationList(revoked: revocations.revoked, highestRewardID: revocations.highestID,
-                                                 now: domain.clock.now(), key: key)
-            return Response(status: .ok, headers: ["Content-Type": "application/vc+jwt", "Cache-Control": "public, max-age=60"],
-                            body: ResponseBody(string: list))
+            return try badgeStatusList(badges, thumbprint: thumbprint)
         }
+    }
+
+    /// A key's signed status list, built only when the key files or the revocations changed.
+    /// The revocations' digest is kept in the response cache, so while nothing is written it
+    /// costs no database read either; a revocation through the API shows at once, one made
+    /// elsewhere (`belay attendees undo-check-in`) within the response cache's lifetime.
+    private func badgeStatusList(_ badges: BadgeIssuer, thumbprint: String) throws -> Response {
+        let keysRevision = badges.keys.revision()
+        var revocations: (revoked: [Int64], highestID: Int64)?
+        let revocationsDigest: String
+        if let known = responseCache.body(for: .revocations) {
+            revocationsDigest = String(decoding: known, as: UTF8.self)
+        } else {
+            let generation = responseCache.currentGeneration
+            let read = try domain.rewards.revocations()
+            revocations = read
+            revocationsDigest = BadgeAnswerCache.inputs(revoked: read.revoked, highestID: read.highestID)
+            responseCache.store(Array(revocationsDigest.utf8), for: .revocations, readGeneration: generation)
+        }
+        let name = "status:" + thumbprint
+        if let bytes = badgeAnswers.answer(name, inputs: keysRevision + "|" + revocationsDigest) {
+            return statusListResponse(bytes)
+        }
+        guard let key = badges.keys.key(withThumbprint: thumbprint) else {
+            throw HTTPError(.notFound, code: "badge_key_not_found", detail: "The club has no badge key \(thumbprint.prefix(60)).")
+        }
+        let current = try revocations ?? domain.rewards.revocations()
+        let list = try badges.revocationList(revoked: current.revoked, highestRewardID: current.highestID,
+                                             now: domain.clock.now(), key: key)
+        let bytes = Array(list.utf8)
+        services.metrics.answerBuilt(.badgeStatusList)
+        badgeAnswers.store(bytes, as: name,
+                           inputs: keysRevision + "|" + BadgeAnswerCache.inputs(revoked: current.revoked, highestID: current.highestID))
+        return statusListResponse(bytes)
+    }
+
+    private func statusListResponse(_ bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: ["Content-Type": "application/vc+jwt", "Cache-Control": "public, max-age=60"],
+                 body: ResponseBody(bytes: bytes))
     }
 
     private func requireBadges() throws -> BadgeIssuer {
@@ -45,6 +82,10 @@ extension APIRoutes {
 
     private func jsonObject(_ object: JSONObject, maxAge: Int) -> Response {
         .json(.object(object), headers: ["Cache-Control": "public, max-age=\(maxAge)"])
+    }
+
+    private func jsonBytes(_ bytes: [UInt8], maxAge: Int) -> Response {
+        .json(bytes: bytes, headers: ["Cache-Control": "public, max-age=\(maxAge)"])
     }
 
     /// The verdict on the badge baked into a shared reward's sticker, as the share page shows it.

@@ -22,6 +22,7 @@ extension DevCommand {
         @Option("members", valueName: "n", default: 1_000, help: "Members to create, each with a token and going to one meetup happening now.") var members: Int
         @Option("capacity", valueName: "n", default: 10_000, help: "Members per meetup; more members spread over more meetups.") var capacity: Int
         @Option("upcoming", valueName: "n", default: 60, help: "Extra upcoming meetups for the list endpoint.") var listed: Int
+        @Option("feed-meetups", valueName: "n", default: 0, help: "Upcoming meetups one more member goes to, for the calendar feed (at most the feed's limit, 500).") var feedMeetups: Int
         @Option("tokens", valueName: "file", help: "Where to write one line per member: <token> <meetup id>.") var tokens: String
         @Flag(.json) var json: Bool
 
@@ -29,6 +30,9 @@ extension DevCommand {
             guard (1...1_000_000).contains(members) else { throw CommandLineError.usage("--members must be 1–1000000 (got \(members))") }
             guard (1...10_000).contains(capacity) else { throw CommandLineError.usage("--capacity must be 1–10000 (got \(capacity))") }
             guard (0...10_000).contains(listed) else { throw CommandLineError.usage("--upcoming must be 0–10000 (got \(listed))") }
+            guard (0...CalendarService.feedLimit).contains(feedMeetups) else {
+                throw CommandLineError.usage("--feed-meetups must be 0–\(CalendarService.feedLimit) (got \(feedMeetups))")
+            }
         }
 
         struct Report: Encodable {
@@ -38,6 +42,8 @@ extension DevCommand {
             var firstUpcomingMeetupId: Int64?
             var members: Int
             var tokensFile: String
+            /// The path of the calendar feed of the member going to `--feed-meetups` meetups.
+            var calendarFeedPath: String?
         }
 
         func run(_ context: CommandContext) throws {
@@ -63,6 +69,21 @@ extension DevCommand {
                                                                  endsAt: start.addingTimeInterval(10_800), timeZone: zone.identifier,
                                                                  capacity: 20, hostID: host.id), by: hostActor)
                 if firstUpcoming == nil { firstUpcoming = meetup.id }
+            }
+
+            // One member going to many meetups after the listed ones, whose calendar feed is measured.
+            var calendarFeedPath: String?
+            if feedMeetups > 0 {
+                let person = try domain.users.createUser(NewUser(handle: "bench-feed-\(tag)", displayName: "Calendar Climber"))
+                for index in 0..<feedMeetups {
+                    let start = now.addingTimeInterval(Double(listed + index + 1) * 86_400)
+                    let meetup = try domain.meetups.create(NewMeetup(title: "Calendar session \(index + 1)", description: "Bring chalk.",
+                                                                     placeName: "더클라임 강남점", address: "Seoul", startsAt: start,
+                                                                     endsAt: start.addingTimeInterval(10_800), timeZone: zone.identifier,
+                                                                     capacity: 20, hostID: host.id), by: hostActor)
+                    _ = try domain.attendance.join(meetupID: meetup.id, memberID: person.id, by: .user(person.id, role: .member))
+                }
+                calendarFeedPath = "/v1/calendar/\(try domain.calendar.feedToken(memberID: person.id)).ics"
             }
 
             let path = context.absolutePath(tokens)
@@ -92,7 +113,7 @@ extension DevCommand {
 
             let report = Report(hostToken: try domain.users.issueToken(userID: host.id, label: "bench").secret, memberToken: firstToken,
                                 checkInMeetupIds: meetups.map(\.id), firstUpcomingMeetupId: firstUpcoming, members: members,
-                                tokensFile: path)
+                                tokensFile: path, calendarFeedPath: calendarFeedPath)
             if json { return try context.printJSON(report) }
             context.print("\(members) members going to meetups \(meetups.map { String($0.id) }.joined(separator: ", ")); tokens in \(path)")
             context.print("host token: \(report.hostToken)")

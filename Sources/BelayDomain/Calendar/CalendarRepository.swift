@@ -28,18 +28,26 @@ enum CalendarRepository {
     }
 
     /// The member's meetups ending after `since`: those they are going to, waitlisted for or
-    /// checked in at, and cancelled meetups they were attending when it was cancelled.
-    static func memberMeetups(memberID: Int64, endingAfter since: Date, limit: Int,
-                              in db: Database) throws -> [(meetupID: Int64, sequence: Int, status: String)] {
+    /// checked in at, and cancelled meetups they were attending when it was cancelled; with
+    /// each, what its calendar entry depends on besides the meetup's own fields (its sequence,
+    /// when its row changed, the member's status).
+    ///
+    /// At most `limit`, chosen so that upcoming meetups are never crowded out by past ones:
+    /// those not yet ended at `now`, soonest first, then past ones, latest first. The rows come
+    /// back in that order; the caller sorts them for showing.
+    static func memberMeetups(memberID: Int64, endingAfter since: Date, now: Date, limit: Int,
+                              in db: Database) throws -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: String, startsAt: Date)] {
         try db.query("""
-            SELECT m.id, m.calendar_sequence, a.status
+            SELECT m.id, m.calendar_sequence, m.updated_at, a.status, m.starts_at
             FROM attendances a JOIN meetups m ON m.id = a.meetup_id
             WHERE a.member_id = ?1 AND m.ends_at > ?2
               AND (a.status IN ('going', 'waitlisted', 'checked_in')
                    OR (m.status = 'cancelled' AND a.status = 'cancelled' AND a.updated_at >= m.updated_at))
-            ORDER BY m.starts_at, m.id LIMIT ?3
-            """, [memberID, since, limit]) {
-                (try $0.get("id"), try $0.get("calendar_sequence"), try $0.get("status"))
+            ORDER BY CASE WHEN m.ends_at > ?4 THEN 0 ELSE 1 END,
+                     CASE WHEN m.ends_at > ?4 THEN m.starts_at END, m.starts_at DESC, m.id
+            LIMIT ?3
+            """, [memberID, since, limit, now]) {
+                (try $0.get("id"), try $0.get("calendar_sequence"), try $0.get("updated_at"), try $0.get("status"), try $0.get("starts_at"))
             }
     }
 }

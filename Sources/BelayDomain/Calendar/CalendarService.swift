@@ -13,12 +13,17 @@ public final class CalendarService: Sendable {
 
     /// How far back a feed reaches: meetups that ended longer ago are left out.
     public static let pastDays = 90
-    /// The most meetups a feed holds.
+    /// The most meetups a feed holds, unless told otherwise: beyond it, the past meetups that
+    /// ended longest ago are left out first, then the upcoming ones furthest away.
     public static let feedLimit = 500
+    /// The most meetups this service's feeds hold.
+    public let feedLimit: Int
 
-    public init(pool: any DatabaseStore, clock: any TimeSource) {
+    /// - Parameter feedLimit: the most meetups one feed holds (at least 1).
+    public init(pool: any DatabaseStore, clock: any TimeSource, feedLimit: Int = CalendarService.feedLimit) {
         self.pool = pool
         self.clock = clock
+        self.feedLimit = max(1, feedLimit)
     }
 
     /// The member's current feed token.
@@ -72,18 +77,42 @@ public final class CalendarService: Sendable {
         }
     }
 
-    /// The meetups of a member's feed, soonest first.
+    /// The meetups of a member's feed, soonest first: the member's meetups that ended at most
+    /// `pastDays` ago, at most `feedLimit` of them (upcoming ones kept first).
     public func feed(memberID: Int64) throws -> [CalendarEntry] {
-        let since = clock.now().addingTimeInterval(-Double(Self.pastDays) * 86_400)
+        let now = clock.now()
         return try domainCall {
             try pool.read { db in
-                try CalendarRepository.memberMeetups(memberID: memberID, endingAfter: since, limit: Self.feedLimit, in: db).compactMap { row in
+                try feedRows(memberID: memberID, now: now, in: db).compactMap { row in
                     try MeetupRepository.find(id: row.meetupID, in: db).map {
                         CalendarEntry(meetup: $0, sequence: row.sequence, attendanceStatus: AttendanceStatus(rawValue: row.status))
                     }
                 }
             }
         }
+    }
+
+    /// What the member's feed would show, without reading its meetups: one small query, so a
+    /// feed's ETag is known before (and without) building it. Equal to
+    /// `CalendarFeedVersion(entries: feed(memberID:))` read at the same moment.
+    public func feedVersion(memberID: Int64) throws -> CalendarFeedVersion {
+        let now = clock.now()
+        return try domainCall {
+            try pool.read { db in
+                CalendarFeedVersion(items: try feedRows(memberID: memberID, now: now, in: db).map {
+                    CalendarFeedVersion.Item(meetupID: $0.meetupID, sequence: $0.sequence, updatedAt: $0.updatedAt,
+                                             attendanceStatus: AttendanceStatus(rawValue: $0.status))
+                })
+            }
+        }
+    }
+
+    /// The feed's rows, soonest first.
+    private func feedRows(memberID: Int64, now: Date, in db: Database) throws
+        -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: String, startsAt: Date)] {
+        let since = now.addingTimeInterval(-Double(Self.pastDays) * 86_400)
+        let rows = try CalendarRepository.memberMeetups(memberID: memberID, endingAfter: since, now: now, limit: feedLimit, in: db)
+        return rows.sorted { ($0.startsAt, $0.meetupID) < ($1.startsAt, $1.meetupID) }
     }
 
     /// One meetup as a calendar entry.

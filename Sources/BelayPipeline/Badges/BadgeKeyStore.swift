@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import Foundation
+import Glibc
 
 /// The club's badge signing keys, in a directory of their own under the data directory
 /// (`<data>/badge-keys`, mode 0700): one `<thumbprint>.key` file per key (the base64url seed,
@@ -47,6 +48,22 @@ public struct BadgeKeyStore: Sendable {
         let current = try? current().thumbprint
         let keys = try names.filter { $0.hasSuffix(".key") }.sorted().map { try key(thumbprint: String($0.dropLast(4))) }
         return keys.filter { $0.thumbprint == current } + keys.filter { $0.thumbprint != current }
+    }
+
+    /// A stamp that changes whenever the keys may have: the device, inode, size and change
+    /// and modification times of the directory and of `current`. Key files are written under
+    /// a temporary name and renamed into place, which changes the directory; a key file's
+    /// content is checked against its name, so it cannot change unseen. Two `stat` calls:
+    /// cheap enough to ask on every request, so that what is built from the keys (the issuer
+    /// profile, the status lists) is kept exactly until they change.
+    public func revision() -> String {
+        func stamp(_ path: String) -> String {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "-" }
+            return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+                + ":\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        }
+        return stamp(directory.path) + "|" + stamp(directory.appendingPathComponent("current").path)
     }
 
     /// The key with this thumbprint, or nil when there is none.

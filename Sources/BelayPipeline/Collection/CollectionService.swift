@@ -27,7 +27,8 @@ public struct CollectionImage: Sendable, Hashable {
 /// a time: a request for an image that is being rendered waits for that render instead of
 /// starting another (30 identical first requests render once). `image(memberID:scale:then:)`
 /// renders on the service's own threads (`settings.workers` at most at once), so the
-/// caller's thread (an HTTP thread) is free at once.
+/// caller's thread (an HTTP thread) is free at once; at most `queueCapacity` requests wait or
+/// run there, and beyond that it refuses at once (`PipelineError.retryAfterSeconds`).
 public final class CollectionService: Sendable {
     public typealias Completion = @Sendable (Result<CollectionImage, any Error>) -> Void
 
@@ -39,36 +40,47 @@ public final class CollectionService: Sendable {
     private static let maximumIdle = 4
     /// Renders in progress by content digest, with everyone waiting for each.
     private let flights = Mutex<[String: [Completion]]>([:])
-    private let renderThreads: OperationQueue
+    private let renderThreads: BoundedWorkQueue
+    /// How many requests may wait or run by default: room for a burst of identical requests
+    /// (each joins the render in progress and leaves the queue at once), while distinct
+    /// renders beyond it are refused rather than waiting minutes.
+    public static let defaultQueueCapacity = 64
+    /// The `Retry-After` of a refusal: a large collection takes seconds to draw.
+    static let retryAfterSeconds = 10
     /// Told each time a request joins a render in progress (tests watch the sharing).
     private let joinedRender: @Sendable () -> Void
 
+    /// - Parameter queueCapacity: requests waiting or running on the render threads at most.
     public convenience init(domain: DomainServices, settings: RenderPipelineSettings,
+                            queueCapacity: Int = CollectionService.defaultQueueCapacity,
                             rendererFactory: @escaping CollectionImageRendererFactory) {
-        self.init(domain: domain, settings: settings, rendererFactory: rendererFactory, joinedRender: {})
+        self.init(domain: domain, settings: settings, queueCapacity: queueCapacity, rendererFactory: rendererFactory, joinedRender: {})
     }
 
-    init(domain: DomainServices, settings: RenderPipelineSettings, rendererFactory: @escaping CollectionImageRendererFactory,
-         joinedRender: @escaping @Sendable () -> Void) {
+    init(domain: DomainServices, settings: RenderPipelineSettings, queueCapacity: Int = CollectionService.defaultQueueCapacity,
+         rendererFactory: @escaping CollectionImageRendererFactory, joinedRender: @escaping @Sendable () -> Void) {
         self.joinedRender = joinedRender
         self.domain = domain
         self.settings = settings
         self.store = ImageStore(root: settings.collectionsDirectory)
         self.rendererFactory = rendererFactory
-        renderThreads = OperationQueue()
-        renderThreads.name = "belay-collections"
-        renderThreads.maxConcurrentOperationCount = max(1, settings.workers)
-        renderThreads.qualityOfService = .utility
+        renderThreads = BoundedWorkQueue(name: "belay-collections", threads: settings.workers, capacity: queueCapacity)
     }
 
     /// The collection image like `image(memberID:scale:)`, made on the service's render
     /// threads; `completion` gets it (or the same errors) on one of them, or at once for a
-    /// scale outside 1–3. Keep `completion` short: hand the result on.
+    /// scale outside 1–3 and, with a `PipelineError` with `retryAfterSeconds`, when
+    /// `queueCapacity` requests are already waiting or running. Keep `completion` short: hand
+    /// the result on.
     public func image(memberID: Int64, scale: Int = 2, hostedBy hostID: Int64? = nil, then completion: @escaping Completion) {
         guard (1...3).contains(scale) else {
             return completion(.failure(PipelineError.invalidSetting("scale", "must be 1, 2 or 3 (got \(scale))")))
         }
-        renderThreads.addOperation { [self] in produce(memberID: memberID, scale: scale, hostedBy: hostID, completion) }
+        let admitted = renderThreads.submit { [self] in produce(memberID: memberID, scale: scale, hostedBy: hostID, completion) }
+        if !admitted {
+            completion(.failure(PipelineError.queueFull("collection images", capacity: renderThreads.capacity,
+                                                        retryAfterSeconds: Self.retryAfterSeconds)))
+        }
     }
 
     /// The collection image of a member at `scale`, rendered now or taken from the cache;

@@ -17,6 +17,8 @@ public struct ShareCardImage: Sendable, Hashable {
 ///
 /// One render at a time: cards are drawn once per shared reward, and a crawler fetching the
 /// same card from several places at once waits for the first render instead of repeating it.
+/// At most `queueCapacity` requests wait or run on the service's thread; beyond that
+/// `card(for:then:)` refuses at once (`PipelineError.retryAfterSeconds` says when to retry).
 public final class ShareCardService: Sendable {
     private let settings: RenderPipelineSettings
     private let clubName: String
@@ -24,16 +26,18 @@ public final class ShareCardService: Sendable {
     private let rendererFactory: ShareCardRendererFactory
     /// The one renderer, made on first use; the mutex also serialises renders.
     private let renderer = Mutex<RendererHolder?>(nil)
-    /// Where `card(for:then:)` renders, off the caller's thread.
-    private let renderThread: OperationQueue = {
-        let queue = OperationQueue()
-        queue.name = "belay-share-cards"
-        queue.maxConcurrentOperationCount = 1
-        queue.qualityOfService = .utility
-        return queue
-    }()
+    /// Where `card(for:then:)` renders, off the caller's thread, with a bound on what waits.
+    private let renderThread: BoundedWorkQueue
+    /// How many requests may wait or run by default: a card takes tens of milliseconds to
+    /// draw and a drawn one is read from the store, so the last of them waits seconds at most.
+    public static let defaultQueueCapacity = 64
+    /// The `Retry-After` of a refusal.
+    static let retryAfterSeconds = 5
 
-    public init(settings: RenderPipelineSettings, clubName: String, rendererFactory: @escaping ShareCardRendererFactory) {
+    /// - Parameter queueCapacity: requests waiting or running on the render thread at most.
+    public init(settings: RenderPipelineSettings, clubName: String, queueCapacity: Int = ShareCardService.defaultQueueCapacity,
+                rendererFactory: @escaping ShareCardRendererFactory) {
+        renderThread = BoundedWorkQueue(name: "belay-share-cards", threads: 1, capacity: queueCapacity)
         self.settings = settings
         self.clubName = clubName
         self.store = ImageStore(root: settings.cardsDirectory)
@@ -64,9 +68,15 @@ public final class ShareCardService: Sendable {
     }
 
     /// The card like `card(for:)`, found or rendered on the service's own thread; `completion`
-    /// gets it there. Keep `completion` short: hand the result on.
+    /// gets it there. When `queueCapacity` requests are already waiting or running,
+    /// `completion` gets a `PipelineError` with `retryAfterSeconds` at once, on the caller's
+    /// thread. Keep `completion` short: hand the result on.
     public func card(for reward: Reward, then completion: @escaping @Sendable (Result<ShareCardImage, any Error>) -> Void) {
-        renderThread.addOperation { [self] in completion(Result { try card(for: reward) }) }
+        let admitted = renderThread.submit { [self] in completion(Result { try card(for: reward) }) }
+        if !admitted {
+            completion(.failure(PipelineError.queueFull("share cards", capacity: renderThread.capacity,
+                                                        retryAfterSeconds: Self.retryAfterSeconds)))
+        }
     }
 
     /// What the card of `reward` shows: its sticker (at 2x), the hold, the club.

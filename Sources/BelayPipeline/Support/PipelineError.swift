@@ -12,6 +12,7 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
         case storageUnavailable(message: String)
         case alreadyStarted
         case memberNotFound(Int64)
+        case queueFull(what: String, capacity: Int, retryAfterSeconds: Int)
     }
 
     let kind: Kind
@@ -31,6 +32,18 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     public var isStorageUnavailable: Bool {
         if case .storageUnavailable = kind { return true }
         return false
+    }
+
+    /// Refuses work because `capacity` pieces of it are already waiting or running.
+    static func queueFull(_ what: String, capacity: Int, retryAfterSeconds: Int) -> PipelineError {
+        PipelineError(kind: .queueFull(what: what, capacity: capacity, retryAfterSeconds: retryAfterSeconds))
+    }
+
+    /// When the work was refused because its queue is full: the seconds after which trying
+    /// again is worthwhile (an HTTP answer's `Retry-After`); nil for every other error.
+    public var retryAfterSeconds: Int? {
+        if case let .queueFull(_, _, seconds) = kind { return seconds }
+        return nil
     }
 
     /// True when a member asked for does not exist.
@@ -55,6 +68,8 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
             return "The render worker pool was already started"
         case let .memberNotFound(id):
             return "No member has id \(id); list members with `belay users list`"
+        case let .queueFull(what, capacity, seconds):
+            return "Too many \(what) are waiting to be drawn (\(capacity) at most); try again in \(seconds) seconds"
         }
     }
 }

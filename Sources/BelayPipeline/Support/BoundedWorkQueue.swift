@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// Work run on threads of its own with a bound on how much may wait: at most `capacity`
+/// pieces of work queued or running at once. Beyond it `submit` refuses at once, so that a
+/// burst of image requests is answered "busy, retry later" instead of piling up memory and
+/// latency without end.
+final class BoundedWorkQueue: Sendable {
+    /// Work queued or running at most.
+    let capacity: Int
+    private let queue: OperationQueue
+    private let admitted = Atomic<Int>(0)
+
+    /// - Parameters:
+    ///   - name: the threads' name.
+    ///   - threads: how many pieces of work run at once.
+    ///   - capacity: how many may be queued or running together (at least `threads`).
+    init(name: String, threads: Int, capacity: Int) {
+        queue = OperationQueue()
+        queue.name = name
+        queue.maxConcurrentOperationCount = max(1, threads)
+        queue.qualityOfService = .utility
+        self.capacity = max(max(1, threads), capacity)
+    }
+
+    /// Work queued or running now.
+    var count: Int { admitted.load(ordering: .relaxed) }
+
+    /// Runs `work` on the queue's threads, or returns false at once when `capacity` pieces of
+    /// work are already queued or running (then `work` never runs).
+    func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        var current = admitted.load(ordering: .relaxed)
+        while true {
+            guard current < capacity else { return false }
+            let (exchanged, original) = admitted.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            current = original
+        }
+        queue.addOperation { [self] in
+            defer { admitted.subtract(1, ordering: .releasing) }
+            work()
+        }
+        return true
+    }
+
+    /// Waits until no work is queued or running.
+    func waitUntilIdle() { queue.waitUntilAllOperationsAreFinished() }
+}
