@@ -13,24 +13,19 @@ import Foundation
 /// long.
 public final class CheckInRetention: Sendable {
     /// Days rows are kept (1 or more).
-    public let retentionDays: Int
+    public var retentionDays: Int { window.days }
+    private let window: RetentionWindow
     private let pool: any DatabaseStore
     private let clock: any TimeSource
-    private let batchSize: Int
 
     /// - Parameters:
     ///   - retentionDays: days rows are kept (`check_in.retention_days`); at least 1.
     ///   - batchSize: rows deleted per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
-        guard retentionDays >= 1 else {
-            throw DomainError.invalid("retention_days", "must be 1 or more (got \(retentionDays)): a retried check-in must still find its idempotency key")
-        }
-        guard batchSize >= 1 else { throw DomainError.invalid("batch_size", "must be 1 or more (got \(batchSize))") }
+        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "a retried check-in must still find its idempotency key")
         self.pool = pool
         self.clock = clock
-        self.retentionDays = retentionDays
-        self.batchSize = batchSize
     }
 
     /// Deletes every idempotency key and wrong-code counter older than the window.
@@ -39,9 +34,9 @@ public final class CheckInRetention: Sendable {
     /// - Throws: `DomainError` when the database fails (what was deleted before stays deleted).
     @discardableResult
     public func prune() throws -> CheckInPruneReport {
-        let cutoff = clock.now().addingTimeInterval(-Double(retentionDays) * 86_400)
+        let cutoff = window.cutoff(at: clock.now())
         var report = CheckInPruneReport(cutoff: cutoff)
-        let limit = batchSize
+        let limit = window.batchSize
         try domainCall {
             while true {
                 let deleted = try pool.write { try CheckInRetentionRepository.deleteIdempotencyKeys(before: cutoff, limit: limit, in: $0) }

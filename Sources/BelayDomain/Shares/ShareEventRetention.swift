@@ -14,11 +14,11 @@ import Foundation
 /// sharing the writer never wait long.
 public final class ShareEventRetention: Sendable {
     /// Days events are kept (1 or more).
-    public let retentionDays: Int
+    public var retentionDays: Int { window.days }
+    private let window: RetentionWindow
     private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let day: ClubDay
-    private let batchSize: Int
 
     /// - Parameters:
     ///   - retentionDays: days events are kept (`share.events_retention_days`); at least 1.
@@ -27,15 +27,10 @@ public final class ShareEventRetention: Sendable {
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, retentionDays: Int = 400,
                 batchSize: Int = 1_000) throws {
-        guard retentionDays >= 1 else {
-            throw DomainError.invalid("retention_days", "must be 1 or more (got \(retentionDays)): the day in progress is still counted event by event")
-        }
-        guard batchSize >= 1 else { throw DomainError.invalid("batch_size", "must be 1 or more (got \(batchSize))") }
+        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "the day in progress is still counted event by event")
         self.pool = pool
         self.clock = clock
         self.day = ClubDay(zone: clubTimeZone)
-        self.retentionDays = retentionDays
-        self.batchSize = batchSize
     }
 
     /// Counts and deletes every event of a club-zone day that ended before the window began.
@@ -46,9 +41,9 @@ public final class ShareEventRetention: Sendable {
     @discardableResult
     public func prune() throws -> ShareEventPruneReport {
         // Whole days only, so a day is never half counted and half kept.
-        let cutoff = day.start(of: clock.now().addingTimeInterval(-Double(retentionDays) * 86_400))
+        let cutoff = day.start(of: window.cutoff(at: clock.now()))
         var report = ShareEventPruneReport(cutoff: cutoff)
-        let limit = batchSize
+        let limit = window.batchSize
         try domainCall {
             var after: Int64 = 0
             while true {

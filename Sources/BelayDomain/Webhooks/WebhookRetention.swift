@@ -13,24 +13,19 @@ import Foundation
 /// long.
 public final class WebhookRetention: Sendable {
     /// Days deliveries are kept (1 or more).
-    public let retentionDays: Int
+    public var retentionDays: Int { window.days }
+    private let window: RetentionWindow
     private let pool: any DatabaseStore
     private let clock: any TimeSource
-    private let batchSize: Int
 
     /// - Parameters:
     ///   - retentionDays: days deliveries are kept (`webhooks.retention_days`); at least 1.
     ///   - batchSize: deliveries looked at per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int = 30, batchSize: Int = 1_000) throws {
-        guard retentionDays >= 1 else {
-            throw DomainError.invalid("retention_days", "must be 1 or more (got \(retentionDays)): an endpoint's log must show its last day")
-        }
-        guard batchSize >= 1 else { throw DomainError.invalid("batch_size", "must be 1 or more (got \(batchSize))") }
+        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "an endpoint's log must show its last day")
         self.pool = pool
         self.clock = clock
-        self.retentionDays = retentionDays
-        self.batchSize = batchSize
     }
 
     /// Deletes every finished delivery (and delivery to a removed endpoint) created before the
@@ -39,9 +34,9 @@ public final class WebhookRetention: Sendable {
     /// - Throws: `DomainError` when the database fails (what was deleted before stays deleted).
     @discardableResult
     public func prune() throws -> WebhookPruneReport {
-        let cutoff = clock.now().addingTimeInterval(-Double(retentionDays) * 86_400)
+        let cutoff = window.cutoff(at: clock.now())
         var report = WebhookPruneReport(cutoff: cutoff)
-        let limit = batchSize
+        let limit = window.batchSize
         try domainCall {
             var after: Int64 = 0
             while true {
