@@ -38,22 +38,9 @@ public final class AccountService: Sendable {
     ///   `invalid_invite`, `invalid_input` (device name or name), or `storage_failure`.
     public func signIn(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String? = nil,
                        locale: MemberLocale? = nil) throws -> SessionGrant {
-        let device = try Self.checked(device)
-        let now = clock.now()
-        for attempt in 1...3 {
-            do {
-                return try domainCall {
-                    try pool.write { db in
-                        try signInWrite(identity, device: device, inviteCode: inviteCode, locale: locale, now: now, in: db)
-                    }
-                }
-            } catch let error as DomainError where attempt < 3 && error.underlying?.isUniqueConstraintViolation == true {
-                // Another node made the same account (or took the same handle) at this instant:
-                // the next attempt finds it.
-                continue
-            }
+        try CompletionWait.result { completion in
+            signIn(identity, device: device, inviteCode: inviteCode, locale: locale, then: completion)
         }
-        throw DomainError(.storageFailure, "The account could not be created; try again")
     }
 
     /// Signs in like `signIn(_:device:inviteCode:locale:)` without holding the calling thread
