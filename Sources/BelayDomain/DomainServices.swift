@@ -34,6 +34,8 @@ public struct DomainServices: Sendable {
     public let accounts: AccountService
     /// Invite codes for sign-up by invite.
     public let invites: InviteService
+    /// Members' devices, their choices of notices, and the push notice outbox.
+    public let push: PushService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -41,7 +43,8 @@ public struct DomainServices: Sendable {
     public init(pool: any DatabaseStore, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings = DomainSettings(),
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
-        let emitter = WebhookEmitter(encoder: webhookPayloads)
+        let notices = PushNoticeWriter(policy: settings.push)
+        let emitter = WebhookEmitter(encoder: webhookPayloads, notices: notices)
         let waitlist = WaitlistRules(policy: settings.waitlist, events: emitter)
         self.pool = pool
         self.clock = clock
@@ -63,6 +66,7 @@ public struct DomainServices: Sendable {
         calendar = CalendarService(pool: pool, clock: clock)
         accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
         invites = InviteService(pool: pool, clock: clock)
+        push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

@@ -41,7 +41,7 @@ public enum DomainProblems {
         let status: HTTPStatus
         switch reason {
         case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound,
-             .sessionNotFound, .inviteNotFound:
+             .sessionNotFound, .inviteNotFound, .deviceNotFound:
             status = .notFound
         case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused:
             status = .unauthorized

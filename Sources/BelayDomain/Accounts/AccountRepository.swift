@@ -94,6 +94,7 @@ enum AccountRepository {
             WHERE id = ?
             """, ["deleted-\(userID)", now, userID])
         try db.execute("DELETE FROM identities WHERE user_id = ?", [userID])
+        try DeviceRepository.deleteAll(userID: userID, in: db)
         try db.execute("DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", [userID])
         try db.execute("DELETE FROM api_tokens WHERE user_id = ?", [userID])
         try db.execute("DELETE FROM sessions WHERE user_id = ?", [userID])
@@ -139,6 +140,7 @@ enum AccountRepository {
     /// Ends a session: it can no longer be refreshed, and its access tokens stop working.
     static func endSession(id: Int64, now: Date, in db: Database) throws {
         try db.execute("UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL", [now, id])
+        try DeviceRepository.deleteAll(sessionID: id, in: db)
         try db.execute("UPDATE api_tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL", [now, id])
         try db.execute("UPDATE refresh_tokens SET used_at = ? WHERE session_id = ? AND used_at IS NULL", [now, id])
     }

@@ -21,9 +21,11 @@ struct WaitlistRules: Sendable {
         for id in try WaitlistRepository.nextInLine(meetupID: meetupID, limit: free, in: db) {
             if offering {
                 try WaitlistRepository.offer(id: id, until: now.addingTimeInterval(Double(policy.claimMinutes) * 60), now: now, in: db)
+                try events.notices.attendance(.waitlistOffer, id: id, now: now, in: db)
             } else {
                 try AttendanceRepository.setStatus(.going, id: id, at: now, in: db)
                 try events.attendance(.attendancePromoted, id: id, now: now, in: db)
+                try events.notices.attendance(.waitlistPromoted, id: id, now: now, in: db)
                 if let attendance = try AttendanceRepository.find(id: id, in: db) { promoted.append(attendance) }
             }
         }
@@ -39,6 +41,7 @@ struct WaitlistRules: Sendable {
         for offer in due {
             try AttendanceRepository.setStatus(.cancelled, id: offer.id, at: now, in: db)
             try events.attendance(.attendanceOfferExpired, id: offer.id, now: now, in: db)
+            try events.notices.attendance(.waitlistOfferExpired, id: offer.id, now: now, in: db)
         }
         for meetupID in Set(due.map(\.meetupID)) {
             guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db), meetup.status == .scheduled else { continue }

@@ -148,7 +148,11 @@ public final class MeetupService: Sendable {
                     try waitlist.fill(meetupID: id, capacity: merged.capacity, startsAt: merged.startsAt, now: now, in: db)
                 }
                 try events.meetup(.meetupUpdated, id: id, now: now, in: db)
-                return try MeetupRepository.find(id: id, in: db)!
+                let updated = try MeetupRepository.find(id: id, in: db)!
+                if updated.startsAt != current.startsAt || updated.placeName != current.placeName || updated.address != current.address {
+                    try events.notices.meetup(.meetupChanged, updated, now: now, in: db)
+                }
+                return updated
     }
 
     /// Cancels a meetup and, in the same transaction, every `going` and `waitlisted`
@@ -175,6 +179,8 @@ public final class MeetupService: Sendable {
                 guard current.status != .completed else {
                     throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
                 }
+                // Told before their attendances end with the meetup.
+                try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
                 try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
                 _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
                 try events.meetup(.meetupCancelled, id: id, now: now, in: db)

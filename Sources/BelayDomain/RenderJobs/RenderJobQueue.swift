@@ -106,6 +106,7 @@ public final class RenderJobQueue: Sendable {
                 }
                 if try RenderJobRepository.markRewardReady(rewardID: rewardID, output: output, now: now, in: db) {
                     try events.reward(.rewardReady, id: rewardID, now: now, in: db)
+                    try events.notices.rewardReady(id: rewardID, now: now, in: db)
                 }
                 guard let reward = try RewardRepository.find(id: rewardID, in: db) else {
                     throw DomainError(.storageFailure, "Reward \(rewardID) of render job \(jobID) disappeared while its render was recorded")

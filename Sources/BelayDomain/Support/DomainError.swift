@@ -14,6 +14,7 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case webhookNotFound = "webhook_not_found"
     case sessionNotFound = "session_not_found"
     case inviteNotFound = "invite_not_found"
+    case deviceNotFound = "device_not_found"
 
     // Input.
     case invalidInput = "invalid_input"

@@ -18,6 +18,8 @@ public struct DomainSettings: Sendable {
     public var meetupCreators: MeetupCreators = .members
     /// Share events one member may record for one reward.
     public var maxShareEventsPerReward = 50
+    /// Push notices: when reminders go out, what links say, how deliveries are retried.
+    public var push: PushPolicy = PushPolicy()
 
     public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
                 renderJobs: RenderJobPolicy = RenderJobPolicy(),
@@ -40,5 +42,6 @@ public struct DomainSettings: Sendable {
         try webhooks.validate()
         try waitlist.validate()
         try accounts.validate()
+        try push.validate()
     }
 }

@@ -9,11 +9,16 @@ import Glibc
 /// them: one `webhook_events` row with the exact payload and one pending delivery per
 /// enabled endpoint that wants the type. When no endpoint wants it, nothing is written and
 /// the payload is never built, so a club without webhooks pays one small query.
+///
+/// It also holds the writer of members' push notices, which the same changes queue in the
+/// same transaction.
 final class WebhookEmitter: Sendable {
     let encoder: any WebhookPayloadEncoding
+    let notices: PushNoticeWriter
 
-    init(encoder: any WebhookPayloadEncoding) {
+    init(encoder: any WebhookPayloadEncoding, notices: PushNoticeWriter = PushNoticeWriter(policy: PushPolicy())) {
         self.encoder = encoder
+        self.notices = notices
     }
 
     /// The emitter of services built on their own, outside `DomainServices`.

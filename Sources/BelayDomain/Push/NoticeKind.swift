@@ -1,0 +1,27 @@
+/// The kinds of notice Belay sends to members' phones. Each is on unless the member switches
+/// it off (`PUT /v1/me/notifications`); the raw values are part of the API.
+public enum NoticeKind: String, Sendable, CaseIterable, Codable {
+    /// Moved from the waitlist to going.
+    case waitlistPromoted = "waitlist_promoted"
+    /// Offered a freed place, to claim before a time.
+    case waitlistOffer = "waitlist_offer"
+    /// The offer runs out in a few minutes.
+    case waitlistOfferExpiring = "waitlist_offer_expiring"
+    /// The offer ran out unclaimed.
+    case waitlistOfferExpired = "waitlist_offer_expired"
+    /// A meetup the member is going to starts soon.
+    case meetupReminder = "meetup_reminder"
+    /// Check-in has opened.
+    case checkInOpen = "check_in_open"
+    /// The meetup's time or place changed.
+    case meetupChanged = "meetup_changed"
+    /// The meetup was cancelled.
+    case meetupCancelled = "meetup_cancelled"
+    /// The member's sticker is ready to share.
+    case rewardReady = "reward_ready"
+    /// `belay push test`: always sent, never switchable.
+    case test = "test"
+
+    /// The kinds a member can switch, in the order the API lists them.
+    public static let switchable: [NoticeKind] = allCases.filter { $0 != .test }
+}

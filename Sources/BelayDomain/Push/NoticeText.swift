@@ -1,0 +1,89 @@
+import Foundation
+
+/// The title and body of a notice in ko, ja or en, with times in the meetup's own zone.
+struct NoticeText: Sendable, Hashable {
+    let title: String
+    let body: String
+
+    /// What a meetup notice says about its meetup.
+    struct MeetupFacts: Sendable {
+        let title: String
+        let placeName: String
+        let startsAt: Date
+        let timeZone: TimeZone
+    }
+
+    static func make(_ kind: NoticeKind, locale: MemberLocale, meetup: MeetupFacts?, offerEndsAt: Date? = nil,
+                     warningMinutes: Int = 0, holdName: String = "") -> NoticeText {
+        let title = meetup?.title ?? ""
+        let place = meetup?.placeName ?? ""
+        let zone = meetup?.timeZone ?? .gmt
+        let when = meetup.map { dayAndTime($0.startsAt, zone, locale) } ?? ""
+        let day = meetup.map { self.day($0.startsAt, zone, locale) } ?? ""
+        let startTime = meetup.map { clock($0.startsAt, zone) } ?? ""
+        let offerTime = offerEndsAt.map { clock($0, zone) } ?? ""
+        switch (kind, locale) {
+        case (.waitlistPromoted, .en): return NoticeText(title: "You're going: \(title)", body: "A place opened up at \(place), \(when). See you there!")
+        case (.waitlistPromoted, .ko): return NoticeText(title: "참가 확정: \(title)", body: "\(place)에 자리가 났어요. \(when)에 만나요!")
+        case (.waitlistPromoted, .ja): return NoticeText(title: "参加確定: \(title)", body: "\(place)に空きが出ました。\(when)にお会いしましょう！")
+        case (.waitlistOffer, .en): return NoticeText(title: "A place is yours to claim", body: "\(title), \(when): claim by \(offerTime)")
+        case (.waitlistOffer, .ko): return NoticeText(title: "자리가 났어요", body: "\(title), \(when): \(offerTime)까지 확정하세요")
+        case (.waitlistOffer, .ja): return NoticeText(title: "空きが出ました", body: "\(title)、\(when)：\(offerTime)までに確定してください")
+        case (.waitlistOfferExpiring, .en): return NoticeText(title: "\(warningMinutes) minutes left to claim your place", body: "\(title): your offer ends at \(offerTime)")
+        case (.waitlistOfferExpiring, .ko): return NoticeText(title: "확정까지 \(warningMinutes)분 남았어요", body: "\(title): \(offerTime)에 제안이 끝나요")
+        case (.waitlistOfferExpiring, .ja): return NoticeText(title: "確定まであと\(warningMinutes)分", body: "\(title)：\(offerTime)に締め切られます")
+        case (.waitlistOfferExpired, .en): return NoticeText(title: "Your offer ran out", body: "\(title): the place went to the next climber. Join again to queue up.")
+        case (.waitlistOfferExpired, .ko): return NoticeText(title: "제안이 끝났어요", body: "\(title): 다음 분께 자리가 넘어갔어요. 다시 참가하면 대기열에 들어가요.")
+        case (.waitlistOfferExpired, .ja): return NoticeText(title: "オファーの期限が切れました", body: "\(title)：次の方に枠が移りました。もう一度参加すると順番待ちに入ります。")
+        case (.meetupReminder, .en): return NoticeText(title: "\(title) starts at \(startTime)", body: "\(place) · \(day)")
+        case (.meetupReminder, .ko): return NoticeText(title: "\(title) \(startTime) 시작", body: "\(place) · \(day)")
+        case (.meetupReminder, .ja): return NoticeText(title: "\(title) \(startTime)開始", body: "\(place) · \(day)")
+        case (.checkInOpen, .en): return NoticeText(title: "Check-in is open", body: "\(title) at \(place): check in when you arrive")
+        case (.checkInOpen, .ko): return NoticeText(title: "체크인이 열렸어요", body: "\(title) · \(place): 도착하면 체크인하세요")
+        case (.checkInOpen, .ja): return NoticeText(title: "チェックイン受付中", body: "\(title)・\(place)：到着したらチェックインしてください")
+        case (.meetupChanged, .en): return NoticeText(title: "\(title) has changed", body: "Now \(when) at \(place)")
+        case (.meetupChanged, .ko): return NoticeText(title: "\(title) 일정 변경", body: "\(when), \(place)(으)로 바뀌었어요")
+        case (.meetupChanged, .ja): return NoticeText(title: "\(title)が変更されました", body: "\(when)・\(place)に変わりました")
+        case (.meetupCancelled, .en): return NoticeText(title: "\(title) is cancelled", body: "\(when) at \(place) will not take place")
+        case (.meetupCancelled, .ko): return NoticeText(title: "\(title) 취소", body: "\(when) \(place) 모임이 취소됐어요")
+        case (.meetupCancelled, .ja): return NoticeText(title: "\(title)は中止になりました", body: "\(when)・\(place)の会は中止です")
+        case (.rewardReady, .en): return NoticeText(title: "Your sticker is ready", body: "\(holdName) from \(title): share it to your story")
+        case (.rewardReady, .ko): return NoticeText(title: "스티커가 준비됐어요", body: "\(title)에서 받은 \(holdName): 스토리에 공유해 보세요")
+        case (.rewardReady, .ja): return NoticeText(title: "ステッカーができました", body: "\(title)で獲得した\(holdName)：ストーリーでシェアしよう")
+        case (.test, .en): return NoticeText(title: "Belay test notice", body: "Notifications reach this phone.")
+        case (.test, .ko): return NoticeText(title: "Belay 테스트 알림", body: "이 기기로 알림이 전달돼요.")
+        case (.test, .ja): return NoticeText(title: "Belay テスト通知", body: "このデバイスに通知が届きます。")
+        }
+    }
+
+    /// `19:30` in `zone`.
+    static func clock(_ instant: Date, _ zone: TimeZone) -> String {
+        let parts = calendar(zone).dateComponents([.hour, .minute], from: instant)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// `Sat 12 Dec`, `12월 12일 (토)`, `12月12日(土)` in `zone`.
+    static func day(_ instant: Date, _ zone: TimeZone, _ locale: MemberLocale) -> String {
+        let parts = calendar(zone).dateComponents([.month, .day, .weekday], from: instant)
+        let month = parts.month ?? 1, dayOfMonth = parts.day ?? 1, weekday = (parts.weekday ?? 1) - 1
+        switch locale {
+        case .en:
+            let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            return "\(days[weekday]) \(dayOfMonth) \(months[month - 1])"
+        case .ko: return "\(month)월 \(dayOfMonth)일 (\(["일", "월", "화", "수", "목", "금", "토"][weekday]))"
+        case .ja: return "\(month)月\(dayOfMonth)日(\(["日", "月", "火", "水", "木", "金", "土"][weekday]))"
+        }
+    }
+
+    /// The day and the time: `Sat 12 Dec, 19:00`, `12월 12일 (토) 19:00`.
+    static func dayAndTime(_ instant: Date, _ zone: TimeZone, _ locale: MemberLocale) -> String {
+        day(instant, zone, locale) + (locale == .en ? ", " : " ") + clock(instant, zone)
+    }
+
+    private static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+}

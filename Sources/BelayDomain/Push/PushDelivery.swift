@@ -1,0 +1,49 @@
+import Foundation
+
+/// One notice claimed for sending to one device, with what the push service needs.
+public struct PushDelivery: Sendable, Hashable {
+    public let noticeID: Int64
+    public let deviceID: Int64
+    public let platform: DevicePlatform
+    public let token: String
+    public let appID: String
+    public let environment: PushEnvironment
+    public let kind: NoticeKind
+    /// The same on every attempt: `apns-collapse-id`, FCM `collapse_key`.
+    public let collapseID: String
+    /// `{"kind","title","body","link","image"?,"meetup_id"?,"reward_id"?}`, in the member's language.
+    public let payload: [UInt8]
+    /// Past this the notice is of no use: it is dropped, and the push service is told to drop it too.
+    public let expiresAt: Date
+    /// This attempt's number, from 1.
+    public let attempt: Int
+    public let createdAt: Date
+    public let leaseOwner: String
+}
+
+/// What became of one attempt to send a notice.
+public enum PushOutcome: Sendable, Hashable {
+    /// The push service took it.
+    case sent(status: Int)
+    /// Try again later: after `after` seconds when the service said so (`Retry-After`), else
+    /// after the policy's back-off.
+    case retry(after: TimeInterval?, status: Int?, error: String)
+    /// The service says the token is no good (`Unregistered`, `BadDeviceToken`, `UNREGISTERED`):
+    /// the device is removed.
+    case removeDevice(status: Int, reason: String)
+    /// Refused for good (a malformed request, a wrong topic): not tried again.
+    case failed(status: Int?, error: String)
+    /// Past its use before it could be sent.
+    case dropped
+}
+
+/// What recording a batch of outcomes did, for the metrics.
+public struct PushRecordSummary: Sendable, Hashable {
+    public var sent = 0
+    public var retried = 0
+    public var failed = 0
+    public var dropped = 0
+    public var devicesRemoved = 0
+
+    public init() {}
+}

@@ -1,0 +1,75 @@
+import BelayStorage
+import Foundation
+
+/// SQL for the push notice outbox. A claimed notice stays `pending` with `next_attempt_at`
+/// moved to the end of its lease: a worker that dies mid-attempt loses nothing, the notice is
+/// due again when the lease runs out.
+enum PushNoticeRepository {
+    /// Queues a notice; nil when the device already has one with `collapseID`.
+    static func insert(deviceID: Int64, kind: NoticeKind, collapseID: String, payload: [UInt8], expiresAt: Date, now: Date,
+                       in db: Database) throws -> Int64? {
+        try db.queryOne("""
+            INSERT INTO push_notices (device_id, kind, collapse_id, payload, expires_at, status, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)
+            ON CONFLICT (device_id, collapse_id) DO NOTHING
+            RETURNING id
+            """, [deviceID, kind.rawValue, collapseID, Data(payload), expiresAt, now, now]) { try $0.get("id", as: Int64.self) }
+    }
+
+    /// Claims up to `limit` due notices for `owner` until `leaseUntil`, oldest due first.
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, in db: Database) throws -> [PushDelivery] {
+        let ids = try db.query("""
+            UPDATE push_notices SET lease_owner = ?, lease_expires_at = ?, next_attempt_at = ?, attempts = attempts + 1
+            WHERE id IN (SELECT id FROM push_notices WHERE status = 'pending' AND next_attempt_at <= ?
+                         ORDER BY next_attempt_at, id LIMIT ?\(db.engine.skipLocked(of: "push_notices")))
+            RETURNING id
+            """, [owner, leaseUntil, leaseUntil, now, limit]) { try $0.get("id", as: Int64.self) }
+        guard !ids.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        return try db.query("""
+            SELECT n.id, n.kind, n.collapse_id, n.payload, n.expires_at, n.attempts, n.created_at, n.lease_owner,
+                   d.id AS device_id, d.platform, d.token, d.app_id, d.environment
+            FROM push_notices n JOIN devices d ON d.id = n.device_id
+            WHERE n.id IN (\(placeholders)) ORDER BY n.id
+            """, ids) { row in
+            PushDelivery(noticeID: try row.get("id"), deviceID: try row.get("device_id"), platform: try row.get("platform"),
+                         token: try row.get("token"), appID: try row.get("app_id"), environment: try row.get("environment"),
+                         kind: NoticeKind(rawValue: try row.get("kind", as: String.self)) ?? .test,
+                         collapseID: try row.get("collapse_id"), payload: Array(try row.get("payload", as: Data.self)),
+                         expiresAt: try row.get("expires_at"), attempt: try row.get("attempts"), createdAt: try row.get("created_at"),
+                         leaseOwner: try row.get("lease_owner"))
+        }
+    }
+
+    /// Ends a notice held by `owner` with `status`; false when the lease was lost.
+    static func finish(id: Int64, owner: String, status: String, statusCode: Int?, error: String?, now: Date, in db: Database) throws -> Bool {
+        try db.queryOne("""
+            UPDATE push_notices SET status = ?, last_status_code = ?, last_error = ?, sent_at = CASE WHEN ? = 'sent' THEN ? END,
+                lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id
+            """, [status, statusCode, error, status, now, id, owner]) { try $0.get("id", as: Int64.self) } != nil
+    }
+
+    /// Puts a notice held by `owner` back in the queue until `retryAt`.
+    static func retry(id: Int64, owner: String, at retryAt: Date, statusCode: Int?, error: String, in db: Database) throws {
+        try db.execute("""
+            UPDATE push_notices SET next_attempt_at = ?, last_status_code = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = ? AND lease_owner = ? AND status = 'pending'
+            """, [retryAt, statusCode, error, id, owner])
+    }
+
+    /// When the next pending notice is due, or nil when none is pending.
+    static func nextDue(in db: Database) throws -> Date? {
+        try db.queryOne("SELECT min(next_attempt_at) AS due FROM push_notices WHERE status = 'pending'", []) {
+            try $0.get("due", as: Date?.self)
+        } ?? nil
+    }
+
+    /// Deletes up to `limit` finished notices created before `cutoff`; returns how many.
+    static func prune(before cutoff: Date, limit: Int, in db: Database) throws -> Int {
+        try db.query("""
+            DELETE FROM push_notices WHERE id IN (SELECT id FROM push_notices WHERE status <> 'pending' AND created_at < ? LIMIT ?)
+            RETURNING id
+            """, [cutoff, limit]) { try $0.get("id", as: Int64.self) }.count
+    }
+}

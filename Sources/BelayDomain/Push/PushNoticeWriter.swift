@@ -1,0 +1,111 @@
+import BelayCore
+import BelayStorage
+import Foundation
+
+/// Writes push notices into the outbox inside the transaction of the change that causes them:
+/// one `push_notices` row per device of each member to tell, in the language of the device
+/// (or the member, or the club), unless the member switched that kind off. A member with no
+/// device costs one small query and writes nothing. Each row has a collapse id made from what
+/// it is about, so the same notice is never queued twice for a device.
+public struct PushNoticeWriter: Sendable {
+    public let policy: PushPolicy
+
+    public init(policy: PushPolicy) {
+        self.policy = policy
+    }
+
+    /// Tells a waitlisted member about their place: promoted, offered, warned, or the offer ended.
+    func attendance(_ kind: NoticeKind, id attendanceID: Int64, now: Date, in db: Database) throws {
+        guard let attendance = try AttendanceRepository.find(id: attendanceID, in: db),
+              let meetup = try MeetupRepository.find(id: attendance.meetupID, in: db) else { return }
+        let offerEnds = attendance.offerExpiresAt
+        let seconds = Int64((offerEnds ?? now).timeIntervalSince1970.rounded(.down))
+        let (collapseID, expiresAt): (String, Date) = switch kind {
+        case .waitlistOffer: ("offer-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
+        case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
+        case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
+        default: ("promoted-a\(attendanceID)", meetup.startsAt)
+        }
+        let facts = Self.facts(meetup)
+        try queue(kind, to: .member(attendance.memberID), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
+            (NoticeText.make(kind, locale: locale, meetup: facts, offerEndsAt: offerEnds, warningMinutes: policy.offerWarningMinutes),
+             [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+        }
+    }
+
+    /// Tells the members going to (and waiting for) a meetup that it changed or was cancelled,
+    /// or reminds those going that it starts soon or that check-in is open. Call it before the
+    /// change ends their attendances (a cancellation).
+    func meetup(_ kind: NoticeKind, _ meetup: Meetup, now: Date, in db: Database) throws {
+        let starts = Int64(meetup.startsAt.timeIntervalSince1970.rounded(.down))
+        let statuses = kind == .meetupChanged || kind == .meetupCancelled ? "'going', 'waitlisted'" : "'going'"
+        let (collapseID, expiresAt): (String, Date) = switch kind {
+        case .meetupReminder: ("reminder-m\(meetup.id)-\(starts)", meetup.startsAt)
+        case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
+        case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
+        default: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
+        }
+        let facts = Self.facts(meetup)
+        try queue(kind, to: .attendeesOf(meetup.id, statuses: statuses), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
+            (NoticeText.make(kind, locale: locale, meetup: facts), [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+        }
+    }
+
+    /// Tells a member their sticker is ready, with its URL for the notification to show.
+    func rewardReady(id rewardID: Int64, now: Date, in db: Database) throws {
+        guard let reward = try RewardRepository.find(id: rewardID, in: db), !reward.isRevoked, let images = reward.images else { return }
+        let facts = NoticeText.MeetupFacts(title: reward.meetupTitle, placeName: reward.placeName, startsAt: reward.meetupStartsAt,
+                                           timeZone: TimeZone(identifier: reward.meetupTimeZone) ?? .gmt)
+        let image = policy.publicBaseURL + "/v1/rewards/\(rewardID)/sticker/\(images.stickerHash).png"
+        try queue(.rewardReady, to: .member(reward.memberID), collapseID: "ready-r\(rewardID)", expiresAt: now.addingTimeInterval(86_400),
+                  now: now, in: db) { locale in
+            (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: reward.hold.name),
+             [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
+        }
+    }
+
+    /// A test notice to every device of a member (`belay push test`), whatever they switched off.
+    func test(userID: Int64, now: Date, in db: Database) throws -> [Int64] {
+        try queue(.test, to: .member(userID), collapseID: "test-\(now.millisecondsSince1970)", expiresAt: now.addingTimeInterval(3_600),
+                  now: now, in: db) { locale in (NoticeText.make(.test, locale: locale, meetup: nil), [], "/", nil) }
+    }
+
+    enum Recipients {
+        case member(Int64)
+        case attendeesOf(Int64, statuses: String)
+    }
+
+    /// Writes one notice per device of `recipients` that wants `kind`; returns their ids.
+    @discardableResult
+    private func queue(_ kind: NoticeKind, to recipients: Recipients, collapseID: String, expiresAt: Date, now: Date, in db: Database,
+                       content: (MemberLocale) -> (NoticeText, [(String, JSONValue)], String, String?)) throws -> [Int64] {
+        guard expiresAt > now else { return [] }
+        let devices = try DeviceRepository.recipients(recipients, kind: kind, now: now, in: db)
+        var ids: [Int64] = []
+        var made: [MemberLocale: [UInt8]] = [:]
+        for device in devices {
+            let locale = device.locale ?? policy.defaultLocale
+            let payload: [UInt8]
+            if let known = made[locale] {
+                payload = known
+            } else {
+                let (text, facts, path, image) = content(locale)
+                var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("title", .string(text.title)),
+                                                      ("body", .string(text.body)), ("link", .string(policy.publicBaseURL + path))]
+                if let image { members.append(("image", .string(image))) }
+                payload = JSONValue.object(JSONObject(members + facts)).jsonBytes
+                made[locale] = payload
+            }
+            if let id = try PushNoticeRepository.insert(deviceID: device.id, kind: kind, collapseID: collapseID, payload: payload,
+                                                        expiresAt: expiresAt, now: now, in: db) {
+                ids.append(id)
+            }
+        }
+        return ids
+    }
+
+    private static func facts(_ meetup: Meetup) -> NoticeText.MeetupFacts {
+        NoticeText.MeetupFacts(title: meetup.title, placeName: meetup.placeName, startsAt: meetup.startsAt,
+                               timeZone: TimeZone(identifier: meetup.timeZone) ?? .gmt)
+    }
+}

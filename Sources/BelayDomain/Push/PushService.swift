@@ -1,0 +1,240 @@
+import BelayCore
+import BelayStorage
+import Foundation
+
+/// Members' devices and their choices of notices, the notices that fall due with time
+/// (reminders, check-in open, an offer about to run out), and the outbox the delivery workers
+/// claim from and report to.
+///
+/// Threading: safe from any thread.
+public final class PushService: Sendable {
+    private let pool: any DatabaseStore
+    private let clock: any TimeSource
+    public let policy: PushPolicy
+    private let writer: PushNoticeWriter
+    private let checkInOpensMinutesBefore: Int
+
+    init(pool: any DatabaseStore, clock: any TimeSource, writer: PushNoticeWriter, checkInPolicy: CheckInPolicy) {
+        self.pool = pool
+        self.clock = clock
+        self.policy = writer.policy
+        self.writer = writer
+        self.checkInOpensMinutesBefore = checkInPolicy.opensMinutesBeforeStart
+    }
+
+    // MARK: Devices
+
+    /// Registers a device for the member on the session that asks (`sessionID` nil for an
+    /// admin-made token). A token registered before is updated and now belongs to this member
+    /// only; notices still waiting for its previous member are dropped.
+    /// - Throws: `DomainError` `invalid_input` naming the field (`token`, `app_id`).
+    public func register(_ registration: DeviceRegistration, userID: Int64, sessionID: Int64?) throws -> Device {
+        let token = registration.token.trimmingCharacters(in: .whitespaces)
+        guard (1...4_096).contains(token.utf8.count), token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw DomainError.invalid("token", "`token` is the push token the platform gave the app (APNs device token in hex, or the FCM registration token): 1 to 4096 printable ASCII characters without spaces")
+        }
+        guard (1...255).contains(registration.appID.utf8.count),
+              registration.appID.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || ".-_".unicodeScalars.contains($0) }) else {
+            throw DomainError.invalid("app_id", "`app_id` is the app's bundle id or Android package name, such as club.belay.app: letters, digits, '.', '-' and '_'")
+        }
+        var cleaned = registration
+        cleaned.token = token
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                if let existing = try DeviceRepository.find(platform: cleaned.platform, token: token, in: db), existing.userID != userID {
+                    try db.execute("DELETE FROM push_notices WHERE device_id = ? AND status = 'pending'", [existing.id])
+                }
+                let id = try DeviceRepository.upsert(cleaned, userID: userID, sessionID: sessionID, now: now, in: db)
+                guard let device = try DeviceRepository.find(id: id, in: db) else {
+                    throw DomainError(.storageFailure, "Device \(id) disappeared while it was registered")
+                }
+                return device
+            }
+        }
+    }
+
+    /// The member's registered devices, oldest first.
+    public func devices(userID: Int64) throws -> [Device] {
+        try domainCall { try pool.read { db in try DeviceRepository.list(userID: userID, in: db) } }
+    }
+
+    /// Removes one of the member's devices (the app signing out of notices on that phone).
+    /// - Throws: `DomainError` `device_not_found` when the member has no device `id`.
+    public func removeDevice(id: Int64, userID: Int64) throws {
+        try domainCall {
+            try pool.write { db in
+                guard let device = try DeviceRepository.find(id: id, in: db), device.userID == userID else {
+                    throw DomainError(.deviceNotFound, "You have no device with id \(id); list them with GET /v1/me/devices")
+                }
+                try DeviceRepository.delete(id: id, in: db)
+            }
+        }
+    }
+
+    // MARK: Choices
+
+    /// Whether each switchable kind of notice is on for the member.
+    public func settings(userID: Int64) throws -> [(kind: NoticeKind, enabled: Bool)] {
+        let off = try domainCall { try pool.read { db in try DeviceRepository.switchedOff(userID: userID, in: db) } }
+        return NoticeKind.switchable.map { ($0, !off.contains($0)) }
+    }
+
+    /// Switches kinds of notice on or off; kinds not named stay as they are.
+    /// - Returns: every switchable kind and whether it is on.
+    public func updateSettings(userID: Int64, _ changes: [(kind: NoticeKind, enabled: Bool)]) throws -> [(kind: NoticeKind, enabled: Bool)] {
+        if let test = changes.first(where: { $0.kind == .test }) {
+            throw DomainError.invalid(test.kind.rawValue, "test notices cannot be switched off; the kinds are \(NoticeKind.switchable.map(\.rawValue).joined(separator: ", "))")
+        }
+        try domainCall {
+            try pool.write { db in
+                for change in changes { try DeviceRepository.setEnabled(change.enabled, kind: change.kind, userID: userID, in: db) }
+            }
+        }
+        return try settings(userID: userID)
+    }
+
+    /// Queues a test notice to every device of the member, whatever they switched off.
+    /// - Returns: the notices queued (none when the member has no device).
+    public func queueTest(userID: Int64) throws -> [Int64] {
+        let now = clock.now()
+        return try domainCall { try pool.write { db in try writer.test(userID: userID, now: now, in: db) } }
+    }
+
+    // MARK: Notices that fall due with time
+
+    /// Queues what time has made due: reminders `reminderMinutesBefore` a meetup starts, the
+    /// opening of check-in, and the warning before an offer runs out. Each is queued once per
+    /// meetup start (or offer end), so a meetup that moves is reminded again.
+    /// - Returns: how many notices were queued.
+    @discardableResult
+    public func queueScheduled(limit: Int = 500) throws -> Int {
+        let now = clock.now()
+        var queued = 0
+        try domainCall {
+            if policy.reminderMinutesBefore > 0 {
+                let horizon = now.addingTimeInterval(Double(policy.reminderMinutesBefore) * 60)
+                queued += try queueMeetups(.meetupReminder, sql: "m.starts_at > ? AND m.starts_at <= ?", [now, horizon], limit: limit, now: now)
+            }
+            let opensWithin = now.addingTimeInterval(Double(checkInOpensMinutesBefore) * 60)
+            queued += try queueMeetups(.checkInOpen, sql: "m.starts_at <= ? AND m.ends_at > ?", [opensWithin, now], limit: limit, now: now)
+            if policy.offerWarningMinutes > 0 {
+                let warnFrom = now.addingTimeInterval(Double(policy.offerWarningMinutes) * 60)
+                let offers = try pool.read { db in
+                    try db.query("""
+                        SELECT a.id, a.offer_expires_at FROM attendances a
+                        WHERE a.status = 'waitlisted' AND a.offer_expires_at > ? AND a.offer_expires_at <= ?
+                          AND NOT EXISTS (SELECT 1 FROM push_schedule_marks k WHERE k.kind = ? AND k.subject_id = a.id AND k.due_at = a.offer_expires_at)
+                        ORDER BY a.offer_expires_at LIMIT ?
+                        """, [now, warnFrom, NoticeKind.waitlistOfferExpiring.rawValue, limit]) {
+                        (try $0.get("id", as: Int64.self), try $0.get("offer_expires_at", as: Date.self))
+                    }
+                }
+                for (id, endsAt) in offers {
+                    try pool.write { db in
+                        guard try mark(.waitlistOfferExpiring, subject: id, dueAt: endsAt, in: db) else { return }
+                        try writer.attendance(.waitlistOfferExpiring, id: id, now: now, in: db)
+                    }
+                    queued += 1
+                }
+            }
+        }
+        return queued
+    }
+
+    private func queueMeetups(_ kind: NoticeKind, sql condition: String, _ arguments: [any DatabaseValueConvertible], limit: Int,
+                              now: Date) throws -> Int {
+        let due = try pool.read { db in
+            try db.query("""
+                SELECT m.id, m.starts_at FROM meetups m
+                WHERE m.status = 'scheduled' AND \(condition)
+                  AND NOT EXISTS (SELECT 1 FROM push_schedule_marks k WHERE k.kind = ? AND k.subject_id = m.id AND k.due_at = m.starts_at)
+                ORDER BY m.starts_at LIMIT ?
+                """, arguments + [kind.rawValue, limit]) { (try $0.get("id", as: Int64.self), try $0.get("starts_at", as: Date.self)) }
+        }
+        for (id, startsAt) in due {
+            try pool.write { db in
+                guard try mark(kind, subject: id, dueAt: startsAt, in: db), let meetup = try MeetupRepository.find(id: id, in: db),
+                      meetup.status == .scheduled else { return }
+                try writer.meetup(kind, meetup, now: now, in: db)
+            }
+        }
+        return due.count
+    }
+
+    /// Records that `kind` was queued for `subject` due at `dueAt`; false when it already was.
+    private func mark(_ kind: NoticeKind, subject: Int64, dueAt: Date, in db: Database) throws -> Bool {
+        try db.queryOne("""
+            INSERT INTO push_schedule_marks (kind, subject_id, due_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING subject_id
+            """, [kind.rawValue, subject, dueAt]) { try $0.get("subject_id", as: Int64.self) } != nil
+    }
+
+    // MARK: The outbox
+
+    /// Claims up to `limit` due notices for one worker, held for the policy's lease.
+    public func claim(owner: String, limit: Int) throws -> [PushDelivery] {
+        let now = clock.now()
+        return try domainCall {
+            try pool.lockedWrite { db in
+                try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)), now: now,
+                                               limit: max(1, min(limit, 500)), in: db)
+            }
+        }
+    }
+
+    /// Records what became of claimed notices, in one transaction: sent, retried after a
+    /// back-off (or the service's `Retry-After`), given up after the last attempt, dropped,
+    /// or the device removed.
+    public func record(_ results: [(PushDelivery, PushOutcome)]) throws -> PushRecordSummary {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                var summary = PushRecordSummary()
+                for (delivery, outcome) in results {
+                    let id = delivery.noticeID, owner = delivery.leaseOwner
+                    switch outcome {
+                    case let .sent(status):
+                        if try PushNoticeRepository.finish(id: id, owner: owner, status: "sent", statusCode: status, error: nil, now: now, in: db) {
+                            summary.sent += 1
+                        }
+                    case .dropped:
+                        if try PushNoticeRepository.finish(id: id, owner: owner, status: "dropped", statusCode: nil,
+                                                           error: "past its use before it could be sent", now: now, in: db) {
+                            summary.dropped += 1
+                        }
+                    case let .failed(status, error):
+                        _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: error, now: now, in: db)
+                        summary.failed += 1
+                    case let .removeDevice(status, reason):
+                        _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db)
+                        if try DeviceRepository.delete(id: delivery.deviceID, in: db) { summary.devicesRemoved += 1 }
+                        summary.failed += 1
+                    case let .retry(after, status, error):
+                        let retryAt = now.addingTimeInterval(after ?? policy.retryDelay(afterAttempt: delivery.attempt))
+                        if delivery.attempt >= policy.maxAttempts || retryAt >= delivery.expiresAt {
+                            let reason = delivery.attempt >= policy.maxAttempts ? "\(error) (gave up after \(delivery.attempt) attempts)" : "\(error) (its next try would be past its use)"
+                            _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db)
+                            summary.failed += 1
+                        } else {
+                            try PushNoticeRepository.retry(id: id, owner: owner, at: retryAt, statusCode: status, error: error, in: db)
+                            summary.retried += 1
+                        }
+                    }
+                }
+                return summary
+            }
+        }
+    }
+
+    /// When the next pending notice is due (nil: none is pending).
+    public func nextDue() throws -> Date? {
+        try domainCall { try pool.read { db in try PushNoticeRepository.nextDue(in: db) } }
+    }
+
+    /// Deletes finished notices older than the policy's retention, up to `limit`.
+    @discardableResult
+    public func prune(limit: Int = 10_000) throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-Double(policy.retentionDays) * 86_400)
+        return try domainCall { try pool.write { db in try PushNoticeRepository.prune(before: cutoff, limit: limit, in: db) } }
+    }
+}
