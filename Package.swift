@@ -14,10 +14,12 @@ import PackageDescription
 ///   BelayCore + BelayOutbound + libcrypto ─► BelayIdentity (ID tokens of Apple and Google, Apple's
 ///                client secret and revocation, outbound mail over SMTP); knows nothing of the domain,
 ///                which consumes it through plain values
+///   BelayDomain + BelayOutbound + BelayIdentity ─► BelayPush (APNs and FCM over HTTP/2, the notice
+///                delivery worker)
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
-///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks ─► BelayComposition ─► BelayCommandLine ─► belay
+///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks + BelayPush ─► BelayComposition ─► BelayCommandLine ─► belay
 ///   BelayCore ─► BelayArguments (the command-line framework) ─► BelayCommandLine (commands only)
 /// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
 /// place that turns config.json into them and wires the pipeline and the server. The CLI reaches
@@ -86,13 +88,14 @@ let package = Package(
         // Member sign-in's outside world: ID token verification against the providers' keys,
         // Apple's client secret, code exchange and revocation, and mail over SMTP.
         .target(name: "BelayIdentity", dependencies: ["BelayCore", "BelayOutbound", "CCrypto", "CCurlShim"]),
+        .target(name: "BelayPush", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "BelayIdentity", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP", "BelayPostgres",
-                               "BelayIdentity"]),
+                               "BelayIdentity", "BelayPush"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),

@@ -11,6 +11,8 @@ public final class CurlEasyHandle: @unchecked Sendable {
     private var recipients: UnsafeMutablePointer<curl_slist>?
     public let guardState: UnsafeMutablePointer<belay_curl_guard>
     public let body: UnsafeMutablePointer<belay_curl_body>
+    /// The response's header lines, when a transfer asked for them (`captureResponseHeaders`).
+    public let headerLines: UnsafeMutablePointer<belay_curl_body>
     private let upload: UnsafeMutablePointer<belay_curl_upload>
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -24,6 +26,8 @@ public final class CurlEasyHandle: @unchecked Sendable {
         guardState.initialize(to: belay_curl_guard())
         body = .allocate(capacity: 1)
         body.initialize(to: belay_curl_body(bytes: nil, length: 0, limit: responseLimit))
+        headerLines = .allocate(capacity: 1)
+        headerLines.initialize(to: belay_curl_body(bytes: nil, length: 0, limit: 16 * 1024))
         upload = .allocate(capacity: 1)
         upload.initialize(to: belay_curl_upload(bytes: nil, length: 0, offset: 0))
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -40,6 +44,7 @@ public final class CurlEasyHandle: @unchecked Sendable {
         recipients = nil
         guardState.pointee = belay_curl_guard()
         belay_curl_body_free(body)
+        belay_curl_body_free(headerLines)
         belay_curl_upload_free(upload)
         errorBuffer[0] = 0
     }
@@ -92,6 +97,21 @@ public final class CurlEasyHandle: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: bytes, count: body.pointee.length))
     }
 
+    /// Keeps the response's header lines for `responseHeader(_:)`.
+    public func captureResponseHeaders() -> CURLcode { belay_curl_capture_headers(handle, headerLines) }
+
+    /// The value of the last response header called `name` (any case), or nil.
+    public func responseHeader(_ name: String) -> String? {
+        guard let bytes = headerLines.pointee.bytes else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(start: bytes, count: headerLines.pointee.length), as: UTF8.self)
+        let wanted = name.lowercased() + ":"
+        var found: String?
+        for line in text.split(separator: "\r\n") where line.lowercased().hasPrefix(wanted) {
+            found = line.dropFirst(wanted.count).trimmingCharacters(in: .whitespaces)
+        }
+        return found
+    }
+
     /// The address the guard refused to connect to in the last transfer, or nil.
     public var refusedAddress: String? {
         guard guardState.pointee.refused != 0 else { return nil }
@@ -107,6 +127,9 @@ public final class CurlEasyHandle: @unchecked Sendable {
         belay_curl_body_free(body)
         body.deinitialize(count: 1)
         body.deallocate()
+        belay_curl_body_free(headerLines)
+        headerLines.deinitialize(count: 1)
+        headerLines.deallocate()
         belay_curl_upload_free(upload)
         upload.deinitialize(count: 1)
         upload.deallocate()

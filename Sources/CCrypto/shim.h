@@ -207,4 +207,18 @@ static inline int belay_es256_sign(EVP_PKEY *key, const unsigned char *message, 
     EVP_MD_CTX_free(context);
     if (!ok) ERR_clear_error();
     return ok;
+}/* Signs `message` with the RSA private `key` (RS256: PKCS#1 v1.5 with SHA-256) into
+ * `signature` of `*length` bytes at most; `*length` becomes the signature's length. */
+static inline int belay_rs256_sign(EVP_PKEY *key, const unsigned char *message, size_t length, unsigned char *signature, size_t *signature_length) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    size_t needed = 0;
+    int ok = context != NULL && EVP_DigestSignInit(context, NULL, EVP_sha256(), NULL, key) == 1
+            && EVP_DigestSign(context, NULL, &needed, message, length) == 1
+            && needed <= *signature_length
+            && EVP_DigestSign(context, signature, signature_length, message, length) == 1;
+    EVP_MD_CTX_free(context);
+    if (!ok) ERR_clear_error();
+    return ok;
 }
+
+

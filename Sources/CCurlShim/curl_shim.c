@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_result = CURLE_OK;
@@ -115,6 +116,58 @@ CURLcode belay_curl_capture_body(CURL *handle, belay_curl_body *body) {
     CURLcode result = curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, write_body);
     if (result != CURLE_OK) return result;
     return curl_easy_setopt(handle, CURLOPT_WRITEDATA, body);
+}
+
+CURLcode belay_curl_capture_headers(CURL *handle, belay_curl_body *headers) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, write_body);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(handle, CURLOPT_HEADERDATA, headers);
+}
+
+CURLM *belay_curl_multi_multiplexing(void) {
+    CURLM *multi = curl_multi_init();
+    if (!multi) return NULL;
+    if (curl_multi_setopt(multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
+        curl_multi_cleanup(multi);
+        return NULL;
+    }
+    return multi;
+}
+
+static long elapsed_ms(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+CURLMcode belay_curl_multi_perform_all(CURLM *multi, CURL **handles, int count, CURLcode *results, long timeout_ms) {
+    CURLMcode code = CURLM_OK;
+    int added = 0;
+    for (; added < count; added++) {
+        results[added] = CURLE_OPERATION_TIMEDOUT;
+        code = curl_multi_add_handle(multi, handles[added]);
+        if (code != CURLM_OK) break;
+    }
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int running = added;
+    while (code == CURLM_OK && running > 0) {
+        code = curl_multi_perform(multi, &running);
+        if (code != CURLM_OK) break;
+        int queued;
+        CURLMsg *message;
+        while ((message = curl_multi_info_read(multi, &queued)) != NULL) {
+            if (message->msg != CURLMSG_DONE) continue;
+            for (int i = 0; i < added; i++) {
+                if (handles[i] == message->easy_handle) results[i] = message->data.result;
+            }
+        }
+        long left = timeout_ms - elapsed_ms(&start);
+        if (running == 0 || left <= 0) break;
+        code = curl_multi_poll(multi, NULL, 0, left < 100 ? (int)left : 100, NULL);
+    }
+    for (int i = 0; i < added; i++) curl_multi_remove_handle(multi, handles[i]);
+    return code;
 }
 
 void belay_curl_body_free(belay_curl_body *body) {

@@ -65,6 +65,15 @@ final class SignatureKey: @unchecked Sendable {
         }
     }
 
+    /// The RS256 signature of `message`; nil when OpenSSL fails or the key is not RSA.
+    func rs256Signature(of message: [UInt8]) -> [UInt8]? {
+        guard kind == .rsa else { return nil }
+        var signature = [UInt8](repeating: 0, count: 1_024)
+        var length = signature.count
+        let ok = message.withUnsafeBufferPointer { m in belay_rs256_sign(key, m.baseAddress, m.count, &signature, &length) }
+        return ok == 1 ? Array(signature.prefix(length)) : nil
+    }
+
     /// The ES256 signature (raw r||s, 64 bytes) of `message`; nil when OpenSSL fails or the
     /// key is not a P-256 key.
     func es256Signature(of message: [UInt8]) -> [UInt8]? {

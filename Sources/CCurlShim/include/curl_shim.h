@@ -36,6 +36,18 @@ typedef struct belay_curl_body {
 CURLcode belay_curl_capture_body(CURL *handle, belay_curl_body *body);
 /// Frees what `belay_curl_capture_body` collected.
 void belay_curl_body_free(belay_curl_body *body);
+/// Keeps the first `limit` bytes of the response's header lines (status line included, each
+/// ending in CRLF; after a redirect or a 100 Continue, the lines of every response).
+CURLcode belay_curl_capture_headers(CURL *handle, belay_curl_body *headers);
+
+/// A multi handle that sends the transfers of a batch over one connection per host, as
+/// HTTP/2 streams (CURLMOPT_PIPELINING = CURLPIPE_MULTIPLEX); its connections stay open
+/// between batches. NULL when libcurl cannot make one.
+CURLM *belay_curl_multi_multiplexing(void);
+/// Runs `count` configured easy handles at once on `multi` until all are done, waiting at
+/// most `timeout_ms` in all; `results[i]` is the outcome of `handles[i]` (CURLE_OPERATION_TIMEDOUT
+/// for one still running at the end). The handles are removed from `multi` before it returns.
+CURLMcode belay_curl_multi_perform_all(CURLM *multi, CURL **handles, int count, CURLcode *results, long timeout_ms);
 
 /// Sets a list option (CURLOPT_MAIL_RCPT, …); the list must outlive the transfer.
 CURLcode belay_curl_setopt_list(CURL *handle, CURLoption option, struct curl_slist *list);

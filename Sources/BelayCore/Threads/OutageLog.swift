@@ -2,19 +2,19 @@ import Synchronization
 
 /// Says once that something keeps failing and once that it works again, instead of a line
 /// per retry: during a database outage the delivery threads retry four times a second.
-final class OutageLog: Sendable {
+public final class OutageLog: Sendable {
     private let failing = Mutex(false)
     private let subject: String
     private let log: @Sendable (String) -> Void
 
     /// - Parameter subject: what fails, for the lines (`webhook delivery`).
-    init(subject: String, log: @escaping @Sendable (String) -> Void) {
+    public init(subject: String, log: @escaping @Sendable (String) -> Void) {
         self.subject = subject
         self.log = log
     }
 
     /// Records a failure; logs it when it starts an outage.
-    func failed(_ error: any Error, retryingEvery seconds: Double) {
+    public func failed(_ error: any Error, retryingEvery seconds: Double) {
         let starts = failing.withLock { failing -> Bool in
             defer { failing = true }
             return !failing
@@ -23,7 +23,7 @@ final class OutageLog: Sendable {
     }
 
     /// Records a success; logs the end of an outage.
-    func succeeded() {
+    public func succeeded() {
         let ends = failing.withLock { failing -> Bool in
             defer { failing = false }
             return failing

@@ -1,0 +1,164 @@
+import BelayCore
+import BelayDomain
+import Foundation
+import Synchronization
+
+/// The background thread that delivers push notices: it claims due notices (up to a batch),
+/// drops those past their use, sends the rest to APNs or FCM (each service's share of the
+/// batch at once, as HTTP/2 streams), and records the outcomes in one transaction; every few
+/// seconds it also queues what time made due (reminders, check-in open, offers running out)
+/// and, hourly, deletes old finished notices. When nothing is due it waits until the next
+/// notice is, at most `pollSeconds`, or until `notify`.
+///
+/// A notice claimed by a process that dies is due again when its lease runs out: nothing is
+/// lost, and a repeat carries the same collapse id, so the phone shows it once.
+///
+/// Threading: `start` and `stop` from one owner thread; `notify` from any thread.
+public final class PushDeliveryWorker: @unchecked Sendable {
+    private let service: PushService
+    private let gateways: [DevicePlatform: any PushGateway]
+    private let clock: any TimeSource
+    private let owner: String
+    private let pollSeconds: Double
+    private let batchSize: Int
+    private let metrics: PushMetrics
+    private let log: @Sendable (String) -> Void
+    private let outage: OutageLog
+    private let condition = NSCondition()
+    private var stopping = false
+    private var running = false
+    private var woken = false
+
+    /// - Parameters:
+    ///   - gateways: the push service of each platform configured; notices to a platform
+    ///     without one fail with a reason naming the setting.
+    ///   - owner: unique to this process, e.g. `host:pid:push`.
+    public init(service: PushService, gateways: [DevicePlatform: any PushGateway], clock: any TimeSource, owner: String,
+                pollSeconds: Double = 0.2, batchSize: Int = 200, metrics: PushMetrics, log: @escaping @Sendable (String) -> Void) {
+        self.service = service
+        self.gateways = gateways
+        self.clock = clock
+        self.owner = owner
+        self.pollSeconds = max(0.01, pollSeconds)
+        self.batchSize = max(1, batchSize)
+        self.metrics = metrics
+        self.log = log
+        outage = OutageLog(subject: "push delivery", log: log)
+    }
+
+    public func start() {
+        condition.lock()
+        stopping = false
+        running = true
+        condition.unlock()
+        let thread = Thread { [self] in loop() }
+        thread.name = "belay-push"
+        thread.start()
+    }
+
+    /// Wakes the thread to look for due notices now (after a change that queued some).
+    public func notify() {
+        condition.lock()
+        woken = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Stops the thread after the batch in hand (bounded by the services' timeouts).
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Queues what is due and sends every due notice on the calling thread, until none is
+    /// due or `limit` were attempted (`belay push test`, `belay push deliver`).
+    /// - Returns: each attempted notice and its outcome.
+    /// - Throws: `DomainError.storageFailure`.
+    public func deliverDue(limit: Int = 10_000) throws -> [(PushDelivery, PushOutcome)] {
+        try service.queueScheduled()
+        var done: [(PushDelivery, PushOutcome)] = []
+        while done.count < limit {
+            let batch = try service.claim(owner: owner, limit: min(batchSize, limit - done.count))
+            guard !batch.isEmpty else { break }
+            done += try deliver(batch)
+        }
+        return done
+    }
+
+    private func loop() {
+        var nextSchedule = Deadline(after: 0)
+        var nextPrune = Deadline(after: 60)
+        while true {
+            condition.lock()
+            if stopping {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            woken = false
+            condition.unlock()
+            var claimed = 0
+            var wait = pollSeconds
+            do {
+                if nextSchedule.hasPassed {
+                    try service.queueScheduled()
+                    nextSchedule = Deadline(after: 5)
+                }
+                if nextPrune.hasPassed {
+                    try service.prune()
+                    nextPrune = Deadline(after: 3_600)
+                }
+                let batch = try service.claim(owner: owner, limit: batchSize)
+                claimed = batch.count
+                if !batch.isEmpty { _ = try deliver(batch) }
+                if let due = try service.nextDue() { wait = min(pollSeconds, max(0, due.timeIntervalSince(clock.now()))) }
+                outage.succeeded()
+            } catch {
+                outage.failed(error, retryingEvery: pollSeconds)
+            }
+            if claimed == batchSize { continue }
+            let deadline = Deadline(after: wait)
+            condition.lock()
+            while !woken && !stopping {
+                if !deadline.wait(on: condition) { break }
+            }
+            condition.unlock()
+        }
+    }
+
+    /// Sends one claimed batch and records what became of each notice.
+    private func deliver(_ batch: [PushDelivery]) throws -> [(PushDelivery, PushOutcome)] {
+        let now = clock.now()
+        var outcomes = [PushOutcome?](repeating: nil, count: batch.count)
+        var byPlatform: [DevicePlatform: [Int]] = [:]
+        for (index, delivery) in batch.enumerated() {
+            if delivery.expiresAt <= now {
+                outcomes[index] = .dropped
+            } else if gateways[delivery.platform] == nil {
+                let setting = delivery.platform == .ios ? "push.apns.key_file" : "push.fcm.service_account_file"
+                outcomes[index] = .failed(status: nil, error: "no push service is configured for \(delivery.platform.rawValue) devices (\(setting))")
+            } else {
+                byPlatform[delivery.platform, default: []].append(index)
+            }
+        }
+        for (platform, indices) in byPlatform {
+            guard let gateway = gateways[platform] else { continue }
+            for (index, outcome) in zip(indices, gateway.send(indices.map { batch[$0] })) { outcomes[index] = outcome }
+        }
+        let results = zip(batch, outcomes).map { ($0, $1 ?? .retry(after: nil, status: nil, error: "not sent")) }
+        let summary = try service.record(results)
+        metrics.record(results, summary: summary, now: clock.now())
+        for (delivery, outcome) in results {
+            switch outcome {
+            case let .removeDevice(_, reason): log("push: device \(delivery.deviceID) removed: \(reason)")
+            case let .failed(_, error): log("push: notice \(delivery.noticeID) (\(delivery.kind.rawValue)) to device \(delivery.deviceID) failed: \(error)")
+            default: break
+            }
+        }
+        return results
+    }
+}
