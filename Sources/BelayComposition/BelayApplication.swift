@@ -8,6 +8,7 @@ import BelayPostgres
 import BelayRender
 import BelayRepresentations
 import BelayStorage
+import BelayPush
 import BelayWebhooks
 import Foundation
 
@@ -31,6 +32,8 @@ public final class BelayApplication: Sendable {
     public let retention: RetentionScheduler
     /// Delivers signed webhooks in the background.
     public let webhookWorker: WebhookDeliveryWorker
+    /// Delivers push notices to APNs and FCM, when either is configured.
+    public let pushWorker: PushDeliveryWorker?
     /// Completes meetups whose check-in window closed.
     public let completion: MeetupCompletionScheduler
     public let logger: Logger
@@ -40,8 +43,8 @@ public final class BelayApplication: Sendable {
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
-         webhookWorker: WebhookDeliveryWorker, completion: MeetupCompletionScheduler, backfillMetrics: RenderMetrics, logger: Logger,
-         wakeListener: PostgresWakeListener?) {
+         webhookWorker: WebhookDeliveryWorker, pushWorker: PushDeliveryWorker?, completion: MeetupCompletionScheduler,
+         backfillMetrics: RenderMetrics, logger: Logger, wakeListener: PostgresWakeListener?) {
         self.wakeListener = wakeListener
         self.configuration = configuration
         self.domain = domain
@@ -52,6 +55,7 @@ public final class BelayApplication: Sendable {
         self.scheduler = scheduler
         self.retention = retention
         self.webhookWorker = webhookWorker
+        self.pushWorker = pushWorker
         self.completion = completion
         self.backfillMetrics = backfillMetrics
         self.logger = logger
@@ -140,6 +144,7 @@ public final class BelayApplication: Sendable {
         scheduler.start()
         retention.start()
         webhookWorker.start()
+        pushWorker?.start()
         completion.start()
         wakeListener?.start()
     }
@@ -149,6 +154,7 @@ public final class BelayApplication: Sendable {
         scheduler.stop()
         retention.stop()
         webhookWorker.stop()
+        pushWorker?.stop()
         completion.stop()
         workers.stop()
     }
@@ -202,6 +208,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     }
     let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
     let metricsRegistry = MetricsRegistry()
+    let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
+                                                 log: { line in logger.warning(line) })
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
     let services = APIServices(
@@ -233,7 +241,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let application = BelayApplication(configuration: configuration, domain: domain, services: services, responder: responder,
                                        server: server, workers: pipeline.workers, scheduler: pipeline.scheduler, retention: retention,
-                                       webhookWorker: webhookWorker,
+                                       webhookWorker: webhookWorker, pushWorker: pushWorker,
                                        completion: MeetupCompletionScheduler(meetups: domain.meetups, attendance: domain.attendance,
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),

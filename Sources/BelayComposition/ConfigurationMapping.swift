@@ -7,6 +7,7 @@ import BelayPipeline
 import BelayRender
 import BelayRepresentations
 import BelayStorage
+import BelayPush
 import BelayWebhooks
 import Foundation
 
@@ -49,6 +50,11 @@ extension DomainSettings {
             defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en)
         meetupCreators = MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members
         maxShareEventsPerReward = configuration.share.maxEventsPerReward
+        let push = configuration.push
+        self.push = PushPolicy(reminderMinutesBefore: push.reminderMinutesBefore, offerWarningMinutes: push.offerWarningMinutes,
+                               publicBaseURL: configuration.server.publicBaseURL,
+                               defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en, retentionDays: push.retentionDays)
+        self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))
     }
 }
 
@@ -179,6 +185,38 @@ extension WebhookDeliveryWorker {
             pollSeconds: Double(webhooks.pollMilliseconds) / 1000,
             isGone: { owner in WorkerIdentity.parse(owner: owner).map(identity.knowsIsGone) ?? false },
             lowPriority: true, log: log)
+    }
+}
+
+extension PushDeliveryWorker {
+    /// The push notice worker of this process from `config.json`'s `push` section, or nil when
+    /// neither APNs nor FCM is configured (then no notice is ever queued).
+    /// - Throws: `ApplicationError` naming the setting when a key file cannot be used.
+    public static func make(configuration: BelayConfiguration, domain: DomainServices, registry: MetricsRegistry,
+                            log: @escaping @Sendable (String) -> Void) throws -> PushDeliveryWorker? {
+        let push = configuration.push
+        var gateways: [DevicePlatform: any PushGateway] = [:]
+        if push.apns.isConfigured {
+            do {
+                gateways[.ios] = try APNsClient(settings: APNsSettings(keyFile: push.apns.keyFile, keyID: push.apns.keyID, teamID: push.apns.teamID,
+                                                                       url: push.apns.url, sandboxURL: push.apns.sandboxURL, caFile: push.caFile),
+                                                clock: domain.clock)
+            } catch {
+                throw ApplicationError(.invalidSetting(key: "push.apns.key_file", message: "\(error)"))
+            }
+        }
+        if push.fcm.isConfigured {
+            do {
+                gateways[.android] = try FCMClient(settings: FCMSettings(serviceAccountFile: push.fcm.serviceAccountFile, url: push.fcm.url,
+                                                                         caFile: push.caFile), clock: domain.clock)
+            } catch {
+                throw ApplicationError(.invalidSetting(key: "push.fcm.service_account_file", message: "\(error)"))
+            }
+        }
+        guard !gateways.isEmpty else { return nil }
+        let identity = WorkerIdentity.current
+        return PushDeliveryWorker(service: domain.push, gateways: gateways, clock: domain.clock, owner: "\(identity.host):\(identity.pid):push",
+                                  metrics: PushMetrics(registry: registry), log: log)
     }
 }
 

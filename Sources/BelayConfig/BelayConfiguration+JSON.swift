@@ -147,6 +147,23 @@ extension BelayConfiguration {
                 ("share_events_per_member_per_minute", integer(rateLimits.shareEventsPerMemberPerMinute)),
                 ("public_per_address_per_minute", integer(rateLimits.publicPerAddressPerMinute)),
             ])),
+            ("push", .object([
+                ("reminder_minutes_before", integer(push.reminderMinutesBefore)),
+                ("offer_warning_minutes", integer(push.offerWarningMinutes)),
+                ("retention_days", integer(push.retentionDays)),
+                ("ca_file", string(push.caFile)),
+                ("apns", .object([
+                    ("key_file", string(push.apns.keyFile)),
+                    ("key_id", string(push.apns.keyID)),
+                    ("team_id", string(push.apns.teamID)),
+                    ("url", string(push.apns.url)),
+                    ("sandbox_url", string(push.apns.sandboxURL)),
+                ])),
+                ("fcm", .object([
+                    ("service_account_file", string(push.fcm.serviceAccountFile)),
+                    ("url", string(push.fcm.url)),
+                ])),
+            ])),
         ])
         return tree.prettyPrinted()
     }

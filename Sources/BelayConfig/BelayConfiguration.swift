@@ -281,6 +281,38 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var requireTLS: Bool
     }
 
+    /// `push`: notices to members' phones through APNs and FCM.
+    public struct Push: Sendable, Equatable {
+        /// `push.apns`: Apple's push service, token-based; empty `key_file` turns iPhones off.
+        public struct APNs: Sendable, Equatable {
+            /// The `.p8` token-signing key from Apple's developer site.
+            public var keyFile: String
+            public var keyID: String
+            public var teamID: String
+            public var url: String
+            public var sandboxURL: String
+            public var isConfigured: Bool { !keyFile.isEmpty }
+        }
+
+        /// `push.fcm`: Firebase Cloud Messaging; empty `service_account_file` turns Android off.
+        public struct FCM: Sendable, Equatable {
+            public var serviceAccountFile: String
+            public var url: String
+            public var isConfigured: Bool { !serviceAccountFile.isEmpty }
+        }
+
+        /// A reminder goes out this many minutes before a meetup starts; 0: no reminders.
+        public var reminderMinutesBefore: Int
+        /// A member holding an offer is warned this many minutes before it runs out; 0: no warning.
+        public var offerWarningMinutes: Int
+        /// Days sent notices are kept.
+        public var retentionDays: Int
+        /// A CA bundle trusted instead of the system's for APNs and FCM (a local test server); empty: the system's.
+        public var caFile: String
+        public var apns: APNs
+        public var fcm: FCM
+    }
+
     /// `rate_limits`: how much one caller may ask of the server.
     public struct RateLimits: Sendable, Equatable {
         /// Requests to `/v1/auth/*` per minute from one client address.
@@ -363,6 +395,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var auth: Auth
     public var mail: Mail
     public var rateLimits: RateLimits
+    public var push: Push
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

@@ -175,6 +175,23 @@ enum BuiltInDefaults {
         "writes_per_member_per_minute": 240,
         "share_events_per_member_per_minute": 30,
         "public_per_address_per_minute": 600
+      },
+      "push": {
+        "reminder_minutes_before": 120,
+        "offer_warning_minutes": 5,
+        "retention_days": 30,
+        "ca_file": "",
+        "apns": {
+          "key_file": "",
+          "key_id": "",
+          "team_id": "",
+          "url": "https://api.push.apple.com",
+          "sandbox_url": "https://api.sandbox.push.apple.com"
+        },
+        "fcm": {
+          "service_account_file": "",
+          "url": "https://fcm.googleapis.com"
+        }
       }
     }
     """
@@ -192,6 +209,7 @@ enum BuiltInDefaults {
     static let pathKeys: Set<String> = [
         "data_directory", "database_path", "assets_directory", "migrations_directory",
         "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort", "auth.apple.private_key_file",
+        "push.apns.key_file", "push.fcm.service_account_file", "push.ca_file",
     ]
 
     /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.

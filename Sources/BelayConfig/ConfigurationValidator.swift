@@ -393,6 +393,23 @@ struct ConfigurationValidator {
             writesPerMemberPerMinute: atLeast(1, "rate_limits.writes_per_member_per_minute", unit: "request"),
             shareEventsPerMemberPerMinute: atLeast(1, "rate_limits.share_events_per_member_per_minute", unit: "request"),
             publicPerAddressPerMinute: atLeast(1, "rate_limits.public_per_address_per_minute", unit: "request"))
+        let apns = BelayConfiguration.Push.APNs(
+            keyFile: string("push.apns.key_file"), keyID: string("push.apns.key_id"), teamID: string("push.apns.team_id"),
+            url: httpURL("push.apns.url", example: "https://api.push.apple.com"),
+            sandboxURL: httpURL("push.apns.sandbox_url", example: "https://api.sandbox.push.apple.com"))
+        let apnsKeyParts = [apns.keyFile, apns.keyID, apns.teamID].filter { !$0.isEmpty }.count
+        if apnsKeyParts != 0 && apnsKeyParts != 3 {
+            refuse("push.apns.key_file", "key_file, key_id and team_id go together (the .p8 key Apple gave the team for APNs, its 10-character key id, and the team id); set all three or none")
+        }
+        let reminderMinutes = atLeast(0, "push.reminder_minutes_before", unit: "minutes", why: "0 sends no reminders")
+        if reminderMinutes > 10_080 { refuse("push.reminder_minutes_before", "\(reminderMinutes) minutes is more than a week; give 0 to 10080") }
+        let warningMinutes = atLeast(0, "push.offer_warning_minutes", unit: "minutes", why: "0 sends no warning")
+        if warningMinutes > 120 { refuse("push.offer_warning_minutes", "\(warningMinutes) minutes is more than 120; give 0 to 120") }
+        let push = BelayConfiguration.Push(
+            reminderMinutesBefore: reminderMinutes, offerWarningMinutes: warningMinutes,
+            retentionDays: atLeast(1, "push.retention_days", unit: "day"), caFile: string("push.ca_file"), apns: apns,
+            fcm: BelayConfiguration.Push.FCM(serviceAccountFile: string("push.fcm.service_account_file"),
+                                             url: httpURL("push.fcm.url", example: "https://fcm.googleapis.com")))
         let waitlist = BelayConfiguration.Waitlist(
             claimMinutes: atLeast(0, "waitlist.claim_minutes", unit: "minutes", why: "0 promotes the first waitlisted member at once"),
             cutoffMinutes: atLeast(0, "waitlist.cutoff_minutes", unit: "minutes"))
@@ -421,6 +438,7 @@ struct ConfigurationValidator {
             auth: BelayConfiguration.Auth(apple: apple, google: google),
             mail: mail,
             rateLimits: rateLimits,
+            push: push,
             sourceFile: sourceFile
         )
     }

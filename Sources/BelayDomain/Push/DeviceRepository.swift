@@ -20,7 +20,8 @@ enum DeviceRepository {
 
     /// The devices of `recipients` that want `kind`: the member is not deleted, the session
     /// that registered the device is live, and the member has not switched `kind` off.
-    static func recipients(_ recipients: PushNoticeWriter.Recipients, kind: NoticeKind, now: Date, in db: Database) throws -> [Recipient] {
+    static func recipients(_ recipients: PushNoticeWriter.Recipients, kind: NoticeKind, platforms: Set<DevicePlatform>, now: Date,
+                           in db: Database) throws -> [Recipient] {
         let members: String
         var arguments: [any DatabaseValueConvertible]
         switch recipients {
@@ -32,11 +33,13 @@ enum DeviceRepository {
             arguments = [meetupID]
         }
         arguments += [now, kind.rawValue]
+        // Platform names are Belay's own constants, never input.
+        let platformList = platforms.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         return try db.query("""
             SELECT d.id, COALESCE(d.locale, u.locale) AS locale FROM devices d
             JOIN users u ON u.id = d.user_id
             LEFT JOIN sessions s ON s.id = d.session_id
-            WHERE \(members) AND u.deleted_at IS NULL
+            WHERE \(members) AND u.deleted_at IS NULL AND d.platform IN (\(platformList))
               AND (d.session_id IS NULL OR (s.ended_at IS NULL AND s.expires_at > ?))
               AND NOT EXISTS (SELECT 1 FROM notification_settings n WHERE n.user_id = d.user_id AND n.kind = ? AND n.enabled = 0)
             ORDER BY d.id

@@ -79,8 +79,8 @@ public struct PushNoticeWriter: Sendable {
     @discardableResult
     private func queue(_ kind: NoticeKind, to recipients: Recipients, collapseID: String, expiresAt: Date, now: Date, in db: Database,
                        content: (MemberLocale) -> (NoticeText, [(String, JSONValue)], String, String?)) throws -> [Int64] {
-        guard expiresAt > now else { return [] }
-        let devices = try DeviceRepository.recipients(recipients, kind: kind, now: now, in: db)
+        guard expiresAt > now, !policy.platforms.isEmpty else { return [] }
+        let devices = try DeviceRepository.recipients(recipients, kind: kind, platforms: policy.platforms, now: now, in: db)
         var ids: [Int64] = []
         var made: [MemberLocale: [UInt8]] = [:]
         for device in devices {

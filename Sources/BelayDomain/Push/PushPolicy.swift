@@ -16,6 +16,8 @@ public struct PushPolicy: Sendable, Hashable {
     public var leaseSeconds: Int
     /// Sent, dropped and failed notices are deleted after this many days.
     public var retentionDays: Int
+    /// The platforms a push service is configured for: devices of others are told nothing.
+    public var platforms: Set<DevicePlatform> = Set(DevicePlatform.allCases)
 
     public init(reminderMinutesBefore: Int = 120, offerWarningMinutes: Int = 5, publicBaseURL: String = "http://127.0.0.1:8080",
                 defaultLocale: MemberLocale = .ko, maxAttempts: Int = 8, leaseSeconds: Int = 60, retentionDays: Int = 30) {
