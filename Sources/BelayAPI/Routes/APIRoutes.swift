@@ -73,6 +73,7 @@ public struct APIRoutes: Sendable {
         }
         registerAuthRoutes(public: router, authenticated: authenticated)
         registerAccountRoutes(public: router, authenticated: authenticated)
+        registerDeviceRoutes(authenticated: authenticated)
         registerMeetupRoutes(on: authenticated)
         registerAttendanceRoutes(on: authenticated)
         registerCheckInRoutes(on: authenticated)
