@@ -88,6 +88,15 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         return done
     }
 
+    /// Sends the notices `ids` (when due) now on the calling thread
+    /// (`belay push test`). Those another worker holds are left to it.
+    /// - Returns: each notice sent and its outcome.
+    /// - Throws: `DomainError.storageFailure`.
+    public func deliver(noticeIDs ids: [Int64]) throws -> [(PushDelivery, PushOutcome)] {
+        let batch = try service.claim(owner: owner, limit: max(1, ids.count), only: ids)
+        return batch.isEmpty ? [] : try deliver(batch)
+    }
+
     private func loop() {
         var nextSchedule = Deadline(after: 0)
         var nextPrune = Deadline(after: 60)

@@ -23,6 +23,7 @@ struct BelayRootCommand: ParsableCommand {
         WorkerCommand.self,
         UsersCommand.self,
         InvitesCommand.self,
+        PushCommand.self,
         CalendarCommand.self,
         MeetupsCommand.self,
         AttendeesCommand.self,

@@ -16,14 +16,16 @@ enum PushNoticeRepository {
             """, [deviceID, kind.rawValue, collapseID, Data(payload), expiresAt, now, now]) { try $0.get("id", as: Int64.self) }
     }
 
-    /// Claims up to `limit` due notices for `owner` until `leaseUntil`, oldest due first.
-    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, in db: Database) throws -> [PushDelivery] {
+    /// Claims up to `limit` due notices (of `only`, when given) for `owner` until `leaseUntil`,
+    /// oldest due first.
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil, in db: Database) throws -> [PushDelivery] {
+        let chosen = only.map { " AND id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
         let ids = try db.query("""
             UPDATE push_notices SET lease_owner = ?, lease_expires_at = ?, next_attempt_at = ?, attempts = attempts + 1
-            WHERE id IN (SELECT id FROM push_notices WHERE status = 'pending' AND next_attempt_at <= ?
+            WHERE id IN (SELECT id FROM push_notices WHERE status = 'pending' AND next_attempt_at <= ?\(chosen)
                          ORDER BY next_attempt_at, id LIMIT ?\(db.engine.skipLocked(of: "push_notices")))
             RETURNING id
-            """, [owner, leaseUntil, leaseUntil, now, limit]) { try $0.get("id", as: Int64.self) }
+            """, [owner, leaseUntil, leaseUntil, now] + (only ?? []) + [limit]) { try $0.get("id", as: Int64.self) }
         guard !ids.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         return try db.query("""

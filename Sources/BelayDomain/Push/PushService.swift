@@ -94,6 +94,19 @@ public final class PushService: Sendable {
         return try settings(userID: userID)
     }
 
+    /// The devices of the member with `handle` (`belay push devices`).
+    /// - Throws: `DomainError` `user_not_found`.
+    public func devices(handle: String) throws -> (user: User, devices: [Device]) {
+        try domainCall {
+            try pool.read { db in
+                guard let user = try UserRepository.find(handle: handle, in: db) else {
+                    throw DomainError(.userNotFound, "No user has the handle \(handle); list them with `belay users list`")
+                }
+                return (user, try DeviceRepository.list(userID: user.id, in: db))
+            }
+        }
+    }
+
     /// Queues a test notice to every device of the member, whatever they switched off.
     /// - Returns: the notices queued (none when the member has no device).
     public func queueTest(userID: Int64) throws -> [Int64] {
@@ -171,13 +184,15 @@ public final class PushService: Sendable {
 
     // MARK: The outbox
 
-    /// Claims up to `limit` due notices for one worker, held for the policy's lease.
-    public func claim(owner: String, limit: Int) throws -> [PushDelivery] {
+    /// Claims up to `limit` due notices (of `only`, when given) for one worker, held for the
+    /// policy's lease.
+    public func claim(owner: String, limit: Int, only: [Int64]? = nil) throws -> [PushDelivery] {
         let now = clock.now()
+        if let only, only.isEmpty { return [] }
         return try domainCall {
             try pool.lockedWrite { db in
                 try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)), now: now,
-                                               limit: max(1, min(limit, 500)), in: db)
+                                               limit: max(1, min(limit, 500)), only: only, in: db)
             }
         }
     }
