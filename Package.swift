@@ -120,6 +120,7 @@ let package = Package(
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
         .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayTestSupport"]),
+        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayTestSupport"]),
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayRender", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayArguments", "BelayTestSupport", "belay"]),

@@ -19,6 +19,7 @@ RSA, its token_uri on this server), then serves with hypercorn:
     POST /answer        {"service": "apns"|"fcm", "token": T, "status": S, "reason": R,
                          "retry_after": N?, "times": K}: the next K requests for T get that answer
     POST /expire-provider-tokens   APNs answers 403 ExpiredProviderToken to tokens issued before now
+    POST /revoke-access-tokens     FCM answers 401 to every access token granted so far
 
 Prints `listening CONTROL_PORT`, then `tls TLS_PORT`.
 """
@@ -142,17 +143,17 @@ def main():
         if scope.get("http_version") != "2":
             return await respond(send, 505, b'{"reason":"HTTP/2 only"}')
         if path.startswith("/3/device/"):
-            return await apns(path[len("/3/device/"):], headers, body, send)
+            return await apns(path[len("/3/device/"):], headers, body, send, scope.get("client"))
         if path == "/token":
             return await token(body, send)
         if path.startswith(f"/v1/projects/{args.project_id}/messages:send"):
             return await fcm(headers, body, send)
         await respond(send, 404, b'{"reason":"not found"}')
 
-    async def apns(device, headers, body, send):
+    async def apns(device, headers, body, send, client):
         auth = headers.get("authorization", "")
         record = {"token": device, "headers": {k: v for k, v in headers.items() if k.startswith("apns-")}, "http_version": "2",
-                  "payload": None, "verified": False, "time": time.time()}
+                  "payload": None, "verified": False, "time": time.time(), "client_port": client[1] if client else None}
         try:
             record["payload"] = json.loads(body)
         except ValueError:
@@ -245,6 +246,8 @@ def main():
                     state["answers"].setdefault((request["service"], request["token"]), []).append(dict(request, times=request.get("times", 1)))
                 elif self.path == "/expire-provider-tokens":
                     state["expired_before"] = time.time() + 1
+                elif self.path == "/revoke-access-tokens":
+                    state["access_tokens"] = set()
             self.answer({"ok": True})
 
     control = ThreadingHTTPServer(("127.0.0.1", 0), Control)

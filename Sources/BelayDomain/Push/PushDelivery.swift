@@ -19,6 +19,23 @@ public struct PushDelivery: Sendable, Hashable {
     public let attempt: Int
     public let createdAt: Date
     public let leaseOwner: String
+
+    public init(noticeID: Int64, deviceID: Int64, platform: DevicePlatform, token: String, appID: String, environment: PushEnvironment,
+                kind: NoticeKind, collapseID: String, payload: [UInt8], expiresAt: Date, attempt: Int, createdAt: Date, leaseOwner: String) {
+        self.noticeID = noticeID
+        self.deviceID = deviceID
+        self.platform = platform
+        self.token = token
+        self.appID = appID
+        self.environment = environment
+        self.kind = kind
+        self.collapseID = collapseID
+        self.payload = payload
+        self.expiresAt = expiresAt
+        self.attempt = attempt
+        self.createdAt = createdAt
+        self.leaseOwner = leaseOwner
+    }
 }
 
 /// What became of one attempt to send a notice.

@@ -1,4 +1,4 @@
-@testable import BelayWebhooks
+import BelayCore
 import Synchronization
 import Testing
 

@@ -1,0 +1,93 @@
+import BelayCore
+import BelayDomain
+import BelayPush
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// The APNs and FCM clients against the loopback services (HTTP/2 over TLS): provider and
+/// access tokens kept and renewed by the rules of each service, and a batch multiplexed on
+/// one connection.
+@Suite(.serialized) struct PushGatewayTests {
+    private func delivery(_ token: String, platform: DevicePlatform, id: Int64 = 1) -> PushDelivery {
+        PushDelivery(noticeID: id, deviceID: id, platform: platform, token: token, appID: "club.belay.app", environment: .production,
+                     kind: .test, collapseID: "test-\(id)", payload: Array(#"{"kind":"test","title":"T","body":"B","link":"https://club.example/"}"#.utf8),
+                     expiresAt: Date().addingTimeInterval(3_600), attempt: 1, createdAt: Date(), leaseOwner: "test")
+    }
+
+    private func apns(_ services: PushServicesProcess, clock: any TimeSource) throws -> APNsClient {
+        try APNsClient(settings: APNsSettings(keyFile: services.apnsKeyFile, keyID: services.keyID, teamID: services.teamID,
+                                              url: "https://127.0.0.1:\(services.tlsPort)", sandboxURL: "https://127.0.0.1:\(services.tlsPort)",
+                                              caFile: services.caFile), clock: clock)
+    }
+
+    @Test func aBatchGoesAsStreamsOfOneConnection() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
+        let services = try PushServicesProcess(in: directory)
+        let client = try apns(services, clock: SystemTimeSource())
+        let outcomes = client.send((1...20).map { delivery("batch\($0)", platform: .ios, id: Int64($0)) })
+        #expect(outcomes == Array(repeating: .sent(status: 200), count: 20))
+        let again = client.send([delivery("batch21", platform: .ios, id: 21)])
+        #expect(again == [.sent(status: 200)])
+        let ports = Set(((try services.received()["apns"] as? [[String: Any]]) ?? []).compactMap { $0["client_port"] as? Int })
+        #expect(ports.count == 1, "one kept-open connection for every stream: \(ports)")
+    }
+
+    @Test func theProviderTokenIsKept50MinutesAndRenewedAtMostEvery20() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
+        let services = try PushServicesProcess(in: directory)
+        let clock = ManualTimeSource(Date())
+        let client = try apns(services, clock: clock)
+        #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
+        clock.advance(by: 40 * 60)
+        #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
+        #expect((try services.received()["provider_tokens"] as? [String])?.count == 1, "kept while younger than 50 minutes")
+        clock.advance(by: 11 * 60)
+        #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
+        #expect((try services.received()["provider_tokens"] as? [String])?.count == 2, "made again at 50 minutes")
+
+        // APNs says the token expired: not made again within 20 minutes of the last one…
+        let before = try services.apns(token: "apns1").count
+        try services.expireProviderTokens()
+        clock.advance(by: 10 * 60)
+        let refused = client.send([delivery("apns1", platform: .ios)])
+        #expect(refused.count == 1)
+        if case .retry(_, 403, let error) = refused[0] { #expect(error.contains("ExpiredProviderToken")) } else { Issue.record("\(refused)") }
+        #expect(try services.apns(token: "apns1").count == before + 1, "not sent again with the same token")
+        // …and made again, and the notice sent with it, once 20 minutes have passed.
+        clock.advance(by: 11 * 60)
+        #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
+        #expect((try services.received()["provider_tokens"] as? [String])?.count == 3)
+    }
+
+    @Test func fcmKeepsItsAccessTokenAndAsksAgainAfterA401OrBeforeItExpires() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
+        let services = try PushServicesProcess(in: directory)
+        let clock = ManualTimeSource(Date())
+        let client = try FCMClient(settings: FCMSettings(serviceAccountFile: services.serviceAccountFile, url: "https://127.0.0.1:\(services.tlsPort)",
+                                                         caFile: services.caFile), clock: clock)
+        #expect(client.send([delivery("fcm1", platform: .android), delivery("fcm2", platform: .android, id: 2)]) == [.sent(status: 200), .sent(status: 200)])
+        #expect(client.send([delivery("fcm1", platform: .android)]) == [.sent(status: 200)])
+        #expect(try services.received()["token_grants"] as? Int == 1)
+        try services.revokeAccessTokens()
+        #expect(client.send([delivery("fcm1", platform: .android)]) == [.sent(status: 200)], "a new token and the message sent again")
+        #expect(try services.received()["token_grants"] as? Int == 2)
+        clock.advance(by: 3_599 - 30)
+        #expect(client.send([delivery("fcm1", platform: .android)]) == [.sent(status: 200)])
+        #expect(try services.received()["token_grants"] as? Int == 3, "asked for again a minute before it expires")
+    }
+
+    @Test func aKeyFileThatIsNotAnAPNsKeyIsRefusedNamingIt() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
+        let path = directory.file("not-a-key.p8")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: (any Error).self) {
+            try APNsClient(settings: APNsSettings(keyFile: path, keyID: "K", teamID: "T"), clock: SystemTimeSource())
+        }
+        do {
+            _ = try APNsClient(settings: APNsSettings(keyFile: path, keyID: "K", teamID: "T"), clock: SystemTimeSource())
+        } catch {
+            #expect("\(error)".contains(path))
+        }
+    }
+}
