@@ -48,7 +48,7 @@ import Testing
 
         // APNs says the token expired: not made again within 20 minutes of the last one…
         let before = try services.apns(token: "apns1").count
-        try services.expireProviderTokens()
+        try services.expireProviderTokens(before: clock.now().addingTimeInterval(1))
         clock.advance(by: 10 * 60)
         let refused = client.send([delivery("apns1", platform: .ios)])
         #expect(refused.count == 1)

@@ -69,8 +69,10 @@ public final class PushServicesProcess: @unchecked Sendable {
         try post("/answer", request)
     }
 
-    /// APNs answers 403 ExpiredProviderToken to every provider token issued until now.
-    public func expireProviderTokens() throws { try post("/expire-provider-tokens", [:]) }
+    /// APNs answers 403 ExpiredProviderToken to every provider token issued before `instant`.
+    public func expireProviderTokens(before instant: Date) throws {
+        try post("/expire-provider-tokens", ["before": instant.timeIntervalSince1970])
+    }
 
     /// FCM refuses every access token granted so far (401).
     public func revokeAccessTokens() throws { try post("/revoke-access-tokens", [:]) }

@@ -18,7 +18,8 @@ RSA, its token_uri on this server), then serves with hypercorn:
     GET  /received      {"apns": [...], "fcm": [...], "token_grants": N, "provider_tokens": [...]}
     POST /answer        {"service": "apns"|"fcm", "token": T, "status": S, "reason": R,
                          "retry_after": N?, "times": K}: the next K requests for T get that answer
-    POST /expire-provider-tokens   APNs answers 403 ExpiredProviderToken to tokens issued before now
+    POST /expire-provider-tokens   {"before": T?}: APNs answers 403 ExpiredProviderToken to tokens
+                                   issued before T (seconds since 1970; now when absent)
     POST /revoke-access-tokens     FCM answers 401 to every access token granted so far
 
 Prints `listening CONTROL_PORT`, then `tls TLS_PORT`.
@@ -194,7 +195,8 @@ def main():
         form = parse_qs(body.decode())
         try:
             assert form.get("grant_type") == ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
-            claims = jwt.decode(form["assertion"][0], fcm_public, algorithms=["RS256"], audience=token_uri, options={"verify_exp": False})
+            claims = jwt.decode(form["assertion"][0], fcm_public, algorithms=["RS256"], audience=token_uri,
+                                options={"verify_exp": False, "verify_iat": False, "verify_nbf": False})
             assert claims["iss"] == account["client_email"] and claims["scope"] == "https://www.googleapis.com/auth/firebase.messaging"
         except Exception as error:  # any refusal is invalid_grant, as Google answers
             return await respond(send, 400, json.dumps({"error": "invalid_grant", "error_description": str(error)}).encode())
@@ -245,7 +247,7 @@ def main():
                 if self.path == "/answer":
                     state["answers"].setdefault((request["service"], request["token"]), []).append(dict(request, times=request.get("times", 1)))
                 elif self.path == "/expire-provider-tokens":
-                    state["expired_before"] = time.time() + 1
+                    state["expired_before"] = request.get("before", time.time() + 1)
                 elif self.path == "/revoke-access-tokens":
                     state["access_tokens"] = set()
             self.answer({"ok": True})
