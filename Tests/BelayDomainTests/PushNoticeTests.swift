@@ -1,0 +1,216 @@
+import BelayCore
+import BelayDomain
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// Push notices in the domain: which member's devices are told what, in which language, once;
+/// devices that go with their session or account; notices that fall due on the clock; and the
+/// outbox's claims, retries and drops (on the run's engine).
+@Suite struct PushNoticeTests {
+    let fixture: DomainFixture
+    var push: PushService { fixture.domain.push }
+
+    init() throws {
+        var settings = DomainSettings(waitlist: WaitlistPolicy(claimMinutes: 30, cutoffMinutes: 120))
+        settings.push = PushPolicy(reminderMinutesBefore: 120, offerWarningMinutes: 5, publicBaseURL: "https://club.example", defaultLocale: .ko)
+        fixture = try DomainFixture(settings: settings)
+    }
+
+    private func device(_ member: User, _ token: String, platform: DevicePlatform = .ios, locale: MemberLocale? = nil,
+                        session: Int64? = nil) throws -> Device {
+        try push.register(DeviceRegistration(platform: platform, token: token, appID: "club.belay.app", locale: locale),
+                          userID: member.id, sessionID: session)
+    }
+
+    /// Every notice queued, oldest first: its device, kind, collapse id, expiry and payload.
+    private func notices() throws -> [(device: Int64, kind: String, collapseID: String, expiresAt: Date, payload: JSONValue)] {
+        try fixture.pool.read { db in
+            try db.query("SELECT device_id, kind, collapse_id, expires_at, payload FROM push_notices ORDER BY id", []) { row in
+                (try row.get("device_id"), try row.get("kind"), try row.get("collapse_id"), try row.get("expires_at"),
+                 try JSONParser.parse(Array(try row.get("payload", as: Data.self))))
+            }
+        }
+    }
+
+    private func join(_ member: User, _ meetup: Meetup) throws {
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
+    }
+
+    private func leave(_ member: User, _ meetup: Meetup) throws {
+        _ = try fixture.domain.attendance.leave(meetupID: meetup.id, memberID: member.id, by: .user(member.id, role: .member))
+    }
+
+    @Test func waitlistNoticesSayWhatHappenedInTheMembersLanguageAndZone() throws {
+        let meetup = try fixture.meetup(capacity: 1, startsIn: 86_400, title: "Night session")
+        let (ana, ben) = (try fixture.member("ana"), try fixture.member("ben"))
+        let benPhone = try device(ben, "ben-phone", locale: .en)
+        try join(ana, meetup)
+        try join(ben, meetup)
+        try leave(ana, meetup)
+        let offer = try #require(try notices().first { $0.kind == "waitlist_offer" })
+        #expect(offer.device == benPhone.id)
+        #expect(offer.payload["title"]?.stringValue == "A place is yours to claim")
+        // Offered at 10:00 Seoul time for 30 minutes: "claim by 10:30" in the meetup's zone.
+        #expect(offer.payload["body"]?.stringValue == "Night session, Mon 30 Nov, 10:00: claim by 10:30", "\(offer.payload)")
+        #expect(offer.expiresAt == fixture.clock.now().addingTimeInterval(1_800), "of no use once the offer ends")
+        #expect(offer.payload["link"]?.stringValue == "https://club.example/meetups/\(meetup.id)")
+
+        // Five minutes before it runs out: the warning, once.
+        fixture.clock.advance(by: 25 * 60)
+        #expect(try push.queueScheduled() == 1)
+        #expect(try push.queueScheduled() == 0)
+        #expect(try notices().filter { $0.kind == "waitlist_offer_expiring" }.map { $0.payload["title"]?.stringValue } == ["5 minutes left to claim your place"])
+        // Unclaimed, it runs out.
+        fixture.clock.advance(by: 6 * 60)
+        _ = try fixture.domain.attendance.expireOffers()
+        #expect(try notices().last?.kind == "waitlist_offer_expired")
+    }
+
+    @Test func aPromotionAChangeAndACancellationTellTheMembersWhoAreComing() throws {
+        let meetup = try fixture.meetup(capacity: 1, startsIn: 3_600, title: "Morning")
+        let (ana, ben, cat) = (try fixture.member("ana"), try fixture.member("ben"), try fixture.member("cat"))
+        _ = try device(ana, "ana-phone", locale: .ja)
+        let benPhone = try device(ben, "ben-phone")
+        _ = try device(cat, "cat-phone", locale: .en)
+        try join(ana, meetup)
+        try join(ben, meetup)
+        // Within the cutoff the next in line goes at once.
+        try leave(ana, meetup)
+        let promoted = try #require(try notices().first { $0.kind == "waitlist_promoted" })
+        #expect(promoted.device == benPhone.id)
+        #expect(promoted.payload["title"]?.stringValue == "참가 확정: Morning", "the club's language when the member set none")
+
+        // A new title alone tells nobody; a new time does.
+        _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(title: "Morning climb"), by: fixture.hostActor)
+        #expect(try notices().filter { $0.kind == "meetup_changed" }.isEmpty)
+        let later = meetup.startsAt.addingTimeInterval(1_800)
+        _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(startsAt: later, endsAt: later.addingTimeInterval(7_200)), by: fixture.hostActor)
+        let changed = try notices().filter { $0.kind == "meetup_changed" }
+        #expect(changed.map(\.device) == [benPhone.id], "ana left; cat never joined")
+        #expect(changed.first?.payload["body"]?.stringValue?.contains("11:30") == true, "\(changed)")
+
+        _ = try fixture.domain.meetups.cancel(id: meetup.id, by: fixture.hostActor)
+        #expect(try notices().filter { $0.kind == "meetup_cancelled" }.map(\.device) == [benPhone.id], "told before the attendances end")
+    }
+
+    @Test func remindersAndCheckInOpenFallDueOnTheClockAndAgainWhenTheMeetupMoves() throws {
+        let meetup = try fixture.meetup(capacity: 5, startsIn: 4 * 3_600, title: "Crag day")
+        let ana = try fixture.member("ana")
+        let phone = try device(ana, "ana-phone", locale: .en)
+        try join(ana, meetup)
+        #expect(try push.queueScheduled() == 0, "four hours ahead")
+        fixture.clock.advance(by: 2 * 3_600 + 60)
+        #expect(try push.queueScheduled() == 1)
+        #expect(try push.queueScheduled() == 0, "once")
+        let reminder = try #require(try notices().last)
+        #expect(reminder.kind == "meetup_reminder" && reminder.device == phone.id)
+        #expect(reminder.payload["title"]?.stringValue == "Crag day starts at 14:00")
+        #expect(reminder.expiresAt == meetup.startsAt, "a reminder after the start is of no use")
+
+        // Moved later: reminded again for the new time.
+        let moved = meetup.startsAt.addingTimeInterval(1_800)
+        _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(startsAt: moved, endsAt: moved.addingTimeInterval(7_200)), by: fixture.hostActor)
+        #expect(try push.queueScheduled() == 0, "14:30 is more than two hours ahead")
+        fixture.clock.advance(by: 30 * 60)
+        #expect(try push.queueScheduled() == 1)
+        #expect(try notices().filter { $0.kind == "meetup_reminder" }.count == 2)
+        // Check-in opens 30 minutes before the start.
+        fixture.clock.advance(by: 90 * 60)
+        #expect(try push.queueScheduled() == 1)
+        #expect(try notices().last?.kind == "check_in_open")
+    }
+
+    @Test func aSwitchedOffKindASignedOutSessionAndADeletedAccountTellNothing() throws {
+        let meetup = try fixture.meetup(capacity: 5, startsIn: 86_400)
+        let ana = try fixture.member("ana")
+        let grant = try fixture.domain.accounts.signIn(ProvenIdentity(method: .google, subject: "g-ana", email: "ana@example.com", emailVerified: true),
+                                                       device: DeviceDescription(name: "Ana's phone", platform: "android"))
+        let member = grant.user
+        let phone = try push.register(DeviceRegistration(platform: .android, token: "fcm-ana", appID: "club.belay.app"),
+                                      userID: member.id, sessionID: grant.session.id)
+        try join(member, meetup)
+        _ = try push.updateSettings(userID: member.id, [(.meetupCancelled, false)])
+        #expect(try push.settings(userID: member.id).first { $0.kind == .meetupCancelled }?.enabled == false)
+        #expect(try push.settings(userID: member.id).first { $0.kind == .meetupChanged }?.enabled == true, "on until switched off")
+        let moved = meetup.startsAt.addingTimeInterval(600)
+        _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(startsAt: moved, endsAt: moved.addingTimeInterval(7_200)), by: fixture.hostActor)
+        #expect(try notices().map(\.kind) == ["meetup_changed"])
+
+        // Signing out removes the session's device and what waits for it.
+        try fixture.domain.accounts.endSession(id: grant.session.id, userID: member.id)
+        #expect(try push.devices(userID: member.id).isEmpty)
+        #expect(try notices().isEmpty)
+        #expect(throws: DomainError.self) { try push.removeDevice(id: phone.id, userID: member.id) }
+
+        // Registered again (from an admin-made token) and the account deleted: gone with it.
+        _ = try device(member, "fcm-ana", platform: .android)
+        let again = try fixture.domain.accounts.signIn(ProvenIdentity(method: .google, subject: "g-ana", email: "ana@example.com", emailVerified: true),
+                                                       device: DeviceDescription(name: "Ana's phone", platform: "android"))
+        _ = try fixture.domain.accounts.deleteOwnAccount(userID: member.id, sessionID: again.session.id)
+        #expect(try push.devices(userID: member.id).isEmpty)
+        #expect(try push.settings(userID: member.id).allSatisfy(\.enabled), "the member's choices went too")
+        _ = ana
+    }
+
+    @Test func aTokenRegisteredAgainMovesToTheLastMemberOnly() throws {
+        let (ana, ben) = (try fixture.member("ana"), try fixture.member("ben"))
+        let first = try device(ana, "shared-phone")
+        let meetup = try fixture.meetup(capacity: 5, startsIn: 86_400)
+        try join(ana, meetup)
+        _ = try fixture.domain.meetups.cancel(id: meetup.id, by: fixture.hostActor)
+        #expect(try notices().count == 1)
+        let moved = try device(ben, "shared-phone", locale: .en)
+        #expect(moved.id == first.id && moved.userID == ben.id && moved.locale == .en)
+        #expect(try push.devices(userID: ana.id).isEmpty)
+        #expect(try notices().isEmpty, "ana's notice does not reach ben")
+        #expect(throws: DomainError.self) {
+            try push.register(DeviceRegistration(platform: .ios, token: "has space", appID: "club.belay.app"), userID: ben.id, sessionID: nil)
+        }
+        #expect(throws: DomainError.self) {
+            try push.register(DeviceRegistration(platform: .ios, token: "abc", appID: "club belay"), userID: ben.id, sessionID: nil)
+        }
+    }
+
+    @Test func theOutboxClaimsOnceRetriesDropsAndGivesUp() throws {
+        let ana = try fixture.member("ana")
+        let phone = try device(ana, "ana-phone")
+        let ids = try push.queueTest(userID: ana.id)
+        #expect(ids.count == 1)
+        let claimed = try push.claim(owner: "a", limit: 10)
+        #expect(claimed.map(\.noticeID) == ids)
+        #expect(try push.claim(owner: "b", limit: 10).isEmpty, "held by a")
+        // Service unavailable with Retry-After: due again after it, with the same collapse id.
+        var summary = try push.record([(claimed[0], .retry(after: 120, status: 503, error: "APNs answered 503"))])
+        #expect(summary.retried == 1)
+        #expect(try push.claim(owner: "b", limit: 10).isEmpty)
+        fixture.clock.advance(by: 121)
+        let again = try push.claim(owner: "b", limit: 10)
+        #expect(again.map(\.collapseID) == claimed.map(\.collapseID))
+        #expect(again.first?.attempt == 2)
+        // A lease lost (a worker that died) is taken over when it runs out.
+        fixture.clock.advance(by: Double(push.policy.leaseSeconds) + 1)
+        let takenOver = try push.claim(owner: "c", limit: 10)
+        #expect(takenOver.first?.attempt == 3)
+        summary = try push.record([(again[0], .sent(status: 200))])
+        #expect(summary.sent == 0, "b's lease ended: its late answer is not recorded")
+        summary = try push.record([(takenOver[0], .removeDevice(status: 410, reason: "APNs answered 410 Unregistered"))])
+        #expect(summary.devicesRemoved == 1)
+        #expect(try push.devices(userID: ana.id).isEmpty)
+        _ = phone
+
+        // The last attempt fails for good.
+        let other = try device(ana, "ana-tablet")
+        _ = try push.queueTest(userID: ana.id)
+        for attempt in 1...push.policy.maxAttempts {
+            fixture.clock.advance(by: 3_600)
+            let batch = try push.claim(owner: "a", limit: 10)
+            guard batch.count == 1 else { break }
+            #expect(batch[0].attempt == attempt)
+            _ = try push.record([(batch[0], .retry(after: 1, status: 500, error: "APNs answered 500"))])
+        }
+        let status = try fixture.pool.read { db in try db.scalar("SELECT status FROM push_notices WHERE device_id = ?", [other.id], as: String.self) }
+        #expect(status == "failed")
+    }
+}
