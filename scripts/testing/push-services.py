@@ -16,6 +16,8 @@ RSA, its token_uri on this server), then serves with hypercorn:
     POST /v1/projects/{project}/messages:send  FCM HTTP v1: the bearer access token checked
   Plain control port (HTTP/1.1):
     GET  /received      {"apns": [...], "fcm": [...], "token_grants": N, "provider_tokens": [...]}
+    GET  /counts        {kind: notices received}
+    GET  /ready-times   {reward id: when its first reward_ready notice arrived at APNs}
     POST /answer        {"service": "apns"|"fcm", "token": T, "status": S, "reason": R,
                          "retry_after": N?, "times": K}: the next K requests for T get that answer
     POST /expire-provider-tokens   {"before": T?}: APNs answers 403 ExpiredProviderToken to tokens
@@ -239,6 +241,23 @@ def main():
 
         def do_GET(self):
             with lock:
+                if self.path.startswith("/counts"):
+                    counts = {}
+                    for record in state["apns"]:
+                        kind = (record.get("payload") or {}).get("kind", "")
+                        counts[kind] = counts.get(kind, 0) + 1
+                    for record in state["fcm"]:
+                        kind = record["message"].get("data", {}).get("kind", "")
+                        counts[kind] = counts.get(kind, 0) + 1
+                    return self.answer(counts)
+                if self.path.startswith("/ready-times"):
+                    # Each reward's first "sticker ready" notice: reward id -> when it arrived.
+                    first = {}
+                    for record in state["apns"]:
+                        payload = record.get("payload") or {}
+                        if payload.get("kind") == "reward_ready" and payload.get("reward_id") not in first:
+                            first[payload.get("reward_id")] = record["time"]
+                    return self.answer(first)
                 self.answer({k: state[k] for k in ("apns", "fcm", "token_grants", "provider_tokens")})
 
         def do_POST(self):

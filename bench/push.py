@@ -1,0 +1,195 @@
+"""The driver of bench/push (see that script for what it measures and why).
+
+    bench/push.py BELAY_BINARY CHECKIN_MEMBERS
+"""
+import http.client
+import json
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BELAY, MEMBERS = sys.argv[1], int(sys.argv[2])
+ROOT = os.getcwd()
+work = tempfile.mkdtemp(prefix="belay-bench-push.")
+children = []
+
+
+def start(arguments, **options):
+    child = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=open(os.path.join(work, f"child{len(children)}.err"), "w"),
+                             text=True, **options)
+    children.append(child)
+    return child
+
+
+def line_starting(child, prefix):
+    while True:
+        line = child.stdout.readline()
+        if not line:
+            sys.exit(f"error: a child ended before printing '{prefix}'; see {work}")
+        if line.startswith(prefix):
+            return line[len(prefix):].strip()
+
+
+def belay(*arguments):
+    return subprocess.run([BELAY, *arguments, "--config", config_path], check=True, capture_output=True, text=True).stdout
+
+
+def request(port, method, path, token=None, body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    answer = connection.getresponse()
+    data = answer.read()
+    connection.close()
+    return answer.status, json.loads(data) if data else None
+
+
+def seed(members, capacity):
+    tokens = os.path.join(work, f"tokens-{len(os.listdir(work))}.txt")
+    report = json.loads(belay("dev", "seed-bench", "--members", str(members), "--capacity", str(capacity), "--upcoming", "0",
+                              "--tokens", tokens, "--json"))
+    with open(tokens) as f:
+        report["members"] = [line.split() for line in f if line.strip()]
+    return report
+
+
+def give_devices(meetups):
+    """An iPhone for every member going to `meetups`, as the app would register it."""
+    db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
+    marks = ",".join("?" * len(meetups))
+    db.execute(f"""INSERT INTO devices (user_id, session_id, platform, token, app_id, environment, locale, created_at, updated_at)
+                   SELECT member_id, NULL, 'ios', 'bench' || member_id, 'club.belay.bench', 'production', 'ko', 0, 0
+                   FROM attendances WHERE meetup_id IN ({marks})""", meetups)
+    db.commit()
+    db.close()
+
+
+try:
+    services = start(["nice", "-n", "19", os.path.join(ROOT, "scripts/test-python"), os.path.join(ROOT, "scripts/testing/push-services.py"),
+                      "--dir", os.makedirs(os.path.join(work, "push")) or os.path.join(work, "push")])
+    control = int(line_starting(services, "listening "))
+    tls = int(line_starting(services, "tls "))
+    url = f"https://127.0.0.1:{tls}"
+    config_path = os.path.join(work, "config.json")
+    with open(config_path, "w") as f:
+        json.dump({
+            "data_directory": os.path.join(work, "data"), "assets_directory": os.path.join(ROOT, "Assets"),
+            "migrations_directory": os.path.join(ROOT, "Migrations"),
+            "server": {"host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1:8080"},
+            "rate_limits": {"auth_per_address_per_minute": 100000000, "public_per_address_per_minute": 100000000},
+            "push": {"ca_file": os.path.join(work, "push", "ca.pem"),
+                     "apns": {"key_file": os.path.join(work, "push", "apns-key.p8"), "key_id": "PUSHKEY123", "team_id": "TEAM123456",
+                              "url": url, "sandbox_url": url}},
+        }, f)
+    belay("migrate")
+    print("Seeding: 120 members for the burst, 10,000 for the reminders, 4 x %d for the check-in runs..." % MEMBERS, file=sys.stderr)
+    burst = seed(120, 120)
+    reminded = seed(10_000, 10_000)
+    runs = {"without": [seed(MEMBERS, 10_000), seed(MEMBERS, 10_000)], "with": [seed(MEMBERS, 10_000), seed(MEMBERS, 10_000)]}
+    give_devices(burst["checkInMeetupIds"] + reminded["checkInMeetupIds"] + [m for r in runs["with"] for m in r["checkInMeetupIds"]])
+    # The reminded meetup starts in 100 minutes: inside push.reminder_minutes_before (120).
+    db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
+    soon = int((time.time() + 100 * 60) * 1000)
+    db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["checkInMeetupIds"][0]))
+    db.commit()
+    db.close()
+
+    # --- Row 3: 10,000 reminders due at once -------------------------------------------------
+    server = start([BELAY, "serve", "--config", config_path])
+    started = time.time()
+    port = int(line_starting(server, "listening on http://127.0.0.1:"))
+    while True:
+        _, counts = request(control, "GET", "/counts")
+        if counts.get("meetup_reminder", 0) >= 10_000:
+            break
+        if time.time() - started > 300:
+            break
+        time.sleep(0.2)
+    reminders_seconds = time.time() - started
+    reminders_done = counts.get("meetup_reminder", 0)
+
+    # --- Row 2: 120 check-ins at once, to each "sticker ready" notice -------------------------
+    host = burst["hostToken"]
+    meetup = burst["checkInMeetupIds"][0]
+    _, code = request(port, "GET", f"/v1/meetups/{meetup}/check-in-code", host)
+    answered = {}
+    barrier = threading.Barrier(len(burst["members"]))
+
+    def check_in(token):
+        barrier.wait()
+        status, body = request(port, "POST", f"/v1/meetups/{meetup}/check-in", token, {"code": code["code"]})
+        if status in (200, 201):
+            answered[body["reward"]["id"]] = time.time()
+
+    threads = [threading.Thread(target=check_in, args=(member[0],)) for member in burst["members"]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    burst_span = max(answered.values()) - min(answered.values())
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        _, ready = request(control, "GET", "/ready-times")
+        if all(str(reward) in ready for reward in answered):
+            break
+        time.sleep(0.2)
+    lags = sorted(ready[str(reward)] - at for reward, at in answered.items() if str(reward) in ready)
+
+    # --- Row 1: check-ins with and without devices, alternating ------------------------------
+    def members_file(report):
+        path = os.path.join(work, f"members-{report['checkInMeetupIds'][0]}.txt")
+        codes = {}
+        with open(path, "w") as f:
+            for token, meetup_id in report["members"]:
+                if meetup_id not in codes:
+                    codes[meetup_id] = request(port, "GET", f"/v1/meetups/{meetup_id}/check-in-code", report["hostToken"])[1]["code"]
+                f.write(f"{token} {meetup_id} {codes[meetup_id]}\n")
+        return path
+
+    rates = {"without": [], "with": []}
+    for index in range(2):
+        for kind in ("without", "with"):
+            path = members_file(runs[kind][index])
+            output = subprocess.run(["wrk", "-t2", "-c64", "-d5s", "--latency", "-s", os.path.join(ROOT, "bench/http-check-in.lua"),
+                                     f"http://127.0.0.1:{port}/v1/meetups/0/check-in", "--", path, "2"],
+                                    check=True, capture_output=True, text=True).stdout
+            rates[kind].append(float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)))
+    without, with_devices = statistics.mean(rates["without"]), statistics.mean(rates["with"])
+
+    def verdict(ok):
+        return "PASS" if ok else "FAIL"
+
+    cores = os.cpu_count()
+    print(f"\nbench/push: {cores} cores; belay serve on its defaults (server threads = cores, 2 render workers); APNs and FCM on loopback "
+          f"(hypercorn, HTTP/2 over TLS, nice 19)")
+    print(f"{'row':<78} {'measured':>22} {'anchor / target':>30}  verdict")
+    print(f"{'POST check-in, members without a device (anchor; mean of 2 x 5 s)':<78} {without:>18.0f} /s {'':>30}")
+    share = with_devices / without
+    print(f"{'POST check-in, every member with an iPhone registered (mean of 2 x 5 s)':<78} {with_devices:>18.0f} /s "
+          f"{f'{share:.0%} of anchor, target 90%':>30}  {verdict(share >= 0.9)}")
+    p50 = statistics.median(lags) if lags else float("nan")
+    p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))] if lags else float("nan")
+    label = f"120 check-ins at once ({burst_span:.2f} s apart): answer -> 'sticker ready' at APNs"
+    print(f"{label:<78} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>22} {'p50 < 0.5 s, p99 < 1 s':>30}  {verdict(len(lags) == 120 and p50 < 0.5 and p99 < 1)}")
+    label = f"10,000 reminders due at once: all delivered ({reminders_done} arrived)"
+    print(f"{label:<78} {f'{reminders_seconds:.1f} s':>22} {'60 s':>30}  {verdict(reminders_done >= 10_000 and reminders_seconds <= 60)}")
+    print(f"(check-in runs: without {', '.join(f'{r:.0f}' for r in rates['without'])}; with {', '.join(f'{r:.0f}' for r in rates['with'])} /s; "
+          f"{len(lags)} of 120 ready notices arrived)")
+finally:
+    for child in children:
+        child.terminate()
+    for child in children:
+        try:
+            child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    shutil.rmtree(work, ignore_errors=True)
