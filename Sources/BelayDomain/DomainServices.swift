@@ -34,6 +34,8 @@ public struct DomainServices: Sendable {
     public let accounts: AccountService
     /// Invite codes for sign-up by invite.
     public let invites: InviteService
+    /// Front-desk kiosk links showing a meetup's check-in code.
+    public let kiosks: KioskService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -63,6 +65,7 @@ public struct DomainServices: Sendable {
         calendar = CalendarService(pool: pool, clock: clock)
         accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
         invites = InviteService(pool: pool, clock: clock)
+        kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }
