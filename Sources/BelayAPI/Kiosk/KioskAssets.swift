@@ -20,6 +20,8 @@ extension KioskDocument {
         if (!bar) { return; }
         var left = Math.max(0, deadline - Date.now());
         bar.style.transform = "scaleX(" + Math.min(1, left / stepMilliseconds).toFixed(4) + ")";
+        // The last seconds of a code: a phone that reads it now still gets one more step.
+        bar.classList.toggle("ending", left < 5000);
       }
 
       function gone(problem) {
@@ -39,6 +41,7 @@ extension KioskDocument {
         show("code", open);
         show("bar-track", open);
         show("waiting", !open);
+        show("hint", open);
         if (!open) {
           byId("waiting").textContent = state.opens_text || "";
           return;
@@ -110,6 +113,7 @@ extension KioskDocument {
     * { box-sizing: border-box; }
     [hidden] { display: none !important; }
     html, body { margin: 0; height: 100%; }
+    html:lang(ko) body { word-break: keep-all; }
     body.kiosk {
       background: #10141b; color: #f4f6fa;
       font-family: "Noto Sans", "NanumGothic", "Noto Sans CJK KR", "Noto Sans CJK JP", system-ui, sans-serif;
@@ -127,7 +131,8 @@ extension KioskDocument {
       letter-spacing: .08em; padding-left: .08em; font-variant-numeric: tabular-nums;
     }
     .bar-track { height: 1.2vh; min-height: 8px; border-radius: 999px; background: #2a3140; overflow: hidden; }
-    .bar { height: 100%; width: 100%; background: #6ee7a8; transform-origin: left center; transition: transform .25s linear; }
+    .bar { height: 100%; width: 100%; background: #6ee7a8; transform-origin: left center; transition: transform .25s linear, background-color .5s; }
+    .bar.ending { background: #f0c674; }
     .waiting {
       margin: 0; padding: 8vh 3vw; border: 2px dashed #3a4354; border-radius: 2.2vh; text-align: center;
       font-size: min(5.5vh, 4.5vw); font-weight: 600; line-height: 1.3;
@@ -145,7 +150,11 @@ extension KioskDocument {
     .offline { margin: 2vh 0 0; color: #f0c674; font-size: min(2.6vh, 3vw); }
     .notice { height: 100vh; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 6vw; text-align: center; }
     .notice h1 { margin: 0 0 2vh; font-size: min(6vh, 7vw); }
-    .notice p { margin: 0 0 2vh; color: #b8c0cc; font-size: min(3.2vh, 4.4vw); }
+    .notice p { margin: 0 0 2vh; max-width: 40em; color: #b8c0cc; font-size: min(3.2vh, 4.4vw); line-height: 1.45; }
+    .notice .link-code { color: #f4f6fa; font-weight: 700; font-variant-numeric: tabular-nums; }
+    .notice .club { margin-top: 3vh; color: #8d96a5; }
+    .apps { display: flex; gap: 12px; justify-content: center; flex-wrap: wrap; margin: 1vh 0 2vh; }
+    .store { color: #10141b; background: #f4f6fa; text-decoration: none; padding: 10px 16px; border-radius: 10px; font-weight: 600; }
     @media (max-aspect-ratio: 1/1) {
       body.kiosk { overflow: auto; }
       .screen { height: auto; min-height: 100vh; flex-direction: column-reverse; justify-content: center; gap: 3vh; padding: 4vh 6vw; }

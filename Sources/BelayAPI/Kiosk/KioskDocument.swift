@@ -14,6 +14,11 @@ enum KioskDocument {
     static let scriptPath = "/assets/kiosk.js"
     static let stylesheetPath = "/assets/kiosk.css"
 
+    /// The addresses the page names, with a digest of the content: they are cached, and a
+    /// page served after an upgrade must not run the script (or style) of the version before.
+    static let versionedScript = scriptPath + "?v=" + String(ContentDigest.hex(of: Array(script.utf8)).prefix(12))
+    static let versionedStylesheet = stylesheetPath + "?v=" + String(ContentDigest.hex(of: Array(stylesheet.utf8)).prefix(12))
+
     /// How often the script asks for the state (sooner when the code is about to change).
     static let refreshMilliseconds = 2_000
 
@@ -119,8 +124,8 @@ enum KioskDocument {
         let hidden = { (shown: Bool) in shown ? "" : " hidden" }
         return SharePageDocument.head(title: meetup.title, settings: settings) + """
         <meta name="robots" content="noindex">
-        <link rel="stylesheet" href="\(stylesheetPath)">
-        <script src="\(scriptPath)" defer></script>
+        <link rel="stylesheet" href="\(versionedStylesheet)">
+        <script src="\(versionedScript)" defer></script>
         </head>
         <body class="kiosk" data-state="\(e(stateURL))" data-status="\(open ? "open" : "not_open")" data-refresh-after-ms="\(state.refreshAfterMilliseconds)">
         <main id="live" class="screen">
@@ -137,7 +142,7 @@ enum KioskDocument {
             <p class="place" dir="auto">\(e(meetup.placeName))</p>
             <p class="time"><time datetime="\(e(RFC3339.string(from: meetup.startsAt, fraction: .none)))">\(e(state.timeText))</time></p>
             <p id="count" class="count" aria-live="polite">\(e(state.countText))</p>
-            <p class="hint">\(e(language.scanToCheckIn))</p>
+            <p id="hint" class="hint"\(hidden(open))>\(e(language.scanToCheckIn))</p>
             <p id="offline" class="offline" hidden>\(e(language.reconnecting))</p>
           </section>
         </main>
@@ -156,7 +161,7 @@ enum KioskDocument {
         let e = HTMLText.escaped
         return SharePageDocument.head(title: title, settings: settings) + """
         <meta name="robots" content="noindex">
-        <link rel="stylesheet" href="\(stylesheetPath)">
+        <link rel="stylesheet" href="\(versionedStylesheet)">
         </head>
         <body class="kiosk" data-status="gone">
         <main class="notice">
@@ -170,11 +175,12 @@ enum KioskDocument {
         """
     }
 
-    /// The page of the check-in link for a browser without the app: what the link does, and
-    /// where to get the app (the store links of `app_links`), in the share pages' style.
-    static func checkInLinkPage(title: String, detail: String, settings: SharePageSettings) -> String {
+    /// The page of the check-in link for a browser without the app: what the link does, the
+    /// code it carries, and where to get the app (the store links of `app_links`).
+    static func checkInLinkPage(code: String, settings: SharePageSettings) -> String {
         let e = HTMLText.escaped
         let language = settings.language
+        let title = language.checkInWithApp(club: settings.clubName)
         var stores = ""
         if !settings.appStoreURL.isEmpty {
             stores += "<a class=\"store\" href=\"\(e(settings.appStoreURL))\">\(e(language.appStore))</a>"
@@ -183,16 +189,17 @@ enum KioskDocument {
             stores += "<a class=\"store\" href=\"\(e(settings.playStoreURL))\">\(e(language.playStore))</a>"
         }
         let apps = stores.isEmpty ? "" : "\n  <nav class=\"apps\">\(stores)</nav>"
+        let digits = code.isEmpty ? "" : "\n  <p class=\"link-code\">\(e(language.codeInLink(code)))</p>"
         return SharePageDocument.head(title: title, settings: settings) + """
         <meta name="robots" content="noindex">
-        <link rel="stylesheet" href="\(SharePageDocument.stylesheetPath)">
+        <link rel="stylesheet" href="\(versionedStylesheet)">
         </head>
-        <body>
-        <main class="message">
+        <body class="kiosk">
+        <main class="notice">
           <h1>\(e(title))</h1>
-          <p>\(e(detail))</p>\(apps)
+          <p>\(e(language.checkInWithAppDetail))</p>\(digits)\(apps)
+          <p class="club" dir="auto">\(e(settings.clubName))</p>
         </main>
-        <footer dir="auto">\(e(settings.clubName))</footer>
         </body>
         </html>
 

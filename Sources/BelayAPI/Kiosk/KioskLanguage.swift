@@ -14,9 +14,9 @@ extension SharePageLanguage {
 
     var scanToCheckIn: String {
         switch self {
-        case .korean: return "휴대폰 카메라로 QR 코드를 스캔해 체크인하세요. 앱에서 아래 숫자를 입력해도 돼요."
-        case .japanese: return "スマートフォンのカメラでQRコードを読み取ってチェックインしてください。アプリで下の数字を入力することもできます。"
-        case .english: return "Scan the QR code with your phone's camera to check in, or type the digits into the app."
+        case .korean: return "휴대폰 카메라로 QR 코드를 스캔해 체크인하세요. 앱에 여섯 자리 코드를 입력해도 돼요."
+        case .japanese: return "スマートフォンのカメラでQRコードを読み取ってチェックインしてください。アプリで6桁のコードを入力することもできます。"
+        case .english: return "Scan the QR code with your phone's camera to check in, or type the six digits into the app."
         }
     }
 

@@ -27,13 +27,14 @@ extension APIRoutes {
         publicPages.get("/k/{token}/state") { _, context in
             try kioskState(token: try context.parameters.require("token"))
         }
-        publicPages.get(KioskDocument.scriptPath) { _, _ in
-            Response(status: .ok, headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300",
+        // Named by the page with `?v=` and a digest of their content, so they may be kept a day.
+        publicPages.get(KioskDocument.scriptPath, query: ["v"]) { _, _ in
+            Response(status: .ok, headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: KioskDocument.script))
         }
-        publicPages.get(KioskDocument.stylesheetPath) { _, _ in
-            Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300",
+        publicPages.get(KioskDocument.stylesheetPath, query: ["v"]) { _, _ in
+            Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: KioskDocument.stylesheet))
         }
@@ -43,15 +44,11 @@ extension APIRoutes {
         // meetup, so trying ids tells nobody anything.
         publicPages.get("/c/{id}", query: .any) { request, context in
             _ = try context.id()
-            let settings = services.sharePageSettings
-            let language = settings.language
             let digits = String((request.query("code") ?? "").prefix(6).filter(\.isASCII).filter(\.isNumber))
-            var detail = language.checkInWithAppDetail
-            if !digits.isEmpty { detail += " " + language.codeInLink(digits) }
             var headers = Self.publicPageHeaders
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
-            return Response(status: .ok, headers: headers, body: ResponseBody(string: KioskDocument.checkInLinkPage(
-                title: language.checkInWithApp(club: settings.clubName), detail: detail, settings: settings)))
+            return Response(status: .ok, headers: headers,
+                            body: ResponseBody(string: KioskDocument.checkInLinkPage(code: digits, settings: services.sharePageSettings)))
         }
     }
 
