@@ -28,7 +28,9 @@ public final class AttendanceService: Sendable {
     /// `waitlisted` at the back of the line. Joining again while attending changes nothing;
     /// joining after leaving puts the member at the back of the line. An admin may add
     /// members to a meetup that has ended, completed or not (to record who came, then check
-    /// them in at the time they did); before its end a completed meetup takes no one.
+    /// them in at the time they did); before its end a completed meetup takes no one. A host
+    /// adds only members they may see (`UserVisibility`); any other id is `user_not_found`,
+    /// as an id no user has.
     /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
     ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
     public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
