@@ -9,9 +9,10 @@ deps:
 	@scripts/install-deps
 
 ## What the test suite starts besides: a throwaway PostgreSQL cluster, headless Chromium,
-## nginx, and Python's venv for the reference libraries the tests check Belay against.
+## nginx, Python's venv for the reference libraries the tests check Belay against, and
+## zbarimg to read the kiosk's QR code back from a screenshot.
 test-deps:
-	@scripts/install-deps postgresql chromium nginx python3 python3-venv time
+	@scripts/install-deps postgresql chromium nginx python3 python3-venv time zbar-tools
 
 build: deps
 	$(SWIFT) build

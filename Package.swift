@@ -19,6 +19,7 @@ import PackageDescription
 ///   BelayRender ──────────────────► BelayPipeline
 ///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
+///   libqrencode ─► BelayAPI (the kiosk's QR code, drawn as SVG)
 ///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks + BelayPush ─► BelayComposition ─► BelayCommandLine ─► belay
 ///   BelayCore ─► BelayArguments (the command-line framework) ─► BelayCommandLine (commands only)
 /// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
@@ -53,6 +54,7 @@ let package = Package(
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
+        systemLibrary("CQREncode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
 
         // C shims for what Swift cannot call (setjmp/longjmp error handling, variadic functions,
         // macros) and, in CImageShim, the renderer's hottest loops, compiled -O2 in every configuration.
@@ -91,7 +93,8 @@ let package = Package(
         .target(name: "BelayPush", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "BelayIdentity", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
-        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity"]),
+        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity",
+                                             "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP", "BelayPostgres",

@@ -91,15 +91,16 @@ try:
                               "url": url, "sandbox_url": url}},
         }, f)
     belay("migrate")
+    belay("holds", "import")
     print("Seeding: 120 members for the burst, 10,000 for the reminders, 4 x %d for the check-in runs..." % MEMBERS, file=sys.stderr)
     burst = seed(120, 120)
     reminded = seed(10_000, 10_000)
     runs = {"without": [seed(MEMBERS, 10_000), seed(MEMBERS, 10_000)], "with": [seed(MEMBERS, 10_000), seed(MEMBERS, 10_000)]}
-    give_devices(burst["checkInMeetupIds"] + reminded["checkInMeetupIds"] + [m for r in runs["with"] for m in r["checkInMeetupIds"]])
+    give_devices(burst["check_in_meetup_ids"] + reminded["check_in_meetup_ids"] + [m for r in runs["with"] for m in r["check_in_meetup_ids"]])
     # The reminded meetup starts in 100 minutes: inside push.reminder_minutes_before (120).
     db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
     soon = int((time.time() + 100 * 60) * 1000)
-    db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["checkInMeetupIds"][0]))
+    db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["check_in_meetup_ids"][0]))
     db.commit()
     db.close()
 
@@ -118,8 +119,8 @@ try:
     reminders_done = counts.get("meetup_reminder", 0)
 
     # --- Row 2: 120 check-ins at once, to each "sticker ready" notice -------------------------
-    host = burst["hostToken"]
-    meetup = burst["checkInMeetupIds"][0]
+    host = burst["host_token"]
+    meetup = burst["check_in_meetup_ids"][0]
     _, code = request(port, "GET", f"/v1/meetups/{meetup}/check-in-code", host)
     answered = {}
     barrier = threading.Barrier(len(burst["members"]))
@@ -127,8 +128,10 @@ try:
     def check_in(token):
         barrier.wait()
         status, body = request(port, "POST", f"/v1/meetups/{meetup}/check-in", token, {"code": code["code"]})
-        if status in (200, 201):
+        if status in (200, 201) and body.get("reward"):
             answered[body["reward"]["id"]] = time.time()
+        else:
+            print(f"warning: a check-in answered {status}: {body}", file=sys.stderr)
 
     threads = [threading.Thread(target=check_in, args=(member[0],)) for member in burst["members"]]
     for thread in threads:
@@ -146,12 +149,12 @@ try:
 
     # --- Row 1: check-ins with and without devices, alternating ------------------------------
     def members_file(report):
-        path = os.path.join(work, f"members-{report['checkInMeetupIds'][0]}.txt")
+        path = os.path.join(work, f"members-{report['check_in_meetup_ids'][0]}.txt")
         codes = {}
         with open(path, "w") as f:
             for token, meetup_id in report["members"]:
                 if meetup_id not in codes:
-                    codes[meetup_id] = request(port, "GET", f"/v1/meetups/{meetup_id}/check-in-code", report["hostToken"])[1]["code"]
+                    codes[meetup_id] = request(port, "GET", f"/v1/meetups/{meetup_id}/check-in-code", report["host_token"])[1]["code"]
                 f.write(f"{token} {meetup_id} {codes[meetup_id]}\n")
         return path
 

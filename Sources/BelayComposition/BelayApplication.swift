@@ -228,7 +228,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     // Paths that carry a credential: a path under one that matches no route is logged without it.
     router.addStandardMiddleware(logger: httpLogger, metrics: metricsRegistry,
                                  trustedProxies: Set(configuration.server.trustedProxies),
-                                 secretPathPrefixes: ["/v1/calendar/", "/auth/email/", "/invite/", "/s/"])
+                                 secretPathPrefixes: ["/v1/calendar/", "/auth/email/", "/invite/", "/s/", "/k/"])
     router.add(middleware: DomainErrorMiddleware(storageFull: StorageFullAlarm(logger: logger, clock: options.clock)))
     APIRoutes(services: services, tokenCache: TokenCache(lifetime: options.tokenCacheLifetime, clock: options.clock),
               responseCache: ResponseCache(lifetime: options.responseCacheLifetime, clock: options.clock),

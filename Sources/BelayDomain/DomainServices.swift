@@ -36,6 +36,8 @@ public struct DomainServices: Sendable {
     public let invites: InviteService
     /// Members' devices, their choices of notices, and the push notice outbox.
     public let push: PushService
+    /// Front-desk kiosk links showing a meetup's check-in code.
+    public let kiosks: KioskService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -67,6 +69,7 @@ public struct DomainServices: Sendable {
         accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
         invites = InviteService(pool: pool, clock: clock)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
+        kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

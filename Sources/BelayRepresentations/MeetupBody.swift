@@ -26,6 +26,7 @@ public struct MeetupBody: JSONRepresentable {
             json.member("going_count", meetup.goingCount)
             json.member("waitlist_count", meetup.waitlistCount)
             json.member("checked_in_count", meetup.checkedInCount)
+            json.member("no_shows", meetup.noShows)
             json.member("places_left", meetup.placesLeft)
             json.member("check_in_opens_at", window.opensAt, offset: zone)
             json.member("check_in_closes_at", window.closesAt, offset: zone)

@@ -33,6 +33,12 @@ import BelayTestSupport
                                                 "--capacity", "2", "--host", "jisoo") as? [String: Any])
         let id = String(try #require(meetup["id"] as? Int))
 
+        // The front desk's screen: a link for the tablet, and turning it off.
+        let kiosk = try #require(try club.json("meetups", "kiosk", id) as? [String: Any])
+        #expect((kiosk["url"] as? String)?.hasPrefix("http://127.0.0.1:8080/k/") == true)
+        #expect(try club.run("meetups", "kiosk", id).standardError.contains("Put this link on the front desk tablet"))
+        #expect(try club.succeed("meetups", "kiosk", id, "--revoke") == "\(id)  2 kiosk links revoked\n")
+
         // Four join; two go, two wait in order.
         let added = try club.run("attendees", "add", id, "minji", "dahye", "jun", "hana")
         #expect(added.status == 0, "\(added)")

@@ -139,6 +139,10 @@ import Testing
     @Test func hostsAndTheCommandLineMayAddMembers() throws {
         let meetup = try fixture.meetup(capacity: 5)
         let member = try fixture.member()
+        // A host adds only members they may see (who joined one of their meetups): any other
+        // id is answered as one no user has.
+        #expect(refusal { _ = try attendance.join(meetupID: meetup.id, memberID: member.id, by: fixture.hostActor) } == .userNotFound)
+        _ = try join(member, try fixture.meetup(capacity: 5, startsIn: 7_200))
         #expect(try attendance.join(meetupID: meetup.id, memberID: member.id, by: fixture.hostActor).attendance.status == .going)
         let another = try fixture.member()
         #expect(try attendance.join(meetupID: meetup.id, memberID: another.id, by: .commandLine).attendance.status == .going)

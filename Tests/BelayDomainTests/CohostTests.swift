@@ -35,6 +35,10 @@ import Testing
         #expect(try meetups.isManaged(meetupID: meetup.id, by: actor(cohost)))
         #expect(try !meetups.isManaged(meetupID: meetup.id, by: actor(stranger)))
 
+        // Adding a member by id, like any naming of a user, needs one the co-host may see.
+        #expect(refusal { _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: actor(cohost)) } == .userNotFound)
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: actor(member))
+        _ = try fixture.domain.attendance.leave(meetupID: meetup.id, memberID: member.id, by: actor(cohost))
         _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: actor(cohost))
         _ = try meetups.currentCheckInCode(meetupID: meetup.id, by: actor(cohost))
         var changes = MeetupChanges()

@@ -212,5 +212,12 @@ import Testing
         }
         let status = try fixture.pool.read { db in try db.scalar("SELECT status FROM push_notices WHERE device_id = ?", [other.id], as: String.self) }
         #expect(status == "failed")
+
+        // Finished notices go after push.retention_days; pending ones stay.
+        _ = try push.queueTest(userID: ana.id)
+        #expect(try push.prune() == 0, "none is older than push.retention_days yet")
+        fixture.clock.advance(by: Double(push.policy.retentionDays + 1) * 86_400)
+        #expect(try push.prune() == 2, "the failed ones")
+        #expect(try notices().map(\.kind) == ["test"], "the pending test notice stays")
     }
 }

@@ -56,7 +56,7 @@ public enum DomainProblems {
         case .notPermitted:
             status = .forbidden
         case .handleTaken, .emailTaken, .meetupCancelled, .meetupCompleted, .meetupOver, .notAttending, .waitlisted,
-             .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .noOffer, .windowNotOpen, .windowClosed, .tooManyAttempts,
+             .alreadyCancelled, .alreadyCheckedIn, .notCheckedIn, .noOffer, .meetupNotCompleted, .windowNotOpen, .windowClosed, .tooManyAttempts,
              .shareEventLimit, .rewardRevoked:
             status = .conflict
         case .storageFailure where error.underlying?.isStorageFull == true:

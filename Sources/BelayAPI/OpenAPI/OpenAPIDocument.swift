@@ -10,7 +10,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -38,7 +38,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every schema group, in the order `components/schemas` takes them.
-    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas]
+    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas]
 
     /// `components/schemas`: the groups merged (the first of two same-named schemas is kept;
     /// `duplicateSchemaNames` lets the tests make sure there are none).
@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -96,7 +96,7 @@ public enum OpenAPIDocument {
         ("rate_limited", "429: too many requests under one limit (`policy` names it); retry after `Retry-After` seconds. Every limited answer has the `RateLimit` and `RateLimit-Policy` fields."),
         ("sign_in_method_disabled", "403: this way of signing in is not set up on the server."),
         ("invalid_body", "422: the body's members do not fit together (say which one to send)."),
-    ] + identityTokenCodes.map { code in
+    ] + kioskProblemCodes + identityTokenCodes.map { code in
         (code.rawValue, code == .keysUnavailable ? "503: the identity provider's keys cannot be fetched now; retry after `Retry-After` seconds."
             : code == .malformedToken ? "422: the ID token is not a JWT." : "401: the ID token was refused.")
     } + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
@@ -122,7 +122,8 @@ public enum OpenAPIDocument {
         the app needs to share it to Instagram or Facebook Stories or the system share sheet.
 
         Every route except `/healthz`, `/readyz`, `/openapi.json`, signing in (`/v1/auth/…`), the public \
-        share pages (`/s/…`, their stylesheet) and the app-link files (`/.well-known/…`) needs \
+        share pages (`/s/…`, their stylesheet), the front-desk kiosk (`/k/…`, its check-in links `/c/…`, its \
+        script and stylesheet) and the app-link files (`/.well-known/…`) needs \
         `Authorization: Bearer <token>`: the access token of a sign-in, renewed with its refresh token. \
         Members act for themselves; hosts manage the meetups they host; admins everything. Bodies are \
         JSON with snake_case members; times are RFC 3339 with an offset (a meetup's own zone for its \
@@ -371,7 +372,7 @@ public enum OpenAPIDocument {
         var parameters: [JSONValue] = operation.pathParameterNames.map { name in
             let schema: JSONValue = name == "hash"
                 ? ["type": "string", "pattern": "^[0-9a-f]{64}$"]
-                : name == "token" ? ["type": "string", "description": "The feed token from `calendar_url`."]
+                : name == "token" ? ["type": "string", "description": operation.path.hasPrefix("/k/") ? "The kiosk link's token." : "The feed token from `calendar_url`."]
                 : name == "hold_id" ? ["type": "string", "description": "A hold id from `GET /v1/holds`, e.g. `jug-gold`."]
                 : ["type": "integer", "format": "int64", "minimum": 1]
             let description = name == "hash" ? "The image's content hash, as in the reward's image URL." : "The \(name)."
@@ -390,7 +391,7 @@ public enum OpenAPIDocument {
         var problems = Set(operation.problems)
         if !operation.isPublic { problems.insert(401) }
         // Changes are limited per member, the public pages per address (`rate_limits`).
-        if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/"].contains(where: operation.path.hasPrefix) {
+        if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/", "/k/", "/c/"].contains(where: operation.path.hasPrefix) {
             problems.insert(429)
         }
         problems.insert(500)

@@ -89,6 +89,7 @@ extension OpenAPIDocument {
                 "going_count": Schema.integer("Members holding a place (going and checked in)."),
                 "waitlist_count": Schema.integer,
                 "checked_in_count": Schema.integer,
+                "no_shows": Schema.nullable(Schema.integer("Once the meetup is completed, the members who held a place and never checked in; null before.")),
                 "places_left": Schema.integer,
                 "check_in_opens_at": Schema.dateTime,
                 "check_in_closes_at": Schema.dateTime,

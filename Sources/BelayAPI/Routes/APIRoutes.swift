@@ -87,6 +87,8 @@ public struct APIRoutes: Sendable {
         registerCohostRoutes(on: authenticated)
         registerSeriesRoutes(on: authenticated)
         registerWaitlistRoutes(on: authenticated)
+        registerHostTaskRoutes(on: authenticated)
+        registerKioskRoutes(public: publicPages, authenticated: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

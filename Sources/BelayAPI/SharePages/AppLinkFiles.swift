@@ -1,8 +1,8 @@
 import BelayCore
 import BelayRepresentations
 
-/// The files that tell iOS and Android that `/s/…`, `/auth/email/…` and `/invite/…` links belong to the club's app, so a
-/// tapped share link opens the app where it is installed (and the page elsewhere).
+/// The files that tell iOS and Android that `/s/…`, `/auth/email/…`, `/invite/…` and `/c/…` (the kiosk's check-in
+/// links) belong to the club's app, so a tapped share link opens the app where it is installed (and the page elsewhere).
 enum AppLinkFiles {
     /// `/.well-known/apple-app-site-association`: `applinks` in the `components` format,
     /// matching share pages, email sign-in links and invite links. Nil when no iOS app id is configured.
@@ -18,7 +18,8 @@ enum AppLinkFiles {
                         json.array(ids) { json, id in json.string(id) }
                         json.key("components")
                         json.array([("/s/*", "Pages of shared rewards"), ("/auth/email/*", "Email sign-in links"),
-                                    ("/invite/*", "Invites to join the club")]) { json, component in
+                                    ("/invite/*", "Invites to join the club"),
+                                    ("/c/*", "Check-in links of the front-desk kiosk's QR code")]) { json, component in
                             json.object { json in
                                 json.member("/", component.0)
                                 json.member("comment", component.1)

@@ -112,22 +112,6 @@ struct AttendeesCommand: ParsableCommand {
         @Argument(AttendeesCommand.member) var handle: String
         @Flag(.json) var json: Bool
 
-        /// What removing did: the member's attendance, now cancelled, and those promoted from
-        /// the waitlist, each in the attendee's one JSON shape.
-        struct Removal: JSONRepresentable {
-            let removed: AttendeeBody
-            let promoted: [AttendeeBody]
-
-            func write(to json: inout JSONOutput) {
-                json.object { json in
-                    json.key("removed")
-                    removed.write(to: &json)
-                    json.key("promoted")
-                    json.array(promoted) { json, attendee in attendee.write(to: &json) }
-                }
-            }
-        }
-
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             _ = try services.meetup(meetupID)
@@ -137,7 +121,7 @@ struct AttendeesCommand: ParsableCommand {
                 services.body(attendance, of: try services.users.user(id: attendance.memberID))
             }
             if json {
-                return context.printJSON(Removal(removed: services.body(result.attendance, of: user), promoted: promoted))
+                return context.printJSON(AttendeeRemovalBody(removed: services.body(result.attendance, of: user), promoted: promoted))
             }
             var table = Table(columns: ["handle", "status", "change"])
             table.append([user.handle, result.attendance.status.rawValue, "removed"])

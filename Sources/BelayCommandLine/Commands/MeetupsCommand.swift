@@ -4,7 +4,7 @@ import BelayCore
 import BelayDomain
 import BelayRepresentations
 
-/// `belay meetups create|list|show|update|cancel|code`.
+/// `belay meetups create|list|show|update|cancel|code|kiosk`.
 struct MeetupsCommand: ParsableCommand {
     /// The usage error for a `--time-zone` that is not one, with the closest name when one is near.
     static func unknownZone(_ name: String) -> String {
@@ -15,7 +15,7 @@ struct MeetupsCommand: ParsableCommand {
 
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
-                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
+                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Kiosk.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
     }
 
     static let id = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")

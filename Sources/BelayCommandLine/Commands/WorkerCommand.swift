@@ -8,9 +8,9 @@ struct WorkerCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "worker",
-            abstract: "Run render workers and webhook delivery only (no HTTP), beside `belay serve` nodes.",
+            abstract: "Run render workers, webhook and push delivery only (no HTTP), beside `belay serve` nodes.",
             discussion: """
-            Runs render.workers render workers, the webhook delivery worker and the schedules (backfill,
+            Runs render.workers render workers, the webhook and push notice delivery workers and the schedules (backfill,
             check-in retention, meetup completion) on the configured database, and serves no requests.
             Start any number on any machines that share the database (database.url, PostgreSQL) and the
             data directory's images; each claims jobs under a lease naming its host and process, so a

@@ -70,3 +70,14 @@ public struct LeaveResult: Sendable, Hashable {
     /// Members moved from the waitlist to `going` in the same transaction.
     public let promoted: [Attendance]
 }
+
+/// A member's attendance record, for the hosts who may see them.
+public struct AttendanceRecord: Sendable, Hashable {
+    public let member: User
+    /// Meetups joined and not left: going, waitlisted or checked in.
+    public let joined: Int
+    /// Meetups checked in to.
+    public let checkedIn: Int
+    /// Completed meetups where the member held a place and never checked in.
+    public let noShows: Int
+}

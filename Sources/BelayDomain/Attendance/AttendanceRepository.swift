@@ -154,6 +154,20 @@ enum AttendanceRepository {
             """, [memberID, beforeID, limit], decode)
     }
 
+    /// A member's record: meetups joined and not left (going, waitlisted or checked in),
+    /// check-ins, and places held at completed meetups without checking in.
+    static func record(memberID: Int64, in db: Database) throws -> (joined: Int, checkedIn: Int, noShows: Int) {
+        try db.queryOne("""
+            SELECT COALESCE(SUM(CASE WHEN a.status <> 'cancelled' THEN 1 ELSE 0 END), 0) AS joined,
+                   COALESCE(SUM(CASE WHEN a.status = 'checked_in' THEN 1 ELSE 0 END), 0) AS checked_in,
+                   COALESCE(SUM(CASE WHEN a.status = 'going' AND m.status = 'completed' THEN 1 ELSE 0 END), 0) AS no_shows
+            FROM attendances a JOIN meetups m ON m.id = a.meetup_id
+            WHERE a.member_id = ?
+            """, [memberID]) {
+            (try $0.get("joined", as: Int.self), try $0.get("checked_in", as: Int.self), try $0.get("no_shows", as: Int.self))
+        } ?? (0, 0, 0)
+    }
+
     /// When the member's checked-in attendances before this one (in check-in order, ties
     /// broken by id) were checked in.
     static func checkInTimes(memberID: Int64, before checkedInAt: Date, attendanceID: Int64, in db: Database) throws -> [Date] {

@@ -28,7 +28,9 @@ public final class AttendanceService: Sendable {
     /// `waitlisted` at the back of the line. Joining again while attending changes nothing;
     /// joining after leaving puts the member at the back of the line. An admin may add
     /// members to a meetup that has ended, completed or not (to record who came, then check
-    /// them in at the time they did); before its end a completed meetup takes no one.
+    /// them in at the time they did); before its end a completed meetup takes no one. A host
+    /// adds only members they may see (`UserVisibility`); any other id is `user_not_found`,
+    /// as an id no user has.
     /// - Throws: `DomainError`: `meetup_not_found`, `user_not_found`, `not_permitted`,
     ///   `meetup_cancelled`, `meetup_completed`, `meetup_over`.
     public func join(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> JoinResult {
@@ -60,8 +62,14 @@ public final class AttendanceService: Sendable {
                 guard now < meetup.endsAt || actor.isAdmin else {
                     throw DomainError(.meetupOver, "Meetup \(meetupID) has already ended (an admin can still record who came)")
                 }
-                guard try UserRepository.find(id: memberID, in: db) != nil else {
-                    throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")
+                if actor.userID == memberID || actor.isAdmin {
+                    guard try UserRepository.find(id: memberID, in: db) != nil else {
+                        throw DomainError(.userNotFound, "No user has id \(memberID); create the user first")
+                    }
+                } else {
+                    // A host adding a member: named only to those who may see them, anyone
+                    // else hears what a missing id gets.
+                    _ = try UserVisibility.require(memberID, visibleTo: actor, field: "user_id", in: db)
                 }
                 if waitlist.policy.makesOffers { try waitlist.expireDue(meetupID: meetupID, now: now, in: db) }
                 let existing = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db)
@@ -110,7 +118,9 @@ public final class AttendanceService: Sendable {
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard let attendance = try AttendanceRepository.find(meetupID: meetupID, memberID: memberID, in: db) else {
-                    throw try DomainError(.notAttending, "\(UserRepository.handle(id: memberID, in: db)) is not attending meetup \(meetupID)")
+                    // Named only to those who may see them: anyone else hears what a missing id gets.
+                    let member = try UserVisibility.require(memberID, visibleTo: actor, in: db)
+                    throw DomainError(.notAttending, "\(member.handle) is not attending meetup \(meetupID)")
                 }
                 switch attendance.status {
                 case .cancelled:
@@ -217,6 +227,42 @@ public final class AttendanceService: Sendable {
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { Cursor(list: listName, key: 0, id: $0.id).encoded } : nil
         return Page(items: page, nextCursor: next)
+    }
+
+    /// The no-shows of a completed meetup: the members who held a place (`going`) and never
+    /// checked in, in join order.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the meetup's host,
+    ///   co-hosts and admins), `meetup_not_completed` (until then they may still come), bad
+    ///   limit or cursor.
+    public func noShows(meetupID: Int64, by actor: Actor, limit: Int = 50, cursor: String? = nil) throws -> Page<Attendee> {
+        try domainCall {
+            try pool.read { db in
+                let meetup = try Self.requireMeetup(meetupID, in: db)
+                guard try HostRights.manages(actor, meetupID: meetupID, hostID: meetup.hostID, in: db) else {
+                    throw DomainError(.notPermitted, "Only the meetup's host or co-hosts, or an admin, see who did not come")
+                }
+                guard meetup.status == .completed else {
+                    throw DomainError(.meetupNotCompleted, meetup.status == .cancelled
+                        ? "Meetup \(meetupID) was cancelled; nobody could come"
+                        : "Meetup \(meetupID) is not completed yet; members may still check in until its check-in window closes")
+                }
+            }
+        }
+        return try attendees(meetupID: meetupID, status: .going, limit: limit, cursor: cursor)
+    }
+
+    /// A member's attendance record across the club: meetups joined, check-ins, no-shows.
+    /// Seen by the member, the hosts who may see them (`UserVisibility`) and admins; to
+    /// anyone else the member is answered exactly like a missing one.
+    /// - Throws: `DomainError.userNotFound`.
+    public func record(memberID: Int64, by actor: Actor) throws -> AttendanceRecord {
+        try domainCall {
+            try pool.read { db in
+                let member = try UserVisibility.require(memberID, visibleTo: actor, in: db)
+                let counts = try AttendanceRepository.record(memberID: memberID, in: db)
+                return AttendanceRecord(member: member, joined: counts.joined, checkedIn: counts.checkedIn, noShows: counts.noShows)
+            }
+        }
     }
 
     // MARK: Rules

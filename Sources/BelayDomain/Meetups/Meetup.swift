@@ -32,6 +32,10 @@ public struct Meetup: Sendable, Hashable {
 
     /// Places left before joiners are waitlisted (0 when full or over capacity).
     public var placesLeft: Int { max(0, capacity - goingCount) }
+
+    /// Once the meetup is completed, the members who held a place (`going`) and never checked
+    /// in; nil before (until then they may still come).
+    public var noShows: Int? { status == .completed ? max(0, goingCount - checkedInCount) : nil }
 }
 
 /// The fields of a new meetup.

@@ -57,6 +57,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case notCheckedIn = "not_checked_in"
     /// Claiming a place without an offer of one (none was made, or it ran out).
     case noOffer = "no_offer"
+    /// Asking for what only a completed meetup has (its no-shows) before it is completed.
+    case meetupNotCompleted = "meetup_not_completed"
 
     // Sharing.
     /// The member has recorded as many share events for the reward as one reward keeps.
