@@ -27,6 +27,8 @@ final class FontChain {
     /// Face indices by the FreeType face pointer raqm hands back with each glyph.
     private var byFace: [UnsafeMutableRawPointer: Int] = [:]
     private var coverage: [CoverageKey: Bool] = [:]
+    /// Whether each file's "…" sits on the baseline, once asked.
+    private var baselineEllipsis: [Int: Bool] = [:]
 
     private struct FileKey: Hashable {
         var path: String
@@ -99,6 +101,27 @@ final class FontChain {
             if scalars.allSatisfy({ covers(file, $0) }) { return file }
         }
         return nil
+    }
+
+    /// The font of the "…" that ends an ellipsised line: the font of the last cluster kept
+    /// (`previous`) when its "…" sits on the baseline, else the first font of the chain whose
+    /// "…" does (Noto Sans Arabic has none, NanumGothic's floats a quarter em above the line);
+    /// nil when no font has one.
+    func ellipsisFont(weight: FontWeight, previous: Int?, region: String) throws -> Int? {
+        let ellipsis: Unicode.Scalar = "\u{2026}"
+        func suits(_ file: Int) -> Bool {
+            guard !files[file].isColor, covers(file, ellipsis) else { return false }
+            if let known = baselineEllipsis[file] { return known }
+            let answer = files[file].sitsOnBaseline(ellipsis)
+            baselineEllipsis[file] = answer
+            return answer
+        }
+        if let previous, suits(previous) { return previous }
+        for path in order.map({ weight == .bold ? $0.bold : $0.regular }) {
+            let file = try open(path, region: region)
+            if suits(file) { return file }
+        }
+        return try font(for: "\u{2026}", weight: weight, previous: previous, region: region)
     }
 
     private func covers(_ file: Int, _ scalar: Unicode.Scalar) -> Bool {

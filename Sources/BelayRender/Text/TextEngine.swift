@@ -2,6 +2,7 @@ import CFreeType
 import CFriBidi
 import CHarfBuzz
 import CRaqm
+import Foundation
 
 /// Lays out and draws labels. libraqm itemizes the text, applies the bidi algorithm (FriBidi)
 /// and shapes each run with HarfBuzz; libunibreak finds line-break opportunities; FreeType
@@ -150,13 +151,21 @@ public final class TextEngine {
         var items: [Item] = []
         var missing: [Character] = []
         var previous: Int?
+        // A character left out takes the space beside it along: "Crag ? Hall" reads "Crag Hall".
+        var leftOut = false
         for character in characters {
             guard let font = try chain.font(for: character, weight: style.weight, previous: previous, region: region) else {
                 missing.append(character)
+                leftOut = true
                 continue
             }
+            if leftOut, character.isWhitespace, items.last?.character.isWhitespace ?? true { continue }
+            leftOut = false
             items.append(Item(character: character, font: font))
             previous = font
+        }
+        if leftOut {
+            while let last = items.last, last.character.isWhitespace { items.removeLast() }
         }
         let direction = Self.paragraphDirection(items.map(\.character))
         func label(_ lines: [Shaped], size: Double) -> TextLabel {
@@ -185,7 +194,9 @@ public final class TextEngine {
         let full = last
         var rest = items[...]
         var lines: [Shaped] = []
-        let breaks = fit.maxLines > 1 ? LineBreaks.opportunities(items.map(\.character), language: language) : []
+        let breaks = fit.maxLines > 1
+            ? LineBreaks.opportunities(items.map(\.character), language: language, keepAll: LineBreaks.keepsWordsWhole(characters))
+            : []
         while lines.count < fit.maxLines - 1 {
             guard let end = try firstLineEnd(rest, breaks: breaks, full: full, items: items, size: size, direction: direction, language: language, maxWidth: fit.maxWidth)
             else { break }
@@ -233,7 +244,7 @@ public final class TextEngine {
         _ rest: ArraySlice<Item>, full: Shaped, weight: FontWeight, region: String, size: Double, direction: TextDirection,
         language: String, maxWidth: Double
     ) throws -> Shaped {
-        let ellipsisFont = try chain.font(for: "…", weight: weight, previous: rest.last?.font, region: region)
+        let ellipsisFont = try chain.ellipsisFont(weight: weight, previous: rest.last?.font, region: region)
             ?? rest.last?.font ?? chain.primary(weight)
         let ellipsis = Item(character: "…", font: ellipsisFont)
         let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language).width
@@ -275,9 +286,11 @@ public final class TextEngine {
             runs: runs(shaped, direction: direction), engineIdentifier: ObjectIdentifier(self))
     }
 
-    /// Control characters go; line breaks and tabs become spaces.
+    /// The text in Unicode Normalization Form C (a decomposed "e\u{301}" is set as the "é" every
+    /// font has, not taken from whichever font has the combining mark); control characters go;
+    /// line breaks and tabs become spaces.
     static func clean(_ text: String) -> [Character] {
-        text.compactMap { character -> Character? in
+        text.precomposedStringWithCanonicalMapping.compactMap { character -> Character? in
             if character.isNewline || character == "\t" { return " " }
             if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) { return nil }
             return character
@@ -382,14 +395,22 @@ public final class TextEngine {
         }
         var levels = [UInt8](repeating: 0, count: scalars.count)
         _ = belay_fribidi_levels(scalars, Int32(scalars.count), direction == .rightToLeft ? 2 : 1, &levels)
-        var scripts: [hb_script_t?] = items.map { item in
-            item.character.unicodeScalars.map(FontChain.script).first {
+        // Emoji are Common (Zyyy) whatever surrounds them: they neither take nor lend a script.
+        let isEmoji = items.map { chain.files[$0.font].isColor }
+        var scripts: [hb_script_t?] = items.indices.map { index in
+            if isEmoji[index] { return HB_SCRIPT_COMMON }
+            return items[index].character.unicodeScalars.map(FontChain.script).first {
                 $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN
             }
         }
-        // Common characters take the script of the run before them (or after, at the start).
-        for index in scripts.indices where scripts[index] == nil && index > 0 { scripts[index] = scripts[index - 1] }
-        for index in scripts.indices.reversed() where scripts[index] == nil && index + 1 < scripts.count { scripts[index] = scripts[index + 1] }
+        // Other common characters take the script of the run before them (or after, at the start
+        // or after an emoji).
+        for index in scripts.indices where scripts[index] == nil && index > 0 && !isEmoji[index - 1] {
+            scripts[index] = scripts[index - 1]
+        }
+        for index in scripts.indices.reversed() where scripts[index] == nil && index + 1 < scripts.count && !isEmoji[index + 1] {
+            scripts[index] = scripts[index + 1]
+        }
         var runs: [TextRun] = []
         var start = 0
         for index in items.indices {
@@ -421,6 +442,16 @@ public final class TextEngine {
             guard let image = glyphImage(face: glyph.face, glyph: glyph.id, phase: 0) else { return 0 }
             if let color = image.color { return stride(from: 3, to: color.bytes.count, by: 4).reduce(0) { $0 + (color.bytes[$1] > 0 ? 1 : 0) } }
             return image.mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        }
+    }
+
+    /// Each glyph's ink in pixels above the baseline (`top` its highest row, `bottom` its
+    /// lowest, negative below it), in the line's glyph order (for tests).
+    func inkBounds(_ line: TextLine) -> [(top: Int, bottom: Int)] {
+        line.glyphs.map { glyph in
+            guard let image = glyphImage(face: glyph.face, glyph: glyph.id, phase: 0), image.height > 0 else { return (0, 0) }
+            let top = image.top - Int(glyph.y.rounded())
+            return (top, top - image.height)
         }
     }
 
