@@ -29,10 +29,11 @@ enum BuiltInDefaults {
       "assets_directory": "./Assets",
       "migrations_directory": "./Migrations",
       "fonts": {
-        "bold": "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf",
-        "regular": "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+        "bold": "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
+        "regular": "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
         "fallbacks": [
           "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+          "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf",

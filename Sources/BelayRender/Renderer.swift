@@ -100,7 +100,7 @@ public final class Renderer {
     /// first time in this renderer (opening the fonts it needs), and the median of `repeat`
     /// layouts after that without the label cache (what a new label costs on a warm worker).
     public func placeLayoutMicroseconds(_ content: StickerContent, scale: Int = 3, repeat count: Int = 50) throws -> (first: Double, warm: Double) {
-        let style = TextStyle(weight: .bold, pixelSize: StickerTemplate.placeSize * Double(scale), language: content.language)
+        let style = StickerTemplate.placeStyle(scale: scale, language: content.language)
         let fit = LabelFit(
             maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
             scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)

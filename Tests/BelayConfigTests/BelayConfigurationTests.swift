@@ -85,7 +85,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         // Defaults count as written in the file: ./Assets sits beside it.
         #expect(config.assetsDirectory == etc + "/Assets")
         #expect(config.migrationsDirectory == etc + "/Migrations")
-        #expect(config.fonts.regular == "/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
+        #expect(config.fonts.regular == "/usr/share/fonts/opentype/inter/Inter-Regular.otf")
         #expect(config.sourceFile == file)
     }
 

@@ -8,10 +8,11 @@ import Foundation
 /// A cluster takes the first font of the chain that has all its characters, with three
 /// preferences: emoji-presentation clusters try the emoji font first; Han, kana and Bopomofo
 /// try the regional font collections (Noto Sans CJK) first, so that a Japanese or Chinese
-/// label is set in one face rather than in whatever ideographs the Korean font has; and
-/// punctuation, digits and spaces (script Common or Inherited) stay in the font of the
-/// cluster before them when it has them (unless that is the emoji font), so a run is not
-/// split by its spaces.
+/// label is set in one face rather than in whatever ideographs a Korean font has; ASCII
+/// digits, punctuation and spaces beside Hangul or Han take the primary font (Inter), as
+/// Pretendard sets them; other punctuation, digits and spaces (script Common or Inherited)
+/// stay in the font of the cluster before them when it has them (unless that is the emoji
+/// font), so a run of Arabic or Thai is not split by its spaces.
 ///
 /// Not thread-safe: it belongs to one `TextEngine`.
 final class FontChain {
@@ -70,7 +71,7 @@ final class FontChain {
         byFace[UnsafeMutableRawPointer(face)]
     }
 
-    /// The primary font of `weight` (NanumGothic), always the first of the chain.
+    /// The primary font of `weight` (Inter by default), always the first of the chain.
     func primary(_ weight: FontWeight) throws -> Int {
         try open(weight == .bold ? settings.bold : settings.regular, region: nil)
     }
@@ -84,6 +85,11 @@ final class FontChain {
             && !cluster.unicodeScalars.contains { $0.value == 0xFE0E }
         let scripts = scalars.map(Self.script)
         let isCommon = scripts.allSatisfy { $0 == HB_SCRIPT_COMMON || $0 == HB_SCRIPT_INHERITED || $0 == HB_SCRIPT_UNKNOWN }
+        // ASCII after Hangul or Han is the primary font's, as Pretendard's Latin is Inter's.
+        if isCommon, !prefersEmoji, let previous, scalars.allSatisfy({ $0.isASCII }), try isRegionalFace(previous) {
+            let primary = try primary(weight)
+            if scalars.allSatisfy({ covers(primary, $0) }) { return primary }
+        }
         // (Not after colour emoji: their spaces and digits are emoji-wide.)
         if isCommon, !prefersEmoji, let previous, !files[previous].isColor, scalars.allSatisfy({ covers(previous, $0) }) {
             return previous
@@ -157,6 +163,11 @@ final class FontChain {
         fileIndex[key] = files.count - 1
         byFace[UnsafeMutableRawPointer(file.face)] = files.count - 1
         return files.count - 1
+    }
+
+    /// Whether the opened face `file` belongs to a regional CJK collection.
+    private func isRegionalFace(_ file: Int) throws -> Bool {
+        try isRegionalCollection(files[file].path)
     }
 
     /// Whether `path` is a font collection with faces for CJK regions; only `.ttc`/`.otc`
