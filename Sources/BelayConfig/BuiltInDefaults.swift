@@ -63,7 +63,8 @@ enum BuiltInDefaults {
         "name": "Belay Climbing Club",
         "time_zone": "Asia/Seoul",
         "locale": "ko_KR",
-        "share_link_base_url": ""
+        "share_link_base_url": "",
+        "logo": ""
       },
       "check_in": {
         "opens_minutes_before_start": 30,
@@ -95,7 +96,8 @@ enum BuiltInDefaults {
         "max_image_side": 8192,
         "max_decoded_bytes": 67108864,
         "max_attempts": 5,
-        "retry_base_seconds": 30
+        "retry_base_seconds": 30,
+        "achievement_line": 1
       },
       "backfill": {
         "daily_at": "",
@@ -193,6 +195,7 @@ enum BuiltInDefaults {
     static let pathKeys: Set<String> = [
         "data_directory", "database_path", "assets_directory", "migrations_directory",
         "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort", "auth.apple.private_key_file",
+        "club.logo",
     ]
 
     /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.
