@@ -9,8 +9,8 @@ import Foundation
 /// preferences: emoji-presentation clusters try the emoji font first; Han, kana and Bopomofo
 /// try the regional font collections (Noto Sans CJK) first, so that a Japanese or Chinese
 /// label is set in one face rather than in whatever ideographs a Korean font has; ASCII
-/// digits, punctuation and spaces beside Hangul or Han take the primary font (Inter), as
-/// Pretendard sets them; other punctuation, digits and spaces (script Common or Inherited)
+/// digits and punctuation beside Hangul or Han take the primary font (Inter), as Pretendard
+/// sets them; other punctuation, digits and spaces (script Common or Inherited)
 /// stay in the font of the cluster before them when it has them (unless that is the emoji
 /// font), so a run of Arabic or Thai is not split by its spaces.
 ///
@@ -85,8 +85,12 @@ final class FontChain {
             && !cluster.unicodeScalars.contains { $0.value == 0xFE0E }
         let scripts = scalars.map(Self.script)
         let isCommon = scripts.allSatisfy { $0 == HB_SCRIPT_COMMON || $0 == HB_SCRIPT_INHERITED || $0 == HB_SCRIPT_UNKNOWN }
-        // ASCII after Hangul or Han is the primary font's, as Pretendard's Latin is Inter's.
-        if isCommon, !prefersEmoji, let previous, scalars.allSatisfy({ $0.isASCII }), try isRegionalFace(previous) {
+        // ASCII digits and punctuation after Hangul, Han or kana are the primary font's, as
+        // Pretendard's are Inter's. Spaces stay in the CJK font: each change of font is a run
+        // of its own, and raqm 0.7 makes a HarfBuzz font for every run (costly for Noto Sans
+        // CJK), so words split by spaces in another font would cost a run each.
+        if isCommon, !prefersEmoji, let previous, !cluster.isWhitespace, scalars.allSatisfy({ $0.isASCII }),
+            try isRegionalFace(previous) {
             let primary = try primary(weight)
             if scalars.allSatisfy({ covers(primary, $0) }) { return primary }
         }
