@@ -259,6 +259,10 @@ extension RenderPipelineSettings {
         self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
                   clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
         clubName = configuration.club.name
+        clubLogoPath = configuration.club.logo
+        achievementLine = configuration.render.achievementLine
+        // The catalogue's names are optional: without a readable catalogue, holds keep their names.
+        holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
     }
 }
 

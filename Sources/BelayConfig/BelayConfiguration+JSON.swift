@@ -44,6 +44,7 @@ extension BelayConfiguration {
                 ("time_zone", string(club.timeZone)),
                 ("locale", string(club.locale)),
                 ("share_link_base_url", string(club.shareLinkBaseURL)),
+                ("logo", string(club.logo)),
             ])),
             ("check_in", .object([
                 ("opens_minutes_before_start", integer(checkIn.opensMinutesBeforeStart)),
@@ -65,6 +66,7 @@ extension BelayConfiguration {
                 ("max_decoded_bytes", integer(render.maxDecodedBytes)),
                 ("max_attempts", integer(render.maxAttempts)),
                 ("retry_base_seconds", integer(render.retryBaseSeconds)),
+                ("achievement_line", integer(render.achievementLine ? 1 : 0)),
             ])),
             ("backfill", .object([
                 ("daily_at", string(backfill.dailyAt?.description ?? "")),

@@ -62,6 +62,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// Base of the link put in share-sheet text, followed by the share page's slug; empty
         /// (the default) for Belay's own share pages, `<server.public_base_url>/s/`.
         public var shareLinkBaseURL: String
+        /// `club.logo`: a PNG of the club's mark, drawn beside its name on stories and share
+        /// cards; empty (the default) for a monogram of the name's first letter.
+        public var logo: String = ""
 
         /// The club's time zone (validated when loading, so this always exists).
         public var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }
@@ -144,6 +147,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var maxAttempts: Int
         /// First retry delay; each further retry doubles it.
         public var retryBaseSeconds: Int
+        /// `render.achievement_line`: whether stories and share cards lead with what the day
+        /// meant ("12th check-in · 5-week streak").
+        public var achievementLine: Bool = true
     }
 
     /// A wall-clock time of day, `HH:MM`.

@@ -29,10 +29,11 @@ enum BuiltInDefaults {
       "assets_directory": "./Assets",
       "migrations_directory": "./Migrations",
       "fonts": {
-        "bold": "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf",
-        "regular": "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+        "bold": "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
+        "regular": "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
         "fallbacks": [
           "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+          "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
           "/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf",
@@ -62,7 +63,8 @@ enum BuiltInDefaults {
         "name": "Belay Climbing Club",
         "time_zone": "Asia/Seoul",
         "locale": "ko_KR",
-        "share_link_base_url": ""
+        "share_link_base_url": "",
+        "logo": ""
       },
       "check_in": {
         "opens_minutes_before_start": 30,
@@ -94,7 +96,8 @@ enum BuiltInDefaults {
         "max_image_side": 8192,
         "max_decoded_bytes": 67108864,
         "max_attempts": 5,
-        "retry_base_seconds": 30
+        "retry_base_seconds": 30,
+        "achievement_line": 1
       },
       "backfill": {
         "daily_at": "",
@@ -210,6 +213,7 @@ enum BuiltInDefaults {
         "data_directory", "database_path", "assets_directory", "migrations_directory",
         "fonts.bold", "fonts.regular", "fonts.emoji", "fonts.last_resort", "auth.apple.private_key_file",
         "push.apns.key_file", "push.fcm.service_account_file", "push.ca_file",
+        "club.logo",
     ]
 
     /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.

@@ -178,12 +178,17 @@ struct ConfigurationValidator {
             if underscored != locale, Locale.availableIdentifiers.contains(underscored) { message += "; did you mean \(JSONOutput.quoted(underscored))?" }
             refuse("club.locale", message)
         }
+        let logo = string("club.logo")
+        if !logo.isEmpty, !FileManager.default.isReadableFile(atPath: logo) {
+            refuse("club.logo", "\(JSONOutput.quoted(logo)) does not exist or cannot be read; name a PNG of the club's mark, or \"\" for a monogram of the club's name")
+        }
         let club = BelayConfiguration.Club(
             name: nonEmpty("club.name", what: "the club's name as members know it"),
             timeZone: timeZone,
             locale: locale,
             shareLinkBaseURL: string("club.share_link_base_url").isEmpty
-                ? "" : httpURL("club.share_link_base_url", example: "https://belay.example/s/, or \"\" for Belay's own share pages")
+                ? "" : httpURL("club.share_link_base_url", example: "https://belay.example/s/, or \"\" for Belay's own share pages"),
+            logo: logo
         )
 
         // check_in
@@ -255,6 +260,10 @@ struct ConfigurationValidator {
         if format == nil { refuse("render.story_format", "\(JSONOutput.quoted(formatName)) is not a story format (png or jpeg)") }
         let quality = integer("render.jpeg_quality")
         if !(1...100).contains(quality) { refuse("render.jpeg_quality", "\(quality) is not a JPEG quality (1–100)") }
+        let achievementLine = integer("render.achievement_line")
+        if !(0...1).contains(achievementLine) {
+            refuse("render.achievement_line", "\(achievementLine) is not 1 (stories and share cards lead with the day's achievement, e.g. \"12th check-in\") or 0 (no such line)")
+        }
         let render = BelayConfiguration.Render(
             // With the data on PostgreSQL, an API node may leave rendering to `belay worker` nodes.
             workers: database.isPostgreSQL
@@ -265,7 +274,8 @@ struct ConfigurationValidator {
             maxImageSide: atLeast(1920, "render.max_image_side", unit: "pixels", why: "the story image is 1080x1920"),
             maxDecodedBytes: atLeast(1080 * 1920 * 4, "render.max_decoded_bytes", unit: "bytes", why: "one decoded 1080x1920 RGBA story image"),
             maxAttempts: atLeast(1, "render.max_attempts", unit: "attempt"),
-            retryBaseSeconds: atLeast(1, "render.retry_base_seconds", unit: "second")
+            retryBaseSeconds: atLeast(1, "render.retry_base_seconds", unit: "second"),
+            achievementLine: achievementLine == 1
         )
 
         // backfill

@@ -100,7 +100,7 @@ public final class Renderer {
     /// first time in this renderer (opening the fonts it needs), and the median of `repeat`
     /// layouts after that without the label cache (what a new label costs on a warm worker).
     public func placeLayoutMicroseconds(_ content: StickerContent, scale: Int = 3, repeat count: Int = 50) throws -> (first: Double, warm: Double) {
-        let style = TextStyle(weight: .bold, pixelSize: StickerTemplate.placeSize * Double(scale), language: content.language)
+        let style = StickerTemplate.placeStyle(scale: scale, language: content.language)
         let fit = LabelFit(
             maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
             scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)
@@ -145,6 +145,7 @@ public final class Renderer {
         key.add("story-version", String(StoryTemplate.version))
         key.add("club", content.clubName)
         key.add("hold-name", content.holdName)
+        try addStoryExtras(content, to: &key)
         key.add("top", colors.top.hex)
         key.add("bottom", colors.bottom.hex)
         switch format {
@@ -162,8 +163,8 @@ public final class Renderer {
     public func renderShareCard(_ content: ShareCardContent, colors: StoryColors) throws -> RenderedImage {
         var report = StickerReport()
         let sticker = try drawSticker(content.sticker, scale: ShareCardTemplate.stickerScale, report: &report)
-        let card = try ShareCardTemplate.draw(sticker: sticker, content: content, colors: colors, text: text,
-                                              parallelism: settings.parallelism, report: &report)
+        let card = try ShareCardTemplate.draw(sticker: sticker, content: content, colors: colors, logo: try clubLogo(content.sticker.clubLogoPath, side: ShareCardTemplate.markSide),
+                                              text: text, parallelism: settings.parallelism, report: &report)
         return try encodePNG(card, colorType: .rgb, report: report)
     }
 
@@ -174,9 +175,16 @@ public final class Renderer {
         try addSticker(content.sticker, scale: ShareCardTemplate.stickerScale, to: &key)
         key.add("hold-name", content.holdName)
         key.add("club", content.clubName)
+        try addStoryExtras(content.sticker, to: &key)
         key.add("top", colors.top.hex)
         key.add("bottom", colors.bottom.hex)
         return key.finish()
+    }
+
+    /// The achievement line and the club's mark (its file's digest), which stories and cards draw.
+    private func addStoryExtras(_ content: StickerContent, to key: inout ContentKeyBuilder) throws {
+        key.add("achievement", content.achievement)
+        key.add("club-logo", content.clubLogoPath.isEmpty ? "" : try artwork.fingerprint(content.clubLogoPath))
     }
 
     private func addSticker(_ content: StickerContent, scale: Int, to key: inout ContentKeyBuilder) throws {
@@ -210,8 +218,7 @@ public final class Renderer {
     ) throws -> RenderedImage {
         let (width, height) = (StoryTemplate.width, StoryTemplate.height)
         var report = report
-        let labels = try StoryTemplate.Labels(
-            clubName: content.clubName, holdName: content.holdName, language: content.language, text: text, report: &report)
+        let labels = try StoryTemplate.Labels(content: content, logo: try clubLogo(content.clubLogoPath, side: StoryTemplate.markSide), text: text, report: &report)
         switch format {
         case .png:
             let bytes = try StoryTemplate.writePNG(sticker: sticker, colors: colors, labels: labels, text: text, settings: settings.pngSettings)
@@ -220,6 +227,13 @@ public final class Renderer {
             let bytes = try JPEGEncoder(quality: quality).encode(StoryTemplate.draw(sticker: sticker, colors: colors, labels: labels, text: text))
             return RenderedImage(bytes: bytes, width: width, height: height, mediaType: "image/jpeg", warnings: report.warnings, labels: report.labels)
         }
+    }
+
+    /// The club's logo fitted to its mark (decoded and fitted once per file), or nil for none.
+    private func clubLogo(_ path: String, side: Double) throws -> Pixmap? {
+        guard !path.isEmpty else { return nil }
+        let parallelism = settings.parallelism
+        return try artwork.pixmap(path, variant: "club-mark@\(side)") { ClubMark.fittedLogo($0, side: side, parallelism: parallelism) }
     }
 
     private func encodePNG(_ pixmap: Pixmap, colorType: PNGColorType, report: StickerReport) throws -> RenderedImage {

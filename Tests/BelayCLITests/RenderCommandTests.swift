@@ -2,7 +2,7 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// `belay render sticker|story|collection`, run as the real binary.
+/// `belay render sticker|story|card|collection`, run as the real binary.
 struct RenderCommandTests {
     static let fixtures = BelayProcess.packageRoot.appendingPathComponent("Tests/BelayRenderTests/Fixtures")
     static let background = fixtures.appendingPathComponent("bg_1.png").path
@@ -48,6 +48,27 @@ struct RenderCommandTests {
         #expect(labels.contains { $0["name"] as? String == "date" })
         let layout = report?["place_layout_us"] as? [String: Any]
         #expect((layout?["warm"] as? Double ?? 0) > 0 && (layout?["first"] as? Double ?? 0) > 0)
+    }
+
+    @Test func rendersAShareCardLedByTheAchievementLine() throws {
+        let workspace = try CLIWorkspace()
+        let result = try workspace.run(
+            "render", "card", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
+            "--date", "2026.11.29 (일)", "--hold-name", "골드 저그", "--achievement", "12번째 체크인 · 5주 연속",
+            "--club-name", "더클라임 클라이밍 클럽", "--out", "card.png", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try pngSize(workspace.directory.file("card.png")) == (1200, 630))
+        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let labels = try #require(report?["labels"] as? [[String: Any]])
+        #expect(labels.compactMap { $0["name"] as? String } == ["place", "date", "achievement", "hold", "place", "date", "club"])
+        let achievement = try #require(labels.first { $0["name"] as? String == "achievement" })
+        #expect((achievement["lines"] as? [[String: Any]])?.first?["text"] as? String == "12번째 체크인 · 5주 연속")
+
+        let missing = try workspace.run(
+            "render", "card", "--background", Self.background, "--hold", Self.hold, "--place", "P", "--date", "D",
+            "--club-logo", "nowhere.png", "--out", "card.png")
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("nowhere.png"), "\(missing.standardError)")
     }
 
     @Test func rendersAStoryWithTheBackgroundsCataloguedColours() throws {

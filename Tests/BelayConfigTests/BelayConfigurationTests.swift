@@ -58,6 +58,9 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(config.rewards.milestones[10] == "crimp-silver")
         #expect(config.rewards.rarityWeights == ["common": 60, "uncommon": 25, "rare": 12, "epic": 3])
         #expect(config.render.storyFormat == .png)
+        #expect(config.render.achievementLine)
+        #expect(config.club.logo == "")
+        #expect(config.fonts.bold == "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf")
         #expect(config.backfill.dailyAt == nil)
         #expect(config.sourceFile == nil)
     }
@@ -85,7 +88,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         // Defaults count as written in the file: ./Assets sits beside it.
         #expect(config.assetsDirectory == etc + "/Assets")
         #expect(config.migrationsDirectory == etc + "/Migrations")
-        #expect(config.fonts.regular == "/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
+        #expect(config.fonts.regular == "/usr/share/fonts/opentype/inter/Inter-Regular.otf")
         #expect(config.sourceFile == file)
     }
 
@@ -252,6 +255,8 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"rewards": {"rarity_weights": {"rare": 0}}}"#, "rewards.rarity_weights: every weight is 0"),
         (#"{"share": {"instagram_app_id": "my-app"}}"#, #"share.instagram_app_id: "my-app" is not a Facebook App ID"#),
         (#"{"webhooks": {"allow_private_addresses": 2}}"#, "webhooks.allow_private_addresses: 2 is not 0"),
+        (#"{"render": {"achievement_line": 2}}"#, "render.achievement_line: 2 is not 1"),
+        (#"{"club": {"logo": "/nonexistent/logo.png"}}"#, #"club.logo: "/nonexistent/logo.png" does not exist or cannot be read"#),
         (#"{"webhooks": {"timeout_seconds": 0}}"#, "webhooks.timeout_seconds: 0 is too small"),
         (#"{"webhooks": {"poll_milliseconds": 1}}"#, "webhooks.poll_milliseconds: 1 is too small"),
         (#"{"data_directory": ""}"#, "data_directory: must not be empty"),

@@ -35,8 +35,9 @@ struct TemplateTests {
         var content = Self.content
         content.clubName = "Belay Climbing Club"
         content.holdName = "Crimson Jug 🔥"
+        content.achievement = "12th check-in · 5-week streak"
         let story = try Renderer().renderStory(content, colors: Self.colors)
-        #expect(story.labels.map(\.name) == ["place", "date", "club", "hold"])
+        #expect(story.labels.map(\.name) == ["place", "date", "club", "achievement", "hold"])
         #expect(story.width == 1080 && story.height == 1920)
         let pixels = try ImageDecoder.decode(story.bytes, name: "story")
         #expect(pixels.isOpaque)
@@ -47,7 +48,7 @@ struct TemplateTests {
             let first = pixels.color(x: 0, y: y)
             #expect((0..<1080).allSatisfy { pixels.color(x: $0, y: y) == first }, "row \(y) has more than the gradient")
         }
-        // The club's and the hold's names are drawn (white pixels) above and below the sticker.
+        // The achievement line and the hold's name are drawn (white pixels) above and below the sticker.
         let white = { (rows: Range<Int>) in rows.contains { y in (0..<1080).contains { pixels.color(x: $0, y: y) == .white } } }
         #expect(white(StoryTemplate.safeTop..<StoryTemplate.stickerOrigin.y))
         #expect(white(1440..<(1920 - StoryTemplate.safeBottom)))

@@ -56,6 +56,7 @@ def hold_catalog() -> dict:
                 "rarity": spec.rarity,
                 "artwork": f"{spec.id}.png",
                 "milestone_only": spec.milestone_only,
+                "names": holds.LOCALIZED_NAMES.get(spec.id, {}),
             }
             for spec in holds.HOLDS
         ],

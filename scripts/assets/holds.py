@@ -567,3 +567,26 @@ HOLDS = [
     HoldSpec("volume-magenta", "Magenta Volume", "volume", "#D81B79", "rare", False, 242, finish="fibreglass", variant=2, chalk=0.0),
     HoldSpec("volume-birch", "Birch Plywood Volume", "volume", "#E3C9A0", "rare", False, 243, finish="wood", variant=0, chalk=0.0),
 ]
+
+# Each hold's name in the languages clubs set their stickers in (besides the English `name`),
+# for the hold's line on stories and share cards; a language not listed falls back to `name`.
+LOCALIZED_NAMES = {
+    "jug-gold": {"ko": "골드 저그", "ja": "ゴールドガバ"},
+    "crimp-silver": {"ko": "실버 크림프", "ja": "シルバーカチ"},
+    "sloper-emerald": {"ko": "에메랄드 슬로퍼", "ja": "エメラルドスローパー"},
+    "pinch-obsidian": {"ko": "옵시디언 핀치", "ja": "オブシディアンピンチ"},
+    "volume-aurora": {"ko": "오로라 볼륨", "ja": "オーロラボリューム"},
+    "jug-crimson": {"ko": "크림슨 저그", "ja": "クリムゾンガバ"},
+    "jug-azure": {"ko": "애저 저그", "ja": "アズールガバ"},
+    "jug-sunflower": {"ko": "해바라기 저그", "ja": "ひまわりガバ"},
+    "jug-nebula": {"ko": "네뷸라 저그", "ja": "ネビュラガバ"},
+    "crimp-tangerine": {"ko": "탠저린 크림프", "ja": "タンジェリンカチ"},
+    "crimp-violet": {"ko": "바이올렛 크림프", "ja": "バイオレットカチ"},
+    "sloper-sand": {"ko": "샌드 슬로퍼", "ja": "サンドスローパー"},
+    "sloper-teal": {"ko": "틸 슬로퍼", "ja": "ティールスローパー"},
+    "pinch-lime": {"ko": "라임 핀치", "ja": "ライムピンチ"},
+    "pinch-coral": {"ko": "코랄 핀치", "ja": "コーラルピンチ"},
+    "volume-slate": {"ko": "슬레이트 볼륨", "ja": "スレートボリューム"},
+    "volume-magenta": {"ko": "마젠타 볼륨", "ja": "マゼンタボリューム"},
+    "volume-birch": {"ko": "자작나무 합판 볼륨", "ja": "バーチ合板ボリューム"},
+}

@@ -7,18 +7,18 @@ import BelayDomain
 import BelayPipeline
 import BelayRender
 
-/// `belay render sticker|story|collection`: draw one image with Belay's templates.
+/// `belay render sticker|story|card|collection`: draw one image with Belay's templates.
 struct RenderCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "render",
-            abstract: "Render a sticker, a story or a member's collection to a file.",
+            abstract: "Render a sticker, a story, a share card or a member's collection to a file.",
             discussion: """
-            sticker and story take the artwork files and texts directly (no database): use them to try an
+            sticker, story and card take the artwork files and texts directly (no database): use them to try an
             artwork or a place name, and to benchmark (--repeat N --json). collection renders a member's
             whole collection from the database, like GET /v1/me/collection.png.
             """,
-            subcommands: [Sticker.self, Story.self, Collection.self])
+            subcommands: [Sticker.self, Story.self, Card.self, Collection.self])
     }
 
     /// - Throws: `CommandLineError.usage` unless `scale` is 1, 2 or 3.
@@ -162,6 +162,11 @@ struct RenderCommand: ParsableCommand {
         var holdNameValue: String?
         @OptionalOption("club-name", valueName: "text", help: "The club's name, drawn above the sticker (default: club.name).")
         var clubNameValue: String?
+        @OptionalOption("achievement", valueName: "text",
+                        help: "The line the story leads with, e.g. \"12th check-in · 5-week streak\" (default: none).")
+        var achievement: String?
+        @OptionalOption("club-logo", valueName: "file", help: "A PNG of the club's mark beside its name (default: club.logo, else a monogram).")
+        var clubLogo: String?
 
         func validate() throws {
             try values.validate()
@@ -184,6 +189,8 @@ struct RenderCommand: ParsableCommand {
             var content = try values.content(context)
             content.holdName = holdNameValue ?? ""
             content.clubName = clubNameValue ?? configuration.club.name
+            content.achievement = achievement ?? ""
+            content.clubLogoPath = clubLogo.map(context.absolutePath) ?? configuration.club.logo
             let catalogued = Self.cataloguedColors(background: content.backgroundPath)
             let colors = StoryColors(
                 top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
@@ -207,6 +214,58 @@ struct RenderCommand: ParsableCommand {
             guard let entry = BackgroundCatalogFile.entry(describing: background),
                   let top = Color(hex: entry.top_color), let bottom = Color(hex: entry.bottom_color) else { return nil }
             return StoryColors(top: top, bottom: bottom)
+        }
+    }
+
+    /// `belay render card`.
+    struct Card: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "card", abstract: "Render the share-card template (1200x630, a shared reward's link preview).",
+                discussion: """
+                Example:
+                  belay render card --background Assets/backgrounds/gym-night.png --hold Assets/holds/jug-gold.png \\
+                    --place "더클라임 강남점" --date "2026.11.29 (일)" --hold-name "골드 저그" --achievement "12번째 체크인" --out card.png
+                """
+            )
+        }
+
+        let values = Values()
+        @OptionalOption("top-color", valueName: "#RRGGBB",
+                        help: "Gradient colour at the top (default: the background's pair from catalog.json beside it, else #1E3C72).")
+        var topColor: String?
+        @OptionalOption("bottom-color", valueName: "#RRGGBB", help: "Gradient colour at the bottom (default: from catalog.json, else #2A5298).")
+        var bottomColor: String?
+        @OptionalOption("hold-name", valueName: "text", help: "The hold's name, the card's headline (default: none).")
+        var holdNameValue: String?
+        @OptionalOption("club-name", valueName: "text", help: "The club's name at the bottom (default: club.name).")
+        var clubNameValue: String?
+        @OptionalOption("achievement", valueName: "text", help: "The line the card leads with (default: none).")
+        var achievement: String?
+        @OptionalOption("club-logo", valueName: "file", help: "A PNG of the club's mark beside its name (default: club.logo, else a monogram).")
+        var clubLogo: String?
+
+        func validate() throws {
+            try values.validate()
+            for (name, value) in [("--top-color", topColor), ("--bottom-color", bottomColor)] {
+                if let value, Color(hex: value) == nil {
+                    throw CommandLineError.usage("\(name) must be a colour like #1E3C72 (got '\(value)')")
+                }
+            }
+        }
+
+        func run(_ context: CommandContext) throws {
+            let configuration = try context.configuration()
+            let renderer = try values.renderer(context)
+            var sticker = try values.content(context)
+            sticker.achievement = achievement ?? ""
+            sticker.clubLogoPath = clubLogo.map(context.absolutePath) ?? configuration.club.logo
+            let content = ShareCardContent(sticker: sticker, holdName: holdNameValue ?? "", clubName: clubNameValue ?? configuration.club.name)
+            let catalogued = Story.cataloguedColors(background: sticker.backgroundPath)
+            let colors = StoryColors(
+                top: topColor.flatMap { Color(hex: $0) } ?? catalogued?.top ?? Color(red: 0x1E, green: 0x3C, blue: 0x72),
+                bottom: bottomColor.flatMap { Color(hex: $0) } ?? catalogued?.bottom ?? Color(red: 0x2A, green: 0x52, blue: 0x98))
+            try values.run(context) { try renderer.renderShareCard(content, colors: colors) }
         }
     }
 

@@ -12,6 +12,8 @@ struct HoldCatalogFile: Decodable {
         let rarity: String
         let artwork: String
         let milestone_only: Bool?
+        /// The name in other languages, by language code (`ko`, `ja`).
+        let names: [String: String]?
     }
     let version: Int
     let holds: [Entry]
@@ -45,6 +47,15 @@ public struct BackgroundCatalogFile: Decodable, Sendable {
 
 /// Reading and checking catalogue files before anything is written.
 enum CatalogFileReader {
+    /// Each hold's names by language from `holds/catalog.json`.
+    static func localizedHoldNames(assetsDirectory: String) throws -> [String: [String: String]] {
+        let path = (assetsDirectory as NSString).appendingPathComponent("holds/catalog.json")
+        let file: HoldCatalogFile = try decode(path)
+        var names: [String: [String: String]] = [:]
+        for entry in file.holds { names[entry.id] = entry.names ?? [:] }
+        return names
+    }
+
     static func holds(assetsDirectory: String) throws -> [Hold] {
         let path = (assetsDirectory as NSString).appendingPathComponent("holds/catalog.json")
         let file: HoldCatalogFile = try decode(path)

@@ -52,6 +52,11 @@ public struct RenderJob: Sendable, Hashable {
     public let milestone: Int?
     /// When the member checked in (what the reward's badge is valid from).
     public let checkedInAt: Date
+    /// The member's check-in number (1 for their first); nil while the check-in is undone.
+    public var checkInNumber: Int? = nil
+    /// N when this check-in first made the member's weekly streak N weeks long and N is a
+    /// streak milestone.
+    public var streakMilestone: Int? = nil
 }
 
 /// What a worker produced for a job.

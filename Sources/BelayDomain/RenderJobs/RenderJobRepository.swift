@@ -157,7 +157,7 @@ enum RenderJobRepository {
                r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
                \(CatalogRepository.holdColumns(from: "h")),
                \(CatalogRepository.backgroundColumns(from: "b")),
-               COALESCE(a.checked_in_at, r.awarded_at) AS checked_in_at
+               COALESCE(a.checked_in_at, r.awarded_at) AS checked_in_at, a.check_in_number, r.streak_milestone
         FROM \(source)
         JOIN rewards r ON r.id = j.reward_id
         JOIN attendances a ON a.id = r.attendance_id
@@ -176,7 +176,8 @@ enum RenderJobRepository {
                   meetupTitle: try row.get("title"), placeName: try row.get("place_name"),
                   meetupStartsAt: try row.get("starts_at"), meetupTimeZone: try row.get("time_zone"),
                   hold: try CatalogRepository.decodeHold(row), background: try CatalogRepository.decodeBackground(row),
-                  milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"))
+                  milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"),
+                  checkInNumber: try row.get("check_in_number"), streakMilestone: try row.get("streak_milestone"))
     }
 
     /// Marks the job done if `owner` still holds it, locking its row in the same statement.

@@ -15,6 +15,7 @@ struct AwardedReward {
         let background: Background
         let pick: RewardPicker.Pick
         let awardedAt: Date
+        let checkInNumber: Int
     }
 
     /// The new reward as a read of it would return it, from what was written and the meetup
@@ -28,6 +29,7 @@ struct AwardedReward {
                       // As stored: to the millisecond.
                       awardedAt: Date(millisecondsSince1970: created.awardedAt.millisecondsSince1970),
                       revokedAt: nil, renderStatus: .pending, images: nil, failureReason: nil, meetupTitle: meetup.title,
-                      placeName: meetup.placeName, meetupStartsAt: meetup.startsAt, meetupTimeZone: meetup.timeZone)
+                      placeName: meetup.placeName, meetupStartsAt: meetup.startsAt, meetupTimeZone: meetup.timeZone,
+                      checkInNumber: created.checkInNumber)
     }
 }

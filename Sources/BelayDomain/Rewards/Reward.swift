@@ -47,6 +47,9 @@ public struct Reward: Sendable, Hashable {
     public let meetupStartsAt: Date
     /// IANA identifier of the meetup's time zone (the sticker shows the date in it).
     public let meetupTimeZone: String
+    /// The member's check-in number this reward is for (1 for their first); nil while its
+    /// check-in is undone.
+    public var checkInNumber: Int? = nil
 
     public var isRevoked: Bool { revokedAt != nil }
 }

@@ -61,6 +61,6 @@ final class RewardAwarder: Sendable {
         else { return AwardedReward(id: rewardID, created: nil) }
         return AwardedReward(id: rewardID, created: AwardedReward.Created(attendanceID: attendanceID, memberID: memberID,
                                                                           meetupID: meetupID, hold: hold, background: background,
-                                                                          pick: pick, awardedAt: now))
+                                                                          pick: pick, awardedAt: now, checkInNumber: number))
     }
 }

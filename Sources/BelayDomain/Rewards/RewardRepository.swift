@@ -8,7 +8,8 @@ enum RewardRepository {
                r.sticker_hash, r.sticker_path, r.story_hash, r.story_path, r.template_version, r.rendered_at, r.failure_reason,
                m.title, m.place_name, m.starts_at, m.time_zone,
                \(CatalogRepository.holdColumns(from: "h")),
-               \(CatalogRepository.backgroundColumns(from: "b")), r.streak_milestone
+               \(CatalogRepository.backgroundColumns(from: "b")), r.streak_milestone,
+               (SELECT ci.check_in_number FROM attendances ci WHERE ci.id = r.attendance_id) AS check_in_number
         FROM rewards r
         JOIN meetups m ON m.id = r.meetup_id
         JOIN holds h ON h.id = r.hold_id
@@ -30,7 +31,7 @@ enum RewardRepository {
                       renderStatus: try row.get("render_status"), images: images,
                       failureReason: try row.get("failure_reason"), meetupTitle: try row.get("title"),
                       placeName: try row.get("place_name"), meetupStartsAt: try row.get("starts_at"),
-                      meetupTimeZone: try row.get("time_zone"))
+                      meetupTimeZone: try row.get("time_zone"), checkInNumber: try row.get("check_in_number"))
     }
 
     /// The member and meetup of the reward `id`, or nil when there is none.

@@ -70,6 +70,8 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
             backgroundPath: request.backgroundPath, holdPath: request.holdArtworkPath, place: request.placeName, date: request.dateText,
             language: request.language, clubName: request.clubName, holdName: request.holdName)
         content.badgeCredential = request.badgeCredential
+        content.achievement = request.achievementLine
+        content.clubLogoPath = request.clubLogoPath
         let format: StoryFormat = switch request.storyFormat {
         case .png: .png
         case let .jpeg(quality): .jpeg(quality: quality)

@@ -1,3 +1,4 @@
+import BelayDomain
 import Foundation
 
 /// The image format of the 1080x1920 story background.
@@ -35,6 +36,19 @@ public struct RenderPipelineSettings: Sendable {
     public var workers: Int
     /// The club's name, drawn on the composite story ("" draws none).
     public var clubName = ""
+    /// A PNG of the club's mark drawn beside its name on stories and share cards ("": a
+    /// monogram of the name).
+    public var clubLogoPath = ""
+    /// Whether stories and share cards lead with the day's achievement line.
+    public var achievementLine = true
+    /// The holds' names in the club's language (the catalogue's `names`).
+    public var holdNames = LocalizedHoldNames()
+
+    /// The line a reward's story and share card lead with ("" when turned off or unknown).
+    func achievementText(checkInNumber: Int?, streakMilestone: Int?) -> String {
+        guard achievementLine else { return "" }
+        return AchievementLine(checkInNumber: checkInNumber, streakWeeks: streakMilestone).text(locale: clubLocale)
+    }
     /// How often an idle worker looks at the queue without being notified (a fallback for
     /// jobs queued by other processes, and for retries coming due).
     public var pollInterval: TimeInterval

@@ -71,7 +71,9 @@ public final class RenderService: Sendable {
                                       pattern: settings.datePattern),
             stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
         request.clubName = settings.clubName
-        request.holdName = job.hold.name
+        request.clubLogoPath = settings.clubLogoPath
+        request.holdName = settings.holdNames.name(of: job.hold, locale: settings.clubLocale)
+        request.achievementLine = settings.achievementText(checkInNumber: job.checkInNumber, streakMilestone: job.streakMilestone)
         return request
     }
 

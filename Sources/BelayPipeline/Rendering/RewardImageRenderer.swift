@@ -25,6 +25,10 @@ public struct RewardImageRequest: Sendable, Hashable {
     public var holdName = ""
     /// The reward's signed Open Badges credential, baked into the sticker PNG; nil for none.
     public var badgeCredential: String?
+    /// The line the story and share card lead with ("12th check-in · 5-week streak"; "" for none).
+    public var achievementLine = ""
+    /// A PNG of the club's mark beside its name on the story and share card ("": a monogram).
+    public var clubLogoPath = ""
 
     public init(holdArtworkPath: String, backgroundPath: String, topColor: String, bottomColor: String, placeName: String,
                 dateText: String, stickerScale: Int = 3, storyFormat: StoryImageFormat = .png, language: String = "ko_KR") {

@@ -84,12 +84,15 @@ public final class ShareCardService: Sendable {
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
         let date = DateTextFormatter().text(reward.meetupStartsAt, timeZone: reward.meetupTimeZone, locale: settings.clubLocale,
                                             pattern: settings.datePattern)
-        let image = RewardImageRequest(
+        var image = RewardImageRequest(
             holdArtworkPath: assets.appendingPathComponent(reward.hold.artworkPath).path,
             backgroundPath: assets.appendingPathComponent(reward.background.filePath).path,
             topColor: reward.background.topColor, bottomColor: reward.background.bottomColor,
             placeName: reward.placeName, dateText: date, stickerScale: 2, storyFormat: .png, language: settings.clubLocale)
-        return ShareCardRequest(image: image, holdName: reward.hold.name, clubName: clubName)
+        image.achievementLine = settings.achievementText(checkInNumber: reward.checkInNumber, streakMilestone: reward.streakMilestone)
+        image.clubLogoPath = settings.clubLogoPath
+        return ShareCardRequest(image: image, holdName: settings.holdNames.name(of: reward.hold, locale: settings.clubLocale),
+                                clubName: clubName)
     }
 }
 

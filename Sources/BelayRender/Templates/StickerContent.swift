@@ -21,6 +21,12 @@ public struct StickerContent: Sendable, Hashable {
     /// `iTXt` chunk with keyword `openbadgecredential`; nil bakes none. Part of the sticker's
     /// content key, not the story's (the story does not carry it).
     public var badgeCredential: String?
+    /// The line the story and share card lead with, what the day meant ("12th check-in ·
+    /// 5-week streak"); "" draws none. Part of the story's and card's content keys.
+    public var achievement = ""
+    /// A PNG of the club's mark, drawn beside the club's name on the story and share card;
+    /// "" draws a monogram of the name's first letter.
+    public var clubLogoPath = ""
 
     public init(
         backgroundPath: String, holdPath: String, place: String, date: String, language: String = "ko_KR",

@@ -8,10 +8,11 @@ import Foundation
 /// A cluster takes the first font of the chain that has all its characters, with three
 /// preferences: emoji-presentation clusters try the emoji font first; Han, kana and Bopomofo
 /// try the regional font collections (Noto Sans CJK) first, so that a Japanese or Chinese
-/// label is set in one face rather than in whatever ideographs the Korean font has; and
-/// punctuation, digits and spaces (script Common or Inherited) stay in the font of the
-/// cluster before them when it has them (unless that is the emoji font), so a run is not
-/// split by its spaces.
+/// label is set in one face rather than in whatever ideographs a Korean font has; ASCII
+/// digits and punctuation beside Hangul or Han take the primary font (Inter), as Pretendard
+/// sets them; other punctuation, digits and spaces (script Common or Inherited)
+/// stay in the font of the cluster before them when it has them (unless that is the emoji
+/// font), so a run of Arabic or Thai is not split by its spaces.
 ///
 /// Not thread-safe: it belongs to one `TextEngine`.
 final class FontChain {
@@ -27,6 +28,8 @@ final class FontChain {
     /// Face indices by the FreeType face pointer raqm hands back with each glyph.
     private var byFace: [UnsafeMutableRawPointer: Int] = [:]
     private var coverage: [CoverageKey: Bool] = [:]
+    /// Whether each file's "…" sits on the baseline, once asked.
+    private var baselineEllipsis: [Int: Bool] = [:]
 
     private struct FileKey: Hashable {
         var path: String
@@ -68,7 +71,7 @@ final class FontChain {
         byFace[UnsafeMutableRawPointer(face)]
     }
 
-    /// The primary font of `weight` (NanumGothic), always the first of the chain.
+    /// The primary font of `weight` (Inter by default), always the first of the chain.
     func primary(_ weight: FontWeight) throws -> Int {
         try open(weight == .bold ? settings.bold : settings.regular, region: nil)
     }
@@ -82,6 +85,15 @@ final class FontChain {
             && !cluster.unicodeScalars.contains { $0.value == 0xFE0E }
         let scripts = scalars.map(Self.script)
         let isCommon = scripts.allSatisfy { $0 == HB_SCRIPT_COMMON || $0 == HB_SCRIPT_INHERITED || $0 == HB_SCRIPT_UNKNOWN }
+        // ASCII digits and punctuation after Hangul, Han or kana are the primary font's, as
+        // Pretendard's are Inter's. Spaces stay in the CJK font: each change of font is a run
+        // of its own, and raqm 0.7 makes a HarfBuzz font for every run (costly for Noto Sans
+        // CJK), so words split by spaces in another font would cost a run each.
+        if isCommon, !prefersEmoji, let previous, !cluster.isWhitespace, scalars.allSatisfy({ $0.isASCII }),
+            try isRegionalFace(previous) {
+            let primary = try primary(weight)
+            if scalars.allSatisfy({ covers(primary, $0) }) { return primary }
+        }
         // (Not after colour emoji: their spaces and digits are emoji-wide.)
         if isCommon, !prefersEmoji, let previous, !files[previous].isColor, scalars.allSatisfy({ covers(previous, $0) }) {
             return previous
@@ -99,6 +111,27 @@ final class FontChain {
             if scalars.allSatisfy({ covers(file, $0) }) { return file }
         }
         return nil
+    }
+
+    /// The font of the "…" that ends an ellipsised line: the font of the last cluster kept
+    /// (`previous`) when its "…" sits on the baseline, else the first font of the chain whose
+    /// "…" does (Noto Sans Arabic has none, NanumGothic's floats a quarter em above the line);
+    /// nil when no font has one.
+    func ellipsisFont(weight: FontWeight, previous: Int?, region: String) throws -> Int? {
+        let ellipsis: Unicode.Scalar = "\u{2026}"
+        func suits(_ file: Int) -> Bool {
+            guard !files[file].isColor, covers(file, ellipsis) else { return false }
+            if let known = baselineEllipsis[file] { return known }
+            let answer = files[file].sitsOnBaseline(ellipsis)
+            baselineEllipsis[file] = answer
+            return answer
+        }
+        if let previous, suits(previous) { return previous }
+        for path in order.map({ weight == .bold ? $0.bold : $0.regular }) {
+            let file = try open(path, region: region)
+            if suits(file) { return file }
+        }
+        return try font(for: "\u{2026}", weight: weight, previous: previous, region: region)
     }
 
     private func covers(_ file: Int, _ scalar: Unicode.Scalar) -> Bool {
@@ -134,6 +167,11 @@ final class FontChain {
         fileIndex[key] = files.count - 1
         byFace[UnsafeMutableRawPointer(file.face)] = files.count - 1
         return files.count - 1
+    }
+
+    /// Whether the opened face `file` belongs to a regional CJK collection.
+    private func isRegionalFace(_ file: Int) throws -> Bool {
+        try isRegionalCollection(files[file].path)
     }
 
     /// Whether `path` is a font collection with faces for CJK regions; only `.ttc`/`.otc`

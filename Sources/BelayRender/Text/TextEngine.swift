@@ -2,6 +2,7 @@ import CFreeType
 import CFriBidi
 import CHarfBuzz
 import CRaqm
+import Foundation
 
 /// Lays out and draws labels. libraqm itemizes the text, applies the bidi algorithm (FriBidi)
 /// and shapes each run with HarfBuzz; libunibreak finds line-break opportunities; FreeType
@@ -150,15 +151,24 @@ public final class TextEngine {
         var items: [Item] = []
         var missing: [Character] = []
         var previous: Int?
+        // A character left out takes the space beside it along: "Crag ? Hall" reads "Crag Hall".
+        var leftOut = false
         for character in characters {
             guard let font = try chain.font(for: character, weight: style.weight, previous: previous, region: region) else {
                 missing.append(character)
+                leftOut = true
                 continue
             }
+            if leftOut, character.isWhitespace, items.last?.character.isWhitespace ?? true { continue }
+            leftOut = false
             items.append(Item(character: character, font: font))
             previous = font
         }
+        if leftOut {
+            while let last = items.last, last.character.isWhitespace { items.removeLast() }
+        }
         let direction = Self.paragraphDirection(items.map(\.character))
+        let tracking = style.tracking
         func label(_ lines: [Shaped], size: Double) -> TextLabel {
             TextLabel(
                 lines: lines.map { finish($0, missing: missing, direction: direction, language: language) },
@@ -168,37 +178,41 @@ public final class TextEngine {
         // Advances scale with the size (hinting aside), so the line at full size tells which
         // step should fit; shaping at that step and below decides.
         var size = style.pixelSize
-        var last = try shape(items, pixelSize: size, direction: direction, language: language)
+        var last = try shape(items, pixelSize: size, direction: direction, language: language, tracking: tracking)
         if last.width <= fit.maxWidth || items.isEmpty { return label([last], size: size) }
         let scales = fit.scales
         let firstGuess = scales.firstIndex { $0 < 1 && last.width * $0 <= fit.maxWidth } ?? scales.count - 1
         for scale in scales[max(1, firstGuess)...] {
             size = style.pixelSize * scale
-            let line = try shape(items, pixelSize: size, direction: direction, language: language)
+            let line = try shape(items, pixelSize: size, direction: direction, language: language, tracking: tracking)
             if line.width <= fit.maxWidth { return label([line], size: size) }
             last = line
         }
         if size != style.pixelSize * fit.minimumScale {
             size = style.pixelSize * fit.minimumScale
-            last = try shape(items, pixelSize: size, direction: direction, language: language)
+            last = try shape(items, pixelSize: size, direction: direction, language: language, tracking: tracking)
         }
         let full = last
         var rest = items[...]
         var lines: [Shaped] = []
-        let breaks = fit.maxLines > 1 ? LineBreaks.opportunities(items.map(\.character), language: language) : []
+        let breaks = fit.maxLines > 1
+            ? LineBreaks.opportunities(items.map(\.character), language: language, keepAll: LineBreaks.keepsWordsWhole(characters))
+            : []
         while lines.count < fit.maxLines - 1 {
-            guard let end = try firstLineEnd(rest, breaks: breaks, full: full, items: items, size: size, direction: direction, language: language, maxWidth: fit.maxWidth)
+            guard let end = try firstLineEnd(
+                rest, breaks: breaks, full: full, items: items, size: size, direction: direction, language: language,
+                tracking: tracking, maxWidth: fit.maxWidth)
             else { break }
             lines.append(end.line)
             rest = rest[end.next...]
             while let first = rest.first, first.character.isWhitespace { rest = rest.dropFirst() }
             if rest.isEmpty { return label(lines, size: size) }
-            let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language)
+            let remaining = try shape(Array(rest), pixelSize: size, direction: direction, language: language, tracking: tracking)
             if remaining.width <= fit.maxWidth { return label(lines + [remaining], size: size) }
         }
         lines.append(try ellipsised(
             rest, full: full, weight: style.weight, region: region, size: size, direction: direction, language: language,
-            maxWidth: fit.maxWidth))
+            tracking: tracking, maxWidth: fit.maxWidth))
         return label(lines, size: size)
     }
 
@@ -207,7 +221,7 @@ public final class TextEngine {
     /// cluster fits.
     private func firstLineEnd(
         _ rest: ArraySlice<Item>, breaks: [Bool], full: Shaped, items: [Item], size: Double,
-        direction: TextDirection, language: String, maxWidth: Double
+        direction: TextDirection, language: String, tracking: Double, maxWidth: Double
     ) throws -> (line: Shaped, next: Int)? {
         let start = rest.startIndex
         var candidates = (start + 1..<rest.endIndex).filter { breaks[$0] }.reversed().map { $0 }
@@ -221,7 +235,7 @@ public final class TextEngine {
                 guard trimmed > start else { continue }
                 let estimate = full.advances[start..<trimmed].reduce(0, +)
                 if estimate > maxWidth * 1.05 { continue }
-                let line = try shape(Array(items[start..<trimmed]), pixelSize: size, direction: direction, language: language)
+                let line = try shape(Array(items[start..<trimmed]), pixelSize: size, direction: direction, language: language, tracking: tracking)
                 if line.width <= maxWidth { return (line, end) }
             }
         }
@@ -231,12 +245,12 @@ public final class TextEngine {
     /// `rest` cut at a grapheme boundary with "…" at its logical end, so that it fits.
     private func ellipsised(
         _ rest: ArraySlice<Item>, full: Shaped, weight: FontWeight, region: String, size: Double, direction: TextDirection,
-        language: String, maxWidth: Double
+        language: String, tracking: Double, maxWidth: Double
     ) throws -> Shaped {
-        let ellipsisFont = try chain.font(for: "…", weight: weight, previous: rest.last?.font, region: region)
+        let ellipsisFont = try chain.ellipsisFont(weight: weight, previous: rest.last?.font, region: region)
             ?? rest.last?.font ?? chain.primary(weight)
         let ellipsis = Item(character: "…", font: ellipsisFont)
-        let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language).width
+        let ellipsisWidth = try shape([ellipsis], pixelSize: size, direction: direction, language: language, tracking: tracking).width
         // The cluster advances of the full line give the first guess; the reshaped line
         // (joining and kerning may differ at the cut) decides.
         var count = rest.count
@@ -248,7 +262,7 @@ public final class TextEngine {
         while true {
             var kept = Array(rest.prefix(count))
             while let last = kept.last, last.character.isWhitespace { kept.removeLast() }
-            var candidate = try shape(kept + [ellipsis], pixelSize: size, direction: direction, language: language)
+            var candidate = try shape(kept + [ellipsis], pixelSize: size, direction: direction, language: language, tracking: tracking)
             if candidate.width <= maxWidth || kept.isEmpty {
                 candidate.isTruncated = true
                 return candidate
@@ -275,9 +289,11 @@ public final class TextEngine {
             runs: runs(shaped, direction: direction), engineIdentifier: ObjectIdentifier(self))
     }
 
-    /// Control characters go; line breaks and tabs become spaces.
+    /// The text in Unicode Normalization Form C (a decomposed "e\u{301}" is set as the "é" every
+    /// font has, not taken from whichever font has the combining mark); control characters go;
+    /// line breaks and tabs become spaces.
     static func clean(_ text: String) -> [Character] {
-        text.compactMap { character -> Character? in
+        text.precomposedStringWithCanonicalMapping.compactMap { character -> Character? in
             if character.isNewline || character == "\t" { return " " }
             if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) { return nil }
             return character
@@ -286,7 +302,7 @@ public final class TextEngine {
 
     /// Shapes `items` as one line with raqm: bidi, script itemization and HarfBuzz shaping,
     /// each cluster in its chosen font.
-    private func shape(_ items: [Item], pixelSize: Double, direction: TextDirection, language: String) throws -> Shaped {
+    private func shape(_ items: [Item], pixelSize: Double, direction: TextDirection, language: String, tracking: Double) throws -> Shaped {
         var shaped = Shaped(glyphs: [], width: 0, advances: Array(repeating: 0, count: items.count), items: items, pixelSize: pixelSize)
         guard !items.isEmpty else { return shaped }
         var utf8: [UInt8] = []
@@ -322,21 +338,43 @@ public final class TextEngine {
         guard let glyphs = raqm_get_glyphs(layout, &count) else { return shaped }
         var penX = 0.0
         shaped.glyphs.reserveCapacity(count)
-        for glyph in UnsafeBufferPointer(start: glyphs, count: count) {
+        let buffer = UnsafeBufferPointer(start: glyphs, count: count)
+        let tracks = tracking == 0 ? [] : items.map { Self.isTracked($0, isColor: chain.files[$0.font].isColor) }
+        for (position, glyph) in buffer.enumerated() {
             guard let face = glyph.ftface, let file = chain.index(of: face), let sized = faceOf[file] else { continue }
             let scale = faces[sized].bitmapScale / 64
-            let advance = Double(glyph.x_advance) * scale
+            var advance = Double(glyph.x_advance) * scale
             // The cluster is the UTF-8 offset of the character the glyph belongs to.
             let item = Self.lastIndex(in: starts, atMost: Int(glyph.cluster))
             shaped.glyphs.append(
                 TextLine.Glyph(
                     face: sized, id: UInt32(glyph.index), character: item,
                     x: penX + Double(glyph.x_offset) * scale, y: -Double(glyph.y_offset) * scale))
+            // Tracking goes between clusters, after the last glyph of a tracked one.
+            if !tracks.isEmpty, tracks[item], position + 1 < count,
+                Self.lastIndex(in: starts, atMost: Int(buffer[position + 1].cluster)) != item {
+                advance += tracking * pixelSize
+            }
             penX += advance
             shaped.advances[item] += advance
         }
         shaped.width = penX
         return shaped
+    }
+
+    /// Whether tracking applies after `item`: clusters of scripts whose letters stand apart
+    /// (Latin, Greek, Cyrillic, Hangul, Han, kana, and common characters), not emoji, not joined
+    /// or headstroke scripts (Arabic, Devanagari, …) whose letters tracking would pull apart.
+    private static func isTracked(_ item: Item, isColor: Bool) -> Bool {
+        guard !isColor else { return false }
+        return item.character.unicodeScalars.allSatisfy { scalar in
+            switch FontChain.script(scalar) {
+            case HB_SCRIPT_COMMON, HB_SCRIPT_INHERITED, HB_SCRIPT_LATIN, HB_SCRIPT_GREEK, HB_SCRIPT_CYRILLIC, HB_SCRIPT_HANGUL,
+                HB_SCRIPT_HAN, HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA, HB_SCRIPT_BOPOMOFO:
+                true
+            default: false
+            }
+        }
     }
 
     /// The index of the last element of the sorted `starts` that is at most `value`.
@@ -382,14 +420,22 @@ public final class TextEngine {
         }
         var levels = [UInt8](repeating: 0, count: scalars.count)
         _ = belay_fribidi_levels(scalars, Int32(scalars.count), direction == .rightToLeft ? 2 : 1, &levels)
-        var scripts: [hb_script_t?] = items.map { item in
-            item.character.unicodeScalars.map(FontChain.script).first {
+        // Emoji are Common (Zyyy) whatever surrounds them: they neither take nor lend a script.
+        let isEmoji = items.map { chain.files[$0.font].isColor }
+        var scripts: [hb_script_t?] = items.indices.map { index in
+            if isEmoji[index] { return HB_SCRIPT_COMMON }
+            return items[index].character.unicodeScalars.map(FontChain.script).first {
                 $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN
             }
         }
-        // Common characters take the script of the run before them (or after, at the start).
-        for index in scripts.indices where scripts[index] == nil && index > 0 { scripts[index] = scripts[index - 1] }
-        for index in scripts.indices.reversed() where scripts[index] == nil && index + 1 < scripts.count { scripts[index] = scripts[index + 1] }
+        // Other common characters take the script of the run before them (or after, at the start
+        // or after an emoji).
+        for index in scripts.indices where scripts[index] == nil && index > 0 && !isEmoji[index - 1] {
+            scripts[index] = scripts[index - 1]
+        }
+        for index in scripts.indices.reversed() where scripts[index] == nil && index + 1 < scripts.count && !isEmoji[index + 1] {
+            scripts[index] = scripts[index + 1]
+        }
         var runs: [TextRun] = []
         var start = 0
         for index in items.indices {
@@ -421,6 +467,16 @@ public final class TextEngine {
             guard let image = glyphImage(face: glyph.face, glyph: glyph.id, phase: 0) else { return 0 }
             if let color = image.color { return stride(from: 3, to: color.bytes.count, by: 4).reduce(0) { $0 + (color.bytes[$1] > 0 ? 1 : 0) } }
             return image.mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        }
+    }
+
+    /// Each glyph's ink in pixels above the baseline (`top` its highest row, `bottom` its
+    /// lowest, negative below it), in the line's glyph order (for tests).
+    func inkBounds(_ line: TextLine) -> [(top: Int, bottom: Int)] {
+        line.glyphs.map { glyph in
+            guard let image = glyphImage(face: glyph.face, glyph: glyph.id, phase: 0), image.height > 0 else { return (0, 0) }
+            let top = image.top - Int(glyph.y.rounded())
+            return (top, top - image.height)
         }
     }
 
