@@ -54,6 +54,7 @@ extension DomainSettings {
         self.push = PushPolicy(reminderMinutesBefore: push.reminderMinutesBefore, offerWarningMinutes: push.offerWarningMinutes,
                                publicBaseURL: configuration.server.publicBaseURL,
                                defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en, retentionDays: push.retentionDays)
+        self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))
     }
 }

@@ -59,7 +59,7 @@ public struct PushNoticeWriter: Sendable {
         let image = policy.publicBaseURL + "/v1/rewards/\(rewardID)/sticker/\(images.stickerHash).png"
         try queue(.rewardReady, to: .member(reward.memberID), collapseID: "ready-r\(rewardID)", expiresAt: now.addingTimeInterval(86_400),
                   now: now, in: db) { locale in
-            (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: reward.hold.name),
+            (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: policy.holdNames.name(of: reward.hold, locale: locale.rawValue)),
              [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
         }
     }

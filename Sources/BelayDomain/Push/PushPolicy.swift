@@ -1,7 +1,7 @@
 import Foundation
 
 /// What push notices say and when, and how their delivery is retried.
-public struct PushPolicy: Sendable, Hashable {
+public struct PushPolicy: Sendable {
     /// A reminder goes out this many minutes before a meetup starts.
     public var reminderMinutesBefore: Int
     /// A member holding an offer is warned this many minutes before it runs out.
@@ -16,6 +16,8 @@ public struct PushPolicy: Sendable, Hashable {
     public var leaseSeconds: Int
     /// Sent, dropped and failed notices are deleted after this many days.
     public var retentionDays: Int
+    /// Holds' names in the members' languages (a reward's notice names its hold).
+    public var holdNames = LocalizedHoldNames()
     /// The platforms a push service is configured for: devices of others are told nothing.
     public var platforms: Set<DevicePlatform> = Set(DevicePlatform.allCases)
 
