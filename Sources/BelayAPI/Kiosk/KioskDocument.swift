@@ -181,14 +181,7 @@ enum KioskDocument {
         let e = HTMLText.escaped
         let language = settings.language
         let title = language.checkInWithApp(club: settings.clubName)
-        var stores = ""
-        if !settings.appStoreURL.isEmpty {
-            stores += "<a class=\"store\" href=\"\(e(settings.appStoreURL))\">\(e(language.appStore))</a>"
-        }
-        if !settings.playStoreURL.isEmpty {
-            stores += "<a class=\"store\" href=\"\(e(settings.playStoreURL))\">\(e(language.playStore))</a>"
-        }
-        let apps = stores.isEmpty ? "" : "\n  <nav class=\"apps\">\(stores)</nav>"
+        let apps = SharePageDocument.storeLinks(settings, indent: "  ")
         let digits = code.isEmpty ? "" : "\n  <p class=\"link-code\">\(e(language.codeInLink(code)))</p>"
         return SharePageDocument.head(title: title, settings: settings) + """
         <meta name="robots" content="noindex">

@@ -23,14 +23,7 @@ enum SharePageDocument {
         let earned = language.earned(by: page.memberName, club: settings.clubName)
         let e = HTMLText.escaped
 
-        var stores = ""
-        if !settings.appStoreURL.isEmpty {
-            stores += "<a class=\"store\" href=\"\(e(settings.appStoreURL))\">\(e(language.appStore))</a>"
-        }
-        if !settings.playStoreURL.isEmpty {
-            stores += "<a class=\"store\" href=\"\(e(settings.playStoreURL))\">\(e(language.playStore))</a>"
-        }
-        let apps = stores.isEmpty ? "" : "\n    <nav class=\"apps\">\(stores)</nav>"
+        let apps = storeLinks(settings, indent: "    ")
         var verdict = ""
         if let badge {
             verdict = badge.isValid
@@ -75,6 +68,21 @@ enum SharePageDocument {
     }
 
     /// The start of every page: the document's language, encoding, viewport and title.
+    /// The app's store links (`app_links.app_store_url`, `play_store_url`) as a `<nav>` on its own
+    /// line after `indent`, or "" when the club has neither.
+    static func storeLinks(_ settings: SharePageSettings, indent: String) -> String {
+        let e = HTMLText.escaped
+        let language = settings.language
+        var stores = ""
+        if !settings.appStoreURL.isEmpty {
+            stores += "<a class=\"store\" href=\"\(e(settings.appStoreURL))\">\(e(language.appStore))</a>"
+        }
+        if !settings.playStoreURL.isEmpty {
+            stores += "<a class=\"store\" href=\"\(e(settings.playStoreURL))\">\(e(language.playStore))</a>"
+        }
+        return stores.isEmpty ? "" : "\n\(indent)<nav class=\"apps\">\(stores)</nav>"
+    }
+
     static func head(title: String, settings: SharePageSettings) -> String {
         """
         <!doctype html>
