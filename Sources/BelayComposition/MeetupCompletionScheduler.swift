@@ -13,9 +13,7 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
     private let attendance: AttendanceService?
     private let intervalSeconds: Int
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
-    private var stopping = false
-    private var running = false
+    private let thread = BackgroundLoop(name: "belay-meetup-completion")
 
     public init(meetups: MeetupService, attendance: AttendanceService? = nil, intervalSeconds: Int,
                 log: @escaping @Sendable (String) -> Void) {
@@ -28,22 +26,15 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
     /// Starts the thread (nothing when the interval is 0); its first pass runs at once.
     public func start() {
         guard intervalSeconds > 0 else { return }
-        condition.lock()
-        stopping = false
-        running = true
-        condition.unlock()
-        let thread = Thread { [self] in loop() }
-        thread.name = "belay-meetup-completion"
-        thread.start()
+        thread.start { [self] in
+            runOnce()
+            return Double(intervalSeconds)
+        }
     }
 
     /// Stops the thread after the pass in hand.
     public func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        thread.stop()
     }
 
     /// One pass: completes every meetup due, in batches.
@@ -65,23 +56,5 @@ public final class MeetupCompletionScheduler: @unchecked Sendable {
         }
         if total > 0 { log("completed \(Plural.counted(total, "meetup")) whose check-in window closed") }
         return total
-    }
-
-    private func loop() {
-        while true {
-            runOnce()
-            let deadline = Deadline(after: Double(intervalSeconds))
-            condition.lock()
-            while !stopping {
-                if !deadline.wait(on: condition) { break }
-            }
-            if stopping {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            condition.unlock()
-        }
     }
 }

@@ -24,10 +24,10 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     private let metrics: PushMetrics
     private let log: @Sendable (String) -> Void
     private let outage: OutageLog
-    private let condition = NSCondition()
-    private var stopping = false
-    private var running = false
-    private var woken = false
+    private let thread = BackgroundLoop(name: "belay-push")
+    /// The worker thread's own schedule of queueing due notices and pruning old ones.
+    private var nextSchedule = Deadline(after: 0)
+    private var nextPrune = Deadline(after: 60)
 
     /// - Parameters:
     ///   - gateways: the push service of each platform configured; notices to a platform
@@ -47,30 +47,17 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     }
 
     public func start() {
-        condition.lock()
-        stopping = false
-        running = true
-        condition.unlock()
-        let thread = Thread { [self] in loop() }
-        thread.name = "belay-push"
-        thread.start()
+        thread.start { [self] in pass() }
     }
 
     /// Wakes the thread to look for due notices now (after a change that queued some).
     public func notify() {
-        condition.lock()
-        woken = true
-        condition.signal()
-        condition.unlock()
+        thread.wake()
     }
 
     /// Stops the thread after the batch in hand (bounded by the services' timeouts).
     public func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        thread.stop()
     }
 
     /// Queues what is due and sends every due notice on the calling thread, until none is
@@ -97,46 +84,29 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         return batch.isEmpty ? [] : try deliver(batch)
     }
 
-    private func loop() {
-        var nextSchedule = Deadline(after: 0)
-        var nextPrune = Deadline(after: 60)
-        while true {
-            condition.lock()
-            if stopping {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
+    /// One pass of the thread: what time made due, a batch sent; returns how long to wait
+    /// (0 when the batch was full: more is waiting).
+    private func pass() -> TimeInterval {
+        var wait = pollSeconds
+        do {
+            if nextSchedule.hasPassed {
+                try service.queueScheduled()
+                nextSchedule = Deadline(after: 5)
             }
-            woken = false
-            condition.unlock()
-            var claimed = 0
-            var wait = pollSeconds
-            do {
-                if nextSchedule.hasPassed {
-                    try service.queueScheduled()
-                    nextSchedule = Deadline(after: 5)
-                }
-                if nextPrune.hasPassed {
-                    try service.prune()
-                    nextPrune = Deadline(after: 3_600)
-                }
-                let batch = try service.claim(owner: owner, limit: batchSize)
-                claimed = batch.count
-                if !batch.isEmpty { _ = try deliver(batch) }
-                if let due = try service.nextDue() { wait = min(pollSeconds, max(0, due.timeIntervalSince(clock.now()))) }
-                outage.succeeded()
-            } catch {
-                outage.failed(error, retryingEvery: pollSeconds)
+            if nextPrune.hasPassed {
+                try service.prune()
+                nextPrune = Deadline(after: 3_600)
             }
-            if claimed == batchSize { continue }
-            let deadline = Deadline(after: wait)
-            condition.lock()
-            while !woken && !stopping {
-                if !deadline.wait(on: condition) { break }
+            let batch = try service.claim(owner: owner, limit: batchSize)
+            if !batch.isEmpty { _ = try deliver(batch) }
+            if batch.count == batchSize { wait = 0 } else if let due = try service.nextDue() {
+                wait = min(pollSeconds, max(0.01, due.timeIntervalSince(clock.now())))
             }
-            condition.unlock()
+            outage.succeeded()
+        } catch {
+            outage.failed(error, retryingEvery: pollSeconds)
         }
+        return wait
     }
 
     /// Sends one claimed batch and records what became of each notice.
