@@ -28,6 +28,7 @@ import Testing
             .replacingOccurrences(of: "/etc/letsencrypt/live/belay.example/privkey.pem", with: key)
             .replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(server.port)")
             .replacingOccurrences(of: "belay.example", with: "belay.test")
+            .replacingOccurrences(of: "/var/log/nginx/belay-access.log", with: directory.file("nginx/logs/access.log"))
         #expect(site.contains("proxy_pass http://127.0.0.1:\(server.port);"))
         try FileManager.default.createDirectory(atPath: directory.file("nginx/logs"), withIntermediateDirectories: true)
         try site.write(toFile: directory.file("nginx/site.conf"), atomically: true, encoding: .utf8)
@@ -77,5 +78,11 @@ import Testing
         let plain = try ExternalTool.output("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
                                                               "http://127.0.0.1:\(httpPort)\(slugPath)"])
         #expect(plain.standardOutput.hasPrefix("301 https://"))
+        // nginx's own access log has the requests without the share page's address.
+        let accessLog = try String(contentsOfFile: directory.file("nginx/logs/access.log"), encoding: .utf8)
+        #expect(accessLog.contains("\"GET /s/... HTTP/2.0\" 200"), "\(accessLog)")
+        #expect(accessLog.contains("\"GET /v1/me HTTP/2.0\" 200"))
+        let slug = String(slugPath.dropFirst(3))
+        #expect(!slug.isEmpty && !accessLog.contains(slug), "the slug is a credential: \(accessLog)")
     }
 }
