@@ -29,7 +29,8 @@ struct PushCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
-            let (user, devices) = try services.domain.push.devices(handle: handle)
+            let user = try services.user(handle)
+            let devices = try services.domain.push.devices(userID: user.id)
             guard !devices.isEmpty else {
                 throw CommandLineError.failure("\(user.handle) has no registered phone; the app registers one after sign-in (POST /v1/me/devices)")
             }
@@ -72,7 +73,8 @@ struct PushCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
-            let (user, devices) = try services.domain.push.devices(handle: handle)
+            let user = try services.user(handle)
+            let devices = try services.domain.push.devices(userID: user.id)
             if json {
                 var output = JSONOutput()
                 output.object { output in

@@ -94,19 +94,6 @@ public final class PushService: Sendable {
         return try settings(userID: userID)
     }
 
-    /// The devices of the member with `handle` (`belay push devices`).
-    /// - Throws: `DomainError` `user_not_found`.
-    public func devices(handle: String) throws -> (user: User, devices: [Device]) {
-        try domainCall {
-            try pool.read { db in
-                guard let user = try UserRepository.find(handle: handle, in: db) else {
-                    throw DomainError(.userNotFound, "No user has the handle \(handle); list them with `belay users list`")
-                }
-                return (user, try DeviceRepository.list(userID: user.id, in: db))
-            }
-        }
-    }
-
     /// Queues a test notice to every device of the member, whatever they switched off.
     /// - Returns: the notices queued (none when the member has no device).
     public func queueTest(userID: Int64) throws -> [Int64] {
