@@ -109,13 +109,20 @@ import Testing
         #expect(reminder.payload["title"]?.stringValue == "Crag day starts at 14:00")
         #expect(reminder.expiresAt == meetup.startsAt, "a reminder after the start is of no use")
 
+        // A member who joins after the reminder went out gets it at once; nobody gets it twice.
+        let ben = try fixture.member("ben")
+        let benPhone = try device(ben, "ben-phone", locale: .en)
+        try join(ben, meetup)
+        #expect(try notices().filter { $0.kind == "meetup_reminder" }.map(\.device) == [phone.id, benPhone.id])
+        #expect(try push.queueScheduled() == 0)
+
         // Moved later: reminded again for the new time.
         let moved = meetup.startsAt.addingTimeInterval(1_800)
         _ = try fixture.domain.meetups.update(id: meetup.id, MeetupChanges(startsAt: moved, endsAt: moved.addingTimeInterval(7_200)), by: fixture.hostActor)
         #expect(try push.queueScheduled() == 0, "14:30 is more than two hours ahead")
         fixture.clock.advance(by: 30 * 60)
         #expect(try push.queueScheduled() == 1)
-        #expect(try notices().filter { $0.kind == "meetup_reminder" }.count == 2)
+        #expect(try notices().filter { $0.kind == "meetup_reminder" }.count == 4, "both members, for the new time")
         // Check-in opens 30 minutes before the start.
         fixture.clock.advance(by: 90 * 60)
         #expect(try push.queueScheduled() == 1)

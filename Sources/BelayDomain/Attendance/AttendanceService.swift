@@ -88,6 +88,9 @@ public final class AttendanceService: Sendable {
                                                          queuePosition: position, at: now, in: db)
                 }
                 try events.attendance(.attendanceJoined, id: id, now: now, in: db)
+                if status == .going {
+                    try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
+                }
                 if status == .waitlisted && waitlist.policy.makesOffers && meetup.status == .scheduled {
                     try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
                 }
@@ -164,6 +167,7 @@ public final class AttendanceService: Sendable {
                 }
                 try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
                 try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db)
+                try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
                 try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
                 return try AttendanceRepository.find(id: attendance.id, in: db)!
             }

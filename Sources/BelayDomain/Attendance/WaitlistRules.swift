@@ -26,6 +26,9 @@ struct WaitlistRules: Sendable {
                 try AttendanceRepository.setStatus(.going, id: id, at: now, in: db)
                 try events.attendance(.attendancePromoted, id: id, now: now, in: db)
                 try events.notices.attendance(.waitlistPromoted, id: id, now: now, in: db)
+                if let member = try AttendanceRepository.find(id: id, in: db)?.memberID {
+                    try events.notices.caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
+                }
                 if let attendance = try AttendanceRepository.find(id: id, in: db) { promoted.append(attendance) }
             }
         }

@@ -37,8 +37,26 @@ public struct PushNoticeWriter: Sendable {
     /// or reminds those going that it starts soon or that check-in is open. Call it before the
     /// change ends their attendances (a cancellation).
     func meetup(_ kind: NoticeKind, _ meetup: Meetup, now: Date, in db: Database) throws {
-        let starts = Int64(meetup.startsAt.timeIntervalSince1970.rounded(.down))
         let statuses = kind == .meetupChanged || kind == .meetupCancelled ? "'going', 'waitlisted'" : "'going'"
+        try self.meetup(kind, meetup, to: .attendeesOf(meetup.id, statuses: statuses), now: now, in: db)
+    }
+
+    /// Catches up a member who became `going` after the meetup's reminder or check-in-open
+    /// notice went to the others: the member's devices get it now (the same collapse id, so
+    /// nobody else is told twice). Costs one lookup of the schedule's marks.
+    func caughtUp(memberID: Int64, meetupID: Int64, startsAt: Date, now: Date, in db: Database) throws {
+        guard !policy.platforms.isEmpty, startsAt > now else { return }
+        let kinds = try db.query(
+            "SELECT kind FROM push_schedule_marks WHERE kind IN (?, ?) AND subject_id = ? AND due_at = ?",
+            [NoticeKind.meetupReminder.rawValue, NoticeKind.checkInOpen.rawValue, meetupID, startsAt]) {
+            NoticeKind(rawValue: try $0.get("kind", as: String.self))
+        }.compactMap { $0 }
+        guard !kinds.isEmpty, let meetup = try MeetupRepository.find(id: meetupID, in: db) else { return }
+        for kind in kinds { try self.meetup(kind, meetup, to: .member(memberID), now: now, in: db) }
+    }
+
+    private func meetup(_ kind: NoticeKind, _ meetup: Meetup, to recipients: Recipients, now: Date, in db: Database) throws {
+        let starts = Int64(meetup.startsAt.timeIntervalSince1970.rounded(.down))
         let (collapseID, expiresAt): (String, Date) = switch kind {
         case .meetupReminder: ("reminder-m\(meetup.id)-\(starts)", meetup.startsAt)
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
@@ -46,7 +64,7 @@ public struct PushNoticeWriter: Sendable {
         default: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
         }
         let facts = Self.facts(meetup)
-        try queue(kind, to: .attendeesOf(meetup.id, statuses: statuses), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
+        try queue(kind, to: recipients, collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
             (NoticeText.make(kind, locale: locale, meetup: facts), [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
         }
     }
