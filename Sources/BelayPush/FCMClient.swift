@@ -87,8 +87,8 @@ public final class FCMClient: PushGateway, @unchecked Sendable {
             ("iat", .int(issuedAt)), ("exp", .int(issuedAt + 3_600)),
         ])), keyID: nil, type: "JWT")
         let form = "grant_type=" + Self.formEscaped("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + assertion
-        let answer = batch.send([HTTP2Request(url: account.tokenURI, headers: ["Content-Type: application/x-www-form-urlencoded"],
-                                              body: Array(form.utf8))])[0]
+        let answer = batch.send([HTTP2Request(url: account.tokenURI, headers: [], body: Array(form.utf8),
+                                              contentType: "application/x-www-form-urlencoded")])[0]
         guard let status = answer.status else {
             throw FCMTokenError(description: "the FCM token endpoint \(account.tokenURI) could not be reached: \(answer.failure ?? "no answer")")
         }

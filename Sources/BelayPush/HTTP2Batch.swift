@@ -7,6 +7,8 @@ struct HTTP2Request {
     let url: String
     let headers: [String]
     let body: [UInt8]
+    /// The body's media type.
+    var contentType = "application/json"
 }
 
 /// Sends batches of POSTs over HTTP/2 (TLS with ALPN for https, prior knowledge for http),
@@ -60,7 +62,7 @@ final class HTTP2Batch: @unchecked Sendable {
         easy.resetForNextTransfer()
         let handle = easy.handle
         do {
-            for line in request.headers + ["Content-Type: application/json", "Expect:"] { try easy.appendHeader(line) }
+            for line in request.headers + ["Content-Type: \(request.contentType)", "Expect:"] { try easy.appendHeader(line) }
         } catch {
             return "\(error)"
         }

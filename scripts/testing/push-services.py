@@ -148,6 +148,10 @@ def main():
         if path.startswith("/3/device/"):
             return await apns(path[len("/3/device/"):], headers, body, send, scope.get("client"))
         if path == "/token":
+            types = [v.decode() for k, v in scope["headers"] if k.decode().lower() == "content-type"]
+            if types != ["application/x-www-form-urlencoded"]:
+                return await respond(send, 400, json.dumps({"error": "invalid_request",
+                                                            "error_description": f"Content-Type {types}"}).encode())
             return await token(body, send)
         if path.startswith(f"/v1/projects/{args.project_id}/messages:send"):
             return await fcm(headers, body, send)
