@@ -60,7 +60,9 @@ import Testing
         #expect(steps == [
             "sign_in_apple 201", "get_me 200", "patch_me 200", "create_meetup 201", "join 201", "check_in_code 200",
             "check_in 201", "get_reward 200", "share_payload 200", "sticker 200", "story 200", "holds 200", "hold_artwork 200",
-            "share_event 201", "export 200", "delete_me 204", "get_me_after_delete 401",
+            "share_event 201", "register_device 201", "list_devices 200", "notification_settings 200",
+            "switch_off_reminders 200", "remove_device 204", "create_kiosk 201", "kiosk_state 200", "revoke_kiosk 200",
+            "export 200", "delete_me 204", "get_me_after_delete 401",
         ])
         // Every member of every answer survived the generated models: the schemas have them all.
         #expect(summary["lost_members"]?.arrayValue == [], "members the schemas lack: \(summary["lost_members"].map { "\($0)" } ?? "")")

@@ -178,6 +178,35 @@ def run(arguments, journey):
         body=models.ShareEventRequest(client_event_id=event_id, completed=True, target="instagram_stories"))
     summary["share_event_target"] = event.target.value
 
+    # Push notices: this phone registered, listed, one kind switched off, the phone removed.
+    _, device = journey.call(
+        "register_device", api("notifications.register_device"), [201], models.Device, client=member,
+        body=models.DeviceRegistration(
+            platform=models.DeviceRegistrationPlatform.IOS, token="a1b2c3d4e5f6a7b8", app_id="club.belay.app",
+            environment=models.DeviceRegistrationEnvironment.SANDBOX, locale=models.DeviceRegistrationLocale.KO))
+    _, devices = journey.call("list_devices", api("notifications.list_devices"), [200], models.DeviceList, client=member)
+    if [item.id for item in devices.items] != [device.id] or not devices.items[0].current_session:
+        raise StepFailed(f"list_devices: {devices.to_dict()}")
+    journey.call("notification_settings", api("notifications.notification_settings"), [200], models.NotificationSettings,
+                 client=member)
+    _, settings = journey.call(
+        "switch_off_reminders", api("notifications.update_notification_settings"), [200], models.NotificationSettings,
+        client=member, body=models.NotificationSettingsChange(meetup_reminder=False))
+    if settings.meetup_reminder is not False or settings.reward_ready is not True:
+        raise StepFailed(f"switch_off_reminders: {settings.to_dict()}")
+    journey.call("remove_device", api("notifications.remove_device"), [204], client=member, id=device.id)
+
+    # The front desk: the member hosts the meetup they made, so they may put it on a tablet.
+    _, kiosk = journey.call("create_kiosk", api("check_in.create_kiosk_link"), [201], models.KioskLink, client=member,
+                            id=meetup.id)
+    token = kiosk.url.rsplit("/", 1)[-1]
+    journey.call("kiosk_state", api("check_in.kiosk_state"), [200], models.KioskState, client=anonymous,
+                            token=token)
+    _, revoked = journey.call("revoke_kiosk", api("check_in.revoke_kiosk_links"), [200], models.KioskRevocation,
+                              client=member, id=meetup.id)
+    if revoked.revoked != 1:
+        raise StepFailed(f"revoke_kiosk: {revoked.to_dict()}")
+
     _, export = journey.call("export", api("accounts.export_me"), [200], models.AccountExport, client=member)
     summary["export"] = {
         "format": export.format_.value, "handle": export.profile.handle, "identities": len(export.identities),
