@@ -97,11 +97,19 @@ public final class PushDeliveryWorker: @unchecked Sendable {
                 try service.prune()
                 nextPrune = Deadline(after: 3_600)
             }
-            let batch = try service.claim(owner: owner, limit: batchSize)
-            if !batch.isEmpty { _ = try deliver(batch) }
-            if batch.count == batchSize { wait = 0 } else if let due = try service.nextDue() {
-                wait = min(pollSeconds, max(0.01, due.timeIntervalSince(clock.now())))
+            // A read first: an idle server claims (writes) nothing.
+            var due = try service.nextDue()
+            if let first = due, first <= clock.now() {
+                let batch = try service.claim(owner: owner, limit: batchSize)
+                if !batch.isEmpty { _ = try deliver(batch) }
+                if batch.count == batchSize {
+                    outage.succeeded()
+                    return 0
+                }
+                due = try service.nextDue()
             }
+            // At least 10 ms: a notice another node is claiming at this moment still reads as due.
+            if let due { wait = min(pollSeconds, max(0.01, due.timeIntervalSince(clock.now()))) }
             outage.succeeded()
         } catch {
             outage.failed(error, retryingEvery: pollSeconds)
