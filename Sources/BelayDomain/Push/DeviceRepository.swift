@@ -70,10 +70,15 @@ enum DeviceRepository {
         try db.query("SELECT \(columns) FROM devices WHERE user_id = ? ORDER BY id", [userID], decode)
     }
 
+    /// Drops the notices still waiting for a device (it is going, or changing hands).
+    static func dropPendingNotices(deviceID: Int64, in db: Database) throws {
+        try db.execute("DELETE FROM push_notices WHERE device_id = ? AND status = 'pending'", [deviceID])
+    }
+
     /// Removes a device and the notices still waiting for it; returns whether it was there.
     @discardableResult
     static func delete(id: Int64, in db: Database) throws -> Bool {
-        try db.execute("DELETE FROM push_notices WHERE device_id = ? AND status = 'pending'", [id])
+        try dropPendingNotices(deviceID: id, in: db)
         return try db.queryOne("DELETE FROM devices WHERE id = ? RETURNING id", [id]) { try $0.get("id", as: Int64.self) } != nil
     }
 

@@ -43,7 +43,7 @@ public final class PushService: Sendable {
         return try domainCall {
             try pool.write { db in
                 if let existing = try DeviceRepository.find(platform: cleaned.platform, token: token, in: db), existing.userID != userID {
-                    try db.execute("DELETE FROM push_notices WHERE device_id = ? AND status = 'pending'", [existing.id])
+                    try DeviceRepository.dropPendingNotices(deviceID: existing.id, in: db)
                 }
                 let id = try DeviceRepository.upsert(cleaned, userID: userID, sessionID: sessionID, now: now, in: db)
                 guard let device = try DeviceRepository.find(id: id, in: db) else {
