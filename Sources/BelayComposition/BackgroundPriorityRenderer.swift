@@ -33,4 +33,8 @@ final class BackgroundPriorityRenderer: RewardImageRenderer {
         BackgroundThreadPriority.lowerThisThread()
         return try renderer.render(request, sticker: sticker, story: story)
     }
+
+    func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] {
+        try renderer.bakeBadge(credential, into: sticker)
+    }
 }

@@ -185,13 +185,17 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let pool = database.store
     let domain = try DomainServices(configuration: configuration, clock: options.clock) { pool }
 
+    let metricsRegistry = MetricsRegistry()
+    let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
+                                                 log: { line in logger.warning(line) })
     let pipeline: PipelineComponents
     do {
         let rendering = RenderSettings(configuration: configuration)
         let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
+        // A stored sticker queues its "ready" notice: the push worker sends it at once.
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),
-                                          log: { line in logger.info(line) })
+                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() })
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
@@ -207,9 +211,6 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         throw ApplicationError(.dataDirectoryUnusable(path: pipeline.badges.keys.directory.path, reason: "\(error)"))
     }
     let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
-    let metricsRegistry = MetricsRegistry()
-    let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
-                                                 log: { line in logger.warning(line) })
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
     let services = APIServices(
@@ -249,6 +250,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                        wakeListener: configuration.database.isPostgreSQL ? PostgresWakeListener(url: configuration.database.url, handlers: [
                                            WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
                                            WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
+                                           WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
                                        ]) : nil)
     applicationBox.set(application)
     return application

@@ -35,9 +35,11 @@ public struct PipelineComponents: Sendable {
     /// - Parameters:
     ///   - rendererFactory: replaces the real renderer (tests).
     ///   - log: one line per notable event of the workers and the scheduler.
+    ///   - onRewardImages: called after a worker recorded a reward's sticker or story (to
+    ///     wake the push worker for the "ready" notice).
     /// - Throws: `PipelineError` naming a setting that cannot work.
     public init(configuration: BelayConfiguration, domain: DomainServices, rendererFactory: RewardImageRendererFactory? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {}) throws {
         settings = RenderPipelineSettings(configuration: configuration)
         badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
         service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges)
@@ -45,7 +47,7 @@ public struct PipelineComponents: Sendable {
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
-                                   workers: configuration.render.workers, metrics: metrics, log: log)
+                                   workers: configuration.render.workers, metrics: metrics, log: log, onRewardImages: onRewardImages)
         backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
                                   leaseDuration: TimeInterval(max(configuration.backfill.leaseSeconds, 3)), metrics: metrics)
         // The server's scheduled backfill awards and queues; the server's own render workers

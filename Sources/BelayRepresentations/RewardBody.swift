@@ -13,11 +13,23 @@ public enum RewardImageKind: String, CaseIterable, Sendable {
         "/v1/rewards/\(rewardID)/\(rawValue)/\(hash).\(fileExtension)"
     }
 
-    /// The stored hash and file extension of this image of `images`.
-    public func file(of images: RenderedImages) -> (hash: String, fileExtension: String) {
+    /// The stored hash and file extension of this image of `images`, or nil while it is still
+    /// to follow (the story is stored after the sticker).
+    public func file(of images: RenderedImages) -> (hash: String, fileExtension: String)? {
         switch self {
         case .sticker: return (images.stickerHash, Self.fileExtension(of: images.stickerPath))
-        case .story: return (images.storyHash, Self.fileExtension(of: images.storyPath))
+        case .story:
+            guard let hash = images.storyHash, let path = images.storyPath else { return nil }
+            return (hash, Self.fileExtension(of: path))
+        }
+    }
+
+    /// The stored path of this image of `images` (relative to the data directory), or nil
+    /// while it is still to follow.
+    public func storedPath(of images: RenderedImages) -> String? {
+        switch self {
+        case .sticker: return images.stickerPath
+        case .story: return images.storyPath
         }
     }
 
@@ -76,13 +88,18 @@ public struct RewardBody: JSONRepresentable {
                 json.object { json in
                     for kind in RewardImageKind.allCases {
                         json.key(dynamic: kind.rawValue)
-                        ImageLinkBody(rewardID: reward.id, kind: kind, images: images, presentation: presentation).write(to: &json)
+                        if let link = ImageLinkBody(rewardID: reward.id, kind: kind, images: images, presentation: presentation) {
+                            link.write(to: &json)
+                        } else {
+                            json.null()
+                        }
                     }
                 }
             } else {
                 json.null()
             }
-            json.member("retry_after_seconds", reward.images == nil && reward.renderStatus == .pending ? renderRetryAfterSeconds : nil)
+            let imagePending = reward.images.map { $0.storyHash == nil } ?? (reward.renderStatus == .pending)
+            json.member("retry_after_seconds", imagePending && !reward.isRevoked ? renderRetryAfterSeconds : nil)
             // Characters of the place name that no font has: the images leave them out, and
             // the app and the host can see so.
             let missing = presentation.fontCoverage?.missingCharacters(in: reward.placeName, language: presentation.clubLocale) ?? []
@@ -108,16 +125,14 @@ public struct RewardBody: JSONRepresentable {
 public struct ImageLinkBody: JSONRepresentable {
     public let rewardID: Int64
     public let kind: RewardImageKind
-    public let images: RenderedImages
+    private let file: (hash: String, fileExtension: String)
     public let presentation: Presentation
 
     public var url: String {
-        let file = kind.file(of: images)
-        return presentation.absoluteURL(kind.path(rewardID: rewardID, hash: file.hash, fileExtension: file.fileExtension))
+        presentation.absoluteURL(kind.path(rewardID: rewardID, hash: file.hash, fileExtension: file.fileExtension))
     }
 
     public func write(to json: inout JSONOutput) {
-        let file = kind.file(of: images)
         json.object { json in
             json.member("url", url)
             json.member("hash", file.hash)
@@ -126,10 +141,12 @@ public struct ImageLinkBody: JSONRepresentable {
         }
     }
 
-    public init(rewardID: Int64, kind: RewardImageKind, images: RenderedImages, presentation: Presentation) {
+    /// Nil when `images` has no such image yet (the story follows the sticker).
+    public init?(rewardID: Int64, kind: RewardImageKind, images: RenderedImages, presentation: Presentation) {
+        guard let file = kind.file(of: images) else { return nil }
         self.rewardID = rewardID
         self.kind = kind
-        self.images = images
+        self.file = file
         self.presentation = presentation
     }
 }

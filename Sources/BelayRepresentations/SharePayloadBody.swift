@@ -16,6 +16,9 @@ import Foundation
 /// - Android: Meta reads only `content://` URIs to local files, so the app downloads each
 ///   image and shares it through its own `FileProvider`; `android.files` names each part,
 ///   its URL and its MIME type.
+/// - Which images are ready (`ready_images`): the sticker is stored first and the reward can
+///   be shared to Stories at once; the composite story follows moments later (`images.story`
+///   is null and `retry_after_seconds` set until then).
 /// - The share sheet: a short text in the club's language, the composite story, and the link
 ///   to the reward's public page once its member published it (`page_published`); until then
 ///   the member is given `publish_url`, where a POST publishes it.
@@ -46,10 +49,13 @@ public struct SharePayloadBody: JSONRepresentable {
         return nil
     }
 
+    /// True while the sticker is stored and the story still to follow (moments, usually).
+    private var storyPending: Bool { !reward.isRevoked && reward.images != nil && reward.images?.storyHash == nil }
+
     public func write(to json: inout JSONOutput) {
         let images = reward.images
-        let sticker = images.map { ImageLinkBody(rewardID: reward.id, kind: .sticker, images: $0, presentation: presentation) }
-        let story = images.map { ImageLinkBody(rewardID: reward.id, kind: .story, images: $0, presentation: presentation) }
+        let sticker = images.flatMap { ImageLinkBody(rewardID: reward.id, kind: .sticker, images: $0, presentation: presentation) }
+        let story = images.flatMap { ImageLinkBody(rewardID: reward.id, kind: .story, images: $0, presentation: presentation) }
         let storiesBackground = images == nil ? nil : storiesBackgroundLink
         let problem = imageProblem
         let top = reward.background.topColor
@@ -58,12 +64,15 @@ public struct SharePayloadBody: JSONRepresentable {
         json.object { json in
             json.member("reward_id", reward.id)
             json.member("render_status", reward.renderStatus.rawValue)
-            json.member("retry_after_seconds", problem?.reason == "render_pending" ? renderRetryAfterSeconds : nil)
+            json.member("retry_after_seconds", problem?.reason == "render_pending" || storyPending ? renderRetryAfterSeconds : nil)
+            json.key("ready_images")
+            json.array([sticker.map { _ in "sticker" }, story.map { _ in "story" }].compactMap { $0 }) { json, kind in json.string(kind) }
             json.key("images")
-            if let sticker, let story {
+            if let sticker {
                 json.object { json in
                     json.key("sticker"); sticker.write(to: &json)
-                    json.key("story"); story.write(to: &json)
+                    json.key("story")
+                    if let story { story.write(to: &json) } else { json.null() }
                     if let storiesBackground {
                         json.key("stories_background"); storiesBackground.write(to: &json)
                     }
@@ -94,7 +103,8 @@ public struct SharePayloadBody: JSONRepresentable {
                 let revoked = reward.isRevoked
                 json.member("available", !revoked)
                 json.member("reason", revoked ? "reward_revoked" : nil)
-                json.member("detail", revoked ? imageProblem?.detail : nil)
+                json.member("detail", revoked ? imageProblem?.detail
+                    : story == nil ? "The story image is still being rendered: share the text and link now, or ask again in \(renderRetryAfterSeconds) seconds for the image." : nil)
                 json.member("text", shareText)
                 json.member("link", shareLink)
                 json.member("page_published", shareLink != nil)

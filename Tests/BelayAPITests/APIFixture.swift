@@ -174,6 +174,9 @@ final class FakeStickerRenderer: RewardImageRenderer {
         return RewardImageFiles(sticker: sticker ? Array("PNG \(keys.sticker.canonical)".utf8) : nil,
                                 story: story ? Array("PNG \(keys.story.canonical)".utf8) : nil)
     }
+
+    /// Its keys leave the credential out, so there is nothing to bake.
+    func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] { sticker }
 }
 
 /// A collection "image" written as a small file named by the member and the reward count.

@@ -72,7 +72,9 @@ import Glibc
         }
         let pool = try workspace.database()
         let settled = server.poll(timeout: 300) { () -> Bool? in
-            let unfinished = try? pool.read { try $0.scalar("SELECT count(*) FROM rewards WHERE render_status != 'ready'", as: Int.self) }
+            let unfinished = try? pool.read {
+                try $0.scalar("SELECT count(*) FROM rewards WHERE render_status != 'ready' OR story_path IS NULL", as: Int.self)
+            }
             return unfinished == 0 ? true : nil
         }
         #expect(settled == true, "every reward is rendered after the restart")

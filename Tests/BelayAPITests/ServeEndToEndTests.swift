@@ -225,7 +225,15 @@ extension BelayServerProcess {
                                         headers: [("If-None-Match", "\"\(stickerHash)\"")])
         #expect(unchanged.status == 304)
         #expect(unchanged.response.body.isEmpty)
-        let storyURL = try #require(ready["images"]?["story"]?["url"]?.stringValue)
+        // The story follows the sticker; until it is stored the reward says when to ask again.
+        if ready["images"]?["story"] == .null { #expect(ready["retry_after_seconds"]?.intValue == 2) }
+        let withStory = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+            let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: ana.token)
+            reward.check(against: schemas, .get, "/v1/rewards/{id}")
+            return reward["images"]?["story"]?["url"] != nil ? reward.json : nil
+        }, "the reward's story did not follow its sticker")
+        #expect(withStory["retry_after_seconds"] == .null)
+        let storyURL = try #require(withStory["images"]?["story"]?["url"]?.stringValue)
         let story = try server.call("GET", String(storyURL.dropFirst(base.count)), token: ana.token)
         try Data(story.response.body).write(to: URL(fileURLWithPath: workspace.directory.file("story.png")))
         let storySize = try #require(PNGFile.dimensions(atPath: workspace.directory.file("story.png")), "the story is not a complete PNG")

@@ -23,7 +23,7 @@ import Testing
         let leftover = store.root.appendingPathComponent("0a/.\(orphan).123.tmp").path
         _ = FileManager.default.createFile(atPath: leftover, contents: Data("partial".utf8))
         try Self.age(leftover, by: 3_600)
-        let referenced = try fixture.rewards().flatMap { [$0.images!.stickerPath, $0.images!.storyPath] }
+        let referenced = try fixture.rewards().flatMap { [$0.images!.stickerPath, $0.images!.storyPath!] }
         for path in referenced { try Self.age(fixture.directory.file("data/" + path), by: 86_400) }
         let collector = ImageGarbageCollector(backfill: fixture.domain.backfill, settings: fixture.settings)
 

@@ -147,7 +147,7 @@ final class PipelineFixture: @unchecked Sendable {
 
 /// What fake renderers did, shared by all of a fixture's renderers.
 final class FakeRenderCounters: Sendable {
-    private let state = Mutex((renders: 0, version: 1))
+    private let state = Mutex((renders: 0, version: 1, bakes: 0))
 
     /// Calls of `render`.
     var renders: Int { state.withLock { $0.renders } }
@@ -158,6 +158,11 @@ final class FakeRenderCounters: Sendable {
     }
 
     func countRender() { state.withLock { $0.renders += 1 } }
+
+    /// Calls of `bakeBadge`.
+    var bakes: Int { state.withLock { $0.bakes } }
+
+    func countBake() { state.withLock { $0.bakes += 1 } }
 }
 
 /// A renderer that reads the artwork files (so a changed or corrupt file matters, as with the
@@ -180,10 +185,18 @@ final class FakeRewardRenderer: RewardImageRenderer {
         let sticker = "sticker/v\(templateVersion)/\(hold)/\(background)/\(request.placeName)/\(request.dateText)/\(request.stickerScale)"
         // Like the real renderer's fonts, this one has no Egyptian hieroglyphs.
         let missing = request.placeName.filter { $0.unicodeScalars.contains { (0x13000...0x1342F).contains($0.value) } }
-        return RewardImageKeys(sticker: ContentKey(canonical: sticker),
+        // As with the real renderer: the credential changes the sticker, not the story.
+        return RewardImageKeys(sticker: ContentKey(canonical: sticker + (request.badgeCredential.map { Self.baked($0) } ?? "")),
                                story: ContentKey(canonical: "story/\(request.topColor)/\(request.bottomColor)/\(sticker)"),
                                missingCharacters: Array(missing))
     }
+
+    func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] {
+        counters.countBake()
+        return sticker + Array(Self.baked(credential).utf8)
+    }
+
+    private static func baked(_ credential: String) -> String { "/badge=\(credential)" }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
         counters.countRender()

@@ -19,7 +19,8 @@ import Testing
         #expect(reward.renderStatus == .ready)
         #expect(images.templateVersion == 1)
         #expect(images.stickerPath == "images/\(images.stickerHash.prefix(2))/\(images.stickerHash).png")
-        #expect(images.storyPath.hasSuffix("\(images.storyHash).png"))
+        let storyHash = try #require(images.storyHash)
+        #expect(images.storyPath?.hasSuffix("\(storyHash).png") == true)
         let sticker = try #require(FileManager.default.contents(atPath: fixture.directory.file("data/" + images.stickerPath)))
         #expect(String(decoding: sticker, as: UTF8.self).contains("더클라임 강남점"))
         // The meetup started 2026-11-29T02:00Z, 11:00 in Seoul: the date is Seoul's, in Korean.

@@ -161,6 +161,14 @@ def run(arguments, journey):
         sizes[step] = len(data)
 
     download("sticker", api("rewards.sticker_image"), PNG_SIGNATURE, id=reward_id, hash_=images.sticker.hash_)
+    # The sticker is stored first; the story follows: the app asks again after
+    # retry_after_seconds until the payload lists it among ready_images.
+    while "story" not in payload.ready_images:
+        if payload.retry_after_seconds is None or time.monotonic() > deadline:
+            raise StepFailed(f"share_payload: no story after the sticker, and no retry_after_seconds: {payload.to_dict()}")
+        time.sleep(min(payload.retry_after_seconds, 0.2))
+        payload = api("sharing.share_payload").sync_detailed(id=reward_id, client=member).parsed
+        images = payload.images
     if images.story.content_type.value == "image/jpeg":
         download("story", api("rewards.story_image_jpeg"), JPEG_SIGNATURE, id=reward_id, hash_=images.story.hash_)
     else:

@@ -85,6 +85,9 @@ public final class APIMetrics: Sendable {
                                  ("failed_gave_up", sum(\.failedGaveUp)), ("postponed", sum(\.postponed)), ("abandoned", sum(\.abandoned))] {
             writer.sample("belay_render_jobs_total", labels: [("outcome", outcome)], value)
         }
+        writer.family("belay_render_stickers_first_total", help: "Stickers stored ahead of their stories: the reward was ready to share before its story.",
+                      type: .counter)
+        writer.sample("belay_render_stickers_first_total", sum(\.stickersFirst))
         writer.family("belay_render_images_total", help: "Images drawn, or found already stored (identical inputs render once).", type: .counter)
         writer.sample("belay_render_images_total", labels: [("result", "rendered")], sum(\.imagesRendered))
         writer.sample("belay_render_images_total", labels: [("result", "reused")], sum(\.imagesReused))

@@ -155,7 +155,9 @@ extension OpenAPIDocument {
                 "content_type": Schema.enumeration(["image/png", "image/jpeg"]),
             ]),
             "RewardImages": Schema.object([
-                "sticker": Schema.ref("ImageLink"), "story": Schema.ref("ImageLink"),
+                "sticker": Schema.ref("ImageLink"),
+                // The composite story: null for the moments after the sticker is stored, while it renders.
+                "story": Schema.nullable(Schema.ref("ImageLink")),
                 "stories_background": Schema.ref("StoriesBackgroundLink"),
             ], optional: ["stories_background"]),
             "StoriesBackgroundLink": Schema.object([
@@ -185,7 +187,7 @@ extension OpenAPIDocument {
                 "meetup": Schema.ref("RewardMeetup"),
                 "render_status": Schema.enumeration(RenderStatus.allCases.map(\.rawValue)),
                 "images": Schema.nullable(Schema.ref("RewardImages")),
-                "retry_after_seconds": Schema.nullable(Schema.integer("While the first render is pending: when to ask again.")),
+                "retry_after_seconds": Schema.nullable(Schema.integer("While the first render is pending, or the story is still to follow the sticker: when to ask again.")),
                 "missing_characters": Schema.array(of: Schema.object([
                     "character": Schema.string("A character of the place name that no font of the chain has; the images leave it out."),
                     "code_points": Schema.array(of: Schema.string("`U+13000`.")),
@@ -225,6 +227,8 @@ extension OpenAPIDocument {
                 "reward_id": Schema.integer,
                 "render_status": Schema.enumeration(RenderStatus.allCases.map(\.rawValue)),
                 "retry_after_seconds": nullableInteger,
+                "ready_images": Schema.array(of: Schema.enumeration(
+                    ["sticker", "story"], description: "An image stored now: the sticker first (Stories can be opened at once), the story moments later.")),
                 "images": Schema.nullable(Schema.ref("RewardImages")),
                 "background_top_color": Schema.color,
                 "background_bottom_color": Schema.color,

@@ -93,7 +93,10 @@ extension APIRoutes {
             }
             return Self.renderPending(rewardID: reward.id, status: reward.renderStatus)
         }
-        let stored = kind.file(of: images)
+        guard let stored = kind.file(of: images), let path = kind.storedPath(of: images) else {
+            // The sticker is stored first; the story follows within moments.
+            return Self.renderPending(rewardID: reward.id, status: reward.renderStatus)
+        }
         guard stored.hash == hash, stored.fileExtension == fileExtension else {
             let current = kind.path(rewardID: reward.id, hash: stored.hash, fileExtension: stored.fileExtension)
             throw HTTPError(.notFound, code: "image_not_found",
@@ -110,7 +113,6 @@ extension APIRoutes {
         if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        let path = kind == .sticker ? images.stickerPath : images.storyPath
         guard let file = services.imageFile(path) else {
             throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
         }

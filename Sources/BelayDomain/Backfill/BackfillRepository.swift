@@ -32,7 +32,7 @@ enum BackfillRepository {
             FROM rewards r JOIN attendances a ON a.id = r.attendance_id
             WHERE r.id > ?1 AND r.revoked_at IS NULL AND \(scopeClause)
               AND (r.render_status = 'pending'
-                   OR (r.render_status = 'ready' AND (r.sticker_hash IS NULL OR r.template_version < ?2)))
+                   OR (r.render_status = 'ready' AND (r.sticker_hash IS NULL OR r.story_hash IS NULL OR r.template_version < ?2)))
               AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
             ORDER BY r.id LIMIT ?3
             """, arguments([afterRewardID, templateVersion, limit], scope: scope)) { row in
@@ -61,13 +61,14 @@ enum BackfillRepository {
         }
     }
 
-    /// Rewards in scope marked ready, with the image paths their row points at.
+    /// Rewards in scope marked ready, with the image paths their row points at (no story
+    /// path while the story is still to follow).
     static func readyImages(scope: RewardScope, afterRewardID: Int64, limit: Int, in db: Database) throws -> [RewardImagePaths] {
         try db.query("""
             SELECT r.id, r.sticker_path, r.story_path
             FROM rewards r JOIN attendances a ON a.id = r.attendance_id
             WHERE r.id > ?1 AND r.revoked_at IS NULL AND r.render_status = 'ready' AND r.sticker_path IS NOT NULL
-              AND r.story_path IS NOT NULL AND \(scopeClause)
+              AND \(scopeClause)
             ORDER BY r.id LIMIT ?2
             """, arguments([afterRewardID, limit], scope: scope)) {
             RewardImagePaths(rewardID: try $0.get("id"), stickerPath: try $0.get("sticker_path"), storyPath: try $0.get("story_path"))

@@ -137,7 +137,7 @@ public final class BackfillService: Sendable {
             let page = try domainCall {
                 try pool.read { try BackfillRepository.readyImages(scope: scope, afterRewardID: after, limit: Self.pageSize, in: $0) }
             }
-            let gone = page.filter { !fileExists($0.stickerPath) || !fileExists($0.storyPath) }.prefix(remaining).map(\.rewardID)
+            let gone = page.filter { !fileExists($0.stickerPath) || !($0.storyPath.map(fileExists) ?? true) }.prefix(remaining).map(\.rewardID)
             if !gone.isEmpty { try filesGone(Array(gone)) }
             remaining -= gone.count
             guard page.count == Self.pageSize, let last = page.last else { break }

@@ -4,7 +4,8 @@ import Foundation
 public struct RewardImagePaths: Sendable, Hashable {
     public let rewardID: Int64
     public let stickerPath: String
-    public let storyPath: String
+    /// Nil while the story is still to follow.
+    public let storyPath: String?
 }
 
 /// Render jobs in flight for a scope of rewards.

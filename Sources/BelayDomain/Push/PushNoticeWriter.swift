@@ -119,6 +119,7 @@ public struct PushNoticeWriter: Sendable {
                 ids.append(id)
             }
         }
+        if !ids.isEmpty { try WorkNotification.send(.pushNotices, in: db) }
         return ids
     }
 

@@ -57,17 +57,23 @@ public struct RenderJob: Sendable, Hashable {
     /// N when this check-in first made the member's weekly streak N weeks long and N is a
     /// streak milestone.
     public var streakMilestone: Int? = nil
+    /// True when the sticker is recorded and only the story is left to render.
+    public var storyOnly = false
 }
 
 /// What a worker produced for a job.
+///
+/// A sticker without a story makes the reward ready to share at once; the job goes back in
+/// the queue for the story alone (`RenderJob.storyOnly`), claimed after every sticker waiting.
 public struct RenderOutput: Sendable, Hashable {
     public var stickerHash: String
     public var stickerPath: String
-    public var storyHash: String
-    public var storyPath: String
+    /// Nil when the story is rendered later.
+    public var storyHash: String?
+    public var storyPath: String?
     public var templateVersion: Int
 
-    public init(stickerHash: String, stickerPath: String, storyHash: String, storyPath: String, templateVersion: Int) {
+    public init(stickerHash: String, stickerPath: String, storyHash: String?, storyPath: String?, templateVersion: Int) {
         self.stickerHash = stickerHash
         self.stickerPath = stickerPath
         self.storyHash = storyHash

@@ -89,9 +89,11 @@ public final class RenderJobQueue: Sendable {
         }
     }
 
-    /// Records a finished render: the job is done and the reward `ready` with the images.
-    /// A locked write, as `fail` and `postpone` are: its first statement locks the job's row,
-    /// held by `owner`, and marks it done; it changes only that job and its reward.
+    /// Records a finished render: the reward becomes `ready` with the images, and the job is
+    /// done, or, when `output` has no story, back in the queue for the story alone (claimed
+    /// after every sticker waiting), so that a reward can be shared as soon as its sticker is
+    /// stored. A locked write, as `fail` and `postpone` are: its first statement locks the
+    /// job's row, held by `owner`; it changes only that job and its reward.
     /// - Returns: the updated reward.
     /// - Throws: `DomainError.leaseLost` when `owner` no longer holds the job (its lease
     ///   ran out and another worker took it, or it was already finished); the result must
@@ -101,19 +103,43 @@ public final class RenderJobQueue: Sendable {
         let now = clock.now()
         return try domainCall {
             try pool.lockedWrite { db in
-                guard let rewardID = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db) else {
-                    throw try Self.notHeld(jobID, owner, in: db)
-                }
+                let held = output.storyHash == nil
+                    ? try RenderJobRepository.requeueForStory(id: jobID, owner: owner, now: now, in: db)
+                    : try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db)
+                guard let rewardID = held else { throw try Self.notHeld(jobID, owner, in: db) }
+                if output.storyHash == nil { try WorkNotification.send(.renderJobs, in: db) }
                 if try RenderJobRepository.markRewardReady(rewardID: rewardID, output: output, now: now, in: db) {
                     try events.reward(.rewardReady, id: rewardID, now: now, in: db)
                     try events.notices.rewardReady(id: rewardID, now: now, in: db)
                 }
-                guard let reward = try RewardRepository.find(id: rewardID, in: db) else {
-                    throw DomainError(.storageFailure, "Reward \(rewardID) of render job \(jobID) disappeared while its render was recorded")
-                }
-                return reward
+                return try Self.reward(rewardID, of: jobID, in: db)
             }
         }
+    }
+
+    /// Records the story of a job claimed for its story alone (`RenderJob.storyOnly`): the
+    /// reward, already `ready` with its sticker, gains its story, and the job is done.
+    /// - Returns: the updated reward.
+    /// - Throws: as `complete`.
+    @discardableResult
+    public func completeStory(jobID: Int64, owner: String, storyHash: String, storyPath: String) throws -> Reward {
+        let now = clock.now()
+        return try domainCall {
+            try pool.lockedWrite { db in
+                guard let rewardID = try RenderJobRepository.markDone(id: jobID, owner: owner, now: now, in: db) else {
+                    throw try Self.notHeld(jobID, owner, in: db)
+                }
+                try RenderJobRepository.markStoryStored(rewardID: rewardID, storyHash: storyHash, storyPath: storyPath, in: db)
+                return try Self.reward(rewardID, of: jobID, in: db)
+            }
+        }
+    }
+
+    private static func reward(_ rewardID: Int64, of jobID: Int64, in db: Database) throws -> Reward {
+        guard let reward = try RewardRepository.find(id: rewardID, in: db) else {
+            throw DomainError(.storageFailure, "Reward \(rewardID) of render job \(jobID) disappeared while its render was recorded")
+        }
+        return reward
     }
 
     /// Records a failed render. Before the last attempt the job is queued again after an

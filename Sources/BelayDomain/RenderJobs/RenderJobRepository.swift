@@ -107,7 +107,7 @@ enum RenderJobRepository {
             """, [error, now, id])
     }
 
-    /// Claims up to `limit` due jobs, oldest first, for `owner` until `leaseUntil`, skipping
+    /// Claims up to `limit` due jobs, stickers before stories and oldest first, for `owner` until `leaseUntil`, skipping
     /// rows other workers hold, and returns them in id order with everything a render needs.
     /// On PostgreSQL that is one statement, the claim's `UPDATE … RETURNING` joined to what
     /// the job renders; on SQLite, where a `WITH` cannot hold an `UPDATE`, the claim and then
@@ -119,7 +119,7 @@ enum RenderJobRepository {
         if scope.isAll {
             due = """
                 SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
-                ORDER BY available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs"))
+                ORDER BY story_only, available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs"))
                 """
             arguments = [owner, leaseUntil, now, limit]
         } else {
@@ -127,7 +127,7 @@ enum RenderJobRepository {
                 SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
                                                JOIN attendances a ON a.id = r.attendance_id
                 WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
-                ORDER BY j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j"))
+                ORDER BY j.story_only, j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j"))
                 """
             arguments = BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)
         }
@@ -138,7 +138,7 @@ enum RenderJobRepository {
             """
         if db.engine == .postgresql {
             return try db.query("""
-                WITH claimed AS (\(update) RETURNING id, reward_id, reason, attempts, lease_owner, lease_expires_at)
+                WITH claimed AS (\(update) RETURNING id, reward_id, reason, attempts, lease_owner, lease_expires_at, story_only)
                 \(claimedJobSelect(from: "claimed j")) ORDER BY j.id
                 """, arguments, decodeClaimedJob)
         }
@@ -153,7 +153,7 @@ enum RenderJobRepository {
     /// What a claimed job renders, for the jobs in `source` (a table or `WITH` name, as `j`).
     private static func claimedJobSelect(from source: String) -> String {
         """
-        SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at,
+        SELECT j.id, j.reward_id, j.reason, j.attempts, j.lease_owner, j.lease_expires_at, j.story_only,
                r.member_id, u.display_name, r.meetup_id, m.title, m.place_name, m.starts_at, m.time_zone, r.milestone,
                \(CatalogRepository.holdColumns(from: "h")),
                \(CatalogRepository.backgroundColumns(from: "b")),
@@ -177,7 +177,8 @@ enum RenderJobRepository {
                   meetupStartsAt: try row.get("starts_at"), meetupTimeZone: try row.get("time_zone"),
                   hold: try CatalogRepository.decodeHold(row), background: try CatalogRepository.decodeBackground(row),
                   milestone: try row.get("milestone"), checkedInAt: try row.get("checked_in_at"),
-                  checkInNumber: try row.get("check_in_number"), streakMilestone: try row.get("streak_milestone"))
+                  checkInNumber: try row.get("check_in_number"), streakMilestone: try row.get("streak_milestone"),
+                  storyOnly: try row.get("story_only"))
     }
 
     /// Marks the job done if `owner` still holds it, locking its row in the same statement.
@@ -186,6 +187,17 @@ enum RenderJobRepository {
         try db.queryOne("""
             UPDATE render_jobs SET status = 'done', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = ?
             WHERE id = ? AND status = 'running' AND lease_owner = ? RETURNING reward_id
+            """, [now, id, owner]) { try $0.get("reward_id") }
+    }
+
+    /// Puts a job whose sticker is recorded back in the queue for its story alone, due now, if
+    /// `owner` still holds it (its attempts go on counting).
+    /// - Returns: the job's reward, or nil when `owner` does not hold the job.
+    static func requeueForStory(id: Int64, owner: String, now: Date, in db: Database) throws -> Int64? {
+        try db.queryOne("""
+            UPDATE render_jobs SET status = 'queued', story_only = 1, available_at = ?1, lease_owner = NULL,
+                                   lease_expires_at = NULL, last_error = NULL, updated_at = ?1
+            WHERE id = ?2 AND status = 'running' AND lease_owner = ?3 RETURNING reward_id
             """, [now, id, owner]) { try $0.get("reward_id") }
     }
 
@@ -220,7 +232,7 @@ enum RenderJobRepository {
 
     // MARK: Rewards touched by the queue
 
-    /// Points the reward at its images and makes it `ready`.
+    /// Points the reward at its images (the story may follow: nil) and makes it `ready`.
     /// - Returns: whether it became ready now (false when it already was: a re-render), in
     ///   one statement in the usual case.
     static func markRewardReady(rewardID: Int64, output: RenderOutput, now: Date, in db: Database) throws -> Bool {
@@ -235,6 +247,11 @@ enum RenderJobRepository {
         if db.changes > 0 { return true }
         try db.execute(set, arguments)
         return false
+    }
+
+    /// Points the reward at its story, rendered after its sticker.
+    static func markStoryStored(rewardID: Int64, storyHash: String, storyPath: String, in db: Database) throws {
+        try db.execute("UPDATE rewards SET story_hash = ?, story_path = ? WHERE id = ?", [storyHash, storyPath, rewardID])
     }
 
     /// A reward whose images are still usable stays `ready` (its re-render failed);
@@ -259,7 +276,7 @@ enum RenderJobRepository {
             FROM rewards r
             WHERE r.id > ?1 AND r.revoked_at IS NULL
               AND ((r.render_status = 'pending')
-                   OR (r.render_status = 'ready' AND (r.sticker_hash IS NULL OR r.template_version < ?2))
+                   OR (r.render_status = 'ready' AND (r.sticker_hash IS NULL OR r.story_hash IS NULL OR r.template_version < ?2))
                    OR (r.render_status = 'failed' AND ?3 = 1))
               AND NOT EXISTS (SELECT 1 FROM render_jobs j WHERE j.reward_id = r.id AND j.status IN ('queued', 'running'))
             ORDER BY r.id LIMIT ?4

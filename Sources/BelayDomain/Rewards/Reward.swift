@@ -4,7 +4,7 @@ import Foundation
 public enum RenderStatus: String, Sendable, CaseIterable, Codable {
     /// Waiting for a render worker.
     case pending
-    /// Sticker and story images exist.
+    /// The sticker exists: the reward can be shared (its story may still be rendering).
     case ready
     /// Rendering failed `maxAttempts` times; `failureReason` says why.
     case failed
@@ -15,8 +15,9 @@ public struct RenderedImages: Sendable, Hashable {
     public let stickerHash: String
     /// Where the pipeline stored the sticker PNG (relative to its data directory).
     public let stickerPath: String
-    public let storyHash: String
-    public let storyPath: String
+    /// Nil while the story is still rendering (the sticker is stored first).
+    public let storyHash: String?
+    public let storyPath: String?
     /// The template version they were rendered with; older ones are re-rendered by the backfill.
     public let templateVersion: Int
     public let renderedAt: Date

@@ -19,10 +19,11 @@ enum RewardRepository {
     static func decode(_ row: Row) throws -> Reward {
         var images: RenderedImages?
         if let stickerHash: String = try row.get("sticker_hash"), let stickerPath: String = try row.get("sticker_path"),
-           let storyHash: String = try row.get("story_hash"), let storyPath: String = try row.get("story_path"),
            let version: Int = try row.get("template_version"), let renderedAt: Date = try row.get("rendered_at") {
-            images = RenderedImages(stickerHash: stickerHash, stickerPath: stickerPath, storyHash: storyHash,
-                                    storyPath: storyPath, templateVersion: version, renderedAt: renderedAt)
+            let storyHash: String? = try row.get("story_hash"), storyPath: String? = try row.get("story_path")
+            let story = storyHash.flatMap { hash in storyPath.map { (hash, $0) } }
+            images = RenderedImages(stickerHash: stickerHash, stickerPath: stickerPath, storyHash: story?.0,
+                                    storyPath: story?.1, templateVersion: version, renderedAt: renderedAt)
         }
         return Reward(id: try row.get("id"), attendanceID: try row.get("attendance_id"), memberID: try row.get("member_id"),
                       meetupID: try row.get("meetup_id"), hold: try CatalogRepository.decodeHold(row),

@@ -7,6 +7,8 @@ public enum WorkNotification: String, CaseIterable, Sendable {
     case renderJobs = "belay_render_jobs"
     /// A webhook delivery was queued.
     case webhookDeliveries = "belay_webhook_deliveries"
+    /// A push notice was queued.
+    case pushNotices = "belay_push_notices"
 
     /// Notifies the channel when `db`'s transaction commits, on PostgreSQL; on SQLite, whose
     /// writers share one machine, the services wake their workers themselves.

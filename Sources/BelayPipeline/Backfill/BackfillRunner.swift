@@ -276,6 +276,9 @@ private struct Tally {
         case let .completed(_, rendered, _):
             if rendered > 0 { self.rendered += 1 } else { reused += 1 }
             imagesRendered += rendered
+        case let .stickerStored(_, rendered, _):
+            // Not made by the backfill, which renders both images at once.
+            imagesRendered += rendered
         case let .failed(_, _, retryAt):
             if retryAt == nil { failed += 1 } else {
                 failedWillRetry += 1

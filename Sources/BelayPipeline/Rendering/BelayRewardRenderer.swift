@@ -18,6 +18,10 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
 
     public var templateVersion: Int { Template.rewardImagesVersion }
 
+    public func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] {
+        try Renderer.bakingBadge(credential, into: sticker)
+    }
+
     public func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
         let (content, colors, format) = try Self.translate(request)
         return RewardImageKeys(

@@ -5,6 +5,10 @@ public enum RenderJobOutcome: Sendable, Hashable {
     /// The images are stored and the reward is `ready`. `renderedImages` were drawn now;
     /// `reusedImages` were already stored (identical inputs render once).
     case completed(rewardID: Int64, renderedImages: Int, reusedImages: Int)
+    /// The sticker is stored and the reward `ready` to share; the job went back to the queue
+    /// for the story alone, which follows once no sticker is waiting. The images counted are
+    /// the sticker's (1 in all).
+    case stickerStored(rewardID: Int64, renderedImages: Int, reusedImages: Int)
     /// The render failed; it will be tried again at `retryAt`, or (nil) that was the last
     /// attempt and the reward is `failed` with `reason`.
     case failed(rewardID: Int64, reason: String, retryAt: Date?)
@@ -18,7 +22,7 @@ public enum RenderJobOutcome: Sendable, Hashable {
     /// The reward the job was for.
     public var rewardID: Int64 {
         switch self {
-        case let .completed(id, _, _), let .failed(id, _, _), let .postponed(id, _, _), let .abandoned(id, _): return id
+        case let .completed(id, _, _), let .stickerStored(id, _, _), let .failed(id, _, _), let .postponed(id, _, _), let .abandoned(id, _): return id
         }
     }
 }

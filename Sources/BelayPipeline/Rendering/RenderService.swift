@@ -3,7 +3,9 @@ import BelayDomain
 import Foundation
 
 /// Renders claimed jobs: turns a `RenderJob` into the sticker and story, stores them
-/// content-addressed and atomically under `<data>/images`, and records the result.
+/// content-addressed and atomically under `<data>/images`, and records the result. The
+/// server's workers store and record the sticker first (the reward is then ready to share)
+/// and the story in a second step; the backfill does both at once.
 ///
 /// Order matters for durability: both files are complete on disk (written to a temporary
 /// file, fsynced, renamed, directory fsynced) before the reward row is pointed at them, so a
@@ -22,6 +24,8 @@ public final class RenderService: Sendable {
     private let clock: any TimeSource
     /// Signs each reward's badge, baked into its sticker; nil bakes none.
     public let badges: BadgeIssuer?
+    /// Stickers drawn without a credential, shared by this process's workers.
+    let stickerBases = StickerBaseCache()
 
     /// - Throws: `PipelineError` for impossible settings.
     public init(queue: RenderJobQueue, clock: any TimeSource = SystemTimeSource(), settings: RenderPipelineSettings,
@@ -77,13 +81,13 @@ public final class RenderService: Sendable {
         return request
     }
 
-    /// Renders, stores and records one claimed job; never throws (every failure becomes an
-    /// outcome and is recorded in the queue where it can be).
+    /// Renders, stores and records one claimed job, both images at once; never throws (every
+    /// failure becomes an outcome and is recorded in the queue where it can be).
     /// - Parameter storageRetryDelay: how long a job the data directory refused waits
     ///   (default `settings.storageRetryDelay`); the backfill, which stops at the first
     ///   refusal, passes 0 so that the next run can take the job at once.
     public func process(_ job: RenderJob, in worker: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
-        switch prepare(job, in: worker) {
+        switch prepare(job, in: worker, storyLater: false) {
         case let .finished(report): return report
         case let .rendered(prepared): return commit(prepared, storageRetryDelay: storageRetryDelay)
         }
@@ -94,9 +98,11 @@ public final class RenderService: Sendable {
         let job: RenderJob
         let stickerDigest: String
         let storyDigest: String
-        /// Nil when the image is already stored.
+        /// Nil when the image is already stored, or not part of this step.
         let sticker: [UInt8]?
         let story: [UInt8]?
+        /// False when the story is left to follow (neither stored nor drawn yet).
+        let includesStory: Bool
         let templateVersion: Int
         let renderSeconds: Double
         let renderCPUSeconds: Double
@@ -112,39 +118,45 @@ public final class RenderService: Sendable {
 
     /// The CPU half of a job: content keys, then drawing and encoding what is not stored yet.
     /// A render error is recorded at once (the job fails with a reason naming the file).
-    func prepare(_ job: RenderJob, in worker: RenderWorkerContext) -> Preparation {
+    /// - Parameter storyLater: draw only the sticker (and reuse a stored story), leaving a story
+    ///   still to draw to the job's next step, so the reward can be shared sooner. A job
+    ///   claimed for its story alone (`RenderJob.storyOnly`) draws the story.
+    func prepare(_ job: RenderJob, in worker: RenderWorkerContext, storyLater: Bool) -> Preparation {
         let started = SystemTimeSource.monotonicNanoseconds()
         do {
             var request = request(for: job, in: worker)
-            if let badges {
+            if let badges, !job.storyOnly {
                 request.badgeCredential = try badges.credential(BadgeIssuer.Facts(
                     rewardID: job.rewardID, memberID: job.memberID, hold: job.hold, milestone: job.milestone,
                     placeName: job.placeName, dateText: request.dateText, checkedInAt: job.checkedInAt))
             }
             let keys = try worker.renderer.contentKeys(for: request)
-            let stickerDigest = keys.sticker.digest
-            let storyDigest = keys.story.digest
-            let needSticker = !(store.contains(digest: stickerDigest, fileExtension: "png")
-                && store.touch(digest: stickerDigest, fileExtension: "png"))
             let storyExtension = settings.storyFormat.fileExtension
-            let needStory = !(store.contains(digest: storyDigest, fileExtension: storyExtension)
-                && store.touch(digest: storyDigest, fileExtension: storyExtension))
+            let storyStored = store.contains(digest: keys.story.digest, fileExtension: storyExtension)
+                && store.touch(digest: keys.story.digest, fileExtension: storyExtension)
+            let needSticker = !job.storyOnly && !(store.contains(digest: keys.sticker.digest, fileExtension: "png")
+                && store.touch(digest: keys.sticker.digest, fileExtension: "png"))
+            let needStory = !storyStored && (job.storyOnly || !storyLater)
+            let renderStart = SystemTimeSource.monotonicNanoseconds()
+            let cpuStart = Self.threadCPUSeconds()
             var files = RewardImageFiles(sticker: nil, story: nil)
-            var renderSeconds = 0.0, renderCPUSeconds = 0.0
-            if needSticker || needStory {
-                let renderStart = SystemTimeSource.monotonicNanoseconds()
-                let cpuStart = Self.threadCPUSeconds()
-                files = try worker.renderer.render(request, sticker: needSticker, story: needStory)
-                renderCPUSeconds = Self.threadCPUSeconds() - cpuStart
-                renderSeconds = Double(SystemTimeSource.monotonicNanoseconds() - renderStart) / 1e9
-                if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
-                if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
+            if needSticker {
+                files = try drawSticker(request, withStory: needStory, worker: worker)
+            } else if needStory {
+                files = try worker.renderer.render(request, sticker: false, story: true)
             }
-            return .rendered(PreparedRender(job: job, stickerDigest: stickerDigest, storyDigest: storyDigest,
+            let drew = needSticker || needStory
+            let renderCPUSeconds = drew ? Self.threadCPUSeconds() - cpuStart : 0
+            let renderSeconds = drew ? Double(SystemTimeSource.monotonicNanoseconds() - renderStart) / 1e9 : 0
+            if needSticker, files.sticker?.isEmpty ?? true { throw RendererContractError(image: "sticker") }
+            if needStory, files.story?.isEmpty ?? true { throw RendererContractError(image: "story") }
+            return .rendered(PreparedRender(job: job, stickerDigest: keys.sticker.digest, storyDigest: keys.story.digest,
                                             sticker: needSticker ? files.sticker : nil, story: needStory ? files.story : nil,
+                                            includesStory: storyStored || needStory,
                                             templateVersion: worker.renderer.templateVersion, renderSeconds: renderSeconds,
                                             renderCPUSeconds: renderCPUSeconds, started: started,
-                                            missingCharacters: keys.missingCharacters))
+                                            // Reported once per reward, with its sticker.
+                                            missingCharacters: job.storyOnly ? [] : keys.missingCharacters))
         } catch {
             let reason = Self.reason(for: error, job: job)
             let outcome = record(job) {
@@ -158,6 +170,31 @@ public final class RenderService: Sendable {
         }
     }
 
+    /// The sticker of `request` (and its story when `withStory`). A sticker with a badge
+    /// credential is the same sticker without one, drawn once per process and kept in
+    /// `stickerBases`, with the credential baked in.
+    private func drawSticker(_ request: RewardImageRequest, withStory: Bool, worker: RenderWorkerContext) throws -> RewardImageFiles {
+        guard let credential = request.badgeCredential else {
+            return try worker.renderer.render(request, sticker: true, story: withStory)
+        }
+        var plain = request
+        plain.badgeCredential = nil
+        let baseDigest = try worker.renderer.contentKeys(for: plain).sticker.digest
+        var files: RewardImageFiles
+        let base: [UInt8]
+        if let kept = stickerBases.sticker(digest: baseDigest) {
+            base = kept
+            files = withStory ? try worker.renderer.render(plain, sticker: false, story: true) : RewardImageFiles(sticker: nil, story: nil)
+        } else {
+            files = try worker.renderer.render(plain, sticker: true, story: withStory)
+            guard let drawn = files.sticker, !drawn.isEmpty else { throw RendererContractError(image: "sticker") }
+            base = drawn
+            stickerBases.keep(drawn, digest: baseDigest)
+        }
+        files.sticker = try worker.renderer.bakeBadge(credential, into: base)
+        return files
+    }
+
     /// The I/O half of a job: stores the new images durably, then points the reward at them.
     /// A refused write (disk full, read-only) postpones the job without spending an attempt.
     func commit(_ prepared: PreparedRender, storageRetryDelay: TimeInterval? = nil) -> RenderJobReport {
@@ -167,14 +204,24 @@ public final class RenderService: Sendable {
         do {
             if let sticker = prepared.sticker { try store.write(sticker, digest: prepared.stickerDigest, fileExtension: "png") }
             if let story = prepared.story { try store.write(story, digest: prepared.storyDigest, fileExtension: storyExtension) }
-            let output = RenderOutput(
-                stickerHash: prepared.stickerDigest, stickerPath: rowPath(digest: prepared.stickerDigest, fileExtension: "png"),
-                storyHash: prepared.storyDigest, storyPath: rowPath(digest: prepared.storyDigest, fileExtension: storyExtension),
-                templateVersion: prepared.templateVersion)
-            let rendered = (prepared.sticker == nil ? 0 : 1) + (prepared.story == nil ? 0 : 1)
-            outcome = record(job) {
-                try queue.complete(jobID: job.id, owner: job.leaseOwner, output: output)
-                return .completed(rewardID: job.rewardID, renderedImages: rendered, reusedImages: 2 - rendered)
+            let storyPath = rowPath(digest: prepared.storyDigest, fileExtension: storyExtension)
+            let drawn = (prepared.sticker == nil ? 0 : 1) + (prepared.story == nil ? 0 : 1)
+            if job.storyOnly {
+                outcome = record(job) {
+                    try queue.completeStory(jobID: job.id, owner: job.leaseOwner, storyHash: prepared.storyDigest, storyPath: storyPath)
+                    return .completed(rewardID: job.rewardID, renderedImages: drawn, reusedImages: 1 - drawn)
+                }
+            } else {
+                let output = RenderOutput(
+                    stickerHash: prepared.stickerDigest, stickerPath: rowPath(digest: prepared.stickerDigest, fileExtension: "png"),
+                    storyHash: prepared.includesStory ? prepared.storyDigest : nil, storyPath: prepared.includesStory ? storyPath : nil,
+                    templateVersion: prepared.templateVersion)
+                outcome = record(job) {
+                    try queue.complete(jobID: job.id, owner: job.leaseOwner, output: output)
+                    return prepared.includesStory
+                        ? .completed(rewardID: job.rewardID, renderedImages: drawn, reusedImages: 2 - drawn)
+                        : .stickerStored(rewardID: job.rewardID, renderedImages: drawn, reusedImages: 1 - drawn)
+                }
             }
         } catch let error as ImageStoreError where error.isTransient {
             let until = clock.now().addingTimeInterval(storageRetryDelay ?? settings.storageRetryDelay)

@@ -88,6 +88,12 @@ public protocol RewardImageRenderer: AnyObject {
     /// Renders the images asked for.
     /// - Throws: the renderer's error, naming the file or input at fault.
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles
+
+    /// `sticker`, rendered from a request without a badge credential, with `credential` baked
+    /// in: exactly the bytes `render` gives for the request with it. Stickers of one hold,
+    /// background, place and date then render once and differ only in this step.
+    /// - Throws: when `sticker` is not an image this renderer made.
+    func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8]
 }
 
 /// Makes one renderer per worker thread.

@@ -13,13 +13,18 @@ final class PipelinedRenderer: @unchecked Sendable {
     private let service: RenderService
     private let context: RenderWorkerContext
     private let storageRetryDelay: TimeInterval?
+    private let storyLater: Bool
     private let onReport: @Sendable (RenderJob, RenderJobReport) -> Void
     private let committer: DispatchQueue
     private let slot = DispatchSemaphore(value: 1)
 
-    /// - Parameter onReport: called with every finished job, from either thread.
-    init(service: RenderService, context: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil,
+    /// - Parameters:
+    ///   - storyLater: record each sticker first and leave a story still to draw to the job's
+    ///     next step (the server's workers), rather than both at once (the backfill).
+    ///   - onReport: called with every finished job, from either thread.
+    init(service: RenderService, context: RenderWorkerContext, storageRetryDelay: TimeInterval? = nil, storyLater: Bool = false,
          onReport: @escaping @Sendable (RenderJob, RenderJobReport) -> Void) {
+        self.storyLater = storyLater
         self.service = service
         self.context = context
         self.storageRetryDelay = storageRetryDelay
@@ -30,7 +35,7 @@ final class PipelinedRenderer: @unchecked Sendable {
     /// Renders `job` on the calling thread, then hands it to the commit thread (after the
     /// previous job's commit has finished) and returns.
     func handle(_ job: RenderJob) {
-        switch service.prepare(job, in: context) {
+        switch service.prepare(job, in: context, storyLater: storyLater) {
         case let .finished(report):
             onReport(job, report)
         case let .rendered(prepared):

@@ -12,6 +12,9 @@ public final class RenderMetrics: Sendable {
     public struct Snapshot: Sendable, Hashable {
         /// Jobs whose images were stored and reward made `ready`.
         public var completed = 0
+        /// Stickers stored ahead of their stories (the reward ready to share; its job goes on
+        /// with the story, and counts as completed when that is stored).
+        public var stickersFirst = 0
         /// Failed attempts that will be retried.
         public var failedWillRetry = 0
         /// Jobs that used their last attempt (the reward is `failed`).
@@ -48,6 +51,10 @@ public final class RenderMetrics: Sendable {
             switch report.outcome {
             case let .completed(_, rendered, reused):
                 snapshot.completed += 1
+                snapshot.imagesRendered += rendered
+                snapshot.imagesReused += reused
+            case let .stickerStored(_, rendered, reused):
+                snapshot.stickersFirst += 1
                 snapshot.imagesRendered += rendered
                 snapshot.imagesReused += reused
             case let .failed(_, _, retryAt):

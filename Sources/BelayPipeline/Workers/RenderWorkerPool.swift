@@ -23,6 +23,7 @@ public final class RenderWorkerPool: Sendable {
     private let workerCount: Int
     private let identity: WorkerIdentity
     private let log: @Sendable (String) -> Void
+    private let onRewardImages: @Sendable () -> Void
     private let signal = WakeSignal()
     private let state = Mutex(PoolState())
 
@@ -39,9 +40,11 @@ public final class RenderWorkerPool: Sendable {
     ///     node on PostgreSQL with `render.workers` 0 leaves rendering to `belay worker` nodes.
     ///   - identity: names this process's leases (`host:pid:render-N`).
     ///   - log: one line per notable event (failures, postponements, reclaimed jobs).
+    ///   - onRewardImages: called after a reward's sticker or story is recorded.
     public init(service: RenderService, queue: RenderJobQueue, rendererFactory: @escaping RewardImageRendererFactory,
                 workers: Int? = nil, identity: WorkerIdentity = .current, metrics: RenderMetrics = RenderMetrics(),
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {}) {
+        self.onRewardImages = onRewardImages
         self.service = service
         self.queue = queue
         self.rendererFactory = rendererFactory
@@ -125,11 +128,14 @@ public final class RenderWorkerPool: Sendable {
     private func run(_ context: RenderWorkerContext) {
         let pollInterval = service.settings.pollInterval
         let storageRefused = Mutex(false)
-        let metrics = metrics, log = log
-        let renderer = PipelinedRenderer(service: service, context: context) { job, report in
+        let metrics = metrics, log = log, onRewardImages = onRewardImages, signal = signal
+        let renderer = PipelinedRenderer(service: service, context: context, storyLater: true) { job, report in
             metrics.record(report)
             switch report.outcome {
-            case let .completed(rewardID, _, _):
+            case let .completed(rewardID, _, _), let .stickerStored(rewardID, _, _):
+                onRewardImages()
+                // The story went back to the queue: a worker waiting for work takes it.
+                if case .stickerStored = report.outcome { signal.notify() }
                 if !report.missingCharacters.isEmpty {
                     log("render: job \(job.id) (reward \(rewardID)) left out characters no font has: \(CodePoints.describe(report.missingCharacters))")
                 }
