@@ -13,7 +13,8 @@ import Synchronization
 /// - Crash-safe: a claim is atomic and leased; jobs of a process that died are claimed
 ///   again once their lease runs out, and at `start()` at once when that process ran on
 ///   this host (its pid is gone).
-/// - Graceful: `stop()` lets each worker finish the job in hand, then returns.
+/// - Graceful: `stop()` lets each worker finish the jobs in hand (at most `jobsPerClaim`),
+///   then returns.
 public final class RenderWorkerPool: Sendable {
     /// Counters and durations of the jobs this pool processed.
     public let metrics: RenderMetrics
@@ -129,7 +130,8 @@ public final class RenderWorkerPool: Sendable {
         let pollInterval = service.settings.pollInterval
         let storageRefused = Mutex(false)
         let metrics = metrics, log = log, onRewardImages = onRewardImages, signal = signal
-        let renderer = PipelinedRenderer(service: service, context: context, storyLater: true) { job, report in
+        let renderer = PipelinedRenderer(service: service, context: context, storyLater: true,
+                                         commitsInFlight: Self.jobsPerClaim) { job, report in
             metrics.record(report)
             switch report.outcome {
             case let .completed(rewardID, _, _), let .stickerStored(rewardID, _, _):
@@ -158,21 +160,25 @@ public final class RenderWorkerPool: Sendable {
                 continue
             }
             let mark = signal.mark
-            let job: RenderJob
+            let jobs: [RenderJob]
             do {
-                guard let claimed = try queue.claim(owner: context.owner, limit: 1).first else {
+                jobs = try queue.claim(owner: context.owner, limit: Self.jobsPerClaim)
+                guard !jobs.isEmpty else {
                     signal.wait(since: mark, timeout: pollInterval)
                     continue
                 }
-                job = claimed
             } catch {
                 log("render: \(context.owner) could not claim a job: \(error)")
                 signal.wait(since: mark, timeout: pollInterval)
                 continue
             }
-            renderer.handle(job)
+            for job in jobs { renderer.handle(job) }
         }
     }
+
+    /// Jobs one claim takes (and commits a worker runs at once): a burst of check-ins costs a
+    /// claim per few stickers, while no worker holds more than a moment's work another could do.
+    static let jobsPerClaim = 4
 
     private func workerEnded() {
         finished.lock()

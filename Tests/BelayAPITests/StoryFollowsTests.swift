@@ -1,0 +1,60 @@
+import BelayCore
+import BelayAPI
+import BelayDomain
+import Foundation
+import Testing
+
+/// Between its sticker and its story a reward is ready to share to Stories, and every answer
+/// says the story is on its way.
+@Suite struct StoryFollowsTests {
+    @Test func aRewardWithItsStickerAloneCanBeSharedToStoriesAndSaysWhenToAskForTheStory() throws {
+        let fixture = try APIFixture(settings: ["share": ["instagram_app_id": "1234567890"]])
+        let schemas = try SchemaConformance(fixture)
+        let ana = try fixture.member()
+        let meetup = try fixture.meetup()
+        _ = fixture.post("/v1/meetups/\(meetup.id)/join", as: ana)
+        fixture.clock.advance(by: 900)
+        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: ana, json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+
+        // A worker records the sticker; the story is left for the job's next step.
+        let queue = fixture.domain.renderJobs
+        let job = try #require(try queue.claim(owner: "test:1:render").first)
+        let sticker = String(repeating: "5", count: 64), story = String(repeating: "7", count: 64)
+        try queue.complete(jobID: job.id, owner: "test:1:render", output: RenderOutput(
+            stickerHash: sticker, stickerPath: "images/55/\(sticker).png", storyHash: nil, storyPath: nil, templateVersion: 1))
+
+        let reward = fixture.get("/v1/rewards/\(rewardID)", as: ana)
+        schemas.check(reward, .get, "/v1/rewards/{id}")
+        #expect(reward["render_status"]?.stringValue == "ready")
+        #expect(reward["images"]?["sticker"]?["hash"]?.stringValue == sticker)
+        #expect(reward["images"]?["story"] == .null)
+        #expect(reward["retry_after_seconds"]?.intValue == 2)
+
+        let share = fixture.get("/v1/rewards/\(rewardID)/share", as: ana)
+        schemas.check(share, .get, "/v1/rewards/{id}/share")
+        #expect(share["ready_images"]?.arrayValue?.compactMap(\.stringValue) == ["sticker"])
+        #expect(share["retry_after_seconds"]?.intValue == 2)
+        #expect(share["instagram_stories"]?["available"]?.boolValue == true, "Stories need only the sticker and colours")
+        #expect(share["images"]?["story"] == .null)
+        #expect(share["share_sheet"]?["available"]?.boolValue == true)
+        #expect(share["share_sheet"]?["image_url"] == .null)
+        #expect(share["share_sheet"]?["detail"]?.stringValue?.contains("still being rendered") == true)
+
+        let pendingStory = fixture.get("/v1/rewards/\(rewardID)/story/\(story).png", as: ana)
+        #expect(pendingStory.status == 202)
+        #expect(pendingStory.headers["Retry-After"] == "2")
+
+        // The story step: claimed after the sticker, recorded, and everything is whole.
+        let storyJob = try #require(try queue.claim(owner: "test:1:render").first)
+        #expect(storyJob.id == job.id && storyJob.storyOnly)
+        try queue.completeStory(jobID: storyJob.id, owner: "test:1:render", storyHash: story, storyPath: "images/77/\(story).png")
+        let whole = fixture.get("/v1/rewards/\(rewardID)/share", as: ana)
+        schemas.check(whole, .get, "/v1/rewards/{id}/share")
+        #expect(whole["ready_images"]?.arrayValue?.compactMap(\.stringValue) == ["sticker", "story"])
+        #expect(whole["retry_after_seconds"] == .null)
+        #expect(whole["share_sheet"]?["image_url"]?.stringValue?.hasSuffix("/v1/rewards/\(rewardID)/story/\(story).png") == true)
+        #expect(whole["share_sheet"]?["detail"] == .null)
+        #expect(try queue.job(id: job.id).status == .done)
+    }
+}
