@@ -47,7 +47,12 @@ public struct PipelineComponents: Sendable {
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
-                                   workers: configuration.render.workers, metrics: metrics, log: log, onRewardImages: onRewardImages)
+                                   workers: configuration.render.workers, metrics: metrics, log: log, onRewardImages: onRewardImages,
+                                   warmUp: { [service, catalog = domain.catalog] context in
+                                       guard let hold = try? catalog.holds().first(where: { !$0.milestoneOnly }) ?? catalog.holds().first,
+                                             let background = try? catalog.backgrounds().first else { return }
+                                       service.warmUp(context, hold: hold, background: background)
+                                   })
         backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
                                   leaseDuration: TimeInterval(max(configuration.backfill.leaseSeconds, 3)), metrics: metrics)
         // The server's scheduled backfill awards and queues; the server's own render workers

@@ -4,6 +4,7 @@ import BelayDomain
 import BelayRender
 import BelayTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A reward is ready to share as soon as its sticker is stored; its story follows, and
@@ -122,6 +123,28 @@ import Testing
         #expect(try renderer.bakeBadge("eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl", into: plain) == direct)
         #expect(PNGTextChunk.text(keyword: Renderer.badgeKeyword, in: direct) == "eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl")
         #expect(try renderer.contentKeys(for: request).sticker != (try { var p = request; p.badgeCredential = nil; return try renderer.contentKeys(for: p).sticker }()))
+    }
+
+    @Test func eachWorkerWarmsUpBeforeItsFirstClaimAndTheWarmUpStoresNothing() throws {
+        let fixture = try PipelineFixture()
+        try fixture.history(meetups: 1, members: 1)
+        let warmed = Mutex<[String]>([])
+        let hold = try #require(try fixture.domain.catalog.holds().first)
+        let background = try #require(try fixture.domain.catalog.backgrounds().first)
+        let pool = RenderWorkerPool(service: fixture.service, queue: fixture.domain.renderJobs, rendererFactory: fixture.rendererFactory,
+                                    workers: 2, warmUp: { [service = fixture.service] context in
+                                        service.warmUp(context, hold: hold, background: background)
+                                        warmed.withLock { $0.append(context.owner) }
+                                    })
+        try pool.start()
+        pool.notify()
+        #expect(pool.metrics.waitForFinishedJobs(atLeast: 1, timeout: 30))
+        pool.stop()
+        #expect(Set(warmed.withLock { $0 }).count == 2, "one warm-up per worker")
+        // Two throwaway renders (one per worker), then the job's sticker and its story.
+        #expect(fixture.counters.renders == 2 + 2)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: fixture.directory.file("data/images")).filter { $0.hasSuffix(".png") }.count == 2,
+                "the warm-up stores nothing")
     }
 
     @Test func theStickerCacheKeepsWhatFitsAndDropsTheLeastRecentlyUsed() {

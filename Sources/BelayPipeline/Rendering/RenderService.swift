@@ -81,6 +81,27 @@ public final class RenderService: Sendable {
         return request
     }
 
+    /// Draws a sticker and a story of `hold` on `background` and throws them away. A worker's
+    /// first render opens the fonts and decodes artwork, which costs a few times a later
+    /// render: done when the worker starts, a burst of check-ins does not wait for it.
+    /// Never throws: a failure here shows again, with its reason, in the first real job.
+    public func warmUp(_ worker: RenderWorkerContext, hold: Hold, background: Background) {
+        let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
+        var request = RewardImageRequest(
+            holdArtworkPath: assets.appendingPathComponent(hold.artworkPath).path,
+            backgroundPath: assets.appendingPathComponent(background.filePath).path,
+            topColor: background.topColor, bottomColor: background.bottomColor,
+            // Latin, Hangul, kana and digits: the faces most place names need.
+            placeName: "\(settings.clubName) 클라이밍 クライミング 0123456789",
+            dateText: worker.dateText(clock.now(), timeZone: "UTC", locale: settings.clubLocale, pattern: settings.datePattern),
+            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
+        request.clubName = settings.clubName
+        request.clubLogoPath = settings.clubLogoPath
+        request.holdName = settings.holdNames.name(of: hold, locale: settings.clubLocale)
+        _ = try? worker.renderer.contentKeys(for: request)
+        _ = try? worker.renderer.render(request, sticker: true, story: true)
+    }
+
     /// Renders, stores and records one claimed job, both images at once; never throws (every
     /// failure becomes an outcome and is recorded in the queue where it can be).
     /// - Parameter storageRetryDelay: how long a job the data directory refused waits

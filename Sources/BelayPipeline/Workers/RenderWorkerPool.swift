@@ -25,6 +25,7 @@ public final class RenderWorkerPool: Sendable {
     private let identity: WorkerIdentity
     private let log: @Sendable (String) -> Void
     private let onRewardImages: @Sendable () -> Void
+    private let warmUp: (@Sendable (RenderWorkerContext) -> Void)?
     private let signal = WakeSignal()
     private let state = Mutex(PoolState())
 
@@ -42,10 +43,14 @@ public final class RenderWorkerPool: Sendable {
     ///   - identity: names this process's leases (`host:pid:render-N`).
     ///   - log: one line per notable event (failures, postponements, reclaimed jobs).
     ///   - onRewardImages: called after a reward's sticker or story is recorded.
+    ///   - warmUp: run by each worker on its own thread before it claims anything (to draw a
+    ///     throwaway image, so the first real one is as quick as the rest).
     public init(service: RenderService, queue: RenderJobQueue, rendererFactory: @escaping RewardImageRendererFactory,
                 workers: Int? = nil, identity: WorkerIdentity = .current, metrics: RenderMetrics = RenderMetrics(),
-                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {}) {
+                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {},
+                warmUp: (@Sendable (RenderWorkerContext) -> Void)? = nil) {
         self.onRewardImages = onRewardImages
+        self.warmUp = warmUp
         self.service = service
         self.queue = queue
         self.rendererFactory = rendererFactory
@@ -151,6 +156,7 @@ public final class RenderWorkerPool: Sendable {
             }
         }
         defer { renderer.drain() }
+        if !signal.isClosed { warmUp?(context) }
         while !signal.isClosed {
             if storageRefused.withLock({ refused in defer { refused = false }; return refused }) {
                 // The data directory refuses writes: pause this worker instead of spinning
