@@ -37,4 +37,9 @@ final class BackgroundPriorityRenderer: RewardImageRenderer {
     func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] {
         try renderer.bakeBadge(credential, into: sticker)
     }
+
+    func preloadArtwork(for request: RewardImageRequest) throws {
+        BackgroundThreadPriority.lowerThisThread()
+        try renderer.preloadArtwork(for: request)
+    }
 }

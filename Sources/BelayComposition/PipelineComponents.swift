@@ -49,9 +49,7 @@ public struct PipelineComponents: Sendable {
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
                                    workers: configuration.render.workers, metrics: metrics, log: log, onRewardImages: onRewardImages,
                                    warmUp: { [service, catalog = domain.catalog] context in
-                                       guard let hold = try? catalog.holds().first(where: { !$0.milestoneOnly }) ?? catalog.holds().first,
-                                             let background = try? catalog.backgrounds().first else { return }
-                                       service.warmUp(context, hold: hold, background: background)
+                                       service.warmUp(context, holds: (try? catalog.holds()) ?? [], backgrounds: (try? catalog.backgrounds()) ?? [])
                                    })
         backfill = BackfillRunner(domain: domain, service: service, rendererFactory: self.rendererFactory,
                                   leaseDuration: TimeInterval(max(configuration.backfill.leaseSeconds, 3)), metrics: metrics)

@@ -207,7 +207,14 @@ public final class Renderer {
         key.add("fonts", fontIdentity)
     }
 
-    private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
+    /// Decodes and fits the content's background and hold for a sticker at `scale`, as
+    /// `renderSticker` would, without drawing: the next render of them skips that work.
+    /// - Throws: `RenderError` naming an artwork file that cannot be read or decoded.
+    public func preloadArtwork(_ content: StickerContent, scale: Int = 3) throws {
+        _ = try stickerArtwork(content, scale: scale)
+    }
+
+    private func stickerArtwork(_ content: StickerContent, scale: Int) throws -> (background: Pixmap, hold: Pixmap) {
         try Self.check(scale: scale)
         let parallelism = settings.parallelism
         let background = try artwork.pixmap(content.backgroundPath, variant: "sticker-card@\(scale)x") {
@@ -216,6 +223,11 @@ public final class Renderer {
         let hold = try artwork.pixmap(content.holdPath, variant: "sticker-hold@\(scale)x") {
             StickerTemplate.fittedHold($0, scale: scale, parallelism: parallelism)
         }
+        return (background, hold)
+    }
+
+    private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
+        let (background, hold) = try stickerArtwork(content, scale: scale)
         return try StickerTemplate.draw(
             cardBackground: background, fittedHold: hold, place: content.place, date: content.date, language: content.language,
             scale: scale, text: text, report: &report)

@@ -177,6 +177,8 @@ final class FakeStickerRenderer: RewardImageRenderer {
 
     /// Its keys leave the credential out, so there is nothing to bake.
     func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8] { sticker }
+
+    func preloadArtwork(for request: RewardImageRequest) throws {}
 }
 
 /// A collection "image" written as a small file named by the member and the reward count.

@@ -147,7 +147,7 @@ final class PipelineFixture: @unchecked Sendable {
 
 /// What fake renderers did, shared by all of a fixture's renderers.
 final class FakeRenderCounters: Sendable {
-    private let state = Mutex((renders: 0, version: 1, bakes: 0))
+    private let state = Mutex((renders: 0, version: 1, bakes: 0, preloads: 0))
 
     /// Calls of `render`.
     var renders: Int { state.withLock { $0.renders } }
@@ -163,6 +163,11 @@ final class FakeRenderCounters: Sendable {
     var bakes: Int { state.withLock { $0.bakes } }
 
     func countBake() { state.withLock { $0.bakes += 1 } }
+
+    /// Calls of `preloadArtwork`.
+    var preloads: Int { state.withLock { $0.preloads } }
+
+    func countPreload() { state.withLock { $0.preloads += 1 } }
 }
 
 /// A renderer that reads the artwork files (so a changed or corrupt file matters, as with the
@@ -197,6 +202,12 @@ final class FakeRewardRenderer: RewardImageRenderer {
     }
 
     private static func baked(_ credential: String) -> String { "/badge=\(credential)" }
+
+    func preloadArtwork(for request: RewardImageRequest) throws {
+        counters.countPreload()
+        _ = try artwork(request.backgroundPath)
+        _ = try artwork(request.holdArtworkPath)
+    }
 
     func render(_ request: RewardImageRequest, sticker: Bool, story: Bool) throws -> RewardImageFiles {
         counters.countRender()

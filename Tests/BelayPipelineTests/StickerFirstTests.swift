@@ -129,11 +129,10 @@ import Testing
         let fixture = try PipelineFixture()
         try fixture.history(meetups: 1, members: 1)
         let warmed = Mutex<[String]>([])
-        let hold = try #require(try fixture.domain.catalog.holds().first)
-        let background = try #require(try fixture.domain.catalog.backgrounds().first)
+        let holds = try fixture.domain.catalog.holds(), backgrounds = try fixture.domain.catalog.backgrounds()
         let pool = RenderWorkerPool(service: fixture.service, queue: fixture.domain.renderJobs, rendererFactory: fixture.rendererFactory,
                                     workers: 2, warmUp: { [service = fixture.service] context in
-                                        service.warmUp(context, hold: hold, background: background)
+                                        service.warmUp(context, holds: holds, backgrounds: backgrounds)
                                         warmed.withLock { $0.append(context.owner) }
                                     })
         try pool.start()
@@ -141,8 +140,10 @@ import Testing
         #expect(pool.metrics.waitForFinishedJobs(atLeast: 1, timeout: 30))
         pool.stop()
         #expect(Set(warmed.withLock { $0 }).count == 2, "one warm-up per worker")
-        // Two throwaway renders (one per worker), then the job's sticker and its story.
+        // Two throwaway renders (one per worker), then the job's sticker and its story; every
+        // other artwork read once per worker.
         #expect(fixture.counters.renders == 2 + 2)
+        #expect(fixture.counters.preloads == 2 * (holds.count - 1 + backgrounds.count - 1))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: fixture.directory.file("data/images")).filter { $0.hasSuffix(".png") }.count == 2,
                 "the warm-up stores nothing")
     }

@@ -22,6 +22,10 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         try Renderer.bakingBadge(credential, into: sticker)
     }
 
+    public func preloadArtwork(for request: RewardImageRequest) throws {
+        try renderer.preloadArtwork(try Self.translate(request).0, scale: request.stickerScale)
+    }
+
     public func contentKeys(for request: RewardImageRequest) throws -> RewardImageKeys {
         let (content, colors, format) = try Self.translate(request)
         return RewardImageKeys(

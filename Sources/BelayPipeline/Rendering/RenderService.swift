@@ -81,11 +81,26 @@ public final class RenderService: Sendable {
         return request
     }
 
-    /// Draws a sticker and a story of `hold` on `background` and throws them away. A worker's
-    /// first render opens the fonts and decodes artwork, which costs a few times a later
-    /// render: done when the worker starts, a burst of check-ins does not wait for it.
-    /// Never throws: a failure here shows again, with its reason, in the first real job.
-    public func warmUp(_ worker: RenderWorkerContext, hold: Hold, background: Background) {
+    /// Draws a sticker and a story of the first hold on the first background and throws them
+    /// away, then reads and fits every other artwork of `holds` and `backgrounds`. A worker's
+    /// first render opens the fonts, and each new artwork is decoded and resized, which costs
+    /// a few times a later render: done when the worker starts, a burst of check-ins does not
+    /// wait for it. Never throws: a failure here shows again, with its reason, in the job
+    /// that needs the file.
+    public func warmUp(_ worker: RenderWorkerContext, holds: [Hold], backgrounds: [Background]) {
+        guard let hold = holds.first, let background = backgrounds.first else { return }
+        let first = warmUpRequest(worker, hold: hold, background: background)
+        _ = try? worker.renderer.contentKeys(for: first)
+        _ = try? worker.renderer.render(first, sticker: true, story: true)
+        for other in backgrounds.dropFirst() {
+            try? worker.renderer.preloadArtwork(for: warmUpRequest(worker, hold: hold, background: other))
+        }
+        for other in holds.dropFirst() {
+            try? worker.renderer.preloadArtwork(for: warmUpRequest(worker, hold: other, background: background))
+        }
+    }
+
+    private func warmUpRequest(_ worker: RenderWorkerContext, hold: Hold, background: Background) -> RewardImageRequest {
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
         var request = RewardImageRequest(
             holdArtworkPath: assets.appendingPathComponent(hold.artworkPath).path,
@@ -98,8 +113,7 @@ public final class RenderService: Sendable {
         request.clubName = settings.clubName
         request.clubLogoPath = settings.clubLogoPath
         request.holdName = settings.holdNames.name(of: hold, locale: settings.clubLocale)
-        _ = try? worker.renderer.contentKeys(for: request)
-        _ = try? worker.renderer.render(request, sticker: true, story: true)
+        return request
     }
 
     /// Renders, stores and records one claimed job, both images at once; never throws (every

@@ -94,6 +94,11 @@ public protocol RewardImageRenderer: AnyObject {
     /// background, place and date then render once and differ only in this step.
     /// - Throws: when `sticker` is not an image this renderer made.
     func bakeBadge(_ credential: String, into sticker: [UInt8]) throws -> [UInt8]
+
+    /// Reads and prepares what rendering `request` needs from its artwork files (decoded,
+    /// fitted to the sticker), without drawing: a later render of the same artwork is quicker.
+    /// - Throws: when an artwork cannot be read (the error names the file).
+    func preloadArtwork(for request: RewardImageRequest) throws
 }
 
 /// Makes one renderer per worker thread.
