@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// Module layering (dependencies point one way only):
 ///   libcrypto ─► BelayCore (JSON, RFC 3339, SHA-256 and content digests, clocks, atomic
-///                files, "did you mean", metrics): every Swift module below may use it
+///                files, "did you mean", metrics, the logger and its sinks, shutdown signals):
+///                every Swift module below may use it
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
@@ -69,7 +70,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         // Swift modules.
-        // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics.
+        // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics, logging.
         .target(name: "BelayCore", dependencies: ["CCrypto"]),
         .target(name: "BelayConfig", dependencies: ["BelayCore"]),
         .target(name: "BelayStorage", dependencies: ["BelayCore", "CSQLite", "CSQLiteShim"]),
