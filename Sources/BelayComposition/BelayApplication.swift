@@ -280,9 +280,7 @@ func openClubDatabase(_ configuration: BelayConfiguration) throws -> ClubDatabas
             throw ApplicationError(.migrationsPending(path: database.location, names: status.pending.map(\.identifier)))
         }
     } catch let error as DatabaseError {
-        throw ApplicationError(.databaseUnusable(path: configuration.database.isPostgreSQL
-                                                    ? PasswordRedaction.redacted(configuration.database.url) : configuration.databasePath,
-                                                 reason: error.description))
+        throw ApplicationError(.databaseUnusable(path: ClubDatabase.location(of: configuration), reason: error.description))
     }
     return database
 }
