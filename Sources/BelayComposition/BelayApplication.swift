@@ -246,10 +246,10 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger,
-                                       wakeListener: configuration.database.isPostgreSQL ? PostgresWakeListener(url: configuration.database.url, handlers: [
+                                       wakeListener: database.wakeListener(handlers: [
                                            WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
                                            WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
-                                       ]) : nil)
+                                       ]))
     applicationBox.set(application)
     return application
 }

@@ -152,6 +152,14 @@ public struct ClubDatabase: Sendable {
         }
     }
 
+    /// Calls `handlers[channel]` whenever another node announces work on `channel`: a listener
+    /// on PostgreSQL, whose notifications reach every node sharing the database; nil on SQLite,
+    /// where one process does all the work and wakes its own workers. Start it to listen.
+    public func wakeListener(handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener? {
+        if case let .postgresql(_, store) = opened { return PostgresWakeListener(url: store.settings.url, handlers: handlers) }
+        return nil
+    }
+
     /// The SQLite file, when the data is in one (for SQLite's own maintenance).
     public var file: ClubDatabaseFile? {
         if case let .sqlite(_, pool) = opened { return ClubDatabaseFile(pool: pool) }
