@@ -11,6 +11,7 @@ public struct LogEntry: Sendable {
     public var message: String
     public var metadata: [(key: String, value: String)]
 
+    /// An entry as a sink receives it; `Logger` makes them, the access log writes its own.
     public init(level: LogLevel, label: String, message: String, metadata: [(key: String, value: String)]) {
         self.level = level
         self.label = label

@@ -5,6 +5,7 @@ public struct LogFileError: Error, Sendable, CustomStringConvertible {
     /// The system's sentence, e.g. "No such file or directory".
     public let reason: String
 
+    /// The file at `path` could not be opened, for the system's `reason`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
