@@ -26,8 +26,12 @@ run: release
 
 ## Runs the whole test suite (unit, CLI, end-to-end and fault tests) on SQLite, then the
 ## domain and API suites again on a throwaway PostgreSQL cluster the tests start themselves.
+## First, each target's dependencies in Package.swift must be exactly the modules it imports:
+## scripts/check-module-graph checks it, since SwiftPM 6.3 accepts the build's import-check
+## flag without reporting anything.
 test: deps test-deps
-	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/check-module-graph
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	TEST_DATABASE_ENGINE=postgresql $(SWIFT) test --skip-build --filter 'BelayDomainTests|BelayAPITests'
 

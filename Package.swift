@@ -5,10 +5,11 @@ import PackageDescription
 ///
 /// Module layering (dependencies point one way only):
 ///   libcrypto ─► BelayCore (JSON, RFC 3339, SHA-256 and content digests, clocks, atomic
-///                files, "did you mean", metrics): every Swift module below may use it
+///                files, "did you mean", metrics, the logger and its sinks, shutdown signals):
+///                every Swift module below may use it
 ///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
-///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayCommandLine
+///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayComposition
 ///   libcurl ─► BelayOutbound (the libcurl easy handle and its pool) ─► BelayWebhooks, BelayIdentity
 ///   BelayDomain + BelayOutbound ─► BelayWebhooks (signed deliveries)
 ///   BelayCore + BelayOutbound + libcrypto ─► BelayIdentity (ID tokens of Apple and Google, Apple's
@@ -17,14 +18,17 @@ import PackageDescription
 ///   BelayDomain + BelayOutbound + BelayIdentity ─► BelayPush (APNs and FCM over HTTP/2, the notice
 ///                delivery worker)
 ///   BelayRender ──────────────────► BelayPipeline
-///   BelayDomain + BelayPipeline + BelayHTTP ─► BelayRepresentations (each entity's one JSON shape)
+///   BelayDomain + BelayPipeline ─► BelayRepresentations (each entity's one JSON shape)
 ///   BelayRepresentations ─► BelayAPI (the REST handlers), BelayCommandLine (`--json`)
 ///   libqrencode ─► BelayAPI (the kiosk's QR code, drawn as SVG)
 ///   BelayConfig + BelayAPI + BelayPipeline + BelayWebhooks + BelayPush ─► BelayComposition ─► BelayCommandLine ─► belay
 ///   BelayCore ─► BelayArguments (the command-line framework) ─► BelayCommandLine (commands only)
 /// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
-/// place that turns config.json into them and wires the pipeline and the server. The CLI reaches
-/// the server only through it and does not import BelayAPI.
+/// place that turns config.json into them and wires the pipeline and the server, and the one place
+/// that chooses the database engine (ClubDatabase). The CLI reaches the server and the database
+/// only through it: it imports neither BelayAPI nor BelayStorage, BelayPostgres or a C library.
+/// Each target's `dependencies` names exactly the modules its files import (`make test` checks it
+/// with scripts/check-module-graph).
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
@@ -69,7 +73,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         // Swift modules.
-        // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics.
+        // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics, logging.
         .target(name: "BelayCore", dependencies: ["CCrypto"]),
         .target(name: "BelayConfig", dependencies: ["BelayCore"]),
         .target(name: "BelayStorage", dependencies: ["BelayCore", "CSQLite", "CSQLiteShim"]),
@@ -78,7 +82,7 @@ let package = Package(
             dependencies: ["BelayCore", "CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CRaqm", "CFriBidi", "CUnibreak"],
             swiftSettings: optimisedInDebug
         ),
-        .target(name: "BelayHTTP", dependencies: ["BelayCore", "CHTTPShim"]),
+        .target(name: "BelayHTTP", dependencies: ["BelayCore", "CHTTPShim", "CMicroHTTPD"]),
         // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
         .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
@@ -92,16 +96,18 @@ let package = Package(
         .target(name: "BelayIdentity", dependencies: ["BelayCore", "BelayOutbound", "CCrypto", "CCurlShim"]),
         .target(name: "BelayPush", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "BelayIdentity", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
-        .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender", "BelayHTTP"]),
-        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity",
+        .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender"]),
+        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayDomain", "BelayRepresentations", "BelayPipeline", "BelayHTTP", "BelayIdentity",
                                              "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
-                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayPipeline", "BelayWebhooks", "BelayHTTP", "BelayPostgres",
-                               "BelayIdentity", "BelayPush"]),
+                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks",
+                               "BelayHTTP", "BelayStorage", "BelayPostgres", "BelayIdentity", "BelayPush"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
-        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayRepresentations", "BelayPostgres"]),
+        // The commands: they reach the database engines (BelayStorage, BelayPostgres) only through BelayComposition.
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayConfig", "BelayDomain", "BelayPipeline",
+                                                     "BelayRender", "BelayRepresentations", "BelayWebhooks", "BelayPush"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -110,22 +116,25 @@ let package = Package(
         .target(name: "BelayTestSupport", dependencies: ["BelayStorage", "BelayPostgres"], path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayTestSupport"]),
-        .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "BelayTestSupport"]),
-        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayTestSupport"]),
+        .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayCore", "BelayTestSupport"]),
+        .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "CSQLiteShim", "BelayTestSupport"]),
+        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayStorage", "BelayTestSupport"]),
         .testTarget(
-            name: "BelayRenderTests", dependencies: ["BelayRender", "BelayTestSupport"],
+            name: "BelayRenderTests", dependencies: ["BelayRender", "CFreeType", "CHarfBuzz", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.
             exclude: ["Fixtures", "Goldens"]
         ),
-        .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayTestSupport"]),
-        .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayTestSupport"]),
-        .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayTestSupport"]),
-        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayTestSupport"]),
-        .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayTestSupport"]),
-        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayTestSupport"]),
-        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayRender", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayCore", "BelayTestSupport"]),
+        .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayCore", "BelayStorage", "BelayPostgres", "BelayTestSupport"]),
+        .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),
+        .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayCore", "BelayTestSupport"]),
+        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayTestSupport"]),
+        // `belay` is there for the binary the tests run (BelayProcess), not for an import.
+        .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",
+                                                          "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
-        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayArguments", "BelayTestSupport", "belay"]),
+        .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayAPI", "BelayArguments", "BelayConfig", "BelayCore", "BelayDomain",
+                                                          "BelayPipeline", "BelayStorage", "BelayTestSupport", "belay"]),
     ]
 )

@@ -247,11 +247,11 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger,
-                                       wakeListener: configuration.database.isPostgreSQL ? PostgresWakeListener(url: configuration.database.url, handlers: [
+                                       wakeListener: database.wakeListener(handlers: [
                                            WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
                                            WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
                                            WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
-                                       ]) : nil)
+                                       ]))
     applicationBox.set(application)
     return application
 }
@@ -282,9 +282,7 @@ func openClubDatabase(_ configuration: BelayConfiguration) throws -> ClubDatabas
             throw ApplicationError(.migrationsPending(path: database.location, names: status.pending.map(\.identifier)))
         }
     } catch let error as DatabaseError {
-        throw ApplicationError(.databaseUnusable(path: configuration.database.isPostgreSQL
-                                                    ? PasswordRedaction.redacted(configuration.database.url) : configuration.databasePath,
-                                                 reason: error.description))
+        throw ApplicationError(.databaseUnusable(path: ClubDatabase.location(of: configuration), reason: error.description))
     }
     return database
 }

@@ -1,4 +1,5 @@
 import BelayConfig
+import BelayCore
 import BelayPostgres
 import BelayStorage
 import Foundation
@@ -43,7 +44,88 @@ public struct ClubDatabase: Sendable {
 
     /// True when the configured database is a file that does not exist yet (a first start).
     public static func isMissing(_ configuration: BelayConfiguration) -> Bool {
-        !configuration.database.isPostgreSQL && !FileManager.default.fileExists(atPath: configuration.databasePath)
+        isSQLiteFile(configuration) && !FileManager.default.fileExists(atPath: configuration.databasePath)
+    }
+
+    /// True when the configured data is an SQLite file on this machine; false when
+    /// `database.url` names a PostgreSQL server.
+    public static func isSQLiteFile(_ configuration: BelayConfiguration) -> Bool {
+        !configuration.database.isPostgreSQL
+    }
+
+    /// Where the configured data is, without opening it: the SQLite file, or the server's URL
+    /// without its password.
+    public static func location(of configuration: BelayConfiguration) -> String {
+        isSQLiteFile(configuration) ? configuration.databasePath : PasswordRedaction.redacted(configuration.database.url)
+    }
+
+    /// The directory the SQLite file goes in, to create before the file; nil when the data is
+    /// on a PostgreSQL server.
+    public static func fileDirectory(of configuration: BelayConfiguration) -> String? {
+        isSQLiteFile(configuration) ? (configuration.databasePath as NSString).deletingLastPathComponent : nil
+    }
+
+    /// Reads the migrations shipped for the configured engine from `migrations_directory`.
+    /// - Throws: `DatabaseError` with a `migrationRefusal` when the folder is missing or its
+    ///   files break the naming rules.
+    public static func checkMigrations(_ configuration: BelayConfiguration) throws {
+        if isSQLiteFile(configuration) {
+            _ = try Migrator(directory: configuration.migrationsDirectory)
+        } else {
+            _ = try PostgresMigrator(directory: configuration.migrationsDirectory)
+        }
+    }
+
+    /// Brings the configured database up to the shipped migrations, as `belay migrate` does, or
+    /// with `dryRun` only reads what would be applied. A missing SQLite file is created (its
+    /// directory must exist) except on a dry run, which opens an existing file read-only; a
+    /// PostgreSQL database must exist.
+    /// - Throws: `DatabaseError` when the database cannot be opened, a migration fails (it
+    ///   leaves nothing), or the migrator refuses the folder or the database.
+    public static func runMigrations(_ configuration: BelayConfiguration, dryRun: Bool) throws -> MigrationRun {
+        if !isSQLiteFile(configuration) {
+            let database = try ClubDatabase(configuration: configuration)
+            let status = try database.migrationStatus()
+            let applied = dryRun ? [] : try database.migrate()
+            return MigrationRun(applied: applied.map(\.identifier), pending: dryRun ? status.pending.map(\.identifier) : [],
+                                alreadyApplied: status.applied.count)
+        }
+        let migrator = try Migrator(directory: configuration.migrationsDirectory)
+        if dryRun {
+            guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+                return MigrationRun(applied: [], pending: migrator.migrations.map(\.identifier), alreadyApplied: 0)
+            }
+            let database = try SQLiteDatabase(path: configuration.databasePath, readOnly: true)
+            let status = try migrator.status(of: database)
+            try database.close()
+            return MigrationRun(applied: [], pending: status.pending.map(\.identifier), alreadyApplied: status.applied.count)
+        }
+        let database = try ClubDatabase(configuration: configuration)
+        let applied = try database.migrate()
+        let status = try database.migrationStatus()
+        return MigrationRun(applied: applied.map(\.identifier), pending: [], alreadyApplied: status.applied.count - applied.count)
+    }
+
+    /// Creates and migrates the configured database when it is new, on a first start: a
+    /// missing SQLite file, or a PostgreSQL database with no migration recorded. A new SQLite
+    /// file whose migrations fail is removed again.
+    /// - Returns: the database and the migrations applied, or nil when it already existed.
+    /// - Throws: `DatabaseError` when it cannot be opened or migrated.
+    public static func createIfNew(_ configuration: BelayConfiguration) throws -> (database: ClubDatabase, applied: [Migration])? {
+        if !isSQLiteFile(configuration) {
+            let database = try ClubDatabase(configuration: configuration)
+            guard try database.migrationStatus().applied.isEmpty else { return nil }
+            return (database, try database.migrate())
+        }
+        let path = configuration.databasePath
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let database = try ClubDatabase(configuration: configuration)
+            return (database, try database.migrate())
+        } catch let error as DatabaseError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
     }
 
     /// What is applied and what is pending.
@@ -70,9 +152,17 @@ public struct ClubDatabase: Sendable {
         }
     }
 
-    /// The SQLite pool, when the data is in a file (for SQLite's own maintenance).
-    public var sqlitePool: SQLitePool? {
-        if case let .sqlite(_, pool) = opened { return pool }
+    /// Calls `handlers[channel]` whenever another node announces work on `channel`: a listener
+    /// on PostgreSQL, whose notifications reach every node sharing the database; nil on SQLite,
+    /// where one process does all the work and wakes its own workers. Start it to listen.
+    public func wakeListener(handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener? {
+        if case let .postgresql(_, store) = opened { return PostgresWakeListener(url: store.settings.url, handlers: handlers) }
+        return nil
+    }
+
+    /// The SQLite file, when the data is in one (for SQLite's own maintenance).
+    public var file: ClubDatabaseFile? {
+        if case let .sqlite(_, pool) = opened { return ClubDatabaseFile(pool: pool) }
         return nil
     }
 

@@ -23,8 +23,7 @@ public struct FirstStartReport: Sendable {
 /// - Throws: `ApplicationError` when the directory cannot be created, the migrations cannot
 ///   be read or applied, or the catalogue is invalid.
 public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any TimeSource = SystemTimeSource()) throws -> FirstStartReport? {
-    let path = configuration.databasePath
-    let directory = configuration.database.isPostgreSQL ? configuration.dataDirectory : (path as NSString).deletingLastPathComponent
+    let directory = ClubDatabase.fileDirectory(of: configuration) ?? configuration.dataDirectory
     do {
         try createPrivateDirectory(directory)
         try createPrivateDirectory(configuration.dataDirectory)
@@ -33,25 +32,12 @@ public func prepareDataDirectory(_ configuration: BelayConfiguration, clock: any
     }
     let database: ClubDatabase
     let applied: [Migration]
-    if configuration.database.isPostgreSQL {
-        // A server database is empty on a first start: it has no migrations recorded.
-        let location = PasswordRedaction.redacted(configuration.database.url)
-        do {
-            database = try ClubDatabase(configuration: configuration)
-            guard try database.migrationStatus().applied.isEmpty else { return nil }
-            applied = try database.migrate()
-        } catch let error as DatabaseError {
-            throw ApplicationError(.databaseUnusable(path: location, reason: error.description))
-        }
-    } else {
-        guard !FileManager.default.fileExists(atPath: path) else { return nil }
-        do {
-            database = try ClubDatabase(configuration: configuration)
-            applied = try database.migrate()
-        } catch let error as DatabaseError {
-            try? FileManager.default.removeItem(atPath: path)
-            throw ApplicationError(.databaseUnusable(path: path, reason: error.description))
-        }
+    do {
+        // A server database is new when it has no migrations recorded; a file when it is missing.
+        guard let created = try ClubDatabase.createIfNew(configuration) else { return nil }
+        (database, applied) = created
+    } catch let error as DatabaseError {
+        throw ApplicationError(.databaseUnusable(path: ClubDatabase.location(of: configuration), reason: error.description))
     }
     let pool = database.store
     let catalogue: CatalogImportReport

@@ -1,6 +1,5 @@
 import BelayCore
 import BelayDomain
-import BelayHTTP
 import Foundation
 
 /// A meetup's attendees as CSV (RFC 4180) for the door list and the club's records: a header

@@ -1,6 +1,5 @@
 import BelayCore
 import BelayDomain
-import BelayHTTP
 import Foundation
 
 /// Everything the app needs to share a reward, per target.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayHTTP
 import BelayTestSupport
 import Foundation

@@ -1,6 +1,6 @@
 import Foundation
 import BelayArguments
-import BelayStorage
+import BelayComposition
 
 /// `belay db backup|check|copy`: safe copies and health checks of the SQLite database, and
 /// moving it into PostgreSQL.
@@ -24,20 +24,20 @@ struct DatabaseCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let destination = context.absolutePath(file)
-            let pool = try context.openSQLiteDatabase(requireCurrentSchema: false, purpose: "`belay db backup`")
+            let file = try context.openDatabaseFile(requireCurrentSchema: false, purpose: "`belay db backup`")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
                     throw CommandLineError.failure("\(destination) is a directory; give a file name such as \(destination)/belay-backup.sqlite3")
                 }
-                if !force && !pool.isDatabaseFile(destination) {
+                if !force && !file.isDatabaseFile(destination) {
                     throw CommandLineError.failure("\(destination) already exists; choose another name, or add --force to replace it")
                 }
             }
-            try pool.backup(to: destination)
+            try file.backup(to: destination)
             let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
             context.print(destination)
-            context.note("Backed up \(pool.path) to \(destination) (\(size) bytes).")
+            context.note("Backed up \(file.path) to \(destination) (\(size) bytes).")
         }
     }
 
@@ -61,9 +61,9 @@ struct DatabaseCommand: ParsableCommand {
         }
 
         func run(_ context: CommandContext) throws {
-            let pool = try context.openSQLiteDatabase(requireCurrentSchema: false, purpose: "`belay db check`")
-            let result = try pool.check()
-            let report = Report(database: pool.path, healthy: result.isHealthy, integrityProblems: result.integrityProblems,
+            let file = try context.openDatabaseFile(requireCurrentSchema: false, purpose: "`belay db check`")
+            let result = try file.check()
+            let report = Report(database: file.path, healthy: result.isHealthy, integrityProblems: result.integrityProblems,
                                 foreignKeyViolations: result.foreignKeyViolations.map(\.description))
             if json {
                 try context.printJSON(report)
@@ -73,9 +73,9 @@ struct DatabaseCommand: ParsableCommand {
                 if result.isHealthy { context.print("ok") }
             }
             guard result.isHealthy else {
-                throw CommandLineError.failure("\(pool.path) has \(report.integrityProblems.count) integrity problem(s) and \(report.foreignKeyViolations.count) broken reference(s). Stop the server, restore the latest good backup (`belay db backup` makes them), and keep the damaged file for inspection.")
+                throw CommandLineError.failure("\(file.path) has \(report.integrityProblems.count) integrity problem(s) and \(report.foreignKeyViolations.count) broken reference(s). Stop the server, restore the latest good backup (`belay db backup` makes them), and keep the damaged file for inspection.")
             }
-            context.note("\(pool.path): integrity and foreign keys ok.")
+            context.note("\(file.path): integrity and foreign keys ok.")
         }
     }
 }

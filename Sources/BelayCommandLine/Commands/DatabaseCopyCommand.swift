@@ -1,7 +1,7 @@
 import BelayArguments
+import BelayComposition
+import BelayCore
 import BelayDomain
-import BelayPostgres
-import BelayStorage
 import Foundation
 
 extension DatabaseCommand {
@@ -37,20 +37,11 @@ extension DatabaseCommand {
                 throw CommandLineError.usage("--to must be a PostgreSQL URL starting with postgres:// or postgresql://, e.g. postgres://belay@db.example.org/belay")
             }
             let configuration = try context.configuration()
-            let pool = try context.openSQLiteDatabase(purpose: "`belay db copy`")
-            let reports: [DatabaseCopier.TableReport]
-            do {
-                let migrator = try PostgresMigrator(directory: configuration.migrationsDirectory)
-                let connection = try PostgresConnection(url: target)
-                reports = try pool.readSQLite { database in
-                    try DatabaseCopier(source: database, target: connection, migrator: migrator).copy { report in
-                        if !json { context.note("copied \(report.table): \(Plural.counted(report.rows, "row"))") }
-                    }
+            let file = try context.openDatabaseFile(purpose: "`belay db copy`")
+            let reports = try refusalsAsFailures {
+                try file.copy(toPostgreSQL: target, migrationsDirectory: configuration.migrationsDirectory) { report in
+                    if !json { context.note("copied \(report.table): \(Plural.counted(report.rows, "row"))") }
                 }
-            } catch let error as PostgresError {
-                throw CommandLineError.failure(error.message)
-            } catch let error as DatabaseError where error.migrationRefusal != nil {
-                throw CommandLineError.failure(error.description)
             }
             if json {
                 try context.printJSON(reports.map { Report(table: $0.table, rows: $0.rows, checksum: $0.checksum) })
@@ -59,7 +50,17 @@ extension DatabaseCommand {
                 for report in reports { table.append([report.table, String(report.rows), report.checksum]) }
                 context.printTable(table, emptyMessage: "The database has no tables.")
                 let total = reports.map(\.rows).reduce(0, +)
-                context.note("Copied \(total) rows in \(reports.count) tables to \(PostgresConnection.redacted(target)); every table read back with the same rows.")
+                context.note("Copied \(total) rows in \(reports.count) tables to \(PasswordRedaction.redacted(target)); every table read back with the same rows.")
+            }
+        }
+
+        /// PostgreSQL's complaints and the migrator's refusals, in their own words.
+        private func refusalsAsFailures<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch {
+                guard let refusal = DatabaseRefusal(error), refusal.kind == .server || refusal.isMigrationRefusal else { throw error }
+                throw CommandLineError.failure(refusal.description)
             }
         }
     }

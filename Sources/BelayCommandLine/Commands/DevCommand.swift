@@ -60,7 +60,7 @@ struct DevCommand: ParsableCommand {
             }
 
             let clock = ManualTimeSource(firstStart.addingTimeInterval(-86_400))
-            let domain = try DomainServices(pool: services.pool, clock: clock, settings: try DomainSettings(configuration: services.configuration))
+            let domain = try DomainServices(pool: services.domain.pool, clock: clock, settings: try DomainSettings(configuration: services.configuration))
             let tag = String(UInt32.random(in: 0 ... .max), radix: 36)
             let host = try domain.users.createUser(NewUser(handle: "seed-host-\(tag)", displayName: "Seed Host", role: .host))
             let people = try (0..<members).map { index in

@@ -1,9 +1,7 @@
 import Foundation
 import BelayComposition
 import BelayArguments
-import BelayCore
 import BelayDomain
-import BelayStorage
 
 /// `belay migrate [--dry-run]`: brings the database's schema up to this version of Belay.
 struct MigrateCommand: ParsableCommand {
@@ -34,44 +32,19 @@ struct MigrateCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws {
         let configuration = try context.configuration()
-        let onServer = configuration.database.isPostgreSQL
-        let path = onServer ? PasswordRedaction.redacted(configuration.database.url) : configuration.databasePath
-        let migrator = try context.migrator()
-        let exists = onServer || FileManager.default.fileExists(atPath: path)
+        let path = ClubDatabase.location(of: configuration)
+        try context.checkMigrations()
+        let exists = !ClubDatabase.isMissing(configuration)
 
-        var report = Report(database: path, dryRun: dryRun, applied: [], pending: [], alreadyApplied: 0)
-        if onServer {
-            let database = try refusalsAsFailures { try ClubDatabase(configuration: configuration) }
-            let status = try refusalsAsFailures { try database.migrationStatus() }
-            if dryRun {
-                report.pending = status.pending.map(\.identifier)
-            } else {
-                report.applied = try refusalsAsFailures { try database.migrate() }.map(\.identifier)
-            }
-            report.alreadyApplied = status.applied.count
-        } else if dryRun {
-            if exists {
-                let database = try SQLiteDatabase(path: path, readOnly: true)
-                let status = try refusalsAsFailures { try migrator.status(of: database) }
-                try database.close()
-                report.pending = status.pending.map(\.identifier)
-                report.alreadyApplied = status.applied.count
-            } else {
-                report.pending = migrator.migrations.map(\.identifier)
-            }
-        } else {
-            let directory = (path as NSString).deletingLastPathComponent
+        if !dryRun, let directory = ClubDatabase.fileDirectory(of: configuration) {
             do {
                 try createPrivateDirectory(directory)
             } catch {
                 throw CommandLineError.failure("Cannot create the data directory \(directory): \(CommandLineError.reason(error)). Create it, or point data_directory somewhere writable.")
             }
-            let pool = try SQLitePool(path: path, configuration: DatabaseConfiguration(configuration: configuration))
-            let applied = try refusalsAsFailures { try migrator.migrate(pool) }
-            let status = try pool.readSQLite { try migrator.status(of: $0) }
-            report.applied = applied.map(\.identifier)
-            report.alreadyApplied = status.applied.count - applied.count
         }
+        let run = try refusalsAsFailures { try ClubDatabase.runMigrations(configuration, dryRun: dryRun) }
+        let report = Report(database: path, dryRun: dryRun, applied: run.applied, pending: run.pending, alreadyApplied: run.alreadyApplied)
 
         if json { return try context.printJSON(report) }
         let listed = dryRun ? report.pending : report.applied
@@ -88,8 +61,12 @@ struct MigrateCommand: ParsableCommand {
     }
 
     private func refusalsAsFailures<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError where error.migrationRefusal != nil || error.sqlState != nil {
-            throw CommandLineError.failure(error.description)
+        do {
+            return try body()
+        } catch {
+            // The migrator's refusals and the statements a server refused, in the database's words.
+            guard let refusal = DatabaseRefusal(error), refusal.kind != .server else { throw error }
+            throw CommandLineError.failure(refusal.description)
         }
     }
 }

@@ -1,6 +1,6 @@
 import BelayComposition
 import BelayConfig
-import BelayHTTP
+import BelayCore
 import Foundation
 import BelayArguments
 import BelayDomain

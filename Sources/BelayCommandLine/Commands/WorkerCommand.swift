@@ -1,5 +1,5 @@
 import BelayComposition
-import BelayHTTP
+import BelayCore
 import Foundation
 import BelayArguments
 

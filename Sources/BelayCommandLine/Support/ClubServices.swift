@@ -5,7 +5,6 @@ import BelayArguments
 import BelayConfig
 import BelayDomain
 import BelayRepresentations
-import BelayStorage
 
 /// The domain services a command uses, over one open database and the command's clock,
 /// with the policies translated from the configuration. Commands act as
@@ -16,7 +15,6 @@ struct ClubServices {
     /// Zones, names and links for showing entities in their API shapes (`--json`).
     let presentation: Presentation
 
-    var pool: any DatabaseStore { domain.pool }
     var users: UserService { domain.users }
     var meetups: MeetupService { domain.meetups }
     var attendance: AttendanceService { domain.attendance }
@@ -90,7 +88,7 @@ extension CommandContext {
         do {
             return ClubServices(configuration: configuration,
                                 domain: try DomainServices(configuration: configuration, presentation: presentation,
-                                                           clock: ContextClock(read: now)) { try openDatabase() },
+                                                           clock: ContextClock(read: now)) { try openDatabase().store },
                                 presentation: presentation)
         } catch let error as ApplicationError {
             throw CommandLineError.failure(error.description)

@@ -1,27 +1,27 @@
 import Foundation
 import BelayComposition
 import BelayArguments
-import BelayConfig
 import BelayDomain
-import BelayStorage
 
 extension CommandContext {
-    /// The migrations shipped with this Belay, from `migrations_directory`.
+    /// Checks the migrations shipped with this Belay, from `migrations_directory`.
     /// - Throws: `CommandLineError.failure` when the directory is missing or its files break
     ///   the naming rules.
-    func migrator() throws -> Migrator {
+    func checkMigrations() throws {
         let configuration = try configuration()
         do {
-            return try Migrator(directory: configuration.migrationsDirectory)
-        } catch let error as DatabaseError {
+            try ClubDatabase.checkMigrations(configuration)
+        } catch {
             throw Self.migrationFailure(error)
         }
     }
 
-    /// A refused or unreadable migrations folder as a failure that says where the folder is set.
-    private static func migrationFailure(_ error: DatabaseError) -> CommandLineError {
-        var message = error.description
-        if error.migrationRefusal == .directoryUnreadable {
+    /// A migrator's refusal as a failure that, for an unreadable folder, says where the folder
+    /// is set; any other error unchanged.
+    static func migrationFailure(_ error: any Error) -> any Error {
+        guard let refusal = DatabaseRefusal(error), refusal.isMigrationRefusal else { return error }
+        var message = refusal.description
+        if refusal.kind == .migrationsFolderUnreadable {
             message += ". Set migrations_directory in the configuration file (or BELAY_MIGRATIONS_DIRECTORY), or pass --config with the config.json of a Belay checkout"
         }
         return CommandLineError.failure(message)
@@ -35,8 +35,8 @@ extension CommandContext {
     /// is refused too.
     /// - Throws: `CommandLineError.failure` saying what to run; `DatabaseError` when the
     ///   database cannot be opened.
-    public func openDatabase() throws -> any DatabaseStore {
-        try openClubDatabase(requireCurrentSchema: true).store
+    public func openDatabase() throws -> ClubDatabase {
+        try openClubDatabase(requireCurrentSchema: true)
     }
 
     /// Opens the SQLite file for SQLite's own maintenance (`db backup`, `db check`, the source
@@ -45,15 +45,15 @@ extension CommandContext {
     ///   (`db backup` before a migration, `db check`); the file must still exist.
     /// - Throws: `CommandLineError.failure` when the data is on PostgreSQL (whose own tools do
     ///   this) or as `openDatabase()`.
-    public func openSQLiteDatabase(requireCurrentSchema: Bool = true, purpose: String) throws -> SQLitePool {
+    public func openDatabaseFile(requireCurrentSchema: Bool = true, purpose: String) throws -> ClubDatabaseFile {
         let configuration = try configuration()
-        if configuration.database.isPostgreSQL {
+        if !ClubDatabase.isSQLiteFile(configuration) {
             throw CommandLineError.failure("\(purpose) works on the SQLite file; this Belay's data is on PostgreSQL (database.url), whose own tools do it (pg_dump, amcheck). Unset database.url to work on the file at \(configuration.databasePath).")
         }
-        guard let pool = try openClubDatabase(requireCurrentSchema: requireCurrentSchema).sqlitePool else {
+        guard let file = try openClubDatabase(requireCurrentSchema: requireCurrentSchema).file else {
             throw CommandLineError.failure("\(purpose) works on the SQLite file only.")
         }
-        return pool
+        return file
     }
 
     private func openClubDatabase(requireCurrentSchema: Bool) throws -> ClubDatabase {
@@ -62,24 +62,19 @@ extension CommandContext {
         if ClubDatabase.isMissing(configuration) {
             throw CommandLineError.failure("There is no database at \(path) yet. Run `belay migrate` to create it (the path comes from data_directory / database_path in \(configuration.sourceFile ?? "the built-in defaults")).")
         }
-        let database: ClubDatabase
-        do {
-            database = try ClubDatabase(configuration: configuration)
-        } catch let error as DatabaseError where error.migrationRefusal != nil {
-            throw Self.migrationFailure(error)
-        }
+        let database = try Self.migrationFailures { try ClubDatabase(configuration: configuration) }
         guard requireCurrentSchema else { return database }
-        let status: MigrationStatus
-        do {
-            status = try database.migrationStatus()
-        } catch let error as DatabaseError where error.migrationRefusal != nil {
-            throw Self.migrationFailure(error)
-        }
+        let status = try Self.migrationFailures { try database.migrationStatus() }
         guard status.isCurrent else {
             let names = status.pending.map(\.identifier).joined(separator: ", ")
-            let backup = configuration.database.isPostgreSQL ? "Back it up with pg_dump" : "Back it up with `belay db backup FILE`"
+            let backup = database.file == nil ? "Back it up with pg_dump" : "Back it up with `belay db backup FILE`"
             throw CommandLineError.failure("The database at \(database.location) is missing \(Plural.counted(status.pending.count, "migration")) this version of Belay needs (\(names)). \(backup), then run `belay migrate`.")
         }
         return database
+    }
+
+    /// Runs `body`, turning a migrator's refusal into a failure (see `migrationFailure`).
+    private static func migrationFailures<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw migrationFailure(error) }
     }
 }

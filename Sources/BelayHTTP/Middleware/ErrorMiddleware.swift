@@ -1,3 +1,5 @@
+import BelayCore
+
 /// Catches every error thrown further down the chain (when a deferred answer's work fails too) and answers it as a problem response.
 /// Unexpected errors (anything but `HTTPError`) are logged with the request id and answered 500.
 public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {

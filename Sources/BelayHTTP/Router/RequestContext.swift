@@ -1,3 +1,5 @@
+import BelayCore
+
 /// What the router knows about a request before any handler runs: its id, the matched route and
 /// its path parameters, and a logger. Every `RequestContext` carries one.
 public struct CoreRequestContext: Sendable {

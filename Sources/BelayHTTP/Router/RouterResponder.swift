@@ -1,3 +1,5 @@
+import BelayCore
+
 /// The frozen router: finds the route, builds the request's context, runs the middleware chain
 /// and the handler. Immutable and safe to call from every server thread at once.
 public struct RouterResponder<Context: RequestContext>: HTTPResponder {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BelayCore
 import CHTTPShim
 import CMicroHTTPD
 import Dispatch

@@ -6,7 +6,6 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
         case alreadyStarted
         case fileUnreadable(path: String, reason: String)
         case undeclaredPathParameter(name: String)
-        case logFileUnwritable(path: String, reason: String)
     }
 
     let kind: Kind
@@ -29,8 +28,6 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
             "The HTTP server is already running; stop it before starting it again."
         case let .fileUnreadable(path, reason):
             "Cannot serve the file \(path): \(reason)."
-        case let .logFileUnwritable(path, reason):
-            "Cannot write log lines to \(path): \(reason). Check that its directory exists and is writable."
         case let .undeclaredPathParameter(name):
             "The handler asked for path parameter `\(name)`, which its route pattern does not declare; add `{\(name)}` to the pattern or read another parameter."
         }

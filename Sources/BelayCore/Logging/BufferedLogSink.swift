@@ -32,11 +32,11 @@ public final class BufferedLogSink: LogSink {
     }
 
     /// Buffers lines for the file at `path`, created if missing and appended to.
-    /// - Throws: `HTTPServerError` when the file cannot be opened for appending.
+    /// - Throws: `LogFileError` when the file cannot be opened for appending.
     public convenience init(path: String, flushInterval: Duration = .milliseconds(250), bufferBytes: Int = 64 * 1024) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw HTTPServerError(kind: .logFileUnwritable(path: path, reason: String(cString: strerror(errno))))
+            throw LogFileError(path: path, reason: String(cString: strerror(errno)))
         }
         self.init(descriptor: fd, ownsDescriptor: true, flushInterval: flushInterval, bufferBytes: bufferBytes)
     }
