@@ -6,7 +6,9 @@ import Foundation
 /// time), so an artwork used by many renders is decoded and hashed once; a changed file is
 /// read again. Artwork resized for a template (a card's background at 3x, a fitted hold) is
 /// kept the same way, so a repeated artwork is not resampled again; decoded and resized
-/// pixmaps share one byte budget, least recently used first out.
+/// pixmaps share one byte budget, least recently used first out. A file decoded only to be
+/// resized is not kept: a template uses the resized pixmap, and a full-size photograph would
+/// push several resized ones out of the budget.
 final class ArtworkStore {
     private let limits: ImageLimits
     private let cacheBytes: Int
@@ -30,6 +32,9 @@ final class ArtworkStore {
         var modifiedNanoseconds: Int
     }
 
+    /// Bytes of the pixmaps kept now.
+    var keptBytes: Int { cachedBytes }
+
     init(limits: ImageLimits, cacheBytes: Int) {
         self.limits = limits
         self.cacheBytes = cacheBytes
@@ -52,19 +57,19 @@ final class ArtworkStore {
             pixmaps[key]?.lastUse = clock
             return cached.pixmap
         }
-        let made = make(try pixmap(CacheKey(file: identity, variant: "")))
+        let made = make(try pixmap(CacheKey(file: identity, variant: ""), keep: false))
         remember(made, as: key)
         return made
     }
 
-    private func pixmap(_ key: CacheKey) throws -> Pixmap {
+    private func pixmap(_ key: CacheKey, keep: Bool = true) throws -> Pixmap {
         clock += 1
         if let cached = pixmaps[key] {
             pixmaps[key]?.lastUse = clock
             return cached.pixmap
         }
         let pixmap = try ImageDecoder.decode(contentsOf: key.file.path, limits: limits)
-        remember(pixmap, as: key)
+        if keep { remember(pixmap, as: key) }
         return pixmap
     }
 
