@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),
         .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayTestSupport"]),
+        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelayTestSupport"]),
         // `belay` is there for the binary the tests run (BelayProcess), not for an import.
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",
                                                           "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelayTestSupport", "belay"]),

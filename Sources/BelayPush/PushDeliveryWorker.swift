@@ -87,6 +87,9 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     /// One pass of the thread: what time made due, a batch sent; returns how long to wait
     /// (0 when the batch was full: more is waiting).
     private func pass() -> TimeInterval {
+        // Background work, as renders and webhooks are: with check-ins keeping the cores busy
+        // they are answered first and the notices follow; with spare CPU nothing changes.
+        BackgroundThreadPriority.lowerThisThread()
         var wait = pollSeconds
         do {
             if nextSchedule.hasPassed {

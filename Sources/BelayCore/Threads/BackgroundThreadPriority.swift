@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// The scheduling priority of background threads (render workers, the backfill, webhook
-/// delivery): nice 19, the lowest. With spare CPU it changes nothing; when requests keep
+/// The scheduling priority of background threads (render workers, the backfill, webhook and
+/// push delivery): nice 19, the lowest. With spare CPU it changes nothing; when requests keep
 /// every core busy the kernel runs them first and the background work in the time left over,
 /// so a burst is answered promptly and its renders and webhooks follow.
 ///
