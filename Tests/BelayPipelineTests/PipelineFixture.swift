@@ -52,6 +52,15 @@ final class PipelineFixture: @unchecked Sendable {
         RenderWorkerContext(renderer: FakeRewardRenderer(counters: counters), owner: owner)
     }
 
+    /// A request of the project's own artwork (`Assets/`), for tests of the real renderer.
+    static func assetsRequest(hold: String, background: String, place: String, stickerScale: Int = 3) -> RewardImageRequest {
+        let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
+        return RewardImageRequest(
+            holdArtworkPath: assets.appendingPathComponent("holds/\(hold).png").path,
+            backgroundPath: assets.appendingPathComponent("backgrounds/\(background).png").path,
+            topColor: "#1E3C72", bottomColor: "#2A5298", placeName: place, dateText: "2026.11.29 (일)", stickerScale: stickerScale)
+    }
+
     func importCatalog() throws { try domain.catalog.importCatalog(assetsDirectory: directory.file("assets")) }
 
     /// Replaces an artwork with bytes the fake renderer refuses, as a real one refuses a corrupt PNG.

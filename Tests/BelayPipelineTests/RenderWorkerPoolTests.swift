@@ -209,12 +209,8 @@ import Glibc
     }
 
     @Test func theRealRendererKnowsWhatIsMissingWithoutDrawing() throws {
-        let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
         let renderer = try BelayRewardRenderer(settings: RenderSettings(fonts: .debian))
-        let request = RewardImageRequest(
-            holdArtworkPath: assets.appendingPathComponent("holds/crimp-silver.png").path,
-            backgroundPath: assets.appendingPathComponent("backgrounds/alpine-ridges.png").path,
-            topColor: "#1E3C72", bottomColor: "#2A5298", placeName: "صالة 渋谷 \u{13000} 🧗", dateText: "2026.11.29 (일)")
+        let request = PipelineFixture.assetsRequest(hold: "crimp-silver", background: "alpine-ridges", place: "صالة 渋谷 \u{13000} 🧗")
         #expect(try renderer.contentKeys(for: request).missingCharacters == ["\u{13000}"])
         var covered = request
         covered.placeName = "صالة 渋谷 🧗"

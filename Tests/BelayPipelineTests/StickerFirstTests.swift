@@ -111,12 +111,8 @@ import Testing
     }
 
     @Test func theRealRenderersBakedCopyIsByteForByteTheStickerRenderedWithTheCredential() throws {
-        let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
         let renderer = try BelayRewardRenderer(settings: RenderSettings(fonts: .debian))
-        var request = RewardImageRequest(
-            holdArtworkPath: assets.appendingPathComponent("holds/jug-azure.png").path,
-            backgroundPath: assets.appendingPathComponent("backgrounds/wall-dusk.png").path,
-            topColor: "#1E3C72", bottomColor: "#2A5298", placeName: "더클라임 강남점", dateText: "2026.11.29 (일)", stickerScale: 1)
+        var request = PipelineFixture.assetsRequest(hold: "jug-azure", background: "wall-dusk", place: "더클라임 강남점", stickerScale: 1)
         let plain = try #require(try renderer.render(request, sticker: true, story: false).sticker)
         request.badgeCredential = "eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl"
         let direct = try #require(try renderer.render(request, sticker: true, story: false).sticker)
