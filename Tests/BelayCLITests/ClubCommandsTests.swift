@@ -132,9 +132,9 @@ import BelayTestSupport
 
         let shown = try workspace.run("meetups", "show", "1")
         #expect(shown.status == 0)
-        #expect(shown.standardOutput.contains("starts      2030-12-05 19:00 Asia/Seoul\n"))
+        #expect(shown.standardOutput.contains("starts      2030-12-05 19:00 +09:00 Asia/Seoul\n"))
         #expect(shown.standardOutput.contains("place       더클라임 강남\n"))
-        #expect(shown.standardOutput.contains("check-in    2030-12-05 18:30 – 2030-12-06 00:00\n"))
+        #expect(shown.standardOutput.contains("check-in    2030-12-05 18:30 +09:00 – 2030-12-06 00:00 +09:00\n"))
 
         let updated = try #require(try workspace.json("meetups", "update", "1", "--capacity", "20", "--title", "Friday night bouldering", "--starts", "2030-12-05 18:30") as? [String: Any])
         #expect(updated["capacity"] as? Int == 20)
@@ -144,9 +144,9 @@ import BelayTestSupport
         let list = try workspace.run("meetups", "list")
         #expect(list.status == 0)
         let lines = list.standardOutput.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("ID  STARTS            TITLE") == true)
+        #expect(lines.first?.hasPrefix("ID  STARTS                   TITLE") == true)
         #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("2   2030-06-01 08:00  Crag day"), "soonest first, in the meetup's own zone")
+        #expect(lines[1].hasPrefix("2   2030-06-01 08:00 +02:00  Crag day"), "soonest first, in the meetup's own zone, with its offset")
         let byHost = try #require(try workspace.json("meetups", "list", "--host", "jisoo") as? [[String: Any]])
         #expect(byHost.map { $0["id"] as? Int } == [1])
 
@@ -172,7 +172,7 @@ import BelayTestSupport
 
         let backwards = try BelayProcess.run(base + ["--starts", "2030-12-05 22:00", "--ends", "2030-12-05 19:00", "--host", "jisoo"], in: workspace.path)
         #expect(backwards.status == 64)
-        #expect(backwards.standardError.hasPrefix("Error: --ends (2030-12-05 19:00) must be after --starts (2030-12-05 22:00)"))
+        #expect(backwards.standardError.hasPrefix("Error: --ends (2030-12-05 19:00 +09:00) must be after --starts (2030-12-05 22:00 +09:00)"))
 
         let zone = try BelayProcess.run(base + ["--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--host", "jisoo", "--time-zone", "Seoul"], in: workspace.path)
         #expect(zone.status == 64)
@@ -344,8 +344,9 @@ import BelayTestSupport
                          "--time-zone", "Europe/Berlin", "--capacity", "10", "--host", "jisoo"]
         let created = try club.run(arguments + ["--repeat", "weekly", "--until", "2030-04-05"])
         #expect(created.status == 0, "\(created)")
-        #expect(created.standardOutput.contains("2030-03-29 19:00"))
-        #expect(created.standardOutput.contains("2030-04-05 19:00"), "summer time from 2030-03-31, still 19:00")
+        // Each time says its offset: a reader whose own clock is elsewhere sees which is meant.
+        #expect(created.standardOutput.contains("2030-03-29 19:00 +01:00"))
+        #expect(created.standardOutput.contains("2030-04-05 19:00 +02:00"), "summer time from 2030-03-31, still 19:00")
         #expect(created.standardError.contains("Created a weekly series of 4 meetups"))
         let list = try #require(try club.json("meetups", "list") as? [[String: Any]])
         #expect(list.count == 4)

@@ -49,11 +49,15 @@ public enum TimeFormatting {
         return components
     }
 
-    /// `2026-12-05 19:00`: local time in `zone`, for tables.
+    /// `2026-12-05 19:00 +09:00`: local time in `zone` with its UTC offset at that instant, for
+    /// tables and messages (a reader whose own clock is elsewhere sees which time is meant).
     public static func local(_ date: Date, in zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        let offset = zone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        return String(format: "%04d-%02d-%02d %02d:%02d %@%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
+                      sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
     }
 }
