@@ -10,6 +10,8 @@ import Foundation
 /// statement at a time on one thread.
 public final class PostgresConnection {
     private let connection: OpaquePointer
+    /// Where the server's warnings go; kept alive as long as libpq may call it.
+    private let notices: PostgresNoticeHandler
     /// The server-side prepared statement of each statement text and parameter types run
     /// with `execute(_:typed:nullTypes:)`: parsed and planned once per connection.
     private var preparedStatements: [PreparedKey: String] = [:]
@@ -20,9 +22,12 @@ public final class PostgresConnection {
     }
 
     /// Connects.
+    /// - Parameter onNotice: receives each warning the server sends (`RAISE WARNING`, a
+    ///   deprecated setting), as `WARNING: <message>`; by default a log line on standard
+    ///   error in Belay's format, never libpq's own raw line.
     /// - Throws: `PostgresError` (`connectionFailed`) with libpq's reason, the URL's password
     ///   left out.
-    public init(url: String) throws {
+    public init(url: String, onNotice: (@Sendable (String) -> Void)? = nil) throws {
         guard let connection = PQconnectdb(url) else {
             throw PostgresError(.connectionFailed, "Cannot connect to PostgreSQL: libpq could not allocate a connection")
         }
@@ -32,6 +37,11 @@ public final class PostgresConnection {
             throw PostgresError(.connectionFailed, "Cannot connect to PostgreSQL at \(Self.redacted(url)): \(reason)")
         }
         self.connection = connection
+        notices = PostgresNoticeHandler(onNotice ?? PostgresNoticeHandler.logged)
+        PQsetNoticeReceiver(connection, { context, result in
+            guard let context, let result else { return }
+            Unmanaged<PostgresNoticeHandler>.fromOpaque(context).takeUnretainedValue().receive(result)
+        }, Unmanaged.passUnretained(notices).toOpaque())
         _ = try execute("SET client_min_messages = warning")
     }
 

@@ -153,6 +153,13 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT count(*) FROM restarted", as: Int64.self) } == 1)
     }
 
+    @Test func theServersWarningsReachTheHandlerAsOneLineAndNoticesAreNotSent() throws {
+        let lines = Mutex<[String]>([])
+        let connection = try PostgresConnection(url: cluster.url(database: "store"), onNotice: { line in lines.withLock { $0.append(line) } })
+        try connection.execute("DO $$ BEGIN RAISE WARNING 'the belay test warning'; RAISE NOTICE 'below the minimum'; END $$")
+        #expect(lines.withLock { $0 } == ["WARNING: the belay test warning"])
+    }
+
     @Test func aNotificationCommittedByAnyConnectionWakesTheListenerAgainAfterARestart() throws {
         let heard = Mutex<[String]>([])
         let listener = PostgresWakeListener(url: cluster.url(database: "store"), handlers: [
