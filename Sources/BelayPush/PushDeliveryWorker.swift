@@ -75,12 +75,12 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         return done
     }
 
-    /// Sends the notices `ids` (when due) now on the calling thread
-    /// (`belay push test`). Those another worker holds are left to it.
+    /// Queues a test notice to each of the member's devices, held by this worker from the
+    /// start, and sends them now on the calling thread (`belay push test`).
     /// - Returns: each notice sent and its outcome.
     /// - Throws: `DomainError.storageFailure`.
-    public func deliver(noticeIDs ids: [Int64]) throws -> [(PushDelivery, PushOutcome)] {
-        let batch = try service.claim(owner: owner, limit: max(1, ids.count), only: ids)
+    public func sendTest(userID: Int64) throws -> [(PushDelivery, PushOutcome)] {
+        let batch = try service.queueTest(userID: userID, heldBy: owner)
         return batch.isEmpty ? [] : try deliver(batch)
     }
 

@@ -180,6 +180,15 @@ import Testing
         }
     }
 
+    @Test func aTestNoticeIsHeldByTheOperatorsCommandFromTheMomentItIsQueued() throws {
+        let ana = try fixture.member("ana")
+        let phone = try device(ana, "ana-phone")
+        let held = try push.queueTest(userID: ana.id, heldBy: "cli")
+        #expect(held.map(\.deviceID) == [phone.id] && held.allSatisfy { $0.leaseOwner == "cli" && $0.kind == .test })
+        // A running server's worker, woken by the queueing, finds nothing to send.
+        #expect(try push.claim(owner: "server", limit: 10).isEmpty)
+    }
+
     @Test func theOutboxClaimsOnceRetriesDropsAndGivesUp() throws {
         let ana = try fixture.member("ana")
         let phone = try device(ana, "ana-phone")

@@ -44,8 +44,7 @@ struct PushCommand: ParsableCommand {
             guard let worker else {
                 throw CommandLineError.failure("no push service is configured: set push.apns.key_file, key_id and team_id for iPhones, or push.fcm.service_account_file for Android, in config.json")
             }
-            let ids = try services.domain.push.queueTest(userID: user.id)
-            let outputs = try worker.deliver(noticeIDs: ids).map { delivery, outcome -> Output in
+            let outputs = try worker.sendTest(userID: user.id).map { delivery, outcome -> Output in
                 switch outcome {
                 case let .sent(status): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: "HTTP \(status)", outcome: "sent")
                 case let .retry(_, status, error): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: error, outcome: "will retry")

@@ -101,6 +101,23 @@ public final class PushService: Sendable {
         return try domainCall { try pool.write { db in try writer.test(userID: userID, now: now, in: db) } }
     }
 
+    /// Queues a test notice to every device of the member, as `queueTest`, held already by
+    /// `owner` for the policy's lease (in the same transaction), so that no running server's
+    /// worker, woken by the queueing, sends it first: `belay push test` sends it itself and
+    /// prints each service's answer.
+    /// - Returns: the notices, claimed by `owner`.
+    public func queueTest(userID: Int64, heldBy owner: String) throws -> [PushDelivery] {
+        let now = clock.now()
+        return try domainCall {
+            try pool.lockedWrite { db in
+                let ids = try writer.test(userID: userID, now: now, in: db)
+                guard !ids.isEmpty else { return [] }
+                return try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)),
+                                                      now: now, limit: ids.count, only: ids, in: db)
+            }
+        }
+    }
+
     // MARK: Notices that fall due with time
 
     /// Queues what time has made due: reminders `reminderMinutesBefore` a meetup starts, the
