@@ -65,19 +65,24 @@ public final class RenderService: Sendable {
     /// What the sticker and story of a job show: artwork paths resolved against the assets
     /// directory, the date in the meetup's zone and the club's locale.
     public func request(for job: RenderJob, in worker: RenderWorkerContext) -> RewardImageRequest {
+        var request = request(hold: job.hold, background: job.background, placeName: job.placeName,
+                              dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
+                                                        pattern: settings.datePattern))
+        request.achievementLine = settings.achievementText(checkInNumber: job.checkInNumber, streakMilestone: job.streakMilestone)
+        return request
+    }
+
+    /// The club's settings around a hold, a background and the two labels.
+    private func request(hold: Hold, background: Background, placeName: String, dateText: String) -> RewardImageRequest {
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
         var request = RewardImageRequest(
-            holdArtworkPath: assets.appendingPathComponent(job.hold.artworkPath).path,
-            backgroundPath: assets.appendingPathComponent(job.background.filePath).path,
-            topColor: job.background.topColor, bottomColor: job.background.bottomColor,
-            placeName: job.placeName,
-            dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
-                                      pattern: settings.datePattern),
+            holdArtworkPath: assets.appendingPathComponent(hold.artworkPath).path,
+            backgroundPath: assets.appendingPathComponent(background.filePath).path,
+            topColor: background.topColor, bottomColor: background.bottomColor, placeName: placeName, dateText: dateText,
             stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
         request.clubName = settings.clubName
         request.clubLogoPath = settings.clubLogoPath
-        request.holdName = settings.holdNames.name(of: job.hold, locale: settings.clubLocale)
-        request.achievementLine = settings.achievementText(checkInNumber: job.checkInNumber, streakMilestone: job.streakMilestone)
+        request.holdName = settings.holdNames.name(of: hold, locale: settings.clubLocale)
         return request
     }
 
@@ -101,19 +106,9 @@ public final class RenderService: Sendable {
     }
 
     private func warmUpRequest(_ worker: RenderWorkerContext, hold: Hold, background: Background) -> RewardImageRequest {
-        let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
-        var request = RewardImageRequest(
-            holdArtworkPath: assets.appendingPathComponent(hold.artworkPath).path,
-            backgroundPath: assets.appendingPathComponent(background.filePath).path,
-            topColor: background.topColor, bottomColor: background.bottomColor,
-            // Latin, Hangul, kana and digits: the faces most place names need.
-            placeName: "\(settings.clubName) 클라이밍 クライミング 0123456789",
-            dateText: worker.dateText(clock.now(), timeZone: "UTC", locale: settings.clubLocale, pattern: settings.datePattern),
-            stickerScale: settings.stickerScale, storyFormat: settings.storyFormat, language: settings.clubLocale)
-        request.clubName = settings.clubName
-        request.clubLogoPath = settings.clubLogoPath
-        request.holdName = settings.holdNames.name(of: hold, locale: settings.clubLocale)
-        return request
+        // Latin, Hangul, kana and digits: the faces most place names need.
+        request(hold: hold, background: background, placeName: "\(settings.clubName) 클라이밍 クライミング 0123456789",
+                dateText: worker.dateText(clock.now(), timeZone: "UTC", locale: settings.clubLocale, pattern: settings.datePattern))
     }
 
     /// Renders, stores and records one claimed job, both images at once; never throws (every
