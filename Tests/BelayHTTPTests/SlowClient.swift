@@ -27,12 +27,15 @@ final class SlowClient: @unchecked Sendable {
         } : -1
         guard connected == 0 else {
             let message = String(cString: strerror(errno))
+            // Forgotten once closed: deinit runs after this throw, and the number may already
+            // be another thread's descriptor (see HTTPTestClient).
             Glibc.close(socket)
+            socket = -1
             throw HTTPTestClientErrorText("cannot connect from \(sourceAddress): \(message)")
         }
     }
 
-    deinit { Glibc.close(socket) }
+    deinit { if socket >= 0 { Glibc.close(socket) } }
 
     /// Sends `text`; false when the peer has closed the connection.
     @discardableResult

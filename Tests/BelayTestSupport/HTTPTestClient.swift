@@ -64,7 +64,10 @@ public final class HTTPTestClient {
         }
         guard connected == 0 else {
             let message = String(cString: strerror(errno))
-            Glibc.close(socket)
+            // Through close(), which forgets the descriptor: deinit runs after a throw from a
+            // fully initialised init and would close the number again, by then perhaps another
+            // thread's (a test server's listening socket, which libmicrohttpd then aborts over).
+            close()
             throw HTTPTestClientError("cannot connect to \(host):\(port): \(message)")
         }
     }
