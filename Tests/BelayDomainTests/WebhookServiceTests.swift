@@ -133,7 +133,7 @@ import Testing
     @Test func aFloodAboutOneMemberDoesNotHoldBackAnotherMembersCheckIn() throws {
         let fixture = try fixture()
         let webhooks = fixture.domain.webhooks
-        let endpoint = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
+        _ = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
         let meetup = try fixture.meetup(startsIn: 0)
         let flooder = try fixture.member(), member = try fixture.member()
         let flooderActor = Actor.user(flooder.id, role: .member)
