@@ -89,18 +89,24 @@ struct MultiNodeTests {
         }
         #expect(acknowledged.count == 20)
 
-        // Every acknowledged check-in has exactly one reward, rendered by the worker, and no job is left.
+        // Every acknowledged check-in has exactly one reward, rendered by the worker, and no job is
+        // left. A reward is ready once its sticker is stored and its story follows, so both are
+        // waited for.
         let rendered = try nodes[1].poll(timeout: 180) { () -> Bool? in
             let pending = try cluster.psql("SELECT count(*) FROM rewards WHERE meetup_id = \(meetupID) AND render_status <> 'ready'",
                                            database: "club")
             return pending == "0" ? true : nil
         }
         #expect(rendered == true, "every reward rendered")
+        let storiesRendered = try nodes[1].poll(timeout: 180) { () -> Bool? in
+            let pending = try cluster.psql("SELECT count(*) FROM render_jobs WHERE status IN ('queued', 'running')", database: "club")
+            return pending == "0" ? true : nil
+        }
+        #expect(storiesRendered == true, "every story rendered after its sticker")
         #expect(try cluster.psql("""
             SELECT count(*) FROM attendances a WHERE a.meetup_id = \(meetupID) AND a.status = 'checked_in'
               AND (SELECT count(*) FROM rewards r WHERE r.attendance_id = a.id) = 1
             """, database: "club") == "20")
-        #expect(try cluster.psql("SELECT count(*) FROM render_jobs WHERE status IN ('queued', 'running')", database: "club") == "0")
         for (index, rewardID) in acknowledged.enumerated() {
             let token = goingTokens[index]
             let reward = try nodes[index % 2].call("GET", "/v1/rewards/\(rewardID)", token: token)
