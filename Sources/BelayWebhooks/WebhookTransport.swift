@@ -62,22 +62,27 @@ public struct CurlWebhookTransport: WebhookTransport {
             return WebhookAttemptResult(statusCode: nil, error: "libcurl refused an option: \(String(cString: curl_easy_strerror(failed)))")
         }
         let result = curl_easy_perform(handle)
-        if easy.guardState.pointee.refused != 0 {
-            let address = withUnsafeBytes(of: easy.guardState.pointee.refused_address) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            return WebhookAttemptResult(statusCode: nil, error: "not sent: \(address) is a loopback, link-local or private address; allow such addresses with webhooks.allow_private_addresses = 1 in config.json")
-        }
+        return Self.attemptResult(result, refusedAddress: easy.refusedAddress, status: Int(belay_curl_response_code(handle)),
+                                  responseText: easy.responseText, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// What one attempt came to, from libcurl's result, the address guard and the answer.
+    /// A refused address is the reason only when nothing was delivered: libcurl goes on to a
+    /// host's next address when the guard refuses one, and that one may have answered.
+    static func attemptResult(_ result: CURLcode, refusedAddress: String?, status: Int, responseText: String,
+                              timeoutSeconds: Int) -> WebhookAttemptResult {
         guard result == CURLE_OK else {
+            if let refusedAddress {
+                return WebhookAttemptResult(statusCode: nil, error: "not sent: \(refusedAddress) is a loopback, link-local or private address; allow such addresses with webhooks.allow_private_addresses = 1 in config.json")
+            }
             let reason = result == CURLE_OPERATION_TIMEDOUT
                 ? "no answer within \(timeoutSeconds) s (webhooks.timeout_seconds)"
                 : String(cString: curl_easy_strerror(result))
             return WebhookAttemptResult(statusCode: nil, error: reason)
         }
-        let status = belay_curl_response_code(handle)
         if (200...299).contains(status) { return WebhookAttemptResult(statusCode: status, error: nil) }
-        let text = easy.responseText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = responseText.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = text.unicodeScalars.map { $0.value < 0x20 ? " " : String($0) }.joined().prefix(200)
-        return WebhookAttemptResult(statusCode: Int(status), error: "the endpoint answered HTTP \(status)" + (shown.isEmpty ? "" : ": \(shown)"))
+        return WebhookAttemptResult(statusCode: status, error: "the endpoint answered HTTP \(status)" + (shown.isEmpty ? "" : ": \(shown)"))
     }
 }

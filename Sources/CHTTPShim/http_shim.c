@@ -155,7 +155,30 @@ struct belay_http_framing_scan {
     belay_http_framing *framing;
     const char *first_content_length;
     size_t first_content_length_size;
+    /* Where the previous field's value ended in the read buffer, or NULL, and whether that
+       field was Authorization. */
+    const char *previous_value_end;
+    int previous_is_authorization;
 };
+
+static void belay_http_mark_unreadable(belay_http_framing *framing, int authorization) {
+    framing->unreadable_field_line = 1;
+    if (authorization) framing->unreadable_authorization = 1;
+}
+
+/* libmicrohttpd parses the header section in place and hands out values by strlen, so a NUL
+   inside a value (`Bearer <token>\0junk`) silently cuts it short. What it leaves behind shows
+   it: each field line ends in the one or two bytes of its line ending (turned into NULs), and
+   the next field's name starts right after; the last line is followed by the empty line, and
+   the header section ends there. Any other distance between a value's end and what follows
+   means the line held more than the value read (a NUL and what came after it), or was folded
+   over two lines (obs-fold, which RFC 9112 §5.2 lets a server refuse). The one NUL this cannot
+   see is one right before a bare LF, which leaves the value exactly the bytes before it. */
+static int belay_http_gap_is_line_end(const char *value_end, const char *next, size_t smallest, size_t largest) {
+    if (value_end == NULL || next == NULL || next < value_end) return 0;
+    size_t gap = (size_t)(next - value_end);
+    return gap >= smallest && gap <= largest;
+}
 
 /* Whether the bytes are an RFC 9110 token (a field name): letters, digits and !#$%&'*+-.^_`|~. */
 static int belay_http_is_token(const char *bytes, size_t size) {
@@ -175,6 +198,11 @@ static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKi
     struct belay_http_framing_scan *scan = cls;
     if (key == NULL) return MHD_YES;
     scan->framing->header_bytes += key_size + (value == NULL ? 0 : value_size) + 4;
+    if (scan->previous_value_end != NULL && !belay_http_gap_is_line_end(scan->previous_value_end, key, 1, 2)) {
+        belay_http_mark_unreadable(scan->framing, scan->previous_is_authorization);
+    }
+    scan->previous_value_end = value == NULL ? NULL : value + value_size;
+    scan->previous_is_authorization = key_size == 13 && strncasecmp(key, "Authorization", 13) == 0;
     if (!belay_http_is_token(key, key_size)) scan->framing->invalid_field_name = 1;
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
         scan->framing->host_count += 1;
@@ -194,10 +222,18 @@ static enum MHD_Result belay_http_scan_framing_field(void *cls, enum MHD_ValueKi
     return MHD_YES;
 }
 
-void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing) {
+void belay_http_inspect_framing(struct MHD_Connection *connection, const char *method, belay_http_framing *framing) {
     memset(framing, 0, sizeof *framing);
-    struct belay_http_framing_scan scan = { framing, NULL, 0 };
+    struct belay_http_framing_scan scan = { framing, NULL, 0, NULL, 0 };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, belay_http_scan_framing_field, &scan);
+    if (scan.previous_value_end != NULL) {
+        /* The last line's ending and the empty line: LF LF, CRLF LF, LF CRLF or CRLF CRLF. */
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+        if (info == NULL || method == NULL ||
+            !belay_http_gap_is_line_end(scan.previous_value_end, method + info->header_size, 2, 4)) {
+            belay_http_mark_unreadable(framing, scan.previous_is_authorization);
+        }
+    }
 }
 
 int belay_http_connection_fd(struct MHD_Connection *connection) {

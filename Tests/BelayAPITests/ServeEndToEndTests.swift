@@ -380,6 +380,9 @@ extension BelayServerProcess {
         try expectProblem(try server.call("GET", "/v1/no/such/route", token: member.token), 404, "route_not_found", "an unknown route")
         try expectProblem(try server.call("PUT", "/v1/meetups/\(id)", token: member.token, json: "{}"), 405, "method_not_allowed", "a wrong method")
         try expectProblem(try server.call("GET", "/v1/me"), 401, "missing_token", "no token")
+        // A real token followed by a NUL and more: not the token before the NUL.
+        try expectProblem(try server.call("GET", "/v1/me", headers: [("Authorization", "Bearer \(member.token)\u{0}.png")]), 401,
+                          "invalid_authorization", "a NUL in the Authorization value")
 
         // Path traversal in an image path: raw, percent-encoded, and as a hash.
         for path in ["/v1/rewards/1/sticker/../../../../etc/passwd", "/v1/rewards/1/sticker/..%2F..%2F..%2Fetc%2Fpasswd.png",

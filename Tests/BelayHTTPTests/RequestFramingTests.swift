@@ -1,11 +1,73 @@
 import BelayHTTP
 import BelayTestSupport
+import Foundation
 import Testing
 
 /// Requests whose framing a proxy in front could read differently from the server: each is
 /// refused with a problem and its connection closed, so nothing after it is read as a request.
 @Suite("Request framing")
 struct RequestFramingTests {
+    /// A server whose one route answers the Authorization value it was given.
+    private func authorizationEcho() throws -> TestServer {
+        try TestServer { router, logger in
+            standardRoutes(router, logger)
+            router.get("/authorization") { request, _ in .text(request.headers["Authorization"] ?? "(none)") }
+        }
+    }
+
+    @Test("a NUL in the Authorization value is refused 401, not read as the value before it",
+          arguments: ["Bearer belay_token\u{0}junk", "Bearer belay_token\u{0}", "Bearer \u{0}belay_token", "\u{0}"])
+    func nulInAHeaderValue(value: String) throws {
+        let test = try authorizationEcho()
+        for (lineEnd, lastField) in [("\r\n", false), ("\r\n", true), ("\n", false)] {
+            let client = try test.client()
+            let authorization = "Authorization: \(value)\(lineEnd)"
+            try client.send("GET /authorization HTTP/1.1\(lineEnd)Host: x\(lineEnd)"
+                + (lastField ? authorization : authorization + "Accept: */*\(lineEnd)") + lineEnd)
+            let response = try client.readResponse()
+            if value.hasSuffix("\u{0}") && lineEnd == "\n" && !lastField {
+                // Right before a bare LF a NUL leaves no trace in what libmicrohttpd keeps; the
+                // value read is exactly the bytes before it, the NUL alone is dropped.
+                #expect(response.status == 401 || response.text == String(value.dropLast()))
+                continue
+            }
+            #expect(response.status == 401, "\(value.debugDescription) \(lineEnd.debugDescription) last=\(lastField): \(response.text)")
+            #expect(response.jsonObject?["code"] as? String == "invalid_authorization")
+            #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        }
+        // In any other field: 400.
+        let other = try test.client()
+        try other.send("GET /authorization HTTP/1.1\r\nHost: x\r\nAccept: \(value)\r\nAuthorization: Bearer fine\r\n\r\n")
+        let refused = try other.readResponse()
+        #expect(refused.status == 400 && refused.jsonObject?["code"] as? String == "invalid_header_value", "\(refused.text)")
+    }
+
+    @Test("whole header lines read as they were sent, however they end and however slowly they come")
+    func wholeHeaderLines() throws {
+        let test = try authorizationEcho()
+        for request in ["GET /authorization HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a b  \r\nX-Empty:\r\n\r\n",
+                        "GET /authorization HTTP/1.1\nHost: x\nAuthorization:Bearer a b  \n\n",
+                        "GET /authorization HTTP/1.1\r\nHost: x\nAuthorization: Bearer a b  \r\n\n",
+                        "GET /authorization HTTP/1.1\r\nHost: x\r\nCookie: \(String(repeating: "c", count: 6_000))\r\nAuthorization: Bearer a b  \r\n\r\n"] {
+            let client = try test.client()
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.status == 200 && response.text.hasPrefix("Bearer a b"), "\(request.prefix(80).debugDescription): \(response.text)")
+        }
+        // A byte at a time: libmicrohttpd reads the section in many pieces.
+        let slow = try test.client()
+        for byte in "GET /authorization HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer slow\r\n\r\n".utf8 {
+            try slow.send([byte])
+            Thread.sleep(forTimeInterval: 0.0002)
+        }
+        let answer = try slow.readResponse()
+        #expect(answer.status == 200 && answer.text == "Bearer slow", "\(answer.text)")
+        // A field folded over two lines (obs-fold) is refused, as RFC 9112 §5.2 allows.
+        let folded = try test.client()
+        try folded.send("GET /authorization HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer\r\n token\r\n\r\n")
+        #expect(try folded.readResponse().status == 400)
+    }
+
     @Test("two different Content-Length fields are refused 400 and the connection closed")
     func conflictingContentLength() throws {
         let test = try TestServer { router, logger in standardRoutes(router, logger) }

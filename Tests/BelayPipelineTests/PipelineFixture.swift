@@ -27,9 +27,9 @@ final class PipelineFixture: @unchecked Sendable {
     static let backgrounds = ["wall-dusk", "crag-sunset"]
 
     init(renderJobs: RenderJobPolicy = RenderJobPolicy(maxAttempts: 3, retryBaseSeconds: 0, leaseSeconds: 60),
-         importCatalog: Bool = true) throws {
+         importCatalog: Bool = true, database: DatabaseConfiguration = DatabaseConfiguration()) throws {
         directory = try TemporaryDirectory(prefix: "belay-pipeline")
-        pool = try SQLitePool(path: directory.file("belay.sqlite3"))
+        pool = try SQLitePool(path: directory.file("belay.sqlite3"), configuration: database)
         try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
         clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))

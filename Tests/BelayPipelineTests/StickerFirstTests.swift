@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 @testable import BelayPipeline
 import BelayRender
+import BelayStorage
 import BelayTestSupport
 import Foundation
 import Synchronization
@@ -55,6 +56,37 @@ import Testing
         #expect(done.images?.stickerHash == images.stickerHash, "the story step leaves the sticker as it was")
         #expect(try fixture.domain.renderJobs.job(id: job.id).status == .done)
         #expect(fixture.counters.renders == 4)
+    }
+
+    /// A render that finishes while the database cannot take its result (here another process
+    /// holds the write lock far longer than the busy timeout, as a restarting server would)
+    /// keeps its work and records it once the database is back, rather than abandoning the
+    /// job to its lease and drawing it again.
+    @Test func aResultFinishedWhileTheDatabaseIsUnavailableIsRecordedWhenItIsBack() throws {
+        let fixture = try PipelineFixture(database: DatabaseConfiguration(busyTimeoutMilliseconds: 20))
+        try fixture.history(meetups: 1, members: 1)
+        let worker = fixture.workerContext()
+        let job = try #require(try fixture.domain.renderJobs.claim(owner: worker.owner).first)
+        guard case let .rendered(prepared) = fixture.service.prepare(job, in: worker, storyLater: true) else {
+            Issue.record("expected a sticker to commit"); return
+        }
+        let blocker = try SQLiteDatabase(path: fixture.directory.file("belay.sqlite3"))
+        try blocker.execute("BEGIN IMMEDIATE")
+        let report = Mutex<RenderJobReport?>(nil)
+        let committed = DispatchSemaphore(value: 0)
+        let service = fixture.service
+        DispatchQueue.global().async {
+            let outcome = service.commit(prepared)
+            report.withLock { $0 = outcome }
+            committed.signal()
+        }
+        // Many busy timeouts pass while the lock is held; the result waits.
+        #expect(committed.wait(timeout: .now() + 1) == .timedOut, "nothing is recorded while the lock is held")
+        try blocker.execute("COMMIT")
+        #expect(committed.wait(timeout: .now() + 30) == .success)
+        #expect(report.withLock { $0 }?.outcome == .stickerStored(rewardID: job.rewardID, renderedImages: 1, reusedImages: 0))
+        #expect(try fixture.domain.rewards.reward(id: job.rewardID).renderStatus == .ready)
+        #expect(fixture.counters.renders == 1, "drawn once")
     }
 
     @Test func aStoryThatFailsForGoodLeavesTheStickerShareableAndTheBackfillFindsIt() throws {

@@ -1,5 +1,6 @@
 import BelayTestSupport
-import BelayWebhooks
+@testable import BelayWebhooks
+import CCurlShim
 import Foundation
 import Testing
 
@@ -70,5 +71,23 @@ import Testing
         let closed = transport.post(url: "http://127.0.0.1:1/", headers: [], body: [])
         #expect(closed.statusCode == nil)
         #expect(closed.error != nil)
+    }
+
+    /// A host with several addresses: libcurl goes on to the next when the guard refuses
+    /// one. A delivery that one of them answered is delivered, not "not sent" (which made
+    /// the worker send it again, and then disable the endpoint).
+    @Test func aRefusedFirstAddressDoesNotHideADeliveryToALaterOne() {
+        let delivered = CurlWebhookTransport.attemptResult(CURLE_OK, refusedAddress: "10.0.0.7", status: 204, responseText: "",
+                                                           timeoutSeconds: 10)
+        #expect(delivered.succeeded && delivered.statusCode == 204 && delivered.error == nil)
+        let answered = CurlWebhookTransport.attemptResult(CURLE_OK, refusedAddress: "10.0.0.7", status: 500, responseText: "oops",
+                                                          timeoutSeconds: 10)
+        #expect(answered.statusCode == 500 && answered.error == "the endpoint answered HTTP 500: oops")
+        let refused = CurlWebhookTransport.attemptResult(CURLE_COULDNT_CONNECT, refusedAddress: "10.0.0.7", status: 0,
+                                                         responseText: "", timeoutSeconds: 10)
+        #expect(refused.statusCode == nil && refused.error?.hasPrefix("not sent: 10.0.0.7 is a loopback, link-local or private address") == true)
+        let unreachable = CurlWebhookTransport.attemptResult(CURLE_COULDNT_CONNECT, refusedAddress: nil, status: 0, responseText: "",
+                                                             timeoutSeconds: 10)
+        #expect(unreachable.error?.hasPrefix("not sent") == false)
     }
 }

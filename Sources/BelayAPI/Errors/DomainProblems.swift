@@ -65,7 +65,7 @@ public enum DomainProblems {
                              headers: ["Retry-After": String(storageFullRetryAfterSeconds)],
                              extensions: ["reason": .string(reason.rawValue)])
         case .storageFailure:
-            guard error.underlying?.isBusy == true else { return nil }
+            guard error.isStorageBusy else { return nil }
             return HTTPError(.serviceUnavailable, code: "busy",
                              detail: "The database is busy; try again in a moment.", headers: ["Retry-After": "1"],
                              extensions: ["reason": .string(reason.rawValue)])

@@ -132,6 +132,10 @@ public struct DomainError: Error, CustomStringConvertible, Sendable {
         return nil
     }
 
+    /// True when the store was busy or could not be reached (a lock held too long, a
+    /// database server restarting): the same call may succeed in a moment.
+    public var isStorageBusy: Bool { underlying?.isBusy == true }
+
     /// The storage error behind a `storage_failure`.
     public var underlying: DatabaseError? {
         if case let .storage(error) = kind { return error }

@@ -102,6 +102,18 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
                   detail: "A header field name contains whitespace or another character a field name may not have (as in `Transfer-Encoding : chunked`); write the name and the colon with nothing between them.")
     }
 
+    /// A header field line with a NUL byte in it, or folded over two lines.
+    static var unreadableFieldLine: HTTPError {
+        HTTPError(.badRequest, code: "invalid_header_value",
+                  detail: "A header field's line contains a NUL byte or continues on the next line (obsolete line folding); send each field on one line, without NUL bytes.")
+    }
+
+    /// The same, in the `Authorization` field: a credential that does not read whole is a 401.
+    static var unreadableAuthorization: HTTPError {
+        .unauthorized(detail: "The Authorization header contains a NUL byte or continues on the next line; send `Authorization: Bearer <token>` on one line, without NUL bytes.",
+                      challenge: "Bearer error=\"invalid_request\"", code: "invalid_authorization")
+    }
+
     static func requestTargetTooLong(limit: Int) -> HTTPError {
         HTTPError(.uriTooLong, code: "uri_too_long",
                   detail: "The request's path and query are longer than the \(limit) bytes this server accepts; shorten them.",

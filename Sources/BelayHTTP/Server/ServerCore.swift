@@ -75,7 +75,7 @@ final class ServerCore: Sendable {
             inFlight.add(1, ordering: .relaxed)
             headerDeadlines?.headersReceived(connection)
             let targetHasNul = requestSlot.pointee == Self.nulInTarget
-            if let rejection = framingProblem(connection, url: url, version: version, targetHasNul: targetHasNul) {
+            if let rejection = framingProblem(connection, url: url, method: method, version: version, targetHasNul: targetHasNul) {
                 // Answered now, before any body is read; libmicrohttpd then discards the body
                 // and the connection is closed, so nothing after it is read as another request.
                 requestSlot.pointee = Self.bodylessRequest
@@ -154,17 +154,21 @@ final class ServerCore: Sendable {
     /// that those are answered as problems, not libmicrohttpd's HTML; a target with an encoded
     /// NUL, which libmicrohttpd would hand over cut at the NUL (`/v1/me%00.png` read as
     /// `/v1/me`); and a field name that is not a token (`Transfer-Encoding : chunked`), which
-    /// libmicrohttpd would keep as a different field than the one a proxy acted on.
-    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
-                                targetHasNul: Bool) -> HTTPError? {
+    /// libmicrohttpd would keep as a different field than the one a proxy acted on; and a
+    /// field line with a NUL in it, which libmicrohttpd would hand over cut at the NUL (an
+    /// `Authorization` value read as the token before it).
+    private func framingProblem(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                                version: UnsafePointer<CChar>?, targetHasNul: Bool) -> HTTPError? {
         var framing = belay_http_framing()
-        belay_http_inspect_framing(connection, &framing)
+        belay_http_inspect_framing(connection, method, &framing)
         if framing.header_bytes > maxHeaderBytes { return .headersTooLarge(limit: maxHeaderBytes) }
         if strlen(url) > maxRequestTargetBytes || Self.requestTargetBytes(connection, url: url) > maxRequestTargetBytes {
             return .requestTargetTooLong(limit: maxRequestTargetBytes)
         }
         if targetHasNul { return .nulInRequestTarget }
         if framing.invalid_field_name != 0 { return .invalidFieldName }
+        if framing.unreadable_authorization != 0 { return .unreadableAuthorization }
+        if framing.unreadable_field_line != 0 { return .unreadableFieldLine }
         if framing.content_lengths_differ != 0 {
             return .ambiguousFraming(code: "conflicting_content_length",
                                      detail: "The request carries Content-Length fields with different values; send exactly one.")

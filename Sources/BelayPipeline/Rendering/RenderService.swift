@@ -281,14 +281,31 @@ public final class RenderService: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Records an outcome in the queue; when that fails the job is abandoned to its lease.
+    /// Records an outcome in the queue. While the database is unavailable or busy (a server
+    /// restarting, a lock held too long) the work done is kept and recording is tried again,
+    /// with back-off, for as long as the job's lease lasts: drawing it again costs more than
+    /// waiting. Any other failure, or one that outlasts the lease, abandons the job to its lease.
     private func record(_ job: RenderJob, _ body: () throws -> RenderJobOutcome) -> RenderJobOutcome {
-        do {
-            return try body()
-        } catch {
-            return .abandoned(rewardID: job.rewardID, reason: "could not record the result of render job \(job.id): \(error)")
+        let leaseLeft = job.leaseExpiresAt.timeIntervalSince(clock.now())
+        let deadline = SystemTimeSource.monotonicNanoseconds() + UInt64(max(0, leaseLeft) * 1e9)
+        var delay = Self.firstRecordRetryDelay
+        while true {
+            do {
+                return try body()
+            } catch {
+                let busy = (error as? DomainError)?.isStorageBusy == true
+                let retryAt = SystemTimeSource.monotonicNanoseconds() + UInt64(delay * 1e9)
+                guard busy, retryAt < deadline else {
+                    return .abandoned(rewardID: job.rewardID, reason: "could not record the result of render job \(job.id): \(error)")
+                }
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, Self.longestRecordRetryDelay)
+            }
         }
     }
+
+    static let firstRecordRetryDelay: TimeInterval = 0.1
+    static let longestRecordRetryDelay: TimeInterval = 2
 
     /// The failure reason stored on the job and reward: the renderer's message (which names
     /// the file), prefixed with what was being rendered.

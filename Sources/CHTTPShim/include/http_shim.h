@@ -82,6 +82,10 @@ typedef struct belay_http_framing {
     /// 1 when a field name is not an RFC 9110 token, e.g. `Transfer-Encoding ` with whitespace
     /// before the colon (libmicrohttpd keeps the whitespace in the name).
     int invalid_field_name;
+    /// 1 when a field line held a NUL byte or was folded over lines (see belay_http_inspect_framing).
+    int unreadable_field_line;
+    /// 1 when that line was the `Authorization` field's.
+    int unreadable_authorization;
 } belay_http_framing;
 
 /// The connection's socket, or -1 when it cannot be read.
@@ -90,8 +94,10 @@ int belay_http_connection_fd(struct MHD_Connection *connection);
 /// The pointer stored in the connection's socket context (by the connection handler), or NULL.
 void *belay_http_socket_context(struct MHD_Connection *connection);
 
-/// Counts the request's `Host`, `Content-Length` and `Transfer-Encoding` fields.
-void belay_http_inspect_framing(struct MHD_Connection *connection, belay_http_framing *framing);
+/// Counts the request's `Host`, `Content-Length` and `Transfer-Encoding` fields, and checks
+/// that each field line reads whole. `method` is the method string libmicrohttpd handed the
+/// access handler (the start of the request's header section in its read buffer).
+void belay_http_inspect_framing(struct MHD_Connection *connection, const char *method, belay_http_framing *framing);
 
 /// libmicrohttpd's URI log callback (`MHD_OPTION_URI_LOG_CALLBACK`), which sees the request
 /// target as sent, before it is percent-decoded: returns `belay_http_nul_target_marker()` when
