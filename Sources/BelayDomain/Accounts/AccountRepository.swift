@@ -133,8 +133,13 @@ enum AccountRepository {
                      [userID, now], decodeSession)
     }
 
-    static func touchSession(id: Int64, now: Date, expiresAt: Date, in db: Database) throws {
-        try db.execute("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?", [now, expiresAt, id])
+    /// Marks the session `id` used now and moves its end to `expiresAt`, if it has not ended.
+    /// - Returns: the session as updated, or nil when it has ended.
+    static func touchLiveSession(id: Int64, now: Date, expiresAt: Date, in db: Database) throws -> MemberSession? {
+        try db.queryOne("""
+            UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ? AND ended_at IS NULL AND expires_at > ?
+            RETURNING \(sessionColumns)
+            """, [now, expiresAt, id, now], decodeSession)
     }
 
     /// Ends a session: it can no longer be refreshed, and its access tokens stop working.
@@ -151,16 +156,16 @@ enum AccountRepository {
         try db.execute("INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)", [Data(hash), sessionID, now])
     }
 
-    static func refreshToken(hash: [UInt8], in db: Database) throws -> (sessionID: Int64, used: Bool)? {
-        try db.queryOne("SELECT session_id, used_at FROM refresh_tokens WHERE token_hash = ?", [Data(hash)]) {
-            (sessionID: try $0.get("session_id"), used: try $0.get("used_at", as: Date?.self) != nil)
-        }
+    /// The session a refresh token was issued to, used or not; nil for an unknown token.
+    static func refreshTokenSession(hash: [UInt8], in db: Database) throws -> Int64? {
+        try db.queryOne("SELECT session_id FROM refresh_tokens WHERE token_hash = ?", [Data(hash)]) { try $0.get("session_id", as: Int64.self) }
     }
 
-    /// Marks a refresh token used; false when another request used it first.
-    static func spendRefreshToken(hash: [UInt8], now: Date, in db: Database) throws -> Bool {
-        try db.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL", [now, Data(hash)])
-        return db.changes > 0
+    /// Marks a refresh token used.
+    /// - Returns: its session, or nil when the token is unknown or was used before.
+    static func spendRefreshToken(hash: [UInt8], now: Date, in db: Database) throws -> Int64? {
+        try db.queryOne("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL RETURNING session_id",
+                        [now, Data(hash)]) { try $0.get("session_id", as: Int64.self) }
     }
 
     /// Drops a session's access tokens that expired before `threshold` (they no longer work).

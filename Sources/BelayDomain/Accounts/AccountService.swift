@@ -197,18 +197,20 @@ public final class AccountService: Sendable {
         return Crypto.sha256(Array(token.utf8))
     }
 
+    /// The common case first, in as few statements as it takes (a refresh is one of the
+    /// busiest writes): spend the token, extend its live session, grant. Only a token that
+    /// could not be spent is looked at again, to tell an unknown one from one used before.
     private func refreshWrite(hash: [UInt8], now: Date, in db: Database) throws -> RefreshOutcome {
-        guard let found = try AccountRepository.refreshToken(hash: hash, in: db) else { return .unknown }
-        guard try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) != nil else { return .unknown }
-        guard !found.used, try AccountRepository.spendRefreshToken(hash: hash, now: now, in: db) else {
+        guard let sessionID = try AccountRepository.spendRefreshToken(hash: hash, now: now, in: db) else {
+            guard let issuedTo = try AccountRepository.refreshTokenSession(hash: hash, in: db),
+                  try AccountRepository.liveSession(id: issuedTo, now: now, in: db) != nil else { return .unknown }
             // Ending the session is committed: the write returns, the caller is refused after.
-            try AccountRepository.endSession(id: found.sessionID, now: now, in: db)
+            try AccountRepository.endSession(id: issuedTo, now: now, in: db)
             return .reused
         }
-        try AccountRepository.touchSession(id: found.sessionID, now: now,
-                                           expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db)
-        try AccountRepository.pruneExpiredAccessTokens(sessionID: found.sessionID, before: now.addingTimeInterval(-86_400), in: db)
-        guard let session = try AccountRepository.liveSession(id: found.sessionID, now: now, in: db) else { return .unknown }
+        guard let session = try AccountRepository.touchLiveSession(
+            id: sessionID, now: now, expiresAt: now.addingTimeInterval(policy.refreshTokenIdleLifetime), in: db) else { return .unknown }
+        try AccountRepository.pruneExpiredAccessTokens(sessionID: sessionID, before: now.addingTimeInterval(-86_400), in: db)
         return .granted(try grant(session: session, accountCreated: false, now: now, in: db))
     }
 
