@@ -103,7 +103,10 @@ final class APIFixture: @unchecked Sendable {
         let (pathPart, query) = Self.split(path)
         let request = Request(method: method, path: pathPart, queryItems: query, headers: fields,
                               body: body ?? json.map { Array($0.utf8) } ?? [], bodyLimit: 65_536)
-        return APIResponse(application.responder.respondWaiting(to: request))
+        let response = APIResponse(application.responder.respondWaiting(to: request))
+        ResponseContract.current.record(method: method.rawValue, target: path, status: response.status,
+                                        contentType: response.contentType, bytes: response.bytes)
+        return response
     }
 
     func get(_ path: String, as member: Member? = nil, headers: [(String, String)] = []) -> APIResponse {

@@ -112,7 +112,10 @@ extension BelayServerProcess {
         if json != nil { fields.append(("Content-Type", "application/json")) }
         let client = try HTTPTestClient(port: port)
         defer { client.close() }
-        return WireResponse(response: try client.request(method, path, headers: fields, body: body ?? json.map { Array($0.utf8) }))
+        let answer = WireResponse(response: try client.request(method, path, headers: fields, body: body ?? json.map { Array($0.utf8) }))
+        ResponseContract.current.record(method: method, target: path, status: answer.status,
+                                        contentType: answer.header("Content-Type"), bytes: answer.response.body)
+        return answer
     }
 
     /// Polls `body` until it returns a value or `timeout` passes.

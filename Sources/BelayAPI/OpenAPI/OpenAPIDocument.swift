@@ -144,7 +144,7 @@ public enum OpenAPIDocument {
                                    "Cache-Control": ["schema": Schema.string, "description": "`private, max-age=31536000, immutable`."]])
         }
         let notModified = Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)
-        let pending = Answer(status: 202, description: "The first render is still running; try again after `Retry-After` seconds.",
+        let pending = Answer(status: 202, description: "The image is still being rendered (a reward's story follows its sticker); try again after `Retry-After` seconds.",
                              schema: Schema.ref("RenderPending"),
                              headers: ["Retry-After": ["schema": Schema.integer, "description": "Seconds to wait."]])
         let ifNoneMatch = OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")
@@ -271,7 +271,7 @@ public enum OpenAPIDocument {
                              description: "A retry with a `client_event_id` used before records nothing and answers 200 with the first event.",
                              requestBody: "ShareEventRequest",
                              answers: [created("Recorded.", "ShareEvent"), ok("Seen before; the first event.", "ShareEvent")],
-                             problems: [400, 403, 404, 413, 415, 422]),
+                             problems: [400, 403, 404, 409, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/stats/shares", operationID: "shareStatistics",
                              summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
                              description: "With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
@@ -394,11 +394,10 @@ public enum OpenAPIDocument {
         if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/", "/k/", "/c/"].contains(where: operation.path.hasPrefix) {
             problems.insert(429)
         }
-        problems.insert(500)
-        if operation.requestBody != nil || !operation.pathParameterNames.isEmpty || !operation.queryParameters.isEmpty {
-            problems.insert(400)
-        }
-        for status in problems.sorted() {
+        // Any operation: 400 for a query parameter it does not take (or a NUL in the target),
+        // 500 for a defect, 503 while the database is busy, full or being shut down.
+        problems.formUnion([400, 500, 503])
+        for status in problems.sorted() where responses[String(status)] == nil {
             responses[String(status)] = ["$ref": .string("#/components/responses/Problem\(status)")]
         }
         var members: [String: JSONValue] = [
@@ -424,8 +423,20 @@ public enum OpenAPIDocument {
                 "description": .string(HTTPStatus(code: status).reasonPhrase + " (a problem; see `Problem` for the codes)."),
                 "content": ["application/problem+json": ["schema": Schema.ref("Problem")]],
             ]
-            if status == 401 {
+            let retryAfter: JSONValue = ["schema": Schema.integer, "description": "Seconds to wait before trying again."]
+            switch status {
+            case 401:
                 response["headers"] = ["WWW-Authenticate": ["schema": Schema.string, "description": "`Bearer realm=\"belay\"`, with an `error` when a token was sent."]]
+            case 429:
+                response["headers"] = [
+                    "Retry-After": retryAfter,
+                    "RateLimit": ["schema": Schema.string, "description": "The limit that answered, as the IETF RateLimit header fields draft writes it: `\"name\";r=0;t=SECONDS`."],
+                    "RateLimit-Policy": ["schema": Schema.string, "description": "The policy behind it: `\"name\";q=QUOTA;w=WINDOW_SECONDS`."],
+                ]
+            case 503:
+                response["headers"] = ["Retry-After": retryAfter]
+            default:
+                break
             }
             responses["Problem\(status)"] = .object(response)
         }

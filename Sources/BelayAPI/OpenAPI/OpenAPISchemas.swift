@@ -195,7 +195,7 @@ extension OpenAPIDocument {
                 "share_url": Schema.string("The share payload's URL."),
             ]),
             "RewardList": Schema.list(of: "Reward"),
-            "RenderPending": Schema.object(["reward_id": Schema.integer, "render_status": Schema.enumeration(["pending"]),
+            "RenderPending": Schema.object(["reward_id": Schema.integer, "render_status": Schema.enumeration(["pending", "ready"]),
                                             "retry_after_seconds": Schema.integer]),
             "AndroidStoryIntent": Schema.object([
                 "action": Schema.string,
