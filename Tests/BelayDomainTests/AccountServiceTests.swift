@@ -169,6 +169,13 @@ import Testing
         let other = try accounts.signIn(Self.apple("021"), device: DeviceDescription())
         #expect(refusal { _ = try accounts.updateProfile(userID: other.user.id, ProfileChange(handle: "JISOO")) } == .handleTaken)
         #expect(refusal { _ = try accounts.updateProfile(userID: other.user.id, ProfileChange(displayName: "")) } == .invalidInput)
+
+        // A reserved handle an admin was given at the shell can be sent back unchanged (an app
+        // sends the whole profile form); choosing it is still refused to everyone else.
+        let admin = try fixture.domain.users.createUser(NewUser(handle: "support", displayName: "Support", role: .admin))
+        let kept = try accounts.updateProfile(userID: admin.id, ProfileChange(displayName: "Club Support", handle: "Support"))
+        #expect(kept.user.handle.lowercased() == "support" && kept.user.displayName == "Club Support")
+        #expect(refusal { _ = try accounts.updateProfile(userID: admin.id, ProfileChange(handle: "root")) } == .invalidInput)
     }
 
     @Test func handlesAreMadeFromNamesInAnyScript() throws {

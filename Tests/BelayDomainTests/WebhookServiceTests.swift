@@ -351,6 +351,19 @@ import Testing
         #expect(try webhooks.claim(owner: "o:1:a") == nil)
     }
 
+    /// A test event is asked of one endpoint by name, so it goes there whatever events the
+    /// endpoint takes (it crashed the server's writer when none matched).
+    @Test func aTestEventReachesAnEndpointThatTakesOtherEventsOnly() throws {
+        let fixture = try fixture()
+        let webhooks = fixture.domain.webhooks
+        let endpoint = try webhooks.add(url: "https://hooks.example.com/", events: [.checkInCreated], by: Self.admin)
+        let test = try webhooks.sendTest(id: endpoint.id, by: Self.admin)
+        #expect(test.eventType == "webhook.test")
+        let claimed = try #require(try webhooks.claim(owner: "o:1:a"))
+        #expect(claimed.endpointID == endpoint.id)
+        #expect(String(decoding: claimed.body, as: UTF8.self).contains("\"type\":\"webhook.test\""))
+    }
+
     @Test func aRewardBecomingReadyIsAnEventOnceAndUndoingACheckInIsOne() throws {
         let fixture = try fixture()
         _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/", events: [.rewardReady, .checkInUndone], by: Self.admin)

@@ -168,7 +168,7 @@ extension APIRoutes {
     }
 
     static func notASession() -> HTTPError {
-        HTTPError(.unprocessableContent, code: RefusalReason.notASession.rawValue,
+        HTTPError(.forbidden, code: RefusalReason.notASession.rawValue,
                   detail: "This token was made by an admin, not by signing in, so it has no session; an admin revokes it with `belay users revoke-token`.",
                   extensions: ["reason": .string(RefusalReason.notASession.rawValue)])
     }

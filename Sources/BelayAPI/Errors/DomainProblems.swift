@@ -13,7 +13,7 @@ import BelayPipeline
 /// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
 /// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
-/// | `not_a_session` | 422 |
+/// | `not_a_session` | 403 |
 /// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
 /// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
@@ -48,7 +48,7 @@ public enum DomainProblems {
         case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
             status = .forbidden
         case .notASession:
-            status = .unprocessableContent
+            status = .forbidden
         case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
             status = .unprocessableContent
         case .invalidCursor:

@@ -31,7 +31,7 @@ extension OpenAPIDocument {
                              isPublic: true, requestBody: "RefreshRequest", answers: [grant[0]], problems: [401, 413, 415, 422, 429]),
             OpenAPIOperation(method: .post, path: "/v1/auth/sign-out", operationID: "signOut", summary: "End the caller's session.", tag: "accounts",
                              answers: [Answer(status: 204, description: "Signed out; the session's tokens no longer work.", schema: nil)],
-                             problems: [422]),
+                             problems: [403]),
             OpenAPIOperation(method: .patch, path: "/v1/me", operationID: "updateMe", summary: "Change the caller's profile.", tag: "accounts",
                              description: "Members left out stay as they are. Handles are 3–30 letters, digits, `_`, `.` or `-`, unique after NFKC and case folding; some words are reserved.",
                              requestBody: "ProfileRequest", answers: [profile], problems: [409, 413, 415, 422]),
@@ -64,7 +64,7 @@ extension OpenAPIDocument {
 
     static let accountSchemas: [String: JSONValue] = {
         let device: [(String, JSONValue)] = [
-            ("device_name", ["type": "string", "maxLength": 100, "description": "Shown in the member's list of sessions, e.g. `Jisoo's iPhone`."]),
+            ("device_name", Schema.text(.deviceName, "Shown in the member's list of sessions, e.g. `Jisoo's iPhone`.")),
             ("platform", Schema.enumeration(["ios", "android", "web", ""])),
             ("invite_code", ["type": "string", "maxLength": 64, "description": "Needed for a first sign-in when the club takes members by invite."]),
             ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue), description: "The new account's language.")),
@@ -75,7 +75,7 @@ extension OpenAPIDocument {
         return [
             "AppleSignInRequest": Schema.object(pairs: [
                 ("identity_token", nonEmpty), ("nonce", nonEmpty),
-                ("name", ["type": "string", "maxLength": 100, "description": "The name Apple gave the app (first sign-in only)."]),
+                ("name", Schema.text(.signInName, "The name Apple gave the app (first sign-in only).", allowingEmpty: true)),
                 ("authorization_code", ["type": "string", "description": "Exchanged for a refresh token Belay revokes at Apple when the member deletes their account."]),
             ] + device, optional: deviceNames.union(["name", "authorization_code"])),
             "GoogleSignInRequest": Schema.object(pairs: [("id_token", nonEmpty), ("nonce", Schema.string)] + device,
@@ -83,12 +83,13 @@ extension OpenAPIDocument {
             "EmailSignInRequest": Schema.object(pairs: [("email", ["type": "string", "format": "email", "maxLength": 254]),
                                                         ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue)))],
                                                 optional: ["locale"]),
-            "EmailVerifyRequest": Schema.object(pairs: [
-                ("email", ["type": "string", "format": "email", "maxLength": 254]),
-                ("code", ["type": "string", "pattern": "^[0-9]{6}$"]),
-                ("link_token", nonEmpty),
-            ] + device, optional: deviceNames.union(["email", "code", "link_token"]),
-               description: "`email` and `code`, or `link_token`."),
+            "EmailVerifyRequest": ["anyOf": [
+                Schema.object(pairs: [
+                    ("email", ["type": "string", "format": "email", "maxLength": 254]),
+                    ("code", ["type": "string", "pattern": "^[0-9]{6}$", "description": "The six digits from the mail."]),
+                ] + device, optional: deviceNames, description: "The address and the code from the mail."),
+                Schema.object(pairs: [("link_token", nonEmpty)] + device, optional: deviceNames, description: "The token of the mail's link."),
+            ]],
             "RefreshRequest": Schema.object(["refresh_token": nonEmpty]),
             "EmailSent": Schema.object(["status": Schema.enumeration(["sent"]), "expires_in": Schema.integer("Seconds the code works.")]),
             "SessionGrant": Schema.object([
@@ -103,8 +104,8 @@ extension OpenAPIDocument {
                                        "role": Schema.enumeration(Role.allCases.map(\.rawValue))]),
             ]),
             "ProfileRequest": Schema.object([
-                "display_name": ["type": "string", "minLength": 1, "maxLength": 100],
-                "handle": ["type": "string", "minLength": 3, "maxLength": 30],
+                "display_name": Schema.text(.displayName),
+                "handle": ["type": "string", "pattern": .string(HandleRule.pattern), "description": .string("Unique after NFKC and case folding. Reserved, in any case: \(HandleRule.reservedWords.sorted().map { "`\($0)`" }.joined(separator: ", ")), and `deleted-…`.")],
                 "locale": Schema.enumeration(MemberLocale.allCases.map(\.rawValue)),
                 "show_name_on_share_pages": Schema.boolean,
             ], optional: ["display_name", "handle", "locale", "show_name_on_share_pages"]),

@@ -20,7 +20,7 @@ extension OpenAPIDocument {
     }()
 
     static let cohostSchemas: [String: JSONValue] = [
-        "CohostRequest": Schema.object(["user_id": Schema.integer("A user with role host or admin whom the caller can see: for a host, one who joined one of their meetups.")]),
+        "CohostRequest": Schema.object(["user_id": Schema.id("A user with role host or admin whom the caller can see: for a host, one who joined one of their meetups.")]),
         "Cohost": Schema.object(["id": Schema.integer, "handle": Schema.string, "display_name": Schema.string,
                                  "role": Schema.enumeration(["member", "host", "admin"])]),
         "CohostList": Schema.list(of: "Cohost"),

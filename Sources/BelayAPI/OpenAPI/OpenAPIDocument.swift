@@ -96,6 +96,17 @@ public enum OpenAPIDocument {
         ("rate_limited", "429: too many requests under one limit (`policy` names it); retry after `Retry-After` seconds. Every limited answer has the `RateLimit` and `RateLimit-Policy` fields."),
         ("sign_in_method_disabled", "403: this way of signing in is not set up on the server."),
         ("invalid_body", "422: the body's members do not fit together (say which one to send)."),
+        ("invalid_request_target", "400: the path or query holds %00 (a NUL once decoded)."),
+        ("invalid_header_name", "400: a header field name is not a token (`Transfer-Encoding : chunked`)."),
+        ("invalid_header_value", "400: a header field's line holds a NUL byte or is folded over two lines."),
+        ("conflicting_content_length", "400: Content-Length fields with different values."),
+        ("conflicting_framing", "400: both Content-Length and Transfer-Encoding."),
+        ("missing_host", "400: an HTTP/1.1 request without `Host`."),
+        ("duplicate_host", "400: more than one `Host`."),
+        ("uri_too_long", "414: the path and query are longer than the server takes."),
+        ("headers_too_large", "431: the header section is larger than the server takes."),
+        ("shutting_down", "503: the server is stopping; retry after `Retry-After` seconds (another node, or this one once restarted)."),
+        ("not_found", "404: no such file."),
     ] + kioskProblemCodes + identityTokenCodes.map { code in
         (code.rawValue, code == .keysUnavailable ? "503: the identity provider's keys cannot be fetched now; retry after `Retry-After` seconds."
             : code == .malformedToken ? "422: the ID token is not a JWT." : "401: the ID token was refused.")
@@ -173,7 +184,7 @@ public enum OpenAPIDocument {
                                 OpenAPIOperation.query("scope", Schema.enumeration(["upcoming", "past", "all"]),
                                                        "`upcoming` (default, not yet ended, soonest first), `past` (most recent first) or `all`."),
                                 OpenAPIOperation.query("place", Schema.string, "Only meetups at this exact place name."),
-                                OpenAPIOperation.query("host_id", Schema.integer, "Only meetups of this host."),
+                                OpenAPIOperation.query("host_id", Schema.id(), "Only meetups of this host."),
                                 OpenAPIOperation.query("include_cancelled", Schema.boolean, "List cancelled meetups too (default true)."),
                                 OpenAPIOperation.limit(20, 200), OpenAPIOperation.cursor,
                              ],
@@ -224,7 +235,8 @@ public enum OpenAPIDocument {
                                 Refusals are 409 or 422 with a `reason`: `not_attending`, `waitlisted`, `already_cancelled`, \
                                 `meetup_cancelled`, `window_not_open`, `window_closed`, `bad_code`, `too_many_attempts`, `idempotency_key_reused`.
                                 """,
-                             headerParameters: [OpenAPIOperation.header("Idempotency-Key", "1–200 visible ASCII characters; a retry with the same key returns the first result.")],
+                             headerParameters: [OpenAPIOperation.header("Idempotency-Key", "A retry with the same key returns the first result.",
+                                                                       schema: ["type": "string", "pattern": "^[!-~]{1,200}$"])],
                              requestBody: "CheckInRequest",
                              answers: [created("Checked in; the reward's images render in the background.", "CheckInResult"),
                                        ok("Already checked in; the first result again.", "CheckInResult")],
@@ -276,7 +288,7 @@ public enum OpenAPIDocument {
                              summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
                              description: "With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
                              queryParameters: [
-                                OpenAPIOperation.query("meetup_id", Schema.integer, "Only this meetup."),
+                                OpenAPIOperation.query("meetup_id", Schema.id(), "Only this meetup."),
                                 OpenAPIOperation.query("from", Schema.dateTime, "Only events at or after this time."),
                                 OpenAPIOperation.query("to", Schema.dateTime, "Only events before this time."),
                                 OpenAPIOperation.query("by", Schema.enumeration(ShareStatisticGrouping.allCases.map(\.rawValue)),
@@ -372,8 +384,9 @@ public enum OpenAPIDocument {
         var parameters: [JSONValue] = operation.pathParameterNames.map { name in
             let schema: JSONValue = name == "hash"
                 ? ["type": "string", "pattern": "^[0-9a-f]{64}$"]
-                : name == "token" ? ["type": "string", "description": operation.path.hasPrefix("/k/") ? "The kiosk link's token." : "The feed token from `calendar_url`."]
-                : name == "hold_id" ? ["type": "string", "description": "A hold id from `GET /v1/holds`, e.g. `jug-gold`."]
+                : name == "token" ? OpenAPIOperation.withoutNul(["type": "string", "description": operation.path.hasPrefix("/k/") ? "The kiosk link's token." : "The feed token from `calendar_url`."])
+                : name == "hold_id" ? OpenAPIOperation.withoutNul(["type": "string", "description": "A hold id from `GET /v1/holds`, e.g. `jug-gold`."])
+                : name == "slug" ? OpenAPIOperation.withoutNul(Schema.string)
                 : ["type": "integer", "format": "int64", "minimum": 1]
             let description = name == "hash" ? "The image's content hash, as in the reward's image URL." : "The \(name)."
             return ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]

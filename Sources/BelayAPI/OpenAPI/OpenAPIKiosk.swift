@@ -125,7 +125,7 @@ extension OpenAPIDocument {
             "opens_text": Schema.nullable(Schema.string("\"Check-in opens at 18:30\" before it opens; null after.")),
             "refresh_after_ms": Schema.integer("When to ask again."),
         ]),
-        "AttendeeRequest": Schema.object(["user_id": Schema.integer("The member; a host names only members they can see.")]),
+        "AttendeeRequest": Schema.object(["user_id": Schema.id("The member; a host names only members they can see.")]),
         "AttendeeRemoval": Schema.object([
             "removed": Schema.ref("Attendee"),
             "promoted": Schema.array(of: Schema.ref("Attendee")),

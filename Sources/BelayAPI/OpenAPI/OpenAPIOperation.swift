@@ -58,11 +58,20 @@ struct OpenAPIOperation {
     }
 
     static func query(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
-        ["name": .string(name), "in": "query", "required": false, "schema": schema, "description": .string(description)]
+        ["name": .string(name), "in": "query", "required": false, "schema": withoutNul(schema), "description": .string(description)]
     }
 
-    static func header(_ name: String, _ description: String) -> JSONValue {
-        ["name": .string(name), "in": "header", "required": false, "schema": Schema.string, "description": .string(description)]
+    /// A free-form string schema with the one rule every path and query value has: no NUL
+    /// (`%00` is refused with 400 `invalid_request_target`). Other schemas are returned as they are.
+    static func withoutNul(_ schema: JSONValue) -> JSONValue {
+        guard case var .object(members) = schema, members["type"] == "string",
+              members["pattern"] == nil, members["enum"] == nil, members["format"] == nil else { return schema }
+        members["pattern"] = #"^[^\u0000]*$"#
+        return .object(members)
+    }
+
+    static func header(_ name: String, _ description: String, schema: JSONValue = Schema.string) -> JSONValue {
+        ["name": .string(name), "in": "header", "required": false, "schema": schema, "description": .string(description)]
     }
 
     static func limit(_ defaultValue: Int, _ maximum: Int) -> JSONValue {
@@ -70,5 +79,5 @@ struct OpenAPIOperation {
               "Page size.")
     }
 
-    static let cursor = query("cursor", Schema.string, "The `next_cursor` of the previous page; leave out for the first page.")
+    static let cursor = query("cursor", Schema.cursor, "The `next_cursor` of the previous page of the same list; leave out for the first page.")
 }

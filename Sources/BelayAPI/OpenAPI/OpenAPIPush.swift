@@ -32,8 +32,8 @@ extension OpenAPIDocument {
         return [
             "DeviceRegistration": Schema.object(pairs: [
                 ("platform", Schema.enumeration(DevicePlatform.allCases.map(\.rawValue))),
-                ("token", ["type": "string", "minLength": 1, "maxLength": 4096, "description": "The APNs device token (hex) or the FCM registration token."]),
-                ("app_id", ["type": "string", "minLength": 1, "maxLength": 255, "description": "The bundle id (the `apns-topic`) or Android package name."]),
+                ("token", ["type": "string", "pattern": "^[!-~]{1,4096}$", "description": "The APNs device token (hex) or the FCM registration token."]),
+                ("app_id", ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,255}$", "description": "The bundle id (the `apns-topic`) or Android package name."]),
                 ("environment", Schema.enumeration(PushEnvironment.allCases.map(\.rawValue), description: "APNs host of the build: `sandbox` for an app run from Xcode; `production` when absent.")),
                 ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue), description: "The language of this phone's notices; the account's when absent.")),
             ], optional: ["environment", "locale"]),

@@ -6,6 +6,7 @@ extension OpenAPIDocument {
     /// `components/schemas`: every request and response body.
     static let schemas: [String: JSONValue] = {
         let nullableString = Schema.nullable(Schema.string)
+        let capacity: JSONValue = ["type": "integer", "minimum": 1, "maximum": 10_000, "description": "How many may be going; more join the waitlist."]
         let nullableInteger = Schema.nullable(Schema.integer)
         let nullableDateTime = Schema.nullable(Schema.dateTime)
         let attendanceMembers: KeyValuePairs<String, JSONValue> = [
@@ -99,27 +100,27 @@ extension OpenAPIDocument {
             ]),
             "MeetupList": Schema.list(of: "Meetup"),
             "CreateMeetup": Schema.object([
-                "title": Schema.string("1–200 characters."),
-                "description": Schema.string("Up to 5,000 characters."),
-                "place_name": Schema.string("1–200 characters; shown on the sticker."),
-                "address": Schema.string,
+                "title": Schema.text(.meetupTitle),
+                "description": Schema.text(.meetupDescription),
+                "place_name": Schema.text(.meetupPlaceName, "Shown on the sticker."),
+                "address": Schema.text(.meetupAddress),
                 "starts_at": Schema.dateTime,
                 "ends_at": Schema.dateTime,
                 "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
-                "capacity": Schema.integer("1–10,000."),
-                "host_id": Schema.integer("The host; the caller when left out."),
+                "capacity": capacity,
+                "host_id": Schema.id("The host; the caller when left out."),
                 "record_past": Schema.boolean,
             ], optional: ["description", "address", "time_zone", "host_id", "record_past"]),
             "UpdateMeetup": Schema.object([
-                "title": Schema.string,
-                "description": Schema.string,
-                "place_name": Schema.string,
-                "address": nullableString,
+                "title": Schema.text(.meetupTitle),
+                "description": Schema.text(.meetupDescription),
+                "place_name": Schema.text(.meetupPlaceName),
+                "address": Schema.nullable(Schema.text(.meetupAddress)),
                 "starts_at": Schema.dateTime,
                 "ends_at": Schema.dateTime,
                 "time_zone": Schema.string,
-                "capacity": Schema.integer,
-                "host_id": Schema.integer("A new host (admins only)."),
+                "capacity": capacity,
+                "host_id": Schema.id("A new host (admins only)."),
             ], optional: ["title", "description", "place_name", "address", "starts_at", "ends_at", "time_zone", "capacity", "host_id"]),
             "Attendance": Schema.object(attendanceMembers),
             "Attendee": Schema.object(pairs: attendanceMembers.map { ($0.key, $0.value) } + [
@@ -135,11 +136,13 @@ extension OpenAPIDocument {
                 "expires_at": Schema.dateTime,
                 "step_seconds": Schema.integer,
             ]),
-            "CheckInRequest": Schema.object([
-                "code": Schema.string("The six digits the host shows (a member checking in)."),
-                "user_id": Schema.integer("The member to check in (the meetup's host or an admin)."),
-                "at": Schema.nullable(Schema.dateTime),
-            ], optional: ["code", "user_id", "at"]),
+            "CheckInRequest": ["anyOf": [
+                Schema.object(["code": ["type": "string", "pattern": "^[0-9]{6}$", "description": "The six digits the host shows."]],
+                              description: "A member checking in."),
+                Schema.object(["user_id": Schema.id("The member to check in."),
+                               "at": Schema.nullable(Schema.dateTime)],
+                              optional: ["at"], description: "The meetup's host or an admin checking a member in."),
+            ]],
             "CheckInResult": Schema.object(["attendance": Schema.ref("Attendance"),
                                             "reward": Schema.nullable(Schema.ref("Reward"))]),
             "RewardHold": Schema.object(["id": Schema.string, "name": Schema.string, "type": Schema.string, "color": Schema.color,
@@ -237,11 +240,11 @@ extension OpenAPIDocument {
                 "share_sheet": Schema.ref("ShareSheet"),
             ]),
             "ShareEventRequest": Schema.object([
-                "target": Schema.nullable(Schema.string("e.g. `instagram_stories`, `facebook_stories`, `share_sheet`.")),
-                "activity_type": Schema.nullable(Schema.string("As the share sheet reported it; null when dismissed.")),
+                "target": Schema.nullable(Schema.text(.shareTarget, "e.g. `instagram_stories`, `facebook_stories`, `share_sheet`.")),
+                "activity_type": Schema.nullable(Schema.text(.shareActivityType, "As the share sheet reported it; null when dismissed.")),
                 "completed": Schema.boolean,
-                "error": nullableString,
-                "client_event_id": Schema.string("The app's own id for this event, 1–200 characters."),
+                "error": Schema.nullable(Schema.text(.shareError)),
+                "client_event_id": Schema.text(.shareClientEventID, "The app's own id for this event."),
             ], optional: ["target", "activity_type", "error"]),
             "ShareEvent": Schema.object([
                 "id": Schema.integer,

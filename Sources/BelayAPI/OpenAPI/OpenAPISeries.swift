@@ -22,15 +22,15 @@ extension OpenAPIDocument {
 
     static let seriesSchemas: [String: JSONValue] = [
         "CreateMeetupSeries": Schema.object([
-            "title": Schema.string("1–200 characters."),
-            "description": Schema.string,
-            "place_name": Schema.string,
-            "address": Schema.string,
+            "title": Schema.text(.meetupTitle),
+            "description": Schema.text(.meetupDescription),
+            "place_name": Schema.text(.meetupPlaceName),
+            "address": Schema.text(.meetupAddress),
             "starts_at": Schema.dateTime,
             "ends_at": Schema.dateTime,
             "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
-            "capacity": Schema.integer,
-            "host_id": Schema.integer,
+            "capacity": ["type": "integer", "minimum": 1, "maximum": 10_000],
+            "host_id": Schema.id(),
             "repeat": Schema.enumeration(MeetupRepeat.allCases.map(\.rawValue)),
             "until": Schema.dateTime,
         ], optional: ["description", "address", "time_zone", "host_id"]),

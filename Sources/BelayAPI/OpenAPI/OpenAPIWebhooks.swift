@@ -46,8 +46,9 @@ extension OpenAPIDocument {
         let eventTypes = WebhookEventType.allCases.map(\.rawValue)
         return [
             "WebhookRequest": Schema.object([
-                "url": Schema.string("Where to POST events: http or https."),
-                "description": Schema.string("What the endpoint is for (up to 200 characters)."),
+                "url": ["type": "string", "format": "uri", "maxLength": 2048, "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+(/[^\\s]*)?$",
+                        "description": "Where to POST events: http or https. Loopback, link-local and private addresses are refused unless `webhooks.allow_private_addresses` is 1."],
+                "description": Schema.text(.webhookDescription, "What the endpoint is for."),
                 "events": Schema.array(of: Schema.enumeration(eventTypes.filter { $0 != WebhookEventType.webhookTest.rawValue })),
             ], optional: ["description", "events"]),
             "WebhookEndpoint": Schema.object([

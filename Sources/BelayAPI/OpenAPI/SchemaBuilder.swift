@@ -1,4 +1,5 @@
 import BelayCore
+import BelayDomain
 import BelayHTTP
 
 /// Small builders for the JSON Schema (2020-12, as OpenAPI 3.1 uses it) in the API document.
@@ -12,6 +13,31 @@ enum Schema {
 
     static func string(_ description: String) -> JSONValue { ["type": "string", "description": .string(description)] }
     static func integer(_ description: String) -> JSONValue { ["type": "integer", "description": .string(description)] }
+
+    /// A text field as the domain's `rule` takes it: its lengths in code points, and a pattern
+    /// without the control characters it refuses (and, when it must not be empty, with one
+    /// character that is not whitespace, as it is trimmed first).
+    /// `allowingEmpty` states an optional text that may also be sent empty.
+    static func text(_ rule: TextRule, _ description: String? = nil, allowingEmpty: Bool = false) -> JSONValue {
+        let refused = rule.allowsLineBreaks ? #"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F"# : #"\u0000-\u001F\u007F-\u009F"#
+        let mayBeEmpty = allowingEmpty || rule.lengths.lowerBound == 0
+        let pattern = mayBeEmpty ? "^[^\(refused)]*$" : "^[^\(refused)]*[^\\s\(refused)][^\(refused)]*$"
+        var members: [String: JSONValue] = ["type": "string", "maxLength": .int(Int64(rule.lengths.upperBound)), "pattern": .string(pattern)]
+        if !mayBeEmpty { members["minLength"] = .int(Int64(rule.lengths.lowerBound)) }
+        if let description { members["description"] = .string(description) }
+        return .object(members)
+    }
+
+    /// A database id: a positive 64-bit integer.
+    static func id(_ description: String? = nil) -> JSONValue {
+        var members: [String: JSONValue] = ["type": "integer", "format": "int64", "minimum": 1, "maximum": .int(Int64.max)]
+        if let description { members["description"] = .string(description) }
+        return .object(members)
+    }
+
+    /// A cursor: opaque to the client, base64url, given out as `next_cursor` by the same list.
+    static let cursor: JSONValue = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,400}$",
+                                    "description": "The `next_cursor` of the previous page of the same list; leave out for the first page."]
 
     /// `{"$ref": "#/components/schemas/<name>"}`.
     static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/" + name)] }

@@ -122,7 +122,7 @@ public final class AccountService: Sendable {
         let name = identity.name?.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping ?? ""
         let emailName = identity.email.map { String($0.prefix(while: { $0 != "@" })) } ?? ""
         let displayName = String((name.isEmpty ? (emailName.isEmpty ? "Climber" : emailName) : name).prefix(100))
-        try TextRule(field: "name", noun: "A name", lengths: 1...100).check(displayName)
+        try TextRule.signInName.check(displayName)
         let base = HandleRule.base(from: name.isEmpty ? emailName : name)
         // The name itself, then a few small numbers (alex2), then random ones: a club with
         // thousands of nameless sign-ups ("climber") finds a free handle in a few lookups.
@@ -155,7 +155,7 @@ public final class AccountService: Sendable {
         var device = device
         device.name = device.name.trimmingCharacters(in: .whitespacesAndNewlines)
         device.platform = device.platform.trimmingCharacters(in: .whitespaces).lowercased()
-        try TextRule(field: "device_name", noun: "A device name", lengths: 0...100).check(device.name)
+        try TextRule.deviceName.check(device.name)
         guard ["", "ios", "android", "web"].contains(device.platform) else {
             throw DomainError.invalid("platform", "The platform is ios, android or web (got \(device.platform.debugDescription))")
         }
@@ -365,20 +365,19 @@ public final class AccountService: Sendable {
         var change = change
         if let name = change.displayName {
             change.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-            try TextRule(field: "display_name", noun: "A display name", lengths: 1...100).check(change.displayName ?? "")
+            try TextRule.displayName.check(change.displayName ?? "")
         }
         if let handle = change.handle {
-            let normalised = HandleRule.normalised(handle)
-            try HandleRule.checkChosen(normalised)
-            change.handle = normalised
+            change.handle = HandleRule.normalised(handle)
         }
         let update = change
         return try domainCall {
             do {
                 return try pool.write { db in
-                    guard try AccountRepository.profile(userID: userID, in: db) != nil else {
+                    guard let current = try AccountRepository.profile(userID: userID, in: db) else {
                         throw DomainError(.userNotFound, "No account has id \(userID)")
                     }
+                    if let handle = update.handle { try HandleRule.checkChosen(handle, current: current.user.handle) }
                     try AccountRepository.updateProfile(userID: userID, update, in: db)
                     guard let profile = try AccountRepository.profile(userID: userID, in: db) else {
                         throw DomainError(.userNotFound, "No account has id \(userID)")

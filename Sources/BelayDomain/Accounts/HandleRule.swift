@@ -4,9 +4,13 @@ import Foundation
 ///
 /// Handles are compared after NFKC and case folding: the text is NFKC-normalised when it
 /// comes in (so `Ａdmin` arrives as `Admin`) and both engines' unique indexes ignore case.
-enum HandleRule {
+public enum HandleRule {
     static let lengths = 3...30
+    /// What `isWellFormed` and `lengths` accept, as a regular expression for the API document
+    /// (which states the ASCII form; NFKC-equivalent forms such as full-width letters are taken too).
+    public static let pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{\(lengths.lowerBound - 1),\(lengths.upperBound - 1)}$"
     /// Words no member may take (compared case-insensitively), and the tombstone prefix.
+    public static var reservedWords: Set<String> { reserved }
     static let reserved: Set<String> = [
         "admin", "administrator", "root", "belay", "club", "support", "help", "api", "system", "staff", "official",
         "moderator", "security", "host", "me", "null", "undefined", "www", "mail", "deleted", "anonymous", "everyone",
@@ -17,13 +21,15 @@ enum HandleRule {
         text.trimmingCharacters(in: .whitespaces).precomposedStringWithCompatibilityMapping
     }
 
-    /// Checks a handle a member chose.
+    /// Checks a handle a member chose. `current` is the member's handle now: keeping it is no
+    /// choice, so a reserved one an admin was given (`admin`) may be sent back unchanged.
     /// - Throws: `DomainError` `invalid_input` (field `handle`) saying what a handle may be.
-    static func checkChosen(_ handle: String) throws {
+    static func checkChosen(_ handle: String, current: String? = nil) throws {
         let folded = handle.lowercased()
         guard lengths.contains(handle.count), isWellFormed(handle) else {
             throw DomainError.invalid("handle", "A handle is 3–30 letters a–z, digits, '_', '.' or '-', starting with a letter or digit (got \(handle.debugDescription))")
         }
+        guard folded != current?.lowercased() else { return }
         guard !reserved.contains(folded), !folded.hasPrefix("deleted-") else {
             throw DomainError.invalid("handle", "The handle \(handle) is reserved; choose another")
         }

@@ -444,10 +444,10 @@ public final class MeetupService: Sendable {
         meetup.description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
         meetup.address = input.address?.trimmingCharacters(in: .whitespacesAndNewlines)
         if meetup.address?.isEmpty == true { meetup.address = nil }
-        try TextRule(field: "title", noun: "A title", lengths: 1...200).check(meetup.title)
-        try TextRule(field: "place_name", noun: "A place name", lengths: 1...200).check(meetup.placeName)
-        try TextRule(field: "description", noun: "A description", lengths: 0...5_000, allowsLineBreaks: true).check(meetup.description)
-        try TextRule(field: "address", noun: "An address", lengths: 0...500, allowsLineBreaks: true).check(meetup.address)
+        try TextRule.meetupTitle.check(meetup.title)
+        try TextRule.meetupPlaceName.check(meetup.placeName)
+        try TextRule.meetupDescription.check(meetup.description)
+        try TextRule.meetupAddress.check(meetup.address)
         guard meetup.endsAt > meetup.startsAt else {
             throw DomainError.invalid("ends_at", "The meetup must end after it starts")
         }

@@ -31,10 +31,10 @@ public final class ShareService: Sendable {
     ///   alike for a reward that does not exist and one that is someone else's;
     ///   `share_event_limit` once the member has recorded `maxEventsPerReward` for the reward.
     public func record(_ event: NewShareEvent, by actor: Actor) throws -> ShareEventResult {
-        try TextRule(field: "client_event_id", noun: "A client event id", lengths: 1...200).check(event.clientEventID)
-        try TextRule(field: "activity_type", noun: "An activity type", lengths: 0...500).check(event.activityType)
-        try TextRule(field: "target", noun: "A target", lengths: 0...100).check(event.target)
-        try TextRule(field: "error", noun: "An error text", lengths: 0...2_000, allowsLineBreaks: true).check(event.error)
+        try TextRule.shareClientEventID.check(event.clientEventID)
+        try TextRule.shareActivityType.check(event.activityType)
+        try TextRule.shareTarget.check(event.target)
+        try TextRule.shareError.check(event.error)
         guard let memberID = actor.userID else {
             throw DomainError(.notPermitted, "Share events are recorded by the member who shared")
         }

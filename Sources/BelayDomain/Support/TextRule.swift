@@ -10,15 +10,15 @@ import Foundation
 /// Control characters are refused: NUL always, the other C0 controls and DEL except a tab
 /// or line break in fields that allow them (descriptions, addresses), and the C1 controls.
 /// They are invisible, break logs and terminals, and NUL truncates text in C libraries.
-struct TextRule: Sendable {
+public struct TextRule: Sendable {
     /// The API name of the field, e.g. `title`; errors name it.
-    let field: String
+    public let field: String
     /// The field in words for messages, e.g. "A title".
     let noun: String
     /// Allowed lengths in code points.
-    let lengths: ClosedRange<Int>
+    public let lengths: ClosedRange<Int>
     /// Whether tab, line feed and carriage return may appear.
-    let allowsLineBreaks: Bool
+    public let allowsLineBreaks: Bool
 
     init(field: String, noun: String, lengths: ClosedRange<Int>, allowsLineBreaks: Bool = false) {
         self.field = field
@@ -26,6 +26,22 @@ struct TextRule: Sendable {
         self.lengths = lengths
         self.allowsLineBreaks = allowsLineBreaks
     }
+
+    // The rules of the fields the API takes, named once for the domain that enforces them and
+    // for the API document that states them.
+    public static let meetupTitle = TextRule(field: "title", noun: "A title", lengths: 1...200)
+    public static let meetupPlaceName = TextRule(field: "place_name", noun: "A place name", lengths: 1...200)
+    public static let meetupDescription = TextRule(field: "description", noun: "A description", lengths: 0...5_000, allowsLineBreaks: true)
+    public static let meetupAddress = TextRule(field: "address", noun: "An address", lengths: 0...500, allowsLineBreaks: true)
+    public static let webhookDescription = TextRule(field: "description", noun: "A webhook description", lengths: 0...200)
+    public static let displayName = TextRule(field: "display_name", noun: "A display name", lengths: 1...100)
+    public static let tokenLabel = TextRule(field: "label", noun: "A token label", lengths: 0...100)
+    public static let signInName = TextRule(field: "name", noun: "A name", lengths: 1...100)
+    public static let deviceName = TextRule(field: "device_name", noun: "A device name", lengths: 0...100)
+    public static let shareClientEventID = TextRule(field: "client_event_id", noun: "A client event id", lengths: 1...200)
+    public static let shareActivityType = TextRule(field: "activity_type", noun: "An activity type", lengths: 0...500)
+    public static let shareTarget = TextRule(field: "target", noun: "A target", lengths: 0...100)
+    public static let shareError = TextRule(field: "error", noun: "An error text", lengths: 0...2_000, allowsLineBreaks: true)
 
     /// Checks `text` against the rule.
     /// - Throws: `DomainError` `invalid_input` naming the field: a control character (with
@@ -53,7 +69,7 @@ struct TextRule: Sendable {
         if let text { try check(text) }
     }
 
-    static func isRefusedControl(_ scalar: Unicode.Scalar, allowsLineBreaks: Bool) -> Bool {
+    public static func isRefusedControl(_ scalar: Unicode.Scalar, allowsLineBreaks: Bool) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: return !allowsLineBreaks
         case 0x00...0x1F, 0x7F, 0x80...0x9F: return true

@@ -63,7 +63,7 @@ public final class UserService: Sendable {
         guard !user.handle.lowercased().hasPrefix("deleted-") else {
             throw DomainError.invalid("handle", "Handles starting with deleted- are kept for deleted accounts; choose another")
         }
-        try TextRule(field: "display_name", noun: "A display name", lengths: 1...100).check(user.displayName)
+        try TextRule.displayName.check(user.displayName)
         if let email = user.email {
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
             guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
@@ -130,7 +130,7 @@ public final class UserService: Sendable {
     /// - Parameter expiresAt: when the token stops working; nil for a token that works until revoked.
     /// - Throws: `DomainError.userNotFound`, or `invalid_input` for a label over 100 characters.
     public func issueToken(userID: Int64, label: String = "", expiresAt: Date? = nil) throws -> IssuedToken {
-        try TextRule(field: "label", noun: "A token label", lengths: 0...100).check(label)
+        try TextRule.tokenLabel.check(label)
         let secret = Self.tokenPrefix + Crypto.base64URL(Crypto.randomBytes(32))
         let hash = Crypto.sha256(Array(secret.utf8))
         let now = clock.now()

@@ -78,6 +78,18 @@ final class WebhookEmitter: Sendable {
                                                  now: now, deliveringTo: subscribers, in: db)
     }
 
+    /// Queues a `webhook.test` event for the endpoint `endpointID` alone, whichever event types
+    /// it subscribes to.
+    /// - Returns: the id of its delivery.
+    func emitTest(to endpointID: Int64, now: Date, in db: Database, data: [UInt8]) throws -> Int64 {
+        let ids = try WebhookRepository.insertEvent(messageID: Self.messageID(at: now), type: WebhookEventType.webhookTest.rawValue,
+                                                    body: Self.body(.webhookTest, now: now, data: data),
+                                                    subject: WebhookSubject.endpoint(endpointID).key, now: now,
+                                                    deliveringTo: [endpointID], in: db)
+        guard let id = ids.first else { throw DomainError(.webhookNotFound, "Webhook \(endpointID) took no test delivery") }
+        return id
+    }
+
     /// The payload: the type, the timestamp, and `data`.
     static func body(_ type: WebhookEventType, now: Date, data: [UInt8]) -> [UInt8] {
         var body = Array("{\"type\":\"\(type.rawValue)\",\"timestamp\":\"\(timestamp(now))\",\"data\":".utf8)
