@@ -120,7 +120,7 @@ def run(arguments, journey):
                            id=meetup.id)
     _, result = journey.call(
         "check_in", api("check_in.check_in"), [201], models.CheckInResult, client=member, id=meetup.id,
-        body=models.CheckInRequest(code=code.code), idempotency_key=f"journey-{uuid.uuid4()}")
+        body=models.MemberCheckIn(code=code.code), idempotency_key=f"journey-{uuid.uuid4()}")
     if not isinstance(result.reward, models.Reward):
         raise StepFailed("check_in: no reward")
     reward_id = result.reward.id

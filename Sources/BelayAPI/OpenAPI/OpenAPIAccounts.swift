@@ -83,13 +83,13 @@ extension OpenAPIDocument {
             "EmailSignInRequest": Schema.object(pairs: [("email", ["type": "string", "format": "email", "maxLength": 254]),
                                                         ("locale", Schema.enumeration(MemberLocale.allCases.map(\.rawValue)))],
                                                 optional: ["locale"]),
-            "EmailVerifyRequest": ["anyOf": [
-                Schema.object(pairs: [
-                    ("email", ["type": "string", "format": "email", "maxLength": 254]),
-                    ("code", ["type": "string", "pattern": "^[0-9]{6}$", "description": "The six digits from the mail."]),
-                ] + device, optional: deviceNames, description: "The address and the code from the mail."),
-                Schema.object(pairs: [("link_token", nonEmpty)] + device, optional: deviceNames, description: "The token of the mail's link."),
-            ]],
+            "EmailVerifyRequest": ["anyOf": [Schema.ref("EmailCodeVerification"), Schema.ref("EmailLinkVerification")]],
+            "EmailCodeVerification": Schema.object(pairs: [
+                ("email", ["type": "string", "format": "email", "maxLength": 254]),
+                ("code", ["type": "string", "pattern": "^[0-9]{6}$", "description": "The six digits from the mail."]),
+            ] + device, optional: deviceNames, description: "The address and the code from the mail."),
+            "EmailLinkVerification": Schema.object(pairs: [("link_token", nonEmpty)] + device, optional: deviceNames,
+                                                   description: "The token of the mail's link."),
             "RefreshRequest": Schema.object(["refresh_token": nonEmpty]),
             "EmailSent": Schema.object(["status": Schema.enumeration(["sent"]), "expires_in": Schema.integer("Seconds the code works.")]),
             "SessionGrant": Schema.object([
