@@ -23,7 +23,10 @@ import Testing
         let server = try workspace.serve()
         let admin = try workspace.user("admin", role: "admin")
         let root = BelayProcess.packageRoot
+        // Run from the workspace: schemathesis keeps a cache (`.schemathesis/`) in its working
+        // directory, which must not land in the checkout.
         let run = try ExternalTool.output("/usr/bin/env", [
+            "--chdir=" + workspace.directory.path,
             "PYTHONPATH=" + root.appendingPathComponent("scripts/testing").path,
             "SCHEMATHESIS_HOOKS=belay_schemathesis_hooks",
             root.appendingPathComponent("scripts/test-python").path, "-m", "schemathesis.cli", "run",

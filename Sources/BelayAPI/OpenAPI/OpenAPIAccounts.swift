@@ -105,7 +105,7 @@ extension OpenAPIDocument {
             ]),
             "ProfileRequest": Schema.object([
                 "display_name": Schema.text(.displayName),
-                "handle": ["type": "string", "pattern": .string(HandleRule.pattern), "description": .string("Unique after NFKC and case folding. Reserved, in any case: \(HandleRule.reservedWords.sorted().map { "`\($0)`" }.joined(separator: ", ")), and `deleted-…`.")],
+                "handle": ["type": "string", "pattern": .string(HandleRule.pattern), "description": .string("Unique after NFKC and case folding. Reserved, in any case: \(HandleRule.reserved.sorted().map { "`\($0)`" }.joined(separator: ", ")), and `deleted-…`.")],
                 "locale": Schema.enumeration(MemberLocale.allCases.map(\.rawValue)),
                 "show_name_on_share_pages": Schema.boolean,
             ], optional: ["display_name", "handle", "locale", "show_name_on_share_pages"]),

@@ -6,7 +6,6 @@ extension OpenAPIDocument {
     /// `components/schemas`: every request and response body.
     static let schemas: [String: JSONValue] = {
         let nullableString = Schema.nullable(Schema.string)
-        let capacity: JSONValue = ["type": "integer", "minimum": 1, "maximum": 10_000, "description": "How many may be going; more join the waitlist."]
         let nullableInteger = Schema.nullable(Schema.integer)
         let nullableDateTime = Schema.nullable(Schema.dateTime)
         let attendanceMembers: KeyValuePairs<String, JSONValue> = [
@@ -107,7 +106,7 @@ extension OpenAPIDocument {
                 "starts_at": Schema.dateTime,
                 "ends_at": Schema.dateTime,
                 "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
-                "capacity": capacity,
+                "capacity": Schema.capacity,
                 "host_id": Schema.id("The host; the caller when left out."),
                 "record_past": Schema.boolean,
             ], optional: ["description", "address", "time_zone", "host_id", "record_past"]),
@@ -119,7 +118,7 @@ extension OpenAPIDocument {
                 "starts_at": Schema.dateTime,
                 "ends_at": Schema.dateTime,
                 "time_zone": Schema.string,
-                "capacity": capacity,
+                "capacity": Schema.capacity,
                 "host_id": Schema.id("A new host (admins only)."),
             ], optional: ["title", "description", "place_name", "address", "starts_at", "ends_at", "time_zone", "capacity", "host_id"]),
             "Attendance": Schema.object(attendanceMembers),

@@ -29,7 +29,7 @@ extension OpenAPIDocument {
             "starts_at": Schema.dateTime,
             "ends_at": Schema.dateTime,
             "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
-            "capacity": ["type": "integer", "minimum": 1, "maximum": 10_000],
+            "capacity": Schema.capacity,
             "host_id": Schema.id(),
             "repeat": Schema.enumeration(MeetupRepeat.allCases.map(\.rawValue)),
             "until": Schema.dateTime,

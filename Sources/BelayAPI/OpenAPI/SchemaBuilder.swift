@@ -19,7 +19,7 @@ enum Schema {
     /// character that is not whitespace, as it is trimmed first).
     /// `allowingEmpty` states an optional text that may also be sent empty.
     static func text(_ rule: TextRule, _ description: String? = nil, allowingEmpty: Bool = false) -> JSONValue {
-        let refused = rule.allowsLineBreaks ? #"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F"# : #"\u0000-\u001F\u007F-\u009F"#
+        let refused = rule.refusedCharacterClass
         let mayBeEmpty = allowingEmpty || rule.lengths.lowerBound == 0
         let pattern = mayBeEmpty ? "^[^\(refused)]*$" : "^[^\(refused)]*[^\\s\(refused)][^\(refused)]*$"
         var members: [String: JSONValue] = ["type": "string", "maxLength": .int(Int64(rule.lengths.upperBound)), "pattern": .string(pattern)]
@@ -34,6 +34,11 @@ enum Schema {
         if let description { members["description"] = .string(description) }
         return .object(members)
     }
+
+    /// A meetup's capacity, as the domain takes it.
+    static let capacity: JSONValue = ["type": "integer", "minimum": .int(Int64(MeetupService.capacities.lowerBound)),
+                                      "maximum": .int(Int64(MeetupService.capacities.upperBound)),
+                                      "description": "How many may be going; more join the waitlist."]
 
     /// A cursor: opaque to the client, base64url, given out as `next_cursor` by the same list.
     static let cursor: JSONValue = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,400}$",

@@ -10,8 +10,7 @@ public enum HandleRule {
     /// (which states the ASCII form; NFKC-equivalent forms such as full-width letters are taken too).
     public static let pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{\(lengths.lowerBound - 1),\(lengths.upperBound - 1)}$"
     /// Words no member may take (compared case-insensitively), and the tombstone prefix.
-    public static var reservedWords: Set<String> { reserved }
-    static let reserved: Set<String> = [
+    public static let reserved: Set<String> = [
         "admin", "administrator", "root", "belay", "club", "support", "help", "api", "system", "staff", "official",
         "moderator", "security", "host", "me", "null", "undefined", "www", "mail", "deleted", "anonymous", "everyone",
     ]

@@ -8,6 +8,8 @@ import Foundation
 /// hosts the meetups they create); changing, cancelling and reading the code need the
 /// meetup's host or an admin (`not_permitted` otherwise).
 public final class MeetupService: Sendable {
+    /// How many places a meetup may have.
+    public static let capacities = 1...10_000
     let pool: any DatabaseStore
     let clock: any TimeSource
     let policy: CheckInPolicy
@@ -459,7 +461,7 @@ public final class MeetupService: Sendable {
         }
         try requireWritableYear(meetup.startsAt, field: "starts_at", zones: [zone, clubTimeZone])
         try requireWritableYear(meetup.endsAt, field: "ends_at", zones: [zone, clubTimeZone])
-        guard (1...10_000).contains(meetup.capacity) else {
+        guard Self.capacities.contains(meetup.capacity) else {
             throw DomainError.invalid("capacity", "Capacity must be between 1 and 10,000 (got \(meetup.capacity))")
         }
         return meetup

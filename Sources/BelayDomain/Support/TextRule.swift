@@ -69,7 +69,13 @@ public struct TextRule: Sendable {
         if let text { try check(text) }
     }
 
-    public static func isRefusedControl(_ scalar: Unicode.Scalar, allowsLineBreaks: Bool) -> Bool {
+    /// The characters `isRefusedControl` refuses, as the inside of a regular-expression
+    /// character class (`\uXXXX` ranges, as JSON Schema's ECMA-262 patterns write them).
+    public var refusedCharacterClass: String {
+        allowsLineBreaks ? #"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F"# : #"\u0000-\u001F\u007F-\u009F"#
+    }
+
+    static func isRefusedControl(_ scalar: Unicode.Scalar, allowsLineBreaks: Bool) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: return !allowsLineBreaks
         case 0x00...0x1F, 0x7F, 0x80...0x9F: return true
