@@ -76,7 +76,12 @@ final class BackfillWorkspace: @unchecked Sendable {
     func stopBetweenWrites(_ child: BelayChildProcess) throws {
         let probe = try SQLiteDatabase(path: workspace.databasePath, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 0))
         for _ in 0..<200 {
-            child.send(SIGSTOP)
+            // The probe must run only once the child has truly stopped: a thread still running
+            // for a moment after SIGSTOP could take the write lock just after the probe let it go.
+            guard child.stop() else {
+                Issue.record("the first backfill did not stop within 10 seconds of SIGSTOP")
+                return
+            }
             if (try? probe.executeScript("BEGIN IMMEDIATE; ROLLBACK")) != nil { return }
             child.send(SIGCONT)
             usleep(5_000)
@@ -221,7 +226,7 @@ struct BackfillFaultTests {
         let child = try club.backgroundBackfill("--jobs", "1")
         let progressLine = BackfillWorkspace.midRendering(child)
         _ = try #require(progressLine, "no progress line")
-        child.send(SIGSTOP)
+        child.stop()
         try readOnly.makeReadOnly()
         child.send(SIGCONT)
         let stopped = child.wait()

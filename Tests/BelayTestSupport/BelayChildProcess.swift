@@ -120,6 +120,30 @@ public final class BelayChildProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Sends SIGSTOP and returns once every thread of the child has stopped (`kill` only
+    /// queues the signal: a thread can go on for a moment after it returns).
+    /// - Returns: false when the child was not seen stopped within `timeout`.
+    @discardableResult
+    public func stop(timeout: TimeInterval = 10) -> Bool {
+        send(SIGSTOP)
+        let deadline = Date().addingTimeInterval(timeout)
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        while Date() < deadline {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            let allStopped = !threads.isEmpty && threads.allSatisfy { thread in
+                guard let data = FileManager.default.contents(atPath: "\(tasks)/\(thread)/stat"),
+                      let close = data.lastIndex(of: UInt8(ascii: ")")),
+                      data.index(close, offsetBy: 2) < data.endIndex else { return true }
+                // T: stopped; t: traced; Z/X: the thread has ended.
+                return [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "Z"), UInt8(ascii: "X")]
+                    .contains(data[data.index(close, offsetBy: 2)])
+            }
+            if allStopped { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
     /// Waits for the child to end and returns what it printed, with its status (128 + the
     /// signal number when a signal ended it).
     public func wait() -> BelayProcessResult {
