@@ -7,8 +7,11 @@ import PackageDescription
 ///   libcrypto ─► BelayCore (JSON, RFC 3339, SHA-256 and content digests, clocks, atomic
 ///                files, "did you mean", metrics, the logger and its sinks, shutdown signals):
 ///                every Swift module below may use it
-///   BelayCore + C libraries ─► BelayStorage, BelayRender, BelayHTTP, BelayConfig
+///   BelayCore + C libraries ─► BelayRender, BelayHTTP, BelayConfig
+///   BelayCore ─► BelayStorage (the storage interface: connections, stores, rows, errors, the SQL
+///                dialect, the migrator; no engine)
 ///   BelayStorage ─► BelayDomain ─► BelayPipeline (render jobs, image store, backfill)
+///   BelayStorage + libsqlite3 ─► BelaySQLite (the embedded engine) ─► BelayComposition
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayComposition
 ///   libcurl ─► BelayOutbound (the libcurl easy handle and its pool) ─► BelayWebhooks, BelayIdentity
 ///   BelayDomain + BelayOutbound ─► BelayWebhooks (signed deliveries)
@@ -26,7 +29,7 @@ import PackageDescription
 /// Lower modules take plain settings structs; BelayComposition, the composition root, is the one
 /// place that turns config.json into them and wires the pipeline and the server, and the one place
 /// that chooses the database engine (ClubDatabase). The CLI reaches the server and the database
-/// only through it: it imports neither BelayAPI nor BelayStorage, BelayPostgres or a C library.
+/// only through it: it imports neither BelayAPI nor BelayStorage, an engine module or a C library.
 /// Each target's `dependencies` names exactly the modules its files import (`make test` checks it
 /// with scripts/check-module-graph).
 
@@ -76,7 +79,11 @@ let package = Package(
         // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics, logging.
         .target(name: "BelayCore", dependencies: ["CCrypto"]),
         .target(name: "BelayConfig", dependencies: ["BelayCore"]),
-        .target(name: "BelayStorage", dependencies: ["BelayCore", "CSQLite", "CSQLiteShim"]),
+        // The storage interface every engine implements: connections, stores, rows, values,
+        // engine-neutral errors, the SQL dialect and the one migrator. No engine lives here.
+        .target(name: "BelayStorage", dependencies: ["BelayCore"]),
+        // The embedded engine: SQLite files, their single writer, checkpoints and backups.
+        .target(name: "BelaySQLite", dependencies: ["BelayStorage", "CSQLite", "CSQLiteShim"]),
         .target(
             name: "BelayRender",
             dependencies: ["BelayCore", "CImageShim", "CDeflate", "CFreeType", "CHarfBuzz", "CRaqm", "CFriBidi", "CUnibreak"],
@@ -102,10 +109,10 @@ let package = Package(
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks",
-                               "BelayHTTP", "BelayStorage", "BelayPostgres", "BelayIdentity", "BelayPush"]),
+                               "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
-        // The commands: they reach the database engines (BelayStorage, BelayPostgres) only through BelayComposition.
+        // The commands: they reach the database engines (BelaySQLite, BelayPostgres) only through BelayComposition.
         .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayConfig", "BelayDomain", "BelayPipeline",
                                                      "BelayRender", "BelayRepresentations", "BelayWebhooks", "BelayPush"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
@@ -113,28 +120,28 @@ let package = Package(
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
         // Shared helpers for tests: temporary directories, running the real binary, free ports.
-        .target(name: "BelayTestSupport", dependencies: ["BelayStorage", "BelayPostgres"], path: "Tests/BelayTestSupport"),
+        .target(name: "BelayTestSupport", dependencies: ["BelayStorage", "BelaySQLite", "BelayPostgres"], path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayStorageTests", dependencies: ["BelayStorage", "CSQLiteShim", "BelayTestSupport"]),
-        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelaySQLiteTests", dependencies: ["BelayStorage", "BelaySQLite", "CSQLiteShim", "BelayTestSupport"]),
+        .testTarget(name: "BelayPostgresTests", dependencies: ["BelayPostgres", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
         .testTarget(
             name: "BelayRenderTests", dependencies: ["BelayRender", "CFreeType", "CHarfBuzz", "BelayTestSupport"],
             // Test inputs and golden images, found through #filePath rather than bundled.
             exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayCore", "BelayStorage", "BelayPostgres", "BelayTestSupport"]),
-        .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelayTestSupport"]),
-        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),
+        .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayTestSupport"]),
+        .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
+        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "BelaySQLite", "CCurlShim", "BelayTestSupport"]),
         .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelayTestSupport"]),
+        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
         // `belay` is there for the binary the tests run (BelayProcess), not for an import.
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",
-                                                          "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelayTestSupport", "belay"]),
+                                                          "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelaySQLite", "BelayTestSupport", "belay"]),
         .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayAPI", "BelayArguments", "BelayConfig", "BelayCore", "BelayDomain",
-                                                          "BelayPipeline", "BelayStorage", "BelayTestSupport", "belay"]),
+                                                          "BelayPipeline", "BelayStorage", "BelaySQLite", "BelayTestSupport", "belay"]),
     ]
 )

@@ -7,6 +7,7 @@ import BelayPipeline
 import BelayPostgres
 import BelayRender
 import BelayRepresentations
+import BelaySQLite
 import BelayStorage
 import BelayPush
 import BelayWebhooks

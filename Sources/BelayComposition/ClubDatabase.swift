@@ -1,6 +1,7 @@
 import BelayConfig
 import BelayCore
 import BelayPostgres
+import BelaySQLite
 import BelayStorage
 import Foundation
 
@@ -22,7 +23,7 @@ public struct ClubDatabase: Sendable {
     /// The engine opened, with its migrator.
     private enum OpenedEngine: Sendable {
         case sqlite(Migrator, SQLitePool)
-        case postgresql(PostgresMigrator, PostgresStore)
+        case postgresql(Migrator, PostgresStore)
     }
 
     /// Opens the database `configuration` names. An SQLite file is created when missing;
@@ -35,10 +36,10 @@ public struct ClubDatabase: Sendable {
                 url: configuration.database.url, maximumConnections: configuration.database.maxConnections,
                 writerConnections: configuration.database.writerConnections,
                 statementTimeoutMilliseconds: configuration.database.statementTimeoutMilliseconds))
-            opened = .postgresql(try PostgresMigrator(directory: configuration.migrationsDirectory), store)
+            opened = .postgresql(try Migrator.postgresql(directory: configuration.migrationsDirectory), store)
         } else {
             let pool = try SQLitePool(path: configuration.databasePath, configuration: DatabaseConfiguration(configuration: configuration))
-            opened = .sqlite(try Migrator(directory: configuration.migrationsDirectory), pool)
+            opened = .sqlite(try Migrator.sqlite(directory: configuration.migrationsDirectory), pool)
         }
     }
 
@@ -70,9 +71,9 @@ public struct ClubDatabase: Sendable {
     ///   files break the naming rules.
     public static func checkMigrations(_ configuration: BelayConfiguration) throws {
         if isSQLiteFile(configuration) {
-            _ = try Migrator(directory: configuration.migrationsDirectory)
+            _ = try Migrator.sqlite(directory: configuration.migrationsDirectory)
         } else {
-            _ = try PostgresMigrator(directory: configuration.migrationsDirectory)
+            _ = try Migrator.postgresql(directory: configuration.migrationsDirectory)
         }
     }
 
@@ -90,7 +91,7 @@ public struct ClubDatabase: Sendable {
             return MigrationRun(applied: applied.map(\.identifier), pending: dryRun ? status.pending.map(\.identifier) : [],
                                 alreadyApplied: status.applied.count)
         }
-        let migrator = try Migrator(directory: configuration.migrationsDirectory)
+        let migrator = try Migrator.sqlite(directory: configuration.migrationsDirectory)
         if dryRun {
             guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
                 return MigrationRun(applied: [], pending: migrator.migrations.map(\.identifier), alreadyApplied: 0)
@@ -135,7 +136,7 @@ public struct ClubDatabase: Sendable {
         case let .sqlite(migrator, pool):
             return try pool.readSQLite { try migrator.status(of: $0) }
         case let .postgresql(migrator, store):
-            return try Self.translating { try store.withConnection { try migrator.status($0.connection) } }
+            return try Self.translating { try store.withConnection { try migrator.status(of: $0.connection) } }
         }
     }
 

@@ -1,4 +1,5 @@
 import BelayPostgres
+import BelaySQLite
 import BelayStorage
 
 /// The club's SQLite file, for SQLite's own maintenance: an online backup, an integrity
@@ -36,7 +37,7 @@ public struct ClubDatabaseFile: Sendable {
     ///   migrations folder is unusable.
     public func copy(toPostgreSQL url: String, migrationsDirectory: String,
                      progress: (DatabaseCopier.TableReport) -> Void) throws -> [DatabaseCopier.TableReport] {
-        let migrator = try PostgresMigrator(directory: migrationsDirectory)
+        let migrator = try Migrator.postgresql(directory: migrationsDirectory)
         let connection = try PostgresConnection(url: url)
         return try pool.readSQLite { database in
             try DatabaseCopier(source: database, target: connection, migrator: migrator).copy(progress: progress)

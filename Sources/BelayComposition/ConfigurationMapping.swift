@@ -6,6 +6,7 @@ import BelayHTTP
 import BelayPipeline
 import BelayRender
 import BelayRepresentations
+import BelaySQLite
 import BelayStorage
 import BelayPush
 import BelayWebhooks
@@ -147,7 +148,7 @@ extension Migrator {
     ///   migrations are malformed.
     public init(configuration: BelayConfiguration) throws {
         do {
-            try self.init(directory: configuration.migrationsDirectory)
+            self = try Migrator.sqlite(directory: configuration.migrationsDirectory)
         } catch let error as DatabaseError {
             throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
         }

@@ -23,9 +23,9 @@ public struct DatabaseCopier {
 
     private let source: Database
     private let target: PostgresConnection
-    private let migrator: PostgresMigrator
+    private let migrator: Migrator
 
-    public init(source: Database, target: PostgresConnection, migrator: PostgresMigrator) {
+    public init(source: Database, target: PostgresConnection, migrator: Migrator) {
         self.source = source
         self.target = target
         self.migrator = migrator

@@ -10,6 +10,8 @@ import Foundation
 /// statement at a time on one thread.
 public final class PostgresConnection {
     private let connection: OpaquePointer
+    /// The server's URL without its password, for messages.
+    public let location: String
     /// Where the server's warnings go; kept alive as long as libpq may call it.
     private let notices: PostgresNoticeHandler
     /// The server-side prepared statement of each statement text and parameter types run
@@ -37,6 +39,7 @@ public final class PostgresConnection {
             throw PostgresError(.connectionFailed, "Cannot connect to PostgreSQL at \(Self.redacted(url)): \(reason)")
         }
         self.connection = connection
+        location = Self.redacted(url)
         notices = PostgresNoticeHandler(onNotice ?? PostgresNoticeHandler.logged)
         PQsetNoticeReceiver(connection, { context, result in
             guard let context, let result else { return }

@@ -16,7 +16,7 @@ public final class PostgresDatabase: Database {
     /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction).
     var channelsToNotify: Set<String>?
 
-    public var engine: DatabaseEngine { .postgresql }
+    public var dialect: any SQLDialect { PostgresDialect() }
 
     /// Connects and applies the session settings.
     /// - Parameters:

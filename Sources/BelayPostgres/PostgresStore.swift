@@ -55,7 +55,6 @@ public final class PostgresStore: DatabaseStore {
     private let connect: @Sendable () throws -> PostgresDatabase
     private let retries: RetryCounter
 
-    public var engine: DatabaseEngine { .postgresql }
     public var location: String { PostgresConnection.redacted(settings.url) }
 
     /// How many writes were run again after a conflict since the store was made.

@@ -74,7 +74,7 @@ final class PostgresWriter: @unchecked Sendable {
     /// on the writer thread.
     func submit<T>(_ body: @escaping (any Database) throws -> T, isolation: Isolation = .serializable,
                    completion: @escaping (Result<T, any Error>) -> Void) {
-        let box = WriteResultBox<T>()
+        let box = ResultBox<T>()
         let pending = PendingPostgresWrite(
             isolation: isolation,
             run: { database in
@@ -206,7 +206,7 @@ final class PostgresWriter: @unchecked Sendable {
                 if index > 0 { try database.executeScript("RELEASE SAVEPOINT belay_write; SAVEPOINT belay_write") }
                 if let failure = pending.runBody(database) {
                     // A conflict dooms the whole transaction; any other failure only this write.
-                    if let conflict = failure as? DatabaseError, conflict.isSerializationFailure { throw conflict }
+                    if let conflict = failure as? DatabaseError, conflict.isConflict { throw conflict }
                     guard savepoints else {
                         try database.execute("ROLLBACK")
                         return .settled
@@ -226,7 +226,7 @@ final class PostgresWriter: @unchecked Sendable {
     private func abandon(_ database: PostgresDatabase, _ error: any Error, _ slot: WriterConnection) -> GroupOutcome {
         // A COMMIT the server refused for a conflict has already ended the transaction.
         if !database.isBroken && database.isInTransaction { try? database.execute("ROLLBACK") }
-        if let error = error as? DatabaseError, error.isSerializationFailure { return .conflict(error) }
+        if let error = error as? DatabaseError, error.isConflict { return .conflict(error) }
         return lost(error, slot)
     }
 
@@ -292,7 +292,3 @@ private final class PendingPostgresWrite: @unchecked Sendable {
     func releaseBody() { run = nil }
 }
 
-/// Where the writer thread leaves a write's last result for its caller.
-private final class WriteResultBox<T>: @unchecked Sendable {
-    var value: Result<T, any Error>?
-}

@@ -18,7 +18,9 @@ public enum CompletionWait {
     }
 }
 
-/// Where a writer thread leaves a write's result for its caller.
-final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, any Error>?
+/// Where a writer thread leaves a write's result for its caller (each engine's writer uses it).
+public final class ResultBox<T>: @unchecked Sendable {
+    public var value: Result<T, any Error>?
+
+    public init() {}
 }

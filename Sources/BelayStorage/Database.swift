@@ -1,23 +1,16 @@
 import Foundation
 
-/// The database engines Belay runs on.
-public enum DatabaseEngine: String, Sendable, CaseIterable {
-    /// An SQLite file on this machine (the embedded default).
-    case sqlite
-    /// A PostgreSQL server, shared by any number of nodes.
-    case postgresql
-}
-
 /// One connection, as the repositories use it: statements with `?` (or `?N`) placeholders,
 /// rows read by column name. `SQLiteDatabase` and the PostgreSQL connection both implement
 /// it, so the domain's SQL and rules are written once; where the two dialects differ, a
-/// repository asks `engine` in that one statement.
+/// repository asks the connection's `dialect` for what it needs in that one statement, and
+/// never which engine runs.
 ///
 /// A connection is used by one thread at a time, inside the closure a `DatabaseStore` passed
 /// it to; never keep it.
 public protocol Database: AnyObject {
-    /// The engine behind the connection.
-    var engine: DatabaseEngine { get }
+    /// How this connection's SQL says the few things the engines say differently.
+    var dialect: any SQLDialect { get }
 
     /// Runs one statement, discarding any rows.
     /// - Parameters:
@@ -80,7 +73,7 @@ extension Database {
     /// - Throws: as `query`; `DatabaseError` when the statement returned no row.
     public func insertReturningID(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int64 {
         guard let id = try queryOne(sql, arguments, { try $0.get("id", as: Int64.self) }) else {
-            throw DatabaseError(.misuse(message: "The insert returned no id – while executing `\(DatabaseError.abbreviated(sql))`"))
+            throw DatabaseError.misuse("The insert returned no id – while executing `\(DatabaseError.abbreviated(sql))`")
         }
         return id
     }

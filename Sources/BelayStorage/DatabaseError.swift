@@ -1,18 +1,41 @@
-import CSQLite
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
-/// The error thrown by BelayStorage: a failed SQLite call, a column that could not be
-/// converted, a stored value no case of an enumeration names, or a migration refusal.
+/// The error thrown by the storage layer on every engine: a statement the engine refused, a
+/// column that could not be converted, a stored value no case of an enumeration names, a
+/// migration refusal, or a database that cannot be reached.
 ///
-/// The description names the SQLite result code, SQLite's message and the SQL that was
-/// running, never the values bound to it (they may be tokens or personal data):
+/// The description names the engine's own code and message and the SQL that was running,
+/// never the values bound to it (they may be tokens or personal data):
 /// `SQLite error 19: NOT NULL constraint failed: meetups.title – while executing `INSERT …``.
+/// What the failure means to a caller (a unique violation, busy, a conflict, a full disk) is
+/// its `cause`, which each engine module decides from its own codes.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// What an engine's refusal means to a caller, whichever engine refused.
+    public enum Cause: Sendable, Equatable {
+        /// A UNIQUE or PRIMARY KEY constraint.
+        case uniqueViolation
+        /// A FOREIGN KEY constraint.
+        case foreignKeyViolation
+        /// Any other constraint (NOT NULL, CHECK, a trigger's refusal).
+        case otherConstraintViolation
+        /// Another connection held a lock past the timeout, or a statement ran past its own.
+        case busy
+        /// The engine aborted the transaction for a conflict with a concurrent one: running it
+        /// again may succeed.
+        case conflict
+        /// The disk (or quota) holding the database is full: nothing can be written until
+        /// space is freed; reads still work.
+        case storageFull
+        /// The server is going away or gone: the request may succeed once it is back.
+        case serverGone
+        /// Anything else (a syntax error, a read-only file, a corrupt database).
+        case other
+    }
+
     enum Kind: Sendable {
-        /// SQLite returned an error code.
-        case sqlite(extendedCode: Int32, message: String, sql: String?)
+        /// The engine refused a statement: `label` is its name and code as its messages give
+        /// them (`SQLite error 19 (extended 2067)`, `PostgreSQL error 23505`), `code` the code alone.
+        case engine(label: String, code: String, message: String, sql: String?, cause: Cause)
         /// A column held a value of a type the caller did not ask for (for example NULL
         /// read as a non-optional).
         case conversion(column: String, expected: String, found: String, sql: String?)
@@ -21,30 +44,25 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         case unknownValue(column: String, value: String, type: String, sql: String?)
         /// The migrator refused to run.
         case migration(MigrationRefusal, message: String)
-        /// The API was used in a way SQLite cannot honour (for example a closed connection).
+        /// The API was used in a way the engine cannot honour (for example a closed connection).
         case misuse(message: String)
-        /// A database server refused a statement; `sqlState` is its five-character SQLSTATE.
-        case server(sqlState: String, message: String, sql: String?)
         /// The database server cannot be reached (down, restarting, connection lost).
         case unavailable(message: String)
     }
 
     let kind: Kind
 
-    /// The `errno` of the operating-system call behind the error (SQLite's
-    /// `sqlite3_system_errno`), 0 when there was none or it is unknown.
-    public private(set) var systemErrorNumber: Int32 = 0
-
-    // Extended result codes are C macros built from expressions, which Swift does not import.
-    static let constraintUnique: Int32 = 2067       // SQLITE_CONSTRAINT | (8 << 8)
-    static let constraintPrimaryKey: Int32 = 1555   // SQLITE_CONSTRAINT | (6 << 8)
-    static let constraintForeignKey: Int32 = 787    // SQLITE_CONSTRAINT | (3 << 8)
-
     init(_ kind: Kind) { self.kind = kind }
 
-    /// An error a database server reported for a statement (PostgreSQL's SQLSTATE and message).
-    public static func server(sqlState: String, message: String, sql: String?) -> DatabaseError {
-        DatabaseError(.server(sqlState: sqlState, message: message, sql: sql))
+    /// A statement the engine refused, as an engine module reports it.
+    /// - Parameters:
+    ///   - label: the engine's name and code as its messages give them (`PostgreSQL error 23505`).
+    ///   - code: the code alone (`23505`, `2067`), for `engineCode`.
+    ///   - message: the engine's own message, which never holds bound values.
+    ///   - sql: the statement that was running, if any.
+    ///   - cause: what the refusal means to a caller.
+    public static func engine(label: String, code: String, message: String, sql: String?, cause: Cause) -> DatabaseError {
+        DatabaseError(.engine(label: label, code: code, message: message, sql: sql, cause: cause))
     }
 
     /// A migrator's refusal to touch a database (the same refusals on every engine).
@@ -57,99 +75,75 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         DatabaseError(.unavailable(message: message))
     }
 
-    /// The SQLSTATE a database server gave, or nil for an SQLite error.
-    public var sqlState: String? {
-        if case let .server(state, _, _) = kind { return state }
+    /// The storage layer was used in a way it cannot honour (a closed connection, a nested
+    /// transaction); `message` says what to do instead.
+    public static func misuse(_ message: String) -> DatabaseError {
+        DatabaseError(.misuse(message: message))
+    }
+
+    /// The engine's code for a refused statement (SQLite's extended result code, PostgreSQL's
+    /// SQLSTATE), or nil for an error of the storage layer itself.
+    public var engineCode: String? {
+        if case let .engine(_, code, _, _, _) = kind { return code }
         return nil
     }
 
-    /// True when the server aborted the transaction for a conflict with a concurrent one
-    /// (serialization failure or deadlock): running it again may succeed.
-    public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// The engine's name and code as its messages give them (`PostgreSQL error 23505`), or nil
+    /// for an error of the storage layer itself.
+    public var engineLabel: String? {
+        if case let .engine(label, _, _, _, _) = kind { return label }
+        return nil
+    }
 
-    /// An error from a SQLite result code, reading the message from the connection.
-    init(code: Int32, connection: OpaquePointer?, sql: String?) {
-        let message: String
-        if let connection, let text = sqlite3_errmsg(connection) {
-            message = String(cString: text)
-        } else {
-            message = String(cString: sqlite3_errstr(code))
+    /// What the failure means to a caller; nil for an error of the storage layer itself
+    /// (a conversion, a migration refusal, a misuse), `.serverGone` when the server cannot be
+    /// reached.
+    public var cause: Cause? {
+        switch kind {
+        case let .engine(_, _, _, _, cause): return cause
+        case .unavailable: return .serverGone
+        default: return nil
         }
-        self.init(.sqlite(extendedCode: code, message: message, sql: sql))
-        if let connection { systemErrorNumber = sqlite3_system_errno(connection) }
-    }
-
-    /// The extended SQLite result code (for example 2067 for a UNIQUE constraint), or nil
-    /// when the error did not come from SQLite.
-    public var extendedResultCode: Int32? {
-        if case let .sqlite(code, _, _) = kind { return code }
-        return nil
-    }
-
-    /// The primary SQLite result code (for example 19 for any constraint), or nil when the
-    /// error did not come from SQLite.
-    public var resultCode: Int32? { extendedResultCode.map { $0 & 0xFF } }
-
-    /// SQLite's own message, when the error came from SQLite.
-    public var sqliteMessage: String? {
-        if case let .sqlite(_, message, _) = kind { return message }
-        return nil
     }
 
     /// The SQL that was running, if any. Bound values are never recorded.
     public var sql: String? {
         switch kind {
-        case let .sqlite(_, _, sql): return sql
+        case let .engine(_, _, _, sql, _): return sql
         case let .conversion(_, _, _, sql): return sql
         case let .unknownValue(_, _, _, sql): return sql
-        case let .server(_, _, sql): return sql
         case .migration, .misuse, .unavailable: return nil
         }
     }
 
     /// True for any constraint violation (UNIQUE, NOT NULL, CHECK, FOREIGN KEY, …).
-    public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT || sqlState?.hasPrefix("23") == true }
+    public var isConstraintViolation: Bool {
+        [.uniqueViolation, .foreignKeyViolation, .otherConstraintViolation].contains(cause)
+    }
 
     /// True for a UNIQUE or PRIMARY KEY constraint violation.
-    public var isUniqueConstraintViolation: Bool {
-        extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey || sqlState == "23505"
-    }
+    public var isUniqueConstraintViolation: Bool { cause == .uniqueViolation }
 
     /// True for a FOREIGN KEY constraint violation.
-    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey || sqlState == "23503" }
+    public var isForeignKeyViolation: Bool { cause == .foreignKeyViolation }
 
-    /// True when the disk (or the user's quota) holding the database or its write-ahead log
-    /// is full: SQLite's `SQLITE_FULL`, or an I/O error whose cause was `ENOSPC`/`EDQUOT`.
+    /// True when the engine aborted the transaction for a conflict with a concurrent one
+    /// (serialization failure or deadlock): running it again may succeed.
+    public var isConflict: Bool { cause == .conflict }
+
+    /// True when the disk (or the user's quota) holding the database is full.
     /// Nothing can be written until space is freed; reads still work.
-    public var isStorageFull: Bool {
-        if sqlState == "53100" { return true } // disk_full
-        guard let resultCode else { return false }
-        if resultCode == SQLITE_FULL { return true }
-        return (resultCode == SQLITE_IOERR || resultCode == SQLITE_CANTOPEN)
-            && (systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT)
-    }
+    public var isStorageFull: Bool { cause == .storageFull }
 
     /// True when the request may succeed later: another connection or process held a lock
     /// longer than the busy timeout, a statement ran past its timeout, the server kept
     /// aborting the transaction for conflicts, or the server cannot be reached.
-    public var isBusy: Bool {
-        if case .unavailable = kind { return true }
-        // 57014: statement timeout; 55P03: lock not available; 40001/40P01: conflicts that
-        // outlasted the retries; 57P01-57P03 and 08xxx: the server is going away or gone.
-        if let sqlState {
-            return sqlState == "57014" || sqlState == "55P03" || isSerializationFailure
-                || sqlState.hasPrefix("57P") || sqlState.hasPrefix("08")
-        }
-        return resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED
-    }
+    public var isBusy: Bool { [.busy, .conflict, .serverGone].contains(cause) }
 
-    /// The engine's own message: SQLite's, or the server's (which names the constraint a
-    /// statement violated).
+    /// The engine's own message (which names the constraint a statement violated).
     public var engineMessage: String? {
-        switch kind {
-        case let .sqlite(_, message, _), let .server(_, message, _): return message
-        default: return nil
-        }
+        if case let .engine(_, _, message, _, _) = kind { return message }
+        return nil
     }
 
     /// The column and the stored value, when a column held a value no case of the
@@ -167,10 +161,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch kind {
-        case let .sqlite(code, message, sql):
-            let primary = code & 0xFF
-            var text = primary == code ? "SQLite error \(code): \(message)"
-                                       : "SQLite error \(primary) (extended \(code)): \(message)"
+        case let .engine(label, _, message, sql, _):
+            var text = "\(label): \(message)"
             if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
             return text
         case let .conversion(column, expected, found, sql):
@@ -185,17 +177,13 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
             return message
         case let .misuse(message):
             return message
-        case let .server(state, message, sql):
-            var text = "PostgreSQL error \(state): \(message)"
-            if let sql { text += " – while executing `\(Self.abbreviated(sql))`" }
-            return text
         case let .unavailable(message):
             return message
         }
     }
 
     /// Collapses whitespace so multi-line SQL stays on one line of a log.
-    static func abbreviated(_ sql: String) -> String {
+    public static func abbreviated(_ sql: String) -> String {
         let collapsed = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
             .joined(separator: " ")
         return collapsed.count > 500 ? String(collapsed.prefix(500)) + "…" : collapsed

@@ -9,9 +9,6 @@
 /// node's, so a write body must do nothing but talk to the database it is given (it may run
 /// more than once before its result is returned).
 public protocol DatabaseStore: Sendable {
-    /// The engine behind the store.
-    var engine: DatabaseEngine { get }
-
     /// Where the data is, for messages and logs: the file's path, or the server's URL
     /// without its password.
     var location: String { get }
@@ -38,7 +35,7 @@ public protocol DatabaseStore: Sendable {
     func readSingleStatement<T>(_ body: (any Database) throws -> T) throws -> T
 
     /// Runs `body` like `write`, for a write that keeps its rules with the row locks it takes
-    /// itself (`DatabaseEngine.rowLock(of:)`, `skipLocked(of:)`) and with constraints, and
+    /// itself (`SQLDialect.lockingRows(of:)`, `skippingLockedRows(of:)`) and with constraints, and
     /// otherwise changes only rows whose state its statements check again (`WHERE status = …`).
     /// On PostgreSQL it runs in a `READ COMMITTED` transaction (grouped only with other locked
     /// writes), so that concurrent ones on other connections and nodes wait for each other's

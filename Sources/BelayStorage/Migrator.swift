@@ -15,8 +15,39 @@ public struct MigrationStatus: Sendable {
     public var isCurrent: Bool { pending.isEmpty }
 }
 
-/// Applies `Migrations/sqlite/NNNN_name.sql` files in order, each in its own transaction together
-/// with its record (identifier + SHA-256 checksum) in the `schema_migrations` table.
+/// A migration applied to a database, as its `schema_migrations` table records it.
+public struct AppliedMigration: Sendable, Equatable {
+    public let identifier: String
+    public let checksum: String
+
+    public init(identifier: String, checksum: String) {
+        self.identifier = identifier
+        self.checksum = checksum
+    }
+}
+
+/// What an engine does for the migrator: keep the record table, run a migration in a
+/// transaction that no other migrating process runs beside, and record it. Each engine module
+/// makes its connection one; the rules (order, checksums, refusals) are the migrator's alone.
+public protocol MigrationTarget {
+    /// Where the database is, for messages (a path, or a URL without its password).
+    var migrationLocation: String { get }
+    /// Creates `schema_migrations` when it does not exist yet.
+    func createMigrationRecords() throws
+    /// The migrations recorded as applied, in order; none when there is no record table.
+    func appliedMigrations() throws -> [AppliedMigration]
+    /// Runs `body` in one transaction that other processes migrating the same database wait
+    /// for, committed when it returns.
+    func exclusiveMigrationTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs the statements of one migration.
+    func executeMigrationScript(_ sql: String) throws
+    /// Records `migration` as applied, in the current transaction.
+    func recordApplied(_ migration: Migration) throws
+}
+
+/// Applies the `NNNN_name.sql` files of an engine's migrations folder in order, each in its
+/// own transaction together with its record (identifier + SHA-256 checksum) in the
+/// `schema_migrations` table; the same rules on every engine.
 ///
 /// Shipped migrations are never edited: a change is a new file. The migrator refuses
 /// (throwing `DatabaseError` with a `migrationRefusal`) when a file is badly named, two
@@ -26,13 +57,13 @@ public struct Migrator: Sendable {
     /// The known migrations, ordered by version.
     public let migrations: [Migration]
 
-    /// Reads every `NNNN_name.sql` in `directory`, or in its `sqlite` folder when it has one
-    /// (the project's `Migrations` folder holds one folder per engine). Hidden files (starting
-    /// with `.`) are ignored.
+    /// Reads every `NNNN_name.sql` in `directory/engineFolder` (the project's `Migrations`
+    /// folder holds one folder per engine), or in `directory` itself when it has no such
+    /// folder. Hidden files (starting with `.`) are ignored.
     /// - Throws: `DatabaseError` for an unreadable directory, a badly named file, a duplicate
     ///   number or a gap in numbering.
-    public init(directory: String) throws {
-        try self.init(migrations: try Self.read(Self.engineFolder(of: directory, engine: "sqlite")))
+    public init(directory: String, engineFolder: String) throws {
+        try self.init(migrations: try Self.read(Self.engineFolder(of: directory, engine: engineFolder)))
     }
 
     /// `directory/engine` when that is a folder, else `directory`.
@@ -89,20 +120,11 @@ public struct Migrator: Sendable {
 
     /// What is applied and what is pending, after checking that the applied migrations are
     /// all known and unchanged. Cheap enough for a readiness probe.
-    /// - Throws: `DatabaseError` with `.checksumChanged` or `.unknownMigrationApplied`.
-    public func status(of database: SQLiteDatabase) throws -> MigrationStatus {
-        let applied = try appliedRecords(in: database)
-        let byIdentifier = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0) })
-        for record in applied {
-            guard let known = byIdentifier[record.identifier] else {
-                throw DatabaseError(.migration(.unknownMigrationApplied, message:
-                    "The database \(database.path) has migration \(record.identifier), which this version of Belay does not know: it was migrated by a newer version. Run that newer version, or restore a backup taken before it"))
-            }
-            guard known.checksum == record.checksum else {
-                throw DatabaseError(.migration(.checksumChanged, message:
-                    "Migration \(record.identifier) was changed after it was applied to \(database.path) (checksum \(record.checksum) recorded, \(known.checksum) now). Restore the file as shipped and put the change in a new migration"))
-            }
-        }
+    /// - Throws: `DatabaseError` with `.checksumChanged` or `.unknownMigrationApplied`; the
+    ///   engine's error when the records cannot be read.
+    public func status(of database: some MigrationTarget) throws -> MigrationStatus {
+        let applied = try database.appliedMigrations()
+        try check(applied, in: database)
         let appliedIdentifiers = Set(applied.map(\.identifier))
         return MigrationStatus(applied: applied.map(\.identifier),
                                pending: migrations.filter { !appliedIdentifiers.contains($0.identifier) })
@@ -110,39 +132,27 @@ public struct Migrator: Sendable {
 
     /// The migrations `migrate` would apply (for `--dry-run`).
     /// - Throws: as `status(of:)`.
-    public func pendingMigrations(in database: SQLiteDatabase) throws -> [Migration] {
+    public func pendingMigrations(in database: some MigrationTarget) throws -> [Migration] {
         try status(of: database).pending
     }
 
-    /// Applies every pending migration in order, each in its own `BEGIN IMMEDIATE`
-    /// transaction with its record. Safe to run from two processes at once: each
-    /// transaction re-checks what is applied after taking the write lock.
+    /// Applies every pending migration in order, each in its own exclusive transaction with
+    /// its record. Safe to run from several processes or nodes at once: each transaction
+    /// checks again what is applied once it has the database to itself.
     /// - Parameter database: a connection with no open transaction.
     /// - Returns: the migrations applied by this call.
-    /// - Throws: a refusal (see the type's documentation) or the `DatabaseError` of the
+    /// - Throws: a refusal (see the type's documentation) or the engine's error for the
     ///   failing statement; earlier migrations stay applied, the failing one leaves nothing.
     @discardableResult
-    public func migrate(_ database: SQLiteDatabase) throws -> [Migration] {
-        try database.transaction(.immediate) {
-            try database.execute("""
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version INTEGER PRIMARY KEY,
-                    identifier TEXT NOT NULL UNIQUE,
-                    checksum TEXT NOT NULL,
-                    applied_at INTEGER NOT NULL
-                ) STRICT
-                """)
-        }
+    public func migrate(_ database: some MigrationTarget) throws -> [Migration] {
+        try database.createMigrationRecords()
         var appliedNow: [Migration] = []
         for migration in try pendingMigrations(in: database) {
-            let applied = try database.transaction(.immediate) { () -> Bool in
+            let applied = try database.exclusiveMigrationTransaction { () -> Bool in
                 // Another process may have applied it since we looked.
                 guard try status(of: database).pending.contains(migration) else { return false }
-                try database.executeScript(migration.sql)
-                try database.execute("""
-                    INSERT INTO schema_migrations (version, identifier, checksum, applied_at)
-                    VALUES (?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
-                    """, [migration.version, migration.identifier, migration.checksum])
+                try database.executeMigrationScript(migration.sql)
+                try database.recordApplied(migration)
                 return true
             }
             if applied { appliedNow.append(migration) }
@@ -150,25 +160,19 @@ public struct Migrator: Sendable {
         return appliedNow
     }
 
-    /// Applies pending migrations on the pool's writer connection.
-    /// - Throws: as `migrate(_:)`.
-    @discardableResult
-    public func migrate(_ pool: SQLitePool) throws -> [Migration] {
-        try pool.writeWithoutTransaction { try migrate($0) }
-    }
-
-    private struct AppliedRecord {
-        let identifier: String
-        let checksum: String
-    }
-
-    private func appliedRecords(in database: SQLiteDatabase) throws -> [AppliedRecord] {
-        let exists = try database.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-            as: Int64.self) ?? 0
-        guard exists > 0 else { return [] }
-        return try database.query("SELECT identifier, checksum FROM schema_migrations ORDER BY version") {
-            AppliedRecord(identifier: try $0.get(0), checksum: try $0.get(1))
+    /// Refuses a database with a migration this binary does not know, or one whose file
+    /// changed since it was applied.
+    private func check(_ applied: [AppliedMigration], in database: some MigrationTarget) throws {
+        let byIdentifier = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0) })
+        for record in applied {
+            guard let known = byIdentifier[record.identifier] else {
+                throw DatabaseError.migrationRefused(.unknownMigrationApplied,
+                    "The database \(database.migrationLocation) has migration \(record.identifier), which this version of Belay does not know: it was migrated by a newer Belay. Run that newer version, or restore a backup taken before it")
+            }
+            guard known.checksum == record.checksum else {
+                throw DatabaseError.migrationRefused(.checksumChanged,
+                    "Migration \(record.identifier) was changed after it was applied to \(database.migrationLocation) (checksum \(record.checksum) recorded, \(known.checksum) now). Restore the file as shipped and put the change in a new migration")
+            }
         }
     }
 }

@@ -1,5 +1,20 @@
-import CSQLite
 import Foundation
+
+/// A statement stepped to a row, as an engine that reads columns in place (SQLite) lends it
+/// to a `Row`.
+public protocol RowCursor: AnyObject {
+    /// The statement, for messages.
+    var sql: String { get }
+    /// How many columns a row has.
+    var columnCount: Int { get }
+    /// The position of the column named `name` in the SELECT list; -1 when two columns share
+    /// the name, nil when none has it.
+    func columnIndex(named name: String) -> Int?
+    /// True when the column holds NULL.
+    func isNull(_ column: Int) -> Bool
+    /// The column's value as the engine stores it.
+    func value(_ column: Int) -> DatabaseValue
+}
 
 /// The current row of a query, valid only inside the closure it is passed to (do not keep it).
 ///
@@ -8,17 +23,18 @@ import Foundation
 /// once, when it is prepared. Columns are also numbered from 0 in the order of the SELECT
 /// list, for one-column queries and PRAGMAs.
 public struct Row {
-    /// Where the values are: a SQLite statement stepped to this row, or values another engine
-    /// has already read.
+    /// Where the values are: a statement stepped to this row, or values an engine that hands
+    /// whole rows over has already read.
     @usableFromInline
     enum Source {
-        case statement(Statement)
+        case cursor(any RowCursor)
         case values(RowValues)
     }
 
     @usableFromInline let source: Source
 
-    init(statement: Statement) { source = .statement(statement) }
+    /// The row a statement is stepped to (an engine that reads columns in place).
+    public init(cursor: any RowCursor) { source = .cursor(cursor) }
 
     /// A row of values read by an engine that hands whole rows over (PostgreSQL).
     public init(values: RowValues) { source = .values(values) }
@@ -26,7 +42,7 @@ public struct Row {
     /// The number of columns.
     public var count: Int {
         switch source {
-        case let .statement(statement): Int(sqlite3_column_count(statement.handle))
+        case let .cursor(cursor): cursor.columnCount
         case let .values(values): values.values.count
         }
     }
@@ -34,7 +50,7 @@ public struct Row {
     /// True when the column holds NULL.
     public func isNull(_ column: Int) -> Bool {
         switch source {
-        case let .statement(statement): sqlite3_column_type(statement.handle, Int32(column)) == SQLITE_NULL
+        case let .cursor(cursor): cursor.isNull(column)
         case let .values(values): values.values[column] == .null
         }
     }
@@ -42,38 +58,17 @@ public struct Row {
     /// The column's value as the engine stores it.
     public func value(_ column: Int) -> DatabaseValue {
         switch source {
-        case let .statement(statement): Self.value(column, of: statement)
+        case let .cursor(cursor): cursor.value(column)
         case let .values(values): values.values[column]
         }
     }
 
-    private static func value(_ column: Int, of statement: Statement) -> DatabaseValue {
-        let handle = statement.handle
-        let index = Int32(column)
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, index))
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let bytes = sqlite3_column_text(handle, index) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
-        }
-    }
-
     /// The column at `column` (0 for the first of the SELECT list) converted to `T`, for
-    /// BelayStorage's own one-column queries and PRAGMAs; other modules read by name, so that
+    /// the storage modules' own one-column queries and PRAGMAs; other modules read by name, so that
     /// no read depends on the order of a SELECT list.
     /// - Throws: `DatabaseError` when the stored value cannot be read as `T`, for example
     ///   NULL read as a non-optional.
-    func get<T: DatabaseValueConvertible>(_ column: Int, as type: T.Type = T.self) throws -> T {
+    public func get<T: DatabaseValueConvertible>(_ column: Int, as type: T.Type = T.self) throws -> T {
         let stored = value(column)
         guard let converted = T(databaseValue: stored) else {
             throw conversionError(column: column, expected: String(describing: T.self), found: stored)
@@ -140,14 +135,14 @@ public struct Row {
     @usableFromInline
     func index(of name: String) throws -> Int {
         let found = switch source {
-        case let .statement(statement): statement.columnIndices[name]
+        case let .cursor(cursor): cursor.columnIndex(named: name)
         case let .values(values): values.layout.columnIndices[name]
         }
         guard let column = found else {
-            throw DatabaseError(.misuse(message: "No column named \(name) – while executing `\(DatabaseError.abbreviated(sql))`"))
+            throw DatabaseError.misuse("No column named \(name) – while executing `\(DatabaseError.abbreviated(sql))`")
         }
         guard column >= 0 else {
-            throw DatabaseError(.misuse(message: "Two columns are named \(name); alias one – while executing `\(DatabaseError.abbreviated(sql))`"))
+            throw DatabaseError.misuse("Two columns are named \(name); alias one – while executing `\(DatabaseError.abbreviated(sql))`")
         }
         return column
     }
@@ -156,7 +151,7 @@ public struct Row {
     @usableFromInline
     var sql: String {
         switch source {
-        case let .statement(statement): statement.sql
+        case let .cursor(cursor): cursor.sql
         case let .values(values): values.layout.sql
         }
     }

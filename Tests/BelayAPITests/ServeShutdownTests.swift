@@ -1,5 +1,6 @@
 import BelayCore
 import BelayHTTP
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

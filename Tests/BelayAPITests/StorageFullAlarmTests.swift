@@ -2,6 +2,7 @@ import BelayCore
 import BelayAPI
 import BelayDomain
 import BelayHTTP
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

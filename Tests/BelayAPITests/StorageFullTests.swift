@@ -1,6 +1,7 @@
 import BelayCore
 import BelayAPI
 import BelayHTTP
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 

@@ -3,6 +3,7 @@ import Testing
 import BelayAPI
 import BelayConfig
 import BelayPipeline
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import BelayDomain
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 

@@ -315,7 +315,7 @@ import Testing
 
     /// `(table, column)` for every foreign key to `users(id)`, read from the schema itself.
     static func userReferences(in db: Database) throws -> [(String, String)] {
-        if db.engine == .postgresql {
+        if TestDatabase.isPostgreSQL {
             return try db.query("""
                 SELECT tc.table_name, kcu.column_name FROM information_schema.table_constraints tc
                 JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.table_schema = tc.table_schema

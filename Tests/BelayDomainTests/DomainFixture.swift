@@ -1,5 +1,6 @@
 import BelayCore
 import BelayDomain
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -36,7 +37,7 @@ final class DomainFixture: @unchecked Sendable {
     }
 
     static func migrator() throws -> Migrator {
-        try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
+        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
     }
 
     var hostActor: Actor { .user(host.id, role: .host) }

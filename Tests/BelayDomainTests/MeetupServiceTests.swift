@@ -1,4 +1,5 @@
 import BelayDomain
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 @testable import BelayDomain
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

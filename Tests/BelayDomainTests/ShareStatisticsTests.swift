@@ -104,7 +104,7 @@ import Testing
             if forHost || forMeetup { arguments.append(Int64(1)) }
             if forMeetup { arguments.append(Int64(1)) }
             let plan = try fixture.pool.read { db in
-                try db.query("EXPLAIN QUERY PLAN " + ShareRepository.statisticsSQL(forHost: forHost, forMeetup: forMeetup), arguments) {
+                try db.query("EXPLAIN QUERY PLAN " + ShareRepository.statisticsSQL(forHost: forHost, forMeetup: forMeetup, dialect: db.dialect), arguments) {
                     try $0.get("detail", as: String.self)
                 }
             }

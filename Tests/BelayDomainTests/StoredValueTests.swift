@@ -27,7 +27,7 @@ import Testing
     /// constraints (on PostgreSQL, the fixture's own database loses the table's checks).
     private func store(_ value: String, in table: String, _ column: String) throws {
         try fixture.pool.write { db in
-            if db.engine == .postgresql {
+            if TestDatabase.isPostgreSQL {
                 let checks = try db.query("SELECT conname FROM pg_constraint WHERE conrelid = CAST(? AS regclass) AND contype = 'c'",
                                           [table]) { try $0.get("conname", as: String.self) }
                 for check in checks { try db.execute("ALTER TABLE \(table) DROP CONSTRAINT \"\(check)\"") }

@@ -33,7 +33,7 @@ private final class NotificationRecordingDatabase: Database {
 
     init(_ database: any Database) { self.database = database }
 
-    var engine: DatabaseEngine { database.engine }
+    var dialect: any SQLDialect { database.dialect }
     var changes: Int { database.changes }
 
     func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws { try database.execute(sql, arguments) }

@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 @testable import BelayPipeline
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -30,7 +31,7 @@ final class PipelineFixture: @unchecked Sendable {
          importCatalog: Bool = true, database: DatabaseConfiguration = DatabaseConfiguration()) throws {
         directory = try TemporaryDirectory(prefix: "belay-pipeline")
         pool = try SQLitePool(path: directory.file("belay.sqlite3"), configuration: database)
-        try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
         clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))
         try Self.writeCatalog(in: directory.file("assets"))

@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 @testable import BelayPipeline
 import BelayRender
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import BelayPostgres
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -22,7 +23,7 @@ import Testing
     static func sqliteShapes() throws -> [String: TableShape] {
         let directory = try TemporaryDirectory()
         let database = try SQLiteDatabase(path: directory.file("belay.sqlite3"))
-        try Migrator(directory: migrations).migrate(database)
+        try Migrator.sqlite(directory: migrations).migrate(database)
         var shapes: [String: TableShape] = [:]
         let tables: [(String, String)] = try database.query(
             "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'") {
@@ -60,7 +61,7 @@ import Testing
     static func postgresShapes(_ cluster: PostgresCluster) throws -> [String: TableShape] {
         try cluster.createDatabase("shape")
         let connection = try PostgresConnection(url: cluster.url(database: "shape"))
-        try PostgresMigrator(directory: migrations).migrate(connection)
+        try Migrator.postgresql(directory: migrations).migrate(connection)
         var shapes: [String: TableShape] = [:]
         let tables = try connection.execute("""
             SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
@@ -123,8 +124,8 @@ import Testing
         let cluster = try PostgresCluster()
         try cluster.createDatabase("rules")
         let connection = try PostgresConnection(url: cluster.url(database: "rules"))
-        let migrator = try PostgresMigrator(directory: Self.migrations)
-        let sqliteNames = try Migrator(directory: Self.migrations).migrations.map(\.identifier)
+        let migrator = try Migrator.postgresql(directory: Self.migrations)
+        let sqliteNames = try Migrator.sqlite(directory: Self.migrations).migrations.map(\.identifier)
         #expect(migrator.migrations.map(\.identifier) == sqliteNames, "one PostgreSQL migration for each SQLite one, by the same name")
         #expect(try migrator.migrate(connection).count == sqliteNames.count)
         #expect(try migrator.migrate(connection).isEmpty, "a second run applies nothing")

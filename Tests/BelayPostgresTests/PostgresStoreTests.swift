@@ -192,8 +192,10 @@ import Testing
         usleep(300_000)
         #expect(heard.withLock { $0 } == ["webhook"])
 
-        try cluster.restart()
+        // Cleared before the restart: the listener may reconnect, and its handlers run, before
+        // restart() returns.
         heard.withLock { $0.removeAll() }
+        try cluster.restart()
         #expect(waitFor(2), "after reconnecting, every handler runs once")
         heard.withLock { $0.removeAll() }
         var sent = false

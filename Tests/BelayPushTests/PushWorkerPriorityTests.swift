@@ -1,6 +1,7 @@
 import BelayCore
 import BelayDomain
 import BelayPush
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -37,7 +38,7 @@ import Glibc
     @Test func theWorkerSendsFromAThreadAtBackgroundPriorityOnly() throws {
         let directory = try TemporaryDirectory()
         let pool = try SQLitePool(path: directory.file("belay.sqlite"))
-        try Migrator(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
         var settings = DomainSettings()
         settings.push = PushPolicy(publicBaseURL: "https://club.example", defaultLocale: .en)
         let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)

@@ -1,4 +1,5 @@
 import BelayPostgres
+import BelaySQLite
 import BelayStorage
 import Foundation
 import Synchronization
@@ -8,12 +9,18 @@ import Synchronization
 /// a database of its own on one throwaway cluster the test process starts on first use and
 /// stops when it exits.
 public enum TestDatabase {
+    /// The engines a test run can be on.
+    public enum Engine: String, Sendable {
+        case sqlite
+        case postgresql
+    }
+
     /// The environment variable that chooses the engine.
     public static let engineVariable = "TEST_DATABASE_ENGINE"
 
     /// The engine of this test run.
-    public static let engine: DatabaseEngine = {
-        ProcessInfo.processInfo.environment[engineVariable] == DatabaseEngine.postgresql.rawValue ? .postgresql : .sqlite
+    public static let engine: Engine = {
+        ProcessInfo.processInfo.environment[engineVariable] == Engine.postgresql.rawValue ? .postgresql : .sqlite
     }()
 
     /// True when this run is on PostgreSQL.
@@ -26,7 +33,7 @@ public enum TestDatabase {
         switch engine {
         case .sqlite:
             let pool = try SQLitePool(path: sqlitePath)
-            try Migrator(directory: migrations).migrate(pool)
+            try Migrator.sqlite(directory: migrations).migrate(pool)
             return pool
         case .postgresql:
             let url = try newDatabase(migratedWith: migrations)
@@ -92,7 +99,7 @@ private enum SharedCluster {
             let admin = try AdminConnection.shared(url: cluster.url())
             try admin.withLock { _ = try $0.execute("CREATE DATABASE belay_template TEMPLATE template0") }
             let connection = try PostgresConnection(url: cluster.url(database: "belay_template"))
-            try PostgresMigrator(directory: migrations).migrate(connection)
+            try Migrator.postgresql(directory: migrations).migrate(connection)
             state.templateReady = true
         }
     }

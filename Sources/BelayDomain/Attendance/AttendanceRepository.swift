@@ -31,7 +31,7 @@ enum AttendanceRepository {
         try db.queryOne("""
             SELECT \(columns), \(MeetupRepository.essentialsColumns)
             FROM attendances a JOIN users u ON u.id = a.member_id JOIN meetups m ON m.id = a.meetup_id
-            WHERE a.meetup_id = ? AND a.member_id = ?\(db.engine.rowLock(of: "a, u"))
+            WHERE a.meetup_id = ? AND a.member_id = ?\(db.dialect.lockingRows(of: "a, u"))
             """, [meetupID, memberID]) { (try decode($0), try MeetupRepository.decodeEssentials($0)) }
     }
 

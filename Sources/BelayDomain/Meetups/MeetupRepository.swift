@@ -65,7 +65,7 @@ enum MeetupRepository {
     /// lock waits, is aborted as a serialization conflict and runs again on a fresh snapshot,
     /// instead of reading the same last queue position as the other and failing its unique index.
     static func lockedEssentials(id: Int64, in db: Database) throws -> Essentials? {
-        try db.queryOne("SELECT \(essentialsColumns) FROM meetups m WHERE m.id = ?\(db.engine.rowLock(of: "m"))", [id], decodeEssentials)
+        try db.queryOne("SELECT \(essentialsColumns) FROM meetups m WHERE m.id = ?\(db.dialect.lockingRows(of: "m"))", [id], decodeEssentials)
     }
 
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {

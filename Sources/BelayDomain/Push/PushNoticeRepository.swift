@@ -23,7 +23,7 @@ enum PushNoticeRepository {
         let ids = try db.query("""
             UPDATE push_notices SET lease_owner = ?, lease_expires_at = ?, next_attempt_at = ?, attempts = attempts + 1
             WHERE id IN (SELECT id FROM push_notices WHERE status = 'pending' AND next_attempt_at <= ?\(chosen)
-                         ORDER BY next_attempt_at, id LIMIT ?\(db.engine.skipLocked(of: "push_notices")))
+                         ORDER BY next_attempt_at, id LIMIT ?\(db.dialect.skippingLockedRows(of: "push_notices")))
             RETURNING id
             """, [owner, leaseUntil, leaseUntil, now] + (only ?? []) + [limit]) { try $0.get("id", as: Int64.self) }
         guard !ids.isEmpty else { return [] }

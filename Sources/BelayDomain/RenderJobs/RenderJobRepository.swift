@@ -119,7 +119,7 @@ enum RenderJobRepository {
         if scope.isAll {
             due = """
                 SELECT id FROM render_jobs WHERE status = 'queued' AND available_at <= ?3
-                ORDER BY story_only, available_at, id LIMIT ?4\(db.engine.skipLocked(of: "render_jobs"))
+                ORDER BY story_only, available_at, id LIMIT ?4\(db.dialect.skippingLockedRows(of: "render_jobs"))
                 """
             arguments = [owner, leaseUntil, now, limit]
         } else {
@@ -127,7 +127,7 @@ enum RenderJobRepository {
                 SELECT j.id FROM render_jobs j JOIN rewards r ON r.id = j.reward_id
                                                JOIN attendances a ON a.id = r.attendance_id
                 WHERE j.status = 'queued' AND j.available_at <= ?3 AND \(BackfillRepository.scopeClause)
-                ORDER BY j.story_only, j.available_at, j.id LIMIT ?4\(db.engine.skipLocked(of: "j"))
+                ORDER BY j.story_only, j.available_at, j.id LIMIT ?4\(db.dialect.skippingLockedRows(of: "j"))
                 """
             arguments = BackfillRepository.arguments([owner, leaseUntil, now, limit], scope: scope)
         }
@@ -136,7 +136,7 @@ enum RenderJobRepository {
                                    updated_at = ?3
             WHERE id IN (\(due))
             """
-        if db.engine == .postgresql {
+        if db.dialect.writesInCommonTableExpressions {
             return try db.query("""
                 WITH claimed AS (\(update) RETURNING id, reward_id, reason, attempts, lease_owner, lease_expires_at, story_only)
                 \(claimedJobSelect(from: "claimed j")) ORDER BY j.id
@@ -205,7 +205,7 @@ enum RenderJobRepository {
     /// (in a locked write), so that nobody ends its lease meanwhile.
     static func runningAttempts(id: Int64, owner: String, in db: Database) throws -> (rewardID: Int64, attempts: Int)? {
         try db.queryOne("""
-            SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?\(db.engine.rowLock(of: "render_jobs"))
+            SELECT reward_id, attempts FROM render_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?\(db.dialect.lockingRows(of: "render_jobs"))
             """, [id, owner]) { (try $0.get("reward_id"), try $0.get("attempts")) }
     }
 

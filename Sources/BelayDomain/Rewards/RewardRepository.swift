@@ -125,7 +125,7 @@ enum RewardRepository {
         let parameters: [any DatabaseValueConvertible] = [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID,
                                                           pick.milestone, pick.streakMilestone, now]
         let job = RenderJobRepository.enqueueParameters(reason: reason, availableAt: now, now: now)
-        if db.engine == .postgresql {
+        if db.dialect.writesInCommonTableExpressions {
             // One statement, one round trip to the server instead of two for every check-in.
             let both = "WITH reward AS (\(insert)) " + RenderJobRepository.enqueueStatement(rewardID: "(SELECT id FROM reward)")
             guard let id = try db.queryOne(both, parameters + job, { try $0.get("reward_id", as: Int64.self) }) else {

@@ -58,17 +58,13 @@ enum ShareRepository {
     /// `?1` is a JSON array of `[start_ms, end_ms, utc_offset_seconds]` intervals covering
     /// `[?2, ?3)`, in each of which the club's zone keeps one UTC offset.
     ///
-    /// The dialects differ in three places: reading the JSON intervals, naming a day from
-    /// seconds, and the join that keeps the order (PostgreSQL plans joins itself; its `JOIN`
-    /// takes the `ON` that SQLite's `CROSS JOIN` takes).
-    static func statisticsSQL(forHost: Bool, forMeetup: Bool, engine: DatabaseEngine = .sqlite) -> String {
+    /// The dialects differ in three places, each asked of `dialect`: reading the JSON
+    /// intervals, naming a day from seconds, and the join that keeps the order.
+    static func statisticsSQL(forHost: Bool, forMeetup: Bool, dialect: any SQLDialect) -> String {
         let meetupFilter = (forHost ? " AND m.id IN (\(MeetupHostRepository.managedMeetupIDs("?11")))" : "") + (forMeetup ? " AND m.id = ?12" : "")
-        let onServer = engine == .postgresql
-        let intervals = engine.integerRows(ofJSON: "?1", columns: ["start_at", "end_at", "offset_seconds"])
-        let day = onServer
-            ? "to_char(to_timestamp(e.occurred_at / 1000 + o.offset_seconds) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-            : "date(e.occurred_at / 1000 + o.offset_seconds, 'unixepoch')"
-        let join = onServer ? "JOIN" : "CROSS JOIN"
+        let intervals = dialect.integerRows(ofJSON: "?1", columns: ["start_at", "end_at", "offset_seconds"])
+        let day = dialect.utcDay(ofEpochSeconds: "e.occurred_at / 1000 + o.offset_seconds")
+        let join = dialect.joinInWrittenOrder
         return """
             WITH offsets(start_at, end_at, offset_seconds) AS (
                 \(intervals)
@@ -117,7 +113,7 @@ enum ShareRepository {
         // Numbered parameters: SQLite counts up to the highest number the SQL uses.
         if hostID != nil || meetupID != nil { arguments.append(hostID ?? 0) }
         if let meetupID { arguments.append(meetupID) }
-        return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil, engine: db.engine), arguments) { row in
+        return try db.query(statisticsSQL(forHost: hostID != nil, forMeetup: meetupID != nil, dialect: db.dialect), arguments) { row in
             ShareStatistic(meetupID: try row.get("meetup_id"), meetupTitle: try row.get("title"), target: try row.get("target"),
                            day: try row.get("day"), events: try row.get("events"), completed: try row.get("completed"),
                            failed: try row.get("failed"), dismissed: try row.get("dismissed"))
@@ -144,7 +140,7 @@ enum ShareRepository {
         guard !doomed.isEmpty else { return (0, 0, lastID, reachedCutoff) }
         var totals: [Key: Counts] = [:]
         let deleted: [(key: Key, completed: Bool, failed: Bool)] = try db.query("""
-            DELETE FROM share_events WHERE id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS doomed)
+            DELETE FROM share_events WHERE id IN (SELECT id FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id"]))) AS doomed)
             RETURNING meetup_id, target, completed, error IS NOT NULL AS failed, occurred_at
             """, ["[" + doomed.map { "[\($0)]" }.joined(separator: ",") + "]"]) { row in
             (Key(meetupID: try row.get("meetup_id"), day: day.name(of: try row.get("occurred_at")), target: try row.get("target")),

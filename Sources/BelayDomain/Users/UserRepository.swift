@@ -39,15 +39,14 @@ enum UserRepository {
     }
 
     static func find(handle: String, in db: Database) throws -> User? {
-        // Handles are unique whatever their case: SQLite's column collates NOCASE, PostgreSQL's
-        // unique index is on lower(handle).
-        let match = db.engine == .postgresql ? "lower(handle) = lower(?)" : "handle = ?"
+        // Handles are unique whatever their case, and each engine's unique index says so.
+        let match = db.dialect.equalsIgnoringCase("handle", "?")
         return try db.queryOne("SELECT \(userColumns) FROM users WHERE \(match)", [handle], decodeUser)
     }
 
     /// The user whose email is `email`, whatever its case (through each engine's index on it).
     static func find(email: String, in db: Database) throws -> User? {
-        let match = db.engine == .postgresql ? "lower(email) = lower(?)" : "email = ?"
+        let match = db.dialect.equalsIgnoringCase("email", "?")
         return try db.queryOne("SELECT \(userColumns) FROM users WHERE \(match)", [email], decodeUser)
     }
 
@@ -113,7 +112,7 @@ enum UserRepository {
         let list = "[" + uses.map { "[\($0.id),\($0.usedAt.millisecondsSince1970)]" }.joined(separator: ",") + "]"
         try db.execute("""
             UPDATE api_tokens SET last_used_at = used.used_at
-            FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id", "used_at"]))) AS used
+            FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id", "used_at"]))) AS used
             WHERE api_tokens.id = used.id AND (api_tokens.last_used_at IS NULL OR api_tokens.last_used_at < ?2)
             """, [list, threshold])
     }

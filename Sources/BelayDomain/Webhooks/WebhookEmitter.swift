@@ -65,7 +65,7 @@ final class WebhookEmitter: Sendable {
     @discardableResult
     func emitEvent(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, buildReadsNothing: Bool = false,
                    in db: Database, event build: () throws -> (subject: WebhookSubject, data: [UInt8])?) throws -> [Int64] {
-        if buildReadsNothing && db.engine == .postgresql {
+        if buildReadsNothing && db.dialect.writesInCommonTableExpressions {
             guard let event = try build() else { return [] }
             return try WebhookRepository.insertEventForSubscribers(messageID: Self.messageID(at: now), type: type.rawValue,
                                                                    body: Self.body(type, now: now, data: event.data),

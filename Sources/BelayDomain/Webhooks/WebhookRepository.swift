@@ -43,7 +43,7 @@ enum WebhookRepository {
     static func subscribed(to type: String, only: String, in db: Database) -> String {
         """
         disabled_at IS NULL AND removed_at IS NULL AND (\(only) IS NULL OR id = \(only))
-        AND (event_types = '' OR \(db.engine.position(of: "',' || \(type) || ','", in: "',' || event_types || ','")) > 0)
+        AND (event_types = '' OR \(db.dialect.position(of: "',' || \(type) || ','", in: "',' || event_types || ','")) > 0)
         """
     }
 
@@ -115,13 +115,13 @@ enum WebhookRepository {
             """
             INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at, subject, turn)
             SELECT endpoints.id, event.id, 'pending', 0, ?4, ?4, ?5, \(nextTurn(endpoint: "endpoints.id", subject: "?5"))
-            FROM (\(db.engine.integerRows(ofJSON: "?6", columns: ["id"]))) AS endpoints, \(event)
+            FROM (\(db.dialect.integerRows(ofJSON: "?6", columns: ["id"]))) AS endpoints, \(event)
             ORDER BY endpoints.id
             RETURNING id
             """
         }
         let insertEvent = "INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id"
-        if db.engine == .postgresql {
+        if db.dialect.writesInCommonTableExpressions {
             return try db.query("WITH event AS (\(insertEvent)) " + deliveries(from: "event"),
                                 [messageID, type, Data(body), now, subject, endpoints]) { try $0.get("id") }
         }
@@ -201,7 +201,7 @@ enum WebhookRepository {
                               FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
                         JOIN webhook_deliveries h ON h.id = heads.id
                         WHERE h.next_attempt_at <= ?3 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?3)
-                        ORDER BY h.next_attempt_at, h.id LIMIT 1\(db.engine.skipLocked(of: "h")))
+                        ORDER BY h.next_attempt_at, h.id LIMIT 1\(db.dialect.skippingLockedRows(of: "h")))
             RETURNING id
             """, [owner, leaseUntil, now]) { try $0.get("id") }
     }
@@ -227,7 +227,7 @@ enum WebhookRepository {
         guard !followers.isEmpty else { return [headID] }
         try db.execute("""
             UPDATE webhook_deliveries SET lease_owner = ?2, lease_expires_at = ?3, attempts = attempts + 1, last_attempt_at = ?4
-            WHERE id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS follower) AND status = 'pending'
+            WHERE id IN (SELECT id FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id"]))) AS follower) AND status = 'pending'
             """, ["[" + followers.map { "[\($0)]" }.joined(separator: ",") + "]", owner, leaseUntil, now])
         return [headID] + followers
     }
@@ -253,7 +253,7 @@ enum WebhookRepository {
         return try db.query("""
             SELECT d.id, ev.message_id, ev.type, ev.body, d.attempts
             FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
-            WHERE d.id IN (SELECT id FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id"]))) AS held)
+            WHERE d.id IN (SELECT id FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id"]))) AS held)
               AND d.endpoint_id = ?2 AND d.status = 'pending' AND d.lease_owner = ?3
             ORDER BY d.turn, d.id
             """, ["[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]", endpointID, owner]) { row in
@@ -281,7 +281,7 @@ enum WebhookRepository {
             UPDATE webhook_deliveries
             SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, last_status_code = done.status_code,
                 last_error = NULL, delivered_at = ?3
-            FROM (\(db.engine.integerRows(ofJSON: "?1", columns: ["id", "status_code"]))) AS done
+            FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id", "status_code"]))) AS done
             WHERE webhook_deliveries.id = done.id AND webhook_deliveries.status = 'pending' AND webhook_deliveries.lease_owner = ?2
             RETURNING webhook_deliveries.id, webhook_deliveries.endpoint_id
             """, [list, owner, now]) { (try $0.get("id"), try $0.get("endpoint_id")) }
@@ -356,7 +356,7 @@ enum WebhookRepository {
         var events = 0, deleted = 0
         if !doomed.isEmpty {
             func list(_ ids: some Sequence<Int64>) -> String { "[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]" }
-            let idRows = db.engine.integerRows(ofJSON: "?1", columns: ["id"])
+            let idRows = db.dialect.integerRows(ofJSON: "?1", columns: ["id"])
             try db.execute("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM (\(idRows)) AS doomed)", [list(doomed.map(\.id))])
             deleted = db.changes
             // Through the (endpoint_id, event_id) index: endpoints are few.

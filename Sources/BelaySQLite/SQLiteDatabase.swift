@@ -1,3 +1,4 @@
+import BelayStorage
 import CSQLite
 import CSQLiteShim
 import Foundation
@@ -85,7 +86,7 @@ public struct DatabaseConfiguration: Sendable {
 /// A `Database` is not thread-safe: use it from one thread at a time. To share a database
 /// between threads, use `SQLitePool`, which hands out connections inside `read`/`write`.
 public final class SQLiteDatabase: Database {
-    public var engine: DatabaseEngine { .sqlite }
+    public var dialect: any SQLDialect { SQLiteDialect() }
 
     /// How a transaction takes its lock.
     public enum TransactionKind: String, Sendable {
@@ -139,9 +140,9 @@ public final class SQLiteDatabase: Database {
         guard code == SQLITE_OK, let opened else {
             let error = DatabaseError(code: code, connection: opened, sql: nil)
             sqlite3_close_v2(opened)
-            throw DatabaseError(.sqlite(extendedCode: error.extendedResultCode ?? code,
-                                        message: "\(error.sqliteMessage ?? "cannot open") (opening \(path); check that the directory exists and is writable)",
-                                        sql: nil))
+            throw DatabaseError.sqlite(extendedCode: error.extendedResultCode ?? code,
+                                        message: "\(error.engineMessage ?? "cannot open") (opening \(path); check that the directory exists and is writable)",
+                                        sql: nil)
         }
         connection = opened
         sqlite3_extended_result_codes(opened, 1)
@@ -152,7 +153,7 @@ public final class SQLiteDatabase: Database {
             } else if path != ":memory:" && !path.isEmpty {
                 let mode: String? = try queryOne("PRAGMA journal_mode = WAL") { try $0.get(0) }
                 guard mode?.lowercased() == "wal" else {
-                    throw DatabaseError(.misuse(message: "Cannot switch \(path) to WAL journal mode (it stayed \(mode ?? "unknown")); check that the file system supports shared memory"))
+                    throw DatabaseError.misuse("Cannot switch \(path) to WAL journal mode (it stayed \(mode ?? "unknown")); check that the file system supports shared memory")
                 }
             }
             try execute("PRAGMA foreign_keys = ON")
@@ -200,7 +201,7 @@ public final class SQLiteDatabase: Database {
 
     private func openConnection() throws -> OpaquePointer {
         guard let connection else {
-            throw DatabaseError(.misuse(message: "The database \(path) is closed; open a new connection"))
+            throw DatabaseError.misuse("The database \(path) is closed; open a new connection")
         }
         return connection
     }
@@ -249,7 +250,7 @@ public final class SQLiteDatabase: Database {
         try statement.bind(arguments)
         var results: [T] = []
         while try statement.step() {
-            results.append(try read(Row(statement: statement)))
+            results.append(try read(Row(cursor: statement)))
         }
         return results
     }
@@ -263,7 +264,7 @@ public final class SQLiteDatabase: Database {
         defer { statement.reset(); statement.isInUse = false }
         try statement.bind(arguments)
         guard try statement.step() else { return nil }
-        return try read(Row(statement: statement))
+        return try read(Row(cursor: statement))
     }
 
     /// Nothing: SQLite's writers share one machine, and the services wake their workers.
@@ -329,7 +330,7 @@ public final class SQLiteDatabase: Database {
     ///   cannot be had within the busy timeout or the commit fails.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         guard !isInTransaction else {
-            throw DatabaseError(.misuse(message: "A transaction is already open on \(path); nested transactions are not supported"))
+            throw DatabaseError.misuse("A transaction is already open on \(path); nested transactions are not supported")
         }
         try execute(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         let result: T

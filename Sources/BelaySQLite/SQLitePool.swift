@@ -1,3 +1,4 @@
+import BelayStorage
 import Dispatch
 import Foundation
 import Synchronization
@@ -28,7 +29,6 @@ public final class SQLitePool: DatabaseStore {
     /// The database file's path.
     public let path: String
 
-    public var engine: DatabaseEngine { .sqlite }
     public var location: String { path }
     private let writer: WriterThread
     private let idleReaders: Mutex<[ConnectionBox]>

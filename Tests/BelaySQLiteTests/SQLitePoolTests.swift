@@ -1,3 +1,4 @@
+@testable import BelaySQLite
 @testable import BelayStorage
 import BelayTestSupport
 import CSQLiteShim

@@ -1,3 +1,4 @@
+import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation

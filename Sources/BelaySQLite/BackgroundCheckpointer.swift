@@ -1,3 +1,4 @@
+import BelayStorage
 import CSQLite
 import Dispatch
 import Foundation

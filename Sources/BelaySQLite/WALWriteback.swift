@@ -1,3 +1,4 @@
+import BelayStorage
 import CSQLiteShim
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+import BelayStorage
 import CSQLite
 import Foundation
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ extension SQLiteDatabase {
     ///   when the destination cannot be written, or when the copy fails.
     public func backup(to destination: String) throws {
         guard let source = handle else {
-            throw DatabaseError(.misuse(message: "The database \(path) is closed; open a new connection to back it up"))
+            throw DatabaseError.misuse("The database \(path) is closed; open a new connection to back it up")
         }
         try refuseBackupOntoItself(destination)
         let temporary = destination + ".partial-\(UUID().uuidString)"
@@ -64,9 +65,9 @@ extension SQLiteDatabase {
         defer { sqlite3_close_v2(target) }
         guard openCode == SQLITE_OK, let target else {
             let error = DatabaseError(code: openCode, connection: target, sql: nil)
-            throw DatabaseError(.sqlite(extendedCode: openCode,
-                                        message: "cannot create the backup file \(destination): \(error.sqliteMessage ?? ""); check that its directory exists and is writable",
-                                        sql: nil))
+            throw DatabaseError.sqlite(extendedCode: openCode,
+                                        message: "cannot create the backup file \(destination): \(error.engineMessage ?? ""); check that its directory exists and is writable",
+                                        sql: nil)
         }
         guard let backup = sqlite3_backup_init(target, "main", source, "main") else {
             throw DatabaseError(code: sqlite3_errcode(target), connection: target, sql: nil)
@@ -86,7 +87,7 @@ extension SQLiteDatabase {
             do {
                 try FileManager.default.removeItem(atPath: companion)
             } catch {
-                throw DatabaseError(.misuse(message: "Cannot remove the stale \(companion) beside the backup destination (SQLite would replay it onto the copy): \(error.localizedDescription); remove it by hand or choose another destination"))
+                throw DatabaseError.misuse("Cannot remove the stale \(companion) beside the backup destination (SQLite would replay it onto the copy): \(error.localizedDescription); remove it by hand or choose another destination")
             }
         }
         if FileManager.default.fileExists(atPath: destination) {
@@ -95,7 +96,7 @@ extension SQLiteDatabase {
         do {
             try FileManager.default.moveItem(atPath: temporary, toPath: destination)
         } catch {
-            throw DatabaseError(.misuse(message: "Cannot move the backup into place at \(destination): \(error.localizedDescription)"))
+            throw DatabaseError.misuse("Cannot move the backup into place at \(destination): \(error.localizedDescription)")
         }
     }
 }
@@ -109,7 +110,7 @@ extension SQLiteDatabase {
     /// one of its companion files: replacing it would destroy the live data.
     private func refuseBackupOntoItself(_ destination: String) throws {
         if let suffix = Self.companion(destination, of: path) {
-            throw DatabaseError(.misuse(message: "Refusing to back up \(path) onto \(destination): that is \(suffix.isEmpty ? "the database itself" : "its \(suffix) file") (the same file on disk), and replacing it would destroy the live data. Choose a destination outside the database's files, e.g. \(path).backup"))
+            throw DatabaseError.misuse("Refusing to back up \(path) onto \(destination): that is \(suffix.isEmpty ? "the database itself" : "its \(suffix) file") (the same file on disk), and replacing it would destroy the live data. Choose a destination outside the database's files, e.g. \(path).backup")
         }
     }
 

@@ -1,21 +1,22 @@
+import BelayStorage
 import CSQLite
+import CSQLiteShim
 import Foundation
 
 /// One prepared SQLite statement, finalised when the value is released.
 ///
 /// Statements belong to the `Database` that prepared them and are used only through it
 /// (`execute`, `query`), which binds arguments, steps and resets them.
-@usableFromInline
-final class Statement {
+final class Statement: RowCursor {
     let handle: OpaquePointer
-    @usableFromInline let sql: String
+    let sql: String
     unowned let database: SQLiteDatabase
     /// True while a caller is stepping through rows, so a nested use of the same SQL gets
     /// its own statement instead of clobbering this one.
     var isInUse = false
     /// The position of each result column by name, read once when the statement is
     /// prepared; -1 marks a name two columns share.
-    @usableFromInline let columnIndices: [String: Int]
+    let columnIndices: [String: Int]
 
     /// Prepares `sql`, which must hold exactly one statement.
     /// - Throws: `DatabaseError` when SQLite cannot compile it.
@@ -42,13 +43,39 @@ final class Statement {
         sqlite3_finalize(handle)
     }
 
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    func columnIndex(named name: String) -> Int? { columnIndices[name] }
+
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+
+    func value(_ column: Int) -> DatabaseValue {
+        let index = Int32(column)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let bytes = sqlite3_column_text(handle, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
     /// Binds `arguments` to the parameters `?1…?n`.
     /// - Throws: `DatabaseError` when the count is wrong or SQLite refuses a value.
     func bind(_ arguments: [any DatabaseValueConvertible]) throws {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
-            throw DatabaseError(.misuse(message:
-                "Statement expects \(expected) argument(s) but \(arguments.count) were given – while preparing `\(DatabaseError.abbreviated(sql))`"))
+            throw DatabaseError.misuse(
+                "Statement expects \(expected) argument(s) but \(arguments.count) were given – while preparing `\(DatabaseError.abbreviated(sql))`")
         }
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)

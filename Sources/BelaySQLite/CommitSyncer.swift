@@ -1,3 +1,4 @@
+import BelayStorage
 #if canImport(Glibc)
 import Glibc
 #endif

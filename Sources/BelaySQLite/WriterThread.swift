@@ -1,3 +1,4 @@
+import BelayStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -73,7 +74,7 @@ final class WriterThread: @unchecked Sendable {
             case let (.failure(error)?, _): completion(.failure(error))
             case let (.success?, failure?): completion(.failure(failure))
             case let (.success(value)?, nil): completion(.success(value))
-            case (nil, _): completion(.failure(failure ?? DatabaseError(.misuse(message: "The write on \(path) did not run"))))
+            case (nil, _): completion(.failure(failure ?? DatabaseError.misuse("The write on \(path) did not run")))
             }
         })
         condition.lock()
@@ -173,7 +174,7 @@ final class WriterThread: @unchecked Sendable {
                 transactionLost = !database.isInTransaction
             }
             if transactionLost {
-                let lost = DatabaseError(.misuse(message: "The write transaction on \(path) ended unexpectedly; nothing was saved"))
+                let lost = DatabaseError.misuse("The write transaction on \(path) ended unexpectedly; nothing was saved")
                 for pending in members where pending.failure == nil { pending.failure = lost }
             } else {
                 do {

@@ -1,0 +1,27 @@
+import BelayStorage
+
+/// SQLite's way of saying what the engines say differently.
+struct SQLiteDialect: SQLDialect {
+    /// Nothing: SQLite has one writer, so no other connection is claiming at the same time.
+    func skippingLockedRows(of table: String) -> String { "" }
+
+    /// Nothing: SQLite's single writer holds the whole database for the transaction.
+    func lockingRows(of tables: String) -> String { "" }
+
+    func integerRows(ofJSON parameter: String, columns: [String]) -> String {
+        let values = columns.enumerated().map { "json_extract(value, '$[\($0.offset)]') AS \($0.element)" }.joined(separator: ", ")
+        return "SELECT \(values) FROM json_each(\(parameter))"
+    }
+
+    func position(of needle: String, in haystack: String) -> String { "instr(\(haystack), \(needle))" }
+
+    /// A plain comparison: the columns that are compared so are declared `COLLATE NOCASE`.
+    func equalsIgnoringCase(_ column: String, _ parameter: String) -> String { "\(column) = \(parameter)" }
+
+    func utcDay(ofEpochSeconds seconds: String) -> String { "date(\(seconds), 'unixepoch')" }
+
+    /// SQLite's planner keeps the order of a `CROSS JOIN`.
+    var joinInWrittenOrder: String { "CROSS JOIN" }
+
+    var writesInCommonTableExpressions: Bool { false }
+}

@@ -1,0 +1,36 @@
+/// The few things the engines' SQL says differently, each named for what a repository needs
+/// rather than for the engine that needs it: a repository writes one statement and asks its
+/// connection's dialect for the part that differs.
+public protocol SQLDialect: Sendable {
+    /// What a claim adds after its `LIMIT` so that it passes over rows another connection is
+    /// claiming at that moment instead of waiting for or conflicting with it.
+    /// - Parameter table: the table (or its alias) whose rows are claimed.
+    func skippingLockedRows(of table: String) -> String
+
+    /// What a read in a locked write (`DatabaseStore.lockedWrite`) adds at its end to lock the
+    /// rows it reads of `tables` (names or aliases, comma-separated) until the commit.
+    func lockingRows(of tables: String) -> String
+
+    /// A `SELECT` of the rows of a JSON array of arrays of integers bound at `parameter`
+    /// (`[[1, 200], [2, null]]`), the Nth element of each as the Nth of `columns`.
+    func integerRows(ofJSON parameter: String, columns: [String]) -> String
+
+    /// The 1-based place of the text `needle` in the text `haystack` (SQL expressions), 0 when
+    /// it is not there.
+    func position(of needle: String, in haystack: String) -> String
+
+    /// A condition that `column` equals the text at `parameter` whatever their case, in a way
+    /// the column's case-insensitive unique index serves.
+    func equalsIgnoringCase(_ column: String, _ parameter: String) -> String
+
+    /// The UTC day (`yyyy-MM-dd`) of the SQL expression `seconds`, seconds since 1970.
+    func utcDay(ofEpochSeconds seconds: String) -> String
+
+    /// The join keyword that keeps the tables in the order written (for a plan that must
+    /// start from the small table); it takes an `ON`.
+    var joinInWrittenOrder: String { get }
+
+    /// True when a `WITH` clause may hold an `INSERT`, `UPDATE` or `DELETE … RETURNING`, so
+    /// that writes which feed each other are one statement and one round trip.
+    var writesInCommonTableExpressions: Bool { get }
+}
