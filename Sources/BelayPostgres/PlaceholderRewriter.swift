@@ -7,19 +7,31 @@ import Synchronization
 final class PlaceholderRewriter: Sendable {
     static let shared = PlaceholderRewriter()
 
-    private let cache = Mutex<[String: String]>([:])
+    /// A statement in PostgreSQL's placeholders, with the parameter numbers it uses (SQLite
+    /// accepts arguments for numbers a statement skips; the server needs a type for them).
+    struct Rewritten: Sendable {
+        let sql: String
+        let usedParameters: Set<Int>
+    }
 
-    func rewrite(_ sql: String) -> String {
+    private let cache = Mutex<[String: Rewritten]>([:])
+
+    func rewrite(_ sql: String) -> Rewritten {
         if let known = cache.withLock({ $0[sql] }) { return known }
-        let rewritten = Self.rewriteUncached(sql)
+        let rewritten = Self.rewriteUncachedWithParameters(sql)
         cache.withLock { $0[sql] = rewritten }
         return rewritten
     }
 
     static func rewriteUncached(_ sql: String) -> String {
+        rewriteUncachedWithParameters(sql).sql
+    }
+
+    static func rewriteUncachedWithParameters(_ sql: String) -> Rewritten {
         let characters = Array(sql.unicodeScalars)
         var output = String.UnicodeScalarView()
         var highest = 0
+        var used = Set<Int>()
         var index = 0
         func copy(until terminator: Unicode.Scalar) {
             while index < characters.count {
@@ -48,12 +60,13 @@ final class PlaceholderRewriter: Sendable {
                 }
                 if digits == 0 { number = highest + 1 }
                 highest = max(highest, number)
+                used.insert(number)
                 output.append(contentsOf: "$\(number)".unicodeScalars)
             default:
                 output.append(character)
                 index += 1
             }
         }
-        return String(output)
+        return Rewritten(sql: String(output), usedParameters: used)
     }
 }

@@ -74,8 +74,12 @@ public final class PostgresDatabase: Database {
         let statement = PlaceholderRewriter.shared.rewrite(sql)
         let values = arguments.map(\.databaseValue)
         do {
-            let nullTypes = zip(arguments, values).map { argument, value in value == .null ? Self.nullType(of: argument) : 0 }
-            let result = try connection.execute(statement, typed: values, nullTypes: nullTypes)
+            let nullTypes = zip(arguments, values).enumerated().map { position, pair in
+                guard pair.1 == .null else { return UInt32(0) }
+                // A NULL the statement never reads still needs a type; text will do.
+                return statement.usedParameters.contains(position + 1) ? Self.nullType(of: pair.0) : 25
+            }
+            let result = try connection.execute(statement.sql, typed: values, nullTypes: nullTypes)
             lastChanges = result.affectedRows
             guard wantRows, !result.rows.isEmpty else { return [] }
             let layout = RowLayout(columns: result.columns, sql: sql)

@@ -15,7 +15,9 @@ final class PipelineFixture: @unchecked Sendable {
     static let start = Date(timeIntervalSince1970: 1_795_914_000)
 
     let directory: TemporaryDirectory
-    let pool: SQLitePool
+    /// SQLite in the fixture's directory, or a database of its own on the test cluster when
+    /// the run is on PostgreSQL (`TEST_DATABASE_ENGINE`).
+    let pool: any DatabaseStore
     let clock: ManualTimeSource
     let domain: DomainServices
     let settings: RenderPipelineSettings
@@ -30,8 +32,14 @@ final class PipelineFixture: @unchecked Sendable {
     init(renderJobs: RenderJobPolicy = RenderJobPolicy(maxAttempts: 3, retryBaseSeconds: 0, leaseSeconds: 60),
          importCatalog: Bool = true, database: DatabaseConfiguration = DatabaseConfiguration()) throws {
         directory = try TemporaryDirectory(prefix: "belay-pipeline")
-        pool = try SQLitePool(path: directory.file("belay.sqlite3"), configuration: database)
-        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let migrations = BelayProcess.packageRoot.appendingPathComponent("Migrations").path
+        if TestDatabase.isPostgreSQL {
+            pool = try TestDatabase.migratedStore(sqlitePath: "", migrations: migrations)
+        } else {
+            let sqlite = try SQLitePool(path: directory.file("belay.sqlite3"), configuration: database)
+            try Migrator.sqlite(directory: migrations).migrate(sqlite)
+            pool = sqlite
+        }
         clock = ManualTimeSource(Self.start)
         domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))
         try Self.writeCatalog(in: directory.file("assets"))

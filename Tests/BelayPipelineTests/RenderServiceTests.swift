@@ -83,8 +83,9 @@ import Testing
         try readOnly.makeReadOnly()
 
         let job = try #require(try fixture.domain.renderJobs.claim(owner: worker.owner).first)
-        guard case let .postponed(_, reason, until) = fixture.service.process(job, in: worker).outcome else {
-            Issue.record("expected the job to be postponed"); return
+        let outcome = fixture.service.process(job, in: worker).outcome
+        guard case let .postponed(_, reason, until) = outcome else {
+            Issue.record("expected the job to be postponed, not \(outcome)"); return
         }
         #expect(reason.contains("not writable"))
         #expect(reason.contains(fixture.directory.file("data/images")))

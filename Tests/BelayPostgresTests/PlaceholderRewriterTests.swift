@@ -11,6 +11,8 @@ import Testing
         #expect(PlaceholderRewriter.rewriteUncached("WHERE a = ?2 OR b = ?1 OR c = ?2") == "WHERE a = $2 OR b = $1 OR c = $2")
         #expect(PlaceholderRewriter.rewriteUncached("VALUES (?3, ?)") == "VALUES ($3, $4)")
         #expect(PlaceholderRewriter.rewriteUncached("LIMIT ?10") == "LIMIT $10")
+        // Numbers a statement skips are known, so the arguments bound to them can be typed.
+        #expect(PlaceholderRewriter.rewriteUncachedWithParameters("WHERE a = ?1 AND b = ?11").usedParameters == [1, 11])
     }
 
     @Test func quotedTextNamesAndCommentsAreLeftAlone() {

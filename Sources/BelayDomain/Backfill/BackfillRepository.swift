@@ -77,10 +77,10 @@ enum BackfillRepository {
 
     static func queueState(scope: RewardScope, now: Date, in db: Database) throws -> ScopedQueueState {
         try db.queryOne("""
-            SELECT coalesce(sum(j.status = 'queued' AND j.available_at <= ?1), 0) AS due,
-                   coalesce(sum(j.status = 'queued' AND j.available_at > ?1), 0) AS waiting,
+            SELECT count(CASE WHEN j.status = 'queued' AND j.available_at <= ?1 THEN 1 END) AS due,
+                   count(CASE WHEN j.status = 'queued' AND j.available_at > ?1 THEN 1 END) AS waiting,
                    min(CASE WHEN j.status = 'queued' AND j.available_at > ?1 THEN j.available_at END) AS next_retry_at,
-                   coalesce(sum(j.status = 'running'), 0) AS running,
+                   count(CASE WHEN j.status = 'running' THEN 1 END) AS running,
                    min(CASE WHEN j.status = 'running' THEN j.lease_expires_at END) AS running_lease_ends_at
             FROM render_jobs j JOIN rewards r ON r.id = j.reward_id JOIN attendances a ON a.id = r.attendance_id
             WHERE j.status IN ('queued', 'running') AND \(scopeClause)

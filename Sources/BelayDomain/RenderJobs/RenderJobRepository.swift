@@ -84,7 +84,7 @@ enum RenderJobRepository {
     static func postpone(id: Int64, availableAt: Date, error: String, now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE render_jobs SET status = 'queued', available_at = ?, lease_owner = NULL, lease_expires_at = NULL,
-                                   attempts = max(attempts - 1, 0), last_error = ?, updated_at = ?
+                                   attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, last_error = ?, updated_at = ?
             WHERE id = ?
             """, [availableAt, error, now, id])
     }
