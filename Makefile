@@ -24,8 +24,9 @@ release: deps
 run: release
 	.build/release/belay serve --config $(CONFIG)
 
-## Runs the whole test suite (unit, CLI, end-to-end and fault tests) on SQLite, then the
-## domain and API suites again on a throwaway PostgreSQL cluster the tests start themselves.
+## Runs the whole test suite (unit, CLI, end-to-end and fault tests) on SQLite, then every
+## suite that touches the database again on a throwaway PostgreSQL cluster the tests start
+## themselves (the rest, such as the renderer's, do not depend on the engine).
 ## First, each target's dependencies in Package.swift must be exactly the modules it imports:
 ## scripts/check-module-graph checks it, since SwiftPM 6.3 accepts the build's import-check
 ## flag without reporting anything.
@@ -33,7 +34,8 @@ test: deps test-deps
 	SWIFT=$(SWIFT) scripts/check-module-graph
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
-	TEST_DATABASE_ENGINE=postgresql $(SWIFT) test --skip-build --filter 'BelayDomainTests|BelayAPITests'
+	TEST_DATABASE_ENGINE=postgresql $(SWIFT) test --skip-build \
+	  --filter 'BelayDomainTests|BelayPipelineTests|BelayWebhooksTests|BelayPushTests|BelayAPITests|BelayCLITests'
 
 ## Runs every benchmark under bench/ and prints the comparisons.
 bench: release

@@ -134,9 +134,9 @@ let package = Package(
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
-        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "BelaySQLite", "CCurlShim", "BelayTestSupport"]),
+        .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),
         .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayCore", "BelayTestSupport"]),
-        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
+        .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelayTestSupport"]),
         // `belay` is there for the binary the tests run (BelayProcess), not for an import.
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",
                                                           "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelaySQLite", "BelayTestSupport", "belay"]),

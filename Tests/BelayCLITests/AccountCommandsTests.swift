@@ -65,12 +65,12 @@ import BelayTestSupport
     @Test func rotatingTheSecretChangesEveryFeedURL() throws {
         let workspace = try CLIWorkspace()
         try workspace.succeed("migrate")
-        let before = try SQLitePool(path: workspace.databasePath).read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
+        let before = try workspace.store().read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
         let rotated = try workspace.run("calendar", "rotate-secret")
         #expect(rotated.status == 0, "\(rotated)")
         #expect(rotated.standardOutput == "rotated\n")
         #expect(rotated.standardError.contains("Every member's calendar feed URL has changed"))
-        let after = try SQLitePool(path: workspace.databasePath).read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
+        let after = try workspace.store().read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
         #expect(before != nil && after != nil && before != after)
     }
 }

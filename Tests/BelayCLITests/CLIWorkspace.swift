@@ -1,12 +1,17 @@
 import Foundation
 import Testing
+import BelayStorage
 import BelayTestSupport
 
 /// A temporary club installation for one test: a directory holding `config.json` whose data
-/// directory is inside it, and a way to run `belay` there.
+/// directory is inside it, and a way to run `belay` there. Its database is SQLite in the data
+/// directory, or a new database of its own on the test cluster when the run is on PostgreSQL
+/// (`TEST_DATABASE_ENGINE`).
 final class CLIWorkspace: @unchecked Sendable {
     let directory: TemporaryDirectory
     var environment: [String: String] = [:]
+    /// The database URL on PostgreSQL; nil on SQLite (the file under the data directory).
+    let databaseURL: String?
 
     /// - Parameters:
     ///   - migrations: SQL files to use instead of the repository's `Migrations/`, as
@@ -23,7 +28,9 @@ final class CLIWorkspace: @unchecked Sendable {
             migrationsDirectory = BelayProcess.packageRoot.appendingPathComponent("Migrations").path
         }
         let assets = BelayProcess.packageRoot.appendingPathComponent("Assets").path
-        let extra = settings.isEmpty ? "" : ",\n  " + settings
+        var extra = settings.isEmpty ? "" : ",\n  " + settings
+        databaseURL = TestDatabase.isPostgreSQL ? try TestDatabase.configuredURL() : nil
+        if let databaseURL { extra += ",\n  \"database\": {\"url\": \"\(databaseURL)\"}" }
         try """
         {
           "data_directory": "./data",
@@ -35,6 +42,12 @@ final class CLIWorkspace: @unchecked Sendable {
 
     var path: String { directory.path }
     var databasePath: String { directory.file("data/belay.sqlite3") }
+
+    /// The club's database, opened as a test reads it (once `belay` has made it).
+    /// - Throws: when it cannot be opened.
+    func store() throws -> any DatabaseStore {
+        try TestDatabase.reopen(databaseURL ?? databasePath)
+    }
 
     /// Runs `belay` with `arguments` in the workspace.
     @discardableResult

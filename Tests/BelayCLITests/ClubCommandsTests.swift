@@ -17,7 +17,7 @@ import BelayTestSupport
         let result = try workspace.run("users", "list")
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
-        #expect(result.standardError.contains("Run `belay migrate` to create it"))
+        #expect(result.standardError.contains("Run `belay migrate` to create"), "\(result)")
     }
 
     @Test func usersAndTokens() throws {

@@ -4,13 +4,36 @@ import BelayTestSupport
 
 /// `belay migrate`, `belay db backup` and `belay db check` against small sample migrations.
 @Suite struct DatabaseCommandTests {
+    @Test(.enabled(if: TestDatabase.isPostgreSQL, "the refusal of a club on PostgreSQL"))
+    func fileCommandsOnPostgreSQLPointToTheServersOwnTools() throws {
+        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        try workspace.succeed("migrate")
+        for command in [["db", "check"], ["db", "backup", "copy.sqlite3"]] {
+            let result = try workspace.run(command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.standardOutput == "")
+            #expect(result.standardError.contains("works on the SQLite file; this Belay's data is on PostgreSQL"), "\(result)")
+            #expect(result.standardError.contains("pg_dump"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("copy.sqlite3")))
+    }
+
+    @Test(.enabled(if: TestDatabase.isPostgreSQL, "a club on PostgreSQL"))
+    func anEmptyPostgreSQLDatabaseIsToBeMigratedNotBackedUp() throws {
+        let workspace = try CLIWorkspace()
+        let result = try workspace.run("users", "list")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("has no Belay tables yet. Run `belay migrate` to create them"), "\(result)")
+        #expect(!result.standardError.contains("pg_dump"), "nothing to back up yet")
+    }
+
     @Test func dryRunListsWithoutCreatingTheDatabase() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         let result = try workspace.run("migrate", "--dry-run")
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput == "0001_first\n0002_second\n")
         #expect(result.standardError.contains("Would apply 2 migrations"))
-        #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
+        if !TestDatabase.isPostgreSQL { #expect(!FileManager.default.fileExists(atPath: workspace.databasePath)) }
     }
 
     @Test func oneMigrationIsCountedInTheSingular() throws {
@@ -25,7 +48,7 @@ import BelayTestSupport
         #expect(first.status == 0, "\(first)")
         #expect(first.standardOutput == "0001_first\n0002_second\n")
         #expect(first.standardError.contains("Applied 2 migrations"))
-        #expect(FileManager.default.fileExists(atPath: workspace.databasePath))
+        if !TestDatabase.isPostgreSQL { #expect(FileManager.default.fileExists(atPath: workspace.databasePath)) }
 
         let again = try workspace.run("migrate")
         #expect(again.status == 0)
@@ -37,7 +60,8 @@ import BelayTestSupport
         #expect(report["already_applied"] as? Int == 2)
     }
 
-    @Test func commandsRefuseAMissingDatabase() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func commandsRefuseAMissingDatabase() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         let result = try workspace.run("db", "check")
         #expect(result.status == 1)
@@ -46,7 +70,8 @@ import BelayTestSupport
         #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
     }
 
-    @Test func commandsRefusePendingMigrations() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func commandsRefusePendingMigrations() throws {
         let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
         try workspace.succeed("migrate")
         try sampleMigrations["0002_second.sql"]!.write(toFile: workspace.directory.file("Migrations/0002_second.sql"), atomically: true, encoding: .utf8)
@@ -72,7 +97,8 @@ import BelayTestSupport
         }
     }
 
-    @Test func checkReportsAHealthyDatabase() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func checkReportsAHealthyDatabase() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let result = try workspace.run("db", "check")
@@ -82,7 +108,8 @@ import BelayTestSupport
         #expect(report["healthy"] as? Bool == true)
     }
 
-    @Test func backupWritesAUsableCopyAndRefusesToOverwrite() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func backupWritesAUsableCopyAndRefusesToOverwrite() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let result = try workspace.run("db", "backup", "copy.sqlite3")
@@ -103,7 +130,8 @@ import BelayTestSupport
         try workspace.succeed("db", "backup", "copy.sqlite3", "--force")
     }
 
-    @Test func backupRefusesToReplaceTheLiveDatabaseEvenWithForce() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func backupRefusesToReplaceTheLiveDatabaseEvenWithForce() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let before = try Data(contentsOf: URL(fileURLWithPath: workspace.databasePath))
@@ -126,7 +154,8 @@ import BelayTestSupport
         #expect(report["already_applied"] as? Int == 2)
     }
 
-    @Test func backupRemovesStaleWriteAheadFilesBesideTheDestination() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
+    func backupRemovesStaleWriteAheadFilesBesideTheDestination() throws {
         let workspace = try CLIWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let copy = workspace.directory.file("copy.sqlite3")

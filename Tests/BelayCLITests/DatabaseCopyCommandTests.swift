@@ -4,7 +4,7 @@ import BelayTestSupport
 
 /// `belay db copy --to postgres://…` against a throwaway PostgreSQL cluster: a club's whole
 /// history arrives, verified table by table, and a second copy into the same database is refused.
-@Suite struct DatabaseCopyCommandTests {
+@Suite(.enabled(if: !TestDatabase.isPostgreSQL, "copies a club's SQLite file into PostgreSQL")) struct DatabaseCopyCommandTests {
     @Test func aClubsHistoryIsCopiedVerifiedAndNotCopiedTwice() throws {
         let cluster = try PostgresCluster()
         try cluster.createDatabase("club")

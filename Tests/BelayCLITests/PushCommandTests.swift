@@ -25,7 +25,7 @@ import BelayTestSupport
         #expect(test.standardError.contains("jisoo has no registered phone"), "\(test.standardError)")
 
         // A phone registered, but no push service configured: the settings to set are named.
-        let database = try TestDatabase.reopen(workspace.directory.file("data/belay.sqlite3"))
+        let database = try workspace.store()
         try database.write { db in
             try db.execute("""
                 INSERT INTO devices (user_id, platform, token, app_id, environment, created_at, updated_at)

@@ -1,7 +1,6 @@
 import BelayCore
 import BelayDomain
 import BelayPush
-import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import Foundation
@@ -37,8 +36,8 @@ import Glibc
 
     @Test func theWorkerSendsFromAThreadAtBackgroundPriorityOnly() throws {
         let directory = try TemporaryDirectory()
-        let pool = try SQLitePool(path: directory.file("belay.sqlite"))
-        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         var settings = DomainSettings()
         settings.push = PushPolicy(publicBaseURL: "https://club.example", defaultLocale: .en)
         let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)

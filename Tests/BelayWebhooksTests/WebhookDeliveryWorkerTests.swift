@@ -3,7 +3,6 @@ import Glibc
 #endif
 import BelayCore
 import BelayDomain
-import BelaySQLite
 import BelayStorage
 import BelayTestSupport
 import BelayWebhooks
@@ -34,8 +33,8 @@ import Testing
 
     @Test func eventsGoInOrderInBatchesAndAFailureHoldsBackTheRest() throws {
         let directory = try TemporaryDirectory()
-        let pool = try SQLitePool(path: directory.file("belay.sqlite"))
-        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let policy = WebhookPolicy(batchSize: 4, allowPrivateAddresses: true)
         let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: policy))
@@ -91,8 +90,8 @@ import Testing
 
     @Test func aLowPriorityWorkerSendsFromThreadsAtBackgroundPriorityOnly() throws {
         let directory = try TemporaryDirectory()
-        let pool = try SQLitePool(path: directory.file("belay.sqlite"))
-        try Migrator.sqlite(directory: BelayProcess.packageRoot.appendingPathComponent("Migrations").path).migrate(pool)
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
         let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)

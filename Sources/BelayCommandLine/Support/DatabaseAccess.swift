@@ -66,6 +66,9 @@ extension CommandContext {
         guard requireCurrentSchema else { return database }
         let status = try Self.migrationFailures { try database.migrationStatus() }
         guard status.isCurrent else {
+            if status.applied.isEmpty {
+                throw CommandLineError.failure("The database at \(database.location) has no Belay tables yet. Run `belay migrate` to create them (or start `belay serve`, which migrates an empty database).")
+            }
             let names = status.pending.map(\.identifier).joined(separator: ", ")
             let backup = database.file == nil ? "Back it up with pg_dump" : "Back it up with `belay db backup FILE`"
             throw CommandLineError.failure("The database at \(database.location) is missing \(Plural.counted(status.pending.count, "migration")) this version of Belay needs (\(names)). \(backup), then run `belay migrate`.")

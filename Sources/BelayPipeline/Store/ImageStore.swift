@@ -196,8 +196,16 @@ public struct ImageStore: Sendable {
         return (removed, failures)
     }
 
+    /// Makes `directory` and the root, and the folders above the root that are missing (the
+    /// data directory itself on a club whose database is not a file in it).
     private func makeDirectory(_ directory: URL) throws {
-        for path in [root.path, directory.path] {
+        var ancestors: [String] = []
+        var parent = root.deletingLastPathComponent()
+        while parent.path != "/" && !FileManager.default.fileExists(atPath: parent.path) {
+            ancestors.insert(parent.path, at: 0)
+            parent = parent.deletingLastPathComponent()
+        }
+        for path in ancestors + [root.path, directory.path] {
             if mkdir(path, 0o755) != 0 && errno != EEXIST {
                 throw ImageStoreError.fromErrno(errno, path: path, operation: "create")
             }
