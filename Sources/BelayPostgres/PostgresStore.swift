@@ -7,7 +7,7 @@ import Synchronization
 /// points at the same database.
 ///
 /// Writes run on a few writer connections per process (`writerConnections`), grouped into
-/// `SERIALIZABLE` transactions (see `PostgresWriterEngine` and `GroupCommitWriter`), so every rule the domain checks inside
+/// `SERIALIZABLE` transactions (see `PostgresWriter`), so every rule the domain checks inside
 /// a write (capacity, one reward per attendance, the check-in lock-out, leases) holds across
 /// threads and nodes exactly as it does on SQLite's single writer: when two transactions
 /// conflict, the server aborts one (SQLSTATE 40001 or 40P01) and its group runs again after a
@@ -49,7 +49,7 @@ public final class PostgresStore: DatabaseStore {
     public let settings: Settings
     private let idle = Mutex<[ConnectionHolder]>([])
     private let slots: DispatchSemaphore
-    private let writer: GroupCommitWriter<PostgresWriterEngine>
+    private let writer: PostgresWriter
     private let notifier: PostgresNotifier
     /// Opens a connection with the session settings.
     private let connect: @Sendable () throws -> PostgresDatabase
@@ -77,14 +77,13 @@ public final class PostgresStore: DatabaseStore {
         self.retries = retries
         let notifier = PostgresNotifier(connect: connect)
         self.notifier = notifier
-        writer = GroupCommitWriter(engine: PostgresWriterEngine(connect: connect, notifier: notifier),
-                                   location: PostgresConnection.redacted(settings.url), threads: settings.writerConnections,
-                                   threadName: "belay-postgres-writer", maximumWritesPerCommit: settings.maximumWritesPerCommit,
-                                   maximumAttempts: settings.maximumAttempts, onRetry: { retries.count.add(1, ordering: .relaxed) })
+        writer = PostgresWriter(connect: connect, threads: settings.writerConnections,
+                                maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
+                                notifier: notifier, onRetry: { retries.count.add(1, ordering: .relaxed) })
     }
 
     deinit {
-        writer.stop(waiting: false)
+        writer.stop()
         notifier.stop()
     }
 
@@ -94,7 +93,7 @@ public final class PostgresStore: DatabaseStore {
 
     public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.submit(body, kind: .serializable, completion: completion)
+        writer.submit(body, completion: completion)
     }
 
     public func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T {
@@ -105,13 +104,15 @@ public final class PostgresStore: DatabaseStore {
         try submitAndWait(body, isolation: .readCommittedWithoutWaitingForFlush)
     }
 
-    private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriterEngine.Kind) throws -> T {
-        try writer.perform(body, kind: isolation)
+    private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriter.Isolation) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            try CompletionWait.result { completion in writer.submit(body, isolation: isolation, completion: completion) }
+        }
     }
 
     public func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                                then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.submit(body, kind: .readCommitted, completion: completion)
+        writer.submit(body, isolation: .readCommitted, completion: completion)
     }
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {
