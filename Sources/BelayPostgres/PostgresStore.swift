@@ -7,7 +7,7 @@ import Synchronization
 /// points at the same database.
 ///
 /// Writes run on a few writer connections per process (`writerConnections`), grouped into
-/// `SERIALIZABLE` transactions (see `PostgresWriter`), so every rule the domain checks inside
+/// `SERIALIZABLE` transactions (see `PostgresWriterEngine` and `GroupCommitWriter`), so every rule the domain checks inside
 /// a write (capacity, one reward per attendance, the check-in lock-out, leases) holds across
 /// threads and nodes exactly as it does on SQLite's single writer: when two transactions
 /// conflict, the server aborts one (SQLSTATE 40001 or 40P01) and its group runs again after a
@@ -49,7 +49,7 @@ public final class PostgresStore: DatabaseStore {
     public let settings: Settings
     private let idle = Mutex<[ConnectionHolder]>([])
     private let slots: DispatchSemaphore
-    private let writer: PostgresWriter
+    private let writer: GroupCommitWriter<PostgresWriterEngine>
     private let notifier: PostgresNotifier
     /// Opens a connection with the session settings.
     private let connect: @Sendable () throws -> PostgresDatabase
@@ -77,13 +77,14 @@ public final class PostgresStore: DatabaseStore {
         self.retries = retries
         let notifier = PostgresNotifier(connect: connect)
         self.notifier = notifier
-        writer = PostgresWriter(connect: connect, threads: settings.writerConnections,
-                                maximumWritesPerCommit: settings.maximumWritesPerCommit, maximumAttempts: settings.maximumAttempts,
-                                notifier: notifier, onRetry: { retries.count.add(1, ordering: .relaxed) })
+        writer = GroupCommitWriter(engine: PostgresWriterEngine(connect: connect, notifier: notifier),
+                                   location: PostgresConnection.redacted(settings.url), threads: settings.writerConnections,
+                                   threadName: "belay-postgres-writer", maximumWritesPerCommit: settings.maximumWritesPerCommit,
+                                   maximumAttempts: settings.maximumAttempts, onRetry: { retries.count.add(1, ordering: .relaxed) })
     }
 
     deinit {
-        writer.stop()
+        writer.stop(waiting: false)
         notifier.stop()
     }
 
@@ -93,7 +94,7 @@ public final class PostgresStore: DatabaseStore {
 
     public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.submit(body, completion: completion)
+        writer.submit(body, kind: .serializable, completion: completion)
     }
 
     public func lockedWrite<T>(_ body: (any Database) throws -> T) throws -> T {
@@ -104,15 +105,13 @@ public final class PostgresStore: DatabaseStore {
         try submitAndWait(body, isolation: .readCommittedWithoutWaitingForFlush)
     }
 
-    private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriter.Isolation) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            try CompletionWait.result { completion in writer.submit(body, isolation: isolation, completion: completion) }
-        }
+    private func submitAndWait<T>(_ body: (any Database) throws -> T, isolation: PostgresWriterEngine.Kind) throws -> T {
+        try writer.perform(body, kind: isolation)
     }
 
     public func lockedWrite<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                                then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.submit(body, isolation: .readCommitted, completion: completion)
+        writer.submit(body, kind: .readCommitted, completion: completion)
     }
 
     public func read<T>(_ body: (any Database) throws -> T) throws -> T {

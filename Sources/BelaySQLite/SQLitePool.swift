@@ -30,7 +30,8 @@ public final class SQLitePool: DatabaseStore {
     public let path: String
 
     public var location: String { path }
-    private let writer: WriterThread
+    private let writer: GroupCommitWriter<SQLiteWriterEngine>
+    private let writerEngine: SQLiteWriterEngine
     private let idleReaders: Mutex<[ConnectionBox]>
     private let readerSlots: DispatchSemaphore
     private let configuration: DatabaseConfiguration
@@ -58,8 +59,9 @@ public final class SQLitePool: DatabaseStore {
         // With full durability the syncer fsyncs the WAL after every group; starting its
         // writeback early would only add I/O beside those fsyncs.
         let writeback = inMemory || syncer != nil ? nil : WALWriteback(databasePath: path)
-        writer = WriterThread(connection: connection, path: path, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
-                              writeback: writeback, checkpointer: checkpointer, syncer: syncer)
+        writerEngine = SQLiteWriterEngine(connection: connection, writeback: writeback, checkpointer: checkpointer, syncer: syncer)
+        writer = GroupCommitWriter(engine: writerEngine, location: path, threadName: "belay-db-writer",
+                                   maximumWritesPerCommit: configuration.maximumWritesPerCommit)
         idleReaders = Mutex([])
         readerSlots = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
@@ -75,7 +77,7 @@ public final class SQLitePool: DatabaseStore {
     /// - Throws: what `body` throws; or `DatabaseError` when the write lock cannot be had
     ///   within the busy timeout or the commit fails (then nothing of `body` was kept).
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
-        try writer.perform(body, inTransaction: true)
+        try perform(body, inTransaction: true)
     }
 
     /// Queues `body` like `write` but returns at once: `completion` gets what `body` returned,
@@ -87,7 +89,7 @@ public final class SQLitePool: DatabaseStore {
     /// result on), and never call `write` from it.
     public func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                          then completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.submit(body, inTransaction: true, completion: completion)
+        writer.submit(body, kind: .write, completion: completion)
     }
 
     /// Runs `body` on the writer connection outside any transaction, one caller at a time;
@@ -95,7 +97,13 @@ public final class SQLitePool: DatabaseStore {
     /// manage their own transactions (the migrator). Writes queued before it commit first.
     /// - Throws: what `body` throws.
     public func writeWithoutTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try writer.perform(body, inTransaction: false)
+        try perform(body, inTransaction: false)
+    }
+
+    private func perform<T>(_ body: (SQLiteDatabase) throws -> T, inTransaction: Bool) throws -> T {
+        precondition(writerEngine.syncer?.isOnSyncThread != true,
+                     "SQLitePool.write was called from a write's completion; queue it with write(_:then:)")
+        return try writer.perform(body, kind: .write, inTransaction: inTransaction)
     }
 
     /// Runs `body` on a reader connection inside a read transaction, so it sees one
