@@ -38,12 +38,8 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
     struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
     // Suspend/resume lets a handler whose work runs on another thread (a write waiting for its
-    // group commit) free its HTTP thread until the work is done. poll(), not epoll: with epoll,
-    // MHD_quiesce_daemon races the worker threads to remove the listen socket from the epoll set,
-    // and libmicrohttpd aborts the process when it loses (daemon.c: "Failed to remove listen FD
-    // from epoll set"), which a stop with requests in flight can hit; with poll, quiescing only
-    // tells the workers to leave the listen socket out of their next poll.
-    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+    // group commit) free its HTTP thread until the work is done.
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_TURBO | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
     const char *host = options->host;
     if (host == NULL || host[0] == '\0') host = "0.0.0.0";

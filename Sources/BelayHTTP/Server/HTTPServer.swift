@@ -9,7 +9,7 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own poll loop,
+/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll loop,
 /// answering every request through one `HTTPResponder`.
 ///
 /// ```swift

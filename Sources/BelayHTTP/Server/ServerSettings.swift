@@ -5,7 +5,7 @@ public struct ServerSettings: Sendable, Equatable {
     public var host: String
     /// TCP port; 0 binds a free port, readable from `HTTPServer.port` after `start()`.
     public var port: Int
-    /// Worker threads, each running its own poll loop and the handlers of its connections;
+    /// Worker threads, each running its own epoll loop and the handlers of its connections;
     /// 0 uses one per CPU core. Handlers may block (e.g. on the database), so more threads than
     /// cores can help when they do.
     public var threads: Int

@@ -19,7 +19,7 @@ typedef struct belay_http_daemon_options {
     /// Numeric IPv4/IPv6 address or host name to bind; NULL or "" binds every interface.
     const char *host;
     uint16_t port;
-    /// Worker threads, each with its own poll loop; 1 means a single internal thread.
+    /// Worker threads, each with its own epoll loop; 1 means a single internal thread.
     unsigned int thread_count;
     /// Seconds of inactivity before a connection is closed; 0 disables the timeout.
     unsigned int connection_timeout_seconds;
