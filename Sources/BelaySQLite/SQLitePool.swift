@@ -67,7 +67,9 @@ public final class SQLitePool: DatabaseStore {
     }
 
     deinit {
-        writer.stop()
+        // The last reference can go with a write's completion, on the sync thread: waiting
+        // there for the writer, which waits for that thread to end, would never return.
+        writer.stop(waiting: writerEngine.syncer?.isOnSyncThread != true)
     }
 
     /// Runs `body` in a write transaction on the writer connection (`BEGIN IMMEDIATE`, shared

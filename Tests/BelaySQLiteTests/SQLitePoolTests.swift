@@ -187,6 +187,33 @@ import Testing
         #expect(try pool.read { try $0.scalar("SELECT count(*) FROM counters WHERE value = 7", as: Int64.self) } == 0)
     }
 
+    /// Holds a pool and lets go of it, in its own deinitialiser, before saying it is gone.
+    private final class PoolHolder: @unchecked Sendable {
+        var pool: SQLitePool?
+        let gone: DispatchSemaphore
+        init(_ pool: SQLitePool, gone: DispatchSemaphore) {
+            self.pool = pool
+            self.gone = gone
+        }
+        deinit {
+            pool = nil
+            gone.signal()
+        }
+    }
+
+    @Test func aPoolWhoseLastReferenceGoesWithAWritesCompletionStopsWithoutWaitingForItself() throws {
+        let directory = try TemporaryDirectory()
+        let gone = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        do {
+            // Full durability: the completion runs on the pool's sync thread, which the writer
+            // thread waits for when it ends.
+            let holder = PoolHolder(try SQLitePool(path: directory.file("last.sqlite")), gone: gone)
+            holder.pool?.write({ _ in release.wait() }, then: { _ in _ = holder })
+        }
+        release.signal()
+        #expect(gone.wait(timeout: .now() + 20) == .success, "the pool's deinitialiser returned")
+    }
+
     @Test func checkpointsKeepTheWALBoundedAndLoseNothingUnderAStreamOfCommits() throws {
         let path = directory.file("checkpointed.sqlite")
         let pages = 64
