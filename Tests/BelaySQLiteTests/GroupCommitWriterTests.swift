@@ -10,13 +10,19 @@ import Testing
 /// itself, a transaction that ends under the writes fails those run so far while the rest run in
 /// a new one, and a conflict runs the whole group again.
 @Suite struct GroupCommitWriterTests {
-    /// A pool whose writer is held by a first write until `release` is signalled.
+    /// A pool whose writer is held by a first write until `release` is signalled. It returns
+    /// once that write runs, so that what is queued next cannot join its group.
     private func heldPool() throws -> (SQLitePool, DispatchSemaphore, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let pool = try SQLitePool(path: directory.file("group.sqlite3"))
         try pool.write { try $0.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
+        let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        pool.write({ _ in release.wait() }, then: { _ in })
+        pool.write({ _ in
+            holding.signal()
+            release.wait()
+        }, then: { _ in })
+        holding.wait()
         return (pool, release, directory)
     }
 
@@ -84,8 +90,13 @@ import Testing
         let engine = SQLiteWriterEngine(connection: ConnectionBox(database), writeback: nil, checkpointer: nil, syncer: nil)
         let writer = GroupCommitWriter(engine: engine, location: "retry.sqlite3", threadName: "test-writer",
                                        maximumWritesPerCommit: 8, maximumAttempts: 3)
+        let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        writer.submit({ _ in release.wait() }, kind: .write, completion: { _ in })
+        writer.submit({ _ in
+            holding.signal()
+            release.wait()
+        }, kind: .write, completion: { _ in })
+        holding.wait()
         let runs = Atomic<Int>(0)
         let outcomes = Mutex<[Int]>([])
         let done = DispatchGroup()
