@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "http_shim.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -125,11 +127,57 @@ uint16_t belay_http_bound_port(belay_http_daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+static void belay_http_log_still_listening(const belay_http_daemon *daemon) {
+    if (daemon->log_function != NULL) {
+        daemon->log_function(daemon->log_context,
+                             "could not stop listening; new connections are still accepted while requests finish");
+    }
+}
+
+/* libmicrohttpd's own MHD_quiesce_daemon races its epoll workers: a worker that sees the
+   daemon quiesced removes the listening socket from its epoll set, and the quiesce call then
+   fails to remove it again and aborts the process ("Failed to remove listen FD from epoll
+   set"). Instead the listening socket's descriptor is pointed at a placeholder: a socket
+   listening on an unannounced loopback port that no client knows. Closing the real socket
+   this way refuses new connections at once and drops it from every epoll set with it, while
+   the workers keep a valid descriptor that never becomes readable; MHD_stop_daemon closes the
+   placeholder later. */
 void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
     if (daemon->quiesced) return;
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info == NULL || info->listen_fd == MHD_INVALID_SOCKET) return;
+    MHD_socket listening = info->listen_fd;
+    struct sockaddr_storage bound;
+    socklen_t bound_size = sizeof bound;
+    if (getsockname(listening, (struct sockaddr *)&bound, &bound_size) != 0) return;
+    int family = bound.ss_family == AF_INET6 ? AF_INET6 : AF_INET;
+    int placeholder = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (placeholder < 0) {
+        belay_http_log_still_listening(daemon);
+        return;
+    }
+    struct sockaddr_storage loopback;
+    memset(&loopback, 0, sizeof loopback);
+    socklen_t loopback_size;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 *ipv6 = (struct sockaddr_in6 *)&loopback;
+        ipv6->sin6_family = AF_INET6;
+        ipv6->sin6_addr = in6addr_loopback;
+        loopback_size = sizeof *ipv6;
+    } else {
+        struct sockaddr_in *ipv4 = (struct sockaddr_in *)&loopback;
+        ipv4->sin_family = AF_INET;
+        ipv4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        loopback_size = sizeof *ipv4;
+    }
+    if (bind(placeholder, (struct sockaddr *)&loopback, loopback_size) != 0 || listen(placeholder, 1) != 0
+        || dup3(placeholder, listening, O_CLOEXEC) < 0) {
+        close(placeholder);
+        belay_http_log_still_listening(daemon);
+        return;
+    }
+    close(placeholder);
     daemon->quiesced = 1;
-    MHD_socket listening = MHD_quiesce_daemon(daemon->daemon);
-    if (listening != MHD_INVALID_SOCKET) close(listening);
 }
 
 void belay_http_stop_daemon(belay_http_daemon *daemon) {

@@ -55,8 +55,9 @@ belay_http_daemon *belay_http_start_daemon(const belay_http_daemon_options *opti
 /// 0 when it cannot be read.
 uint16_t belay_http_bound_port(belay_http_daemon *daemon);
 
-/// Stops accepting connections (closes the listening socket); requests on open connections
-/// are still served. Safe to call more than once.
+/// Stops accepting connections (closes the listening socket, so connecting is refused);
+/// requests on open connections are still served. Safe to call more than once; when the
+/// socket cannot be closed this way the log function is told and connections are still taken.
 void belay_http_quiesce_daemon(belay_http_daemon *daemon);
 
 /// Closes every connection, joins the worker threads and frees the daemon. After this returns
