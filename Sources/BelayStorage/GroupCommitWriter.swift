@@ -144,7 +144,7 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
     }
 
     /// True on one of this writer's threads.
-    public var isOnWriterThread: Bool {
+    var isOnWriterThread: Bool {
         condition.lock()
         defer { condition.unlock() }
         return threadIDs.contains { pthread_equal($0, pthread_self()) != 0 }
@@ -201,13 +201,18 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
                     share = min(maximumWritesPerCommit, (waiting + threadCount - 1) / threadCount)
                 }
                 if exclusive { exclusiveGroupRunning = true }
+                // One pass: the batch out, the rest kept in their order.
                 var batch: [PendingWrite] = []
-                var taken = IndexSet()
-                for position in eligible.indices where batch.count < share && queue[position].kind == kind {
-                    batch.append(queue[position])
-                    taken.insert(position)
+                var rest: [PendingWrite] = []
+                rest.reserveCapacity(queue.count)
+                for (position, pending) in queue.enumerated() {
+                    if eligible.indices.contains(position) && batch.count < share && pending.kind == kind {
+                        batch.append(pending)
+                    } else {
+                        rest.append(pending)
+                    }
                 }
-                queue = queue.enumerated().filter { !taken.contains($0.offset) }.map(\.element)
+                queue = rest
                 return batch
             }
             if queue.isEmpty && isStopping { return nil }
