@@ -36,6 +36,18 @@ import Testing
         #expect(unfolded.hasSuffix("DESCRIPTION:a\\,b\\;c\\\\d\\ne\\nfg\r\n"))
     }
 
+    @Test func ifNoneMatchIsAListOfTagsComparedWeakly() {
+        let etag = "\"abc\""
+        #expect(APIRoutes.matches(ifNoneMatch: "\"abc\"", etag: etag))
+        #expect(APIRoutes.matches(ifNoneMatch: "W/\"abc\"", etag: etag))
+        #expect(APIRoutes.matches(ifNoneMatch: "\"x\", \t W/\"abc\" ", etag: etag))
+        #expect(APIRoutes.matches(ifNoneMatch: " * ", etag: etag))
+        #expect(!APIRoutes.matches(ifNoneMatch: "\"abcd\"", etag: etag))
+        #expect(!APIRoutes.matches(ifNoneMatch: "abc", etag: etag))
+        #expect(!APIRoutes.matches(ifNoneMatch: "", etag: etag))
+        #expect(!APIRoutes.matches(ifNoneMatch: "w/\"abc\"", etag: etag), "the weak prefix is case-sensitive")
+    }
+
     @Test func theOffsetFormat() {
         #expect(ICalendarTime.offset(9 * 3600) == "+0900")
         #expect(ICalendarTime.offset(-(3 * 3600 + 30 * 60)) == "-0330")

@@ -1,4 +1,5 @@
 import BelayCore
+import Foundation
 import Testing
 
 @Suite struct DigestTests {
@@ -7,6 +8,24 @@ import Testing
         #expect(ContentDigest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(ContentDigest.hex(of: Array("abc".utf8)) == ContentDigest.hex(of: "abc"))
         #expect(Crypto.hex([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
+    }
+
+    @Test func base64URLIsRFC4648sURLAlphabetWithoutPadding() {
+        #expect(Crypto.base64URL([]) == "")
+        #expect(Crypto.base64URL(Array("f".utf8)) == "Zg")
+        #expect(Crypto.base64URL(Array("fo".utf8)) == "Zm8")
+        #expect(Crypto.base64URL(Array("foo".utf8)) == "Zm9v")
+        #expect(Crypto.base64URL(Array("foobar".utf8)) == "Zm9vYmFy")
+        #expect(Crypto.base64URL([0xFB, 0xFF, 0xBF]) == "-_-_", "62 and 63 are - and _")
+        // Every length up to 100, against Foundation's standard alphabet translated by hand.
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...100 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Crypto.base64URL(bytes) == expected)
+            #expect(Crypto.decodeBase64URL(Crypto.base64URL(bytes)) == bytes)
+        }
     }
 
     @Test func hmacMatchesRFC4231() {

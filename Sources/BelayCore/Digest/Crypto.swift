@@ -41,11 +41,26 @@ public enum Crypto {
     }
 
     /// Base64url without padding (RFC 4648 §5), safe in URLs and headers.
+    /// Encoded by libcrypto and turned into the URL alphabet in place: tokens are made on every
+    /// sign-in and refresh, and a calendar feed's is checked on every request.
     public static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        guard !bytes.isEmpty else { return "" }
+        var encoded = [UInt8](repeating: 0, count: 4 * ((bytes.count + 2) / 3) + 1)
+        let written = encoded.withUnsafeMutableBufferPointer { output in
+            bytes.withUnsafeBufferPointer { input in
+                EVP_EncodeBlock(output.baseAddress, input.baseAddress, Int32(input.count))
+            }
+        }
+        var end = Int(max(0, written))
+        while end > 0 && encoded[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        for index in 0..<end {
+            switch encoded[index] {
+            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: encoded[..<end], as: UTF8.self)
     }
 
     /// Decodes base64url without padding; nil when malformed.

@@ -23,6 +23,11 @@ public struct RateLimitPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Time to earn back one request, in nanoseconds; whole nanoseconds, so that the limiter
     /// counts exactly.
     let nanosecondsPerToken: UInt64
+    /// The name as a structured-field string, and the `RateLimit-Policy` member: made once, since
+    /// every limited response carries them.
+    let quotedName: String
+    /// `"auth";q=10;w=60`: the policy as one member of a `RateLimit-Policy` field.
+    public let fieldValue: String
 
     /// The longest a bucket may take to fill from empty (2^60 ns, about 36 years): keeps every sum of
     /// nanoseconds the limiter makes far from overflow.
@@ -55,6 +60,8 @@ public struct RateLimitPolicy: Sendable, Hashable, CustomStringConvertible {
         self.refillPerSecond = refillPerSecond
         self.window = window
         nanosecondsPerToken = nanoseconds
+        quotedName = Self.structuredString(name)
+        fieldValue = "\(quotedName);q=\(capacity);w=\(window)"
     }
 
     /// A quota of `requests` per `perSeconds` seconds: a burst of `requests`, earned back
@@ -70,9 +77,6 @@ public struct RateLimitPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The quota stated to clients (`q`): the capacity, the most a caller can have in hand, so
     /// that `RateLimit`'s remaining `r` never exceeds it.
     public var quota: Int { capacity }
-
-    /// `"auth";q=10;w=60`: the policy as one member of a `RateLimit-Policy` field.
-    public var fieldValue: String { "\(Self.structuredString(name));q=\(quota);w=\(window)" }
 
     public var description: String { fieldValue }
 

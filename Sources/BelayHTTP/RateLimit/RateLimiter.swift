@@ -201,6 +201,6 @@ public struct RateLimitDecision: Sendable, Hashable {
 
     /// `"auth";r=3;t=20`: this decision as one member of a `RateLimit` field.
     public func fieldValue(policy: RateLimitPolicy) -> String {
-        "\(RateLimitPolicy.structuredString(policy.name));r=\(remaining);t=\(allowed ? resetSeconds : retryAfterSeconds)"
+        "\(policy.quotedName);r=\(remaining);t=\(allowed ? resetSeconds : retryAfterSeconds)"
     }
 }

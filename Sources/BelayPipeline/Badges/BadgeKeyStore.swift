@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 import Foundation
 import Glibc
+import Synchronization
 
 /// The club's badge signing keys, in a directory of their own under the data directory
 /// (`<data>/badge-keys`, mode 0700): one `<thumbprint>.key` file per key (the base64url seed,
@@ -14,9 +15,16 @@ import Glibc
 /// a temporary name and renamed into place.
 public struct BadgeKeyStore: Sendable {
     public let directory: URL
+    /// The paths `revision()` looks at, worked out once: it runs on every request for a
+    /// public badge answer, where building them from the URL cost more than the rest.
+    private let directoryPath: String
+    private let currentPath: String
+    private let lastRevision = RevisionMemo()
 
     public init(directory: URL) {
         self.directory = directory
+        directoryPath = directory.path
+        currentPath = directory.appendingPathComponent("current").path
     }
 
     /// The key that signs new badges, made on first use.
@@ -57,13 +65,8 @@ public struct BadgeKeyStore: Sendable {
     /// cheap enough to ask on every request, so that what is built from the keys (the issuer
     /// profile, the status lists) is kept exactly until they change.
     public func revision() -> String {
-        func stamp(_ path: String) -> String {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return "-" }
-            return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-                + ":\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-        }
-        return stamp(directory.path) + "|" + stamp(directory.appendingPathComponent("current").path)
+        let stamps = FileStamps(directory: FileStamp(path: directoryPath), current: FileStamp(path: currentPath))
+        return lastRevision.text(for: stamps)
     }
 
     /// The key with this thumbprint, or nil when there is none.
@@ -135,5 +138,53 @@ public struct BadgeKeyStore: Sendable {
         } catch {
             throw PipelineError.invalidSetting("badge key", "cannot write \(target.path) (\(error.reason)); check that the data directory is writable")
         }
+    }
+}
+
+/// What `stat` says of a file that changes when it is replaced or written; nil fields when it
+/// cannot be read.
+private struct FileStamp: Equatable {
+    var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = 0
+    var modified: timespec = timespec(), changed: timespec = timespec()
+    let exists: Bool
+
+    init(path: String) {
+        var info = stat()
+        exists = stat(path, &info) == 0
+        guard exists else { return }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+        changed = info.st_ctim
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.exists == b.exists && a.device == b.device && a.inode == b.inode && a.size == b.size
+            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+    }
+
+    var text: String {
+        guard exists else { return "-" }
+        return "\(device):\(inode):\(size):\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
+    }
+}
+
+private struct FileStamps: Equatable {
+    let directory: FileStamp
+    let current: FileStamp
+}
+
+/// The revision text of the stamps seen last, so that unchanged keys cost two `stat` calls
+/// and a comparison rather than a string built on every request.
+private final class RevisionMemo: Sendable {
+    private let last = Mutex<(stamps: FileStamps, text: String)?>(nil)
+
+    func text(for stamps: FileStamps) -> String {
+        if let known = last.withLock({ $0 }), known.stamps == stamps { return known.text }
+        let text = stamps.directory.text + "|" + stamps.current.text
+        last.withLock { $0 = (stamps, text) }
+        return text
     }
 }
