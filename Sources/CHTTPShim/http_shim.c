@@ -142,20 +142,10 @@ static void belay_http_log_still_listening(const belay_http_daemon *daemon) {
    this way refuses new connections at once and drops it from every epoll set with it, while
    the workers keep a valid descriptor that never becomes readable; MHD_stop_daemon closes the
    placeholder later. */
-void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
-    if (daemon->quiesced) return;
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->daemon, MHD_DAEMON_INFO_LISTEN_FD);
-    if (info == NULL || info->listen_fd == MHD_INVALID_SOCKET) return;
-    MHD_socket listening = info->listen_fd;
-    struct sockaddr_storage bound;
-    socklen_t bound_size = sizeof bound;
-    if (getsockname(listening, (struct sockaddr *)&bound, &bound_size) != 0) return;
-    int family = bound.ss_family == AF_INET6 ? AF_INET6 : AF_INET;
+/* A non-blocking socket listening on loopback at a port the kernel picks; -1 when it cannot be had. */
+static int belay_http_listening_placeholder(int family) {
     int placeholder = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (placeholder < 0) {
-        belay_http_log_still_listening(daemon);
-        return;
-    }
+    if (placeholder < 0) return -1;
     struct sockaddr_storage loopback;
     memset(&loopback, 0, sizeof loopback);
     socklen_t loopback_size;
@@ -170,9 +160,30 @@ void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
         ipv4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         loopback_size = sizeof *ipv4;
     }
-    if (bind(placeholder, (struct sockaddr *)&loopback, loopback_size) != 0 || listen(placeholder, 1) != 0
-        || dup3(placeholder, listening, O_CLOEXEC) < 0) {
+    if (bind(placeholder, (struct sockaddr *)&loopback, loopback_size) != 0 || listen(placeholder, 1) != 0) {
         close(placeholder);
+        return -1;
+    }
+    return placeholder;
+}
+
+void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
+    if (daemon->quiesced) return;
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info == NULL || info->listen_fd == MHD_INVALID_SOCKET) {
+        belay_http_log_still_listening(daemon);
+        return;
+    }
+    MHD_socket listening = info->listen_fd;
+    struct sockaddr_storage bound;
+    socklen_t bound_size = sizeof bound;
+    int family = getsockname(listening, (struct sockaddr *)&bound, &bound_size) == 0 && bound.ss_family == AF_INET6
+        ? AF_INET6 : AF_INET;
+    int placeholder = belay_http_listening_placeholder(family);
+    /* Without IPv6 on loopback, an IPv4 placeholder serves as well: only the number is kept. */
+    if (placeholder < 0 && family == AF_INET6) placeholder = belay_http_listening_placeholder(AF_INET);
+    if (placeholder < 0 || dup3(placeholder, listening, O_CLOEXEC) < 0) {
+        if (placeholder >= 0) close(placeholder);
         belay_http_log_still_listening(daemon);
         return;
     }

@@ -3,6 +3,7 @@ import BelayHTTP
 import BelayTestSupport
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
@@ -271,6 +272,78 @@ struct HTTPServerTests {
         stopped.wait()
         #expect(!server.isRunning)
         #expect(server.port == 0)
+    }
+
+    /// Connects to `[::1]:port` and sends `request`; the socket, or the connect's errno.
+    private static func connectIPv6(port: Int, sending request: [UInt8]? = nil) -> Result<Int32, POSIXError> {
+        let socket = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(port).bigEndian)
+        address.sin6_addr = in6addr_loopback
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        guard connected == 0 else {
+            let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            close(socket)
+            return .failure(failure)
+        }
+        if let request { _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) } }
+        return .success(socket)
+    }
+
+    /// Whether this machine can listen on `::1`.
+    static let hasIPv6Loopback: Bool = {
+        let socket = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        } == 0
+    }()
+
+    @Test("stop() on an IPv6 address refuses new connections while the request in flight finishes",
+          .enabled(if: hasIPv6Loopback, "this machine has no IPv6 loopback"))
+    func gracefulStopOnIPv6() throws {
+        let handlerEntered = DispatchSemaphore(value: 0), releaseHandler = DispatchSemaphore(value: 0)
+        let draining = DispatchSemaphore(value: 0)
+        let messages = Mutex<[String]>([])
+        let sink = ObservingLogSink { entry in
+            messages.withLock { $0.append(entry.message) }
+            if entry.message.hasPrefix("stopping") { draining.signal() }
+        }
+        let logger = Logger(label: "http", sink: sink)
+        let router = Router(context: BasicRequestContext.self, logger: logger)
+        router.get("/slow") { _, _ in
+            handlerEntered.signal()
+            releaseHandler.wait()
+            return .text("finished")
+        }
+        let server = HTTPServer(settings: ServerSettings(host: "::1", port: 0, threads: 2), responder: router.buildResponder(), logger: logger)
+        try server.start()
+        let port = server.port
+        let inFlight = try Self.connectIPv6(port: port, sending: HTTPTestClient.requestBytes("GET", "/slow")).get()
+        defer { close(inFlight) }
+        #expect(handlerEntered.wait(timeout: .now() + 10) == .success)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.stop(gracePeriod: .seconds(30))
+            stopped.signal()
+        }
+        #expect(draining.wait(timeout: .now() + 10) == .success)
+        switch Self.connectIPv6(port: port) {
+        case let .success(socket):
+            close(socket)
+            Issue.record("a connection was accepted while the server drained")
+        case let .failure(error):
+            #expect(error.code == .ECONNREFUSED)
+        }
+        releaseHandler.signal()
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
+        #expect(!messages.withLock { $0 }.contains { $0.contains("could not stop listening") })
     }
 
     @Test("a stopped server can be started again")
