@@ -134,14 +134,6 @@ static void belay_http_log_still_listening(const belay_http_daemon *daemon) {
     }
 }
 
-/* libmicrohttpd's own MHD_quiesce_daemon races its epoll workers: a worker that sees the
-   daemon quiesced removes the listening socket from its epoll set, and the quiesce call then
-   fails to remove it again and aborts the process ("Failed to remove listen FD from epoll
-   set"). Instead the listening socket's descriptor is pointed at a placeholder: a socket
-   listening on an unannounced loopback port that no client knows. Closing the real socket
-   this way refuses new connections at once and drops it from every epoll set with it, while
-   the workers keep a valid descriptor that never becomes readable; MHD_stop_daemon closes the
-   placeholder later. */
 /* A non-blocking socket listening on loopback at a port the kernel picks; -1 when it cannot be had. */
 static int belay_http_listening_placeholder(int family) {
     int placeholder = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -167,6 +159,14 @@ static int belay_http_listening_placeholder(int family) {
     return placeholder;
 }
 
+/* libmicrohttpd's own MHD_quiesce_daemon races its epoll workers: a worker that sees the
+   daemon quiesced removes the listening socket from its epoll set, and the quiesce call then
+   fails to remove it again and aborts the process ("Failed to remove listen FD from epoll
+   set"). Instead the listening socket's descriptor is pointed at a placeholder: a socket
+   listening on an unannounced loopback port that no client knows. Closing the real socket
+   this way refuses new connections at once and drops it from every epoll set with it, while
+   the workers keep a valid descriptor that never becomes readable; MHD_stop_daemon closes the
+   placeholder later. */
 void belay_http_quiesce_daemon(belay_http_daemon *daemon) {
     if (daemon->quiesced) return;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->daemon, MHD_DAEMON_INFO_LISTEN_FD);

@@ -233,38 +233,19 @@ struct HTTPServerTests {
 
     @Test("stop() stops accepting, finishes the request in flight, then returns")
     func gracefulStop() throws {
-        let handlerEntered = DispatchSemaphore(value: 0)
-        let releaseHandler = DispatchSemaphore(value: 0)
-        let draining = DispatchSemaphore(value: 0)
-        let sink = ObservingLogSink { entry in
-            if entry.message.hasPrefix("stopping") { draining.signal() }
-        }
-        let logger = Logger(label: "http", sink: sink)
-        let router = Router(context: BasicRequestContext.self, logger: logger)
-        router.addStandardMiddleware(logger: logger)
-        router.get("/slow") { _, _ in
-            handlerEntered.signal()
-            releaseHandler.wait()
-            return .text("finished")
-        }
-        let server = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 2), responder: router.buildResponder(), logger: logger)
-        try server.start()
-        let port = server.port
+        let slow = try SlowServer(host: "127.0.0.1")
+        let server = slow.server, port = server.port
         let client = try HTTPTestClient(port: port)
         try client.send(HTTPTestClient.requestBytes("GET", "/slow"))
-        handlerEntered.wait()
+        slow.handlerEntered.wait()
 
-        let stopped = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            server.stop(gracePeriod: .seconds(30))
-            stopped.signal()
-        }
-        draining.wait()
+        let stopped = slow.stopInBackground()
+        slow.draining.wait()
         // No longer accepting, but not finished either.
         #expect(throws: HTTPTestClientError.self) { try HTTPTestClient(port: port) }
         #expect(stopped.wait(timeout: .now()) == .timedOut)
 
-        releaseHandler.signal()
+        slow.releaseHandler.signal()
         let response = try client.readResponse()
         #expect(response.status == 200)
         #expect(response.text == "finished")
@@ -277,13 +258,7 @@ struct HTTPServerTests {
     /// Connects to `[::1]:port` and sends `request`; the socket, or the connect's errno.
     private static func connectIPv6(port: Int, sending request: [UInt8]? = nil) -> Result<Int32, POSIXError> {
         let socket = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_port = in_port_t(UInt16(port).bigEndian)
-        address.sin6_addr = in6addr_loopback
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        }
+        let connected = withIPv6Loopback(port: port) { connect(socket, $0, $1) }
         guard connected == 0 else {
             let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             close(socket)
@@ -297,43 +272,30 @@ struct HTTPServerTests {
     static let hasIPv6Loopback: Bool = {
         let socket = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
+        return withIPv6Loopback(port: 0) { bind(socket, $0, $1) } == 0
+    }()
+
+    /// Calls `body` with the address `[::1]:port` and its length.
+    private static func withIPv6Loopback(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(port).bigEndian)
         address.sin6_addr = in6addr_loopback
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        } == 0
-    }()
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+    }
 
     @Test("stop() on an IPv6 address refuses new connections while the request in flight finishes",
           .enabled(if: hasIPv6Loopback, "this machine has no IPv6 loopback"))
     func gracefulStopOnIPv6() throws {
-        let handlerEntered = DispatchSemaphore(value: 0), releaseHandler = DispatchSemaphore(value: 0)
-        let draining = DispatchSemaphore(value: 0)
-        let messages = Mutex<[String]>([])
-        let sink = ObservingLogSink { entry in
-            messages.withLock { $0.append(entry.message) }
-            if entry.message.hasPrefix("stopping") { draining.signal() }
-        }
-        let logger = Logger(label: "http", sink: sink)
-        let router = Router(context: BasicRequestContext.self, logger: logger)
-        router.get("/slow") { _, _ in
-            handlerEntered.signal()
-            releaseHandler.wait()
-            return .text("finished")
-        }
-        let server = HTTPServer(settings: ServerSettings(host: "::1", port: 0, threads: 2), responder: router.buildResponder(), logger: logger)
-        try server.start()
-        let port = server.port
+        let slow = try SlowServer(host: "::1")
+        let port = slow.server.port
         let inFlight = try Self.connectIPv6(port: port, sending: HTTPTestClient.requestBytes("GET", "/slow")).get()
         defer { close(inFlight) }
-        #expect(handlerEntered.wait(timeout: .now() + 10) == .success)
-        let stopped = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            server.stop(gracePeriod: .seconds(30))
-            stopped.signal()
-        }
-        #expect(draining.wait(timeout: .now() + 10) == .success)
+        #expect(slow.handlerEntered.wait(timeout: .now() + 10) == .success)
+        let stopped = slow.stopInBackground()
+        #expect(slow.draining.wait(timeout: .now() + 10) == .success)
         switch Self.connectIPv6(port: port) {
         case let .success(socket):
             close(socket)
@@ -341,9 +303,9 @@ struct HTTPServerTests {
         case let .failure(error):
             #expect(error.code == .ECONNREFUSED)
         }
-        releaseHandler.signal()
+        slow.releaseHandler.signal()
         #expect(stopped.wait(timeout: .now() + 30) == .success)
-        #expect(!messages.withLock { $0 }.contains { $0.contains("could not stop listening") })
+        #expect(!slow.log.entries.contains { $0.message.contains("could not stop listening") })
     }
 
     @Test("a stopped server can be started again")
@@ -356,5 +318,45 @@ struct HTTPServerTests {
         try server.start()
         defer { server.stop() }
         #expect(try HTTPTestClient.request(port: server.port, "GET", "/").text == "up")
+    }
+}
+
+/// A started server whose `GET /slow` waits for `releaseHandler`, for the graceful-stop tests:
+/// it says when the handler is entered and when the server logs that it is draining.
+private struct SlowServer {
+    let server: HTTPServer
+    let handlerEntered = DispatchSemaphore(value: 0)
+    let releaseHandler = DispatchSemaphore(value: 0)
+    let draining = DispatchSemaphore(value: 0)
+    /// Everything the server logged.
+    let log = CapturingLogSink()
+
+    init(host: String) throws {
+        let (entered, release, draining, log) = (handlerEntered, releaseHandler, draining, log)
+        let sink = ObservingLogSink { entry in
+            log.write(entry)
+            if entry.message.hasPrefix("stopping") { draining.signal() }
+        }
+        let logger = Logger(label: "http", sink: sink)
+        let router = Router(context: BasicRequestContext.self, logger: logger)
+        router.addStandardMiddleware(logger: logger)
+        router.get("/slow") { _, _ in
+            entered.signal()
+            release.wait()
+            return .text("finished")
+        }
+        server = HTTPServer(settings: ServerSettings(host: host, port: 0, threads: 2), responder: router.buildResponder(), logger: logger)
+        try server.start()
+    }
+
+    /// Stops the server (30 s grace) on another thread; the semaphore is signalled when it returns.
+    func stopInBackground() -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        let server = server
+        DispatchQueue.global().async {
+            server.stop(gracePeriod: .seconds(30))
+            stopped.signal()
+        }
+        return stopped
     }
 }

@@ -141,33 +141,29 @@ public struct BadgeKeyStore: Sendable {
     }
 }
 
-/// What `stat` says of a file that changes when it is replaced or written; nil fields when it
-/// cannot be read.
+/// What `stat` says of a file that changes when it is replaced or written; all zero, and
+/// `exists` false, when it cannot be read.
 private struct FileStamp: Equatable {
-    var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = 0
-    var modified: timespec = timespec(), changed: timespec = timespec()
     let exists: Bool
+    let device: UInt64, inode: UInt64, size: Int64
+    let modifiedSeconds: Int, modifiedNanoseconds: Int, changedSeconds: Int, changedNanoseconds: Int
 
     init(path: String) {
         var info = stat()
         exists = stat(path, &info) == 0
-        guard exists else { return }
+        if !exists { info = stat() }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = info.st_mtim
-        changed = info.st_ctim
-    }
-
-    static func == (a: FileStamp, b: FileStamp) -> Bool {
-        a.exists == b.exists && a.device == b.device && a.inode == b.inode && a.size == b.size
-            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        modifiedSeconds = info.st_mtim.tv_sec
+        modifiedNanoseconds = info.st_mtim.tv_nsec
+        changedSeconds = info.st_ctim.tv_sec
+        changedNanoseconds = info.st_ctim.tv_nsec
     }
 
     var text: String {
         guard exists else { return "-" }
-        return "\(device):\(inode):\(size):\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
+        return "\(device):\(inode):\(size):\(modifiedSeconds).\(modifiedNanoseconds):\(changedSeconds).\(changedNanoseconds)"
     }
 }
 
