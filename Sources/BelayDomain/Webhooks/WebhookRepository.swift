@@ -92,13 +92,16 @@ enum WebhookRepository {
 
     /// The turn of a new delivery about the subject bound at `subject` to the endpoint named
     /// by the SQL expression `endpoint`: one after the subject's last pending delivery to it,
-    /// else the turn its queue is at (its first pending delivery's), else 0. Both through the
-    /// partial indexes of pending deliveries.
+    /// else the turn its queue is at (its first pending delivery's), else 0. Both are the first
+    /// entry of a partial index of pending deliveries in the order it keeps (`ORDER BY … LIMIT
+    /// 1` rather than `max`/`min`, which a server without statistics of the table planned as a
+    /// read of every pending delivery of the endpoint, through the other index).
     static func nextTurn(endpoint: String, subject: String) -> String {
         """
-        coalesce((SELECT max(p.turn) + 1 FROM webhook_deliveries p
-                  WHERE p.endpoint_id = \(endpoint) AND p.subject = \(subject) AND p.status = 'pending'),
-                 (SELECT min(p.turn) FROM webhook_deliveries p WHERE p.endpoint_id = \(endpoint) AND p.status = 'pending'),
+        coalesce((SELECT p.turn + 1 FROM webhook_deliveries p
+                  WHERE p.endpoint_id = \(endpoint) AND p.subject = \(subject) AND p.status = 'pending' ORDER BY p.turn DESC LIMIT 1),
+                 (SELECT p.turn FROM webhook_deliveries p WHERE p.endpoint_id = \(endpoint) AND p.status = 'pending'
+                  ORDER BY p.turn LIMIT 1),
                  0)
         """
     }
@@ -305,11 +308,15 @@ enum WebhookRepository {
 
     /// Whether some endpoint's head delivery is due at `now` and not held.
     static func hasDue(now: Date, in db: Database) throws -> Bool {
+        // Each head is looked up by its id, one endpoint at a time (a subquery per endpoint rather
+        // than a join), so that the plan reads one row per endpoint whatever the server believes
+        // of the table's size: a join planned while the table looked empty read all of it.
         try db.scalar("""
-            SELECT 1 FROM (SELECT \(queueHead) AS id
+            SELECT 1 FROM (SELECT (SELECT h.id FROM webhook_deliveries h
+                                   WHERE h.id = \(queueHead)
+                                     AND h.next_attempt_at <= ?1 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?1)) AS due
                            FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.removed_at IS NULL) heads
-            JOIN webhook_deliveries h ON h.id = heads.id
-            WHERE h.next_attempt_at <= ?1 AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= ?1)
+            WHERE due IS NOT NULL
             LIMIT 1
             """, [now], as: Int.self) != nil
     }
