@@ -398,11 +398,11 @@ struct ConfigurationValidator {
         let mail = BelayConfiguration.Mail(smtpURL: smtpURL, username: string("mail.username"), password: string("mail.password"),
                                            from: from, requireTLS: requireTLS == 1)
         let rateLimits = BelayConfiguration.RateLimits(
-            authPerAddressPerMinute: atLeast(1, "rate_limits.auth_per_address_per_minute", unit: "request"),
-            authPerEmailPerHour: atLeast(1, "rate_limits.auth_per_email_per_hour", unit: "message"),
-            writesPerMemberPerMinute: atLeast(1, "rate_limits.writes_per_member_per_minute", unit: "request"),
-            shareEventsPerMemberPerMinute: atLeast(1, "rate_limits.share_events_per_member_per_minute", unit: "request"),
-            publicPerAddressPerMinute: atLeast(1, "rate_limits.public_per_address_per_minute", unit: "request"))
+            authPerAddressPerMinute: atLeast(0, "rate_limits.auth_per_address_per_minute", unit: "requests", why: "0 switches the limit off"),
+            authPerEmailPerHour: atLeast(0, "rate_limits.auth_per_email_per_hour", unit: "messages", why: "0 switches the limit off"),
+            writesPerMemberPerMinute: atLeast(0, "rate_limits.writes_per_member_per_minute", unit: "requests", why: "0 switches the limit off"),
+            shareEventsPerMemberPerMinute: atLeast(0, "rate_limits.share_events_per_member_per_minute", unit: "requests", why: "0 switches the limit off"),
+            publicPerAddressPerMinute: atLeast(0, "rate_limits.public_per_address_per_minute", unit: "requests", why: "0 switches the limit off"))
         let apns = BelayConfiguration.Push.APNs(
             keyFile: string("push.apns.key_file"), keyID: string("push.apns.key_id"), teamID: string("push.apns.team_id"),
             url: httpURL("push.apns.url", example: "https://api.push.apple.com"),

@@ -58,4 +58,19 @@ import Testing
         // The API's health and the document are never limited.
         #expect(fixture.get("/healthz").status == 200)
     }
+
+    @Test func aLimitOfZeroIsOff() throws {
+        let fixture = try APIFixture(settings: ["rate_limits": ["writes_per_member_per_minute": 0, "public_per_address_per_minute": 0,
+                                                                "auth_per_address_per_minute": 0]])
+        let ana = try fixture.member()
+        let meetup = try fixture.meetup()
+        // Past any burst a limit could have: every change passes, and none says it is limited.
+        let changes = (0..<300).map { index in fixture.post("/v1/meetups/\(meetup.id)/\(index % 2 == 0 ? "join" : "leave")", as: ana) }
+        #expect(changes.filter { $0.status == 429 }.isEmpty)
+        #expect(changes.allSatisfy { $0.headers["RateLimit-Policy"] == nil && $0.headers["RateLimit"] == nil })
+        let pages = (0..<700).map { _ in fixture.get("/issuer") }
+        #expect(pages.allSatisfy { $0.status == 200 && $0.headers["RateLimit"] == nil })
+        let signIns = (0..<40).map { _ in fixture.post("/v1/auth/refresh", as: nil, json: #"{"refresh_token": "not-a-token"}"#) }
+        #expect(signIns.allSatisfy { $0.status != 429 }, "\(signIns.map(\.status))")
+    }
 }

@@ -40,6 +40,59 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(fileTree == ConfigurationSchema.shared.defaults)
     }
 
+    /// The README's table of settings (under "Configuration") names every setting and no other,
+    /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.
+    @Test func theREADMEsTableOfSettingsIsTheSettings() throws {
+        let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Configuration\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+        func literals(_ cell: Substring) -> [String] {
+            cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+        }
+        let schema = ConfigurationSchema.shared
+        var documented: [String] = []
+        var compared = 0
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces)[...] }
+            guard cells.count >= 4 else { continue }
+            let keys = literals(cells[1]).filter { !$0.contains(" ") }
+            documented += keys
+            let defaults = literals(cells[2])
+            let cellSaysEmpty = cells[2].hasPrefix("empty")
+            for (index, key) in keys.enumerated() {
+                guard let value = Self.defaultText(at: key, in: schema.defaults) else { continue }
+                if defaults.count == keys.count && !cellSaysEmpty {
+                    #expect(defaults[index] == value, "README: \(key)'s default is `\(defaults[index])`, built in `\(value)`")
+                    compared += 1
+                } else if cellSaysEmpty && defaults.isEmpty && keys.count == 1 {
+                    #expect(value.isEmpty, "README: \(key)'s default is empty, built in `\(value)`")
+                    compared += 1
+                }
+            }
+        }
+        let settings = schema.leaves.map(\.path)
+        let undocumented = settings.filter { !documented.contains($0) }
+        let unknown = documented.filter { !settings.contains($0) }
+        #expect(undocumented.isEmpty, "settings missing from the README's table: \(undocumented)")
+        #expect(unknown.isEmpty, "keys in the README's table that are not settings: \(unknown)")
+        #expect(compared > 40, "only \(compared) defaults were compared: has the table's form changed?")
+    }
+
+    /// The built-in default at `path` as the README writes it: a string as is, an integer in digits;
+    /// nil for lists and maps (described in words).
+    private static func defaultText(at path: String, in tree: JSONValue) -> String? {
+        var node = tree
+        for key in path.split(separator: ".") {
+            guard case let .object(members) = node, let next = members[String(key)] else { return nil }
+            node = next
+        }
+        switch node {
+        case let .string(text): return text
+        case let .number(number): return number.text
+        default: return nil
+        }
+    }
+
     @Test func builtInDefaultsMatchTheDocumentedValues() {
         let config = BelayConfiguration.builtInDefaults(relativeTo: "/srv/belay")
         #expect(config.server.host == "127.0.0.1")
@@ -258,6 +311,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         (#"{"render": {"achievement_line": 2}}"#, "render.achievement_line: 2 is not 1"),
         (#"{"club": {"logo": "/nonexistent/logo.png"}}"#, #"club.logo: "/nonexistent/logo.png" does not exist or cannot be read"#),
         (#"{"webhooks": {"timeout_seconds": 0}}"#, "webhooks.timeout_seconds: 0 is too small"),
+        (#"{"rate_limits": {"writes_per_member_per_minute": -1}}"#, "rate_limits.writes_per_member_per_minute: -1 is too small; it must be at least 0 requests (0 switches the limit off)"),
         (#"{"webhooks": {"poll_milliseconds": 1}}"#, "webhooks.poll_milliseconds: 1 is too small"),
         (#"{"data_directory": ""}"#, "data_directory: must not be empty"),
     ])

@@ -3,17 +3,21 @@ import BelayHTTP
 import Foundation
 
 /// The limits on signing in: requests to `/v1/auth/*` per client address, and mailed codes
-/// per email address (so nobody can fill a stranger's inbox from many addresses).
+/// per email address (so nobody can fill a stranger's inbox from many addresses). A limit of 0
+/// is switched off.
 public struct AuthRateLimits: Sendable {
     public let limiter: RateLimiter
-    public let perAddress: RateLimitPolicy
-    public let perEmail: RateLimitPolicy
+    /// Nil: off.
+    public let perAddress: RateLimitPolicy?
+    /// Nil: off.
+    public let perEmail: RateLimitPolicy?
 
+    /// - Parameters: 0 switches that limit off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (validated with the configuration first).
     public init(addressRequestsPerMinute: Int = 30, emailsPerHour: Int = 5, clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
-        perAddress = try RateLimitPolicy(name: "auth", requests: addressRequestsPerMinute, perSeconds: 60)
-        perEmail = try RateLimitPolicy(name: "auth-email", requests: emailsPerHour, perSeconds: 3_600)
+        perAddress = try RateLimitPolicy.perMinute("auth", addressRequestsPerMinute)
+        perEmail = emailsPerHour == 0 ? nil : try RateLimitPolicy(name: "auth-email", requests: emailsPerHour, perSeconds: 3_600)
     }
 
     /// 30 requests a minute per address, 5 mailed codes an hour per email address.
@@ -30,6 +34,7 @@ public struct AuthRateLimits: Sendable {
     /// Counts one mailed code to `email`.
     /// - Throws: `HTTPError` 429 when the address has had its share.
     func checkEmail(_ email: String) throws {
+        guard let perEmail else { return }
         try limiter.check(perEmail, keys: ["email:" + Crypto.hex(Crypto.sha256(Array(email.utf8)))])
     }
 }

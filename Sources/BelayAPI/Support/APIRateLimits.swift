@@ -4,23 +4,25 @@ import Foundation
 
 /// How much one caller may ask of the API besides signing in: changes per member, share
 /// events per member, and public pages per client address. Beyond a limit the answer is 429
-/// `rate_limited` with `Retry-After` and the `RateLimit` / `RateLimit-Policy` fields.
+/// `rate_limited` with `Retry-After` and the `RateLimit` / `RateLimit-Policy` fields. A limit
+/// of 0 is switched off (a club whose gateway limits callers already).
 public struct APIRateLimits: Sendable {
     public let limiter: RateLimiter
-    /// POST, PUT, PATCH and DELETE by one member (whatever token they use).
-    public let writes: RateLimitPolicy
-    /// Share events by one member.
-    public let shareEvents: RateLimitPolicy
-    /// Share pages, badge files and hold artwork, per client address.
-    public let publicPages: RateLimitPolicy
+    /// POST, PUT, PATCH and DELETE by one member (whatever token they use); nil: off.
+    public let writes: RateLimitPolicy?
+    /// Share events by one member; nil: off.
+    public let shareEvents: RateLimitPolicy?
+    /// Share pages, badge files and hold artwork, per client address; nil: off.
+    public let publicPages: RateLimitPolicy?
 
+    /// - Parameters: requests per minute, 0 switching that limit off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (the configuration is validated first).
     public init(writesPerMinute: Int = 240, shareEventsPerMinute: Int = 30, publicPerMinute: Int = 600,
                 clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
-        writes = try RateLimitPolicy(name: "writes", requests: writesPerMinute, perSeconds: 60)
-        shareEvents = try RateLimitPolicy(name: "share-events", requests: shareEventsPerMinute, perSeconds: 60)
-        publicPages = try RateLimitPolicy(name: "public", requests: publicPerMinute, perSeconds: 60)
+        writes = try RateLimitPolicy.perMinute("writes", writesPerMinute)
+        shareEvents = try RateLimitPolicy.perMinute("share-events", shareEventsPerMinute)
+        publicPages = try RateLimitPolicy.perMinute("public", publicPerMinute)
     }
 
     /// The defaults: 240 changes and 30 share events a minute per member, 600 public requests a minute per address.
@@ -51,5 +53,13 @@ public struct APIRateLimits: Sendable {
     /// Limits the public pages per client address.
     func publicMiddleware() -> RateLimitMiddleware<APIContext> {
         RateLimitMiddleware(policy: publicPages, limiter: limiter) { request, _ in ["ip:" + request.remoteAddress] }
+    }
+}
+
+extension RateLimitPolicy {
+    /// `requests` a minute under `name`, or nil for 0: the limit is switched off.
+    /// - Throws: `RateLimitPolicyError` for a negative number of requests.
+    static func perMinute(_ name: String, _ requests: Int) throws -> RateLimitPolicy? {
+        requests == 0 ? nil : try RateLimitPolicy(name: name, requests: requests, perSeconds: 60)
     }
 }

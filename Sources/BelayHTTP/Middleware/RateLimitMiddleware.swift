@@ -21,17 +21,18 @@ public struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The buckets a request pays from; nil or empty: not limited.
     public typealias Keys = @Sendable (Request, Context) -> [String]?
 
-    let policy: RateLimitPolicy
+    let policy: RateLimitPolicy?
     let limiter: RateLimiter
     let cost: Int
     let keys: Keys
 
     /// - Parameters:
-    ///   - policy: the limit applied.
+    ///   - policy: the limit applied; nil when it is switched off (every request passes, and
+    ///     no response carries the fields).
     ///   - limiter: where the buckets are kept (one limiter can serve every policy).
     ///   - cost: what one request takes from each bucket.
     ///   - keys: the bucket keys of a request.
-    public init(policy: RateLimitPolicy, limiter: RateLimiter, cost: Int = 1, keys: @escaping Keys) {
+    public init(policy: RateLimitPolicy?, limiter: RateLimiter, cost: Int = 1, keys: @escaping Keys) {
         self.policy = policy
         self.limiter = limiter
         self.cost = cost
@@ -40,7 +41,7 @@ public struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// - Throws: `HTTPError` 429 `rate_limited` when a bucket of the request cannot pay.
     public func handle(_ request: Request, context: Context, next: (Request, Context) -> ResponseFuture) throws -> ResponseFuture {
-        guard let keys = keys(request, context), !keys.isEmpty else { return next(request, context) }
+        guard let policy, let keys = keys(request, context), !keys.isEmpty else { return next(request, context) }
         let decision = limiter.take(policy, keys: keys, cost: cost)
         guard decision.allowed else { throw HTTPError.rateLimited(policy: policy, decision: decision) }
         return next(request, context).map(Fields(policy: policy, decision: decision))
