@@ -92,10 +92,8 @@ enum WebhookRepository {
 
     /// The turn of a new delivery about the subject bound at `subject` to the endpoint named
     /// by the SQL expression `endpoint`: one after the subject's last pending delivery to it,
-    /// else the turn its queue is at (its first pending delivery's), else 0. Both are the first
-    /// entry of a partial index of pending deliveries in the order it keeps (`ORDER BY … LIMIT
-    /// 1` rather than `max`/`min`, which a server without statistics of the table planned as a
-    /// read of every pending delivery of the endpoint, through the other index).
+    /// else the turn its queue is at (its first pending delivery's), else 0. Each is the first
+    /// entry of one of the partial indexes of pending deliveries, in the order that index keeps.
     static func nextTurn(endpoint: String, subject: String) -> String {
         """
         coalesce((SELECT p.turn + 1 FROM webhook_deliveries p

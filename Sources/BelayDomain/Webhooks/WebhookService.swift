@@ -197,10 +197,11 @@ public final class WebhookService: Sendable {
         }
     }
 
-    /// Whether a delivery is due now (a read: cheap to ask often before `claim`).
+    /// Whether a delivery is due now (one statement, outside any transaction: cheap to ask
+    /// after every commit that queued one, before `claim`).
     public func hasDueDelivery() throws -> Bool {
         let now = clock.now()
-        return try domainCall { try pool.read { try WebhookRepository.hasDue(now: now, in: $0) } }
+        return try domainCall { try pool.readSingleStatement { try WebhookRepository.hasDue(now: now, in: $0) } }
     }
 
     /// Records how an attempt went. A failure is retried after the back-off, until the last
