@@ -147,7 +147,10 @@ import Testing
         #expect(try server.call("GET", "/v1/meetups/\(third).ics").status == 401)
         #expect(try server.call("GET", "/v1/meetups/999.ics", token: other.token).status == 404)
 
-        // Revoking: the old address stops working, the new one works; a forged token never did.
+        // Revoking: the old address stops working at once, though the server had just opened it
+        // (and keeps which member a working address stands for); the new one works; a forged
+        // token never did.
+        #expect(try server.call("GET", path).status == 200)
         let revoked = try server.call("POST", "/v1/me/calendar/revoke", token: member.token)
         let newURL = try #require(revoked["calendar_url"]?.stringValue)
         #expect(newURL != url)

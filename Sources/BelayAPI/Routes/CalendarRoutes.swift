@@ -10,11 +10,7 @@ extension APIRoutes {
     func registerCalendarRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
         router.get("/v1/calendar/{token}.ics") { request, context in
             let token = try context.parameters.require("token")
-            guard let memberID = try domain.calendar.member(forFeedToken: token) else {
-                throw HTTPError(.notFound, code: "calendar_not_found",
-                                detail: "No calendar feed has this address: it was revoked or mistyped. Get the current one from GET /v1/me (calendar_url).")
-            }
-            return try calendarFeed(memberID: memberID, request: request)
+            return try calendarFeed(memberID: try calendarFeedMember(token: token), request: request)
         }
 
         routes.get("/v1/meetups/{id}.ics") { request, context in
@@ -32,6 +28,24 @@ extension APIRoutes {
             return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                             body: ResponseBody(bytes: json.bytes))
         }
+    }
+
+    /// The member whose feed `token` opens, kept in the response cache like the feed's ETag (a
+    /// calendar app asks every few minutes, and a 304 then reads nothing from the database); a
+    /// revocation through this server shows at once, one made elsewhere within the cache's lifetime.
+    /// - Throws: `HTTPError` 404 `calendar_not_found` for a token that was revoked or never made.
+    private func calendarFeedMember(token: String) throws -> Int64 {
+        let key = ResponseCache.Key.calendarFeedMember(token)
+        if let known = responseCache.body(for: key), let memberID = Int64(String(decoding: known, as: UTF8.self)) {
+            return memberID
+        }
+        let generation = responseCache.currentGeneration
+        guard let memberID = try domain.calendar.member(forFeedToken: token) else {
+            throw HTTPError(.notFound, code: "calendar_not_found",
+                            detail: "No calendar feed has this address: it was revoked or mistyped. Get the current one from GET /v1/me (calendar_url).")
+        }
+        responseCache.store(Array(String(memberID).utf8), for: key, readGeneration: generation)
+        return memberID
     }
 
     /// The absolute URL of a member's current feed.

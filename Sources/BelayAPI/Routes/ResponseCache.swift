@@ -17,6 +17,9 @@ public final class ResponseCache: Sendable {
         case meetupList(String)
         /// The ETag of a member's calendar feed (its UTF-8), by member id.
         case calendarFeedETag(Int64)
+        /// The member a calendar feed token stands for (the id's digits), by token: kept only
+        /// for a token that works, so that a revoked one is refused once the cache is emptied.
+        case calendarFeedMember(String)
         /// A digest of the revoked reward ids and the highest reward id (what the badge status
         /// lists depend on in the database).
         case revocations
