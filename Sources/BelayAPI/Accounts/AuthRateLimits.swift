@@ -12,7 +12,7 @@ public struct AuthRateLimits: Sendable {
     /// Nil: off.
     public let perEmail: RateLimitPolicy?
 
-    /// - Parameters: 0 switches that limit off.
+    /// Requests a minute per address and mailed codes an hour per email address; 0 switches a limit off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (validated with the configuration first).
     public init(addressRequestsPerMinute: Int = 30, emailsPerHour: Int = 5, clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)

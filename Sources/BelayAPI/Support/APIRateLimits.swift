@@ -15,7 +15,7 @@ public struct APIRateLimits: Sendable {
     /// Share pages, badge files and hold artwork, per client address; nil: off.
     public let publicPages: RateLimitPolicy?
 
-    /// - Parameters: requests per minute, 0 switching that limit off.
+    /// Each limit is in requests a minute; 0 switches it off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (the configuration is validated first).
     public init(writesPerMinute: Int = 240, shareEventsPerMinute: Int = 30, publicPerMinute: Int = 600,
                 clock: any TimeSource = SystemTimeSource()) throws {
