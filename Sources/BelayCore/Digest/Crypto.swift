@@ -63,11 +63,37 @@ public enum Crypto {
         return String(decoding: encoded[..<end], as: UTF8.self)
     }
 
-    /// Decodes base64url without padding; nil when malformed.
+    /// Decodes base64url, its `=` padding optional (the standard alphabet's `+` and `/` are read
+    /// too); nil when anything else is in it or its length cannot be an encoding's.
     public static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { Array($0) }
+        var input = Array(text.utf8)
+        var unpadded = input.count
+        while unpadded > 0 && input[unpadded - 1] == UInt8(ascii: "=") { unpadded -= 1 }
+        // The padding a whole last block needs; any given must not go past it.
+        let needed = (4 - unpadded % 4) % 4
+        guard unpadded % 4 != 1, input.count - unpadded <= needed else { return nil }
+        for index in 0..<unpadded {
+            switch input[index] {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"):
+                break
+            case UInt8(ascii: "-"): input[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): input[index] = UInt8(ascii: "/")
+            default: return nil
+            }
+        }
+        input.removeSubrange(unpadded...)
+        input.append(contentsOf: repeatElement(UInt8(ascii: "="), count: needed))
+        guard !input.isEmpty else { return [] }
+        var decoded = [UInt8](repeating: 0, count: input.count / 4 * 3)
+        let written = decoded.withUnsafeMutableBufferPointer { output in
+            input.withUnsafeBufferPointer { encoded in
+                EVP_DecodeBlock(output.baseAddress, encoded.baseAddress, Int32(encoded.count))
+            }
+        }
+        // libcrypto counts the padding's bytes as zeros.
+        guard written >= needed else { return nil }
+        return Array(decoded[..<(Int(written) - needed)])
     }
 
     /// Lowercase hexadecimal.
