@@ -63,38 +63,39 @@ public enum Crypto {
         return String(decoding: encoded[..<end], as: UTF8.self)
     }
 
-    /// Decodes base64url, its `=` padding optional (the standard alphabet's `+` and `/` are read
-    /// too); nil when anything else is in it or its length cannot be an encoding's.
-    public static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var input = Array(text.utf8)
-        var unpadded = input.count
-        while unpadded > 0 && input[unpadded - 1] == UInt8(ascii: "=") { unpadded -= 1 }
-        // The padding a whole last block needs; any given must not go past it.
-        let needed = (4 - unpadded % 4) % 4
-        guard unpadded % 4 != 1, input.count - unpadded <= needed else { return nil }
-        for index in 0..<unpadded {
-            switch input[index] {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"):
-                break
-            case UInt8(ascii: "-"): input[index] = UInt8(ascii: "+")
-            case UInt8(ascii: "_"): input[index] = UInt8(ascii: "/")
-            default: return nil
+    private static let base64URLValues: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(character)] = Int8(index)
+        }
+        return table
+    }()
+
+    /// Decodes strict base64url (RFC 4648 §5, as JWS uses it and `base64URL` writes it): the
+    /// URL-safe alphabet only, no padding, no whitespace, and unused trailing bits zero, so that
+    /// one text has one meaning. Nil for anything else.
+    public static func decodeBase64URL<Text: Collection>(_ text: Text) -> [UInt8]? where Text.Element == UInt8 {
+        if text.count % 4 == 1 { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for character in text {
+            let value = base64URLValues[Int(character)]
+            if value < 0 { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
             }
         }
-        input.removeSubrange(unpadded...)
-        input.append(contentsOf: repeatElement(UInt8(ascii: "="), count: needed))
-        guard !input.isEmpty else { return [] }
-        var decoded = [UInt8](repeating: 0, count: input.count / 4 * 3)
-        let written = decoded.withUnsafeMutableBufferPointer { output in
-            input.withUnsafeBufferPointer { encoded in
-                EVP_DecodeBlock(output.baseAddress, encoded.baseAddress, Int32(encoded.count))
-            }
-        }
-        // libcrypto counts the padding's bytes as zeros.
-        guard written >= needed else { return nil }
-        return Array(decoded[..<(Int(written) - needed)])
+        return accumulator == 0 ? output : nil
     }
+
+    /// `decodeBase64URL` of a string's UTF-8.
+    public static func decodeBase64URL(_ text: String) -> [UInt8]? { decodeBase64URL(Array(text.utf8)) }
 
     /// Lowercase hexadecimal.
     public static func hex(_ bytes: [UInt8]) -> String {

@@ -58,7 +58,7 @@ enum JSONWebKeySet {
     private static func material(_ key: JSONObject) -> JSONWebKey.Material {
         switch key["kty"]?.stringValue {
         case "RSA":
-            guard let n = key["n"]?.stringValue.flatMap(Base64URL.decode), let e = key["e"]?.stringValue.flatMap(Base64URL.decode) else {
+            guard let n = key["n"]?.stringValue.flatMap(Crypto.decodeBase64URL), let e = key["e"]?.stringValue.flatMap(Crypto.decodeBase64URL) else {
                 return .unusable("its n or e is missing or not base64url")
             }
             guard let made = SignatureKey.rsaPublic(modulus: n, exponent: e) else {
@@ -68,7 +68,7 @@ enum JSONWebKeySet {
         case "EC":
             let curve = key["crv"]?.stringValue ?? "(no crv)"
             guard curve == "P-256" else { return .other("EC \(curve)") }
-            guard let x = key["x"]?.stringValue.flatMap(Base64URL.decode), let y = key["y"]?.stringValue.flatMap(Base64URL.decode) else {
+            guard let x = key["x"]?.stringValue.flatMap(Crypto.decodeBase64URL), let y = key["y"]?.stringValue.flatMap(Crypto.decodeBase64URL) else {
                 return .unusable("its x or y is missing or not base64url")
             }
             guard let made = SignatureKey.p256Public(x: x, y: y) else {

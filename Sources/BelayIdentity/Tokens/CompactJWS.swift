@@ -21,9 +21,9 @@ struct CompactJWS {
         guard segments.count == 3 else {
             throw malformed("a compact ID token has three parts separated by dots; this one has \(segments.count)")
         }
-        guard let headerBytes = Base64URL.decode(segments[0]) else { throw malformed("the header is not base64url") }
-        guard let payloadBytes = Base64URL.decode(segments[1]) else { throw malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(segments[2]) else { throw malformed("the signature is not base64url") }
+        guard let headerBytes = Crypto.decodeBase64URL(segments[0]) else { throw malformed("the header is not base64url") }
+        guard let payloadBytes = Crypto.decodeBase64URL(segments[1]) else { throw malformed("the payload is not base64url") }
+        guard let signature = Crypto.decodeBase64URL(segments[2]) else { throw malformed("the signature is not base64url") }
         let header = try object(headerBytes, part: "header")
         let claims = try object(payloadBytes, part: "payload")
         return CompactJWS(header: header, claims: claims, signingInput: Array(bytes[..<(segments[1].endIndex)]), signature: signature)
