@@ -16,8 +16,8 @@ public struct AuthRateLimits: Sendable {
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (validated with the configuration first).
     public init(addressRequestsPerMinute: Int = 30, emailsPerHour: Int = 5, clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
-        perAddress = try RateLimitPolicy.perMinute("auth", addressRequestsPerMinute)
-        perEmail = emailsPerHour == 0 ? nil : try RateLimitPolicy(name: "auth-email", requests: emailsPerHour, perSeconds: 3_600)
+        perAddress = try RateLimitPolicy.switchable("auth", addressRequestsPerMinute, perSeconds: 60)
+        perEmail = try RateLimitPolicy.switchable("auth-email", emailsPerHour, perSeconds: 3_600)
     }
 
     /// 30 requests a minute per address, 5 mailed codes an hour per email address.

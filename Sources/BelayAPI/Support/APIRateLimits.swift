@@ -20,9 +20,9 @@ public struct APIRateLimits: Sendable {
     public init(writesPerMinute: Int = 240, shareEventsPerMinute: Int = 30, publicPerMinute: Int = 600,
                 clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
-        writes = try RateLimitPolicy.perMinute("writes", writesPerMinute)
-        shareEvents = try RateLimitPolicy.perMinute("share-events", shareEventsPerMinute)
-        publicPages = try RateLimitPolicy.perMinute("public", publicPerMinute)
+        writes = try RateLimitPolicy.switchable("writes", writesPerMinute, perSeconds: 60)
+        shareEvents = try RateLimitPolicy.switchable("share-events", shareEventsPerMinute, perSeconds: 60)
+        publicPages = try RateLimitPolicy.switchable("public", publicPerMinute, perSeconds: 60)
     }
 
     /// The defaults: 240 changes and 30 share events a minute per member, 600 public requests a minute per address.
@@ -57,9 +57,9 @@ public struct APIRateLimits: Sendable {
 }
 
 extension RateLimitPolicy {
-    /// `requests` a minute under `name`, or nil for 0: the limit is switched off.
+    /// `requests` per `perSeconds` under `name`, or nil for 0: the limit is switched off.
     /// - Throws: `RateLimitPolicyError` for a negative number of requests.
-    static func perMinute(_ name: String, _ requests: Int) throws -> RateLimitPolicy? {
-        requests == 0 ? nil : try RateLimitPolicy(name: name, requests: requests, perSeconds: 60)
+    static func switchable(_ name: String, _ requests: Int, perSeconds: Int) throws -> RateLimitPolicy? {
+        requests == 0 ? nil : try RateLimitPolicy(name: name, requests: requests, perSeconds: perSeconds)
     }
 }
