@@ -170,6 +170,8 @@ public final class BelayApplication: Sendable {
         var writer = PrometheusTextWriter()
         writer.family("belay_http_requests_in_flight", help: "Requests received and not yet answered (suspended ones included).", type: .gauge)
         writer.sample("belay_http_requests_in_flight", server.requestsInFlight)
+        writer.family("belay_http_requests_suspended", help: "Requests waiting for deferred work (a write for its commit), holding no thread.", type: .gauge)
+        writer.sample("belay_http_requests_suspended", server.requestsSuspended)
         return text + writer.text
     }
 }

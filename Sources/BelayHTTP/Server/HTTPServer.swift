@@ -46,6 +46,9 @@ public final class HTTPServer: Sendable {
     /// Requests received and not yet answered, those waiting suspended for deferred work included.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .sequentiallyConsistent) }
 
+    /// Requests suspended while they wait for deferred work (a write for its commit), holding no thread.
+    public var requestsSuspended: Int { core.suspensions.withLock { $0.pending.count } }
+
     /// Binds the configured host and port and starts the worker threads; returns once listening.
     /// - Throws: `HTTPServerError` when a setting is invalid, the server is already running, or the
     ///   address cannot be bound (in use, not local, unresolvable).
