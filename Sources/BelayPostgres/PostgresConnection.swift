@@ -2,6 +2,7 @@ import BelayCore
 import BelayStorage
 import CPQ
 import Foundation
+import Synchronization
 
 /// One connection to PostgreSQL through libpq, from a connection URL
 /// (`postgres://user:password@host:port/database?sslmode=require`) or a `key=value`
@@ -17,6 +18,21 @@ public final class PostgresConnection {
     /// The server-side prepared statement of each statement text and parameter types run
     /// with `execute(_:typed:nullTypes:)`: parsed and planned once per connection.
     private var preparedStatements: [PreparedKey: String] = [:]
+    /// Counts each time this connection waits for the server's answer, with other connections'
+    /// (see `PostgresStore.writeRoundTrips`).
+    var roundTripCounter: SharedCounter?
+    /// In pipeline mode: what the server owes, in the order it was sent.
+    private var owed: [OwedAnswer] = []
+    /// In pipeline mode: statements went out since the last sync point, so the server has not
+    /// yet said what state its transaction is in.
+    private var sentSinceSync = false
+
+    private enum OwedAnswer {
+        /// A statement prepared on the way: forgotten again when the server refused it.
+        case preparation(PreparedKey)
+        /// A statement: `deliver` gets its rows or its error.
+        case statement(sql: String, deliver: (Result<PostgresTypedResult, PostgresError>) -> Void)
+    }
 
     private struct PreparedKey: Hashable {
         let sql: String
@@ -62,6 +78,7 @@ public final class PostgresConnection {
         let cStrings = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { cStrings.forEach { free($0) } }
         let pointers = cStrings.map { UnsafePointer($0) }
+        countRoundTrip()
         let result = pointers.withUnsafeBufferPointer { buffer in
             PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
@@ -85,34 +102,17 @@ public final class PostgresConnection {
     /// floating-point as doubles, `bytea` as bytes, anything else as text.
     /// - Throws: `PostgresError` (`statementFailed`) with the server's message and SQLSTATE.
     public func execute(_ sql: String, typed parameters: [DatabaseValue], nullTypes: [Oid] = []) throws -> PostgresTypedResult {
-        var types: [Oid] = []
-        var formats: [Int32] = []
-        var lengths: [Int32] = []
-        var buffers: [UnsafeMutablePointer<CChar>?] = []
-        defer { buffers.forEach { free($0) } }
-        for (position, parameter) in parameters.enumerated() {
-            switch parameter {
-            case .null:
-                types.append(position < nullTypes.count ? nullTypes[position] : 0); formats.append(0); lengths.append(0); buffers.append(nil)
-            case let .integer(value):
-                types.append(20); formats.append(0); lengths.append(0); buffers.append(strdup(String(value)))
-            case let .real(value):
-                types.append(701); formats.append(0); lengths.append(0); buffers.append(strdup("\(value)"))
-            case let .text(value):
-                types.append(25); formats.append(0); lengths.append(0); buffers.append(strdup(value))
-            case let .blob(data):
-                // malloc'd, so the deferred free() releases it like the strdup'd texts.
-                let owned = malloc(max(data.count, 1))?.assumingMemoryBound(to: CChar.self)
-                data.withUnsafeBytes { bytes in
-                    if let owned, let base = bytes.baseAddress { memcpy(owned, base, data.count) }
-                }
-                types.append(17); formats.append(1); lengths.append(Int32(data.count)); buffers.append(owned)
-            }
-        }
-        let pointers = buffers.map { UnsafePointer($0) }
-        let name = try preparedStatement(sql, types: types)
-        let result = try succeeded(PQexecPrepared(connection, name, Int32(parameters.count), pointers, lengths, formats, 0), sql: sql)
+        let bound = BoundParameters(parameters, nullTypes: nullTypes)
+        let name = try preparedStatement(sql, types: bound.types)
+        countRoundTrip()
+        let result = try succeeded(PQexecPrepared(connection, name, Int32(parameters.count), bound.pointers, bound.lengths,
+                                                  bound.formats, 0), sql: sql)
         defer { PQclear(result) }
+        return Self.typedResult(result)
+    }
+
+    /// A successful result's rows as `DatabaseValue`s (see `execute(_:typed:nullTypes:)`).
+    private static func typedResult(_ result: OpaquePointer) -> PostgresTypedResult {
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -136,11 +136,45 @@ public final class PostgresConnection {
         return PostgresTypedResult(columns: columns, rows: rows, affectedRows: affected)
     }
 
+    /// Typed parameters as libpq takes them; the buffers live as long as this value.
+    private final class BoundParameters {
+        var types: [Oid] = []
+        var formats: [Int32] = []
+        var lengths: [Int32] = []
+        private var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var pointers: [UnsafePointer<CChar>?] { buffers.map { UnsafePointer($0) } }
+
+        init(_ parameters: [DatabaseValue], nullTypes: [Oid]) {
+            for (position, parameter) in parameters.enumerated() {
+                switch parameter {
+                case .null:
+                    types.append(position < nullTypes.count ? nullTypes[position] : 0); formats.append(0); lengths.append(0); buffers.append(nil)
+                case let .integer(value):
+                    types.append(20); formats.append(0); lengths.append(0); buffers.append(strdup(String(value)))
+                case let .real(value):
+                    types.append(701); formats.append(0); lengths.append(0); buffers.append(strdup("\(value)"))
+                case let .text(value):
+                    types.append(25); formats.append(0); lengths.append(0); buffers.append(strdup(value))
+                case let .blob(data):
+                    // malloc'd, so free() releases it like the strdup'd texts.
+                    let owned = malloc(max(data.count, 1))?.assumingMemoryBound(to: CChar.self)
+                    data.withUnsafeBytes { bytes in
+                        if let owned, let base = bytes.baseAddress { memcpy(owned, base, data.count) }
+                    }
+                    types.append(17); formats.append(1); lengths.append(Int32(data.count)); buffers.append(owned)
+                }
+            }
+        }
+
+        deinit { buffers.forEach { free($0) } }
+    }
+
     /// The name of the statement prepared for `sql` with `types`, preparing it on first use.
     private func preparedStatement(_ sql: String, types: [Oid]) throws -> String {
         let key = PreparedKey(sql: sql, types: types)
         if let name = preparedStatements[key] { return name }
         let name = "belay_\(preparedStatements.count + 1)"
+        countRoundTrip()
         PQclear(try succeeded(PQprepare(connection, name, sql, Int32(types.count), types), sql: sql))
         preparedStatements[key] = name
         return name
@@ -202,6 +236,7 @@ public final class PostgresConnection {
     /// Runs a script of several statements without parameters (a migration).
     /// - Throws: `PostgresError` (`statementFailed`) naming the failing statement's error.
     public func executeScript(_ sql: String) throws {
+        countRoundTrip()
         _ = try read(PQexec(connection, sql), sql: sql)
     }
 
@@ -217,6 +252,150 @@ public final class PostgresConnection {
             _ = try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    private func countRoundTrip() {
+        roundTripCounter?.count.add(1, ordering: .relaxed)
+    }
+
+    // MARK: Pipeline mode
+
+    /// True in pipeline mode (see `enterPipelineMode`).
+    public var isPipelining: Bool { PQpipelineStatus(connection) != PQ_PIPELINE_OFF }
+
+    /// Enters libpq's pipeline mode: statements are then only sent (`send`), and go to the
+    /// server with the next `flush`, so that statements that do not wait for each other's
+    /// answers share one round trip. Nothing but `send`, `flush` and `exitPipelineMode` may be
+    /// called until it is left.
+    /// - Throws: `PostgresError` when the connection is busy or broken.
+    public func enterPipelineMode() throws {
+        guard PQenterPipelineMode(connection) == 1 else {
+            throw PostgresError(.connectionFailed, "PostgreSQL: cannot enter pipeline mode: \(String(cString: PQerrorMessage(connection)))")
+        }
+    }
+
+    /// Reads what is still owed (ending the pipeline with a sync point) and leaves pipeline mode.
+    public func exitPipelineMode() {
+        guard isPipelining else { return }
+        if sentSinceSync || !owed.isEmpty || PQpipelineStatus(connection) == PQ_PIPELINE_ABORTED { flush(sync: true) }
+        if PQexitPipelineMode(connection) != 1 {
+            // Only a broken connection refuses; it is made again before its next use.
+            owed.removeAll()
+        }
+    }
+
+    /// Queues `sql` with typed parameters (as `execute(_:typed:nullTypes:)` takes them), preparing
+    /// it first on this connection if it is new; `deliver` gets its answer at the `flush` that
+    /// reads it.
+    /// - Throws: `PostgresError` when libpq cannot queue it (a broken connection).
+    public func send(_ sql: String, typed parameters: [DatabaseValue], nullTypes: [Oid] = [],
+                     deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+        let bound = BoundParameters(parameters, nullTypes: nullTypes)
+        let key = PreparedKey(sql: sql, types: bound.types)
+        let name: String
+        if let prepared = preparedStatements[key] {
+            name = prepared
+        } else {
+            name = "belay_\(preparedStatements.count + 1)"
+            guard PQsendPrepare(connection, name, sql, Int32(bound.types.count), bound.types) == 1 else { throw sendFailure(sql) }
+            preparedStatements[key] = name
+            owed.append(.preparation(key))
+        }
+        guard PQsendQueryPrepared(connection, name, Int32(parameters.count), bound.pointers, bound.lengths, bound.formats, 0) == 1 else {
+            throw sendFailure(sql)
+        }
+        owed.append(.statement(sql: sql, deliver: deliver))
+        sentSinceSync = true
+    }
+
+    /// Queues one statement without parameters (`BEGIN`, `SAVEPOINT`, `COMMIT`).
+    /// - Throws: `PostgresError` when libpq cannot queue it.
+    public func send(_ sql: String, deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+        guard PQsendQueryParams(connection, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw sendFailure(sql) }
+        owed.append(.statement(sql: sql, deliver: deliver))
+        sentSinceSync = true
+    }
+
+    /// Sends what was queued and reads every answer owed, in order, handing each to its
+    /// statement (one round trip). With `sync`, the pipeline ends with a sync point (a commit
+    /// needs one). After a statement fails the server skips the rest until a sync point: those
+    /// get the error `pipelineAborted`, and the sync point is sent here, so the connection is
+    /// usable again (inside a transaction, the transaction is then in error).
+    public func flush(sync: Bool) {
+        guard !owed.isEmpty || sync else { return }
+        countRoundTrip()
+        var synced = sync
+        if sync { sentSinceSync = false }
+        guard (sync ? PQpipelineSync(connection) : PQsendFlushRequest(connection)) == 1, PQflush(connection) == 0 else {
+            return failOwed(PostgresError(.connectionFailed, "The PostgreSQL connection was lost: \(String(cString: PQerrorMessage(connection)))"))
+        }
+        while !owed.isEmpty {
+            let answer = owed.removeFirst()
+            guard let result = PQgetResult(connection) else {
+                return failOwed(PostgresError(.connectionFailed, "The PostgreSQL connection was lost: \(String(cString: PQerrorMessage(connection)))"), first: answer)
+            }
+            let status = PQresultStatus(result)
+            let outcome: Result<PostgresTypedResult, PostgresError>
+            if status == PGRES_PIPELINE_ABORTED {
+                outcome = .failure(PostgresError(.pipelineAborted, "PostgreSQL skipped a statement after an earlier one failed"))
+            } else if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                outcome = .success(Self.typedResult(result))
+            } else {
+                let sql: String
+                if case let .statement(text, _) = answer { sql = text } else { sql = "" }
+                outcome = .failure(Self.error(of: result, sql: sql))
+            }
+            PQclear(result)
+            // Each statement's results end with a NULL.
+            while let extra = PQgetResult(connection) { PQclear(extra) }
+            switch answer {
+            case let .preparation(key):
+                if case .failure = outcome { preparedStatements[key] = nil }
+            case let .statement(_, deliver):
+                deliver(outcome)
+            }
+            if case .failure = outcome, !synced, !isBroken {
+                // The server now skips everything up to a sync point: send one.
+                guard PQpipelineSync(connection) == 1, PQflush(connection) == 0 else { continue }
+                synced = true
+                sentSinceSync = false
+            }
+        }
+        if synced && !isBroken, let result = PQgetResult(connection) {
+            // The sync point's own result.
+            PQclear(result)
+        }
+    }
+
+    /// Gives every owed statement `error` (from `first` on) when the connection broke.
+    private func failOwed(_ error: PostgresError, first: OwedAnswer? = nil) {
+        let answers = (first.map { [$0] } ?? []) + owed
+        owed.removeAll()
+        for answer in answers {
+            switch answer {
+            case let .preparation(key): preparedStatements[key] = nil
+            case let .statement(_, deliver): deliver(.failure(error))
+            }
+        }
+    }
+
+    private func sendFailure(_ sql: String) -> PostgresError {
+        PostgresError(.connectionFailed, "PostgreSQL: cannot send \(sql.prefix(200)): \(String(cString: PQerrorMessage(connection)))")
+    }
+
+    /// True when the server has closed the connection since it was last used (a restart): seen
+    /// without a round trip, from the socket, so that a write begins on a fresh connection.
+    public func closedByServer() -> Bool {
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { return true }
+        // Something arrived unasked: a notice, or the server's goodbye (an error, then the end of
+        // the stream, which libpq sees on its next read).
+        var reads = 0
+        while reads < 4, poll(&descriptor, 1, 0) > 0 {
+            if PQconsumeInput(connection) == 0 || isBroken { return true }
+            reads += 1
+        }
+        return false
     }
 
     private func read(_ result: OpaquePointer?, sql: String) throws -> PostgresResult {
@@ -253,11 +432,14 @@ public final class PostgresConnection {
     /// Throws the server's error when `result` is not a success.
     private func check(_ result: OpaquePointer, sql: String) throws {
         let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
-            let statement = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
-            throw PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)")
-        }
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw Self.error(of: result, sql: sql) }
+    }
+
+    /// The server's error in a failed result.
+    private static func error(of result: OpaquePointer, sql: String) -> PostgresError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let statement = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
+        return PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)")
     }
 }

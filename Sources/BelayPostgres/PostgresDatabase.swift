@@ -37,8 +37,10 @@ public final class PostgresDatabase: Database {
     /// True when the server closed the connection or it broke; it cannot be used again.
     public var isBroken: Bool { connection.isBroken }
 
-    /// See `PostgresConnection.isInTransaction`.
-    var isInTransaction: Bool { connection.isInTransaction }
+    /// See `PostgresConnection.isInTransaction`. In pipeline mode, where the server reports its
+    /// transaction's state only at a sync point, a transaction was begun and lasts until the
+    /// connection breaks (a statement's error leaves it open, in error, for its rollback).
+    var isInTransaction: Bool { connection.isPipelining ? !connection.isBroken : connection.isInTransaction }
 
     public var changes: Int { lastChanges }
 
@@ -63,9 +65,19 @@ public final class PostgresDatabase: Database {
     }
 
     public func executeScript(_ script: String) throws {
+        // A script needs libpq's simple protocol, which pipeline mode does not have: what was
+        // sent is read first (its error is the write's), the script runs, and the pipeline
+        // opens again for the rest of the write.
+        let pipelining = connection.isPipelining
+        if pipelining {
+            connection.exitPipelineMode()
+            if let failure = takeLaterFailure() { throw failure }
+        }
         do {
             try connection.executeScript(script)
+            if pipelining { try connection.enterPipelineMode() }
         } catch let error as PostgresError {
+            if pipelining { try? connection.enterPipelineMode() }
             throw databaseError(error, sql: script)
         }
     }
@@ -73,19 +85,173 @@ public final class PostgresDatabase: Database {
     private func run(_ sql: String, _ arguments: [any DatabaseValueConvertible], wantRows: Bool) throws -> [RowValues] {
         let statement = PlaceholderRewriter.shared.rewrite(sql)
         let values = arguments.map(\.databaseValue)
-        do {
-            let nullTypes = zip(arguments, values).enumerated().map { position, pair in
-                guard pair.1 == .null else { return UInt32(0) }
-                // A NULL the statement never reads still needs a type; text will do.
-                return statement.usedParameters.contains(position + 1) ? Self.nullType(of: pair.0) : 25
+        let nullTypes = Self.nullTypes(arguments, values, statement)
+        let result: PostgresTypedResult
+        if connection.isPipelining {
+            // After what was sent for later, in the same round trip.
+            var answer: Result<PostgresTypedResult, PostgresError>?
+            try sendOrThrow(statement.sql, sql: sql, values, nullTypes) { answer = $0 }
+            connection.flush(sync: false)
+            if let failure = takeLaterFailure() { throw failure }
+            guard let answer else { throw DatabaseError.misuse("PostgreSQL gave no answer to `\(DatabaseError.abbreviated(sql))`") }
+            do { result = try answer.get() } catch { throw databaseError(error, sql: sql) }
+        } else {
+            do {
+                result = try connection.execute(statement.sql, typed: values, nullTypes: nullTypes)
+            } catch let error as PostgresError {
+                throw databaseError(error, sql: sql)
             }
-            let result = try connection.execute(statement.sql, typed: values, nullTypes: nullTypes)
-            lastChanges = result.affectedRows
-            guard wantRows, !result.rows.isEmpty else { return [] }
-            let layout = RowLayout(columns: result.columns, sql: sql)
-            return result.rows.map { RowValues(layout: layout, values: $0) }
+        }
+        lastChanges = result.affectedRows
+        return wantRows ? Self.rows(result, sql: sql) : []
+    }
+
+    private static func rows(_ result: PostgresTypedResult, sql: String) -> [RowValues] {
+        guard !result.rows.isEmpty else { return [] }
+        let layout = RowLayout(columns: result.columns, sql: sql)
+        return result.rows.map { RowValues(layout: layout, values: $0) }
+    }
+
+    private static func nullTypes(_ arguments: [any DatabaseValueConvertible], _ values: [DatabaseValue],
+                                  _ statement: PlaceholderRewriter.Rewritten) -> [UInt32] {
+        zip(arguments, values).enumerated().map { position, pair in
+            guard pair.1 == .null else { return UInt32(0) }
+            // A NULL the statement never reads still needs a type; text will do.
+            return statement.usedParameters.contains(position + 1) ? Self.nullType(of: pair.0) : 25
+        }
+    }
+
+    // MARK: Statements sent for later (pipeline mode, inside the writer's transactions)
+
+    /// The first error of a statement sent for later since the answers were last read, as its
+    /// sender named it: it fails the write that sent it.
+    private var laterFailure: (any Error)?
+    /// The first error of a statement the writer sent around the writes (`BEGIN`, `COMMIT`).
+    private var commandFailure: DatabaseError?
+
+    public func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                              _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        guard connection.isPipelining else { return DatabaseAnswer(Result { try query(sql, arguments, read) }) }
+        let statement = PlaceholderRewriter.shared.rewrite(sql)
+        let values = arguments.map(\.databaseValue)
+        let answer = DatabaseAnswer<[T]>(awaiting: { [unowned self] in
+            connection.flush(sync: false)
+            if let failure = takeLaterFailure() { throw failure }
+        })
+        try sendOrThrow(statement.sql, sql: sql, values, Self.nullTypes(arguments, values, statement)) { [unowned self] result in
+            switch result {
+            case let .success(rows):
+                answer.answer(Result { try Self.rows(rows, sql: sql).map { try read(Row(values: $0)) } })
+            case let .failure(error):
+                let failure = databaseError(error, sql: sql)
+                answer.answer(.failure(failure))
+                noteLaterFailure(error, failure)
+            }
+        }
+        return answer
+    }
+
+    public func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                             failure: (@Sendable (DatabaseError) -> any Error)?) throws {
+        guard connection.isPipelining else {
+            do { return try execute(sql, arguments) } catch let error as DatabaseError { throw failure?(error) ?? error }
+        }
+        let statement = PlaceholderRewriter.shared.rewrite(sql)
+        let values = arguments.map(\.databaseValue)
+        try sendOrThrow(statement.sql, sql: sql, values, Self.nullTypes(arguments, values, statement)) { [unowned self] result in
+            guard case let .failure(error) = result else { return }
+            let named = databaseError(error, sql: sql)
+            noteLaterFailure(error, failure?(named) ?? named)
+        }
+    }
+
+    /// Keeps the first real failure; statements the server skipped after it only repeat it.
+    private func noteLaterFailure(_ error: PostgresError, _ named: any Error) {
+        guard laterFailure == nil, error.kind != .pipelineAborted else { return }
+        laterFailure = named
+    }
+
+    private func takeLaterFailure() -> (any Error)? {
+        defer { laterFailure = nil }
+        return laterFailure
+    }
+
+    private func sendOrThrow(_ rewritten: String, sql: String, _ values: [DatabaseValue], _ nullTypes: [UInt32],
+                             deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+        do {
+            try connection.send(rewritten, typed: values, nullTypes: nullTypes, deliver: deliver)
         } catch let error as PostgresError {
             throw databaseError(error, sql: sql)
+        }
+    }
+
+    /// Opens a write's transaction without waiting: `commands` go to the server with the
+    /// write's first statement that waits for an answer.
+    /// - Throws: `DatabaseError` (`serverGone`) when the server closed the connection since its
+    ///   last use (the writer then connects again).
+    func begin(sending commands: [String]) throws {
+        if connection.closedByServer() {
+            throw DatabaseError.unavailable("The PostgreSQL server closed the connection (\(connection.location)); Belay reconnects on its own")
+        }
+        do {
+            try connection.enterPipelineMode()
+            try sendCommands(commands)
+        } catch let error as PostgresError {
+            throw databaseError(error, sql: commands.joined(separator: "; "))
+        }
+    }
+
+    /// Sends `commands` after the write's own statements and reads every answer (one round
+    /// trip); with `sync` (a commit) the pipeline ends with a sync point and is left.
+    /// - Throws: `LaterStatementFailure` when a statement the write sent for later failed
+    ///   (the commands were then skipped: the transaction is open, in error); the commands'
+    ///   own `DatabaseError` (a commit refused for a conflict).
+    func endWrite(sending commands: [String], sync: Bool) throws {
+        do {
+            try sendCommands(commands)
+        } catch let error as PostgresError {
+            throw databaseError(error, sql: commands.joined(separator: "; "))
+        }
+        connection.flush(sync: sync)
+        if let failure = takeLaterFailure() {
+            commandFailure = nil
+            throw LaterStatementFailure(failure)
+        }
+        if sync { connection.exitPipelineMode() }
+        if let failure = commandFailure {
+            commandFailure = nil
+            throw failure
+        }
+    }
+
+    /// Reads whatever is owed, forgetting its errors (a write being rolled back), and leaves
+    /// pipeline mode.
+    func settle() {
+        connection.exitPipelineMode()
+        laterFailure = nil
+        commandFailure = nil
+    }
+
+    /// Reads whatever is owed, forgetting its errors (the write is being undone), then sends
+    /// `command` (`ROLLBACK TO SAVEPOINT`) and waits for it; the pipeline stays open for the
+    /// group's next write.
+    /// - Throws: `DatabaseError` when the server refuses it or the connection is lost.
+    func rollbackWrite(sending command: String) throws {
+        if !connection.isPipelining {
+            do { try connection.enterPipelineMode() } catch let error as PostgresError { throw databaseError(error, sql: command) }
+        }
+        connection.flush(sync: true)
+        laterFailure = nil
+        commandFailure = nil
+        try endWrite(sending: [command], sync: false)
+    }
+
+    private func sendCommands(_ commands: [String]) throws {
+        for command in commands {
+            try connection.send(command) { [unowned self] result in
+                guard case let .failure(error) = result, commandFailure == nil, error.kind != .pipelineAborted else { return }
+                commandFailure = databaseError(error, sql: command)
+            }
         }
     }
 

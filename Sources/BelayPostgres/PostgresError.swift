@@ -6,6 +6,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case connectionFailed
         /// The server refused a statement; `sqlState` is its five-character SQLSTATE.
         case statementFailed(sqlState: String)
+        /// In pipeline mode: skipped, because a statement sent before it failed.
+        case pipelineAborted
         /// The target of `belay db copy` already holds tables or rows.
         case targetNotEmpty
         /// What was copied does not read back the same.

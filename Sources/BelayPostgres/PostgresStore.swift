@@ -53,12 +53,17 @@ public final class PostgresStore: DatabaseStore {
     private let notifier: PostgresNotifier
     /// Opens a connection with the session settings.
     private let connect: @Sendable () throws -> PostgresDatabase
-    private let retries: RetryCounter
+    private let retries: SharedCounter
+    private let writerRoundTrips = SharedCounter()
 
     public var location: String { PostgresConnection.redacted(settings.url) }
 
     /// How many writes were run again after a conflict since the store was made.
     public var conflictRetries: Int { retries.count.load(ordering: .relaxed) }
+
+    /// How many times the writer connections have waited for the server since the store was
+    /// made (their set-up left out): what a write costs in round trips.
+    public var writeRoundTrips: Int { writerRoundTrips.count.load(ordering: .relaxed) }
 
     /// Makes the store and opens one connection, so a wrong URL or a server that is down is
     /// reported at once.
@@ -73,11 +78,17 @@ public final class PostgresStore: DatabaseStore {
         self.connect = connect
         let first = ConnectionHolder(try connect())
         idle.withLock { $0.append(first) }
-        let retries = RetryCounter()
+        let retries = SharedCounter()
         self.retries = retries
         let notifier = PostgresNotifier(connect: connect)
         self.notifier = notifier
-        writer = GroupCommitWriter(engine: PostgresWriterEngine(connect: connect, notifier: notifier),
+        let writerRoundTrips = self.writerRoundTrips
+        let connectWriter: @Sendable () throws -> PostgresDatabase = {
+            let database = try connect()
+            database.connection.roundTripCounter = writerRoundTrips
+            return database
+        }
+        writer = GroupCommitWriter(engine: PostgresWriterEngine(connect: connectWriter, notifier: notifier),
                                    location: PostgresConnection.redacted(settings.url), threads: settings.writerConnections,
                                    threadName: "belay-postgres-writer", maximumWritesPerCommit: settings.maximumWritesPerCommit,
                                    maximumAttempts: settings.maximumAttempts, onRetry: { retries.count.add(1, ordering: .relaxed) })
@@ -167,8 +178,8 @@ public final class PostgresStore: DatabaseStore {
     }
 }
 
-/// Counts the groups of writes run again after a conflict.
-private final class RetryCounter: Sendable {
+/// Counts events on several threads (groups run again, round trips).
+final class SharedCounter: Sendable {
     let count = Atomic<Int>(0)
 }
 

@@ -1,9 +1,11 @@
 import BelayStorage
 
 /// PostgreSQL's part of the group-commit writer: a connection per writer thread, a
-/// transaction of the isolation its writes need, the statements around the writes sent
-/// together (`BEGIN` with the first `SAVEPOINT`, each `RELEASE` with the next `SAVEPOINT`, the
-/// last `RELEASE` with `COMMIT`), and the `NOTIFY`s a group asked for sent once it committed.
+/// transaction of the isolation its writes need, run in libpq's pipeline mode so that the
+/// statements around the writes cost no round trip of their own (`BEGIN` and the first
+/// `SAVEPOINT` go with the first write's first statement that waits for an answer, each
+/// `RELEASE` and the next `SAVEPOINT` with the statements the write sent for later, the last
+/// `RELEASE` and `COMMIT` likewise), and the `NOTIFY`s a group asked for sent once it committed.
 ///
 /// Serializable groups run one at a time (on whichever thread takes the next), as SQLite's one
 /// writer runs them: the writes of one process then never abort each other (joins to one
@@ -23,11 +25,11 @@ final class PostgresWriterEngine: GroupCommitEngine, @unchecked Sendable {
         case readCommittedWithoutWaitingForFlush
 
         /// What opens a transaction of this isolation.
-        var begin: String {
+        var begin: [String] {
             switch self {
-            case .serializable: "BEGIN ISOLATION LEVEL SERIALIZABLE"
-            case .readCommitted: "BEGIN ISOLATION LEVEL READ COMMITTED"
-            case .readCommittedWithoutWaitingForFlush: "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit TO off"
+            case .serializable: ["BEGIN ISOLATION LEVEL SERIALIZABLE"]
+            case .readCommitted: ["BEGIN ISOLATION LEVEL READ COMMITTED"]
+            case .readCommittedWithoutWaitingForFlush: ["BEGIN ISOLATION LEVEL READ COMMITTED", "SET LOCAL synchronous_commit TO off"]
             }
         }
     }
@@ -47,24 +49,25 @@ final class PostgresWriterEngine: GroupCommitEngine, @unchecked Sendable {
     func isInTransaction(_ connection: PostgresDatabase) -> Bool { connection.isInTransaction }
 
     func begin(_ kind: Kind, savepoint: Bool, on connection: PostgresDatabase) throws {
-        try connection.executeScript(savepoint ? kind.begin + "; SAVEPOINT belay_write" : kind.begin)
+        try connection.begin(sending: savepoint ? kind.begin + ["SAVEPOINT belay_write"] : kind.begin)
         connection.channelsToNotify = []
     }
 
     func nextSavepoint(on connection: PostgresDatabase) throws {
-        try connection.executeScript("RELEASE SAVEPOINT belay_write; SAVEPOINT belay_write")
+        try connection.endWrite(sending: ["RELEASE SAVEPOINT belay_write", "SAVEPOINT belay_write"], sync: false)
     }
 
     func rollbackToSavepoint(on connection: PostgresDatabase) throws {
-        try connection.execute("ROLLBACK TO SAVEPOINT belay_write")
+        try connection.rollbackWrite(sending: "ROLLBACK TO SAVEPOINT belay_write")
     }
 
     func commit(releasingSavepoint: Bool, on connection: PostgresDatabase) throws {
-        try connection.executeScript(releasingSavepoint ? "RELEASE SAVEPOINT belay_write; COMMIT" : "COMMIT")
+        try connection.endWrite(sending: releasingSavepoint ? ["RELEASE SAVEPOINT belay_write", "COMMIT"] : ["COMMIT"], sync: true)
     }
 
     func rollback(on connection: PostgresDatabase) {
         connection.channelsToNotify = nil
+        connection.settle()
         if !connection.isBroken && connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 

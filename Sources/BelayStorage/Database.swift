@@ -41,9 +41,48 @@ public protocol Database: AnyObject {
     /// workers themselves.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
+
+    /// Sends one statement whose rows the caller reads later through the answer. On PostgreSQL
+    /// inside a write, the statement goes to the server together with the next one that waits
+    /// for an answer (or the commit), so statements that do not depend on each other's answers
+    /// share one round trip; the server still runs them in the order they were sent. On SQLite
+    /// it runs at once.
+    /// - Throws: `DatabaseError` when it cannot be sent; the statement's own error comes from
+    ///   the answer's `get()`, or fails the write at its commit.
+    func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                       _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]>
+
+    /// Sends one statement whose rows nobody reads, like `queryLater`: an error it meets fails
+    /// the write (at the next statement that waits for an answer, or at its commit) with
+    /// `failure(error)`, so a write can name what a constraint it relies on means.
+    /// - Throws: `DatabaseError` when it cannot be sent; on SQLite, what the statement meets.
+    func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                      failure: (@Sendable (DatabaseError) -> any Error)?) throws
 }
 
 extension Database {
+    /// Runs the statement at once: the engine does not pipeline.
+    public func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                              _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        DatabaseAnswer(Result { try query(sql, arguments, read) })
+    }
+
+    /// Runs the statement at once: the engine does not pipeline.
+    public func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                             failure: (@Sendable (DatabaseError) -> any Error)?) throws {
+        do {
+            try execute(sql, arguments)
+        } catch let error as DatabaseError {
+            throw failure?(error) ?? error
+        }
+    }
+
+    /// `executeLater` for a statement whose errors mean nothing more than themselves.
+    /// - Throws: as `executeLater(_:_:failure:)`.
+    public func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
+        try executeLater(sql, arguments, failure: nil)
+    }
+
     /// Runs one statement without arguments, discarding any rows.
     /// - Throws: as `execute(_:_:)`.
     public func execute(_ sql: String) throws {

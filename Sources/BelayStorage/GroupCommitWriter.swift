@@ -119,6 +119,8 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
                 box.value = .failure(error)
                 return error
             }
+        }, failLate: { error in
+            box.value = .failure(error)
         }, finish: { [location] failure in
             if let failure {
                 completion(.failure(failure))
@@ -280,7 +282,13 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         var members: [PendingWrite] = []
         do {
             for pending in batch {
-                if !members.isEmpty { try engine.nextSavepoint(on: connection) }
+                if let previous = members.last {
+                    do {
+                        try engine.nextSavepoint(on: connection)
+                    } catch let late as LaterStatementFailure {
+                        if let outcome = try failLate(previous, late, members, savepoints: savepoints, on: connection) { return outcome }
+                    }
+                }
                 members.append(pending)
                 let failure = pending.runBody(connection)
                 // A conflict dooms the whole transaction; any other failure only this write.
@@ -301,7 +309,15 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
                 }
                 try engine.rollbackToSavepoint(on: connection)
             }
-            try engine.commit(releasingSavepoint: savepoints, on: connection)
+            while true {
+                do {
+                    try engine.commit(releasingSavepoint: savepoints, on: connection)
+                    break
+                } catch let late as LaterStatementFailure {
+                    guard let last = members.last else { throw late.error }
+                    if let outcome = try failLate(last, late, members, savepoints: savepoints, on: connection) { return outcome }
+                }
+            }
         } catch {
             // A commit the engine refused for a conflict has already ended the transaction.
             if !engine.isBroken(connection) && engine.isInTransaction(connection) { engine.rollback(on: connection) }
@@ -312,6 +328,28 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         for pending in committed { pending.releaseBody() }
         engine.committed(on: connection) { Self.report(committed, otherwise: nil) }
         return .settled(count: members.count)
+    }
+
+    /// `write`, which ran without throwing, failed at its end (a statement it sent for later):
+    /// it alone is rolled back and fails with that error, and the group goes on; or the outcome
+    /// of the whole group when that is not possible.
+    /// - Throws: a conflict, which dooms the whole group.
+    private func failLate(_ write: PendingWrite, _ late: LaterStatementFailure, _ members: [PendingWrite], savepoints: Bool,
+                          on connection: Engine.Connection) throws -> GroupOutcome? {
+        if let conflict = late.error as? DatabaseError, conflict.isConflict { throw conflict }
+        write.failLate(late.error)
+        guard engine.isInTransaction(connection) else {
+            Self.finish(members, otherwise: (late.error as? DatabaseError).flatMap { $0.cause == .serverGone ? $0 : nil }
+                ?? DatabaseError.misuse("The write transaction on \(location) ended unexpectedly; nothing was saved"))
+            return .settled(count: members.count)
+        }
+        guard savepoints else {
+            engine.rollback(on: connection)
+            Self.finish(members, otherwise: nil)
+            return .settled(count: members.count)
+        }
+        try engine.rollbackToSavepoint(on: connection)
+        return nil
     }
 
     /// The group failed for `error`; a broken connection is made again for the next group.
@@ -378,12 +416,22 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         /// Reports the outcome once; a failure overrides the body's own result.
         private var finish: (((any Error)?) -> Void)?
 
+        /// Replaces the body's result with the error it met at its end.
+        private let recordLateFailure: (any Error) -> Void
+
         init(kind: Engine.Kind, inTransaction: Bool, run: @escaping (Engine.Connection) -> (any Error)?,
-             finish: @escaping ((any Error)?) -> Void) {
+             failLate: @escaping (any Error) -> Void, finish: @escaping ((any Error)?) -> Void) {
             self.kind = kind
             self.inTransaction = inTransaction
             self.run = run
+            recordLateFailure = failLate
             self.finish = finish
+        }
+
+        /// The body returned, but a statement it sent for later failed: that is its result.
+        func failLate(_ error: any Error) {
+            recordLateFailure(error)
+            bodyFailed = true
         }
 
         /// True when the body's last run threw (its own error is its result).

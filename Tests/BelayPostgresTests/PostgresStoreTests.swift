@@ -229,6 +229,61 @@ import Testing
         #expect(kept == stride(from: 0, to: 40, by: 2).map(Int64.init))
     }
 
+    @Test func aStatementSentForLaterThatFailsFailsOnlyItsWriteWithTheErrorItNamed() throws {
+        struct Taken: Error, Equatable { let id: Int64 }
+        let store = try store(writers: 1)
+        try store.write { try $0.execute("CREATE TABLE kept (id BIGINT PRIMARY KEY)") }
+        try store.write { try $0.execute("INSERT INTO kept VALUES (1000)") }
+        // Queued at once, most of these share a transaction (each its savepoint): every third
+        // sends, for later, an insert the primary key refuses, found only at its write's end.
+        let done = DispatchGroup()
+        let results = Mutex<[Int64: String]>([:])
+        for id in Int64(0)..<30 {
+            done.enter()
+            store.lockedWrite({ db -> Int64 in
+                let refused = id % 3 == 2
+                try db.executeLater("INSERT INTO kept VALUES (?)", [refused ? 1000 : id], failure: { _ in Taken(id: id) })
+                let answer = try db.queryLater("SELECT ? + 1 AS next", [id]) { try $0.get("next", as: Int64.self) }
+                try db.executeLater("INSERT INTO kept VALUES (?)", [id + 2000])
+                return try answer.get().first ?? -1
+            }, then: { outcome in
+                let text: String
+                switch outcome {
+                case let .success(next): text = "next \(next)"
+                case let .failure(error): text = (error as? Taken).map { "taken \($0.id)" } ?? "\(error)"
+                }
+                results.withLock { $0[id] = text }
+                done.leave()
+            })
+        }
+        done.wait()
+        let expected = Dictionary(uniqueKeysWithValues: (Int64(0)..<30).map { ($0, $0 % 3 == 2 ? "taken \($0)" : "next \($0 + 1)") })
+        #expect(results.withLock { $0 } == expected)
+        let kept = try store.read { try $0.query("SELECT id FROM kept ORDER BY id") { try $0.get("id", as: Int64.self) } }
+        let survivors = (Int64(0)..<30).filter { $0 % 3 != 2 }
+        #expect(kept == survivors + [1000] + survivors.map { $0 + 2000 })
+    }
+
+    @Test func aStatementSentForLaterFailsTheWriteAtItsCommitWhenNothingWaitedForIt() throws {
+        let store = try store(writers: 1)
+        try store.write { try $0.execute("CREATE TABLE kept (id BIGINT PRIMARY KEY)") }
+        #expect {
+            try store.lockedWrite { db in
+                try db.executeLater("INSERT INTO kept VALUES (1)", [])
+                try db.executeLater("INSERT INTO kept VALUES (1)", [])
+            }
+        } throws: { error in (error as? DatabaseError)?.isUniqueConstraintViolation == true }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM kept", as: Int64.self) } == 0, "nothing of the write is kept")
+        // The connection goes on: a write sent whole for later costs one round trip with its commit.
+        let before = store.writeRoundTrips
+        try store.lockedWrite { db in
+            try db.executeLater("INSERT INTO kept VALUES (1)", [])
+            try db.executeLater("INSERT INTO kept VALUES (2)", [])
+        }
+        #expect(store.writeRoundTrips - before == 1)
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM kept", as: Int64.self) } == 2)
+    }
+
     @Test func eachKindOfCallRunsAtItsIsolation() throws {
         let store = try store()
         let isolation = "SELECT current_setting('transaction_isolation') AS level, current_setting('transaction_read_only') AS read_only"

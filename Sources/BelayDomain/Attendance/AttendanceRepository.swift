@@ -26,13 +26,17 @@ enum AttendanceRepository {
     /// are locked until the commit, so one member's check-ins, here or at other meetups, wait
     /// for each other and count each other (check-in numbers, milestones, wrong attempts).
     /// Nil when the member has not joined (or the meetup does not exist).
+    /// The attendance with its meetup, locking the attendance and the member's row (so that
+    /// one member's check-ins, here and at other meetups, take turns), sent for later (see
+    /// `Database.queryLater`): statements sent after it run once the locks are held.
     static func findLockingForCheckIn(meetupID: Int64, memberID: Int64,
-                                      in db: Database) throws -> (attendance: Attendance, meetup: MeetupRepository.Essentials)? {
-        try db.queryOne("""
+                                      in db: Database) throws -> DatabaseAnswer<(attendance: Attendance, meetup: MeetupRepository.Essentials)?> {
+        try db.queryLater("""
             SELECT \(columns), \(MeetupRepository.essentialsColumns)
             FROM attendances a JOIN users u ON u.id = a.member_id JOIN meetups m ON m.id = a.meetup_id
             WHERE a.meetup_id = ? AND a.member_id = ?\(db.dialect.lockingRows(of: "a, u"))
-            """, [meetupID, memberID]) { (try decode($0), try MeetupRepository.decodeEssentials($0)) }
+            """, [meetupID, memberID]) { (attendance: try decode($0), meetup: try MeetupRepository.decodeEssentials($0)) }
+            .map(\.first)
     }
 
     static func find(meetupID: Int64, memberID: Int64, in db: Database) throws -> Attendance? {
@@ -84,38 +88,38 @@ enum AttendanceRepository {
         try db.execute("UPDATE attendances SET status = ?, updated_at = ?, offer_expires_at = NULL WHERE id = ?", [status.rawValue, now, id])
     }
 
-    /// What `markCheckedIn` wrote and returned.
-    struct CheckedIn {
-        let attendance: Attendance
-        let checkInNumber: Int
-        /// Read by the same statement, for the award that follows.
-        let awardContext: RewardRepository.AwardContext
+    /// What a check-in of the member at the meetup needs besides the attendance: how many
+    /// check-ins the member has elsewhere and the award context. Sent for later, after the
+    /// member's lock (`findLockingForCheckIn`), so that concurrent check-ins of one member count
+    /// each other.
+    static func checkInStanding(meetupID: Int64, memberID: Int64,
+                                in db: Database) throws -> DatabaseAnswer<(checkedInElsewhere: Int, awardContext: RewardRepository.AwardContext)?> {
+        try db.queryLater("""
+            SELECT (SELECT count(*) FROM attendances other
+                    WHERE other.member_id = ?2 AND other.status = 'checked_in' AND other.meetup_id <> ?1) AS checked_in_elsewhere,
+                   \(RewardRepository.awardContextColumns(attendanceID: "(SELECT a.id FROM attendances a WHERE a.meetup_id = ?1 AND a.member_id = ?2)"))
+            """, [meetupID, memberID]) {
+            (checkedInElsewhere: try $0.get("checked_in_elsewhere", as: Int.self), awardContext: try RewardRepository.decodeAwardContext($0))
+        }.map(\.first)
     }
 
-    /// Checks the attendance in and gives it the next of its member's check-in numbers: one
-    /// more than the member's other check-ins, counted by this statement, so the caller must
-    /// hold the member's lock (`findLockingForCheckIn`) for concurrent check-ins of one member
-    /// to count each other. One statement, where an update and reads of the attendance and
-    /// its award context would be three in every check-in's transaction.
-    /// - Returns: the attendance as it is now, its check-in number and its award context; nil
-    ///   when there is no attendance `id`.
-    static func markCheckedIn(id: Int64, at instant: Date, method: CheckInMethod, by actorID: Int64?, now: Date,
-                              in db: Database) throws -> CheckedIn? {
+    /// Checks `attendance` in as check-in number `number` of its member, sent for later (see
+    /// `Database.executeLater`).
+    /// - Returns: the attendance as it reads once written.
+    static func markCheckedIn(_ attendance: Attendance, number: Int, at instant: Date, method: CheckInMethod, by actorID: Int64?,
+                              now: Date, in db: Database) throws -> Attendance {
         // A checked-in attendance has no waitlist position and no offer.
-        try db.queryOne("""
+        try db.executeLater("""
             UPDATE attendances SET status = 'checked_in', checked_in_at = ?, check_in_method = ?, checked_in_by = ?,
-                                   updated_at = ?,
-                                   check_in_number = 1 + (SELECT count(*) FROM attendances other
-                                                          WHERE other.member_id = attendances.member_id
-                                                            AND other.status = 'checked_in' AND other.id <> attendances.id)
+                                   updated_at = ?, check_in_number = ?
             WHERE id = ?
-            RETURNING id, meetup_id, member_id, status, joined_at, updated_at, checked_in_at, check_in_method, checked_in_by,
-                      NULL AS waitlist_position, NULL AS offer_expires_at, check_in_number,
-                      \(RewardRepository.awardContextColumns(attendanceID: "attendances.id"))
-            """, [instant, method.rawValue, actorID, now, id]) {
-            CheckedIn(attendance: try decode($0), checkInNumber: try $0.get("check_in_number"),
-                      awardContext: try RewardRepository.decodeAwardContext($0))
-        }
+            """, [instant, method.rawValue, actorID, now, number, attendance.id])
+        // As stored: to the millisecond.
+        return Attendance(id: attendance.id, meetupID: attendance.meetupID, memberID: attendance.memberID, status: .checkedIn,
+                          waitlistPosition: nil, joinedAt: attendance.joinedAt,
+                          updatedAt: Date(millisecondsSince1970: now.millisecondsSince1970),
+                          checkedInAt: Date(millisecondsSince1970: instant.millisecondsSince1970),
+                          checkInMethod: method, checkedInBy: actorID, offerExpiresAt: nil)
     }
 
     static func undoCheckIn(id: Int64, at now: Date, in db: Database) throws {

@@ -3,9 +3,11 @@ import Foundation
 
 /// SQL for check-in attempts and idempotency keys.
 enum CheckInRepository {
-    static func attempts(meetupID: Int64, memberID: Int64, in db: Database) throws -> (count: Int, lastWrongAt: Date)? {
-        try db.queryOne("SELECT wrong_attempts, last_wrong_at FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?",
-                        [meetupID, memberID]) { (try $0.get("wrong_attempts"), try $0.get("last_wrong_at")) }
+    /// The member's wrong codes at the meetup, sent for later (see `Database.queryLater`).
+    static func attempts(meetupID: Int64, memberID: Int64, in db: Database) throws -> DatabaseAnswer<(count: Int, lastWrongAt: Date)?> {
+        try db.queryLater("SELECT wrong_attempts, last_wrong_at FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?",
+                          [meetupID, memberID]) { (count: try $0.get("wrong_attempts", as: Int.self), lastWrongAt: try $0.get("last_wrong_at", as: Date.self)) }
+            .map(\.first)
     }
 
     static func recordWrongAttempt(meetupID: Int64, memberID: Int64, count: Int, at now: Date, in db: Database) throws {
@@ -15,25 +17,26 @@ enum CheckInRepository {
             """, [meetupID, memberID, count, now])
     }
 
+    /// Sent for later (see `Database.executeLater`).
     static func clearAttempts(meetupID: Int64, memberID: Int64, in db: Database) throws {
-        try db.execute("DELETE FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?", [meetupID, memberID])
+        try db.executeLater("DELETE FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?", [meetupID, memberID])
     }
 
-    static func idempotencyRecord(actorID: Int64, key: String, in db: Database) throws -> (fingerprint: String, attendanceID: Int64)? {
-        try db.queryOne("SELECT request_fingerprint, attendance_id FROM check_in_idempotency_keys WHERE actor_id = ? AND key = ?",
-                        [actorID, key]) { (try $0.get("request_fingerprint"), try $0.get("attendance_id")) }
+    /// What the actor's key was used for, sent for later (see `Database.queryLater`).
+    static func idempotencyRecord(actorID: Int64, key: String, in db: Database) throws -> DatabaseAnswer<(fingerprint: String, attendanceID: Int64)?> {
+        try db.queryLater("SELECT request_fingerprint, attendance_id FROM check_in_idempotency_keys WHERE actor_id = ? AND key = ?",
+                          [actorID, key]) { (fingerprint: try $0.get("request_fingerprint", as: String.self), attendanceID: try $0.get("attendance_id", as: Int64.self)) }
+            .map(\.first)
     }
 
-    /// Keeps the key for its check-in.
-    /// - Returns: false when the actor's key was taken by another check-in committed meanwhile.
+    /// Keeps the key for its check-in, sent for later: when another check-in took the actor's
+    /// key meanwhile, the write fails with `taken`.
     static func rememberKey(actorID: Int64, key: String, fingerprint: String, attendanceID: Int64, at now: Date,
-                            in db: Database) throws -> Bool {
-        try db.execute("""
+                            taken: DomainError, in db: Database) throws {
+        try db.executeLater("""
             INSERT INTO check_in_idempotency_keys (actor_id, key, request_fingerprint, attendance_id, created_at)
             VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT DO NOTHING
-            """, [actorID, key, fingerprint, attendanceID, now])
-        return db.changes > 0
+            """, [actorID, key, fingerprint, attendanceID, now], failure: { error -> any Error in error.isUniqueConstraintViolation ? taken : error })
     }
 
     static func forgetKeys(attendanceID: Int64, in db: Database) throws {

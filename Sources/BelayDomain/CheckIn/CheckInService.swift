@@ -36,11 +36,28 @@ public final class CheckInService: Sendable {
     }
 
     private enum Outcome {
-        /// `attendance` as it reads now when the check-in has it in hand, and `reward` when it
-        /// created it (nil: read them again).
-        case checkedIn(attendanceID: Int64, attendance: Attendance?, reward: Reward?, isRepeat: Bool)
+        /// `attendance` as it reads now when the check-in has it in hand, and `awarded` (of
+        /// `meetup`) when it created the reward (nil: read them again).
+        case checkedIn(attendanceID: Int64, attendance: Attendance?, awarded: AwardedReward?, meetup: MeetupRepository.Essentials?,
+                       isRepeat: Bool)
         /// Refused after writing something that must stay (a wrong attempt).
         case refused(DomainError)
+    }
+
+    /// A check-in as its write returns it: the new reward's id is answered by the commit.
+    private struct Recorded {
+        let attendance: Attendance
+        let reward: Reward?
+        let awarded: AwardedReward?
+        let meetup: MeetupRepository.Essentials?
+        let isRepeat: Bool
+
+        /// The result, once committed.
+        func result() throws -> CheckInResult {
+            var reward = reward
+            if reward == nil, let awarded, let meetup { reward = try awarded.reward(of: meetup) }
+            return CheckInResult(attendance: attendance, reward: reward, isRepeat: isRepeat)
+        }
     }
 
     /// Checks a member in. Idempotent: when the member is already checked in, or the
@@ -54,7 +71,7 @@ public final class CheckInService: Sendable {
     public func checkIn(_ request: CheckInRequest, by actor: Actor) throws -> CheckInResult {
         try Self.validate(request)
         let now = clock.now()
-        return try domainCall { try pool.lockedWrite { db in try record(request, by: actor, now: now, in: db) } }.get()
+        return try domainCall { try pool.lockedWrite { db in try record(request, by: actor, now: now, in: db) }.get().result() }
     }
 
     /// Checks a member in like `checkIn(_:by:)` without holding the calling thread while the
@@ -69,7 +86,7 @@ public final class CheckInService: Sendable {
         }
         let now = clock.now()
         pool.lockedWrite({ [self] db in try record(request, by: actor, now: now, in: db) }, then: { outcome in
-            completion(outcome.mapError(domainError).flatMap { $0.mapError { $0 } })
+            completion(outcome.flatMap { recorded in Result { try recorded.get().result() } }.mapError(domainError))
         })
     }
 
@@ -89,34 +106,44 @@ public final class CheckInService: Sendable {
     /// attempt) is returned rather than thrown, so that the write commits. The result is read
     /// in the same transaction: it is what this check-in wrote, and a second (read)
     /// transaction would cost as much again.
-    private func record(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Result<CheckInResult, DomainError> {
+    private func record(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Result<Recorded, DomainError> {
         switch try checkIn(request, by: actor, now: now, in: db) {
         case let .refused(error):
             return .failure(error)
-        case let .checkedIn(attendanceID, attendance, reward, isRepeat):
+        case let .checkedIn(attendanceID, attendance, awarded, meetup, isRepeat):
             guard let attendance = try attendance ?? AttendanceRepository.find(id: attendanceID, in: db) else {
                 throw DomainError(.storageFailure, "Attendance \(attendanceID) disappeared during its check-in")
             }
-            return .success(CheckInResult(attendance: attendance,
-                                          reward: try reward ?? RewardRepository.find(attendanceID: attendanceID, in: db),
-                                          isRepeat: isRepeat))
+            let created = awarded?.created != nil && meetup != nil
+            return .success(Recorded(attendance: attendance,
+                                     reward: created ? nil : try RewardRepository.find(attendanceID: attendanceID, in: db),
+                                     awarded: awarded, meetup: meetup, isRepeat: isRepeat))
         }
     }
 
     private func checkIn(_ request: CheckInRequest, by actor: Actor, now: Date, in db: Database) throws -> Outcome {
-        // First, so that a second check-in of the same member waits here for the first's
-        // commit and then sees it (its key, its status, its reward): see lockedWrite.
-        let found = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        // Sent together, the lock first (one round trip on PostgreSQL): a second check-in of the
+        // same member waits at the lock for the first's commit and then sees it (its key, its
+        // status, its reward): see lockedWrite.
+        let locked = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        let actorKey = actor.userID ?? 0
+        let seenKey = try request.idempotencyKey.map { try CheckInRepository.idempotencyRecord(actorID: actorKey, key: $0, in: db) }
+        var wrongCodes: DatabaseAnswer<(count: Int, lastWrongAt: Date)?>?
+        if case .code = request.proof {
+            wrongCodes = try CheckInRepository.attempts(meetupID: request.meetupID, memberID: request.memberID, in: db)
+        }
+        let standing = try AttendanceRepository.checkInStanding(meetupID: request.meetupID, memberID: request.memberID, in: db)
+
+        let found = try locked.get()
         guard let meetup = try found?.meetup ?? MeetupRepository.essentials(id: request.meetupID, in: db) else {
             throw MeetupService.notFound(request.meetupID)
         }
         let attendance = found?.attendance
-        let actorKey = actor.userID ?? 0
-        if let key = request.idempotencyKey, let seen = try CheckInRepository.idempotencyRecord(actorID: actorKey, key: key, in: db) {
+        if let seen = try seenKey?.get() {
             guard request.isSameRequest(asFingerprint: seen.fingerprint) else {
                 throw Self.keyReused
             }
-            return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, reward: nil, isRepeat: true)
+            return .checkedIn(attendanceID: seen.attendanceID, attendance: nil, awarded: nil, meetup: nil, isRepeat: true)
         }
         switch request.proof {
         case .code:
@@ -129,7 +156,7 @@ public final class CheckInService: Sendable {
             }
         }
         if let attendance, attendance.status == .checkedIn {
-            return .checkedIn(attendanceID: attendance.id, attendance: attendance, reward: nil, isRepeat: true)
+            return .checkedIn(attendanceID: attendance.id, attendance: attendance, awarded: nil, meetup: nil, isRepeat: true)
         }
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetup.id) is cancelled")
@@ -161,7 +188,7 @@ public final class CheckInService: Sendable {
 
         if case let .code(code) = request.proof {
             var wrong = 0
-            let attempts = try CheckInRepository.attempts(meetupID: meetup.id, memberID: request.memberID, in: db)
+            let attempts = try wrongCodes?.get() ?? nil
             if let attempts {
                 let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
                 if attempts.count >= policy.maxWrongAttempts {
@@ -185,25 +212,24 @@ public final class CheckInService: Sendable {
             }
         }
 
-        let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
-        // The row is locked since the first statement: it is there.
-        guard let checkedIn = try AttendanceRepository.markCheckedIn(id: attendance.id, at: instant, method: request.method,
-                                                                     by: checkedInBy, now: now, in: db) else {
+        guard let standing = try standing.get() else {
             throw DomainError(.storageFailure, "Attendance \(attendance.id) disappeared during its check-in")
         }
+        let number = standing.checkedInElsewhere + 1
+        let checkedInBy: Int64? = request.method == .code ? nil : actor.userID
+        // Sent for later, with everything after it: the server gets them with the commit.
+        let checkedIn = try AttendanceRepository.markCheckedIn(attendance, number: number, at: instant, method: request.method,
+                                                               by: checkedInBy, now: now, in: db)
         let awarded = try awarder.award(attendanceID: attendance.id, memberID: request.memberID, meetupID: meetup.id,
-                                        checkedInAt: instant, checkInNumber: checkedIn.checkInNumber,
-                                        context: checkedIn.awardContext, reason: .award, now: now, in: db)
+                                        checkedInAt: instant, checkInNumber: number,
+                                        context: standing.awardContext, reason: .award, now: now, in: db)
         if let key = request.idempotencyKey {
-            guard try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
-                                                    attendanceID: attendance.id, at: now, in: db) else {
-                // The same key, at the same moment, for another member's check-in.
-                throw Self.keyReused
-            }
+            // The same key, at the same moment, for another member's check-in fails the write.
+            try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
+                                              attendanceID: attendance.id, at: now, taken: Self.keyReused, in: db)
         }
-        try events.attendance(.checkInCreated, checkedIn.attendance, now: now, in: db)
-        return .checkedIn(attendanceID: attendance.id, attendance: checkedIn.attendance, reward: awarded?.reward(of: meetup),
-                          isRepeat: false)
+        try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
+        return .checkedIn(attendanceID: attendance.id, attendance: checkedIn, awarded: awarded, meetup: meetup, isRepeat: false)
     }
 
     /// Undoes a check-in: the attendance is `going` again, its reward revoked (kept, not

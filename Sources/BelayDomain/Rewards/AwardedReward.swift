@@ -1,8 +1,11 @@
+import BelayStorage
 import Foundation
 
 /// The reward `RewardAwarder.award` made sure a checked-in attendance has.
 struct AwardedReward {
-    let id: Int64
+    /// The reward's id; for a reward the award created, answered by its commit at the latest
+    /// (see `Database.queryLater`).
+    let id: DatabaseAnswer<Int64>
     /// What was written, when the award created the reward (nil: it was there already).
     let created: Created?
 
@@ -21,9 +24,10 @@ struct AwardedReward {
     /// The new reward as a read of it would return it, from what was written and the meetup
     /// it was for, so that a check-in does not read back what it has just written; nil when
     /// the reward was there already.
-    func reward(of meetup: MeetupRepository.Essentials) -> Reward? {
+    /// - Throws: the error of the statement that inserted it.
+    func reward(of meetup: MeetupRepository.Essentials) throws -> Reward? {
         guard let created else { return nil }
-        return Reward(id: id, attendanceID: created.attendanceID, memberID: created.memberID, meetupID: created.meetupID,
+        return Reward(id: try id.get(), attendanceID: created.attendanceID, memberID: created.memberID, meetupID: created.meetupID,
                       hold: created.hold, background: created.background, milestone: created.pick.milestone,
                       streakMilestone: created.pick.streakMilestone,
                       // As stored: to the millisecond.

@@ -43,7 +43,7 @@ final class RewardAwarder: Sendable {
                     _ = try RenderJobRepository.enqueue(rewardID: existing.id, reason: reason, availableAt: now, now: now, in: db)
                 }
             }
-            return AwardedReward(id: existingID, created: nil)
+            return AwardedReward(id: DatabaseAnswer(.success(existingID)), created: nil)
         }
         // Only clubs with streak milestones pay for reading the member's history here.
         var streakLengths: ClosedRange<Int>?

@@ -112,10 +112,11 @@ enum RewardRepository {
         }
     }
 
-    /// Inserts the reward of a pick and queues its render.
-    /// - Returns: the reward's id.
+    /// Inserts the reward of a pick and queues its render, sent for later where the engine
+    /// can (see `Database.queryLater`).
+    /// - Returns: the reward's id, once answered.
     static func insertQueueingRender(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick,
-                                     reason: RenderJobReason, at now: Date, in db: Database) throws -> Int64 {
+                                     reason: RenderJobReason, at now: Date, in db: Database) throws -> DatabaseAnswer<Int64> {
         try WorkNotification.send(.renderJobs, in: db)
         let insert = """
             INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
@@ -128,14 +129,16 @@ enum RewardRepository {
         if db.dialect.writesInCommonTableExpressions {
             // One statement, one round trip to the server instead of two for every check-in.
             let both = "WITH reward AS (\(insert)) " + RenderJobRepository.enqueueStatement(rewardID: "(SELECT id FROM reward)")
-            guard let id = try db.queryOne(both, parameters + job, { try $0.get("reward_id", as: Int64.self) }) else {
-                throw DomainError(.storageFailure, "The reward of attendance \(attendanceID) was written without its render job")
+            return try db.queryLater(both, parameters + job) { try $0.get("reward_id", as: Int64.self) }.map { ids in
+                guard let id = ids.first else {
+                    throw DomainError(.storageFailure, "The reward of attendance \(attendanceID) was written without its render job")
+                }
+                return id
             }
-            return id
         }
         let rewardID = try db.insertReturningID(insert, parameters)
         _ = try db.queryOne(RenderJobRepository.enqueueStatement(rewardID: "?"), [rewardID] + job) { _ in () }
-        return rewardID
+        return DatabaseAnswer(.success(rewardID))
     }
 
     static func setRevoked(_ revokedAt: Date?, id: Int64, in db: Database) throws {

@@ -101,7 +101,7 @@ public final class RewardService: Sendable {
                     for attendance in missing {
                         if let id = try awarder.award(attendanceID: attendance.attendanceID, memberID: attendance.memberID,
                                                       meetupID: attendance.meetupID, checkedInAt: attendance.checkedInAt,
-                                                      checkInNumber: attendance.checkInNumber, reason: .backfill, now: now, in: db)?.id {
+                                                      checkInNumber: attendance.checkInNumber, reason: .backfill, now: now, in: db)?.id.get() {
                             awarded.append(id)
                         } else {
                             stillMissing.append(attendance.attendanceID)

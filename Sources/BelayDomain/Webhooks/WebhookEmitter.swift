@@ -52,30 +52,28 @@ final class WebhookEmitter: Sendable {
     /// gone, nothing is queued) for every subscribed endpoint, or only `endpointID` when given.
     /// - Parameter buildReadsNothing: `build` only encodes what the caller holds. On
     ///   PostgreSQL the payload is then built first and written in the same statement that
-    ///   finds the subscribers, a round trip less; otherwise it is built only when some
-    ///   endpoint wants it.
-    /// - Returns: the delivery ids queued.
-    @discardableResult
+    ///   finds the subscribers, sent for later (`Database.queryLater`): no round trip of its
+    ///   own; otherwise it is built only when some endpoint wants it.
     func emit(_ type: WebhookEventType, subject: WebhookSubject, now: Date, only endpointID: Int64? = nil,
-              buildReadsNothing: Bool = false, in db: Database, data build: () throws -> [UInt8]?) throws -> [Int64] {
+              buildReadsNothing: Bool = false, in db: Database, data build: () throws -> [UInt8]?) throws {
         try emitEvent(type, now: now, only: endpointID, buildReadsNothing: buildReadsNothing, in: db) { try build().map { (subject, $0) } }
     }
 
     /// `emit` for an event whose subject is known once it is read: `build` gives both.
-    @discardableResult
     func emitEvent(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, buildReadsNothing: Bool = false,
-                   in db: Database, event build: () throws -> (subject: WebhookSubject, data: [UInt8])?) throws -> [Int64] {
+                   in db: Database, event build: () throws -> (subject: WebhookSubject, data: [UInt8])?) throws {
         if buildReadsNothing && db.dialect.writesInCommonTableExpressions {
-            guard let event = try build() else { return [] }
-            return try WebhookRepository.insertEventForSubscribers(messageID: Self.messageID(at: now), type: type.rawValue,
-                                                                   body: Self.body(type, now: now, data: event.data),
-                                                                   subject: event.subject.key, only: endpointID, now: now, in: db)
+            guard let event = try build() else { return }
+            try WebhookRepository.insertEventForSubscribers(messageID: Self.messageID(at: now), type: type.rawValue,
+                                                            body: Self.body(type, now: now, data: event.data),
+                                                            subject: event.subject.key, only: endpointID, now: now, in: db)
+            return
         }
         let subscribers = try WebhookRepository.subscribers(to: type.rawValue, only: endpointID, in: db)
-        guard !subscribers.isEmpty, let event = try build() else { return [] }
-        return try WebhookRepository.insertEvent(messageID: Self.messageID(at: now), type: type.rawValue,
-                                                 body: Self.body(type, now: now, data: event.data), subject: event.subject.key,
-                                                 now: now, deliveringTo: subscribers, in: db)
+        guard !subscribers.isEmpty, let event = try build() else { return }
+        _ = try WebhookRepository.insertEvent(messageID: Self.messageID(at: now), type: type.rawValue,
+                                              body: Self.body(type, now: now, data: event.data), subject: event.subject.key,
+                                              now: now, deliveringTo: subscribers, in: db)
     }
 
     /// Queues a `webhook.test` event for the endpoint `endpointID` alone, whichever event types

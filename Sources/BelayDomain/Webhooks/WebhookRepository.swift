@@ -134,11 +134,11 @@ enum WebhookRepository {
 
     /// On PostgreSQL, the event and a pending delivery to each endpoint that takes events of
     /// `type` (only `endpointID` when given) in one statement, which also finds the
-    /// endpoints: nothing is written, and no worker woken, when none takes it.
-    /// - Returns: the delivery ids queued.
+    /// endpoints: nothing is written, and no worker woken, when none takes it. Sent for later
+    /// (see `Database.queryLater`): it costs the write no round trip of its own.
     static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], subject: String, only endpointID: Int64?,
-                                          now: Date, in db: Database) throws -> [Int64] {
-        let queued: [Int64] = try db.query("""
+                                          now: Date, in db: Database) throws {
+        let queued = try db.queryLater("""
             WITH subscriber AS (SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?2", only: "?5", in: db))),
             event AS (
                 INSERT INTO webhook_events (message_id, type, body, created_at)
@@ -151,9 +151,10 @@ enum WebhookRepository {
             FROM subscriber, event
             ORDER BY subscriber.id
             RETURNING id
-            """, [messageID, type, Data(body), now, endpointID, subject]) { try $0.get("id") }
-        if !queued.isEmpty { try WorkNotification.send(.webhookDeliveries, in: db) }
-        return queued
+            """, [messageID, type, Data(body), now, endpointID, subject]) { try $0.get("id", as: Int64.self) }
+        queued.whenAnswered { ids in
+            if case let .success(ids) = ids, !ids.isEmpty { try? WorkNotification.send(.webhookDeliveries, in: db) }
+        }
     }
 
     // MARK: Deliveries
