@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
         // Shared helpers for tests: temporary directories, running the real binary, free ports.
-        .target(name: "BelayTestSupport", dependencies: ["BelayStorage", "BelaySQLite", "BelayPostgres"], path: "Tests/BelayTestSupport"),
+        .target(name: "BelayTestSupport", dependencies: ["BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres"], path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayCore", "BelayTestSupport"]),

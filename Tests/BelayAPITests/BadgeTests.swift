@@ -20,12 +20,12 @@ import Testing
         return try #require(try? JSONValue.parse(Array(line.utf8)), "verifier printed \(run.standardOutput) \(run.standardError.suffix(1_000))")
     }
 
-    func cli(_ workspace: ServeWorkspace, _ arguments: [String]) throws -> BelayProcessResult {
+    func cli(_ workspace: ClubWorkspace, _ arguments: [String]) throws -> BelayProcessResult {
         try BelayProcess.run(arguments + ["--config", workspace.configPath], in: workspace.directory.path)
     }
 
     @Test func theStickerVerifiesOutsideBelayUntilItIsRevokedAndNotWhenTampered() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let (server, _, sticker, _) = try SharePageBrowserTests.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let token = try #require(PNGTextChunk.text(keyword: "openbadgecredential", in: sticker), "the sticker carries no iTXt badge")
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aFileWithoutABadgeIsToldSo() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let plain = BelayProcess.packageRoot.appendingPathComponent("Assets/holds/jug-gold.png").path
         _ = try BelayProcess.run(["migrate", "--config", workspace.configPath], in: workspace.directory.path)
         let result = try cli(workspace, ["badges", "verify", plain])

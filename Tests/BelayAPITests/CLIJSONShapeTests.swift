@@ -7,7 +7,7 @@ import Testing
 /// app parse one representation.
 @Suite struct CLIJSONShapeTests {
     @Test func theCLIPrintsMeetupsAndAttendeesAsTheAPIDoes() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let host = try workspace.user("jisoo", role: "host")
         let member = try workspace.user("minji")

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func feedsParseWithTheirTimesInTheMeetupsZones() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let host = try workspace.user("host1", role: "host")
         let member = try workspace.user("minji")

@@ -14,7 +14,7 @@ import Testing
 
     @Test func generatedRequestsAreAcceptedAndEveryAnswerMatchesTheDocument() throws {
         // The limits and the address rule are settings, not shapes: a club could set them so.
-        let workspace = try ServeWorkspace(settings: [
+        let workspace = try ClubWorkspace.served(settings: [
             "rate_limits": ["auth_per_address_per_minute": 1_000_000, "auth_per_email_per_hour": 1_000_000,
                             "writes_per_member_per_minute": 1_000_000, "share_events_per_member_per_minute": 1_000_000,
                             "public_per_address_per_minute": 1_000_000],

@@ -130,15 +130,3 @@ struct JSONSchemaValidator {
         }
     }
 }
-
-extension JSONValue {
-    var intValue: Int64? {
-        if case .number(let number) = self { return number.int64Value }
-        return nil
-    }
-
-    /// Parses JSON bytes strictly (a member twice, or anything else not JSON, is an error).
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONParser.parse(bytes)
-    }
-}

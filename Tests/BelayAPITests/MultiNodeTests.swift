@@ -12,7 +12,7 @@ struct MultiNodeTests {
     @Test func twoAPINodesAndAWorkerKeepEveryRuleThroughAKilledNodeAndARestartedServer() throws {
         let cluster = try PostgresCluster()
         try cluster.createDatabase("club")
-        let workspace = try ServeWorkspace(settings: [
+        let workspace = try ClubWorkspace.served(settings: [
             "database": ["url": cluster.url(database: "club")],
             "render": ["workers": 0],
         ])

@@ -11,8 +11,8 @@ import Glibc
 /// every kind of notice in the member's language, each error answer handled, and a server
 /// killed with SIGKILL losing no notice.
 @Suite(.serialized) struct PushEndToEndTests {
-    private func workspace(_ services: PushServicesProcess, push: [String: Any] = [:]) throws -> ServeWorkspace {
-        try ServeWorkspace(settings: [
+    private func workspace(_ services: PushServicesProcess, push: [String: Any] = [:]) throws -> ClubWorkspace {
+        try ClubWorkspace.served(settings: [
             "push": services.pushSettings.merging(push) { $1 },
             "waitlist": ["claim_minutes": 30, "cutoff_minutes": 60],
         ])
@@ -26,7 +26,7 @@ import Glibc
         #expect(answer.status == 201, "\(answer.response.text)")
     }
 
-    private func meetup(_ workspace: ServeWorkspace, title: String, startsIn: TimeInterval, capacity: Int = 1) throws -> Int64 {
+    private func meetup(_ workspace: ClubWorkspace, title: String, startsIn: TimeInterval, capacity: Int = 1) throws -> Int64 {
         let now = Date()
         let created = try workspace.cli(["meetups", "create", "--title", title, "--place", "더클라임 강남점",
                                          "--starts", RFC3339.string(from: now.addingTimeInterval(startsIn), utcOffsetSeconds: 9 * 3600),
@@ -210,7 +210,7 @@ import Glibc
         server.send(SIGKILL)
         #expect(server.wait().status == 128 + SIGKILL)
         // The notice waits out its Retry-After in the database; moved forward, a new server sends it.
-        try workspace.database().write { db in try db.execute("UPDATE push_notices SET next_attempt_at = 0 WHERE status = 'pending'", []) }
+        try workspace.store().write { db in try db.execute("UPDATE push_notices SET next_attempt_at = 0 WHERE status = 'pending'", []) }
         server = try workspace.serve()
         #expect(try waitForKinds(services, apns: ["kill0": ["meetup_cancelled"], "kill1": ["meetup_cancelled"], "kill2": ["meetup_cancelled"]]))
         let delivered = try #require(try server.poll(timeout: 30) { () -> [[String: Any]]? in

@@ -87,7 +87,7 @@ struct ResponseContract {
 /// The contract the suites hold answers to is the one the binary serves.
 @Suite struct ServedContractTests {
     @Test func theBinaryServesTheDocumentTheSuitesHoldItsAnswersTo() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let served = try server.call("GET", "/openapi.json")
         #expect(served.status == 200)

@@ -7,7 +7,7 @@ import Testing
 /// made here, HTTP/2, and the client's address reaching Belay's access log.
 @Suite(.serialized) struct ReverseProxyTests {
     @Test func throughNginxThePageAndTheAPIAnswerOverTLSAndTheClientIsLogged() throws {
-        let workspace = try ServeWorkspace(server: ["trusted_proxies": "127.0.0.1"])
+        let workspace = try ClubWorkspace.served(server: ["trusted_proxies": "127.0.0.1"])
         let (server, link, _, token) = try SharePageBrowserTests.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let directory = workspace.directory

@@ -16,7 +16,7 @@ import Glibc
     static let members = 40
 
     @Test func killedDuringCheckInTrafficNothingIsLostOrDoubled() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         var server = try workspace.serve()
         let host = try workspace.user("host1", role: "host")
         let handles = (1...Self.members).map { "climber\($0)" }
@@ -56,7 +56,7 @@ import Glibc
         let firstAnswers = answered.count
         #expect(firstAnswers < Self.members, "the server died in the middle of the traffic")
 
-        try workspace.database().read { db in
+        try workspace.store().read { db in
             let checkedIn = try db.scalar("SELECT count(*) FROM attendances WHERE status = 'checked_in'", as: Int.self) ?? 0
             #expect(checkedIn >= firstAnswers)
             #expect(try db.scalar("SELECT count(*) FROM rewards", as: Int.self) == checkedIn, "a check-in and its reward commit together")
@@ -70,7 +70,7 @@ import Glibc
             let status = try Self.checkIn(member, meetup: meetupID, port: server.port, token: host.token)
             #expect(status == 200 || status == 201)
         }
-        let pool = try workspace.database()
+        let pool = try workspace.store()
         let settled = server.poll(timeout: 300) { () -> Bool? in
             let unfinished = try? pool.read {
                 try $0.scalar("SELECT count(*) FROM rewards WHERE render_status != 'ready' OR story_path IS NULL", as: Int.self)

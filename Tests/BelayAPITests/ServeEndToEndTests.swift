@@ -7,44 +7,7 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// A data directory and `config.json` for the real binary, and the CLI and HTTP calls an
-/// admin and the app would make against it.
-final class ServeWorkspace: @unchecked Sendable {
-    let directory: TemporaryDirectory
-    var configPath: String { directory.file("config.json") }
-    /// The database the binary uses: its SQLite file, or its PostgreSQL URL.
-    let databaseLocation: String
-
-    init(share: [String: String] = ["instagram_app_id": "1234567890", "facebook_app_id": ""], server: [String: Any] = [:],
-         webhooks: [String: Int]? = nil, settings: [String: Any] = [:]) throws {
-        directory = try TemporaryDirectory(prefix: "belay-serve")
-        let root = BelayProcess.packageRoot
-        var file: [String: Any] = [
-            "data_directory": "./data",
-            "assets_directory": root.appendingPathComponent("Assets").path,
-            "migrations_directory": root.appendingPathComponent("Migrations").path,
-            "server": (["host": "127.0.0.1", "port": 8080, "threads": 2, "public_base_url": "http://127.0.0.1:8080"] as [String: Any])
-                .merging(server) { $1 },
-            "share": share,
-        ]
-        if let webhooks { file["webhooks"] = webhooks }
-        // On a PostgreSQL run the real binary gets a database of its own on the test cluster.
-        if TestDatabase.isPostgreSQL { file["database"] = ["url": try TestDatabase.configuredURL()] }
-        file.merge(settings) { $1 }
-        let url = (file["database"] as? [String: Any])?["url"] as? String ?? ""
-        databaseLocation = url.isEmpty ? directory.file("data/belay.sqlite3") : url
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: configPath))
-    }
-
-    /// The binary's database, opened from the test (the file, or a connection to the server).
-    func database() throws -> any DatabaseStore {
-        try TestDatabase.reopen(databaseLocation)
-    }
-
-    func serve() throws -> BelayServerProcess {
-        try BelayServerProcess(arguments: ["--config", configPath], in: directory.path)
-    }
-
+extension ClubWorkspace {
     /// A member `ana` checked in (with an admin's code) at a meetup at `place` happening now,
     /// and her reward once the render workers have made its images.
     func renderedReward(on server: BelayServerProcess, place: String,
@@ -57,7 +20,7 @@ final class ServeWorkspace: @unchecked Sendable {
         let meetup = try cli(["meetups", "create", "--title", "T", "--place", place,
                               "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
                               "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
-                              "--capacity", "5", "--host", "host1"], sourceLocation: sourceLocation)
+                              "--capacity", "5", "--host", "host1"])
         let id = try #require(meetup["id"]?.intValue, sourceLocation: sourceLocation)
         #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: ana.token).status == 201, sourceLocation: sourceLocation)
         let code = try #require(try server.call("GET", "/v1/meetups/\(id)/check-in-code", token: admin.token)["code"]?.stringValue,
@@ -69,20 +32,6 @@ final class ServeWorkspace: @unchecked Sendable {
             return reward["render_status"]?.stringValue == "ready" ? reward.json : nil
         }, "the reward's images were not rendered in time", sourceLocation: sourceLocation)
         return (ana, admin, ready)
-    }
-
-    /// Runs `belay <arguments> --config <file>` and returns its standard output as JSON.
-    @discardableResult
-    func cli(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        let result = try BelayProcess.run(arguments + ["--config", configPath, "--json"], in: directory.path)
-        try #require(result.status == 0, "belay \(arguments.joined(separator: " ")) failed:\n\(result)", sourceLocation: sourceLocation)
-        return try JSONValue.parse(Array(result.standardOutput.utf8))
-    }
-
-    /// A user created with the CLI, and their token.
-    func user(_ handle: String, role: String = "member") throws -> (id: Int64, token: String) {
-        let created = try cli(["users", "create", handle, "--name", handle.capitalized, "--role", role, "--token"])
-        return (try #require(created["user"]?["id"]?.intValue), try #require(created["token"]?["secret"]?.stringValue))
     }
 }
 
@@ -132,7 +81,7 @@ extension BelayServerProcess {
 /// The real binary on a free loopback port, talked to over HTTP as the app would.
 @Suite(.serialized) struct ServeEndToEndTests {
     @Test func firstStartSetsUpTheDataDirectoryAndSigtermExitsZero() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let advice = server.waitForOutputLine { $0.contains("belay users create admin") }
         #expect(advice?.contains("--role admin --token") == true)
@@ -158,7 +107,7 @@ extension BelayServerProcess {
     }
 
     @Test func theAppsWholeStoryOverHTTP() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let admin = try workspace.user("admin", role: "admin")
         let host = try workspace.user("host1", role: "host")
@@ -302,7 +251,7 @@ extension BelayServerProcess {
     }
 
     @Test func anImageFileGoneFromTheStoreIsRenderedAgainInsteadOfAnError() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let (ana, _, ready) = try workspace.renderedReward(on: server, place: "서울숲 클라이밍")
         let rewardID = try #require(ready["id"]?.intValue)
@@ -331,7 +280,7 @@ extension BelayServerProcess {
     }
 
     @Test func aPlaceNameNoFontCoversIsListedOnTheRewardLoggedAndCounted() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let (_, admin, ready) = try workspace.renderedReward(on: server, place: "강남 \u{13000} Gym")
         let rewardID = try #require(ready["id"]?.intValue)
@@ -354,7 +303,7 @@ extension BelayServerProcess {
     }
 
     @Test func everyClassOfBadInputIsAProblemAndTheServerKeepsServing() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let server = try workspace.serve()
         let member = try workspace.user("ana")
         _ = try workspace.user("host1", role: "host")

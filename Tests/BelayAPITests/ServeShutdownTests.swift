@@ -17,7 +17,7 @@ import Glibc
     // such single lock (its shutdown path is the same code).
     @Test(.enabled(if: !TestDatabase.isPostgreSQL))
     func sigtermWithTheWriterBusyPastTheGracePeriodExitsZero() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         var server = try BelayServerProcess(arguments: ["--config", workspace.configPath],
                                             environment: ["BELAY_SERVER_SHUTDOWN_GRACE_SECONDS": "1",
                                                           // A loaded machine may take a while between the two requests.

@@ -13,7 +13,7 @@ import Testing
 
     /// The real server with one member's shared reward; returns the server, the link, the
     /// rendered sticker's bytes and the member's token.
-    static func sharedReward(_ workspace: ServeWorkspace) throws -> (BelayServerProcess, String, [UInt8], String) {
+    static func sharedReward(_ workspace: ClubWorkspace) throws -> (BelayServerProcess, String, [UInt8], String) {
         let server = try workspace.serve()
         let host = try workspace.user("host1", role: "host")
         let member = try workspace.user("minji")
@@ -42,7 +42,7 @@ import Testing
 
     @Test func thePageShowsTheStickerInChromiumWithNoConsoleErrors() throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Debian's chromium is needed: make test-deps installs it")
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let (server, link, stickerBytes, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let screenshot = workspace.directory.file("phone.png")
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aLinkCrawlerFindsTheOpenGraphTagsAndTheCard() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let (server, link, _, _) = try Self.sharedReward(workspace)
         defer { server.send(SIGTERM); _ = server.wait() }
         let base = "http://127.0.0.1:\(server.port)"

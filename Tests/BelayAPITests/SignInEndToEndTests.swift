@@ -14,7 +14,7 @@ import Testing
     static let googleClientID = "1234-abc.apps.googleusercontent.com"
 
     struct Peers {
-        let workspace: ServeWorkspace
+        let workspace: ClubWorkspace
         let provider: IdentityProviderProcess
         let smtp: SMTPCaptureProcess
         let server: BelayServerProcess
@@ -24,7 +24,7 @@ import Testing
         let keys = try TemporaryDirectory(prefix: "belay-idp")
         let provider = try IdentityProviderProcess(in: keys, appleClientID: Self.appleClientID)
         let smtp = try SMTPCaptureProcess()
-        let workspace = try ServeWorkspace(server: ["public_base_url": "https://climb.example"], settings: [
+        let workspace = try ClubWorkspace.served(server: ["public_base_url": "https://climb.example"], settings: [
             "accounts": ["sign_up": signUp],
             "auth": [
                 "apple": ["client_ids": Self.appleClientID, "jwks_url": provider.jwksURL, "team_id": provider.appleTeamID,

@@ -15,7 +15,7 @@ struct StorageFullTests {
     @Test(.enabled(if: FullDisk.isAvailable, "needs root to mount a small file system"),
           .enabled(if: !TestDatabase.isPostgreSQL, "fills the disk under SQLite's file"))
     func aFullDiskAnswers503StorageFullAndLogsTheCauseOnce() throws {
-        let workspace = try ServeWorkspace()
+        let workspace = try ClubWorkspace.served()
         let databaseDirectory = workspace.directory.file("db")
         try FileManager.default.createDirectory(atPath: databaseDirectory, withIntermediateDirectories: true)
         let disk = try FullDisk(databaseDirectory, size: "16m")

@@ -17,7 +17,7 @@ import Glibc
                            "workers": 2]
 
     /// Creates a meetup starting now and `count` members in it.
-    private func meetupWithMembers(_ workspace: ServeWorkspace, count: Int) throws -> (meetupID: Int64, handles: [String]) {
+    private func meetupWithMembers(_ workspace: ClubWorkspace, count: Int) throws -> (meetupID: Int64, handles: [String]) {
         _ = try workspace.user("host1", role: "host")
         let now = Date()
         let meetup = try workspace.cli(["meetups", "create", "--title", "Hook night", "--place", "더클라임 강남점",
@@ -32,8 +32,8 @@ import Glibc
     }
 
     /// The message ids of every queued event, oldest first, and whether every delivery succeeded.
-    private func events(_ workspace: ServeWorkspace) throws -> (ids: [String], allDelivered: Bool) {
-        try workspace.database().read { db in
+    private func events(_ workspace: ClubWorkspace) throws -> (ids: [String], allDelivered: Bool) {
+        try workspace.store().read { db in
             let ids: [String] = try db.query("SELECT message_id FROM webhook_events ORDER BY id", []) { try $0.get("message_id") }
             let open = try db.scalar("SELECT count(*) FROM webhook_deliveries WHERE status <> 'succeeded'", as: Int.self) ?? 1
             return (ids, open == 0)
@@ -41,7 +41,7 @@ import Glibc
     }
 
     @Test func signedEventsArriveInOrderThroughFailuresAndDelays() throws {
-        let workspace = try ServeWorkspace(webhooks: Self.settings)
+        let workspace = try ClubWorkspace.served(webhooks: Self.settings)
         let receiver = try WebhookReceiverProcess(arguments: ["--fail-first", "2", "--delay-ms", "50"], in: workspace.directory)
         let server = try workspace.serve()
         let added = try workspace.cli(["webhooks", "add", receiver.url(), "--description", "chat bot"])
@@ -102,7 +102,7 @@ import Glibc
     }
 
     @Test func aServerKilledMidDeliveryLosesNoEvent() throws {
-        let workspace = try ServeWorkspace(webhooks: Self.settings)
+        let workspace = try ClubWorkspace.served(webhooks: Self.settings)
         let receiver = try WebhookReceiverProcess(arguments: ["--hold-first", "check_in.created", "--hold-seconds", "60"],
                                                   in: workspace.directory)
         var server = try workspace.serve()

@@ -6,8 +6,8 @@ import BelayTestSupport
 
 /// `belay users delete` and `belay invites`, run as an admin would.
 @Suite struct AccountCommandsTests {
-    private func club() throws -> CLIWorkspace {
-        let workspace = try CLIWorkspace()
+    private func club() throws -> ClubWorkspace {
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         return workspace
     }
@@ -63,7 +63,7 @@ import BelayTestSupport
 /// `belay calendar rotate-secret` changes every member's feed URL.
 @Suite struct CalendarCommandTests {
     @Test func rotatingTheSecretChangesEveryFeedURL() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         let before = try workspace.store().read { try $0.scalar("SELECT secret FROM calendar_feed_secret", as: Data.self) }
         let rotated = try workspace.run("calendar", "rotate-secret")

@@ -10,10 +10,11 @@ import BelayTestSupport
 import Glibc
 #endif
 
-/// A club whose attendance was imported before the hold catalogue existed: `meetups` × `members`
-/// check-ins and no rewards. Renders use the real renderer, fonts and artworks.
-final class BackfillWorkspace: @unchecked Sendable {
-    let workspace: CLIWorkspace
+/// A club (`ClubWorkspace`) whose attendance was imported before the hold catalogue existed:
+/// `meetups` × `members` check-ins and no rewards. Renders use the real renderer, fonts and
+/// artworks, a copy of its own.
+final class HistoricalClub: @unchecked Sendable {
+    let workspace: ClubWorkspace
     let assets: String
 
     /// - Parameter settings: extra `config.json` members.
@@ -24,16 +25,9 @@ final class BackfillWorkspace: @unchecked Sendable {
         try FileManager.default.copyItem(atPath: BelayProcess.packageRoot.appendingPathComponent("Assets").path, toPath: copy)
         assetsScratch = scratch
         assets = copy
-        workspace = try CLIWorkspace()
-        // The workspace's own config.json, pointed at the copied artworks.
-        try """
-        {
-          "data_directory": "./data",
-          "assets_directory": "\(copy)",
-          "migrations_directory": "\(BelayProcess.packageRoot.appendingPathComponent("Migrations").path)",
-          "render": {"max_attempts": 2, "retry_base_seconds": 1}\(settings.isEmpty ? "" : ",\n  " + settings)
-        }
-        """.write(toFile: workspace.directory.file("config.json"), atomically: true, encoding: .utf8)
+        // Its faults are SQLite's (its file, its write lock), on either run.
+        workspace = try ClubWorkspace(assetsDirectory: copy, settings: ["render": ["max_attempts": 2, "retry_base_seconds": 1]],
+                                      settingsJSON: settings, engine: .sqlite)
         try workspace.succeed("migrate")
         try workspace.succeed("dev", "seed-history", "--meetups", "\(meetups)", "--members", "\(members)", "--start", "2026-01-05")
         try workspace.succeed("holds", "import")
@@ -140,9 +134,9 @@ final class BackfillWorkspace: @unchecked Sendable {
 @Suite(.serialized)
 struct BackfillFaultTests {
     @Test func killedHalfWayTheNextRunFinishesEverythingExactlyOnce() throws {
-        let club = try BackfillWorkspace()
+        let club = try HistoricalClub()
         let child = try club.backgroundBackfill("--jobs", "1")
-        let progressLine = BackfillWorkspace.midRendering(child)
+        let progressLine = HistoricalClub.midRendering(child)
         let line = try #require(progressLine, "no progress line")
         child.send(SIGKILL)
         let killed = child.wait()
@@ -177,7 +171,7 @@ struct BackfillFaultTests {
     }
 
     @Test func aSecondBackfillSaysWhoHoldsTheLeaseAndExitsNonZero() throws {
-        let club = try BackfillWorkspace(meetups: 3, members: 6)
+        let club = try HistoricalClub(meetups: 3, members: 6)
         let first = try club.backgroundBackfill("--jobs", "1")
         // Rendering has begun: the lease is held, and 18 renders (seconds of work) remain.
         let started = first.waitForErrorLine { $0.hasPrefix("rendering") }
@@ -203,7 +197,7 @@ struct BackfillFaultTests {
     }
 
     @Test func aCorruptArtworkFailsOnlyItsOwnRewardsNamingTheFile() throws {
-        let club = try BackfillWorkspace(meetups: 3, members: 6)
+        let club = try HistoricalClub(meetups: 3, members: 6)
         // Every member's first check-in earns the milestone hold jug-gold.
         let artwork = club.assets + "/holds/jug-gold.png"
         let original = try #require(FileManager.default.contents(atPath: artwork))
@@ -221,11 +215,11 @@ struct BackfillFaultTests {
 
     @Test(.enabled(if: ReadOnlyDirectory.isAvailable, "needs a way to make a directory read-only"))
     func aDataDirectoryTurnedReadOnlyStopsCleanlyAndTheNextRunCompletes() throws {
-        let club = try BackfillWorkspace()
+        let club = try HistoricalClub()
         try FileManager.default.createDirectory(atPath: club.imagesDirectory, withIntermediateDirectories: true)
         let readOnly = try ReadOnlyDirectory(club.imagesDirectory)
         let child = try club.backgroundBackfill("--jobs", "1")
-        let progressLine = BackfillWorkspace.midRendering(child)
+        let progressLine = HistoricalClub.midRendering(child)
         _ = try #require(progressLine, "no progress line")
         child.stop()
         try readOnly.makeReadOnly()

@@ -10,7 +10,7 @@ import BelayTestSupport
 @Suite(.serialized)
 struct BackfillReclaimTests {
     @Test func aDeadProcessesJobIsTakenBackAndALiveWorkersJobIsReportedAsSkipped() throws {
-        let club = try BackfillWorkspace(meetups: 1, members: 3)
+        let club = try HistoricalClub(meetups: 1, members: 3)
         try club.workspace.succeed("backfill")
         // A server on this host killed by SIGKILL and not yet reaped (a zombie: `kill(pid, 0)`
         // still finds it) left a re-render running; a worker on another host holds another.

@@ -5,7 +5,7 @@ import BelayTestSupport
 /// What a newcomer typing commands is told: near misses get a suggestion, every command takes `--json`.
 @Suite struct CLIHintsTests {
     @Test func aMisspeltTimeZoneGetsADidYouMean() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         try workspace.succeed("users", "create", "setter", "--name", "Setter", "--role", "host")
         let result = try workspace.run("meetups", "create", "--title", "T", "--place", "P", "--starts", "2030-12-05 19:00",
@@ -17,7 +17,7 @@ import BelayTestSupport
     }
 
     @Test func configShowTakesJSONLikeEveryCommand() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let plain = try workspace.run("config", "show")
         let json = try workspace.run("config", "show", "--json")
         #expect(json.status == 0, "\(json)")

@@ -5,15 +5,15 @@ import BelayTestSupport
 /// Each club command's happy path and refusals, against the real schema and catalogue.
 @Suite struct ClubCommandsTests {
     /// A migrated workspace with the catalogue imported.
-    private func club() throws -> CLIWorkspace {
-        let workspace = try CLIWorkspace()
+    private func club() throws -> ClubWorkspace {
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         try workspace.succeed("holds", "import")
         return workspace
     }
 
     @Test func commandsRefuseADatabaseThatWasNeverMigrated() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run("users", "list")
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
@@ -239,7 +239,7 @@ import BelayTestSupport
     }
 
     @Test func holdsImportIsRepeatableAndListed() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: BelayProcess.packageRoot.appendingPathComponent("Assets/holds/catalog.json"))) as? [String: Any]
         let holdCount = try #require((catalog?["holds"] as? [Any])?.count)
@@ -300,7 +300,7 @@ import BelayTestSupport
 /// `belay meetups add-cohost|cohosts|remove-cohost` on the real binary.
 @Suite struct CohostCommandsTests {
     @Test func nameListAndRemoveCohosts() throws {
-        let club = try CLIWorkspace()
+        let club = try ClubWorkspace()
         try club.succeed("migrate")
         try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
         try club.succeed("users", "create", "dahye", "--name", "Dahye", "--role", "host")
@@ -337,7 +337,7 @@ import BelayTestSupport
 /// `belay meetups create --repeat weekly --until` and `update --following` on the real binary.
 @Suite struct MeetupSeriesCommandsTests {
     @Test func createAWeeklySeriesAndMoveTheRestOfIt() throws {
-        let club = try CLIWorkspace()
+        let club = try ClubWorkspace()
         try club.succeed("migrate")
         try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
         let arguments = ["meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-03-15 19:00", "--ends", "2030-03-15 21:00",
@@ -370,7 +370,7 @@ import BelayTestSupport
 /// `belay attendees claim` with waitlist offers on.
 @Suite struct WaitlistOfferCommandsTests {
     @Test func aHostClaimsAnOfferedPlaceForAMember() throws {
-        let club = try CLIWorkspace(settings: #""waitlist": {"claim_minutes": 45}"#)
+        let club = try ClubWorkspace(settingsJSON: #""waitlist": {"claim_minutes": 45}"#)
         try club.succeed("migrate")
         try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
         for handle in ["hana", "jun", "mina"] { try club.succeed("users", "create", handle, "--name", handle.capitalized) }

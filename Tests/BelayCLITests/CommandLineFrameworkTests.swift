@@ -5,7 +5,7 @@ import BelayTestSupport
 /// The behaviour every command shares: help, version, usage errors and exit codes.
 @Suite struct CommandLineFrameworkTests {
     @Test func versionPrintsToStandardOutput() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run("--version")
         #expect(result.status == 0)
         #expect(result.standardOutput == "belay 0.1.0\n")
@@ -13,7 +13,7 @@ import BelayTestSupport
     }
 
     @Test func helpListsCommandsAndExitsZero() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run("--help")
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("OVERVIEW: "))
@@ -23,7 +23,7 @@ import BelayTestSupport
 
     @Test(arguments: [["db", "--help"], ["db", "backup", "--help"], ["db", "backup", "-h"], ["migrate", "--help"], ["config", "show", "--help"], ["db", "backup", "x", "--bogus", "--help"]])
     func everyCommandHasHelp(arguments: [String]) throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try BelayProcess.run(arguments, in: workspace.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("USAGE: belay "))
@@ -31,7 +31,7 @@ import BelayTestSupport
     }
 
     @Test func helpCommandShowsTheNamedCommandsHelp() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let viaHelp = try workspace.run("help", "db", "backup")
         #expect(viaHelp.status == 0)
         #expect(viaHelp.standardOutput == (try workspace.run("db", "backup", "--help")).standardOutput)
@@ -39,7 +39,7 @@ import BelayTestSupport
     }
 
     @Test func noCommandIsAUsageError() throws {
-        let result = try CLIWorkspace().run()
+        let result = try ClubWorkspace().run()
         #expect(result.status == 64)
         #expect(result.standardOutput == "")
         #expect(result.standardError.hasPrefix("Error: missing subcommand; choose one of: "))
@@ -47,20 +47,20 @@ import BelayTestSupport
     }
 
     @Test func mistypedCommandGetsASuggestion() throws {
-        let result = try CLIWorkspace().run("mirgate")
+        let result = try ClubWorkspace().run("mirgate")
         #expect(result.status == 64)
         #expect(result.standardOutput == "")
         #expect(result.standardError.hasPrefix("Error: unknown command 'mirgate'; did you mean 'migrate'?\nUsage: belay "))
     }
 
     @Test func mistypedSubcommandGetsASuggestion() throws {
-        let result = try CLIWorkspace().run("db", "bakcup", "x.sqlite3")
+        let result = try ClubWorkspace().run("db", "bakcup", "x.sqlite3")
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("Error: unknown subcommand 'bakcup' of 'belay db'; did you mean 'backup'?\nUsage: belay db <subcommand>\n"))
     }
 
     @Test func mistypedOptionGetsASuggestion() throws {
-        let result = try CLIWorkspace().run("migrate", "--dry-rn")
+        let result = try ClubWorkspace().run("migrate", "--dry-rn")
         #expect(result.status == 64)
         #expect(result.standardError == """
             Error: unknown option '--dry-rn' for 'belay migrate'; did you mean '--dry-run'?
@@ -71,14 +71,14 @@ import BelayTestSupport
     }
 
     @Test func missingPositionalIsNamed() throws {
-        let result = try CLIWorkspace().run("db", "backup")
+        let result = try ClubWorkspace().run("db", "backup")
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("Error: missing <file>: where to write the copy"))
         #expect(result.standardError.contains("Usage: belay db backup <file> [--force]"))
     }
 
     @Test func extraArgumentsAndFlagValuesAreRefused() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let extra = try workspace.run("db", "backup", "a", "b")
         #expect(extra.status == 64)
         #expect(extra.standardError.hasPrefix("Error: unexpected argument 'b' for 'belay db backup'"))
@@ -91,7 +91,7 @@ import BelayTestSupport
     }
 
     @Test func configOptionIsAcceptedBeforeAndAfterTheSubcommand() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try #"{"server": {"port": 9123}}"#.write(toFile: workspace.directory.file("other.json"), atomically: true, encoding: .utf8)
         for arguments in [["--config", "other.json", "config", "show"], ["config", "show", "--config", "other.json"], ["config", "--config=other.json", "show"]] {
             let result = try BelayProcess.run(arguments, in: workspace.path)

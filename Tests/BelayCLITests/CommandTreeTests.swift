@@ -46,7 +46,7 @@ private struct CommandPath: CustomStringConvertible, Sendable {
     }
 
     @Test func everyDeclarationIsListedInItsCommandsHelp() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         for path in Self.paths {
             let help = try workspace.run(path.words + ["--help"])
             #expect(help.status == 0, "\(path) --help: \(help)")
@@ -61,7 +61,7 @@ private struct CommandPath: CustomStringConvertible, Sendable {
     }
 
     @Test func everyCommandAHelpTextNamesExists() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         var named: [(String, String)] = []
         for path in Self.paths {
             let help = try workspace.run(path.words + ["--help"])

@@ -5,7 +5,7 @@ import BelayTestSupport
 /// `belay config show|check`, and how every command refuses a bad configuration.
 @Suite struct ConfigCommandTests {
     @Test func showPrintsResolvedSettingsThatParseAsJSON() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let output = try workspace.succeed("config", "show")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let resolvedDirectory = URL(fileURLWithPath: workspace.path).standardizedFileURL.path
@@ -15,7 +15,7 @@ import BelayTestSupport
     }
 
     @Test func configFileWorksFromAnyDirectory() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let elsewhere = try TemporaryDirectory()
         let result = try BelayProcess.run(["config", "show", "--config", workspace.directory.file("config.json")], in: elsewhere.path)
         #expect(result.status == 0, "\(result)")
@@ -23,7 +23,7 @@ import BelayTestSupport
     }
 
     @Test func environmentOverridesAreApplied() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         workspace.environment = ["BELAY_SERVER_PORT": "9000", "BELAY_SHARE_INSTAGRAM_APP_ID": "4242"]
         let output = try workspace.succeed("config", "show")
         #expect(output.contains("\"port\": 9000"))
@@ -31,13 +31,13 @@ import BelayTestSupport
     }
 
     @Test func checkSaysOkForAValidConfiguration() throws {
-        let result = try CLIWorkspace().run("config", "check")
+        let result = try ClubWorkspace().run("config", "check")
         #expect(result.status == 0)
         #expect(result.standardOutput == "ok\n")
     }
 
     @Test func checkWarnsWhatSharingInPublicStillNeeds() throws {
-        let plain = try CLIWorkspace(settings: #""server": {"public_base_url": "http://belay.example"}"#).run("config", "check")
+        let plain = try ClubWorkspace(settingsJSON: #""server": {"public_base_url": "http://belay.example"}"#).run("config", "check")
         #expect(plain.status == 0)
         #expect(plain.standardOutput == "ok\n")
         #expect(plain.standardError.contains("warning: server.public_base_url (http://belay.example) is not https"))
@@ -45,20 +45,20 @@ import BelayTestSupport
         #expect(plain.standardError.contains("warning: app_links.android_package and app_links.android_sha256_fingerprints not set"))
 
         let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
-        let ready = try CLIWorkspace(settings: """
+        let ready = try ClubWorkspace(settingsJSON: """
             "server": {"public_base_url": "https://belay.example"},
             "app_links": {"ios_app_ids": "A1B2C3D4E5.club.belay.app", "android_package": "club.belay.app", "android_sha256_fingerprints": "\(fingerprint)"}
             """).run("config", "check")
         #expect(ready.status == 0)
         #expect(!ready.standardError.contains("warning"))
 
-        let wrong = try CLIWorkspace(settings: #""app_links": {"ios_app_ids": "club.belay.app"}"#).run("config", "check")
+        let wrong = try ClubWorkspace(settingsJSON: #""app_links": {"ios_app_ids": "club.belay.app"}"#).run("config", "check")
         #expect(wrong.status == 1)
         #expect(wrong.standardError.contains("app_links.ios_app_ids: \"club.belay.app\" is not an app id TEAMID.bundle.id"))
     }
 
     @Test func impossibleValueIsRefusedNamingTheKey() throws {
-        let workspace = try CLIWorkspace(settings: #""server": {"port": 70000}"#)
+        let workspace = try ClubWorkspace(settingsJSON: #""server": {"port": 70000}"#)
         let result = try workspace.run("config", "check")
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
@@ -70,7 +70,7 @@ import BelayTestSupport
     }
 
     @Test func everyProblemGetsItsOwnErrorLineThenWhatToDo() throws {
-        let workspace = try CLIWorkspace(settings: #""server": {"port": 70000, "max_connections": -1}"#)
+        let workspace = try ClubWorkspace(settingsJSON: #""server": {"port": 70000, "max_connections": -1}"#)
         let migrate = try workspace.run("migrate")
         #expect(migrate.status == 1)
         let lines = migrate.standardError.split(separator: "\n", omittingEmptySubsequences: false)
@@ -80,19 +80,19 @@ import BelayTestSupport
     }
 
     @Test func unknownKeyIsRefusedWithASuggestion() throws {
-        let result = try CLIWorkspace(settings: #""club": {"timezone": "Asia/Seoul"}"#).run("config", "check")
+        let result = try ClubWorkspace(settingsJSON: #""club": {"timezone": "Asia/Seoul"}"#).run("config", "check")
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix(#"Error: config.json: club.timezone: unknown key; did you mean "club.time_zone"?"#))
     }
 
     @Test func wrongTypeIsRefusedNamingTheKey() throws {
-        let result = try CLIWorkspace(settings: #""render": {"workers": "2"}"#).run("config", "check")
+        let result = try ClubWorkspace(settingsJSON: #""render": {"workers": "2"}"#).run("config", "check")
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix(#"Error: config.json: render.workers: expected an integer, found the string "2" (write it without quotes)"#))
     }
 
     @Test func badEnvironmentVariableIsRefusedNamingIt() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         workspace.environment = ["BELAY_CHECK_IN_CODE_STEP_SECONDS": "90"]
         let result = try workspace.run("config", "check")
         #expect(result.status == 1)
@@ -100,7 +100,7 @@ import BelayTestSupport
     }
 
     @Test func missingConfigFileIsNamed() throws {
-        let result = try CLIWorkspace().run("config", "check", "--config", "nope.json")
+        let result = try ClubWorkspace().run("config", "check", "--config", "nope.json")
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("Error: nope.json: no such file"))
     }

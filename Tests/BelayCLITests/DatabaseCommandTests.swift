@@ -6,7 +6,7 @@ import BelayTestSupport
 @Suite struct DatabaseCommandTests {
     @Test(.enabled(if: TestDatabase.isPostgreSQL, "the refusal of a club on PostgreSQL"))
     func fileCommandsOnPostgreSQLPointToTheServersOwnTools() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         for command in [["db", "check"], ["db", "backup", "copy.sqlite3"]] {
             let result = try workspace.run(command)
@@ -20,7 +20,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: TestDatabase.isPostgreSQL, "a club on PostgreSQL"))
     func anEmptyPostgreSQLDatabaseIsToBeMigratedNotBackedUp() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run("users", "list")
         #expect(result.status == 1)
         #expect(result.standardError.contains("has no Belay tables yet. Run `belay migrate` to create them"), "\(result)")
@@ -28,7 +28,7 @@ import BelayTestSupport
     }
 
     @Test func dryRunListsWithoutCreatingTheDatabase() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         let result = try workspace.run("migrate", "--dry-run")
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput == "0001_first\n0002_second\n")
@@ -37,13 +37,13 @@ import BelayTestSupport
     }
 
     @Test func oneMigrationIsCountedInTheSingular() throws {
-        let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
+        let workspace = try ClubWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
         #expect(try workspace.run("migrate").standardError.contains("Applied 1 migration to "))
         #expect(try workspace.run("migrate").standardError.contains("up to date (1 migration applied)"))
     }
 
     @Test func migrateCreatesTheDatabaseAndIsIdempotent() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         let first = try workspace.run("migrate")
         #expect(first.status == 0, "\(first)")
         #expect(first.standardOutput == "0001_first\n0002_second\n")
@@ -62,7 +62,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func commandsRefuseAMissingDatabase() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         let result = try workspace.run("db", "check")
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("Error: There is no database at "))
@@ -72,7 +72,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func commandsRefusePendingMigrations() throws {
-        let workspace = try CLIWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
+        let workspace = try ClubWorkspace(migrations: ["0001_first.sql": sampleMigrations["0001_first.sql"]!])
         try workspace.succeed("migrate")
         try sampleMigrations["0002_second.sql"]!.write(toFile: workspace.directory.file("Migrations/0002_second.sql"), atomically: true, encoding: .utf8)
         let stale = try workspace.run("holds", "list")
@@ -87,7 +87,7 @@ import BelayTestSupport
     }
 
     @Test func newerSchemaIsRefused() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         try FileManager.default.removeItem(atPath: workspace.directory.file("Migrations/0002_second.sql"))
         for command in [["migrate"], ["holds", "list"]] {
@@ -99,7 +99,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func checkReportsAHealthyDatabase() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let result = try workspace.run("db", "check")
         #expect(result.status == 0)
@@ -110,7 +110,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func backupWritesAUsableCopyAndRefusesToOverwrite() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let result = try workspace.run("db", "backup", "copy.sqlite3")
         #expect(result.status == 0, "\(result)")
@@ -132,7 +132,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func backupRefusesToReplaceTheLiveDatabaseEvenWithForce() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let before = try Data(contentsOf: URL(fileURLWithPath: workspace.databasePath))
         try FileManager.default.createSymbolicLink(atPath: workspace.directory.file("alias.sqlite3"),
@@ -156,7 +156,7 @@ import BelayTestSupport
 
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "`belay db` works on the SQLite file"))
     func backupRemovesStaleWriteAheadFilesBesideTheDestination() throws {
-        let workspace = try CLIWorkspace(migrations: sampleMigrations)
+        let workspace = try ClubWorkspace(migrations: sampleMigrations)
         try workspace.succeed("migrate")
         let copy = workspace.directory.file("copy.sqlite3")
         // Left by a database that lived at the destination before: SQLite would replay them onto the copy.

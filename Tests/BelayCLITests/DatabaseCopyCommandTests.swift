@@ -8,7 +8,7 @@ import BelayTestSupport
     @Test func aClubsHistoryIsCopiedVerifiedAndNotCopiedTwice() throws {
         let cluster = try PostgresCluster()
         try cluster.createDatabase("club")
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         try workspace.succeed("holds", "import")
         try workspace.succeed("dev", "seed-history", "--meetups", "6", "--members", "8", "--start", "2026-01-05")
@@ -52,7 +52,7 @@ import BelayTestSupport
         let cluster = try PostgresCluster()
         try cluster.createDatabase("other")
         _ = try cluster.psql("CREATE TABLE invoices (id int)", database: "other")
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         let foreign = try workspace.run("db", "copy", "--to", cluster.url(database: "other"))
         #expect(foreign.status == 1)

@@ -16,7 +16,7 @@ import BelayTestSupport
     }
 
     @Test func adminRunsAWholeMeetup() throws {
-        let club = try CLIWorkspace()
+        let club = try ClubWorkspace()
         try club.succeed("migrate")
         try club.succeed("holds", "import")
 

@@ -6,7 +6,7 @@ import BelayTestSupport
 /// recorded with it, takes its attendees and their check-in times, and prints as CSV.
 @Suite struct PastMeetupCommandTests {
     @Test func recordAPastMeetupItsAttendeesAndExportThemAsCSV() throws {
-        let club = try CLIWorkspace()
+        let club = try ClubWorkspace()
         try club.succeed("migrate")
         try club.succeed("holds", "import")
         try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
@@ -52,7 +52,7 @@ import BelayTestSupport
     }
 
     @Test func importAttendeesFromCSVCheckedAllAtOnceAndIdempotent() throws {
-        let club = try CLIWorkspace()
+        let club = try ClubWorkspace()
         try club.succeed("migrate")
         try club.succeed("holds", "import")
         try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")

@@ -6,7 +6,7 @@ import BelayTestSupport
 /// `belay push`, run as an operator would before APNs and FCM are set up.
 @Suite struct PushCommandTests {
     @Test func pushCommandsSayWhatIsMissing() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo")
 

@@ -17,7 +17,7 @@ struct RenderCommandTests {
     }
 
     @Test func rendersAStickerAndReportsTimings() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let report = try workspace.json(
             "render", "sticker", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
             "--date", "2026.11.29 (일)", "--scale", "1", "--out", "sticker.png", "--repeat", "2") as? [String: Any]
@@ -27,7 +27,7 @@ struct RenderCommandTests {
     }
 
     @Test func jsonReportSaysWhichFontDrewEachRunAndWhatWasMissing() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run(
             "render", "sticker", "--background", Self.background, "--hold", Self.hold, "--place", "Climb صالة 2 \u{13000}",
             "--date", "2026.11.29 (일)", "--scale", "1", "--out", "sticker.png", "--json")
@@ -51,7 +51,7 @@ struct RenderCommandTests {
     }
 
     @Test func rendersAShareCardLedByTheAchievementLine() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run(
             "render", "card", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
             "--date", "2026.11.29 (일)", "--hold-name", "골드 저그", "--achievement", "12번째 체크인 · 5주 연속",
@@ -72,7 +72,7 @@ struct RenderCommandTests {
     }
 
     @Test func rendersAStoryWithTheBackgroundsCataloguedColours() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let assets = BelayProcess.packageRoot.appendingPathComponent("Assets")
         let backgrounds = try FileManager.default.contentsOfDirectory(atPath: assets.appendingPathComponent("backgrounds").path)
             .filter { $0.hasSuffix(".png") }.sorted()
@@ -87,7 +87,7 @@ struct RenderCommandTests {
     }
 
     @Test func aStoryWithStickerOutWritesTheSameStickerAsRenderSticker() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let report = try workspace.json(
             "render", "story", "--background", Self.background, "--hold", Self.hold, "--place", "더클라임 강남점",
             "--date", "2026.11.29 (일)", "--out", "story.png", "--sticker-out", "pair-sticker.png", "--repeat", "1") as? [String: Any]
@@ -103,7 +103,7 @@ struct RenderCommandTests {
     }
 
     @Test func anUnwritableStickerOutFailsBeforeAnyFileIsWritten() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let result = try workspace.run(
             "render", "story", "--background", Self.background, "--hold", Self.hold, "--place", "x", "--date", "y",
             "--out", "story.png", "--sticker-out", "missing/sticker.png")
@@ -115,7 +115,7 @@ struct RenderCommandTests {
     }
 
     @Test func badArtworkFailsNamingTheFile() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try "not a picture".write(toFile: workspace.directory.file("hold.png"), atomically: true, encoding: .utf8)
         let result = try workspace.run(
             "render", "sticker", "--background", Self.background, "--hold", "hold.png", "--place", "x", "--date", "y",
@@ -126,7 +126,7 @@ struct RenderCommandTests {
     }
 
     @Test func refusesScalesAndRepeatCountsThatDoNotExist() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let common = ["--background", Self.background, "--hold", Self.hold, "--place", "x", "--date", "y", "--out", "o.png"]
         #expect(try BelayProcess.run(["render", "sticker"] + common + ["--scale", "4"], in: workspace.path).status == 64)
         #expect(try BelayProcess.run(["render", "story"] + common + ["--scale", "2"], in: workspace.path).status == 64)
@@ -135,7 +135,7 @@ struct RenderCommandTests {
     }
 
     @Test func rendersAMembersCollectionNamedByHandle() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         try workspace.succeed("migrate")
         try workspace.succeed("users", "create", "minji", "--name", "Minji")
         let report = try workspace.json("render", "collection", "--user", "minji", "--scale", "1", "--out", "mine.png") as? [String: Any]
@@ -147,7 +147,7 @@ struct RenderCommandTests {
     }
 
     @Test func rendersACollectionDescribedInJSON() throws {
-        let workspace = try CLIWorkspace()
+        let workspace = try ClubWorkspace()
         let items = (0..<5).map { index in
             ["hold": Self.hold, "place": "더클라임 \(index)호점", "date": "2026.0\(index + 1).01"]
         }

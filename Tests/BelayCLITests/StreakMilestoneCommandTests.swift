@@ -6,7 +6,7 @@ import BelayTestSupport
 /// the rewards list says which reward a streak earned.
 @Suite struct StreakMilestoneCommandTests {
     @Test func theCatalogueAndTheRewardsListNameTheStreak() throws {
-        let workspace = try CLIWorkspace(settings: #""rewards": {"streak_milestones": {"2": "sloper-emerald"}}"#)
+        let workspace = try ClubWorkspace(settingsJSON: #""rewards": {"streak_milestones": {"2": "sloper-emerald"}}"#)
         try workspace.succeed("migrate")
         try workspace.succeed("holds", "import")
         let holds = try workspace.run("holds", "list")

@@ -6,8 +6,8 @@ import BelayTestSupport
 /// output only, refusals with their reasons, and a test event delivered by `deliver` to a
 /// receiver that checks it with the Standard Webhooks reference library.
 @Suite struct WebhooksCommandTests {
-    private func club(settings: String = "") throws -> CLIWorkspace {
-        let workspace = try CLIWorkspace(settings: settings)
+    private func club(settings: String = "") throws -> ClubWorkspace {
+        let workspace = try ClubWorkspace(settingsJSON: settings)
         try workspace.succeed("migrate")
         return workspace
     }
