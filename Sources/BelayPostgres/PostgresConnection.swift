@@ -169,11 +169,19 @@ public final class PostgresConnection {
         deinit { buffers.forEach { free($0) } }
     }
 
+    /// Statements named so far: a name is never used twice, even after a preparation failed.
+    private var statementsNamed = 0
+
+    private func nextStatementName() -> String {
+        statementsNamed += 1
+        return "belay_\(statementsNamed)"
+    }
+
     /// The name of the statement prepared for `sql` with `types`, preparing it on first use.
     private func preparedStatement(_ sql: String, types: [Oid]) throws -> String {
         let key = PreparedKey(sql: sql, types: types)
         if let name = preparedStatements[key] { return name }
-        let name = "belay_\(preparedStatements.count + 1)"
+        let name = nextStatementName()
         countRoundTrip()
         PQclear(try succeeded(PQprepare(connection, name, sql, Int32(types.count), types), sql: sql))
         preparedStatements[key] = name
@@ -296,7 +304,7 @@ public final class PostgresConnection {
         if let prepared = preparedStatements[key] {
             name = prepared
         } else {
-            name = "belay_\(preparedStatements.count + 1)"
+            name = nextStatementName()
             guard PQsendPrepare(connection, name, sql, Int32(bound.types.count), bound.types) == 1 else { throw sendFailure(sql) }
             preparedStatements[key] = name
             owed.append(.preparation(key))
