@@ -23,9 +23,6 @@ public final class PostgresConnection {
     var roundTripCounter: SharedCounter?
     /// In pipeline mode: what the server owes, in the order it was sent.
     private var owed: [OwedAnswer] = []
-    /// In pipeline mode: statements went out since the last sync point, so the server has not
-    /// yet said what state its transaction is in.
-    private var sentSinceSync = false
 
     private enum OwedAnswer {
         /// A statement prepared on the way: forgotten again when the server refused it.
@@ -285,7 +282,7 @@ public final class PostgresConnection {
     /// Reads what is still owed (ending the pipeline with a sync point) and leaves pipeline mode.
     public func exitPipelineMode() {
         guard isPipelining else { return }
-        if sentSinceSync || !owed.isEmpty || PQpipelineStatus(connection) == PQ_PIPELINE_ABORTED { flush(sync: true) }
+        flush()
         if PQexitPipelineMode(connection) != 1 {
             // Only a broken connection refuses; it is made again before its next use.
             owed.removeAll()
@@ -313,7 +310,6 @@ public final class PostgresConnection {
             throw sendFailure(sql)
         }
         owed.append(.statement(sql: sql, deliver: deliver))
-        sentSinceSync = true
     }
 
     /// Queues one statement without parameters (`BEGIN`, `SAVEPOINT`, `COMMIT`).
@@ -321,20 +317,19 @@ public final class PostgresConnection {
     public func send(_ sql: String, deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
         guard PQsendQueryParams(connection, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw sendFailure(sql) }
         owed.append(.statement(sql: sql, deliver: deliver))
-        sentSinceSync = true
     }
 
-    /// Sends what was queued and reads every answer owed, in order, handing each to its
-    /// statement (one round trip). With `sync`, the pipeline ends with a sync point (a commit
-    /// needs one). After a statement fails the server skips the rest until a sync point: those
-    /// get the error `pipelineAborted`, and the sync point is sent here, so the connection is
-    /// usable again (inside a transaction, the transaction is then in error).
-    public func flush(sync: Bool) {
-        guard !owed.isEmpty || sync else { return }
+    /// Sends what was queued, ending with a sync point, and reads every answer owed, in order,
+    /// handing each to its statement (one round trip). Every flush ends with a sync point: the
+    /// server then waits as "idle in transaction" between a write's round trips, so that
+    /// `idle_in_transaction_session_timeout` frees the locks of a node that vanished between
+    /// them, and it reports its transaction's state. After a statement fails the server skips
+    /// the rest up to the sync point (they get the error `pipelineAborted`); the connection is
+    /// then usable again, its transaction (if any) in error.
+    public func flush() {
+        guard !owed.isEmpty else { return }
         countRoundTrip()
-        var synced = sync
-        if sync { sentSinceSync = false }
-        guard (sync ? PQpipelineSync(connection) : PQsendFlushRequest(connection)) == 1, PQflush(connection) == 0 else {
+        guard PQpipelineSync(connection) == 1, PQflush(connection) == 0 else {
             return failOwed(PostgresError(.connectionFailed, "The PostgreSQL connection was lost: \(String(cString: PQerrorMessage(connection)))"))
         }
         while !owed.isEmpty {
@@ -362,14 +357,8 @@ public final class PostgresConnection {
             case let .statement(_, deliver):
                 deliver(outcome)
             }
-            if case .failure = outcome, !synced, !isBroken {
-                // The server now skips everything up to a sync point: send one.
-                guard PQpipelineSync(connection) == 1, PQflush(connection) == 0 else { continue }
-                synced = true
-                sentSinceSync = false
-            }
         }
-        if synced && !isBroken, let result = PQgetResult(connection) {
+        if !isBroken, let result = PQgetResult(connection) {
             // The sync point's own result.
             PQclear(result)
         }

@@ -91,7 +91,7 @@ public final class PostgresDatabase: Database {
             // After what was sent for later, in the same round trip.
             var answer: Result<PostgresTypedResult, PostgresError>?
             try sendOrThrow(statement.sql, sql: sql, values, nullTypes) { answer = $0 }
-            connection.flush(sync: false)
+            connection.flush()
             if let failure = takeLaterFailure() { throw failure }
             guard let answer else { throw DatabaseError.misuse("PostgreSQL gave no answer to `\(DatabaseError.abbreviated(sql))`") }
             do { result = try answer.get() } catch { throw databaseError(error, sql: sql) }
@@ -135,7 +135,7 @@ public final class PostgresDatabase: Database {
         let statement = PlaceholderRewriter.shared.rewrite(sql)
         let values = arguments.map(\.databaseValue)
         let answer = DatabaseAnswer<[T]>(awaiting: { [unowned self] in
-            connection.flush(sync: false)
+            connection.flush()
             if let failure = takeLaterFailure() { throw failure }
         })
         try sendOrThrow(statement.sql, sql: sql, values, Self.nullTypes(arguments, values, statement)) { [unowned self] result in
@@ -202,22 +202,22 @@ public final class PostgresDatabase: Database {
     }
 
     /// Sends `commands` after the write's own statements and reads every answer (one round
-    /// trip); with `sync` (a commit) the pipeline ends with a sync point and is left.
+    /// trip); `leavingPipeline` (after a commit) leaves pipeline mode once they succeeded.
     /// - Throws: `LaterStatementFailure` when a statement the write sent for later failed
     ///   (the commands were then skipped: the transaction is open, in error); the commands'
     ///   own `DatabaseError` (a commit refused for a conflict).
-    func endWrite(sending commands: [String], sync: Bool) throws {
+    func endWrite(sending commands: [String], leavingPipeline: Bool) throws {
         do {
             try sendCommands(commands)
         } catch let error as PostgresError {
             throw databaseError(error, sql: commands.joined(separator: "; "))
         }
-        connection.flush(sync: sync)
+        connection.flush()
         if let failure = takeLaterFailure() {
             commandFailure = nil
             throw LaterStatementFailure(failure)
         }
-        if sync { connection.exitPipelineMode() }
+        if leavingPipeline { connection.exitPipelineMode() }
         if let failure = commandFailure {
             commandFailure = nil
             throw failure
@@ -240,10 +240,10 @@ public final class PostgresDatabase: Database {
         if !connection.isPipelining {
             do { try connection.enterPipelineMode() } catch let error as PostgresError { throw databaseError(error, sql: command) }
         }
-        connection.flush(sync: true)
+        connection.flush()
         laterFailure = nil
         commandFailure = nil
-        try endWrite(sending: [command], sync: false)
+        try endWrite(sending: [command], leavingPipeline: false)
     }
 
     private func sendCommands(_ commands: [String]) throws {

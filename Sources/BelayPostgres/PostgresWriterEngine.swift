@@ -54,7 +54,7 @@ final class PostgresWriterEngine: GroupCommitEngine, @unchecked Sendable {
     }
 
     func nextSavepoint(on connection: PostgresDatabase) throws {
-        try connection.endWrite(sending: ["RELEASE SAVEPOINT belay_write", "SAVEPOINT belay_write"], sync: false)
+        try connection.endWrite(sending: ["RELEASE SAVEPOINT belay_write", "SAVEPOINT belay_write"], leavingPipeline: false)
     }
 
     func rollbackToSavepoint(on connection: PostgresDatabase) throws {
@@ -62,7 +62,7 @@ final class PostgresWriterEngine: GroupCommitEngine, @unchecked Sendable {
     }
 
     func commit(releasingSavepoint: Bool, on connection: PostgresDatabase) throws {
-        try connection.endWrite(sending: releasingSavepoint ? ["RELEASE SAVEPOINT belay_write", "COMMIT"] : ["COMMIT"], sync: true)
+        try connection.endWrite(sending: releasingSavepoint ? ["RELEASE SAVEPOINT belay_write", "COMMIT"] : ["COMMIT"], leavingPipeline: true)
     }
 
     func rollback(on connection: PostgresDatabase) {

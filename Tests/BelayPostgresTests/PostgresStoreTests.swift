@@ -284,6 +284,19 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT count(*) FROM kept", as: Int64.self) } == 2)
     }
 
+    @Test func betweenAWritesRoundTripsTheServerWaitsIdleInTransaction() throws {
+        // So that idle_in_transaction_session_timeout frees the locks of a node that vanished
+        // between them, as it did before writes were pipelined.
+        let store = try store(writers: 1)
+        let state = try store.lockedWrite { db -> String in
+            let pid = try db.queryLater("SELECT pg_backend_pid() AS pid", []) { try $0.get("pid", as: Int64.self) }.get().first ?? 0
+            // Another connection looks at the writer's now, between its round trips.
+            return try store.readSingleStatement { try $0.scalar("SELECT state FROM pg_stat_activity WHERE pid = ?", [pid], as: String.self) }
+                ?? "no such backend"
+        }
+        #expect(state == "idle in transaction")
+    }
+
     @Test func eachKindOfCallRunsAtItsIsolation() throws {
         let store = try store()
         let isolation = "SELECT current_setting('transaction_isolation') AS level, current_setting('transaction_read_only') AS read_only"
