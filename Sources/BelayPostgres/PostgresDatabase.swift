@@ -83,21 +83,18 @@ public final class PostgresDatabase: Database {
     }
 
     private func run(_ sql: String, _ arguments: [any DatabaseValueConvertible], wantRows: Bool) throws -> [RowValues] {
-        let statement = PlaceholderRewriter.shared.rewrite(sql)
-        let values = arguments.map(\.databaseValue)
-        let nullTypes = Self.nullTypes(arguments, values, statement)
         let result: PostgresTypedResult
         if connection.isPipelining {
             // After what was sent for later, in the same round trip.
             var answer: Result<PostgresTypedResult, PostgresError>?
-            try sendOrThrow(statement.sql, sql: sql, values, nullTypes) { answer = $0 }
-            connection.flush()
-            if let failure = takeLaterFailure() { throw failure }
+            try send(sql, arguments) { answer = $0 }
+            try readAnswers()
             guard let answer else { throw DatabaseError.misuse("PostgreSQL gave no answer to `\(DatabaseError.abbreviated(sql))`") }
             do { result = try answer.get() } catch { throw databaseError(error, sql: sql) }
         } else {
+            let bound = BoundStatement(sql, arguments)
             do {
-                result = try connection.execute(statement.sql, typed: values, nullTypes: nullTypes)
+                result = try connection.execute(bound.sql, typed: bound.values, nullTypes: bound.nullTypes)
             } catch let error as PostgresError {
                 throw databaseError(error, sql: sql)
             }
@@ -112,12 +109,22 @@ public final class PostgresDatabase: Database {
         return result.rows.map { RowValues(layout: layout, values: $0) }
     }
 
-    private static func nullTypes(_ arguments: [any DatabaseValueConvertible], _ values: [DatabaseValue],
-                                  _ statement: PlaceholderRewriter.Rewritten) -> [UInt32] {
-        zip(arguments, values).enumerated().map { position, pair in
-            guard pair.1 == .null else { return UInt32(0) }
-            // A NULL the statement never reads still needs a type; text will do.
-            return statement.usedParameters.contains(position + 1) ? Self.nullType(of: pair.0) : 25
+    /// A statement as the server takes it: `$N` placeholders, typed values, and the type of each NULL.
+    private struct BoundStatement {
+        let sql: String
+        let values: [DatabaseValue]
+        let nullTypes: [UInt32]
+
+        init(_ sql: String, _ arguments: [any DatabaseValueConvertible]) {
+            let statement = PlaceholderRewriter.shared.rewrite(sql)
+            let values = arguments.map(\.databaseValue)
+            self.sql = statement.sql
+            self.values = values
+            nullTypes = zip(arguments, values).enumerated().map { position, pair in
+                guard pair.1 == .null else { return UInt32(0) }
+                // A NULL the statement never reads still needs a type; text will do.
+                return statement.usedParameters.contains(position + 1) ? PostgresDatabase.nullType(of: pair.0) : 25
+            }
         }
     }
 
@@ -132,13 +139,8 @@ public final class PostgresDatabase: Database {
     public func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                               _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
         guard connection.isPipelining else { return DatabaseAnswer(Result { try query(sql, arguments, read) }) }
-        let statement = PlaceholderRewriter.shared.rewrite(sql)
-        let values = arguments.map(\.databaseValue)
-        let answer = DatabaseAnswer<[T]>(awaiting: { [unowned self] in
-            connection.flush()
-            if let failure = takeLaterFailure() { throw failure }
-        })
-        try sendOrThrow(statement.sql, sql: sql, values, Self.nullTypes(arguments, values, statement)) { [unowned self] result in
+        let answer = DatabaseAnswer<[T]>(awaiting: { [unowned self] in try readAnswers() })
+        try send(sql, arguments) { [unowned self] result in
             switch result {
             case let .success(rows):
                 answer.answer(Result { try Self.rows(rows, sql: sql).map { try read(Row(values: $0)) } })
@@ -156,9 +158,7 @@ public final class PostgresDatabase: Database {
         guard connection.isPipelining else {
             do { return try execute(sql, arguments) } catch let error as DatabaseError { throw failure?(error) ?? error }
         }
-        let statement = PlaceholderRewriter.shared.rewrite(sql)
-        let values = arguments.map(\.databaseValue)
-        try sendOrThrow(statement.sql, sql: sql, values, Self.nullTypes(arguments, values, statement)) { [unowned self] result in
+        try send(sql, arguments) { [unowned self] result in
             guard case let .failure(error) = result else { return }
             let named = databaseError(error, sql: sql)
             noteLaterFailure(error, failure?(named) ?? named)
@@ -176,10 +176,18 @@ public final class PostgresDatabase: Database {
         return laterFailure
     }
 
-    private func sendOrThrow(_ rewritten: String, sql: String, _ values: [DatabaseValue], _ nullTypes: [UInt32],
-                             deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+    /// Reads every answer owed (one round trip) and throws the first failure of a statement
+    /// sent for later, as its sender named it.
+    private func readAnswers() throws {
+        connection.flush()
+        if let failure = takeLaterFailure() { throw failure }
+    }
+
+    private func send(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                      deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+        let bound = BoundStatement(sql, arguments)
         do {
-            try connection.send(rewritten, typed: values, nullTypes: nullTypes, deliver: deliver)
+            try connection.send(bound.sql, typed: bound.values, nullTypes: bound.nullTypes, deliver: deliver)
         } catch let error as PostgresError {
             throw databaseError(error, sql: sql)
         }

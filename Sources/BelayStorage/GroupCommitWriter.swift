@@ -291,23 +291,7 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
                 }
                 members.append(pending)
                 let failure = pending.runBody(connection)
-                // A conflict dooms the whole transaction; any other failure only this write.
-                if let conflict = failure as? DatabaseError, conflict.isConflict { throw conflict }
-                guard engine.isInTransaction(connection) else {
-                    // The engine ended the transaction under the writes (an I/O error, a lost
-                    // connection): those run so far are lost with it; the rest run in a new one.
-                    let gone = (failure as? DatabaseError).flatMap { $0.cause == .serverGone ? $0 : nil }
-                    Self.finish(members, otherwise: gone
-                        ?? DatabaseError.misuse("The write transaction on \(location) ended unexpectedly; nothing was saved"))
-                    return .settled(count: members.count)
-                }
-                guard failure != nil else { continue }
-                guard savepoints else {
-                    engine.rollback(on: connection)
-                    Self.finish(members, otherwise: nil)
-                    return .settled(count: members.count)
-                }
-                try engine.rollbackToSavepoint(on: connection)
+                if let outcome = try settle(failure, members, savepoints: savepoints, on: connection) { return outcome }
             }
             while true {
                 do {
@@ -330,19 +314,22 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         return .settled(count: members.count)
     }
 
-    /// `write`, which ran without throwing, failed at its end (a statement it sent for later):
-    /// it alone is rolled back and fails with that error, and the group goes on; or the outcome
-    /// of the whole group when that is not possible.
-    /// - Throws: a conflict, which dooms the whole group.
-    private func failLate(_ write: PendingWrite, _ late: LaterStatementFailure, _ members: [PendingWrite], savepoints: Bool,
-                          on connection: Engine.Connection) throws -> GroupOutcome? {
-        if let conflict = late.error as? DatabaseError, conflict.isConflict { throw conflict }
-        write.failLate(late.error)
+    /// The last of `members` has run, `failure` its error (nil when it succeeded): nil when the
+    /// group goes on (a failed write alone rolled back to its savepoint), or the outcome of the
+    /// group so far.
+    /// - Throws: a conflict, which dooms the whole transaction; any other failure only its write.
+    private func settle(_ failure: (any Error)?, _ members: [PendingWrite], savepoints: Bool,
+                        on connection: Engine.Connection) throws -> GroupOutcome? {
+        if let conflict = failure as? DatabaseError, conflict.isConflict { throw conflict }
         guard engine.isInTransaction(connection) else {
-            Self.finish(members, otherwise: (late.error as? DatabaseError).flatMap { $0.cause == .serverGone ? $0 : nil }
+            // The engine ended the transaction under the writes (an I/O error, a lost
+            // connection): those run so far are lost with it; the rest run in a new one.
+            let gone = (failure as? DatabaseError).flatMap { $0.cause == .serverGone ? $0 : nil }
+            Self.finish(members, otherwise: gone
                 ?? DatabaseError.misuse("The write transaction on \(location) ended unexpectedly; nothing was saved"))
             return .settled(count: members.count)
         }
+        guard failure != nil else { return nil }
         guard savepoints else {
             engine.rollback(on: connection)
             Self.finish(members, otherwise: nil)
@@ -350,6 +337,14 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         }
         try engine.rollbackToSavepoint(on: connection)
         return nil
+    }
+
+    /// `write`, which ran without throwing, failed at its end (a statement it sent for later):
+    /// that is its result, and it is settled as a write that threw.
+    private func failLate(_ write: PendingWrite, _ late: LaterStatementFailure, _ members: [PendingWrite], savepoints: Bool,
+                          on connection: Engine.Connection) throws -> GroupOutcome? {
+        write.failLate(late.error)
+        return try settle(late.error, members, savepoints: savepoints, on: connection)
     }
 
     /// The group failed for `error`; a broken connection is made again for the next group.
