@@ -15,8 +15,8 @@ Run with scripts/test-python (PyJWT and cryptography):
   apple-identity.py first-pass BASE_URL TOKENS_FILE REFRESH_FILE
       Signs in once with each token (one connection, one after another), sending the name
       Apple gives an app on a first sign-in ("Bench Climber <n>", so each new account's handle
-      is free at the first try), expects 201, and writes each answer's refresh token to
-      REFRESH_FILE, one a line.
+      is free at the first try), expects 201 (or 200 for a subject with an account: a new
+      session), and writes each answer's refresh token to REFRESH_FILE, one a line.
 """
 import hashlib
 import http.client
@@ -118,8 +118,9 @@ def first_pass(base_url, tokens_file, refresh_file):
                                headers={"Content-Type": "application/json"})
             response = connection.getresponse()
             answer = response.read()
-            if response.status != 201:
-                sys.exit("error: the first sign-in answered %d, not 201: %s" % (response.status, answer[:500].decode(errors="replace")))
+            # 201 makes the account; 200 is a subject that already has one (a later pass's new session).
+            if response.status not in (200, 201):
+                sys.exit("error: a sign-in answered %d, not 201 or 200: %s" % (response.status, answer[:500].decode(errors="replace")))
             refresh_tokens.append(json.loads(answer)["refresh_token"])
     with open(refresh_file, "w") as file:
         file.writelines(token + "\n" for token in refresh_tokens)
