@@ -1,6 +1,6 @@
 -- wrk script for bench/http: POST /v1/auth/refresh, rotating each session's refresh token.
 --
---   wrk -tTHREADS ... -s bench/http-refresh.lua URL -- REFRESH_TOKENS_FILE THREADS [INTERVAL_MS]
+--   wrk -tTHREADS ... -s bench/http-refresh.lua URL -- REFRESH_TOKENS_FILE THREADS
 --
 -- REFRESH_TOKENS_FILE holds one refresh token a line, each of its own session. With N wrk
 -- threads, thread n takes lines n+1, n+1+N, ... into a queue: request() sends the oldest and
@@ -8,8 +8,6 @@
 -- presents a token not used before. Give each thread more tokens than its connections. A
 -- request finding the queue empty (too many failed answers) sends a token no session has,
 -- which fails and is counted.
---
--- INTERVAL_MS is for bench/http-paced.lua, which runs this script at a set rate.
 --
 -- At the end it prints one line for bench/http:
 --   refreshes: <2xx> refreshed, <n> failed answers, <n> requests with no token left
@@ -33,7 +31,6 @@ end
 
 function init(args)
   local tokens_file, thread_count = args[1], tonumber(args[2])
-  interval_ms = tonumber(args[3] or "0")
   if tokens_file == nil or thread_count == nil then
     error("usage: -s bench/http-refresh.lua URL -- REFRESH_TOKENS_FILE THREADS")
   end

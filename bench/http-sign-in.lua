@@ -1,13 +1,11 @@
 -- wrk script for bench/http: POST /v1/auth/apple, each request with its own Apple identity token.
 --
---   wrk -tTHREADS ... -s bench/http-sign-in.lua URL -- TOKENS_FILE THREADS [INTERVAL_MS]
+--   wrk -tTHREADS ... -s bench/http-sign-in.lua URL -- TOKENS_FILE THREADS
 --
 -- TOKENS_FILE holds one line per token: "<identity token> <raw nonce>" (bench/apple-identity.py
 -- sign). With N wrk threads, thread n sends lines n+1, n+1+N, n+1+2N, ... Each token signs in
 -- once: when a thread has sent all of its own it starts them again, and those answers are
 -- 401 token_already_used, counted apart. THREADS must equal wrk's -t.
---
--- INTERVAL_MS is for bench/http-paced.lua, which runs this script at a set rate.
 --
 -- At the end it prints one line for bench/http:
 --   sign-ins: <2xx> signed in, <n> token_already_used, <n> other answers, <n> tokens
@@ -26,7 +24,6 @@ signed_in, already_used, other = 0, 0, 0
 
 function init(args)
   local tokens_file, thread_count = args[1], tonumber(args[2])
-  interval_ms = tonumber(args[3] or "0")
   if tokens_file == nil or thread_count == nil then
     error("usage: -s bench/http-sign-in.lua URL -- TOKENS_FILE THREADS")
   end
