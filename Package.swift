@@ -122,7 +122,7 @@ let package = Package(
         // Shared helpers for tests: temporary directories, running the real binary, free ports,
         // and each layer's settings made from the built-in defaults by BelayComposition.
         .target(name: "BelayTestSupport", dependencies: ["BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayComposition",
-                                                         "BelayConfig", "BelayDomain", "BelayHTTP", "BelayPipeline"],
+                                                         "BelayConfig", "BelayDomain", "BelayHTTP", "BelayPipeline", "BelayRender"],
                 path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),

@@ -3,6 +3,7 @@ import BelayConfig
 import BelayDomain
 import BelayHTTP
 import BelayPipeline
+import BelayRender
 import Foundation
 
 /// Each layer's settings as `belay serve` makes them from the built-in defaults: the built-in
@@ -45,6 +46,13 @@ public enum BuiltInSettings {
         changed.dataDirectory = dataDirectory
         changed.assetsDirectory = assetsDirectory
         var settings = RenderPipelineSettings(configuration: changed)
+        change(&settings)
+        return settings
+    }
+
+    /// A renderer's fonts (the Debian files `config.json` names), image limits and the rest.
+    public static func render(_ change: (inout RenderSettings) -> Void = { _ in }) -> RenderSettings {
+        var settings = RenderSettings(configuration: configuration)
         change(&settings)
         return settings
     }
