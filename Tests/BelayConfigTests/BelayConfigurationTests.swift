@@ -41,6 +41,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
     }
 
     /// The README's table of settings (under "Configuration") names every setting and no other,
+    /// each row's meaning says what the key's declaration says (and may say more),
     /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.
     @Test func theREADMEsTableOfSettingsIsTheSettings() throws {
         let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -59,6 +60,10 @@ private func problems(_ body: () throws -> Void) -> [String] {
             documented += keys
             let defaults = literals(cells[2])
             let cellSaysEmpty = cells[2].hasPrefix("empty")
+            for key in keys {
+                guard let meaning = SettingDeclaration.all.first(where: { $0.key == key })?.meaning else { continue }
+                #expect(cells[3].contains(meaning), "README: \(key)'s row does not say its declared meaning, \"\(meaning)\"")
+            }
             for (index, key) in keys.enumerated() {
                 guard let value = Self.defaultText(at: key, in: schema.defaults) else { continue }
                 if defaults.count == keys.count && !cellSaysEmpty {
