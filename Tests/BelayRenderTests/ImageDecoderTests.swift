@@ -47,7 +47,7 @@ struct ImageDecoderTests {
         expectFailure(
             try TestImages.write(Array(png[..<(png.count / 2)]), named: "half.png", in: directory.path),
             code: "image_truncated")
-        let jpeg = try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 64))
+        let jpeg = try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 64))
         expectFailure(
             try TestImages.write(Array(jpeg[..<(jpeg.count / 2)]), named: "half.jpg", in: directory.path),
             code: "image_truncated")
@@ -61,7 +61,7 @@ struct ImageDecoderTests {
         var header = try validPNG()
         header[24] = 7  // bit depth 7 does not exist
         expectFailure(try TestImages.write(header, named: "depth.png", in: directory.path), code: "image_corrupt")
-        var jpeg = try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 64))
+        var jpeg = try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 64))
         for index in stride(from: jpeg.count / 3, to: jpeg.count - 2, by: 7) { jpeg[index] = 0xFF }
         expectFailure(try TestImages.write(jpeg, named: "scrambled.jpg", in: directory.path), code: "image_corrupt")
     }
@@ -94,7 +94,7 @@ struct ImageDecoderTests {
         let real = try TestImages.write(try validPNG(), named: "real.png", in: directory.path)
         expectFailure(real, limits: ImageLimits(maxSide: 32, maxDecodedBytes: 1 << 20), code: "image_too_large")
         expectFailure(real, limits: ImageLimits(maxSide: 100, maxDecodedBytes: 4000), code: "image_too_many_bytes")
-        let jpeg = try TestImages.write(try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 48)), named: "real.jpg", in: directory.path)
+        let jpeg = try TestImages.write(try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 48)), named: "real.jpg", in: directory.path)
         expectFailure(jpeg, limits: ImageLimits(maxSide: 50, maxDecodedBytes: 1 << 20), code: "image_too_large")
     }
 
