@@ -128,12 +128,11 @@ extension ServerSettings {
 extension Presentation {
     /// Links, names and App IDs from `config.json` (`server.public_base_url`, `club`, `share`).
     public init(configuration: BelayConfiguration) {
-        self.init(clubZone: configuration.club.zone, clubName: configuration.club.name,
+        self.init(clubZone: configuration.club.zone, clubName: configuration.club.name, clubLocale: configuration.club.locale,
                   publicBaseURL: PublicBaseURL(configuration.server.publicBaseURL),
                   shareLinkBaseURL: configuration.club.shareLinkBaseURL, instagramAppID: configuration.share.instagramAppID,
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
-        clubLocale = configuration.club.locale
         fontCoverage = try? FontCoverage(fonts: FontSettings(configuration: configuration))
         if configuration.share.storiesBackground == .image {
             storyBackgrounds = StoryBackgrounds(
