@@ -119,8 +119,11 @@ let package = Package(
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
 
-        // Shared helpers for tests: temporary directories, running the real binary, free ports.
-        .target(name: "BelayTestSupport", dependencies: ["BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres"], path: "Tests/BelayTestSupport"),
+        // Shared helpers for tests: temporary directories, running the real binary, free ports,
+        // and each layer's settings made from the built-in defaults by BelayComposition.
+        .target(name: "BelayTestSupport", dependencies: ["BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayComposition",
+                                                         "BelayConfig", "BelayDomain", "BelayHTTP", "BelayPipeline", "BelayRender"],
+                path: "Tests/BelayTestSupport"),
 
         .testTarget(name: "BelayCoreTests", dependencies: ["BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayConfigTests", dependencies: ["BelayConfig", "BelayCore", "BelayTestSupport"]),

@@ -38,23 +38,24 @@ extension DomainSettings {
                                         leaseSeconds: configuration.backfill.leaseSeconds),
             clubTimeZone: configuration.club.zone,
             webhooks: WebhookPolicy(configuration: configuration),
-            waitlist: WaitlistPolicy(claimMinutes: configuration.waitlist.claimMinutes, cutoffMinutes: configuration.waitlist.cutoffMinutes)
+            waitlist: WaitlistPolicy(claimMinutes: configuration.waitlist.claimMinutes, cutoffMinutes: configuration.waitlist.cutoffMinutes),
+            accounts: AccountPolicy(
+                signUp: SignUpMode(rawValue: configuration.accounts.signUp) ?? .open,
+                accessTokenLifetime: TimeInterval(configuration.accounts.accessTokenMinutes * 60),
+                refreshTokenIdleLifetime: TimeInterval(configuration.accounts.refreshTokenDays * 86_400),
+                emailCodeLifetime: TimeInterval(configuration.accounts.emailCodeMinutes * 60),
+                maxWrongEmailCodes: configuration.accounts.maxWrongEmailCodes,
+                recentSignInWindow: TimeInterval(configuration.accounts.recentSignInMinutes * 60),
+                defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en),
+            meetupCreators: MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members,
+            maxShareEventsPerReward: configuration.share.maxEventsPerReward,
+            push: PushPolicy(reminderMinutesBefore: configuration.push.reminderMinutesBefore,
+                             offerWarningMinutes: configuration.push.offerWarningMinutes,
+                             publicBaseURL: configuration.server.publicBaseURL,
+                             defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en,
+                             retentionDays: configuration.push.retentionDays)
         )
-        let accounts = configuration.accounts
-        self.accounts = AccountPolicy(
-            signUp: SignUpMode(rawValue: accounts.signUp) ?? .open,
-            accessTokenLifetime: TimeInterval(accounts.accessTokenMinutes * 60),
-            refreshTokenIdleLifetime: TimeInterval(accounts.refreshTokenDays * 86_400),
-            emailCodeLifetime: TimeInterval(accounts.emailCodeMinutes * 60),
-            maxWrongEmailCodes: accounts.maxWrongEmailCodes,
-            recentSignInWindow: TimeInterval(accounts.recentSignInMinutes * 60),
-            defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en)
-        meetupCreators = MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members
-        maxShareEventsPerReward = configuration.share.maxEventsPerReward
         let push = configuration.push
-        self.push = PushPolicy(reminderMinutesBefore: push.reminderMinutesBefore, offerWarningMinutes: push.offerWarningMinutes,
-                               publicBaseURL: configuration.server.publicBaseURL,
-                               defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en, retentionDays: push.retentionDays)
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))
     }
@@ -127,12 +128,11 @@ extension ServerSettings {
 extension Presentation {
     /// Links, names and App IDs from `config.json` (`server.public_base_url`, `club`, `share`).
     public init(configuration: BelayConfiguration) {
-        self.init(clubZone: configuration.club.zone, clubName: configuration.club.name,
+        self.init(clubZone: configuration.club.zone, clubName: configuration.club.name, clubLocale: configuration.club.locale,
                   publicBaseURL: PublicBaseURL(configuration.server.publicBaseURL),
                   shareLinkBaseURL: configuration.club.shareLinkBaseURL, instagramAppID: configuration.share.instagramAppID,
                   facebookAppID: configuration.share.facebookAppID,
                   storyFileExtension: configuration.render.storyFormat == .jpeg ? "jpg" : "png")
-        clubLocale = configuration.club.locale
         fontCoverage = try? FontCoverage(fonts: FontSettings(configuration: configuration))
         if configuration.share.storiesBackground == .image {
             storyBackgrounds = StoryBackgrounds(
@@ -259,10 +259,8 @@ extension RenderPipelineSettings {
         case .jpeg(let quality): .jpeg(quality: quality)
         }
         self.init(dataDirectory: configuration.dataDirectory, assetsDirectory: configuration.assetsDirectory,
-                  clubLocale: configuration.club.locale, storyFormat: story, workers: max(configuration.render.workers, 1))
-        clubName = configuration.club.name
-        clubLogoPath = configuration.club.logo
-        achievementLine = configuration.render.achievementLine
+                  clubLocale: configuration.club.locale, clubName: configuration.club.name, clubLogoPath: configuration.club.logo,
+                  achievementLine: configuration.render.achievementLine, storyFormat: story, workers: max(configuration.render.workers, 1))
         // The catalogue's names are optional: without a readable catalogue, holds keep their names.
         holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
     }

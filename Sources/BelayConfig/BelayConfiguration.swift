@@ -5,6 +5,8 @@ import Foundation
 ///
 /// The shape mirrors the JSON: each section is a nested struct and each property is the
 /// snake_case key in camelCase (`server.max_connections_per_ip` → `server.maxConnectionsPerIP`).
+/// Each key's default, check and meaning are declared once, in `SettingDeclaration.all`; no
+/// property here has a default of its own.
 /// A loaded configuration is already validated and resolved: every path is absolute,
 /// `databasePath` is never empty and `server.threads` is at least 1.
 ///
@@ -60,11 +62,11 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// Locale identifier (e.g. `ko_KR`) for dates drawn on stickers.
         public var locale: String
         /// Base of the link put in share-sheet text, followed by the share page's slug; empty
-        /// (the default) for Belay's own share pages, `<server.public_base_url>/s/`.
+        /// for Belay's own share pages, `<server.public_base_url>/s/`.
         public var shareLinkBaseURL: String
         /// `club.logo`: a PNG of the club's mark, drawn beside its name on stories and share
-        /// cards; empty (the default) for a monogram of the name's first letter.
-        public var logo: String = ""
+        /// cards; empty for a monogram of the name's first letter.
+        public var logo: String
 
         /// The club's time zone (validated when loading, so this always exists).
         public var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }
@@ -82,7 +84,7 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var maxWrongAttempts: Int
         /// Days check-in idempotency keys and wrong-code counters are kept before the server
         /// prunes them (1 or more).
-        public var retentionDays: Int = 7
+        public var retentionDays: Int
     }
 
     /// `rewards`: which hold a check-in earns.
@@ -91,7 +93,7 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var milestones: [Int: String]
         /// The hold id given for the check-in that first makes a member's weekly streak N
         /// weeks long, keyed by N (empty: no streak milestones).
-        public var streakMilestones: [Int: String] = [:]
+        public var streakMilestones: [Int: String]
         /// Relative weight of each rarity in the ordinary weighted pick.
         public var rarityWeights: [String: Int]
     }
@@ -149,7 +151,7 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var retryBaseSeconds: Int
         /// `render.achievement_line`: whether stories and share cards lead with what the day
         /// meant ("12th check-in · 5-week streak").
-        public var achievementLine: Bool = true
+        public var achievementLine: Bool
     }
 
     /// A wall-clock time of day, `HH:MM`.
@@ -203,10 +205,10 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var disableAfterHours: Int
         /// Milliseconds between looks at the queue for events written by other processes.
         public var pollMilliseconds: Int
-        /// 1 lets webhooks reach loopback, link-local and private addresses; 0 (default) refuses them.
+        /// 1 lets webhooks reach loopback, link-local and private addresses; 0 refuses them.
         public var allowPrivateAddresses: Bool
         /// Days delivered and given-up deliveries (and their events) are kept.
-        public var retentionDays: Int = 30
+        public var retentionDays: Int
     }
 
     /// `calendar`: the members' calendar feeds (RFC 5545).
@@ -218,7 +220,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     /// `meetups`: who creates meetups, and their life-cycle in `belay serve`.
     public struct Meetups: Sendable, Equatable {
         /// `members` (any member creates and hosts their own meetups) or `hosts` (only hosts and admins).
-        public var createdBy: String = "members"
+        public var createdBy: String
         /// Seconds between looks for meetups whose check-in window closed (they become
         /// `completed`); 0 turns it off.
         public var completeEverySeconds: Int
@@ -283,7 +285,7 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var password: String
         /// The sender, `Club <no-reply@club.example>` or a bare address.
         public var from: String
-        /// 1 (default) refuses to send over `smtp://` without STARTTLS; 0 allows plain SMTP (a relay on the machine).
+        /// 1 refuses to send over `smtp://` without STARTTLS; 0 allows plain SMTP (a relay on the machine).
         public var requireTLS: Bool
     }
 
@@ -326,11 +328,11 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// Sign-in codes mailed to one address per hour.
         public var authPerEmailPerHour: Int
         /// Changes (POST, PUT, PATCH, DELETE) one member may make per minute.
-        public var writesPerMemberPerMinute: Int = 240
+        public var writesPerMemberPerMinute: Int
         /// Share events one member may post per minute.
-        public var shareEventsPerMemberPerMinute: Int = 30
+        public var shareEventsPerMemberPerMinute: Int
         /// Requests to the public pages (share pages, badges, artwork) per client address per minute.
-        public var publicPerAddressPerMinute: Int = 600
+        public var publicPerAddressPerMinute: Int
     }
 
     /// `share`: the App IDs Instagram and Facebook Stories require.
@@ -341,19 +343,19 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var facebookAppID: String
         /// `share.stories_background`: what Stories composers get under the sticker: `image`
         /// (the gradient without the sticker, as a PNG) or `colors` (only the two colours).
-        public var storiesBackground: StoriesBackground = .image
+        public var storiesBackground: StoriesBackground
         /// Size of the Stories background image in pixels (9:16; Meta takes at most 720x1280 on Android).
-        public var storiesBackgroundWidth = 720
-        public var storiesBackgroundHeight = 1280
+        public var storiesBackgroundWidth: Int
+        public var storiesBackgroundHeight: Int
         /// Share events one member may record for one reward.
-        public var maxEventsPerReward = 50
+        public var maxEventsPerReward: Int
         /// Days share events are kept one by one; older whole days are counted into daily
         /// totals (which statistics read) and the events deleted.
-        public var eventsRetentionDays = 400
+        public var eventsRetentionDays: Int
     }
 
     /// `share.stories_background`.
-    public enum StoriesBackground: String, Sendable, Equatable {
+    public enum StoriesBackground: String, Sendable, Equatable, CaseIterable {
         case image, colors
     }
 
@@ -377,7 +379,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var dataDirectory: String
     /// The SQLite database; `""` in the file means `<data_directory>/belay.sqlite3`.
     public var databasePath: String
-    /// `full` (default) or `normal`; see `Durability`.
+    /// `full` or `normal`; see `Durability`.
     public var databaseDurability: Durability
     /// `database`: the PostgreSQL server, when the data is on one.
     public var database: DatabaseServer

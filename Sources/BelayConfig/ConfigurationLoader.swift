@@ -220,7 +220,7 @@ struct ConfigurationLoader {
                 set(.int(Int64(number)), at: leaf.path, source: name)
             case .string:
                 var value = JSONValue.string(raw)
-                if BuiltInDefaults.pathKeys.contains(leaf.path) { value = .string(resolve(raw, against: currentDirectory)) }
+                if schema.pathKeys.contains(leaf.path) { value = .string(resolve(raw, against: currentDirectory)) }
                 set(value, at: leaf.path, source: name)
             case .stringList:
                 // A JSON array, or paths separated by ":" as in PATH.
@@ -235,7 +235,7 @@ struct ConfigurationLoader {
                         problems.append(.init(source: name, key: leaf.path, message: "expected strings in the array, found \(item.described)"))
                         continue
                     }
-                    strings.append(BuiltInDefaults.pathListKeys.contains(leaf.path) ? resolve(text, against: currentDirectory) : text)
+                    strings.append(schema.pathListKeys.contains(leaf.path) ? resolve(text, against: currentDirectory) : text)
                 }
                 set(.array(strings.map(JSONValue.string)), at: leaf.path, source: name)
             case .map:
@@ -254,14 +254,14 @@ struct ConfigurationLoader {
     // MARK: - Paths
 
     private func resolvePaths(in node: inout JSONValue, against directory: String) {
-        for key in BuiltInDefaults.pathKeys {
+        for key in schema.pathKeys {
             let parts = key.split(separator: ".").map(String.init)
             var current: JSONValue? = node
             for part in parts { current = current?[part] }
             guard case let .string(path)? = current, !path.isEmpty else { continue }
             node = Self.setting(.string(resolve(path, against: directory)), at: parts[...], in: node)
         }
-        for key in BuiltInDefaults.pathListKeys {
+        for key in schema.pathListKeys {
             let parts = key.split(separator: ".").map(String.init)
             var current: JSONValue? = node
             for part in parts { current = current?[part] }

@@ -1,7 +1,8 @@
 import BelayCore
 import Foundation
 
-/// The keys Belay knows and the JSON type of each, derived from `BuiltInDefaults`.
+/// The keys Belay knows, the JSON type of each and the tree of built-in defaults, made from
+/// `SettingDeclaration.all`.
 struct ConfigurationSchema: Sendable {
     enum ValueType: Sendable, Equatable {
         case string, integer
@@ -23,34 +24,46 @@ struct ConfigurationSchema: Sendable {
         }
     }
 
-    /// The default tree.
+    /// The default tree, shaped as `config.json`.
     let defaults: JSONValue
     /// Every settable key path (sections excluded, open maps included) with its type, in
     /// the order of the defaults.
     let leaves: [(path: String, type: ValueType)]
+    /// Keys holding file-system paths; a relative path is resolved against the directory of
+    /// the configuration file it came from (or the working directory for the environment).
+    let pathKeys: Set<String>
+    /// Keys holding lists of file-system paths, each resolved like a `pathKeys` value.
+    let pathListKeys: Set<String>
 
-    static let shared: ConfigurationSchema = {
-        let defaults: JSONValue
-        do { defaults = try JSONParser.parse(BuiltInDefaults.json) } catch {
-            preconditionFailure("BuiltInDefaults.json is not valid JSON: \(error)")
-        }
-        var leaves: [(String, ValueType)] = []
-        func walk(_ value: JSONValue, _ path: String) {
-            if let leaf = BuiltInDefaults.openMaps[path] {
-                leaves.append((path, .map(of: leaf == .integer ? .integer : .string)))
+    static let shared = ConfigurationSchema(SettingDeclaration.all)
+
+    init(_ settings: [SettingDeclaration]) {
+        defaults = Self.tree(settings.map { ($0.key, $0.defaultValue) })
+        leaves = settings.map { ($0.key, $0.type) }
+        pathKeys = Set(settings.filter { $0.isPath && $0.type == .string }.map(\.key))
+        pathListKeys = Set(settings.filter { $0.isPath && $0.type == .stringList }.map(\.key))
+    }
+
+    /// The `config.json`-shaped tree of `values`, each at its dotted key path, sections in the
+    /// order their first key comes.
+    static func tree(_ values: [(key: String, value: JSONValue)]) -> JSONValue {
+        func insert(_ value: JSONValue, at path: ArraySlice<Substring>, into object: inout JSONObject) {
+            let key = String(path.first!)
+            guard path.count > 1 else {
+                precondition(object[key] == nil, "\(key) is declared twice")
+                object[key] = value
                 return
             }
-            switch value {
-            case let .object(members): for member in members { walk(member.value, join(path, member.key)) }
-            case .number: leaves.append((path, .integer))
-            case .string: leaves.append((path, .string))
-            case .array: leaves.append((path, .stringList))
-            default: preconditionFailure("BuiltInDefaults.json: \(path) has an unsupported type")
+            guard case var .object(section) = object[key] ?? .object(JSONObject()) else {
+                preconditionFailure("\(key) is both a setting and a section")
             }
+            insert(value, at: path.dropFirst(), into: &section)
+            object[key] = .object(section)
         }
-        walk(defaults, "")
-        return ConfigurationSchema(defaults: defaults, leaves: leaves)
-    }()
+        var root = JSONObject()
+        for (key, value) in values { insert(value, at: key.split(separator: ".")[...], into: &root) }
+        return .object(root)
+    }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 

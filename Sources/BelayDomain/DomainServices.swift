@@ -42,7 +42,7 @@ public struct DomainServices: Sendable {
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
     /// - Throws: `DomainError` (`invalid_input`) when a setting is impossible.
-    public init(pool: any DatabaseStore, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings = DomainSettings(),
+    public init(pool: any DatabaseStore, clock: any TimeSource = SystemTimeSource(), settings: DomainSettings,
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
         let notices = PushNoticeWriter(policy: settings.push)

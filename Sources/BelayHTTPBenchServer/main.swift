@@ -44,7 +44,9 @@ enum BenchServer {
     }
 
     nonisolated static func main(arguments: [String]) {
-        var settings = ServerSettings(host: "127.0.0.1", port: 0)
+        // The benchmark reads no config.json: these are its own settings, unchanged since the first comparison with nginx.
+        var settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 0, connectionTimeoutSeconds: 30, headerTimeoutSeconds: 10,
+                                      maxConnections: 8192, maxConnectionsPerIP: 256, maxBodyBytes: 1 << 20)
         var accessLogPath = "none"
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {

@@ -35,7 +35,9 @@ public final class PostgresStore: DatabaseStore {
         /// The most writes one transaction carries.
         public var maximumWritesPerCommit: Int
 
-        public init(url: String, maximumConnections: Int = 8, writerConnections: Int = 4, statementTimeoutMilliseconds: Int = 5_000,
+        /// The connections and statement timeout come from `config.json`'s `database` section;
+        /// the attempts and writes per commit are Belay's own.
+        public init(url: String, maximumConnections: Int, writerConnections: Int, statementTimeoutMilliseconds: Int,
                     maximumAttempts: Int = 30, maximumWritesPerCommit: Int = 100) {
             self.url = url
             self.maximumConnections = maximumConnections

@@ -4,17 +4,17 @@ public struct APNsSettings: Sendable, Hashable {
     public var keyFile: String
     public var keyID: String
     public var teamID: String
-    /// Where production tokens go: `https://api.push.apple.com` by default.
+    /// Where production tokens go (`push.apns.url`).
     public var url: String
-    /// Where sandbox tokens (apps run from Xcode) go: `https://api.sandbox.push.apple.com`.
+    /// Where sandbox tokens (apps run from Xcode) go (`push.apns.sandbox_url`).
     public var sandboxURL: String
     /// A CA bundle to trust instead of the system's (a local test server); empty for the system's.
     public var caFile: String
     /// The longest a batch of notices may take.
     public var timeoutSeconds: Double
 
-    public init(keyFile: String, keyID: String, teamID: String, url: String = "https://api.push.apple.com",
-                sandboxURL: String = "https://api.sandbox.push.apple.com", caFile: String = "", timeoutSeconds: Double = 10) {
+    public init(keyFile: String, keyID: String, teamID: String, url: String, sandboxURL: String, caFile: String,
+                timeoutSeconds: Double = 10) {
         self.keyFile = keyFile
         self.keyID = keyID
         self.teamID = teamID
@@ -29,13 +29,13 @@ public struct APNsSettings: Sendable, Hashable {
 public struct FCMSettings: Sendable, Hashable {
     /// The service account's JSON key file from the Firebase console.
     public var serviceAccountFile: String
-    /// FCM's address: `https://fcm.googleapis.com` by default.
+    /// FCM's address (`push.fcm.url`).
     public var url: String
     /// A CA bundle to trust instead of the system's; empty for the system's.
     public var caFile: String
     public var timeoutSeconds: Double
 
-    public init(serviceAccountFile: String, url: String = "https://fcm.googleapis.com", caFile: String = "", timeoutSeconds: Double = 10) {
+    public init(serviceAccountFile: String, url: String, caFile: String, timeoutSeconds: Double = 10) {
         self.serviceAccountFile = serviceAccountFile
         self.url = url
         self.caFile = caFile

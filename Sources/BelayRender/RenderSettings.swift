@@ -1,7 +1,8 @@
 import Foundation
 
-/// Everything the renderer needs beyond a request. BelayComposition fills it
-/// from config.json (`fonts`, `render`); the defaults suit a worker in a pool.
+/// Everything the renderer needs beyond a request. BelayComposition fills the fonts and
+/// limits from config.json (`fonts`, `render`); the rest has defaults that suit a worker in
+/// a pool.
 public struct RenderSettings: Sendable, Hashable {
     /// The fallback chain's font files.
     public var fonts: FontSettings
@@ -22,7 +23,7 @@ public struct RenderSettings: Sendable, Hashable {
     public var artworkCacheBytes: Int
 
     public init(
-        fonts: FontSettings = .debian, limits: ImageLimits = .default, png: PNGSettings = .default,
+        fonts: FontSettings, limits: ImageLimits, png: PNGSettings = .default,
         parallelism: Int = 1, artworkCacheBytes: Int = 40 << 20
     ) {
         self.fonts = fonts
@@ -30,11 +31,6 @@ public struct RenderSettings: Sendable, Hashable {
         self.png = png
         self.parallelism = max(1, parallelism)
         self.artworkCacheBytes = max(0, artworkCacheBytes)
-    }
-
-    /// Settings for one render at a time using every core (the CLI and the benchmark).
-    public static func oneOff(fonts: FontSettings = .debian) -> RenderSettings {
-        RenderSettings(fonts: fonts, parallelism: ProcessInfo.processInfo.activeProcessorCount)
     }
 
     var pngSettings: PNGSettings {

@@ -14,7 +14,7 @@ public final class Renderer {
 
     /// Opens the fonts of the chain.
     /// - Throws: `RenderError` (`font_unavailable`) naming a font file that cannot be used.
-    public init(settings: RenderSettings = RenderSettings()) throws {
+    public init(settings: RenderSettings) throws {
         self.settings = settings
         text = try TextEngine(fonts: settings.fonts)
         artwork = ArtworkStore(limits: settings.limits, cacheBytes: settings.artworkCacheBytes)

@@ -53,7 +53,7 @@ public struct Presentation: Sendable {
     /// Seconds the app should keep story items on the pasteboard (Instagram's own default is 5 minutes).
     public let pasteboardExpirySeconds: Int
     /// The club's locale (`club.locale`): the language of share-sheet texts (`ko`, `ja`, else English).
-    public var clubLocale = "en_US"
+    public var clubLocale: String
     /// The font chain's coverage (`fonts`), for listing what a reward's images leave out; nil
     /// when the fonts cannot be opened (the renderer then refuses to start as well).
     public var fontCoverage: FontCoverage?
@@ -61,12 +61,15 @@ public struct Presentation: Sendable {
     /// composers get only the two colours under the sticker.
     public var storyBackgrounds: StoryBackgrounds?
 
-    public init(clubZone: TimeZone, clubName: String, publicBaseURL: PublicBaseURL, shareLinkBaseURL: String,
-                instagramAppID: String, facebookAppID: String, storyFileExtension: String = "png",
+    /// The club, its links and App IDs and the story's format come from `config.json`; the
+    /// pasteboard expiry is Belay's own.
+    public init(clubZone: TimeZone, clubName: String, clubLocale: String, publicBaseURL: PublicBaseURL, shareLinkBaseURL: String,
+                instagramAppID: String, facebookAppID: String, storyFileExtension: String,
                 pasteboardExpirySeconds: Int = 300, zones: TimeZoneOffsets = TimeZoneOffsets()) {
         self.zones = zones
         self.clubZone = TimeZoneOffsets.Zone(clubZone)
         self.clubName = clubName
+        self.clubLocale = clubLocale
         baseURL = publicBaseURL
         self.shareLinkBaseURL = shareLinkBaseURL
         self.instagramAppID = instagramAppID.trimmingCharacters(in: .whitespaces)

@@ -204,7 +204,7 @@ extension BelayServerProcess {
         #expect(share["instagram_stories"]?["pasteboard"]?["com.instagram.sharedSticker.backgroundImage"]?.stringValue == backgroundURL)
         let backgroundFile = try server.call("GET", String(backgroundURL.dropFirst(base.count)), token: ana.token)
         #expect(backgroundFile.status == 200)
-        let background = try ImageDecoder.decode(backgroundFile.response.body, name: "stories background")
+        let background = try ImageDecoder.decode(backgroundFile.response.body, name: "stories background", limits: BuiltInSettings.render().limits)
         #expect(background.width == 720 && background.height == 1280 && background.isOpaque)
         // No sticker pixels: every row is one colour (a sticker would put its artwork, card
         // and text across the middle rows).

@@ -55,9 +55,9 @@ import Testing
         let console = run.standardError.split(separator: "\n").filter { $0.contains(":CONSOLE") }
         #expect(console.isEmpty, "console messages (a CSP violation shows here): \(console)")
 
-        let page = try ImageDecoder.decode(contentsOf: screenshot)
+        let page = try ImageDecoder.decode(contentsOf: screenshot, limits: BuiltInSettings.render().limits)
         #expect(page.width == 390 && page.height == 844)
-        let sticker = try ImageDecoder.decode(stickerBytes, name: "sticker.png")
+        let sticker = try ImageDecoder.decode(stickerBytes, name: "sticker.png", limits: BuiltInSettings.render().limits)
         let match = Self.bestMatch(of: sticker, shownAt: 240, in: page)
         // Where the page puts the sticker (centred at the top of the card), its pixels are the sticker's.
         #expect(match.difference < 24, "the sticker is not visible on the page (closest mean difference \(match.difference) at \(match.x),\(match.y))")
@@ -84,7 +84,7 @@ import Testing
         let card = try server.call("GET", String(imageURL.dropFirst(base.count)))
         #expect(card.status == 200)
         #expect(card.header("Content-Type") == "image/png")
-        let pixmap = try ImageDecoder.decode(card.response.body, name: "card.png")
+        let pixmap = try ImageDecoder.decode(card.response.body, name: "card.png", limits: BuiltInSettings.render().limits)
         #expect(pixmap.width == 1200 && pixmap.height == 630)
         #expect(card.header("Cache-Control") == "public, max-age=30")
     }

@@ -111,7 +111,7 @@ import BelayTestSupport
         // The app shares Dahye's sticker twice (one dismissed sheet) and reports it.
         let rewardID = try #require(dahyeReward["id"] as? Int)
         let memberID = try #require(dahyeReward["user_id"] as? Int)
-        let domain = try DomainServices(pool: try club.store())
+        let domain = try DomainServices(pool: try club.store(), settings: BuiltInSettings.domain())
         _ = try domain.shares.record(NewShareEvent(rewardID: Int64(rewardID), target: "instagram_stories", activityType: nil,
                                                    completed: true, clientEventID: "e1"), by: .user(Int64(memberID), role: .member))
         _ = try domain.shares.record(NewShareEvent(rewardID: Int64(rewardID), target: nil, activityType: nil,

@@ -40,7 +40,25 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(fileTree == ConfigurationSchema.shared.defaults)
     }
 
+    /// Each key is declared once, with a meaning of one line, and everything made from the
+    /// declarations (the schema, the defaults, `config show`) has exactly those keys.
+    @Test func everySettingIsDeclaredOnceWithAOneLineMeaning() throws {
+        let keys = SettingDeclaration.all.map(\.key)
+        #expect(Set(keys).count == keys.count, "a key is declared twice")
+        for setting in SettingDeclaration.all {
+            #expect(!setting.meaning.isEmpty && !setting.meaning.contains("\n"), "\(setting.key)'s meaning is not one line")
+        }
+        #expect(BelayConfiguration.keys == keys)
+        let shown = try JSONParser.parse(BelayConfiguration.builtInDefaults(relativeTo: "/srv/belay").formattedJSON())
+        func leaves(_ value: JSONValue, _ path: String) -> [String] {
+            guard case let .object(members) = value, !keys.contains(path) else { return [path] }
+            return members.flatMap { leaves($0.value, path.isEmpty ? $0.key : path + "." + $0.key) }
+        }
+        #expect(leaves(shown, "") == keys, "config show prints exactly the declared keys, in their order")
+    }
+
     /// The README's table of settings (under "Configuration") names every setting and no other,
+    /// each row's meaning says what the key's declaration says (and may say more),
     /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.
     @Test func theREADMEsTableOfSettingsIsTheSettings() throws {
         let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -59,6 +77,10 @@ private func problems(_ body: () throws -> Void) -> [String] {
             documented += keys
             let defaults = literals(cells[2])
             let cellSaysEmpty = cells[2].hasPrefix("empty")
+            for key in keys {
+                guard let meaning = SettingDeclaration.all.first(where: { $0.key == key })?.meaning else { continue }
+                #expect(cells[3].contains(meaning), "README: \(key)'s row does not say its declared meaning, \"\(meaning)\"")
+            }
             for (index, key) in keys.enumerated() {
                 guard let value = Self.defaultText(at: key, in: schema.defaults) else { continue }
                 if defaults.count == keys.count && !cellSaysEmpty {

@@ -18,9 +18,7 @@ import Testing
     }
 
     func fixture(signUp: SignUpMode) throws -> DomainFixture {
-        var settings = DomainSettings()
-        settings.accounts.signUp = signUp
-        return try DomainFixture(settings: settings, importCatalog: false)
+        try DomainFixture(settings: BuiltInSettings.domain { $0.accounts.signUp = signUp }, importCatalog: false)
     }
 
     @Test func firstSignInCreatesTheAccountAndTheNextFindsIt() throws {

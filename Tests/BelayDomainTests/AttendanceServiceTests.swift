@@ -223,7 +223,7 @@ import Testing
         let meetupID = try #require(environment["BELAY_TEST_JOIN_MEETUP"].flatMap { Int64($0) })
         let memberIDs = try #require(environment["BELAY_TEST_JOIN_MEMBERS"]).split(separator: ",").compactMap { Int64($0) }
         let pool = try TestDatabase.reopen(path)
-        let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start))
+        let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start), settings: BuiltInSettings.domain())
         _ = readLine() // the parent's "go": every process starts joining at the same moment
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in stride(from: thread, to: memberIDs.count, by: 4) {

@@ -95,7 +95,7 @@ import Testing
         let report = try catalog.importCatalog(assetsDirectory: shipped)
         #expect(report.holdsAdded > 5)
         #expect(report.backgroundsAdded > 0)
-        for milestone in RewardPolicy().milestones.values {
+        for milestone in BuiltInSettings.domain().rewards.milestones.values {
             #expect(try catalog.hold(id: milestone).milestoneOnly, "milestone hold \(milestone) is in the shipped catalogue")
         }
     }

@@ -11,7 +11,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.isPostgreSQL, "round trips are PostgreSQL's"))
 struct CheckInRoundTripTests {
     @Test func aCheckInWithACodeAKeyAndAWebhookIsTwoRoundTrips() throws {
-        let fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/check-ins", events: [.checkInCreated], by: .commandLine)
         let store = try #require(fixture.pool as? PostgresStore)
         let meetup = try fixture.meetup(capacity: 10)

@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func codesRotateAndOnlyTheCurrentAndPreviousStepAreAccepted() throws {
-        let step = Double(CheckInPolicy().codeStepSeconds)
+        let step = Double(BuiltInSettings.domain().checkIn.codeStepSeconds)
         let base = meetup.startsAt.addingTimeInterval(step * 10) // the start of a step
         let old = try currentCode(at: base)
         let previous = try currentCode(at: base.addingTimeInterval(step))
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func wrongCodesAreLimitedAndTheLockOutEnds() throws {
-        let policy = CheckInPolicy()
+        let policy = BuiltInSettings.domain().checkIn
         let wrong = String(format: "%06d", (Int(try currentCode())! + 1) % 1_000_000)
         for attempt in 1..<policy.maxWrongAttempts {
             let error = try #require(throws: DomainError.self) { try checkIns.checkIn(withCode(wrong), by: memberActor) }
@@ -206,7 +206,7 @@ import Testing
     }
 
     @Test func theAttemptLimitIsPerMemberAndMeetup() throws {
-        let policy = CheckInPolicy()
+        let policy = BuiltInSettings.domain().checkIn
         let wrong = String(format: "%06d", (Int(try currentCode())! + 1) % 1_000_000)
         for _ in 0..<policy.maxWrongAttempts { _ = try? checkIns.checkIn(withCode(wrong), by: memberActor) }
         let other = try fixture.member()
@@ -221,7 +221,7 @@ import Testing
     }
 
     @Test func theWindowOpensBeforeTheStartAndClosesAfterTheEnd() throws {
-        let policy = CheckInPolicy()
+        let policy = BuiltInSettings.domain().checkIn
         let opens = meetup.startsAt.addingTimeInterval(-Double(policy.opensMinutesBeforeStart) * 60)
         let closes = meetup.endsAt.addingTimeInterval(Double(policy.closesMinutesAfterEnd) * 60)
         let request = CheckInRequest(meetupID: meetup.id, memberID: member.id, proof: .host)
@@ -234,7 +234,7 @@ import Testing
     }
 
     @Test func offlineCheckInsMustLieInsideTheWindow() throws {
-        let policy = CheckInPolicy()
+        let policy = BuiltInSettings.domain().checkIn
         let closes = meetup.endsAt.addingTimeInterval(Double(policy.closesMinutesAfterEnd) * 60)
         fixture.clock.set(closes.addingTimeInterval(86_400)) // recorded the next day
         let tooEarly = meetup.startsAt.addingTimeInterval(-Double(policy.opensMinutesBeforeStart) * 60 - 1)

@@ -21,7 +21,7 @@ final class DomainFixture: @unchecked Sendable {
     let host: User
     private var memberCount = 0
 
-    init(settings: DomainSettings = DomainSettings(), importCatalog: Bool = true) throws {
+    init(settings: DomainSettings = BuiltInSettings.domain(), importCatalog: Bool = true) throws {
         directory = try TemporaryDirectory()
         databasePath = directory.file("belay.sqlite")
         pool = try TestDatabase.migratedStore(sqlitePath: databasePath,

@@ -13,7 +13,7 @@ import Testing
     @Test func simultaneousJoinsThroughTwoNodesNeverFailAndNeverOverbook() throws {
         let fixture = try DomainFixture()
         guard let first = fixture.pool as? PostgresStore else { return }
-        let secondNode = try DomainServices(pool: try TestDatabase.reopen(first.settings.url), clock: fixture.clock)
+        let secondNode = try DomainServices(pool: try TestDatabase.reopen(first.settings.url), clock: fixture.clock, settings: BuiltInSettings.domain())
         let nodes = [fixture.domain, secondNode]
         let members = try (0..<40).map { _ in try fixture.member() }
         let failures = Mutex<[String]>([])

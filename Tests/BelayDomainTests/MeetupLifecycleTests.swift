@@ -9,7 +9,7 @@ import Testing
 @Suite struct MeetupLifecycleTests {
     let fixture: DomainFixture
 
-    init() throws { fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true))) }
+    init() throws { fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true }) }
 
     private func pastDraft(endedAgo seconds: TimeInterval = 86_400) -> NewMeetup {
         let end = fixture.clock.now().addingTimeInterval(-seconds)

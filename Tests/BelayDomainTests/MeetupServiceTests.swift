@@ -94,9 +94,7 @@ import Testing
     }
 
     @Test func withCreatedByHostsOnlyHostsAndAdminsCreateAndOnlyTheirHostOrAnAdminChanges() throws {
-        var settings = DomainSettings()
-        settings.meetupCreators = .hosts
-        let fixture = try DomainFixture(settings: settings)
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.meetupCreators = .hosts })
         let meetups = fixture.domain.meetups
         let member = try fixture.member()
         var own = draft()
@@ -219,9 +217,9 @@ import Testing
     }
 
     @Test func settingsAreValidated() {
-        #expect(refusal { try CheckInPolicy(codeStepSeconds: 10).validate() } == .invalidInput)
-        #expect(refusal { try RewardPolicy(rarityWeights: [.common: 0]).validate() } == .invalidInput)
-        #expect(refusal { try RenderJobPolicy(maxAttempts: 0).validate() } == .invalidInput)
-        #expect(refusal { try DomainSettings().validate() } == nil)
+        #expect(refusal { try BuiltInSettings.domain { $0.checkIn.codeStepSeconds = 10 }.validate() } == .invalidInput)
+        #expect(refusal { try BuiltInSettings.domain { $0.rewards.rarityWeights = [.common: 0] }.validate() } == .invalidInput)
+        #expect(refusal { try BuiltInSettings.domain { $0.renderJobs.maxAttempts = 0 }.validate() } == .invalidInput)
+        #expect(refusal { try BuiltInSettings.domain().validate() } == nil)
     }
 }

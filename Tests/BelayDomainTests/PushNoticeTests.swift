@@ -13,9 +13,12 @@ import Testing
     var push: PushService { fixture.domain.push }
 
     init() throws {
-        var settings = DomainSettings(waitlist: WaitlistPolicy(claimMinutes: 30, cutoffMinutes: 120))
-        settings.push = PushPolicy(reminderMinutesBefore: 120, offerWarningMinutes: 5, publicBaseURL: "https://club.example", defaultLocale: .ko)
-        fixture = try DomainFixture(settings: settings)
+        fixture = try DomainFixture(settings: BuiltInSettings.domain {
+            $0.waitlist.claimMinutes = 30
+            $0.push.publicBaseURL = "https://club.example"
+            // As if APNs and FCM were configured: devices of both platforms are told.
+            $0.push.platforms = Set(DevicePlatform.allCases)
+        })
     }
 
     private func device(_ member: User, _ token: String, platform: DevicePlatform = .ios, locale: MemberLocale? = nil,

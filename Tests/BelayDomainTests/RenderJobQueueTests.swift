@@ -10,8 +10,7 @@ import Testing
     let policy = RenderJobPolicy(maxAttempts: 3, retryBaseSeconds: 30, maxRetryDelaySeconds: 3_600, leaseSeconds: 60)
 
     init() throws {
-        fixture = try DomainFixture(settings: DomainSettings(renderJobs: RenderJobPolicy(maxAttempts: 3, retryBaseSeconds: 30,
-                                                                                         maxRetryDelaySeconds: 3_600, leaseSeconds: 60)))
+        fixture = try DomainFixture(settings: BuiltInSettings.domain { [policy] in $0.renderJobs = policy })
         let meetup = try fixture.meetup()
         fixture.clock.advance(by: 3_600)
         reward = try #require(try fixture.checkedIn(try fixture.member("jisoo"), at: meetup).reward)

@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test func milestonesGoToTheNthCheckIn() throws {
-        let policy = RewardPolicy(milestones: [1: "jug-gold", 3: "crimp-silver"])
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold", 3: "crimp-silver"] }.rewards
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy })
         let member = try fixture.member()
         let meetups = try (0..<4).map { index in try fixture.meetup(startsIn: Double(index) * 60) }
         fixture.clock.advance(by: 3_600)
@@ -43,8 +43,8 @@ import Testing
     @Test func oneMembersCheckInsAtSeveralMeetupsAtOnceAreNumberedOneAfterAnother() throws {
         // On PostgreSQL the four check-ins run on different writer connections at once; each
         // waits for the member's row, so each counts the ones committed before it.
-        let policy = RewardPolicy(milestones: [1: "jug-gold", 3: "crimp-silver"])
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold", 3: "crimp-silver"] }.rewards
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy })
         let member = try fixture.member()
         let meetups = try (0..<4).map { index in try fixture.meetup(startsIn: Double(index) * 60) }
         for meetup in meetups {
@@ -70,8 +70,8 @@ import Testing
 
     @Test func theRewardACheckInReturnsIsTheRewardReadBack() throws {
         // The check-in builds its new reward from what it wrote instead of reading it back.
-        let policy = RewardPolicy(milestones: [1: "jug-gold"], streakMilestones: [1: "crimp-silver"])
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold"]; $0.rewards.streakMilestones = [1: "crimp-silver"] }.rewards
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy })
         let member = try fixture.member()
         let first = try fixture.meetup(startsIn: 60, place: "Climbing Park Jongno", title: "Morning laps")
         let second = try fixture.meetup(startsIn: 120)
@@ -86,8 +86,8 @@ import Testing
     @Test func anOfflineCheckInRecordedLaterAtAnEarlierTimeTakesTheNextNumber() throws {
         // Numbered by the time it happened, the offline check-in would be the first as well,
         // and the member would get the first milestone twice.
-        let policy = RewardPolicy(milestones: [1: "jug-gold", 2: "crimp-silver"])
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy))
+        let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold", 2: "crimp-silver"] }.rewards
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy })
         let member = try fixture.member()
         let earlier = try fixture.meetup(startsIn: 60), later = try fixture.meetup(startsIn: 86_400)
         _ = try fixture.domain.attendance.join(meetupID: earlier.id, memberID: member.id, by: .user(member.id, role: .member))
@@ -104,8 +104,8 @@ import Testing
     @Test func aBackfillAwardsTheMilestoneOfTheNumberTheCheckInWasGiven() throws {
         // Check-ins made while the catalogue was empty get no reward; the backfill awards them
         // later by the numbers they were given then, not by their order in time.
-        let policy = RewardPolicy(milestones: [1: "jug-gold", 2: "crimp-silver"])
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy), importCatalog: false)
+        let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold", 2: "crimp-silver"] }.rewards
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy }, importCatalog: false)
         let member = try fixture.member()
         let earlier = try fixture.meetup(startsIn: 60), later = try fixture.meetup(startsIn: 86_400)
         _ = try fixture.domain.attendance.join(meetupID: earlier.id, memberID: member.id, by: .user(member.id, role: .member))
@@ -157,7 +157,10 @@ import Testing
             Background(id: $0, name: $0, filePath: "backgrounds/\($0).png", topColor: "#000000", bottomColor: "#FFFFFF", retiredAt: nil)
         }
         let catalog = CatalogSnapshot(generation: 1, holds: holds, backgrounds: backgrounds)
-        let picker = RewardPicker(policy: RewardPolicy(milestones: [:], rarityWeights: [.common: 60, .uncommon: 25, .rare: 12, .epic: 3]))
+        let picker = RewardPicker(policy: BuiltInSettings.domain {
+            $0.rewards.milestones = [:]
+            $0.rewards.rarityWeights = [.common: 60, .uncommon: 25, .rare: 12, .epic: 3]
+        }.rewards)
         var byRarity: [HoldRarity: Int] = [:]
         var byBackground: [String: Int] = [:]
         let draws = 20_000
@@ -178,7 +181,7 @@ import Testing
     }
 
     @Test func aMilestoneHoldMissingFromTheCatalogueFallsBackToTheWeightedPick() throws {
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: RewardPolicy(milestones: [1: "no-such-hold"])))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards.milestones = [1: "no-such-hold"] })
         let meetup = try fixture.meetup()
         fixture.clock.advance(by: 3_600)
         let reward = try #require(try fixture.checkedIn(try fixture.member(), at: meetup).reward)

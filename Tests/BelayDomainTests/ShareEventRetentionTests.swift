@@ -1,5 +1,6 @@
 @testable import BelayDomain
 import BelayStorage
+import BelayTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
 
     @Test func statisticsAreTheSameAfterPruning() throws {
         let zone = try #require(TimeZone(identifier: "Asia/Seoul"))
-        let fixture = try DomainFixture(settings: DomainSettings(clubTimeZone: zone))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.clubTimeZone = zone })
         let first = try reward(fixture), second = try reward(fixture)
         let start = fixture.clock.now()
         let days = ClubDay(zone: zone)

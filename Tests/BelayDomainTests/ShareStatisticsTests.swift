@@ -83,7 +83,7 @@ import Testing
 
     @Test func daysFollowTheClubsZoneAcrossADaylightSavingChange() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
-        let fixture = try DomainFixture(settings: DomainSettings(clubTimeZone: zone))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.clubTimeZone = zone })
         let reward = try #require(try rewards(fixture, meetups: 1).first)
         // New York moves from UTC-5 to UTC-4 at 2027-03-14 07:00 UTC.
         let instants = ["2027-03-14T04:30:00Z", "2027-03-14T05:30:00Z", "2027-03-15T03:30:00Z", "2027-03-15T04:30:00Z"]

@@ -6,14 +6,14 @@ import Testing
 /// Milestones by weekly streak length: awarded in the check-in's transaction the first time a
 /// streak reaches the length, and reproduced exactly by the backfill.
 @Suite struct StreakMilestoneTests {
-    static let policy = RewardPolicy(milestones: [1: "jug-gold"], streakMilestones: [2: "crimp-silver", 3: "jug-prism"])
+    static let policy = BuiltInSettings.domain { $0.rewards.milestones = [1: "jug-gold"]; $0.rewards.streakMilestones = [2: "crimp-silver", 3: "jug-prism"] }.rewards
     static let week: TimeInterval = 7 * 86_400
 
     /// Check-ins in weeks 0, 1 (twice), 2, then a gap, then weeks 5 and 6; returns every
     /// reward's (hold, streak milestone), oldest first, after `awardMissing` if the catalogue
     /// came only afterwards.
     static func season(catalogFirst: Bool) throws -> [(hold: String, streak: Int?)] {
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: policy), importCatalog: catalogFirst)
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = policy }, importCatalog: catalogFirst)
         let member = try fixture.member()
         for week in 0...6 {
             if week > 0 { fixture.clock.advance(by: Self.week) }
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func progressNamesTheNextStreakMilestone() throws {
-        let fixture = try DomainFixture(settings: DomainSettings(rewards: Self.policy))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.rewards = Self.policy })
         let member = try fixture.member()
         #expect(try fixture.domain.progress.progress(memberID: member.id).nextStreakMilestone
             == MemberProgress.NextStreakMilestone(weeks: 2, holdID: "crimp-silver", remaining: 2))
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aStreakMilestoneOfNoWeeksIsRefused() {
-        #expect(throws: DomainError.self) { try RewardPolicy(streakMilestones: [0: "jug-gold"]).validate() }
-        #expect(throws: DomainError.self) { try RewardPolicy(streakMilestones: [4: ""]).validate() }
+        #expect(throws: DomainError.self) { try BuiltInSettings.domain { $0.rewards.streakMilestones = [0: "jug-gold"] }.rewards.validate() }
+        #expect(throws: DomainError.self) { try BuiltInSettings.domain { $0.rewards.streakMilestones = [4: ""] }.rewards.validate() }
     }
 }

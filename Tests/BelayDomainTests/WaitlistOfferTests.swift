@@ -10,11 +10,11 @@ import Testing
 /// passes on when unclaimed, goes at once after the cutoff, and the capacity holds however
 /// many threads and processes join, leave, claim and expire at once.
 @Suite struct WaitlistOfferTests {
-    static let policy = WaitlistPolicy(claimMinutes: 30, cutoffMinutes: 120)
+    static let policy = WaitlistPolicy(claimMinutes: 30, cutoffMinutes: BuiltInSettings.domain().waitlist.cutoffMinutes)
     let fixture: DomainFixture
 
     init() throws {
-        fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true), waitlist: Self.policy))
+        fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true; $0.waitlist = Self.policy })
     }
 
     private func join(_ member: User, _ meetup: Meetup) throws -> Attendance {
@@ -171,7 +171,7 @@ import Testing
         let meetupID = try #require(environment["BELAY_TEST_OFFER_MEETUP"].flatMap { Int64($0) })
         let memberIDs = try #require(environment["BELAY_TEST_OFFER_MEMBERS"]).split(separator: ",").compactMap { Int64($0) }
         let pool = try TestDatabase.reopen(path)
-        let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start), settings: DomainSettings(waitlist: Self.policy))
+        let domain = try DomainServices(pool: pool, clock: ManualTimeSource(DomainFixture.start), settings: BuiltInSettings.domain { $0.waitlist = Self.policy })
         _ = readLine()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in stride(from: thread, to: memberIDs.count, by: 4) {

@@ -1,23 +1,27 @@
 @testable import BelayDomain
 import BelayStorage
+import BelayTestSupport
 import Foundation
 import Testing
 
 /// What the outbox's writer asks of the database beyond its rows: the work notification that
 /// wakes every node's delivery workers.
 @Suite struct WebhookEmitterTests {
+    /// An emitter whose events carry ids only, with the built-in push policy.
+    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding(), notices: PushNoticeWriter(policy: BuiltInSettings.domain().push))
+
     @Test func onlyAnEventSomeEndpointTakesWakesTheDeliveryWorkers() throws {
         // On PostgreSQL the event is written by the statement that finds its subscribers; the
         // notification must follow what that statement queued, or every check-in of a club
         // whose endpoints do not take check-ins would wake every node's workers.
-        let fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: .commandLine)
         let now = fixture.clock.now()
         let asked = try fixture.pool.write { db -> [[String]] in
             let recording = NotificationRecordingDatabase(db)
             var asked: [[String]] = []
             for type in [WebhookEventType.checkInCreated, .rewardReady] {
-                try WebhookEmitter.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
+                try Self.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
                 asked.append(recording.channels)
             }
             return asked

@@ -13,6 +13,9 @@ import Testing
 /// statements as the server keeps them (`EXPLAIN … EXECUTE`) and count the rows they read.
 @Suite(.enabled(if: TestDatabase.isPostgreSQL, "plans of prepared statements are PostgreSQL's"))
 struct WebhookQueuePlanTests {
+    /// An emitter whose events carry ids only, with the built-in push policy.
+    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding(), notices: PushNoticeWriter(policy: BuiltInSettings.domain().push))
+
     /// Pending deliveries queued to the one endpoint before the plans are looked at.
     static let backlog = 1_500
 
@@ -21,7 +24,7 @@ struct WebhookQueuePlanTests {
         let now = fixture.clock.now()
         let rows = try fixture.pool.write { db -> [(node: String, rows: Int)] in
             for index in 0..<Self.backlog {
-                try WebhookEmitter.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
+                try Self.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
                                                     buildReadsNothing: true, in: db) { Array("{}".utf8) }
             }
             let name = try Self.preparedStatement(startingWith: "WITH subscriber AS", in: db)
@@ -42,7 +45,7 @@ struct WebhookQueuePlanTests {
             // Planned while nothing waits, as on a server just started.
             for _ in 0..<10 { _ = try WebhookRepository.hasDue(now: now, in: db) }
             for index in 0..<Self.backlog {
-                try WebhookEmitter.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
+                try Self.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
                                                     buildReadsNothing: true, in: db) { Array("{}".utf8) }
             }
             #expect(try WebhookRepository.hasDue(now: now, in: db))
@@ -54,7 +57,7 @@ struct WebhookQueuePlanTests {
     }
 
     private static func fixtureWithAnEndpoint() throws -> DomainFixture {
-        let fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/check-ins", events: [.checkInCreated], by: .commandLine)
         return fixture
     }

@@ -1,5 +1,6 @@
 import BelayDomain
 import BelayStorage
+import BelayTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
 
     @Test func finishedDeliveriesOlderThanTheWindowGoAndPendingOnesStay() throws {
         // One attempt each: a failure is given up at once.
-        let fixture = try DomainFixture(settings: DomainSettings(webhooks: WebhookPolicy(maxAttempts: 1, allowPrivateAddresses: true)))
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.maxAttempts = 1; $0.webhooks.allowPrivateAddresses = true })
         let webhooks = fixture.domain.webhooks
         let ok = try webhooks.add(url: "https://hooks.example.com/ok", by: Self.admin)
         let gone = try webhooks.add(url: "https://hooks.example.com/gone", by: Self.admin)
@@ -65,6 +66,6 @@ import Testing
     @Test func aWindowUnderOneDayIsRefused() throws {
         let fixture = try DomainFixture()
         #expect(refusal { _ = try WebhookRetention(pool: fixture.pool, clock: fixture.clock, retentionDays: 0) } == .invalidInput)
-        #expect(refusal { _ = try WebhookRetention(pool: fixture.pool, clock: fixture.clock, batchSize: 0) } == .invalidInput)
+        #expect(refusal { _ = try WebhookRetention(pool: fixture.pool, clock: fixture.clock, retentionDays: 30, batchSize: 0) } == .invalidInput)
     }
 }

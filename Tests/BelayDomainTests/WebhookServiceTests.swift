@@ -10,8 +10,12 @@ import Testing
 @Suite struct WebhookServiceTests {
     static let admin = Actor.commandLine
 
-    private func fixture(_ policy: WebhookPolicy = WebhookPolicy(allowPrivateAddresses: true)) throws -> DomainFixture {
-        try DomainFixture(settings: DomainSettings(webhooks: policy))
+    /// A fixture whose webhooks may reach private addresses, with `change` made to the policy.
+    private func fixture(_ change: (inout WebhookPolicy) -> Void = { _ in }) throws -> DomainFixture {
+        try DomainFixture(settings: BuiltInSettings.domain {
+            $0.webhooks.allowPrivateAddresses = true
+            change(&$0.webhooks)
+        })
     }
 
     private func drain(_ fixture: DomainFixture, owner: String = "test:1:w", answer: (WebhookAttempt) -> WebhookAttemptResult = { _ in
@@ -222,7 +226,7 @@ import Testing
 
     @Test func retriesBackOffThreefoldAndAnEndpointFailingForADayIsDisabled() throws {
         // More attempts than a day holds, so the endpoint is disabled before the delivery is given up.
-        let fixture = try fixture(WebhookPolicy(maxAttempts: 20, allowPrivateAddresses: true))
+        let fixture = try fixture { $0.maxAttempts = 20 }
         let webhooks = fixture.domain.webhooks
         let endpoint = try webhooks.add(url: "https://down.example.com/", by: Self.admin)
         _ = try fixture.meetup()
@@ -259,7 +263,7 @@ import Testing
     }
 
     @Test func theLastAttemptGivesUpAndTheNextDeliveryGoes() throws {
-        let fixture = try fixture(WebhookPolicy(maxAttempts: 2, retryBaseSeconds: 1, allowPrivateAddresses: true))
+        let fixture = try fixture { $0.maxAttempts = 2; $0.retryBaseSeconds = 1 }
         let webhooks = fixture.domain.webhooks
         _ = try webhooks.add(url: "https://flaky.example.com/", by: Self.admin)
         _ = try fixture.meetup()
@@ -285,7 +289,7 @@ import Testing
     }
 
     @Test func aHeldDeliveryIsNotClaimedTwiceUntilItsLeaseEnds() throws {
-        let fixture = try fixture(WebhookPolicy(leaseSeconds: 40, allowPrivateAddresses: true))
+        let fixture = try fixture { $0.leaseSeconds = 40 }
         let webhooks = fixture.domain.webhooks
         _ = try webhooks.add(url: "https://hooks.example.com/", by: Self.admin)
         _ = try fixture.meetup()

@@ -49,7 +49,7 @@ struct DeferredResponseTests {
     @Test("a suspended request holds no thread: a one-thread server answers others meanwhile, then the deferred answer")
     func suspendedRequestsHoldNoThread() throws {
         let gate = Gate()
-        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1)) { router, logger in
+        let test = try TestServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 1 }) { router, logger in
             Self.routes(router, logger, gate: gate)
         }
         let slow = Mutex<HTTPTestResponse?>(nil)
@@ -92,7 +92,7 @@ struct DeferredResponseTests {
 
     @Test("work that completes before the handler returns is answered at once")
     func completedBeforeSuspending() throws {
-        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1)) { router, logger in
+        let test = try TestServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 1 }) { router, logger in
             Self.routes(router, logger, gate: Gate())
         }
         for _ in 0..<5 {
@@ -104,7 +104,7 @@ struct DeferredResponseTests {
     @Test("many deferred requests at once all get their own answers")
     func manyAtOnce() throws {
         let gate = Gate()
-        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 2)) { router, logger in
+        let test = try TestServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 2 }) { router, logger in
             Self.routes(router, logger, gate: gate)
         }
         let count = 24
@@ -206,7 +206,7 @@ struct DeferredResponseTests {
             entered.signal()
             return .deferred(deferred)
         }
-        let server = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1),
+        let server = HTTPServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 1 },
                                 responder: router.buildResponder(), logger: logger)
         try server.start()
         let client = try HTTPTestClient(port: server.port)

@@ -24,7 +24,7 @@ struct HTTPServerTests {
     @Test("a second server on the same port fails with a message naming the port")
     func portInUse() throws {
         let first = try TestServer { router, logger in standardRoutes(router, logger) }
-        let second = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: first.port, threads: 1),
+        let second = HTTPServer(settings: BuiltInSettings.server { $0.port = first.port; $0.threads = 1 },
                                 responder: ClosureResponder { _ in Response() }, logger: .disabled())
         let error = #expect(throws: HTTPServerError.self) { try second.start() }
         #expect(error?.description.contains("port \(first.port)") == true)
@@ -33,10 +33,10 @@ struct HTTPServerTests {
 
     @Test("invalid settings are refused before binding, naming the setting")
     func invalidSettings() throws {
-        let server = HTTPServer(settings: ServerSettings(port: 70000), responder: ClosureResponder { _ in Response() }, logger: .disabled())
+        let server = HTTPServer(settings: BuiltInSettings.server { $0.port = 70000 }, responder: ClosureResponder { _ in Response() }, logger: .disabled())
         let error = #expect(throws: HTTPServerError.self) { try server.start() }
         #expect(error?.description.contains("`port`") == true)
-        let badHost = HTTPServer(settings: ServerSettings(host: "no-such-host.invalid", port: 0), responder: ClosureResponder { _ in Response() }, logger: .disabled())
+        let badHost = HTTPServer(settings: BuiltInSettings.server { $0.host = "no-such-host.invalid"; $0.port = 0 }, responder: ClosureResponder { _ in Response() }, logger: .disabled())
         let hostError = #expect(throws: HTTPServerError.self) { try badHost.start() }
         #expect(hostError?.description.contains("no-such-host.invalid") == true)
     }
@@ -44,7 +44,7 @@ struct HTTPServerTests {
     @Test("request fields reach the responder: method, decoded path, query, headers, body, remote address")
     func requestFields() throws {
         let seen = Mutex<Request?>(nil)
-        let server = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1), responder: ClosureResponder { request in
+        let server = HTTPServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 1 }, responder: ClosureResponder { request in
             seen.withLock { $0 = request }
             return Response(status: .created)
         }, logger: .disabled())
@@ -95,7 +95,7 @@ struct HTTPServerTests {
 
     @Test("a declared body over the limit is answered 413 problem+json without being sent")
     func oversizedBody() throws {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, maxBodyBytes: 1024)
+        let settings = BuiltInSettings.server { $0.port = 0; $0.threads = 1; $0.maxBodyBytes = 1024 }
         let test = try TestServer(settings: settings) { router, logger in standardRoutes(router, logger) }
         let client = try test.client()
         // Only the head is sent: the server must answer without waiting for the 10 MB.
@@ -134,7 +134,7 @@ struct HTTPServerTests {
 
     @Test("with keep-alive off every response closes its connection")
     func keepAliveOff() throws {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, keepAlive: false)
+        let settings = BuiltInSettings.server { $0.port = 0; $0.threads = 1; $0.keepAlive = false }
         let test = try TestServer(settings: settings) { router, logger in standardRoutes(router, logger) }
         let client = try test.client()
         let response = try client.request("GET", "/hello")
@@ -310,7 +310,7 @@ struct HTTPServerTests {
 
     @Test("a stopped server can be started again")
     func restart() throws {
-        let server = HTTPServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 1),
+        let server = HTTPServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 1 },
                                 responder: ClosureResponder { _ in .text("up") }, logger: .disabled())
         try server.start()
         #expect(throws: HTTPServerError.self) { try server.start() }
@@ -345,7 +345,7 @@ private struct SlowServer {
             release.wait()
             return .text("finished")
         }
-        server = HTTPServer(settings: ServerSettings(host: host, port: 0, threads: 2), responder: router.buildResponder(), logger: logger)
+        server = HTTPServer(settings: BuiltInSettings.server { $0.host = host; $0.port = 0; $0.threads = 2 }, responder: router.buildResponder(), logger: logger)
         try server.start()
     }
 

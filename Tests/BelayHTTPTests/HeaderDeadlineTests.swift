@@ -28,7 +28,7 @@ struct HeaderDeadlineTests {
         let release = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         // The idle timeout (30 s) is never reached: every trickled byte resets it.
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 2, connectionTimeoutSeconds: 30, headerTimeoutSeconds: 1)
+        let settings = BuiltInSettings.server { $0.port = 0; $0.threads = 2; $0.connectionTimeoutSeconds = 30; $0.headerTimeoutSeconds = 1 }
         let test = try TestServer(settings: settings) { router, logger in
             standardRoutes(router, logger)
             router.get("/held") { _, _ in
@@ -56,7 +56,7 @@ struct HeaderDeadlineTests {
 
     @Test("on a keep-alive connection the next request's headers are due after the idle timeout plus the deadline")
     func keepAliveFollowUp() throws {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, connectionTimeoutSeconds: 1, headerTimeoutSeconds: 1)
+        let settings = BuiltInSettings.server { $0.port = 0; $0.threads = 1; $0.connectionTimeoutSeconds = 1; $0.headerTimeoutSeconds = 1 }
         let test = try TestServer(settings: settings) { router, logger in standardRoutes(router, logger) }
         let client = try test.client()
         #expect(try client.request("GET", "/hello").text == "hello")
@@ -80,7 +80,7 @@ struct HeaderDeadlineTests {
         try #require(limit.rlim_cur >= needed, "the open-file limit (ulimit -n) is \(limit.rlim_cur); this test needs \(needed)")
 
         // The default limits and header deadline, as `belay serve` runs them.
-        let test = try TestServer(settings: ServerSettings(host: "127.0.0.1", port: 0, threads: 2)) { router, logger in
+        let test = try TestServer(settings: BuiltInSettings.server { $0.port = 0; $0.threads = 2 }) { router, logger in
             standardRoutes(router, logger)
             router.get("/healthz") { _, _ in .text("ok") }
         }

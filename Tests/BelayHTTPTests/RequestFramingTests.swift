@@ -158,7 +158,7 @@ struct RequestFramingTests {
 
     @Test("a chunked body over the limit is answered 413 problem+json like a declared one")
     func oversizedChunkedBody() throws {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 1, maxBodyBytes: 100)
+        let settings = BuiltInSettings.server { $0.port = 0; $0.threads = 1; $0.maxBodyBytes = 100 }
         let test = try TestServer(settings: settings) { router, logger in standardRoutes(router, logger) }
         let client = try test.client()
         let chunk = String(repeating: "x", count: 80)

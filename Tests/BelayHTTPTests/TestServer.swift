@@ -12,7 +12,7 @@ final class TestServer {
 
     var port: Int { server.port }
 
-    init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0, threads: 2),
+    init(settings: ServerSettings = BuiltInSettings.server { $0.port = 0; $0.threads = 2 },
          log: CapturingLogSink = CapturingLogSink(),
          configure: (Router<BasicRequestContext>, Logger) -> Void) throws {
         self.log = log

@@ -41,12 +41,14 @@ final class PipelineFixture: @unchecked Sendable {
             pool = sqlite
         }
         clock = ManualTimeSource(Self.start)
-        domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(renderJobs: renderJobs))
+        domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.renderJobs = renderJobs })
         try Self.writeCatalog(in: directory.file("assets"))
         if importCatalog { try domain.catalog.importCatalog(assetsDirectory: directory.file("assets")) }
         try FileManager.default.createDirectory(atPath: directory.file("data/images"), withIntermediateDirectories: true)
-        settings = RenderPipelineSettings(dataDirectory: directory.file("data"), assetsDirectory: directory.file("assets"),
-                                          workers: 2, pollInterval: 0.05, storageRetryDelay: 60)
+        settings = BuiltInSettings.renderPipeline(dataDirectory: directory.file("data"), assetsDirectory: directory.file("assets")) {
+            $0.pollInterval = 0.05
+            $0.storageRetryDelay = 60
+        }
         service = try RenderService(queue: domain.renderJobs, clock: clock, settings: settings)
         host = try domain.users.createUser(NewUser(handle: "host", displayName: "Host", role: .host))
     }

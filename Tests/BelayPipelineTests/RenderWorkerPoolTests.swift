@@ -209,7 +209,7 @@ import Glibc
     }
 
     @Test func theRealRendererKnowsWhatIsMissingWithoutDrawing() throws {
-        let renderer = try BelayRewardRenderer(settings: RenderSettings(fonts: .debian))
+        let renderer = try BelayRewardRenderer(settings: BuiltInSettings.render())
         let request = PipelineFixture.assetsRequest(hold: "crimp-silver", background: "alpine-ridges", place: "صالة 渋谷 \u{13000} 🧗")
         #expect(try renderer.contentKeys(for: request).missingCharacters == ["\u{13000}"])
         var covered = request

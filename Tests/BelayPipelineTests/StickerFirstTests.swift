@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func theRealRenderersBakedCopyIsByteForByteTheStickerRenderedWithTheCredential() throws {
-        let renderer = try BelayRewardRenderer(settings: RenderSettings(fonts: .debian))
+        let renderer = try BelayRewardRenderer(settings: BuiltInSettings.render())
         var request = PipelineFixture.assetsRequest(hold: "jug-azure", background: "wall-dusk", place: "더클라임 강남점", stickerScale: 1)
         let plain = try #require(try renderer.render(request, sticker: true, story: false).sticker)
         request.badgeCredential = "eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl"

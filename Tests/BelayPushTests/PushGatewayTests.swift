@@ -77,15 +77,20 @@ import Testing
         #expect(try services.received()["token_grants"] as? Int == 3, "asked for again a minute before it expires")
     }
 
+    /// APNs settings whose key file is refused before any address is reached.
+    private static func unreachableAPNs(keyFile: String) -> APNsSettings {
+        APNsSettings(keyFile: keyFile, keyID: "K", teamID: "T", url: "https://apns.invalid", sandboxURL: "https://apns.invalid", caFile: "")
+    }
+
     @Test func aKeyFileThatIsNotAnAPNsKeyIsRefusedNamingIt() throws {
         let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
         let path = directory.file("not-a-key.p8")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: (any Error).self) {
-            try APNsClient(settings: APNsSettings(keyFile: path, keyID: "K", teamID: "T"), clock: SystemTimeSource())
+            try APNsClient(settings: Self.unreachableAPNs(keyFile: path), clock: SystemTimeSource())
         }
         do {
-            _ = try APNsClient(settings: APNsSettings(keyFile: path, keyID: "K", teamID: "T"), clock: SystemTimeSource())
+            _ = try APNsClient(settings: Self.unreachableAPNs(keyFile: path), clock: SystemTimeSource())
         } catch {
             #expect("\(error)".contains(path))
         }

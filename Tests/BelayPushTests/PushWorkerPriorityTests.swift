@@ -38,8 +38,12 @@ import Glibc
         let directory = try TemporaryDirectory()
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        var settings = DomainSettings()
-        settings.push = PushPolicy(publicBaseURL: "https://club.example", defaultLocale: .en)
+        let settings = BuiltInSettings.domain {
+            $0.push.publicBaseURL = "https://club.example"
+            $0.push.defaultLocale = .en
+            // As if APNs and FCM were configured: devices of both platforms are told.
+            $0.push.platforms = Set(DevicePlatform.allCases)
+        }
         let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)
         let member = try domain.users.createUser(NewUser(handle: "ana", displayName: "Ana"))
         _ = try domain.push.register(DeviceRegistration(platform: .ios, token: "token-1", appID: "club.belay.app"),

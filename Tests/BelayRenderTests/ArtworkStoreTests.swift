@@ -9,7 +9,7 @@ struct ArtworkStoreTests {
         let backgrounds = try FileManager.default.contentsOfDirectory(
             atPath: BelayProcess.packageRoot.appendingPathComponent("Assets/backgrounds").path).filter { $0.hasSuffix(".png") }.sorted()
         #expect(backgrounds.count >= 5)
-        let store = ArtworkStore(limits: .default, cacheBytes: 40 << 20)
+        let store = ArtworkStore(limits: BuiltInSettings.render().limits, cacheBytes: 40 << 20)
         var fitted: [Pixmap] = []
         for name in backgrounds {
             let path = BelayProcess.packageRoot.appendingPathComponent("Assets/backgrounds/\(name)").path

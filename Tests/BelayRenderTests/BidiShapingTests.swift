@@ -1,5 +1,6 @@
 import CHarfBuzz
 import CFreeType
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -35,7 +36,7 @@ struct BidiShapingTests {
     }
 
     @Test func arabicRunIsJoinedAndRightToLeftAsHarfBuzzShapesIt() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let text = "صالة التسلق"
         let line = try engine.layout(text, style: TextStyle(weight: .bold, pixelSize: 48, language: "ar"))
         let glyphs = engine.glyphIDs(line)
@@ -52,7 +53,7 @@ struct BidiShapingTests {
     }
 
     @Test func rightToLeftLabelIsEllipsisedOnTheLeft() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let text = "صالة التسلق الكبرى في مدينة الرياض للمبتدئين والمحترفين والعائلات"
         let label = try engine.layoutLabel(
             text, style: TextStyle(weight: .bold, pixelSize: 48, language: "ar"),
@@ -72,7 +73,7 @@ struct BidiShapingTests {
     }
 
     @Test func mixedLineKeepsEachRunInItsOwnDirection() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let line = try engine.layout("Climb صالة 2", style: TextStyle(weight: .bold, pixelSize: 48, language: "ar"))
         let directions = line.runs.map { "\($0.script):\($0.direction.rawValue)" }
         #expect(line.runs.first?.script == "Latn" && line.runs.first?.direction == .leftToRight, "\(directions)")

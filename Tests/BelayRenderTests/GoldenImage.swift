@@ -1,4 +1,5 @@
 import Foundation
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -20,7 +21,7 @@ enum GoldenImage {
         let reference = directory.appendingPathComponent(name + ".png")
         if recording {
             // References are stored as compactly as the encoder allows; pixels are what count.
-            let pixels = try ImageDecoder.decode(png, name: name)
+            let pixels = try ImageDecoder.decode(png, name: name, limits: BuiltInSettings.render().limits)
             let compact = try PNGEncoder(settings: PNGSettings(compressor: .libdeflate(level: 12)))
                 .encode(pixels, as: pixels.isOpaque ? .rgb : .rgba)
             try Data(compact).write(to: reference)
@@ -31,8 +32,8 @@ enum GoldenImage {
             Issue.record("Missing golden image \(reference.path). Look at the output, then record it with BELAY_RECORD_GOLDENS=1.", sourceLocation: sourceLocation)
             return
         }
-        let expected = try ImageDecoder.decode(contentsOf: reference.path)
-        let actual = try ImageDecoder.decode(png, name: name)
+        let expected = try ImageDecoder.decode(contentsOf: reference.path, limits: BuiltInSettings.render().limits)
+        let actual = try ImageDecoder.decode(png, name: name, limits: BuiltInSettings.render().limits)
         guard expected.width == actual.width, expected.height == actual.height else {
             Issue.record("\(name): \(actual.width)x\(actual.height), the reference is \(expected.width)x\(expected.height)", sourceLocation: sourceLocation)
             return

@@ -5,7 +5,7 @@ import Testing
 
 /// Every class of bad input is refused with an error that names the file.
 struct ImageDecoderTests {
-    private func expectFailure(_ path: String, limits: ImageLimits = .default, code: String) {
+    private func expectFailure(_ path: String, limits: ImageLimits = BuiltInSettings.render().limits, code: String) {
         do {
             _ = try ImageDecoder.decode(contentsOf: path, limits: limits)
             Issue.record("\(path) decoded, expected \(code)")
@@ -23,9 +23,9 @@ struct ImageDecoderTests {
     }
 
     @Test func decodesTheFixtures() throws {
-        let background = try ImageDecoder.decode(contentsOf: TestImages.background)
+        let background = try ImageDecoder.decode(contentsOf: TestImages.background, limits: BuiltInSettings.render().limits)
         #expect(background.width == 1080 && background.height == 1440 && background.isOpaque)
-        let hold = try ImageDecoder.decode(contentsOf: TestImages.hold)
+        let hold = try ImageDecoder.decode(contentsOf: TestImages.hold, limits: BuiltInSettings.render().limits)
         #expect(hold.width == 512 && hold.height == 512)
         #expect(hold.color(x: 0, y: 0).alpha == 0)
         #expect(hold.color(x: 256, y: 256).alpha == 255)
@@ -37,7 +37,7 @@ struct ImageDecoderTests {
         for length in [9, 30, 60, png.count / 2, png.count - 13] {
             let path = try TestImages.write(Array(png[..<length]), named: "cut-\(length).png", in: directory.path)
             do {
-                _ = try ImageDecoder.decode(contentsOf: path)
+                _ = try ImageDecoder.decode(contentsOf: path, limits: BuiltInSettings.render().limits)
                 Issue.record("truncated at \(length) decoded")
             } catch let error as RenderError {
                 #expect(["image_truncated", "image_corrupt"].contains(error.code), "\(length): \(error)")
@@ -47,7 +47,7 @@ struct ImageDecoderTests {
         expectFailure(
             try TestImages.write(Array(png[..<(png.count / 2)]), named: "half.png", in: directory.path),
             code: "image_truncated")
-        let jpeg = try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 64))
+        let jpeg = try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 64))
         expectFailure(
             try TestImages.write(Array(jpeg[..<(jpeg.count / 2)]), named: "half.jpg", in: directory.path),
             code: "image_truncated")
@@ -61,7 +61,7 @@ struct ImageDecoderTests {
         var header = try validPNG()
         header[24] = 7  // bit depth 7 does not exist
         expectFailure(try TestImages.write(header, named: "depth.png", in: directory.path), code: "image_corrupt")
-        var jpeg = try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 64))
+        var jpeg = try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 64))
         for index in stride(from: jpeg.count / 3, to: jpeg.count - 2, by: 7) { jpeg[index] = 0xFF }
         expectFailure(try TestImages.write(jpeg, named: "scrambled.jpg", in: directory.path), code: "image_corrupt")
     }
@@ -73,7 +73,7 @@ struct ImageDecoderTests {
             code: "not_an_image")
         expectFailure(try TestImages.write([], named: "empty.png", in: directory.path), code: "file_empty")
         do {
-            _ = try ImageDecoder.decode(contentsOf: directory.file("missing.png"))
+            _ = try ImageDecoder.decode(contentsOf: directory.file("missing.png"), limits: BuiltInSettings.render().limits)
             Issue.record("missing file decoded")
         } catch let error as RenderError {
             #expect(error.code == "file_unreadable" && error.description.contains("missing.png"))
@@ -94,7 +94,7 @@ struct ImageDecoderTests {
         let real = try TestImages.write(try validPNG(), named: "real.png", in: directory.path)
         expectFailure(real, limits: ImageLimits(maxSide: 32, maxDecodedBytes: 1 << 20), code: "image_too_large")
         expectFailure(real, limits: ImageLimits(maxSide: 100, maxDecodedBytes: 4000), code: "image_too_many_bytes")
-        let jpeg = try TestImages.write(try JPEGEncoder().encode(TestImages.mixed(width: 64, height: 48)), named: "real.jpg", in: directory.path)
+        let jpeg = try TestImages.write(try JPEGEncoder(quality: 90).encode(TestImages.mixed(width: 64, height: 48)), named: "real.jpg", in: directory.path)
         expectFailure(jpeg, limits: ImageLimits(maxSide: 50, maxDecodedBytes: 1 << 20), code: "image_too_large")
     }
 

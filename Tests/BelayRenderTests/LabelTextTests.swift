@@ -1,4 +1,5 @@
 import Foundation
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -9,8 +10,8 @@ struct LabelTextTests {
     /// The chain before Inter led it: NanumGothic first, where the NFD and ellipsis defects showed.
     static let nanumFirst = FontSettings(
         bold: "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf", regular: "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
-        emoji: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", lastResort: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-    static let chains: [FontSettings] = [.debian, nanumFirst]
+        fallbacks: BuiltInSettings.render().fonts.fallbacks, emoji: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", lastResort: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    static let chains: [FontSettings] = [BuiltInSettings.render().fonts, nanumFirst]
 
     /// The sticker's place label at 3x.
     static let placeStyle = TextStyle(weight: .bold, pixelSize: 72, language: "ko_KR")
@@ -37,7 +38,7 @@ struct LabelTextTests {
     }
 
     @Test func aKoreanWordLongerThanTheLineStillBreaksInside() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let place = "서울특별시강남구테헤란로더클라임클라이밍강남점본관"
         let label = try engine.layoutLabel(place, style: Self.placeStyle, fit: Self.placeFit)
         #expect(label.isWrapped)
@@ -79,7 +80,7 @@ struct LabelTextTests {
 
     @Test(arguments: ["Crag \u{13000} Hall", "Crag \u{13000}\u{13001} Hall", "\u{13000} Crag Hall", "Crag Hall \u{13000}"])
     func aCharacterNoFontHasTakesItsSpaceAlong(text: String) throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let label = try engine.layoutLabel(text, style: Self.placeStyle, fit: Self.placeFit)
         #expect(!label.missingCharacters.isEmpty)
         #expect(label.lines.map(\.text) == ["Crag Hall"])
@@ -88,7 +89,7 @@ struct LabelTextTests {
     }
 
     @Test func spacesTheTextItselfDoublesAreKept() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         #expect(try engine.layout("Crag  Hall", style: Self.placeStyle).text == "Crag  Hall")
     }
 

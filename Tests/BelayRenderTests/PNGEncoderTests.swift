@@ -1,3 +1,4 @@
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -17,7 +18,7 @@ struct PNGEncoderTests {
             for threads in [1, 3] {
                 let settings = PNGSettings(filter: filter, compressor: compressor, threads: threads)
                 let png = try PNGEncoder(settings: settings).encode(image)
-                let decoded = try ImageDecoder.decode(png, name: "\(compressor) \(filter) x\(threads)")
+                let decoded = try ImageDecoder.decode(png, name: "\(compressor) \(filter) x\(threads)", limits: BuiltInSettings.render().limits)
                 #expect(decoded == image, "\(compressor) \(filter) x\(threads)")
             }
         }
@@ -27,7 +28,7 @@ struct PNGEncoderTests {
         let image = TestImages.mixed(width: 64, height: 150)
         for compressor in Self.compressors {
             let png = try PNGEncoder(settings: PNGSettings(compressor: compressor, threads: 2)).encode(image, as: .rgb)
-            let decoded = try ImageDecoder.decode(png, name: "rgb")
+            let decoded = try ImageDecoder.decode(png, name: "rgb", limits: BuiltInSettings.render().limits)
             #expect(decoded.isOpaque)
             for (x, y) in [(0, 0), (40, 10), (63, 149), (30, 77)] {
                 let original = image.color(x: x, y: y)
@@ -43,7 +44,7 @@ struct PNGEncoderTests {
         let image = TestImages.mixed(width: 300, height: 400)
         let single = try PNGEncoder(settings: PNGSettings(threads: 1)).encode(image)
         let split = try PNGEncoder(settings: PNGSettings(threads: 4)).encode(image)
-        #expect(try ImageDecoder.decode(split, name: "split") == image)
+        #expect(try ImageDecoder.decode(split, name: "split", limits: BuiltInSettings.render().limits) == image)
         #expect(Double(split.count) < Double(single.count) * 1.01)
     }
 
@@ -59,7 +60,7 @@ struct PNGEncoderTests {
             row += height
         }
         try writer.finish()
-        #expect(try ImageDecoder.decode(sink.bytes, name: "bands") == image)
+        #expect(try ImageDecoder.decode(sink.bytes, name: "bands", limits: BuiltInSettings.render().limits) == image)
     }
 
     @Test func automaticStrategyMatchesRunsWhereThereAreRunsAndOnlyThere() throws {
@@ -86,7 +87,7 @@ struct PNGEncoderTests {
         image.fillVerticalGradient(top: Color(hex: "#1E3C72")!, bottom: Color(hex: "#2A5298")!)
         let jpeg = try JPEGEncoder(quality: 90).encode(image)
         #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]))
-        let decoded = try ImageDecoder.decode(jpeg, name: "story.jpg")
+        let decoded = try ImageDecoder.decode(jpeg, name: "story.jpg", limits: BuiltInSettings.render().limits)
         let expected = image.color(x: 32, y: 24)
         let actual = decoded.color(x: 32, y: 24)
         #expect(abs(Int(actual.blue) - Int(expected.blue)) <= 3)

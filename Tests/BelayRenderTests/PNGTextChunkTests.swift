@@ -1,5 +1,6 @@
 import BelayRender
 import Foundation
+import BelayTestSupport
 import Testing
 
 /// `iTXt` chunks: what badges are baked into.
@@ -20,7 +21,7 @@ import Testing
         #expect(baked.count == png.count + 12 + "openbadgecredential".utf8.count + 5 + token.utf8.count)
         // Right after IHDR, and the image still decodes.
         #expect(String(decoding: baked[37..<41], as: UTF8.self) == "iTXt")
-        let pixmap = try ImageDecoder.decode(baked, name: "baked.png")
+        let pixmap = try ImageDecoder.decode(baked, name: "baked.png", limits: BuiltInSettings.render().limits)
         #expect(pixmap.width > 0)
     }
 

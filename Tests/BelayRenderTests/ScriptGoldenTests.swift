@@ -1,3 +1,4 @@
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -44,7 +45,7 @@ struct ScriptGoldenTests {
         var content = TemplateTests.content
         content.place = testCase.place
         content.language = testCase.language
-        let sticker = try Renderer().renderSticker(content, scale: 2)
+        let sticker = try Renderer(settings: BuiltInSettings.render()).renderSticker(content, scale: 2)
         #expect(sticker.warnings.isEmpty, "\(sticker.warnings)")
         let place = try #require(sticker.labels.first { $0.name == "place" })
         #expect(place.missingCharacters.isEmpty)
@@ -63,7 +64,7 @@ struct ScriptGoldenTests {
     /// Every character of each golden's place name is drawn with ink, and no glyph is .notdef.
     @Test(arguments: cases)
     func everyGlyphOfThePlaceNameHasInk(_ testCase: Case) throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let label = try engine.layoutLabel(
             testCase.place, style: TextStyle(weight: .bold, pixelSize: 48, language: testCase.language),
             fit: LabelFit(maxWidth: 426, minimumScale: 0.75, maxLines: 2))

@@ -16,7 +16,7 @@ struct StoryAndCardTests {
     }
 
     @Test func theAchievementLineIsInTheStoryAndCardKeysButNotTheStickers() throws {
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         var other = Self.content
         other.achievement = "13번째 체크인 · 5주 연속"
         #expect(try renderer.stickerKey(other) == (try renderer.stickerKey(Self.content)))
@@ -34,13 +34,13 @@ struct StoryAndCardTests {
         var red = Pixmap(width: 90, height: 90)
         red.fill(Color(red: 0xFF, green: 0, blue: 0))
         try Data(try PNGEncoder().encode(red, as: .rgba)).write(to: URL(fileURLWithPath: logo))
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         var content = Self.content
         let monogramKey = try renderer.storyKey(content, colors: TemplateTests.colors)
         content.clubLogoPath = logo
         let logoKey = try renderer.storyKey(content, colors: TemplateTests.colors)
         #expect(logoKey != monogramKey)
-        let story = try ImageDecoder.decode(try renderer.renderStory(content, colors: TemplateTests.colors).bytes, name: "story")
+        let story = try ImageDecoder.decode(try renderer.renderStory(content, colors: TemplateTests.colors).bytes, name: "story", limits: BuiltInSettings.render().limits)
         // The red mark sits in the club's row, left of the name, below the safe zone.
         let rows = Int(StoryTemplate.clubRow.top)..<Int(StoryTemplate.clubRow.top + StoryTemplate.markSide)
         let redPixels = rows.reduce(0) { count, y in
@@ -50,12 +50,12 @@ struct StoryAndCardTests {
         // Another logo file with other pixels is another story.
         red.fill(Color(red: 0, green: 0, blue: 0xFF))
         try Data(try PNGEncoder().encode(red, as: .rgba)).write(to: URL(fileURLWithPath: logo))
-        #expect(try Renderer().storyKey(content, colors: TemplateTests.colors) != logoKey)
+        #expect(try Renderer(settings: BuiltInSettings.render()).storyKey(content, colors: TemplateTests.colors) != logoKey)
     }
 
     @Test func aKoreanCardMatchesItsGolden() throws {
         let card = ShareCardContent(sticker: Self.content, holdName: "골드 저그", clubName: "더클라임 클라이밍 클럽")
-        let image = try Renderer().renderShareCard(card, colors: TemplateTests.colors)
+        let image = try Renderer(settings: BuiltInSettings.render()).renderShareCard(card, colors: TemplateTests.colors)
         #expect(image.width == 1200 && image.height == 630)
         #expect(image.labels.map(\.name) == ["place", "date", "achievement", "hold", "place", "date", "club"])
         try GoldenImage.check(image.bytes, named: "card-korean")

@@ -14,10 +14,10 @@ struct TemplateTests {
 
     @Test(arguments: [3, 1])
     func stickerMatchesItsGolden(scale: Int) throws {
-        let sticker = try Renderer().renderSticker(Self.content, scale: scale)
+        let sticker = try Renderer(settings: BuiltInSettings.render()).renderSticker(Self.content, scale: scale)
         #expect(sticker.width == 240 * scale && sticker.height == 320 * scale)
         #expect(sticker.mediaType == "image/png" && sticker.warnings.isEmpty)
-        let pixels = try ImageDecoder.decode(sticker.bytes, name: "sticker")
+        let pixels = try ImageDecoder.decode(sticker.bytes, name: "sticker", limits: BuiltInSettings.render().limits)
         #expect(pixels.color(x: 0, y: 0).alpha == 0, "transparent outside the rounded corner")
         #expect(pixels.color(x: 120 * scale, y: 5 * scale).alpha == 255)
         try GoldenImage.check(sticker.bytes, named: "sticker-\(scale)x")
@@ -26,7 +26,7 @@ struct TemplateTests {
     @Test func stickerWithMixedScriptsAndEmojiMatchesItsGolden() throws {
         var content = Self.content
         content.place = "Rock 더클라임 🧗‍♀️ Gangnam Boulders 신논현"
-        let sticker = try Renderer().renderSticker(content, scale: 2)
+        let sticker = try Renderer(settings: BuiltInSettings.render()).renderSticker(content, scale: 2)
         try GoldenImage.check(sticker.bytes, named: "sticker-mixed-2x")
     }
 
@@ -36,10 +36,10 @@ struct TemplateTests {
         content.clubName = "Belay Climbing Club"
         content.holdName = "Crimson Jug 🔥"
         content.achievement = "12th check-in · 5-week streak"
-        let story = try Renderer().renderStory(content, colors: Self.colors)
+        let story = try Renderer(settings: BuiltInSettings.render()).renderStory(content, colors: Self.colors)
         #expect(story.labels.map(\.name) == ["place", "date", "club", "achievement", "hold"])
         #expect(story.width == 1080 && story.height == 1920)
-        let pixels = try ImageDecoder.decode(story.bytes, name: "story")
+        let pixels = try ImageDecoder.decode(story.bytes, name: "story", limits: BuiltInSettings.render().limits)
         #expect(pixels.isOpaque)
         #expect(pixels.color(x: 0, y: 0) == Self.colors.top)
         #expect(pixels.color(x: 1079, y: 1919) == Self.colors.bottom)
@@ -56,10 +56,10 @@ struct TemplateTests {
     }
 
     @Test func storyBackgroundIsTheGradientWithoutTheSticker() throws {
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         let background = try renderer.renderStoryBackground(colors: Self.colors)
         #expect(background.width == 720 && background.height == 1280 && background.mediaType == "image/png")
-        let pixels = try ImageDecoder.decode(background.bytes, name: "story background")
+        let pixels = try ImageDecoder.decode(background.bytes, name: "story background", limits: BuiltInSettings.render().limits)
         #expect(pixels.isOpaque)
         #expect(pixels.color(x: 0, y: 0) == Self.colors.top && pixels.color(x: 719, y: 1279) == Self.colors.bottom)
         // No sticker pixels: each row is one colour, and the colours only move from top to bottom.
@@ -72,7 +72,7 @@ struct TemplateTests {
     }
 
     @Test func storyAsJPEGAndTogetherWithTheSticker() throws {
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         let jpeg = try renderer.renderStory(Self.content, colors: Self.colors, format: .jpeg(quality: 85))
         #expect(jpeg.mediaType == "image/jpeg" && jpeg.bytes.starts(with: [0xFF, 0xD8, 0xFF]))
         let both = try renderer.renderStickerAndStory(Self.content, stickerScale: 3, colors: Self.colors)
@@ -82,7 +82,7 @@ struct TemplateTests {
 
     @Test func collectionMatchesItsGoldens() throws {
         let directory = try TemporaryDirectory()
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         for scale in [3, 1] {
             let path = directory.file("collection-\(scale)x.png")
             let image = try renderer.renderCollection(Self.collection(count: 4), scale: scale, to: path)
@@ -95,7 +95,7 @@ struct TemplateTests {
     func collectionGrowsWithItsHolds(count: Int) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("collection.png")
-        let image = try Renderer().renderCollection(Self.collection(count: count), scale: 1, to: path)
+        let image = try Renderer(settings: BuiltInSettings.render()).renderCollection(Self.collection(count: count), scale: 1, to: path)
         let rows = (count + 2) / 3
         #expect(image.width == 360)
         #expect(image.height == 100 + rows * 152 - 12 + 20)
@@ -117,10 +117,10 @@ struct TemplateTests {
         var content = Self.collection(count: 4)
         content.progress = CollectionProgress(collected: 12, total: 18, currentStreakWeeks: 5, longestStreakWeeks: 9)
         let path = directory.file("collection-progress-2x.png")
-        let image = try Renderer().renderCollection(content, scale: 2, to: path)
+        let image = try Renderer(settings: BuiltInSettings.render()).renderCollection(content, scale: 2, to: path)
         #expect(image.height == (146 + 2 * 152 - 12 + 20) * 2)
         let png = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let pixels = try ImageDecoder.decode(png, name: "collection-progress-2x")
+        let pixels = try ImageDecoder.decode(png, name: "collection-progress-2x", limits: BuiltInSettings.render().limits)
         // The bar is filled two thirds of the way (12 of 18) and shows its track after that.
         let bar = CollectionTemplate.progressBar
         let barMiddle = Int((bar.top + bar.height / 2) * 2)
@@ -131,7 +131,7 @@ struct TemplateTests {
         #expect(CollectionTemplate.streakText(CollectionProgress(collected: 0, total: 18, currentStreakWeeks: 0, longestStreakWeeks: 1))
             == "Best streak 1 week")
         #expect(CollectionTemplate.collectedText(content.progress!) == "12 of 18 holds collected")
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         var longer = content
         longer.progress?.currentStreakWeeks = 6
         #expect(try renderer.collectionKey(content) != (try renderer.collectionKey(longer)), "a longer streak is a new image")
@@ -139,7 +139,7 @@ struct TemplateTests {
 
     @Test func emptyCollectionHasAHeaderAndAMessage() throws {
         let directory = try TemporaryDirectory()
-        let image = try Renderer().renderCollection(
+        let image = try Renderer(settings: BuiltInSettings.render()).renderCollection(
             CollectionContent(memberName: "New Member", items: [], firstDate: nil, lastDate: nil), scale: 1, to: directory.file("empty.png"))
         #expect(image.height == 180)
     }
@@ -149,7 +149,7 @@ struct TemplateTests {
         var content = Self.collection(count: 7)
         content.items[5].holdPath = directory.file("missing-hold.png")
         #expect {
-            try Renderer().renderCollection(content, scale: 1, to: directory.file("collection.png"))
+            try Renderer(settings: BuiltInSettings.render()).renderCollection(content, scale: 1, to: directory.file("collection.png"))
         } throws: { error in
             (error as? RenderError)?.description.contains("missing-hold.png") == true
         }
@@ -163,12 +163,12 @@ struct TemplateTests {
         var content = Self.content
         content.holdPath = truncated
         #expect {
-            try Renderer().renderSticker(content)
+            try Renderer(settings: BuiltInSettings.render()).renderSticker(content)
         } throws: { error in
             let error = error as? RenderError
             return error?.code == "image_truncated" && error?.description.contains(truncated) == true
         }
-        #expect(throws: RenderError.self) { try Renderer().renderSticker(Self.content, scale: 4) }
+        #expect(throws: RenderError.self) { try Renderer(settings: BuiltInSettings.render()).renderSticker(Self.content, scale: 4) }
     }
 
     @Test func formatsTheDateInTheMeetupsZoneAndTheClubsLocale() throws {
@@ -182,7 +182,7 @@ struct TemplateTests {
 
     @Test func contentKeysChangeExactlyWhenTheImageWould() throws {
         let directory = try TemporaryDirectory()
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         let copy = directory.file("hold.png")
         try FileManager.default.copyItem(atPath: TestImages.hold, toPath: copy)
         var content = Self.content
@@ -220,10 +220,10 @@ struct TemplateTests {
     }
 
     @Test func severalRenderersAtOnceDrawTheSameSticker() throws {
-        let reference = try Renderer().renderSticker(Self.content, scale: 1).bytes
+        let reference = try Renderer(settings: BuiltInSettings.render()).renderSticker(Self.content, scale: 1).bytes
         let outputs = Mutex<[[UInt8]]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            guard let renderer = try? Renderer(), let sticker = try? renderer.renderSticker(Self.content, scale: 1) else { return }
+            guard let renderer = try? Renderer(settings: BuiltInSettings.render()), let sticker = try? renderer.renderSticker(Self.content, scale: 1) else { return }
             outputs.withLock { $0.append(sticker.bytes) }
         }
         #expect(outputs.withLock { $0.count } == 4)

@@ -1,4 +1,5 @@
 import Foundation
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -93,7 +94,7 @@ struct TextContrastTests {
     }
 
     @Test func placeAndDateKeep4_5To1OnEveryBackgroundWithEveryHold() throws {
-        let renderer = try Renderer()
+        let renderer = try Renderer(settings: BuiltInSettings.render())
         for background in try Self.backgrounds {
             for hold in Self.holds {
                 for place in ["더클라임 강남점", "Granite Boulders of the Seoul Forest Climbing Centre"] {
@@ -103,8 +104,8 @@ struct TextContrastTests {
                     var bare = content
                     bare.place = ""
                     bare.date = ""
-                    let texted = try ImageDecoder.decode(try renderer.renderSticker(content, scale: 2).bytes, name: "sticker")
-                    let without = try ImageDecoder.decode(try renderer.renderSticker(bare, scale: 2).bytes, name: "bare")
+                    let texted = try ImageDecoder.decode(try renderer.renderSticker(content, scale: 2).bytes, name: "sticker", limits: BuiltInSettings.render().limits)
+                    let without = try ImageDecoder.decode(try renderer.renderSticker(bare, scale: 2).bytes, name: "bare", limits: BuiltInSettings.render().limits)
                     let contrasts = Self.lowestContrasts(texted: texted, bare: without)
                     let name = "\(URL(fileURLWithPath: background).lastPathComponent) with \(hold), \(place)"
                     #expect(contrasts.count >= 2, "\(name): found \(contrasts.count) text bands")

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import BelayTestSupport
 import Testing
 @testable import BelayRender
 
@@ -12,7 +13,7 @@ struct TextEngineTests {
     }
 
     @Test func ellipsisesALongKoreanPlaceAtAGraphemeBoundary() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let place = "서울특별시 강남구 테헤란로 더클라임 클라이밍 강남점 본관 3층"
         let line = try engine.layout(place, style: bold72, maxWidth: 640)
         #expect(line.isTruncated)
@@ -28,7 +29,7 @@ struct TextEngineTests {
     }
 
     @Test func neverCutsInsideAClusterWithCombiningMarksOrEmojiSequences() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         // e + combining acute, a ZWJ family, a flag and conjoining Hangul jamo (ᄀ + ᅡ + ᆨ = 각).
         let text = "Cafe\u{301} 👨‍👩‍👧 🇰🇷 \u{1100}\u{1161}\u{11A8} Cafe\u{301} 👨‍👩‍👧 🇰🇷"
         for maxWidth in stride(from: 60.0, through: 600, by: 37) {
@@ -40,7 +41,7 @@ struct TextEngineTests {
     }
 
     @Test func everyGlyphOfMixedKoreanLatinAndEmojiHasInk() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let text = "더클라임 Gangnam 🧗‍♀️ 강남점 café 👍🏽"
         let line = try engine.layout(text, style: bold72)
         #expect(line.missingCharacters.isEmpty)
@@ -65,7 +66,7 @@ struct TextEngineTests {
     }
 
     @Test func reportsCharactersNoFontHasInsteadOfDrawingBoxes() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let line = try engine.layout("강남 \u{13000} Gym", style: bold72)
         #expect(line.missingCharacters == ["\u{13000}"])
         #expect(line.glyphs.allSatisfy { $0.id != 0 })
@@ -73,7 +74,7 @@ struct TextEngineTests {
     }
 
     @Test func refusesAMissingFontNamingIt() {
-        var fonts = FontSettings.debian
+        var fonts = BuiltInSettings.render().fonts
         fonts.emoji = "/nonexistent/NotoColorEmoji.ttf"
         #expect {
             try TextEngine(fonts: fonts)
@@ -84,16 +85,16 @@ struct TextEngineTests {
     }
 
     @Test func linesAndControlCharactersBecomeOneLine() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let line = try engine.layout("더클라임\n강남점\t\u{7}", style: bold72)
         #expect(line.text == "더클라임 강남점 ")
     }
 
     @Test func engineOnEachThreadDrawsTheSamePixels() throws {
-        let reference = try Self.drawLabel(try TextEngine(fonts: .debian))
+        let reference = try Self.drawLabel(try TextEngine(fonts: BuiltInSettings.render().fonts))
         let results = Mutex<[Pixmap]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            guard let engine = try? TextEngine(fonts: .debian), let pixmap = try? Self.drawLabel(engine) else { return }
+            guard let engine = try? TextEngine(fonts: BuiltInSettings.render().fonts), let pixmap = try? Self.drawLabel(engine) else { return }
             results.withLock { $0.append(pixmap) }
         }
         #expect(results.withLock { $0.count } == 4)
@@ -101,7 +102,7 @@ struct TextEngineTests {
     }
 
     @Test func settingTheSameLabelAgainReusesCachedGlyphs() throws {
-        let engine = try TextEngine(fonts: .debian)
+        let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         _ = try Self.drawLabel(engine)
         let cached = engine.cachedGlyphCount
         #expect(cached > 0)

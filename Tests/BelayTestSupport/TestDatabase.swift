@@ -1,3 +1,4 @@
+import BelayConfig
 import BelayPostgres
 import BelaySQLite
 import BelayStorage
@@ -37,7 +38,7 @@ public enum TestDatabase {
             return pool
         case .postgresql:
             let url = try newDatabase(migratedWith: migrations)
-            return try PostgresStore(settings: PostgresStore.Settings(url: url, maximumConnections: 4))
+            return try PostgresStore(settings: storeSettings(url: url))
         }
     }
 
@@ -135,12 +136,20 @@ private final class AdminConnection: @unchecked Sendable {
 }
 
 extension TestDatabase {
+    /// A store on `url` with the built-in `database` settings, four read connections at most
+    /// (tests open many stores at once).
+    static func storeSettings(url: String) -> PostgresStore.Settings {
+        let database = BuiltInSettings.configuration.database
+        return PostgresStore.Settings(url: url, maximumConnections: 4, writerConnections: database.writerConnections,
+                                      statementTimeoutMilliseconds: database.statementTimeoutMilliseconds)
+    }
+
     /// Opens, in another process of a test, the store a fixture made: `location` is the
     /// fixture store's `location` (an SQLite path, or a PostgreSQL URL).
     /// - Throws: when it cannot be opened.
     public static func reopen(_ location: String) throws -> any DatabaseStore {
         if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
-            return try PostgresStore(settings: PostgresStore.Settings(url: location, maximumConnections: 4))
+            return try PostgresStore(settings: storeSettings(url: location))
         }
         return try SQLitePool(path: location, configuration: DatabaseConfiguration(busyTimeoutMilliseconds: 30_000))
     }

@@ -36,8 +36,9 @@ import Testing
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
-        let policy = WebhookPolicy(batchSize: 4, allowPrivateAddresses: true)
-        let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: policy))
+        let settings = BuiltInSettings.domain { $0.webhooks.batchSize = 4; $0.webhooks.allowPrivateAddresses = true }
+        let policy = settings.webhooks
+        let domain = try DomainServices(pool: pool, clock: clock, settings: settings)
         let host = try domain.users.createUser(NewUser(handle: "host", displayName: "Host", role: .host))
         _ = try domain.webhooks.add(url: "https://hooks.example.com/", events: [.meetupCreated], by: .commandLine)
         for index in 0..<10 {
@@ -93,7 +94,7 @@ import Testing
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
-        let domain = try DomainServices(pool: pool, clock: clock, settings: DomainSettings(webhooks: WebhookPolicy(allowPrivateAddresses: true)))
+        let domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
         _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
         let which = __priority_which_t(PRIO_PROCESS.rawValue)

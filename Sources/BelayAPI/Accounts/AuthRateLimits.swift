@@ -14,16 +14,10 @@ public struct AuthRateLimits: Sendable {
 
     /// Requests a minute per address and mailed codes an hour per email address; 0 switches a limit off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (validated with the configuration first).
-    public init(addressRequestsPerMinute: Int = 30, emailsPerHour: Int = 5, clock: any TimeSource = SystemTimeSource()) throws {
+    public init(addressRequestsPerMinute: Int, emailsPerHour: Int, clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
         perAddress = try RateLimitPolicy.switchable("auth", addressRequestsPerMinute, perSeconds: 60)
         perEmail = try RateLimitPolicy.switchable("auth-email", emailsPerHour, perSeconds: 3_600)
-    }
-
-    /// 30 requests a minute per address, 5 mailed codes an hour per email address.
-    public init() {
-        // Literal limits RateLimitPolicy accepts: a failure here is a programmer error.
-        try! self.init(addressRequestsPerMinute: 30, emailsPerHour: 5)
     }
 
     /// The middleware limiting every `/v1/auth/*` request by client address.

@@ -25,8 +25,7 @@ public struct SignInServices: Sendable {
     public var log: @Sendable (String) -> Void = { _ in }
 
     public init(apple: IdentityTokenVerifier? = nil, google: IdentityTokenVerifier? = nil, appleAccounts: AppleAccountClient? = nil,
-                mail: SignInMailQueue? = nil, limits: AuthRateLimits = AuthRateLimits(), publicBaseURL: String = "http://127.0.0.1:8080",
-                clubName: String = "Belay Climbing Club") {
+                mail: SignInMailQueue? = nil, limits: AuthRateLimits, publicBaseURL: String, clubName: String) {
         self.apple = apple
         self.google = google
         self.appleAccounts = appleAccounts

@@ -9,7 +9,7 @@ public struct CalendarSettings: Sendable {
     /// A link to the meetup put in `URL`, nil for none.
     public var meetupURL: (@Sendable (Int64) -> String)?
 
-    public init(alarmMinutesBefore: Int = 60, uidDomain: String = "belay.local", meetupURL: (@Sendable (Int64) -> String)? = nil) {
+    public init(alarmMinutesBefore: Int, uidDomain: String, meetupURL: (@Sendable (Int64) -> String)? = nil) {
         self.alarmMinutesBefore = alarmMinutesBefore
         self.uidDomain = uidDomain
         self.meetupURL = meetupURL

@@ -31,7 +31,7 @@ public struct APIRoutes: Sendable {
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
-                signIn: SignInServices = SignInServices(), limits: APIRateLimits = APIRateLimits()) {
+                signIn: SignInServices, limits: APIRateLimits) {
         self.signIn = signIn
         self.limits = limits
         sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,

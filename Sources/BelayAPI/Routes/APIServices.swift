@@ -81,10 +81,10 @@ public struct APIServices: Sendable {
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil, badges: BadgeIssuer? = nil,
-                sharePageSettings: SharePageSettings = SharePageSettings(clubName: "Belay Climbing Club", clubLocale: "en_US"),
+                sharePageSettings: SharePageSettings,
                 readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
-                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings = CalendarSettings(),
+                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings,
                 assetsDirectory: String? = nil) {
         self.shareCards = shareCards
         self.badges = badges

@@ -17,8 +17,8 @@ public struct SharePageSettings: Sendable {
     public var appStoreURL: String
     public var playStoreURL: String
 
-    public init(clubName: String, clubLocale: String, iosAppIDs: [String] = [], androidPackage: String = "",
-                androidSHA256Fingerprints: [String] = [], appStoreURL: String = "", playStoreURL: String = "") {
+    public init(clubName: String, clubLocale: String, iosAppIDs: [String], androidPackage: String,
+                androidSHA256Fingerprints: [String], appStoreURL: String, playStoreURL: String) {
         self.clubName = clubName
         self.clubLocale = clubLocale
         self.iosAppIDs = iosAppIDs

@@ -17,18 +17,12 @@ public struct APIRateLimits: Sendable {
 
     /// Each limit is in requests a minute; 0 switches it off.
     /// - Throws: `RateLimitPolicyError` for a limit that cannot work (the configuration is validated first).
-    public init(writesPerMinute: Int = 240, shareEventsPerMinute: Int = 30, publicPerMinute: Int = 600,
+    public init(writesPerMinute: Int, shareEventsPerMinute: Int, publicPerMinute: Int,
                 clock: any TimeSource = SystemTimeSource()) throws {
         limiter = RateLimiter(clock: clock)
         writes = try RateLimitPolicy.switchable("writes", writesPerMinute, perSeconds: 60)
         shareEvents = try RateLimitPolicy.switchable("share-events", shareEventsPerMinute, perSeconds: 60)
         publicPages = try RateLimitPolicy.switchable("public", publicPerMinute, perSeconds: 60)
-    }
-
-    /// The defaults: 240 changes and 30 share events a minute per member, 600 public requests a minute per address.
-    public init() {
-        // Literal limits RateLimitPolicy accepts: a failure here is a programmer error.
-        try! self.init(writesPerMinute: 240, shareEventsPerMinute: 30, publicPerMinute: 600)
     }
 
     static let shareEventsRoute = "/v1/rewards/{id}/share-events"

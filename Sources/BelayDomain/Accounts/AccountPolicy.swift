@@ -18,7 +18,7 @@ public enum MeetupCreators: String, Sendable, CaseIterable {
     case hosts
 }
 
-/// The rules of accounts and sessions.
+/// The rules of accounts and sessions, from `config.json`'s `accounts` section and `club.locale`.
 public struct AccountPolicy: Sendable, Equatable {
     public var signUp: SignUpMode
     /// How long an access token works.
@@ -34,9 +34,9 @@ public struct AccountPolicy: Sendable, Equatable {
     /// The language of mail and texts for members who have not chosen one (`ko`, `ja`, `en`).
     public var defaultLocale: MemberLocale
 
-    public init(signUp: SignUpMode = .open, accessTokenLifetime: TimeInterval = 3_600,
-                refreshTokenIdleLifetime: TimeInterval = 60 * 86_400, emailCodeLifetime: TimeInterval = 600,
-                maxWrongEmailCodes: Int = 5, recentSignInWindow: TimeInterval = 600, defaultLocale: MemberLocale = .ko) {
+    public init(signUp: SignUpMode, accessTokenLifetime: TimeInterval, refreshTokenIdleLifetime: TimeInterval,
+                emailCodeLifetime: TimeInterval, maxWrongEmailCodes: Int, recentSignInWindow: TimeInterval,
+                defaultLocale: MemberLocale) {
         self.signUp = signUp
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenIdleLifetime = refreshTokenIdleLifetime

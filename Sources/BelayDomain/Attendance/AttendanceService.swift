@@ -13,10 +13,6 @@ public final class AttendanceService: Sendable {
     private let events: WebhookEmitter
     private let waitlist: WaitlistRules
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource) {
-        self.init(pool: pool, clock: clock, events: .identifiers, waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers))
-    }
-
     init(pool: any DatabaseStore, clock: any TimeSource, events: WebhookEmitter, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock

@@ -4,11 +4,12 @@ import Foundation
 /// promoted at once; otherwise they get an offer to claim it within that many minutes, and
 /// an unclaimed offer passes to the next. From `cutoffMinutes` before the start no offers
 /// are made (there would be no time to claim them): freed places are given at once again.
+/// Both come from `config.json`'s `waitlist` section.
 public struct WaitlistPolicy: Sendable, Equatable {
     public var claimMinutes: Int
     public var cutoffMinutes: Int
 
-    public init(claimMinutes: Int = 0, cutoffMinutes: Int = 120) {
+    public init(claimMinutes: Int, cutoffMinutes: Int) {
         self.claimMinutes = claimMinutes
         self.cutoffMinutes = cutoffMinutes
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// When and how members may check in. Defaults match `config.json`'s `check_in` section.
+/// When and how members may check in, from `config.json`'s `check_in` section (BelayComposition
+/// maps it; the values have no defaults here).
 ///
 /// Lock-out rule: after `maxWrongAttempts` wrong codes for one member at one meetup, code
 /// check-in for that pair is refused with `too_many_attempts` until `lockoutMinutes` have
@@ -18,8 +19,8 @@ public struct CheckInPolicy: Sendable, Hashable {
     /// How long the lock-out lasts after the last wrong code.
     public var lockoutMinutes: Int
 
-    public init(opensMinutesBeforeStart: Int = 30, closesMinutesAfterEnd: Int = 120,
-                codeStepSeconds: Int = 30, maxWrongAttempts: Int = 5, lockoutMinutes: Int = 15) {
+    public init(opensMinutesBeforeStart: Int, closesMinutesAfterEnd: Int,
+                codeStepSeconds: Int, maxWrongAttempts: Int, lockoutMinutes: Int = 15) {
         self.opensMinutesBeforeStart = opensMinutesBeforeStart
         self.closesMinutesAfterEnd = closesMinutesAfterEnd
         self.codeStepSeconds = codeStepSeconds

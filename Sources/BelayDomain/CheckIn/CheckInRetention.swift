@@ -22,7 +22,7 @@ public final class CheckInRetention: Sendable {
     ///   - retentionDays: days rows are kept (`check_in.retention_days`); at least 1.
     ///   - batchSize: rows deleted per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
-    public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int = 7, batchSize: Int = 1_000) throws {
+    public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int, batchSize: Int = 1_000) throws {
         window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "a retried check-in must still find its idempotency key")
         self.pool = pool
         self.clock = clock

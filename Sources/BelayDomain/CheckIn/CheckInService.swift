@@ -19,13 +19,6 @@ public final class CheckInService: Sendable {
     private let awarder: RewardAwarder
     private let events: WebhookEmitter
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, rewardPolicy: RewardPolicy,
-                            clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
-        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy,
-                  awarder: RewardAwarder(policy: rewardPolicy, clubTimeZone: clubTimeZone),
-                  events: .identifiers)
-    }
-
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock

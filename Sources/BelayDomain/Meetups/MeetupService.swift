@@ -21,12 +21,6 @@ public final class MeetupService: Sendable {
     /// The club's zone, in which meetups are also shown (share cards, stickers, statistics).
     let clubTimeZone: TimeZone
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, creators: MeetupCreators = .members,
-                            clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
-        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, events: .identifiers,
-                  waitlist: WaitlistRules(policy: WaitlistPolicy(), events: .identifiers), creators: creators, clubTimeZone: clubTimeZone)
-    }
-
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
          creators: MeetupCreators, clubTimeZone: TimeZone) {
         self.creators = creators

@@ -21,8 +21,10 @@ public struct PushPolicy: Sendable {
     /// The platforms a push service is configured for: devices of others are told nothing.
     public var platforms: Set<DevicePlatform> = Set(DevicePlatform.allCases)
 
-    public init(reminderMinutesBefore: Int = 120, offerWarningMinutes: Int = 5, publicBaseURL: String = "http://127.0.0.1:8080",
-                defaultLocale: MemberLocale = .ko, maxAttempts: Int = 8, leaseSeconds: Int = 60, retentionDays: Int = 30) {
+    /// The reminder, warning, address, language and retention come from `config.json`; the
+    /// attempts and lease are Belay's own.
+    public init(reminderMinutesBefore: Int, offerWarningMinutes: Int, publicBaseURL: String,
+                defaultLocale: MemberLocale, maxAttempts: Int = 8, leaseSeconds: Int = 60, retentionDays: Int) {
         self.reminderMinutesBefore = reminderMinutesBefore
         self.offerWarningMinutes = offerWarningMinutes
         self.publicBaseURL = publicBaseURL

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Retry and lease rules of the render job queue. Defaults match `config.json`
-/// (`render.max_attempts`, `render.retry_base_seconds`, `backfill.lease_seconds`).
+/// Retry and lease rules of the render job queue, from `config.json` (`render.max_attempts`,
+/// `render.retry_base_seconds`, `backfill.lease_seconds`); only the retry cap has a default.
 ///
 /// A failed attempt is retried after `retryBaseSeconds × 2^(attempt − 1)` (capped at
 /// `maxRetryDelaySeconds`) until `maxAttempts` attempts have been made; then the job and
@@ -13,7 +13,7 @@ public struct RenderJobPolicy: Sendable, Hashable {
     public var maxRetryDelaySeconds: Int
     public var leaseSeconds: Int
 
-    public init(maxAttempts: Int = 5, retryBaseSeconds: Int = 30, maxRetryDelaySeconds: Int = 3_600, leaseSeconds: Int = 60) {
+    public init(maxAttempts: Int, retryBaseSeconds: Int, maxRetryDelaySeconds: Int = 3_600, leaseSeconds: Int) {
         self.maxAttempts = maxAttempts
         self.retryBaseSeconds = retryBaseSeconds
         self.maxRetryDelaySeconds = maxRetryDelaySeconds

@@ -17,10 +17,6 @@ public final class RenderJobQueue: Sendable {
     /// second, not in every claim's transaction, since a lease runs for minutes.
     private let nextLeaseScan = Mutex<Date>(.distantPast)
 
-    public convenience init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy) {
-        self.init(pool: pool, clock: clock, policy: policy, events: .identifiers)
-    }
-
     init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy, events: WebhookEmitter) {
         self.pool = pool
         self.clock = clock

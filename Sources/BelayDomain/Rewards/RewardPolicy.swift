@@ -1,6 +1,6 @@
 import Foundation
 
-/// How rewards are chosen. Defaults match `config.json`'s `rewards` section.
+/// How rewards are chosen, from `config.json`'s `rewards` section.
 ///
 /// A member's Nth check-in (counting their checked-in attendances in check-in order) gets
 /// `milestones[N]` when configured; any other check-in gets a rarity tier picked with
@@ -17,10 +17,7 @@ public struct RewardPolicy: Sendable, Hashable {
     /// Relative weight of each rarity tier; a tier with weight 0 is never picked.
     public var rarityWeights: [HoldRarity: Int]
 
-    public init(milestones: [Int: String] = [1: "jug-gold", 10: "crimp-silver", 25: "sloper-emerald",
-                                             50: "pinch-obsidian", 100: "volume-aurora"],
-                rarityWeights: [HoldRarity: Int] = [.common: 60, .uncommon: 25, .rare: 12, .epic: 3],
-                streakMilestones: [Int: String] = [:]) {
+    public init(milestones: [Int: String], rarityWeights: [HoldRarity: Int], streakMilestones: [Int: String]) {
         self.milestones = milestones
         self.streakMilestones = streakMilestones
         self.rarityWeights = rarityWeights

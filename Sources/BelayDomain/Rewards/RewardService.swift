@@ -8,7 +8,7 @@ public final class RewardService: Sendable {
     private let clock: any TimeSource
     private let awarder: RewardAwarder
 
-    public init(pool: any DatabaseStore, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone = DomainSettings().clubTimeZone) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, policy: RewardPolicy, clubTimeZone: TimeZone) {
         self.pool = pool
         self.clock = clock
         self.awarder = RewardAwarder(policy: policy, clubTimeZone: clubTimeZone)

@@ -25,7 +25,7 @@ public final class ShareEventRetention: Sendable {
     ///   - clubTimeZone: the zone statistics name days in.
     ///   - batchSize: events looked at per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
-    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, retentionDays: Int = 400,
+    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, retentionDays: Int,
                 batchSize: Int = 1_000) throws {
         window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "the day in progress is still counted event by event")
         self.pool = pool

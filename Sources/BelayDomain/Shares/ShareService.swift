@@ -11,7 +11,7 @@ public final class ShareService: Sendable {
     /// Share events one member may record for one reward; more are refused `share_event_limit`.
     let maxEventsPerReward: Int
 
-    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, maxEventsPerReward: Int = 50) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, maxEventsPerReward: Int) {
         self.maxEventsPerReward = maxEventsPerReward
         self.pool = pool
         self.clock = clock

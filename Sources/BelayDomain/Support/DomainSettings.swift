@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything the domain needs from configuration, as plain values. BelayComposition
-/// fills it from `config.json`.
+/// fills it from `config.json` (`DomainSettings(configuration:)`); nothing here has a default,
+/// so the domain runs on the club's settings or on none.
 public struct DomainSettings: Sendable {
     public var checkIn: CheckInPolicy
     public var rewards: RewardPolicy
@@ -13,24 +14,27 @@ public struct DomainSettings: Sendable {
     /// The club's time zone: share statistics are grouped by day in it.
     public var clubTimeZone: TimeZone
     /// Sign-up, sessions and emailed codes.
-    public var accounts: AccountPolicy = AccountPolicy()
+    public var accounts: AccountPolicy
     /// Who may create meetups.
-    public var meetupCreators: MeetupCreators = .members
+    public var meetupCreators: MeetupCreators
     /// Share events one member may record for one reward.
-    public var maxShareEventsPerReward = 50
+    public var maxShareEventsPerReward: Int
     /// Push notices: when reminders go out, what links say, how deliveries are retried.
-    public var push: PushPolicy = PushPolicy()
+    public var push: PushPolicy
 
-    public init(checkIn: CheckInPolicy = CheckInPolicy(), rewards: RewardPolicy = RewardPolicy(),
-                renderJobs: RenderJobPolicy = RenderJobPolicy(),
-                clubTimeZone: TimeZone = TimeZone(identifier: "Asia/Seoul") ?? .gmt,
-                webhooks: WebhookPolicy = WebhookPolicy(), waitlist: WaitlistPolicy = WaitlistPolicy()) {
+    public init(checkIn: CheckInPolicy, rewards: RewardPolicy, renderJobs: RenderJobPolicy, clubTimeZone: TimeZone,
+                webhooks: WebhookPolicy, waitlist: WaitlistPolicy, accounts: AccountPolicy, meetupCreators: MeetupCreators,
+                maxShareEventsPerReward: Int, push: PushPolicy) {
         self.checkIn = checkIn
         self.rewards = rewards
         self.renderJobs = renderJobs
         self.clubTimeZone = clubTimeZone
         self.webhooks = webhooks
         self.waitlist = waitlist
+        self.accounts = accounts
+        self.meetupCreators = meetupCreators
+        self.maxShareEventsPerReward = maxShareEventsPerReward
+        self.push = push
     }
 
     /// Validates every policy.

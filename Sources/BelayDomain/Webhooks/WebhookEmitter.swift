@@ -16,13 +16,10 @@ final class WebhookEmitter: Sendable {
     let encoder: any WebhookPayloadEncoding
     let notices: PushNoticeWriter
 
-    init(encoder: any WebhookPayloadEncoding, notices: PushNoticeWriter = PushNoticeWriter(policy: PushPolicy())) {
+    init(encoder: any WebhookPayloadEncoding, notices: PushNoticeWriter) {
         self.encoder = encoder
         self.notices = notices
     }
-
-    /// The emitter of services built on their own, outside `DomainServices`.
-    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
 
     /// Queues an event about a meetup, read in the transaction.
     func meetup(_ type: WebhookEventType, id: Int64, now: Date, in db: Database) throws {

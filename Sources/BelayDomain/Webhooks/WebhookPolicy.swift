@@ -3,7 +3,7 @@ import Foundation
 /// How webhook deliveries are retried and when an endpoint is given up on.
 ///
 /// Attempt n (from 1) that fails is retried after `retryBaseSeconds · 3^(n-1)` seconds; with
-/// the defaults (10 s, 10 attempts) the retries spread over about 27 hours, so an endpoint
+/// the built-in defaults (10 s, 10 attempts) the retries spread over about 27 hours, so an endpoint
 /// down for a day still gets every event. An endpoint whose attempts have failed for
 /// `disableAfterSeconds` without a success in between is disabled.
 public struct WebhookPolicy: Sendable, Equatable {
@@ -23,12 +23,14 @@ public struct WebhookPolicy: Sendable, Equatable {
     /// switch over.
     public var rotationGraceSeconds: Int
     /// Accept endpoints on loopback, link-local and private addresses (for a receiver on
-    /// the club's own network); off by default, so webhooks cannot reach internal services.
+    /// the club's own network); off in the built-in defaults, so webhooks cannot reach internal services.
     public var allowPrivateAddresses: Bool
 
-    public init(maxAttempts: Int = 10, retryBaseSeconds: Int = 10, disableAfterSeconds: Int = 86_400,
-                leaseSeconds: Int = 60, attemptSeconds: Int = 10, batchSize: Int = 100, rotationGraceSeconds: Int = 86_400,
-                allowPrivateAddresses: Bool = false) {
+    /// The retries, lease, attempt and address rule come from `config.json`'s `webhooks`
+    /// section; the batch size and rotation grace are Belay's own.
+    public init(maxAttempts: Int, retryBaseSeconds: Int, disableAfterSeconds: Int,
+                leaseSeconds: Int, attemptSeconds: Int, batchSize: Int = 100, rotationGraceSeconds: Int = 86_400,
+                allowPrivateAddresses: Bool) {
         self.maxAttempts = maxAttempts
         self.retryBaseSeconds = retryBaseSeconds
         self.disableAfterSeconds = disableAfterSeconds

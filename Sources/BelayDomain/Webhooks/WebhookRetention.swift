@@ -22,7 +22,7 @@ public final class WebhookRetention: Sendable {
     ///   - retentionDays: days deliveries are kept (`webhooks.retention_days`); at least 1.
     ///   - batchSize: deliveries looked at per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
-    public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int = 30, batchSize: Int = 1_000) throws {
+    public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int, batchSize: Int = 1_000) throws {
         window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "an endpoint's log must show its last day")
         self.pool = pool
         self.clock = clock

@@ -13,7 +13,9 @@ import Synchronization
 /// answering every request through one `HTTPResponder`.
 ///
 /// ```swift
-/// let server = HTTPServer(settings: ServerSettings(port: 0), responder: router.buildResponder())
+/// let settings = ServerSettings(host: "127.0.0.1", port: 0, threads: 0, connectionTimeoutSeconds: 30, headerTimeoutSeconds: 10,
+///                               maxConnections: 8192, maxConnectionsPerIP: 256, maxBodyBytes: 65_536)
+/// let server = HTTPServer(settings: settings, responder: router.buildResponder())
 /// try server.start()
 /// print("listening on port \(server.port)")
 /// ShutdownSignals.wait()

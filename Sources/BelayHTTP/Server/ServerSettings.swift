@@ -1,5 +1,7 @@
 /// How the HTTP server listens and what it accepts. Plain values; the application maps its
-/// configuration file onto them.
+/// configuration file onto them, so what it sets has no default here. Only the limits the
+/// configuration does not name (keep-alive, connection memory, request target and header
+/// sizes) have defaults.
 public struct ServerSettings: Sendable, Equatable {
     /// Address to bind: a numeric IPv4/IPv6 address or a host name. "" binds every interface.
     public var host: String
@@ -40,14 +42,14 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxHeaderBytes: Int
 
     public init(
-        host: String = "127.0.0.1",
-        port: Int = 8080,
-        threads: Int = 0,
-        connectionTimeoutSeconds: Int = 30,
-        headerTimeoutSeconds: Int = 10,
-        maxConnections: Int = 8192,
-        maxConnectionsPerIP: Int = 256,
-        maxBodyBytes: Int = 1 << 20,
+        host: String,
+        port: Int,
+        threads: Int,
+        connectionTimeoutSeconds: Int,
+        headerTimeoutSeconds: Int,
+        maxConnections: Int,
+        maxConnectionsPerIP: Int,
+        maxBodyBytes: Int,
         keepAlive: Bool = true,
         connectionMemoryBytes: Int = 16 * 1024,
         maxRequestTargetBytes: Int = 4096,

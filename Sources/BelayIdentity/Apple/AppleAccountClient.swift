@@ -18,9 +18,7 @@ public struct AppleClientSettings: Sendable {
     public var allowPrivateAddresses: Bool
 
     public init(teamID: String, keyID: String, privateKeyFile: String, clientID: String,
-                tokenURL: String = "https://appleid.apple.com/auth/token",
-                revokeURL: String = "https://appleid.apple.com/auth/revoke",
-                timeout: TimeInterval = 10, allowPrivateAddresses: Bool = false) {
+                tokenURL: String, revokeURL: String, timeout: TimeInterval = 10, allowPrivateAddresses: Bool = false) {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyFile = privateKeyFile

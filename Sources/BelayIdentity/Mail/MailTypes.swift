@@ -14,7 +14,7 @@ public struct SMTPSettings: Sendable {
     public var timeout: TimeInterval
 
     public init(url: String, username: String? = nil, password: String? = nil, from: String,
-                requireTLS: Bool = true, timeout: TimeInterval = 30) {
+                requireTLS: Bool, timeout: TimeInterval = 30) {
         self.url = url
         self.username = username
         self.password = password

@@ -35,12 +35,12 @@ public struct RenderPipelineSettings: Sendable {
     /// Render worker threads in the server.
     public var workers: Int
     /// The club's name, drawn on the composite story ("" draws none).
-    public var clubName = ""
+    public var clubName: String
     /// A PNG of the club's mark drawn beside its name on stories and share cards ("": a
     /// monogram of the name).
-    public var clubLogoPath = ""
+    public var clubLogoPath: String
     /// Whether stories and share cards lead with the day's achievement line.
-    public var achievementLine = true
+    public var achievementLine: Bool
     /// The holds' names in the club's language (the catalogue's `names`).
     public var holdNames = LocalizedHoldNames()
 
@@ -56,12 +56,17 @@ public struct RenderPipelineSettings: Sendable {
     /// before it is tried again; the attempt is not counted.
     public var storageRetryDelay: TimeInterval
 
-    public init(dataDirectory: String, assetsDirectory: String, clubLocale: String = "ko_KR",
-                datePattern: String = "yyyy.MM.dd (E)", stickerScale: Int = 3, storyFormat: StoryImageFormat = .png,
-                workers: Int = 2, pollInterval: TimeInterval = 2, storageRetryDelay: TimeInterval = 30) {
+    /// The directories, the club and the story's format and workers come from `config.json`;
+    /// the date pattern, sticker scale, poll interval and storage retry are Belay's own.
+    public init(dataDirectory: String, assetsDirectory: String, clubLocale: String, clubName: String, clubLogoPath: String,
+                achievementLine: Bool, datePattern: String = "yyyy.MM.dd (E)", stickerScale: Int = 3, storyFormat: StoryImageFormat,
+                workers: Int, pollInterval: TimeInterval = 2, storageRetryDelay: TimeInterval = 30) {
         self.dataDirectory = dataDirectory
         self.assetsDirectory = assetsDirectory
         self.clubLocale = clubLocale
+        self.clubName = clubName
+        self.clubLogoPath = clubLogoPath
+        self.achievementLine = achievementLine
         self.datePattern = datePattern
         self.stickerScale = stickerScale
         self.storyFormat = storyFormat

@@ -12,7 +12,7 @@ public struct StoryBackgrounds: Sendable {
     public let height: Int
     private let store: ImageStore
 
-    public init(dataDirectory: String, width: Int = 720, height: Int = 1280) {
+    public init(dataDirectory: String, width: Int, height: Int) {
         self.width = width
         self.height = height
         store = ImageStore(root: URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent("story-backgrounds"))

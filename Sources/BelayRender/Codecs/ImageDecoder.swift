@@ -11,13 +11,13 @@ public enum ImageDecoder {
     /// Reads and decodes the image at `path`.
     /// - Throws: `RenderError` naming the file: unreadable, empty, not an image, truncated,
     ///   corrupt, zero-sized, or over `limits`.
-    public static func decode(contentsOf path: String, limits: ImageLimits = .default) throws -> Pixmap {
+    public static func decode(contentsOf path: String, limits: ImageLimits) throws -> Pixmap {
         let data = try FileIO.read(path, limit: limits.maxFileBytes)
         return try decode(data, name: path, limits: limits)
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.
-    public static func decode(_ data: [UInt8], name: String, limits: ImageLimits = .default) throws -> Pixmap {
+    public static func decode(_ data: [UInt8], name: String, limits: ImageLimits) throws -> Pixmap {
         guard !data.isEmpty else { throw RenderError(.emptyFile(path: name)) }
         guard let format = format(of: data) else { throw RenderError(.notAnImage(path: name)) }
         if format == .png, let (width, height) = pngHeaderSize(data) {

@@ -1,16 +1,15 @@
 /// The largest images Belay agrees to decode; anything bigger is refused before decoding.
+/// From config.json's `render.max_image_side` and `render.max_decoded_bytes`.
 public struct ImageLimits: Hashable, Sendable {
     /// The longest accepted side, in pixels.
     public var maxSide: Int
     /// The most bytes an image may take once decoded to RGBA (width * height * 4).
     public var maxDecodedBytes: Int
 
-    public init(maxSide: Int = 8192, maxDecodedBytes: Int = 64 << 20) {
+    public init(maxSide: Int, maxDecodedBytes: Int) {
         self.maxSide = maxSide
         self.maxDecodedBytes = maxDecodedBytes
     }
-
-    public static let `default` = ImageLimits()
 
     /// Compressed files larger than the decoded limit (plus room for metadata) are refused
     /// unread: no valid image within the limits needs more.

@@ -5,7 +5,7 @@ public struct JPEGEncoder: Sendable {
     /// 1 (smallest) to 100 (best).
     public var quality: Int
 
-    public init(quality: Int = 90) {
+    public init(quality: Int) {
         self.quality = quality
     }
 

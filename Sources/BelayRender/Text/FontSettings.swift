@@ -1,7 +1,7 @@
 import Foundation
 
-/// The font files of the fallback chain, from config.json `fonts`. The default is the app's
-/// own typography (Pretendard is Inter for Latin with Source Han Sans for Hangul): Inter
+/// The font files of the fallback chain, from config.json `fonts`. Its built-in default is the
+/// app's own typography (Pretendard is Inter for Latin with Source Han Sans for Hangul): Inter
 /// SemiBold and Regular for Latin, digits and punctuation, then the `fallbacks` in order (Noto
 /// Sans CJK for Hangul, Han and kana, NanumGothic, the Noto Sans faces of `fonts-noto-core` for
 /// other scripts), Noto Color Emoji, and a last-resort font.
@@ -22,33 +22,13 @@ public struct FontSettings: Hashable, Sendable {
     public var emoji: String
     public var lastResort: String
 
-    public init(bold: String, regular: String, fallbacks: [String] = FontSettings.debianFallbacks, emoji: String, lastResort: String) {
+    public init(bold: String, regular: String, fallbacks: [String], emoji: String, lastResort: String) {
         self.bold = bold
         self.regular = regular
         self.fallbacks = fallbacks
         self.emoji = emoji
         self.lastResort = lastResort
     }
-
-    /// Inter SemiBold and Regular (`fonts-inter`) first, then `debianFallbacks`, Noto Color
-    /// Emoji and DejaVu Sans.
-    public static let debian = FontSettings(
-        bold: "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
-        regular: "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
-        emoji: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
-        lastResort: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-
-    /// The default `fonts.fallbacks`: Debian's `fonts-noto-cjk` (its Medium weight comes from
-    /// `fonts-noto-cjk-extra`), `fonts-nanum` and `fonts-noto-core`.
-    public static let debianFallbacks: [String] = [
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
-    ]
-        + [
-            "Arabic", "Hebrew", "Thai", "Devanagari", "Bengali", "Tamil", "Telugu", "Kannada", "Malayalam",
-            "Gujarati", "Gurmukhi", "Oriya", "Sinhala", "Khmer", "Lao", "Myanmar", "Georgian", "Armenian",
-            "Ethiopic",
-        ].map { "/usr/share/fonts/truetype/noto/NotoSans\($0)-Regular.ttf" }
-        + ["/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf"]
 
     /// Every file of the chain in order, each with the file that sets bold labels.
     var chain: [(regular: String, bold: String)] {

@@ -1,0 +1,467 @@
+import BelayCore
+import Foundation
+
+/// One setting of `config.json`, declared once: its key, type, built-in default, check and a
+/// line of meaning, and how `belay config show` prints its effective value.
+///
+/// `SettingDeclaration.all` is the one list of settings. The built-in defaults (and so
+/// `config.json`, which a test keeps equal to them), the schema's keys and types, the
+/// validator's per-key checks and `config show` are made from it; the README's table is
+/// checked against it (every key, its default, and its meaning within the row).
+struct SettingDeclaration: Sendable {
+    /// The dotted key path, e.g. `server.port`.
+    let key: String
+    let type: ConfigurationSchema.ValueType
+    /// The built-in default, as it is written in `config.json`.
+    let defaultValue: JSONValue
+    let check: SettingCheck
+    /// What the setting does, in one line (the README's table says the same, and more).
+    let meaning: String
+    /// Whether the value is a file-system path (or a list of paths), resolved against the
+    /// directory of the file it is written in.
+    let isPath: Bool
+    /// The effective value as `config show` prints it (secrets left out).
+    let shown: @Sendable (BelayConfiguration) -> JSONValue
+
+    static func integer(_ key: String, _ value: Int, _ check: SettingCheck, _ meaning: String,
+                        shown: @escaping @Sendable (BelayConfiguration) -> Int) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .integer, defaultValue: .int(Int64(value)), check: check, meaning: meaning, isPath: false,
+                           shown: { .int(Int64(shown($0))) })
+    }
+
+    /// A switch written `1` (on) or `0` (off); `refusal` follows the refused number.
+    static func flag(_ key: String, _ value: Bool, refusal: String, _ meaning: String,
+                     shown: @escaping @Sendable (BelayConfiguration) -> Bool) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .integer, defaultValue: .int(value ? 1 : 0), check: .integer(0...1) { "\($0) \(refusal)" },
+                           meaning: meaning, isPath: false, shown: { .int(shown($0) ? 1 : 0) })
+    }
+
+    static func string(_ key: String, _ value: String, _ check: SettingCheck, _ meaning: String,
+                       shown: @escaping @Sendable (BelayConfiguration) -> String) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .string, defaultValue: .string(value), check: check, meaning: meaning, isPath: false,
+                           shown: { .string(shown($0)) })
+    }
+
+    /// A file-system path; relative ones are resolved against the file's directory.
+    static func path(_ key: String, _ value: String, _ check: SettingCheck, _ meaning: String,
+                     shown: @escaping @Sendable (BelayConfiguration) -> String) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .string, defaultValue: .string(value), check: check, meaning: meaning, isPath: true,
+                           shown: { .string(shown($0)) })
+    }
+
+    /// A comma-separated list in one string, empty by default; `item` checks each entry.
+    static func list(_ key: String, item: SettingCheck, _ meaning: String,
+                     shown: @escaping @Sendable (BelayConfiguration) -> [String]) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .string, defaultValue: .string(""), check: item, meaning: meaning, isPath: false,
+                           shown: { .string(shown($0).joined(separator: ",")) })
+    }
+
+    /// A JSON array of paths, each resolved like a `path`.
+    static func paths(_ key: String, _ value: [String], _ meaning: String,
+                      shown: @escaping @Sendable (BelayConfiguration) -> [String]) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .stringList, defaultValue: .array(value.map(JSONValue.string)), check: .none,
+                           meaning: meaning, isPath: true, shown: { .array(shown($0).map(JSONValue.string)) })
+    }
+
+    /// An object whose keys the club chooses; a file that sets it replaces it whole. Its
+    /// entries are checked by `ConfigurationValidator`.
+    static func map(_ key: String, of leaf: ConfigurationSchema.ValueType.Leaf, _ value: [(String, JSONValue)], _ meaning: String,
+                    shown: @escaping @Sendable (BelayConfiguration) -> [(String, JSONValue)]) -> SettingDeclaration {
+        SettingDeclaration(key: key, type: .map(of: leaf), defaultValue: .object(JSONObject(value)), check: .custom,
+                           meaning: meaning, isPath: false, shown: { .object(JSONObject(shown($0))) })
+    }
+}
+
+/// How one setting's value is checked on its own. Rules that read several keys (and the
+/// reward maps) are `custom`: `ConfigurationValidator` checks them, naming the key.
+enum SettingCheck: Sendable {
+    case none
+    /// An integer in `range`; `refusal` says why another number cannot work.
+    case integer(ClosedRange<Int>, refusal: @Sendable (Int) -> String)
+    /// One of `words`; `refusal` follows the quoted value.
+    case oneOf([String], refusal: String)
+    /// Not empty (nor only spaces); `what` says what to give.
+    case nonEmpty(what: String)
+    /// An http(s) URL with a host, such as `example`.
+    case httpURL(example: String)
+    /// Empty, or an http(s) URL with a host.
+    case httpURLOrEmpty(example: String)
+    /// A check of the text: the refusal, or nil when it is fine.
+    case text(@Sendable (String) -> String?)
+    /// A check of each entry of a comma-separated list, as `text`.
+    case eachItem(@Sendable (String) -> String?)
+    case custom
+
+    /// At least `minimum` (`unit` after the number; `why` in parentheses).
+    static func atLeast(_ minimum: Int, _ unit: String, why: String = "") -> SettingCheck {
+        .integer(minimum...Int.max) { tooSmall($0, minimum, unit, why) }
+    }
+
+    /// At least `minimum` as `atLeast`, and at most `maximum` with `above`'s refusal.
+    static func atLeast(_ minimum: Int, _ unit: String, why: String = "", atMost maximum: Int,
+                        _ above: @escaping @Sendable (Int) -> String) -> SettingCheck {
+        .integer(minimum...maximum) { $0 < minimum ? tooSmall($0, minimum, unit, why) : above($0) }
+    }
+
+    private static func tooSmall(_ number: Int, _ minimum: Int, _ unit: String, _ why: String) -> String {
+        "\(number) is too small; it must be at least \(minimum) \(unit)\(why.isEmpty ? "" : " (\(why))")"
+    }
+
+    /// The words of an enumeration's cases.
+    static func oneOf<Words: CaseIterable & RawRepresentable>(_ words: Words.Type, refusal: String) -> SettingCheck
+    where Words.RawValue == String {
+        .oneOf(words.allCases.map(\.rawValue), refusal: refusal)
+    }
+}
+
+extension SettingDeclaration {
+    private static let yearOfMinutes = 366 * 24 * 60
+    private static let fontFile = "the path of a .ttf or .otf font file"
+
+    /// Every setting, in the order of `config.json`.
+    static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
+        + webhooks + meetups + accounts + auth + mail + rateLimits + push
+
+    /// `server`: the HTTP listener.
+    private static let server: [SettingDeclaration] = [
+        .string("server.host", "127.0.0.1", .nonEmpty(what: "an address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"),
+                "where the API listens", shown: \.server.host),
+        .integer("server.port", 8080, .integer(0...65535) { "\($0) is not a port (1–65535, or 0 for any free port)" },
+                 "port `0` picks a free port and prints it", shown: \.server.port),
+        .integer("server.threads", 0, .integer(0...Int.max) { "\($0) is not a thread count (1 or more, or 0 for one per core)" },
+                 "HTTP worker threads", shown: \.server.threads),
+        .integer("server.connection_timeout_seconds", 30, .atLeast(1, "second"),
+                 "idle keep-alive connections are closed after this", shown: \.server.connectionTimeoutSeconds),
+        .integer("server.header_timeout_seconds", 10, .atLeast(1, "second"),
+                 "a request's line and headers must arrive within this", shown: \.server.headerTimeoutSeconds),
+        .integer("server.shutdown_grace_seconds", 10, .atLeast(0, "second"),
+                 "after SIGTERM, requests in flight get this long to finish", shown: \.server.shutdownGraceSeconds),
+        .integer("server.max_connections", 8192, .atLeast(1, "connection"), "connections served at once, in all and from one address",
+                 shown: \.server.maxConnections),
+        .integer("server.max_connections_per_ip", 256, .atLeast(1, "connection"), "connections served at once, in all and from one address",
+                 shown: \.server.maxConnectionsPerIP),
+        .integer("server.max_body_bytes", 65536, .atLeast(1024, "bytes", why: "room for a share event's JSON body"),
+                 "larger request bodies are answered 413", shown: \.server.maxBodyBytes),
+        .string("server.public_base_url", "http://127.0.0.1:8080", .httpURL(example: "https://belay.example"),
+                "the address the app reaches; image URLs and share links start with it", shown: \.server.publicBaseURL),
+        .list("server.trusted_proxies", item: .eachItem { address in
+                  ConfigurationValidator.isNumericAddress(address) ? nil
+                      : "\(JSONOutput.quoted(address)) is not a numeric IP address; list the proxies' addresses, e.g. \"127.0.0.1,::1\""
+              }, "numeric addresses of reverse proxies in front", shown: \.server.trustedProxies),
+    ]
+
+    /// Where the data is: the directories, the SQLite file, the PostgreSQL server.
+    private static let data: [SettingDeclaration] = [
+        .path("data_directory", "./data", .nonEmpty(what: "the directory for the database and rendered images, e.g. ./data"),
+              "the database, rendered images and backups live here", shown: \.dataDirectory),
+        .path("database_path", "", .none, "the SQLite file", shown: \.databasePath),
+        .string("database_durability", "full",
+                .oneOf(BelayConfiguration.Durability.self, refusal: "is not a durability (full: every acknowledged write survives power loss; normal: faster, but the last writes before a power loss can be lost)"),
+                "what a commit guarantees when it returns", shown: \.databaseDurability.rawValue),
+        .string("database.url", "", .custom, "puts the data on a PostgreSQL server that several nodes share",
+                shown: { PasswordRedaction.redacted($0.database.url) }),
+        .integer("database.max_connections", 8, .atLeast(1, "connection"), "PostgreSQL connections one process keeps open at most for reads",
+                 shown: \.database.maxConnections),
+        .integer("database.writer_connections", 4, .atLeast(1, "connection"), "PostgreSQL connections one process writes on, each with its thread",
+                 shown: \.database.writerConnections),
+        .integer("database.statement_timeout_ms", 5000, .atLeast(0, "milliseconds", why: "0 sets no limit"),
+                 "the longest one statement may run on PostgreSQL", shown: \.database.statementTimeoutMilliseconds),
+        .path("assets_directory", "./Assets", .nonEmpty(what: "the directory of backgrounds and hold artworks, e.g. ./Assets"),
+              "hold and background artwork with their catalogues", shown: \.assetsDirectory),
+        .path("migrations_directory", "./Migrations", .nonEmpty(what: "the directory of NNNN_name.sql migrations, e.g. ./Migrations"),
+              "forward-only SQL migrations", shown: \.migrationsDirectory),
+    ]
+
+    /// `fonts`: the text fallback chain.
+    private static let fonts: [SettingDeclaration] = [
+        .path("fonts.bold", "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf", .nonEmpty(what: fontFile), "the text fallback chain",
+              shown: \.fonts.bold),
+        .path("fonts.regular", "/usr/share/fonts/opentype/inter/Inter-Regular.otf", .nonEmpty(what: fontFile), "the text fallback chain",
+              shown: \.fonts.regular),
+        .paths("fonts.fallbacks", debianFallbacks, "font files tried in order after Inter and before the emoji font", shown: \.fonts.fallbacks),
+        .path("fonts.emoji", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", .nonEmpty(what: fontFile), "the text fallback chain",
+              shown: \.fonts.emoji),
+        .path("fonts.last_resort", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", .nonEmpty(what: fontFile), "the text fallback chain",
+              shown: \.fonts.lastResort),
+    ]
+
+    /// `club`: who the club is and where it lives.
+    private static let club: [SettingDeclaration] = [
+        .string("club.name", "Belay Climbing Club", .nonEmpty(what: "the club's name as members know it"), "the club's name as members know it",
+                shown: \.club.name),
+        .string("club.time_zone", "Asia/Seoul", .text { zone in
+                    TimeZone(identifier: zone) != nil ? nil
+                        : "\(JSONOutput.quoted(zone)) is not a known IANA time zone (e.g. Asia/Seoul, Europe/Berlin, UTC)"
+                }, "the zone of new meetups and of `backfill.daily_at`", shown: \.club.timeZone),
+        .string("club.locale", "ko_KR", .text { locale in
+                    guard !Locale.availableIdentifiers.contains(locale) else { return nil }
+                    var message = "\(JSONOutput.quoted(locale)) is not a known locale (e.g. ko_KR, en_US)"
+                    let underscored = locale.replacingOccurrences(of: "-", with: "_")
+                    if underscored != locale, Locale.availableIdentifiers.contains(underscored) {
+                        message += "; did you mean \(JSONOutput.quoted(underscored))?"
+                    }
+                    return message
+                }, "dates on stickers are drawn in the meetup's zone and this locale", shown: \.club.locale),
+        .string("club.share_link_base_url", "",
+                .httpURLOrEmpty(example: "https://belay.example/s/, or \"\" for Belay's own share pages"),
+                "base of the share link", shown: \.club.shareLinkBaseURL),
+        .path("club.logo", "", .text { logo in
+                  logo.isEmpty || FileManager.default.isReadableFile(atPath: logo) ? nil
+                      : "\(JSONOutput.quoted(logo)) does not exist or cannot be read; name a PNG of the club's mark, or \"\" for a monogram of the club's name"
+              }, "a PNG of the club's mark, drawn beside the club's name on stories and share cards", shown: \.club.logo),
+    ]
+
+    /// `check_in`: when and how members check in.
+    private static let checkIn: [SettingDeclaration] = [
+        .integer("check_in.opens_minutes_before_start", 30, .integer(0...yearOfMinutes) { opens in
+                     opens < 0
+                         ? "\(opens) would open check-in only after the meetup has started (and after it closes, for a short meetup); give 0 or more minutes before the start"
+                         : "\(opens) minutes is more than a year; give the minutes before the start at which check-in opens"
+                 }, "the check-in window", shown: \.checkIn.opensMinutesBeforeStart),
+        .integer("check_in.closes_minutes_after_end", 120, .integer(0...yearOfMinutes) { closes in
+                     closes < 0
+                         ? "\(closes) would close the check-in window before the meetup ends (before it opens, for a short meetup); give 0 or more minutes after the end"
+                         : "\(closes) minutes is more than a year; give the minutes after the end at which check-in closes"
+                 }, "the check-in window", shown: \.checkIn.closesMinutesAfterEnd),
+        .integer("check_in.code_step_seconds", 30, .integer(30...60) {
+                     "\($0) seconds is outside 30–60: shorter codes expire while being typed, longer ones can be passed on to someone not there"
+                 }, "how often the rotating check-in code changes", shown: \.checkIn.codeStepSeconds),
+        .integer("check_in.max_wrong_attempts", 5, .atLeast(1, "attempt"), "wrong codes before a member is refused `too_many_attempts`",
+                 shown: \.checkIn.maxWrongAttempts),
+        .integer("check_in.retention_days", 7, .atLeast(1, "day", why: "a retried check-in must still find its idempotency key"),
+                 "days check-in idempotency keys and wrong-code counters are kept", shown: \.checkIn.retentionDays),
+    ]
+
+    /// `rewards`: which hold a check-in earns.
+    private static let rewards: [SettingDeclaration] = [
+        .map("rewards.milestones", of: .string, [
+            ("1", .string("jug-gold")), ("10", .string("crimp-silver")), ("25", .string("sloper-emerald")),
+            ("50", .string("pinch-obsidian")), ("100", .string("volume-aurora")),
+        ], "the hold for a member's Nth check-in", shown: { $0.rewards.milestones.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) } }),
+        .map("rewards.streak_milestones", of: .string, [], "weeks in a row → the hold for the check-in that first makes a member's weekly streak that long",
+             shown: { $0.rewards.streakMilestones.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) } }),
+        .map("rewards.rarity_weights", of: .integer, [
+            ("common", .int(60)), ("uncommon", .int(25)), ("rare", .int(12)), ("epic", .int(3)),
+        ], "the weighted pick otherwise", shown: { configuration in
+            configuration.rewards.rarityWeights.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                .map { ($0.key, .int(Int64($0.value))) }
+        }),
+    ]
+
+    /// `render`: image rendering.
+    private static let render: [SettingDeclaration] = [
+        .integer("render.workers", 2, .custom, "render worker threads in `belay serve` and `belay worker`", shown: \.render.workers),
+        .string("render.story_format", "png", .oneOf(BelayConfiguration.StoryFormat.self, refusal: "is not a story format (png or jpeg)"),
+                "the story image as PNG or JPEG", shown: \.render.storyFormat.rawValue),
+        .integer("render.jpeg_quality", 90, .integer(1...100) { "\($0) is not a JPEG quality (1–100)" }, "the story image as PNG or JPEG",
+                 shown: \.render.jpegQuality),
+        .integer("render.max_image_side", 8192, .atLeast(1920, "pixels", why: "the story image is 1080x1920"), "larger artwork is refused",
+                 shown: \.render.maxImageSide),
+        .integer("render.max_decoded_bytes", 67_108_864, .atLeast(1080 * 1920 * 4, "bytes", why: "one decoded 1080x1920 RGBA story image"),
+                 "larger artwork is refused", shown: \.render.maxDecodedBytes),
+        .integer("render.max_attempts", 5, .atLeast(1, "attempt"), "failed renders retry with doubling back-off", shown: \.render.maxAttempts),
+        .integer("render.retry_base_seconds", 30, .atLeast(1, "second"), "failed renders retry with doubling back-off",
+                 shown: \.render.retryBaseSeconds),
+        .flag("render.achievement_line", true,
+              refusal: "is not 1 (stories and share cards lead with the day's achievement, e.g. \"12th check-in\") or 0 (no such line)",
+              "stories and share cards lead with what the day meant", shown: \.render.achievementLine),
+    ]
+
+    /// `backfill`: the scheduled reward backfill.
+    private static let backfill: [SettingDeclaration] = [
+        .string("backfill.daily_at", "", .text { text in
+                    text.isEmpty || BelayConfiguration.TimeOfDay(text) != nil ? nil
+                        : "\(JSONOutput.quoted(text)) is not a time of day HH:MM (00:00–23:59), or \"\" for no daily run"
+                }, "schedule of the backfill inside `belay serve`", shown: { $0.backfill.dailyAt?.description ?? "" }),
+        .integer("backfill.every_minutes", 0, .atLeast(0, "minutes", why: "0 turns the periodic run off"),
+                 "schedule of the backfill inside `belay serve`", shown: \.backfill.everyMinutes),
+        .integer("backfill.jobs", 2, .atLeast(1, "job"), "parallel renders", shown: \.backfill.jobs),
+        .integer("backfill.lease_seconds", 60, .atLeast(1, "second"), "how long a crashed backfill's lease outlives it",
+                 shown: \.backfill.leaseSeconds),
+    ]
+
+    /// `share`: Stories and share events.
+    private static let share: [SettingDeclaration] = [
+        .string("share.instagram_app_id", "", .text(facebookAppID), "Facebook App ID for Stories links", shown: \.share.instagramAppID),
+        .string("share.facebook_app_id", "", .text(facebookAppID), "Facebook App ID for Stories links", shown: \.share.facebookAppID),
+        .string("share.stories_background", "image", .oneOf(
+                    BelayConfiguration.StoriesBackground.self,
+                    refusal: "is neither \"image\" (the gradient as a PNG under the sticker) nor \"colors\" (only the two colours)"),
+                "what Instagram/Facebook Stories get under the sticker", shown: \.share.storiesBackground.rawValue),
+        .integer("share.stories_background_width", 720, storiesBackgroundSide, "size of that background PNG",
+                 shown: \.share.storiesBackgroundWidth),
+        .integer("share.stories_background_height", 1280, storiesBackgroundSide, "size of that background PNG",
+                 shown: \.share.storiesBackgroundHeight),
+        .integer("share.max_events_per_reward", 50, .atLeast(1, "event"), "share events one member may record for one reward",
+                 shown: \.share.maxEventsPerReward),
+        .integer("share.events_retention_days", 400, .atLeast(1, "day", why: "older events are counted per day, so the day in progress must stay"),
+                 "days share events are kept one by one", shown: \.share.eventsRetentionDays),
+    ]
+
+    /// `app_links`: the club's apps.
+    private static let appLinks: [SettingDeclaration] = [
+        .list("app_links.ios_app_ids", item: .eachItem { id in
+                  ConfigurationValidator.isAppleAppID(id) ? nil
+                      : "\(JSONOutput.quoted(id)) is not an app id TEAMID.bundle.id (a 10-character team id, a dot, the bundle id), e.g. \"A1B2C3D4E5.club.belay.app\""
+              }, "so share links open the iOS app", shown: \.appLinks.iosAppIDs),
+        .string("app_links.android_package", "", .text { id in
+                    id.isEmpty || ConfigurationValidator.isAndroidPackage(id) ? nil
+                        : "\(JSONOutput.quoted(id)) is not an Android application id such as club.belay.app"
+                }, "the Android app and its signing certificates' SHA-256", shown: \.appLinks.androidPackage),
+        .list("app_links.android_sha256_fingerprints", item: .eachItem { fingerprint in
+                  ConfigurationValidator.isSHA256Fingerprint(fingerprint.uppercased()) ? nil
+                      : "\(JSONOutput.quoted(fingerprint.uppercased())) is not a SHA-256 certificate fingerprint (32 hex pairs joined by colons, as keytool -list prints it)"
+              }, "the Android app and its signing certificates' SHA-256", shown: \.appLinks.androidSHA256Fingerprints),
+        .string("app_links.app_store_url", "", .httpURLOrEmpty(example: "https://apps.apple.com/app/id1234567890"),
+                "store pages linked from share pages", shown: \.appLinks.appStoreURL),
+        .string("app_links.play_store_url", "", .httpURLOrEmpty(example: "https://play.google.com/store/apps/details?id=club.belay.app"),
+                "store pages linked from share pages", shown: \.appLinks.playStoreURL),
+    ]
+
+    /// `webhooks`: signed webhook delivery.
+    private static let webhooks: [SettingDeclaration] = [
+        .integer("webhooks.workers", 1, .atLeast(1, "worker"), "webhook delivery threads in `belay serve`", shown: \.webhooks.workers),
+        .integer("webhooks.timeout_seconds", 10, .atLeast(1, "second"), "one delivery attempt, connecting included",
+                 shown: \.webhooks.timeoutSeconds),
+        .integer("webhooks.max_attempts", 10, .atLeast(1, "attempt"), "a failed attempt is retried after 10 s, 30 s, 90 s, … (×3 each time)",
+                 shown: \.webhooks.maxAttempts),
+        .integer("webhooks.retry_base_seconds", 10, .atLeast(1, "second"), "a failed attempt is retried after 10 s, 30 s, 90 s, … (×3 each time)",
+                 shown: \.webhooks.retryBaseSeconds),
+        .integer("webhooks.disable_after_hours", 24, .atLeast(1, "hour"), "an endpoint failing this long without one success is disabled",
+                 shown: \.webhooks.disableAfterHours),
+        .integer("webhooks.poll_milliseconds", 250, .atLeast(10, "milliseconds"),
+                 "how often the server looks for events written by other processes", shown: \.webhooks.pollMilliseconds),
+        .flag("webhooks.allow_private_addresses", false,
+              refusal: "is not 0 (refuse loopback, link-local and private addresses) or 1 (allow them, for a receiver on the club's own network)",
+              "`1` lets endpoints be on loopback, link-local or private addresses", shown: \.webhooks.allowPrivateAddresses),
+        .integer("webhooks.retention_days", 30, .atLeast(1, "day", why: "an endpoint's log must show at least its last day"),
+                 "days delivered and given-up deliveries (and then their events) are kept", shown: \.webhooks.retentionDays),
+    ]
+
+    /// `calendar`, `meetups` and `waitlist`.
+    private static let meetups: [SettingDeclaration] = [
+        .integer("calendar.alarm_minutes_before", 60, .integer(0...10_080) {
+                     "\($0) is not a number of minutes from 0 (no reminder) to 10080 (a week before)"
+                 }, "the reminder (`VALARM`) in calendar feeds", shown: \.calendar.alarmMinutesBefore),
+        .string("meetups.created_by", "members", .oneOf(
+                    ["members", "hosts"],
+                    refusal: "is neither \"members\" (any member creates and hosts meetups) nor \"hosts\" (only hosts and admins)"),
+                "who creates meetups", shown: \.meetups.createdBy),
+        .integer("meetups.complete_every_seconds", 60, .atLeast(0, "seconds", why: "0 turns it off"),
+                 "how often `belay serve` marks meetups whose check-in window closed `completed`", shown: \.meetups.completeEverySeconds),
+        .integer("waitlist.claim_minutes", 0, .atLeast(0, "minutes", why: "0 promotes the first waitlisted member at once"),
+                 "`0` promotes the first waitlisted member into a freed place at once", shown: \.waitlist.claimMinutes),
+        .integer("waitlist.cutoff_minutes", 120, .atLeast(0, "minutes"), "from this long before the start no offers are made",
+                 shown: \.waitlist.cutoffMinutes),
+    ]
+
+    /// `accounts`: sign-up and sessions.
+    private static let accounts: [SettingDeclaration] = [
+        .string("accounts.sign_up", "open", .oneOf(
+                    ["open", "invite", "closed"],
+                    refusal: "is not \"open\" (anyone who signs in gets an account), \"invite\" (a first sign-in needs an invite code) or \"closed\" (only accounts an admin made)"),
+                "a first sign-in creates the account (`open`), needs an invite code (`invite`), or is refused unless an admin made the account (`closed`)",
+                shown: \.accounts.signUp),
+        .integer("accounts.access_token_minutes", 60, .atLeast(1, "minute"), "an access token's life", shown: \.accounts.accessTokenMinutes),
+        .integer("accounts.refresh_token_days", 60, .atLeast(1, "day"), "a session ends when its refresh token goes unused this many days",
+                 shown: \.accounts.refreshTokenDays),
+        .integer("accounts.email_code_minutes", 10, .atLeast(1, "minute"), "how long a mailed code and link work",
+                 shown: \.accounts.emailCodeMinutes),
+        .integer("accounts.max_wrong_email_codes", 5, .atLeast(1, "attempt"), "wrong codes that void it", shown: \.accounts.maxWrongEmailCodes),
+        .integer("accounts.recent_sign_in_minutes", 10, .atLeast(1, "minute"), "how fresh a sign-in must be to delete the account",
+                 shown: \.accounts.recentSignInMinutes),
+    ]
+
+    /// `auth`: identity providers.
+    private static let auth: [SettingDeclaration] = [
+        .list("auth.apple.client_ids", item: .none, "the app's bundle ids and Services ids accepted as the token's `aud`",
+              shown: \.auth.apple.clientIDs),
+        .string("auth.apple.jwks_url", "https://appleid.apple.com/auth/keys", .httpURL(example: "https://appleid.apple.com/auth/keys"),
+                "Apple's keys and endpoints", shown: \.auth.apple.jwksURL),
+        .string("auth.apple.team_id", "", .none, "the team's Sign in with Apple key", shown: \.auth.apple.teamID),
+        .string("auth.apple.key_id", "", .none, "the team's Sign in with Apple key", shown: \.auth.apple.keyID),
+        .path("auth.apple.private_key_file", "", .custom, "the team's Sign in with Apple key", shown: \.auth.apple.privateKeyFile),
+        .string("auth.apple.token_url", "https://appleid.apple.com/auth/token", .httpURL(example: "https://appleid.apple.com/auth/token"),
+                "Apple's keys and endpoints", shown: \.auth.apple.tokenURL),
+        .string("auth.apple.revoke_url", "https://appleid.apple.com/auth/revoke", .httpURL(example: "https://appleid.apple.com/auth/revoke"),
+                "Apple's keys and endpoints", shown: \.auth.apple.revokeURL),
+        .list("auth.google.client_ids", item: .none, "the OAuth client ids accepted as `aud`", shown: \.auth.google.clientIDs),
+        .string("auth.google.jwks_url", "https://www.googleapis.com/oauth2/v3/certs", .httpURL(example: "https://www.googleapis.com/oauth2/v3/certs"),
+                "the OAuth client ids accepted as `aud`", shown: \.auth.google.jwksURL),
+    ]
+
+    /// `mail`: outgoing mail over SMTP.
+    private static let mail: [SettingDeclaration] = [
+        .string("mail.smtp_url", "", .text { url in
+                    let parsed = URL(string: url)
+                    let scheme = parsed?.scheme?.lowercased() ?? ""
+                    return url.isEmpty || (["smtp", "smtps"].contains(scheme) && !(parsed?.host ?? "").isEmpty) ? nil
+                        : "\(JSONOutput.quoted(PasswordRedaction.redacted(url))) is not smtps://host:465 or smtp://host:587, or \"\" for no mail"
+                }, "`smtps://host:465` or `smtp://host:587` (STARTTLS)", shown: { PasswordRedaction.redacted($0.mail.smtpURL) }),
+        .string("mail.username", "", .none, "SMTP login and the sender", shown: \.mail.username),
+        // The password is never shown; an empty one stays empty so the output says whether one is set.
+        .string("mail.password", "", .none, "SMTP login and the sender", shown: { $0.mail.password.isEmpty ? "" : "********" }),
+        .string("mail.from", "", .custom, "SMTP login and the sender", shown: \.mail.from),
+        .flag("mail.require_tls", true,
+              refusal: "is not 1 (send only over TLS) or 0 (allow plain SMTP to a relay on this machine)",
+              "`0` allows plain SMTP, for a relay on the same machine", shown: \.mail.requireTLS),
+    ]
+
+    /// `rate_limits`: how much one caller may ask.
+    private static let rateLimits: [SettingDeclaration] = [
+        .integer("rate_limits.auth_per_address_per_minute", 30, .atLeast(0, "requests", why: "0 switches the limit off"),
+                 "requests to `/v1/auth/*` from one client address per minute", shown: \.rateLimits.authPerAddressPerMinute),
+        .integer("rate_limits.auth_per_email_per_hour", 5, .atLeast(0, "messages", why: "0 switches the limit off"),
+                 "sign-in mails to one address per hour", shown: \.rateLimits.authPerEmailPerHour),
+        .integer("rate_limits.writes_per_member_per_minute", 240, .atLeast(0, "requests", why: "0 switches the limit off"),
+                 "changes (POST, PUT, PATCH, DELETE) one member may make per minute", shown: \.rateLimits.writesPerMemberPerMinute),
+        .integer("rate_limits.share_events_per_member_per_minute", 30, .atLeast(0, "requests", why: "0 switches the limit off"),
+                 "share events one member may post per minute", shown: \.rateLimits.shareEventsPerMemberPerMinute),
+        .integer("rate_limits.public_per_address_per_minute", 600, .atLeast(0, "requests", why: "0 switches the limit off"),
+                 "requests to share pages, badge files and hold artwork per client address per minute",
+                 shown: \.rateLimits.publicPerAddressPerMinute),
+    ]
+
+    /// `push`: notices through APNs and FCM.
+    private static let push: [SettingDeclaration] = [
+        .integer("push.reminder_minutes_before", 120, .atLeast(0, "minutes", why: "0 sends no reminders", atMost: 10_080) {
+                     "\($0) minutes is more than a week; give 0 to 10080"
+                 }, "a meetup's reminder goes out this long before it starts", shown: \.push.reminderMinutesBefore),
+        .integer("push.offer_warning_minutes", 5, .atLeast(0, "minutes", why: "0 sends no warning", atMost: 120) {
+                     "\($0) minutes is more than 120; give 0 to 120"
+                 }, "a member holding a waitlist offer is warned this long before it runs out", shown: \.push.offerWarningMinutes),
+        .integer("push.retention_days", 30, .atLeast(1, "day"), "sent notices are deleted after this many days", shown: \.push.retentionDays),
+        .path("push.ca_file", "", .none, "a CA bundle trusted for APNs and FCM instead of the system's", shown: \.push.caFile),
+        .path("push.apns.key_file", "", .custom, "the team's APNs token key (`.p8`)", shown: \.push.apns.keyFile),
+        .string("push.apns.key_id", "", .none, "its 10-character id", shown: \.push.apns.keyID),
+        .string("push.apns.team_id", "", .none, "the team id", shown: \.push.apns.teamID),
+        .string("push.apns.url", "https://api.push.apple.com", .httpURL(example: "https://api.push.apple.com"),
+                "APNs' production and sandbox hosts", shown: \.push.apns.url),
+        .string("push.apns.sandbox_url", "https://api.sandbox.push.apple.com", .httpURL(example: "https://api.sandbox.push.apple.com"),
+                "APNs' production and sandbox hosts", shown: \.push.apns.sandboxURL),
+        .path("push.fcm.service_account_file", "", .none, "the Firebase service account's JSON key", shown: \.push.fcm.serviceAccountFile),
+        .string("push.fcm.url", "https://fcm.googleapis.com", .httpURL(example: "https://fcm.googleapis.com"), "FCM's address",
+                shown: \.push.fcm.url),
+    ]
+
+    /// A Facebook App ID: digits, or empty when not set up.
+    private static let facebookAppID: @Sendable (String) -> String? = { id in
+        id.isEmpty || id.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil
+            : "\(JSONOutput.quoted(id)) is not a Facebook App ID (digits only, from developers.facebook.com), or \"\" when not set up"
+    }
+
+    /// Debian's `fonts-noto-cjk` (its Medium weight comes from `fonts-noto-cjk-extra`),
+    /// `fonts-nanum` and `fonts-noto-core`.
+    private static let debianFallbacks: [String] = {
+        let scripts = ["Arabic", "Hebrew", "Thai", "Devanagari", "Bengali", "Tamil", "Telugu", "Kannada", "Malayalam", "Gujarati",
+                       "Gurmukhi", "Oriya", "Sinhala", "Khmer", "Lao", "Myanmar", "Georgian", "Armenian", "Ethiopic"]
+        var files = ["/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/truetype/nanum/NanumGothic.ttf"]
+        files += scripts.map { "/usr/share/fonts/truetype/noto/NotoSans\($0)-Regular.ttf" }
+        files += ["/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf"]
+        return files
+    }()
+
+    private static let storiesBackgroundSide = SettingCheck.integer(1...4096) {
+        "\($0) px is not a size from 1 to 4096 px (Meta asks for at most 720x1280 at 9:16)"
+    }
+}
