@@ -20,9 +20,14 @@ import Glibc
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date())
-        var settings = DomainSettings(waitlist: WaitlistPolicy(claimMinutes: 30, cutoffMinutes: 60))
-        settings.push = PushPolicy(publicBaseURL: "https://club.example", defaultLocale: .en)
-        settings.push.platforms = [.ios, .android]
+        let settings = BuiltInSettings.domain {
+            $0.waitlist.claimMinutes = 30
+            $0.waitlist.cutoffMinutes = 60
+            $0.push.publicBaseURL = "https://club.example"
+            $0.push.defaultLocale = .en
+            // As if APNs and FCM were configured: devices of both platforms are told.
+            $0.push.platforms = Set(DevicePlatform.allCases)
+        }
         let domain = try DomainServices(pool: pool, clock: clock, settings: settings)
 
         let host = try domain.users.createUser(NewUser(handle: "host1", displayName: "Host", role: .host))

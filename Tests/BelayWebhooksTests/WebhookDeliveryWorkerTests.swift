@@ -37,7 +37,6 @@ import Testing
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let settings = BuiltInSettings.domain { $0.webhooks.batchSize = 4; $0.webhooks.allowPrivateAddresses = true }
-        let policy = settings.webhooks
         let domain = try DomainServices(pool: pool, clock: clock, settings: settings)
         let host = try domain.users.createUser(NewUser(handle: "host", displayName: "Host", role: .host))
         _ = try domain.webhooks.add(url: "https://hooks.example.com/", events: [.meetupCreated], by: .commandLine)
