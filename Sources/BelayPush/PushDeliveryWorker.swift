@@ -21,6 +21,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     private let owner: String
     private let pollSeconds: Double
     private let batchSize: Int
+    private let gatherSeconds: Double
     private let metrics: PushMetrics
     private let log: @Sendable (String) -> Void
     private let outage: OutageLog
@@ -28,19 +29,28 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     /// The worker thread's own schedule of queueing due notices and pruning old ones.
     private var nextSchedule = Deadline(after: 0)
     private var nextPrune = Deadline(after: 60)
+    /// When the next claim may be made: `gatherSeconds` after a batch that was not full.
+    private var nextClaim = Deadline(after: 0)
 
     /// - Parameters:
     ///   - gateways: the push service of each platform configured; notices to a platform
     ///     without one fail with a reason naming the setting.
     ///   - owner: unique to this process, e.g. `host:pid:push`.
+    ///   - gatherSeconds: after a batch that was not full, how long the next claim waits for
+    ///     more. Stickers stored one after another each wake the worker; claimed one at a time,
+    ///     each notice cost the database's one writer two writes (its claim and its outcome)
+    ///     while check-ins queued behind them. Gathered, a burst's notices go out together, at
+    ///     most this much later.
     public init(service: PushService, gateways: [DevicePlatform: any PushGateway], clock: any TimeSource, owner: String,
-                pollSeconds: Double = 0.2, batchSize: Int = 200, metrics: PushMetrics, log: @escaping @Sendable (String) -> Void) {
+                pollSeconds: Double = 0.2, batchSize: Int = 200, gatherSeconds: Double = 0.1, metrics: PushMetrics,
+                log: @escaping @Sendable (String) -> Void) {
         self.service = service
         self.gateways = gateways
         self.clock = clock
         self.owner = owner
         self.pollSeconds = max(0.01, pollSeconds)
         self.batchSize = max(1, batchSize)
+        self.gatherSeconds = max(0, gatherSeconds)
         self.metrics = metrics
         self.log = log
         outage = OutageLog(subject: "push delivery", log: log)
@@ -100,6 +110,8 @@ public final class PushDeliveryWorker: @unchecked Sendable {
                 try service.prune()
                 nextPrune = Deadline(after: 3_600)
             }
+            let gathering = nextClaim.secondsLeft
+            if gathering > 0 { return gathering }
             // A read first: an idle server claims (writes) nothing.
             var due = try service.nextDue()
             if let first = due, first <= clock.now() {
@@ -109,6 +121,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
                     outage.succeeded()
                     return 0
                 }
+                nextClaim = Deadline(after: gatherSeconds)
                 due = try service.nextDue()
             }
             // At least 10 ms: a notice another node is claiming at this moment still reads as due.

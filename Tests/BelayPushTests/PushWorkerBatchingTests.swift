@@ -1,0 +1,68 @@
+import BelayCore
+import BelayDomain
+import BelayPush
+import BelayStorage
+import BelayTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Notices queued one after another (stickers stored one at a time in a burst of check-ins,
+/// each waking the worker) go out in a few batches, not one claim and one record each: every
+/// claim and every record is a write through the database's one writer, which check-ins wait for.
+@Suite struct PushWorkerBatchingTests {
+    /// Counts the batches it is handed and the notices in them.
+    final class CountingGateway: PushGateway, @unchecked Sendable {
+        private let condition = NSCondition()
+        private(set) var batches: [Int] = []
+
+        func send(_ deliveries: [PushDelivery]) -> [PushOutcome] {
+            condition.lock()
+            batches.append(deliveries.count)
+            condition.broadcast()
+            condition.unlock()
+            return deliveries.map { _ in .sent(status: 200) }
+        }
+
+        /// Waits until `notices` were sent in all, at most `timeout` seconds; the batch sizes.
+        func waitForNotices(_ notices: Int, timeout: TimeInterval) -> [Int] {
+            let deadline = Date().addingTimeInterval(timeout)
+            condition.lock()
+            defer { condition.unlock() }
+            while batches.reduce(0, +) < notices && condition.wait(until: deadline) {}
+            return batches
+        }
+    }
+
+    @Test func noticesQueuedOneByOneGoOutTogether() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
+        let settings = BuiltInSettings.domain {
+            $0.push.publicBaseURL = "https://club.example"
+            $0.push.platforms = Set(DevicePlatform.allCases)
+        }
+        let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)
+        let member = try domain.users.createUser(NewUser(handle: "ana", displayName: "Ana"))
+        _ = try domain.push.register(DeviceRegistration(platform: .ios, token: "token-1", appID: "club.belay.app"),
+                                     userID: member.id, sessionID: nil)
+        let gateway = CountingGateway()
+        let worker = PushDeliveryWorker(service: domain.push, gateways: [.ios: gateway], clock: SystemTimeSource(), owner: "test:1:push",
+                                        pollSeconds: 60, gatherSeconds: 0.5, metrics: PushMetrics(registry: MetricsRegistry()), log: { _ in })
+        worker.start()
+        defer { worker.stop() }
+        // Twelve notices, one every 10 ms, each followed by a wake-up, as stored stickers do.
+        for _ in 0..<12 {
+            #expect(try domain.push.queueTest(userID: member.id).count == 1)
+            worker.notify()
+            usleep(10_000)
+        }
+        let batches = gateway.waitForNotices(12, timeout: 20)
+        #expect(batches.reduce(0, +) == 12, "\(batches)")
+        // The first goes at once; those queued while it was gathered follow together.
+        #expect(batches.count <= 3, "\(batches)")
+        #expect(batches.first == 1, "a notice with nothing before it is not held back: \(batches)")
+    }
+}
