@@ -37,17 +37,8 @@ import Glibc
     }
 
     @Test func noticesQueuedOneByOneGoOutTogether() throws {
-        let directory = try TemporaryDirectory()
-        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
-                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        let settings = BuiltInSettings.domain {
-            $0.push.publicBaseURL = "https://club.example"
-            $0.push.platforms = Set(DevicePlatform.allCases)
-        }
-        let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)
-        let member = try domain.users.createUser(NewUser(handle: "ana", displayName: "Ana"))
-        _ = try domain.push.register(DeviceRegistration(platform: .ios, token: "token-1", appID: "club.belay.app"),
-                                     userID: member.id, sessionID: nil)
+        let club = try PushWorkerFixture()
+        let (domain, member) = (club.domain, club.member)
         let gateway = CountingGateway()
         let worker = PushDeliveryWorker(service: domain.push, gateways: [.ios: gateway], clock: SystemTimeSource(), owner: "test:1:push",
                                         pollSeconds: 60, gatherSeconds: 0.5, metrics: PushMetrics(registry: MetricsRegistry()), log: { _ in })

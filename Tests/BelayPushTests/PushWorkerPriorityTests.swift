@@ -35,19 +35,8 @@ import Glibc
     }
 
     @Test func theWorkerSendsFromAThreadAtBackgroundPriorityOnly() throws {
-        let directory = try TemporaryDirectory()
-        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
-                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        let settings = BuiltInSettings.domain {
-            $0.push.publicBaseURL = "https://club.example"
-            $0.push.defaultLocale = .en
-            // As if APNs and FCM were configured: devices of both platforms are told.
-            $0.push.platforms = Set(DevicePlatform.allCases)
-        }
-        let domain = try DomainServices(pool: pool, clock: SystemTimeSource(), settings: settings)
-        let member = try domain.users.createUser(NewUser(handle: "ana", displayName: "Ana"))
-        _ = try domain.push.register(DeviceRegistration(platform: .ios, token: "token-1", appID: "club.belay.app"),
-                                     userID: member.id, sessionID: nil)
+        let club = try PushWorkerFixture()
+        let (domain, member) = (club.domain, club.member)
         #expect(try domain.push.queueTest(userID: member.id).count == 1)
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         let callerPriority = getpriority(which, 0)
