@@ -55,11 +55,8 @@ import Glibc
 
         // The services check the provider and access tokens against the wall clock, so the
         // clients keep the system's; the worker decides what is due and past use on the domain's.
-        let url = "https://127.0.0.1:\(services.tlsPort)"
-        let apns = try APNsClient(settings: APNsSettings(keyFile: services.apnsKeyFile, keyID: services.keyID, teamID: services.teamID,
-                                                         url: url, sandboxURL: url, caFile: services.caFile), clock: SystemTimeSource())
-        let fcm = try FCMClient(settings: FCMSettings(serviceAccountFile: services.serviceAccountFile, url: url, caFile: services.caFile),
-                                clock: SystemTimeSource())
+        let apns = try services.apnsClient(clock: SystemTimeSource())
+        let fcm = try services.fcmClient(clock: SystemTimeSource())
         let worker = PushDeliveryWorker(service: domain.push, gateways: [.ios: apns, .android: fcm], clock: clock, owner: "test:1:push",
                                         pollSeconds: 0.05, metrics: PushMetrics(registry: MetricsRegistry()), log: { _ in })
         worker.start()

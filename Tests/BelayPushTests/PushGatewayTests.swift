@@ -15,16 +15,10 @@ import Testing
                      expiresAt: Date().addingTimeInterval(3_600), attempt: 1, createdAt: Date(), leaseOwner: "test")
     }
 
-    private func apns(_ services: PushServicesProcess, clock: any TimeSource) throws -> APNsClient {
-        try APNsClient(settings: APNsSettings(keyFile: services.apnsKeyFile, keyID: services.keyID, teamID: services.teamID,
-                                              url: "https://127.0.0.1:\(services.tlsPort)", sandboxURL: "https://127.0.0.1:\(services.tlsPort)",
-                                              caFile: services.caFile), clock: clock)
-    }
-
     @Test func aBatchGoesAsStreamsOfOneConnection() throws {
         let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
         let services = try PushServicesProcess(in: directory)
-        let client = try apns(services, clock: SystemTimeSource())
+        let client = try services.apnsClient(clock: SystemTimeSource())
         let outcomes = client.send((1...20).map { delivery("batch\($0)", platform: .ios, id: Int64($0)) })
         #expect(outcomes == Array(repeating: .sent(status: 200), count: 20))
         let again = client.send([delivery("batch21", platform: .ios, id: 21)])
@@ -37,7 +31,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
         let services = try PushServicesProcess(in: directory)
         let clock = ManualTimeSource(Date())
-        let client = try apns(services, clock: clock)
+        let client = try services.apnsClient(clock: clock)
         #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
         clock.advance(by: 40 * 60)
         #expect(client.send([delivery("apns1", platform: .ios)]) == [.sent(status: 200)])
@@ -64,8 +58,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
         let services = try PushServicesProcess(in: directory)
         let clock = ManualTimeSource(Date())
-        let client = try FCMClient(settings: FCMSettings(serviceAccountFile: services.serviceAccountFile, url: "https://127.0.0.1:\(services.tlsPort)",
-                                                         caFile: services.caFile), clock: clock)
+        let client = try services.fcmClient(clock: clock)
         #expect(client.send([delivery("fcm1", platform: .android), delivery("fcm2", platform: .android, id: 2)]) == [.sent(status: 200), .sent(status: 200)])
         #expect(client.send([delivery("fcm1", platform: .android)]) == [.sent(status: 200)])
         #expect(try services.received()["token_grants"] as? Int == 1)
