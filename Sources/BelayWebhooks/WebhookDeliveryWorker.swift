@@ -8,8 +8,9 @@ import Synchronization
 /// events happened, the subjects taking turns), signs and sends them in that order
 /// through the transport, stopping at the first that fails (the rest wait behind it), and
 /// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
-/// until `notify`). Never runs on an HTTP thread. With `lowPriority` the threads run at
-/// `BackgroundThreadPriority` (nice 19), so that on a busy machine requests come first and
+/// until `notify`, and then at least `quietSeconds` since its last look). Never runs on an
+/// HTTP thread. With `lowPriority` the threads run at `BackgroundThreadPriority` (nice 19), so
+/// that on a busy machine requests come first and
 /// deliveries take the CPU left over (their database writes still go through the writer at
 /// its own priority).
 ///
@@ -29,6 +30,8 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     /// One line when the queue cannot be read, one when it can again.
     private let outage: OutageLog
     private let lowPriority: Bool
+    private let quietSeconds: TimeInterval
+    private let looks = Atomic<Int>(0)
     private let condition = NSCondition()
     /// Counts `notify` calls; a thread takes it before looking for work and sleeps only while
     /// it is unchanged.
@@ -42,9 +45,12 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
     ///   - ownerPrefix: unique to this process, e.g. `host:pid`.
     ///   - isGone: whether a lease owner name belongs to a process known to be dead.
     ///   - lowPriority: run the threads at `BackgroundThreadPriority` (nice 19).
+    ///   - quietSeconds: after a look that found nothing due, how long a thread waits before it
+    ///     looks again however often it is notified meanwhile: with an endpoint down, every
+    ///     check-in's commit notifies, and each look is a query.
     public init(service: WebhookService, transport: any WebhookTransport, clock: any TimeSource, threads: Int,
                 ownerPrefix: String, pollSeconds: TimeInterval, isGone: @escaping @Sendable (String) -> Bool,
-                lowPriority: Bool = false, log: @escaping @Sendable (String) -> Void) {
+                lowPriority: Bool = false, quietSeconds: TimeInterval = 0.05, log: @escaping @Sendable (String) -> Void) {
         self.service = service
         self.transport = transport
         self.clock = clock
@@ -53,6 +59,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         self.pollSeconds = max(0.01, pollSeconds)
         self.isGone = isGone
         self.lowPriority = lowPriority
+        self.quietSeconds = max(0, quietSeconds)
         self.log = log
         outage = OutageLog(subject: "webhook delivery", log: log)
     }
@@ -84,6 +91,9 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+
+    /// How many times the threads have looked for due deliveries since the worker was made.
+    public var looksForDueDeliveries: Int { looks.load(ordering: .relaxed) }
 
     /// Stops the threads after the attempts in hand (each bounded by the transport's timeout).
     public func stop() {
@@ -125,6 +135,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
 
             var worked = false
             do {
+                looks.add(1, ordering: .relaxed)
                 if try service.hasDueDelivery() {
                     let batch = try service.claim(owner: owner, limit: service.batchSize)
                     worked = !batch.isEmpty
@@ -139,6 +150,7 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 takeOverDeadOwners()
                 nextTakeOver = Deadline(after: 10)
             }
+            let quiet = Deadline(after: quietSeconds)
             let deadline = Deadline(after: pollSeconds)
             condition.lock()
             sleepers.add(1, ordering: .sequentiallyConsistent)
@@ -146,6 +158,8 @@ public final class WebhookDeliveryWorker: @unchecked Sendable {
                 if !deadline.wait(on: condition) { break }
             }
             sleepers.subtract(1, ordering: .sequentiallyConsistent)
+            // The notifications of the quiet time are answered by one look at its end.
+            while !stopping && quiet.wait(on: condition) {}
             condition.unlock()
         }
     }

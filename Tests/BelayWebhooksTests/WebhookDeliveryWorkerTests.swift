@@ -109,4 +109,42 @@ import Testing
         #expect(priority == BackgroundThreadPriority.niceness)
         #expect(getpriority(which, 0) == callerPriority)
     }
+
+    /// With an endpoint down, every check-in's commit notifies the worker, and each look for due
+    /// deliveries is a query: the notifications of the quiet time after an empty look are
+    /// answered by one look, not one each.
+    @Test func notificationsWhileNothingIsDueCostOneLookPerQuietTime() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
+        let domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
+        let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
+        _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
+        let down = ScriptedTransport(script: [503])
+        func worker(quietSeconds: Double) -> WebhookDeliveryWorker {
+            WebhookDeliveryWorker(service: domain.webhooks, transport: down, clock: clock, threads: 1, ownerPrefix: "test:1",
+                                  pollSeconds: 60, isGone: { _ in false }, quietSeconds: quietSeconds, log: { _ in })
+        }
+        // The endpoint's one delivery failed: it waits for its retry, and nothing is due.
+        #expect(try worker(quietSeconds: 0).deliverDue(owner: "test:1:w").map(\.2) == [.willRetry(at: clock.now().addingTimeInterval(10))])
+
+        func looks(quietSeconds: Double) -> Int {
+            let worker = worker(quietSeconds: quietSeconds)
+            worker.start()
+            let until = Date().addingTimeInterval(0.4)
+            while Date() < until {
+                worker.notify()
+                usleep(1_000)
+            }
+            worker.stop()
+            return worker.looksForDueDeliveries
+        }
+        let quiet = looks(quietSeconds: 0.2)
+        // One look at the start, then at most one per 0.2 s of notifications (and one at the end).
+        #expect(quiet >= 1 && quiet <= 4, "\(quiet) looks")
+        #expect(down.received.withLock { $0.count } == 1, "nothing was sent while the delivery waited for its retry")
+        let eager = looks(quietSeconds: 0)
+        #expect(eager > 2 * quiet, "without a quiet time: \(eager) looks, with one: \(quiet)")
+    }
 }
