@@ -65,6 +65,22 @@ struct TextEngineTests {
         #expect(colourful > 50)
     }
 
+    /// The HTTP layer asks about a meetup's place on every reward it shows: the answers are
+    /// kept, and from any thread a text gets the same answer each time.
+    @Test func fontCoverageAnswersTheSameForATextAskedAgainFromManyThreads() throws {
+        let coverage = try FontCoverage(fonts: BuiltInSettings.render().fonts)
+        let texts = ["강남 \u{13000} Gym", "더클라임 강남점", "Boulder \u{13000}\u{13001} Hall 🧗"]
+        let expected: [[Character]] = [["\u{13000}"], [], ["\u{13000}", "\u{13001}"]]
+        let answers = Mutex<[[Character]]>([])
+        DispatchQueue.concurrentPerform(iterations: 60) { index in
+            let answer = coverage.missingCharacters(in: texts[index % 3], language: "ko")
+            answers.withLock { $0.append(answer) }
+            #expect(answer == expected[index % 3], "\(texts[index % 3])")
+        }
+        #expect(answers.withLock { $0.count } == 60)
+        #expect(coverage.missingCharacters(in: "Gym", language: "en").isEmpty)
+    }
+
     @Test func reportsCharactersNoFontHasInsteadOfDrawingBoxes() throws {
         let engine = try TextEngine(fonts: BuiltInSettings.render().fonts)
         let line = try engine.layout("강남 \u{13000} Gym", style: bold72)
