@@ -88,18 +88,20 @@ enum AttendanceRepository {
         try db.execute("UPDATE attendances SET status = ?, updated_at = ?, offer_expires_at = NULL WHERE id = ?", [status.rawValue, now, id])
     }
 
-    /// What a check-in of the member at the meetup needs besides the attendance: how many
-    /// check-ins the member has elsewhere and the award context. Sent for later, after the
-    /// member's lock (`findLockingForCheckIn`), so that concurrent check-ins of one member count
-    /// each other.
-    static func checkInStanding(meetupID: Int64, memberID: Int64,
-                                in db: Database) throws -> DatabaseAnswer<(checkedInElsewhere: Int, awardContext: RewardRepository.AwardContext)?> {
+    /// What a check-in of the member at the meetup needs besides the attendance, read together:
+    /// how many check-ins the member has elsewhere, the award context and the member's wrong
+    /// codes at the meetup. Sent for later, after the member's lock (`findLockingForCheckIn`),
+    /// so that concurrent check-ins of one member count each other.
+    static func checkInStanding(meetupID: Int64, memberID: Int64, in db: Database) throws
+        -> DatabaseAnswer<(checkedInElsewhere: Int, awardContext: RewardRepository.AwardContext, wrongCodes: CheckInRepository.WrongCodes?)?> {
         try db.queryLater("""
             SELECT (SELECT count(*) FROM attendances other
                     WHERE other.member_id = ?2 AND other.status = 'checked_in' AND other.meetup_id <> ?1) AS checked_in_elsewhere,
-                   \(RewardRepository.awardContextColumns(attendanceID: "(SELECT a.id FROM attendances a WHERE a.meetup_id = ?1 AND a.member_id = ?2)"))
+                   \(RewardRepository.awardContextColumns(attendanceID: "(SELECT a.id FROM attendances a WHERE a.meetup_id = ?1 AND a.member_id = ?2)")),
+                   \(CheckInRepository.wrongCodesColumns(meetupID: "?1", memberID: "?2"))
             """, [meetupID, memberID]) {
-            (checkedInElsewhere: try $0.get("checked_in_elsewhere", as: Int.self), awardContext: try RewardRepository.decodeAwardContext($0))
+            (checkedInElsewhere: try $0.get("checked_in_elsewhere", as: Int.self), awardContext: try RewardRepository.decodeAwardContext($0),
+             wrongCodes: try CheckInRepository.decodeWrongCodes($0))
         }.map(\.first)
     }
 

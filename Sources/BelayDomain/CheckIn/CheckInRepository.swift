@@ -3,11 +3,21 @@ import Foundation
 
 /// SQL for check-in attempts and idempotency keys.
 enum CheckInRepository {
-    /// The member's wrong codes at the meetup, sent for later (see `Database.queryLater`).
-    static func attempts(meetupID: Int64, memberID: Int64, in db: Database) throws -> DatabaseAnswer<(count: Int, lastWrongAt: Date)?> {
-        try db.queryLater("SELECT wrong_attempts, last_wrong_at FROM check_in_attempts WHERE meetup_id = ? AND member_id = ?",
-                          [meetupID, memberID]) { (count: try $0.get("wrong_attempts", as: Int.self), lastWrongAt: try $0.get("last_wrong_at", as: Date.self)) }
-            .map(\.first)
+    /// A member's wrong codes at a meetup: how many, and when the last was entered.
+    typealias WrongCodes = (count: Int, lastWrongAt: Date)
+
+    /// Columns `wrong_attempts` and `last_wrong_at` of the member's wrong codes at the meetup
+    /// (both NULL when there are none), for a read that selects them with others.
+    static func wrongCodesColumns(meetupID: String, memberID: String) -> String {
+        """
+        (SELECT wrong_attempts FROM check_in_attempts WHERE meetup_id = \(meetupID) AND member_id = \(memberID)) AS wrong_attempts,
+        (SELECT last_wrong_at FROM check_in_attempts WHERE meetup_id = \(meetupID) AND member_id = \(memberID)) AS last_wrong_at
+        """
+    }
+
+    static func decodeWrongCodes(_ row: Row) throws -> WrongCodes? {
+        guard let count = try row.get("wrong_attempts", as: Int?.self), let last = try row.get("last_wrong_at", as: Date?.self) else { return nil }
+        return (count: count, lastWrongAt: last)
     }
 
     static func recordWrongAttempt(meetupID: Int64, memberID: Int64, count: Int, at now: Date, in db: Database) throws {

@@ -121,10 +121,6 @@ public final class CheckInService: Sendable {
         let locked = try AttendanceRepository.findLockingForCheckIn(meetupID: request.meetupID, memberID: request.memberID, in: db)
         let actorKey = actor.userID ?? 0
         let seenKey = try request.idempotencyKey.map { try CheckInRepository.idempotencyRecord(actorID: actorKey, key: $0, in: db) }
-        var wrongCodes: DatabaseAnswer<(count: Int, lastWrongAt: Date)?>?
-        if case .code = request.proof {
-            wrongCodes = try CheckInRepository.attempts(meetupID: request.meetupID, memberID: request.memberID, in: db)
-        }
         let standing = try AttendanceRepository.checkInStanding(meetupID: request.meetupID, memberID: request.memberID, in: db)
 
         let found = try locked.get()
@@ -181,7 +177,7 @@ public final class CheckInService: Sendable {
 
         if case let .code(code) = request.proof {
             var wrong = 0
-            let attempts = try wrongCodes?.get() ?? nil
+            let attempts = try standing.get()?.wrongCodes
             if let attempts {
                 let lockedUntil = attempts.lastWrongAt.addingTimeInterval(Double(policy.lockoutMinutes) * 60)
                 if attempts.count >= policy.maxWrongAttempts {
