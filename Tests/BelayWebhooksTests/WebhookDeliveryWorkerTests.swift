@@ -88,14 +88,20 @@ import Testing
         }
     }
 
-    @Test func aLowPriorityWorkerSendsFromThreadsAtBackgroundPriorityOnly() throws {
-        let directory = try TemporaryDirectory()
+    /// A club with one webhook endpoint and its `webhook.test` event waiting to be sent.
+    static func clubWithATestEventQueued(in directory: TemporaryDirectory) throws -> (DomainServices, ManualTimeSource) {
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
         let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
         let domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
         _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
+        return (domain, clock)
+    }
+
+    @Test func aLowPriorityWorkerSendsFromThreadsAtBackgroundPriorityOnly() throws {
+        let directory = try TemporaryDirectory()
+        let (domain, clock) = try Self.clubWithATestEventQueued(in: directory)
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         let callerPriority = getpriority(which, 0)
         let transport = PriorityRecordingTransport()
@@ -115,12 +121,7 @@ import Testing
     /// answered by one look, not one each.
     @Test func notificationsWhileNothingIsDueCostOneLookPerQuietTime() throws {
         let directory = try TemporaryDirectory()
-        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
-                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
-        let domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
-        let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
-        _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
+        let (domain, clock) = try Self.clubWithATestEventQueued(in: directory)
         let down = ScriptedTransport(script: [503])
         func worker(quietSeconds: Double) -> WebhookDeliveryWorker {
             WebhookDeliveryWorker(service: domain.webhooks, transport: down, clock: clock, threads: 1, ownerPrefix: "test:1",
