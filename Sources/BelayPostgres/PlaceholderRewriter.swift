@@ -28,6 +28,19 @@ final class PlaceholderRewriter: Sendable {
     }
 
     static func rewriteUncachedWithParameters(_ sql: String) -> Rewritten {
+        let (text, used) = placeholdersReplaced(in: sql) { "$\($0)" }
+        return Rewritten(sql: text, usedParameters: used)
+    }
+
+    /// `sql` with its placeholders numbered explicitly and moved up by `offset` (`?` and `?2`
+    /// become `?4` and `?5` for an offset of 3), so that it can share one statement with another
+    /// statement's first `offset` arguments.
+    static func renumbered(_ sql: String, after offset: Int) -> String {
+        placeholdersReplaced(in: sql) { "?\($0 + offset)" }.sql
+    }
+
+    /// `sql` with each placeholder replaced by `replacement(number)`, and the numbers used.
+    private static func placeholdersReplaced(in sql: String, by replacement: (Int) -> String) -> (sql: String, used: Set<Int>) {
         let characters = Array(sql.unicodeScalars)
         var output = String.UnicodeScalarView()
         var highest = 0
@@ -61,12 +74,12 @@ final class PlaceholderRewriter: Sendable {
                 if digits == 0 { number = highest + 1 }
                 highest = max(highest, number)
                 used.insert(number)
-                output.append(contentsOf: "$\(number)".unicodeScalars)
+                output.append(contentsOf: replacement(number).unicodeScalars)
             default:
                 output.append(character)
                 index += 1
             }
         }
-        return Rewritten(sql: String(output), usedParameters: used)
+        return (String(output), used)
     }
 }

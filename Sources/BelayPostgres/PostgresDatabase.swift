@@ -70,6 +70,7 @@ public final class PostgresDatabase: Database {
         // opens again for the rest of the write.
         let pipelining = connection.isPipelining
         if pipelining {
+            try sendHeldChange()
             connection.exitPipelineMode()
             if let failure = takeLaterFailure() { throw failure }
         }
@@ -135,6 +136,8 @@ public final class PostgresDatabase: Database {
     private var laterFailure: (any Error)?
     /// The first error of a statement the writer sent around the writes (`BEGIN`, `COMMIT`).
     private var commandFailure: DatabaseError?
+    /// A change waiting to travel with the next one (`executeWithNextChange`).
+    private var heldChange: (sql: String, arguments: [any DatabaseValueConvertible])?
 
     public func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                               _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
@@ -165,6 +168,39 @@ public final class PostgresDatabase: Database {
         }
     }
 
+    public func executeWithNextChange(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
+        guard connection.isPipelining else { return try execute(sql, arguments) }
+        try sendHeldChange()
+        heldChange = (sql, arguments)
+    }
+
+    /// Sends the held change on its own, if any.
+    private func sendHeldChange() throws {
+        guard let held = heldChange else { return }
+        heldChange = nil
+        try send(held.sql, held.arguments) { [unowned self] result in
+            guard case let .failure(error) = result else { return }
+            noteLaterFailure(error, databaseError(error, sql: held.sql))
+        }
+    }
+
+    /// `sql` with the held change as its first data-modifying `WITH`, and their arguments; nil
+    /// when nothing is held or `sql` is not itself a change (it might read what the held one
+    /// changes).
+    private func withHeldChange(_ sql: String, _ arguments: [any DatabaseValueConvertible])
+        -> (sql: String, arguments: [any DatabaseValueConvertible])? {
+        guard let held = heldChange else { return nil }
+        let start = sql.drop { $0.isWhitespace }
+        let keyword = start.prefix { $0.isLetter }.uppercased()
+        guard ["INSERT", "UPDATE", "DELETE", "WITH"].contains(keyword),
+              keyword != "WITH" || !start.dropFirst(4).drop(while: { $0.isWhitespace }).uppercased().hasPrefix("RECURSIVE") else { return nil }
+        heldChange = nil
+        let change = "belay_change AS (\(PlaceholderRewriter.renumbered(held.sql, after: 0)))"
+        let rest = PlaceholderRewriter.renumbered(String(start), after: held.arguments.count)
+        let combined = keyword == "WITH" ? "WITH \(change), " + rest.dropFirst(4).drop { $0.isWhitespace } : "WITH \(change) " + rest
+        return (combined, held.arguments + arguments)
+    }
+
     /// Keeps the first real failure; statements the server skipped after it only repeat it.
     private func noteLaterFailure(_ error: PostgresError, _ named: any Error) {
         guard laterFailure == nil, error.kind != .pipelineAborted else { return }
@@ -179,12 +215,21 @@ public final class PostgresDatabase: Database {
     /// Reads every answer owed (one round trip) and throws the first failure of a statement
     /// sent for later, as its sender named it.
     private func readAnswers() throws {
+        try sendHeldChange()
         connection.flush()
         if let failure = takeLaterFailure() { throw failure }
     }
 
+    /// Sends one statement; a held change travels in it when it is a change itself, and is
+    /// sent before it otherwise.
     private func send(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                       deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
+        var sql = sql, arguments = arguments
+        if let combined = withHeldChange(sql, arguments) {
+            (sql, arguments) = combined
+        } else {
+            try sendHeldChange()
+        }
         let bound = BoundStatement(sql, arguments)
         do {
             try connection.send(bound.sql, typed: bound.values, nullTypes: bound.nullTypes, deliver: deliver)
@@ -216,6 +261,7 @@ public final class PostgresDatabase: Database {
     ///   own `DatabaseError` (a commit refused for a conflict).
     func endWrite(sending commands: [String], leavingPipeline: Bool) throws {
         do {
+            try sendHeldChange()
             try sendCommands(commands)
         } catch let error as PostgresError {
             throw databaseError(error, sql: commands.joined(separator: "; "))
@@ -235,6 +281,7 @@ public final class PostgresDatabase: Database {
     /// Reads whatever is owed, forgetting its errors (a write being rolled back), and leaves
     /// pipeline mode.
     func settle() {
+        heldChange = nil
         connection.exitPipelineMode()
         laterFailure = nil
         commandFailure = nil
@@ -248,6 +295,7 @@ public final class PostgresDatabase: Database {
         if !connection.isPipelining {
             do { try connection.enterPipelineMode() } catch let error as PostgresError { throw databaseError(error, sql: command) }
         }
+        heldChange = nil
         connection.flush()
         laterFailure = nil
         commandFailure = nil

@@ -58,6 +58,15 @@ public protocol Database: AnyObject {
     /// - Throws: `DatabaseError` when it cannot be sent; on SQLite, what the statement meets.
     func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                       failure: (@Sendable (DatabaseError) -> any Error)?) throws
+
+    /// Sends one `INSERT`, `UPDATE` or `DELETE` whose rows nobody reads, like `executeLater`,
+    /// to travel inside the write's next data-modifying statement sent for later where the
+    /// engine can (on PostgreSQL as a data-modifying `WITH` of it: one statement fewer for the
+    /// server). Both then run on one snapshot, so the statement it travels with must not read
+    /// what this one changes; any other statement sent meanwhile sends it on its own first, so
+    /// everything else sees it as `executeLater` would have. An error it meets fails the write.
+    /// - Throws: `DatabaseError` when it cannot be sent; on SQLite, what the statement meets.
+    func executeWithNextChange(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws
 }
 
 extension Database {
@@ -75,6 +84,11 @@ extension Database {
         } catch let error as DatabaseError {
             throw failure?(error) ?? error
         }
+    }
+
+    /// Runs the statement at once: the engine does not pipeline.
+    public func executeWithNextChange(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
+        try executeLater(sql, arguments, failure: nil)
     }
 
     /// `executeLater` for a statement whose errors mean nothing more than themselves.

@@ -20,4 +20,10 @@ import Testing
                     == "SELECT '?', \"a?b\" FROM t -- why?\nWHERE x = $1")
         #expect(PlaceholderRewriter.rewriteUncached("SELECT 'it''s ?' WHERE y = ?") == "SELECT 'it''s ?' WHERE y = $1")
     }
+
+    @Test func renumberingMovesEveryPlaceholderUpAndLeavesQuotedTextAlone() {
+        #expect(PlaceholderRewriter.renumbered("UPDATE t SET a = ?, b = '?' WHERE id = ?", after: 3) == "UPDATE t SET a = ?4, b = '?' WHERE id = ?5")
+        #expect(PlaceholderRewriter.renumbered("VALUES (?2, ?1, ?)", after: 6) == "VALUES (?8, ?7, ?9)")
+        #expect(PlaceholderRewriter.renumbered("SELECT 1", after: 2) == "SELECT 1")
+    }
 }

@@ -284,6 +284,53 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT count(*) FROM kept", as: Int64.self) } == 2)
     }
 
+    /// A change sent with the next travels inside the next change as a data-modifying `WITH`
+    /// (one statement: both see the snapshot from before either), is sent on its own before
+    /// anything else, and fails its write like any statement sent for later.
+    @Test func aChangeSentWithTheNextTravelsInsideItAndIsSentAloneBeforeAnythingElse() throws {
+        let store = try store(writers: 1)
+        try store.write { db in
+            try db.execute("CREATE TABLE counted (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)")
+            try db.execute("CREATE TABLE seen (n BIGINT PRIMARY KEY)")
+            try db.execute("INSERT INTO counted VALUES (1, 0)")
+        }
+        func seen() throws -> [Int64] { try store.read { try $0.query("SELECT n FROM seen ORDER BY n") { try $0.get("n", as: Int64.self) } } }
+        func counted() throws -> Int64? { try store.read { try $0.scalar("SELECT n FROM counted WHERE id = 1", as: Int64.self) } }
+
+        // Together: the insert reads the count as it was before the update.
+        let before = store.writeRoundTrips
+        let inserted = try store.lockedWrite { db -> [Int64] in
+            try db.executeWithNextChange("UPDATE counted SET n = ? WHERE id = ?", [5, 1])
+            return try db.queryLater("INSERT INTO seen SELECT n + ?1 FROM counted WHERE id = 1 RETURNING n", [100]) { try $0.get("n", as: Int64.self) }.get()
+        }
+        #expect(inserted == [100])
+        #expect(try counted() == 5)
+        #expect(store.writeRoundTrips - before == 2, "one for the statement read, one for the commit")
+
+        // A read in between is sent after the change, on its own, and sees it.
+        let read = try store.lockedWrite { db -> Int64? in
+            try db.executeWithNextChange("UPDATE counted SET n = ? WHERE id = ?", [9, 1])
+            let n = try db.queryLater("SELECT n FROM counted WHERE id = ?", [1]) { try $0.get("n", as: Int64.self) }
+            try db.executeLater("INSERT INTO seen VALUES (?)", [200])
+            return try n.get().first
+        }
+        #expect(read == 9)
+        // Nothing after it: it goes with the commit.
+        try store.lockedWrite { db in try db.executeWithNextChange("UPDATE counted SET n = n + 1 WHERE id = ?", [1]) }
+        #expect(try counted() == 10)
+        #expect(try seen() == [100, 200])
+
+        // Its failure fails its write, and nothing of the write is kept.
+        #expect {
+            try store.lockedWrite { db in
+                try db.executeWithNextChange("INSERT INTO seen VALUES (?)", [100])
+                try db.executeLater("UPDATE counted SET n = ? WHERE id = ?", [50, 1])
+            }
+        } throws: { error in (error as? DatabaseError)?.isUniqueConstraintViolation == true }
+        #expect(try counted() == 10)
+        #expect(try seen() == [100, 200])
+    }
+
     @Test func betweenAWritesRoundTripsTheServerWaitsIdleInTransaction() throws {
         // So that idle_in_transaction_session_timeout frees the locks of a node that vanished
         // between them, as it did before writes were pipelined.

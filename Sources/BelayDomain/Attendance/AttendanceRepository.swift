@@ -105,13 +105,14 @@ enum AttendanceRepository {
         }.map(\.first)
     }
 
-    /// Checks `attendance` in as check-in number `number` of its member, sent for later (see
-    /// `Database.executeLater`).
+    /// Checks `attendance` in as check-in number `number` of its member, sent to travel with the
+    /// check-in's next change (see `Database.executeWithNextChange`: the reward, the render job
+    /// and the webhook event read nothing of the attendance row).
     /// - Returns: the attendance as it reads once written.
     static func markCheckedIn(_ attendance: Attendance, number: Int, at instant: Date, method: CheckInMethod, by actorID: Int64?,
                               now: Date, in db: Database) throws -> Attendance {
         // A checked-in attendance has no waitlist position and no offer.
-        try db.executeLater("""
+        try db.executeWithNextChange("""
             UPDATE attendances SET status = 'checked_in', checked_in_at = ?, check_in_method = ?, checked_in_by = ?,
                                    updated_at = ?, check_in_number = ?
             WHERE id = ?
