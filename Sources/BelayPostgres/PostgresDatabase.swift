@@ -161,7 +161,9 @@ public final class PostgresDatabase: Database {
         guard connection.isPipelining else {
             do { return try execute(sql, arguments) } catch let error as DatabaseError { throw failure?(error) ?? error }
         }
-        try send(sql, arguments) { [unowned self] result in
+        // A statement whose errors the write names must not carry a held change: its error would
+        // be named as the statement's own.
+        try send(sql, arguments, carryingHeldChange: failure == nil) { [unowned self] result in
             guard case let .failure(error) = result else { return }
             let named = databaseError(error, sql: sql)
             noteLaterFailure(error, failure?(named) ?? named)
@@ -171,7 +173,14 @@ public final class PostgresDatabase: Database {
     public func executeWithNextChange(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
         guard connection.isPipelining else { return try execute(sql, arguments) }
         try sendHeldChange()
+        // Only a plain change can be a data-modifying WITH of another statement.
+        guard ["INSERT", "UPDATE", "DELETE"].contains(Self.leadingKeyword(sql)) else { return try executeLater(sql, arguments) }
         heldChange = (sql, arguments)
+    }
+
+    /// The first word of `sql`, in capitals.
+    private static func leadingKeyword(_ sql: some StringProtocol) -> String {
+        sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
     }
 
     /// Sends the held change on its own, if any.
@@ -191,9 +200,9 @@ public final class PostgresDatabase: Database {
         -> (sql: String, arguments: [any DatabaseValueConvertible])? {
         guard let held = heldChange else { return nil }
         let start = sql.drop { $0.isWhitespace }
-        let keyword = start.prefix { $0.isLetter }.uppercased()
+        let keyword = Self.leadingKeyword(start)
         guard ["INSERT", "UPDATE", "DELETE", "WITH"].contains(keyword),
-              keyword != "WITH" || !start.dropFirst(4).drop(while: { $0.isWhitespace }).uppercased().hasPrefix("RECURSIVE") else { return nil }
+              keyword != "WITH" || Self.leadingKeyword(start.dropFirst(4)) != "RECURSIVE" else { return nil }
         heldChange = nil
         let change = "belay_change AS (\(PlaceholderRewriter.renumbered(held.sql, after: 0)))"
         let rest = PlaceholderRewriter.renumbered(String(start), after: held.arguments.count)
@@ -220,12 +229,12 @@ public final class PostgresDatabase: Database {
         if let failure = takeLaterFailure() { throw failure }
     }
 
-    /// Sends one statement; a held change travels in it when it is a change itself, and is
-    /// sent before it otherwise.
-    private func send(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+    /// Sends one statement; a held change travels in it when it is a change itself (and
+    /// `carryingHeldChange`), and is sent before it otherwise.
+    private func send(_ sql: String, _ arguments: [any DatabaseValueConvertible], carryingHeldChange: Bool = true,
                       deliver: @escaping (Result<PostgresTypedResult, PostgresError>) -> Void) throws {
         var sql = sql, arguments = arguments
-        if let combined = withHeldChange(sql, arguments) {
+        if carryingHeldChange, let combined = withHeldChange(sql, arguments) {
             (sql, arguments) = combined
         } else {
             try sendHeldChange()

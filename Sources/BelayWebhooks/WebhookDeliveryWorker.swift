@@ -10,9 +10,8 @@ import Synchronization
 /// records the results in one transaction; when nothing is due it waits `pollSeconds` (or
 /// until `notify`, and then at least `quietSeconds` since its last look). Never runs on an
 /// HTTP thread. With `lowPriority` the threads run at `BackgroundThreadPriority` (nice 19), so
-/// that on a busy machine requests come first and
-/// deliveries take the CPU left over (their database writes still go through the writer at
-/// its own priority).
+/// that on a busy machine requests come first and deliveries take the CPU left over (their
+/// database writes still go through the writer at its own priority).
 ///
 /// Threading: `start` and `stop` come from one owner thread; `notify` from any thread.
 /// Each worker thread has its own lease-owner name, `<ownerPrefix>:webhook-<n>`, so a

@@ -329,6 +329,16 @@ import Testing
         } throws: { error in (error as? DatabaseError)?.isUniqueConstraintViolation == true }
         #expect(try counted() == 10)
         #expect(try seen() == [100, 200])
+
+        // A statement whose errors the write names never carries it: its error stays its own.
+        struct Named: Error {}
+        #expect {
+            try store.lockedWrite { db in
+                try db.executeWithNextChange("INSERT INTO seen VALUES (?)", [200])
+                try db.executeLater("UPDATE counted SET n = ? WHERE id = ?", [60, 1], failure: { _ in Named() })
+            }
+        } throws: { error in (error as? DatabaseError)?.isUniqueConstraintViolation == true }
+        #expect(try counted() == 10)
     }
 
     @Test func betweenAWritesRoundTripsTheServerWaitsIdleInTransaction() throws {
