@@ -3,18 +3,32 @@ import Synchronization
 /// Rewrites the repositories' SQLite-style placeholders (`?`, and `?N` for a numbered one)
 /// into PostgreSQL's `$N`, leaving quoted text, quoted names and comments alone. A `?`
 /// after `?N` is numbered N+1, as SQLite numbers it. Statements are few and reused, so each
-/// text is rewritten once.
+/// text is rewritten once, and each pair of a held change and the statement it travels in is
+/// merged once.
 final class PlaceholderRewriter: Sendable {
     static let shared = PlaceholderRewriter()
 
     /// A statement in PostgreSQL's placeholders, with the parameter numbers it uses (SQLite
-    /// accepts arguments for numbers a statement skips; the server needs a type for them).
+    /// accepts arguments for numbers a statement skips; the server needs a type for them), and
+    /// whether a change can travel inside it.
     struct Rewritten: Sendable {
         let sql: String
         let usedParameters: Set<Int>
+        /// A plain `INSERT`, `UPDATE` or `DELETE`: it can be a data-modifying `WITH` of another.
+        let isPlainChange: Bool
+        /// A change (plain, or a `WITH` that is not `RECURSIVE`): another change can be its first
+        /// data-modifying `WITH`.
+        let canCarryChange: Bool
+    }
+
+    private struct MergeKey: Hashable {
+        let change: String
+        let changeArguments: Int
+        let carrier: String
     }
 
     private let cache = Mutex<[String: Rewritten]>([:])
+    private let merges = Mutex<[MergeKey: String]>([:])
 
     func rewrite(_ sql: String) -> Rewritten {
         if let known = cache.withLock({ $0[sql] }) { return known }
@@ -23,13 +37,39 @@ final class PlaceholderRewriter: Sendable {
         return rewritten
     }
 
+    /// `carrier` with `change` as its first data-modifying `WITH` (`belay_change`), in `?N`
+    /// placeholders numbered so that the change's `changeArguments` arguments come first;
+    /// nil when `carrier` cannot carry a change (see `Rewritten.canCarryChange`).
+    func merged(_ change: String, changeArguments: Int, into carrier: String) -> String? {
+        guard rewrite(carrier).canCarryChange else { return nil }
+        let key = MergeKey(change: change, changeArguments: changeArguments, carrier: carrier)
+        if let known = merges.withLock({ $0[key] }) { return known }
+        let start = carrier.drop { $0.isWhitespace }
+        let with = "belay_change AS (\(Self.renumbered(change, after: 0)))"
+        let rest = Self.renumbered(String(start), after: changeArguments)
+        let combined = Self.leadingKeyword(start) == "WITH"
+            ? "WITH \(with), " + rest.dropFirst(4).drop { $0.isWhitespace }
+            : "WITH \(with) " + rest
+        merges.withLock { $0[key] = combined }
+        return combined
+    }
+
+    /// The first word of `sql`, in capitals.
+    private static func leadingKeyword(_ sql: some StringProtocol) -> String {
+        sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+    }
+
     static func rewriteUncached(_ sql: String) -> String {
         rewriteUncachedWithParameters(sql).sql
     }
 
     static func rewriteUncachedWithParameters(_ sql: String) -> Rewritten {
         let (text, used) = placeholdersReplaced(in: sql) { "$\($0)" }
-        return Rewritten(sql: text, usedParameters: used)
+        let start = sql.drop { $0.isWhitespace }
+        let keyword = leadingKeyword(start)
+        let isPlainChange = ["INSERT", "UPDATE", "DELETE"].contains(keyword)
+        let isWith = keyword == "WITH" && leadingKeyword(start.dropFirst(4)) != "RECURSIVE"
+        return Rewritten(sql: text, usedParameters: used, isPlainChange: isPlainChange, canCarryChange: isPlainChange || isWith)
     }
 
     /// `sql` with its placeholders numbered explicitly and moved up by `offset` (`?` and `?2`

@@ -101,12 +101,22 @@ public final class PostgresDatabase: Database {
             }
         }
         lastChanges = result.affectedRows
-        return wantRows ? Self.rows(result, sql: sql) : []
+        return wantRows ? rows(result, sql: sql) : []
     }
 
-    private static func rows(_ result: PostgresTypedResult, sql: String) -> [RowValues] {
+    /// Each statement's row layout, made at its first rows: a statement's columns are the same
+    /// every time it runs.
+    private var layouts: [String: RowLayout] = [:]
+
+    private func rows(_ result: PostgresTypedResult, sql: String) -> [RowValues] {
         guard !result.rows.isEmpty else { return [] }
-        let layout = RowLayout(columns: result.columns, sql: sql)
+        let layout: RowLayout
+        if let known = layouts[sql], known.columns == result.columns {
+            layout = known
+        } else {
+            layout = RowLayout(columns: result.columns, sql: sql)
+            layouts[sql] = layout
+        }
         return result.rows.map { RowValues(layout: layout, values: $0) }
     }
 
@@ -146,7 +156,7 @@ public final class PostgresDatabase: Database {
         try send(sql, arguments) { [unowned self] result in
             switch result {
             case let .success(rows):
-                answer.answer(Result { try Self.rows(rows, sql: sql).map { try read(Row(values: $0)) } })
+                answer.answer(Result { try self.rows(rows, sql: sql).map { try read(Row(values: $0)) } })
             case let .failure(error):
                 let failure = databaseError(error, sql: sql)
                 answer.answer(.failure(failure))
@@ -174,13 +184,8 @@ public final class PostgresDatabase: Database {
         guard connection.isPipelining else { return try execute(sql, arguments) }
         try sendHeldChange()
         // Only a plain change can be a data-modifying WITH of another statement.
-        guard ["INSERT", "UPDATE", "DELETE"].contains(Self.leadingKeyword(sql)) else { return try executeLater(sql, arguments) }
+        guard PlaceholderRewriter.shared.rewrite(sql).isPlainChange else { return try executeLater(sql, arguments) }
         heldChange = (sql, arguments)
-    }
-
-    /// The first word of `sql`, in capitals.
-    private static func leadingKeyword(_ sql: some StringProtocol) -> String {
-        sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
     }
 
     /// Sends the held change on its own, if any.
@@ -198,15 +203,10 @@ public final class PostgresDatabase: Database {
     /// changes).
     private func withHeldChange(_ sql: String, _ arguments: [any DatabaseValueConvertible])
         -> (sql: String, arguments: [any DatabaseValueConvertible])? {
-        guard let held = heldChange else { return nil }
-        let start = sql.drop { $0.isWhitespace }
-        let keyword = Self.leadingKeyword(start)
-        guard ["INSERT", "UPDATE", "DELETE", "WITH"].contains(keyword),
-              keyword != "WITH" || Self.leadingKeyword(start.dropFirst(4)) != "RECURSIVE" else { return nil }
+        guard let held = heldChange,
+              let combined = PlaceholderRewriter.shared.merged(held.sql, changeArguments: held.arguments.count, into: sql)
+        else { return nil }
         heldChange = nil
-        let change = "belay_change AS (\(PlaceholderRewriter.renumbered(held.sql, after: 0)))"
-        let rest = PlaceholderRewriter.renumbered(String(start), after: held.arguments.count)
-        let combined = keyword == "WITH" ? "WITH \(change), " + rest.dropFirst(4).drop { $0.isWhitespace } : "WITH \(change) " + rest
         return (combined, held.arguments + arguments)
     }
 

@@ -18,6 +18,8 @@ public final class RowValues {
 public final class RowLayout: Sendable {
     /// The statement, for messages.
     public let sql: String
+    /// The column names in the order of the SELECT list.
+    public let columns: [String]
     /// The position of each column by name; -1 marks a name two columns share.
     public let columnIndices: [String: Int]
     /// How many columns a row has.
@@ -32,6 +34,7 @@ public final class RowLayout: Sendable {
             indices[name] = indices[name] == nil ? column : -1
         }
         columnIndices = indices
+        self.columns = columns
         columnCount = columns.count
         self.sql = sql
     }
