@@ -162,7 +162,7 @@ extension SettingDeclaration {
                 shown: { PasswordRedaction.redacted($0.database.url) }),
         .integer("database.max_connections", 8, .atLeast(1, "connection"), "PostgreSQL connections one process keeps open at most for reads",
                  shown: \.database.maxConnections),
-        .integer("database.writer_connections", 4, .atLeast(1, "connection"), "PostgreSQL connections one process writes on, each with its thread",
+        .integer("database.writer_connections", 2, .atLeast(1, "connection"), "PostgreSQL connections one process writes on, each with its thread",
                  shown: \.database.writerConnections),
         .integer("database.statement_timeout_ms", 5000, .atLeast(0, "milliseconds", why: "0 sets no limit"),
                  "the longest one statement may run on PostgreSQL", shown: \.database.statementTimeoutMilliseconds),
