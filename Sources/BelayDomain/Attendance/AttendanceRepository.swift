@@ -22,13 +22,11 @@ enum AttendanceRepository {
     }
 
     /// The member's attendance at the meetup with the meetup's essentials, for a check-in (a
-    /// locked write), in one statement: on PostgreSQL the attendance's row and the member's
-    /// are locked until the commit, so one member's check-ins, here or at other meetups, wait
-    /// for each other and count each other (check-in numbers, milestones, wrong attempts).
-    /// Nil when the member has not joined (or the meetup does not exist).
-    /// The attendance with its meetup, locking the attendance and the member's row (so that
-    /// one member's check-ins, here and at other meetups, take turns), sent for later (see
-    /// `Database.queryLater`): statements sent after it run once the locks are held.
+    /// locked write), in one statement sent for later (see `Database.queryLater`): on
+    /// PostgreSQL the attendance's row and the member's are locked until the commit, so one
+    /// member's check-ins, here or at other meetups, take turns and count each other (check-in
+    /// numbers, milestones, wrong attempts), and statements sent after it run once the locks
+    /// are held. Nil when the member has not joined (or the meetup does not exist).
     static func findLockingForCheckIn(meetupID: Int64, memberID: Int64,
                                       in db: Database) throws -> DatabaseAnswer<(attendance: Attendance, meetup: MeetupRepository.Essentials)?> {
         try db.queryLater("""
