@@ -23,7 +23,7 @@ public final class RowLayout: Sendable {
     /// The position of each column by name; -1 marks a name two columns share.
     public let columnIndices: [String: Int]
     /// How many columns a row has.
-    public let columnCount: Int
+    public var columnCount: Int { columns.count }
 
     /// - Parameters:
     ///   - columns: the names in the order of the SELECT list.
@@ -35,7 +35,6 @@ public final class RowLayout: Sendable {
         }
         columnIndices = indices
         self.columns = columns
-        columnCount = columns.count
         self.sql = sql
     }
 }
