@@ -38,6 +38,12 @@ public struct DomainServices: Sendable {
     public let push: PushService
     /// Front-desk kiosk links showing a meetup's check-in code.
     public let kiosks: KioskService
+    /// Gyms, their colour circuits and managers.
+    public let gyms: GymService
+    /// The problems on gyms' walls.
+    public let problems: ProblemService
+    /// What members climbed: ticks, logbooks and summaries.
+    public let logbook: LogbookService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -70,6 +76,9 @@ public struct DomainServices: Sendable {
         invites = InviteService(pool: pool, clock: clock)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
+        gyms = GymService(pool: pool, clock: clock)
+        problems = ProblemService(pool: pool, clock: clock)
+        logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

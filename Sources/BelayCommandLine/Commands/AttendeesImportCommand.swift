@@ -1,5 +1,6 @@
 import Foundation
 import BelayArguments
+import BelayCore
 import BelayDomain
 
 extension AttendeesCommand {
@@ -72,7 +73,12 @@ extension AttendeesCommand {
         /// Reads and checks every row; nothing is written when any row is wrong.
         /// - Throws: `CommandLineError.failure` listing every problem with its line.
         private static func rows(_ text: String, meetup: Meetup, services: ClubServices, now: Date) throws -> [Row] {
-            let records = try CSVReader.records(text)
+            let records: [CSVReader.Record]
+            do {
+                records = try CSVReader.records(text)
+            } catch let error as CSVSyntaxError {
+                throw CommandLineError.failure(error.message)
+            }
             guard let header = records.first else { throw CommandLineError.failure("The CSV file is empty; it needs a header row with a handle column.") }
             let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let handleColumn = names.firstIndex(of: "handle") else {

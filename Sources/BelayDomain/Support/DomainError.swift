@@ -15,6 +15,9 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case sessionNotFound = "session_not_found"
     case inviteNotFound = "invite_not_found"
     case deviceNotFound = "device_not_found"
+    case gymNotFound = "gym_not_found"
+    case problemNotFound = "problem_not_found"
+    case tickNotFound = "tick_not_found"
 
     // Input.
     case invalidInput = "invalid_input"
@@ -72,6 +75,12 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case badCode = "bad_code"
     case tooManyAttempts = "too_many_attempts"
     case idempotencyKeyReused = "idempotency_key_reused"
+
+    // The logbook.
+    /// A problem set file has rows that cannot be read: nothing of it was written.
+    case invalidProblemSet = "invalid_problem_set"
+    /// An import file has rows that cannot be read: nothing of it was written.
+    case invalidImport = "invalid_import"
 
     // Render jobs.
     case leaseLost = "lease_lost"

@@ -43,6 +43,19 @@ public struct TextRule: Sendable {
     public static let shareTarget = TextRule(field: "target", noun: "A target", lengths: 0...100)
     public static let shareError = TextRule(field: "error", noun: "An error text", lengths: 0...2_000, allowsLineBreaks: true)
 
+    public static let gymName = TextRule(field: "name", noun: "A gym name", lengths: 1...100)
+    public static let gymAddress = TextRule(field: "address", noun: "An address", lengths: 0...500, allowsLineBreaks: true)
+    public static let gymWebsite = TextRule(field: "website", noun: "A website", lengths: 0...500)
+    public static let levelName = TextRule(field: "levels.name", noun: "A level name", lengths: 1...40)
+    public static let problemWall = TextRule(field: "wall", noun: "A wall", lengths: 1...60)
+    public static let problemHoldColour = TextRule(field: "hold_colour", noun: "A hold colour", lengths: 1...30)
+    public static let problemName = TextRule(field: "name", noun: "A problem name", lengths: 0...100)
+    public static let problemSetter = TextRule(field: "setter", noun: "A setter", lengths: 0...100)
+    public static let clientTickID = TextRule(field: "client_tick_id", noun: "A client tick id", lengths: 1...64)
+    public static let tickNote = TextRule(field: "note", noun: "A note", lengths: 0...2_000, allowsLineBreaks: true)
+    public static let tickRouteName = TextRule(field: "route_name", noun: "A route name", lengths: 0...200)
+    public static let tickCrag = TextRule(field: "crag", noun: "A crag", lengths: 0...200)
+
     /// Checks `text` against the rule.
     /// - Throws: `DomainError` `invalid_input` naming the field: a control character (with
     ///   its code point and position) or a length outside `lengths`.

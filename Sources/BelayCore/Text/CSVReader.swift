@@ -1,20 +1,24 @@
 import Foundation
-import BelayArguments
 
 /// Reads CSV (RFC 4180): fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold commas, quotes (doubled) and line breaks. A UTF-8 byte order mark at the
 /// start is skipped (spreadsheets write one).
-enum CSVReader {
+public enum CSVReader {
     /// One record and the line it starts on (from 1).
-    struct Record {
-        let line: Int
-        let fields: [String]
+    public struct Record: Sendable {
+        public let line: Int
+        public let fields: [String]
+
+        public init(line: Int, fields: [String]) {
+            self.line = line
+            self.fields = fields
+        }
     }
 
     /// Every record, blank lines left out.
-    /// - Throws: `CommandLineError.failure` for a quote that is never closed or text after a
-    ///   closing quote, naming the line.
-    static func records(_ text: String) throws -> [Record] {
+    /// - Throws: `CSVSyntaxError` for a quote that is never closed or text after a closing
+    ///   quote, naming the line.
+    public static func records(_ text: String) throws -> [Record] {
         var scalars = Array(text.unicodeScalars)
         if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
         var records: [Record] = []
@@ -61,15 +65,23 @@ enum CSVReader {
                     quoted = true
                 default:
                     if wasQuoted {
-                        throw CommandLineError.failure("Line \(line) of the CSV has text after a closing quote; a quoted field ends at its quote (write \"\" for a quote inside it).")
+                        throw CSVSyntaxError(line: line, message: "Line \(line) of the CSV has text after a closing quote; a quoted field ends at its quote (write \"\" for a quote inside it).")
                     }
                     field.append(scalar)
                 }
             }
             index += 1
         }
-        if quoted { throw CommandLineError.failure("Line \(recordLine) of the CSV opens a quote that is never closed.") }
+        if quoted { throw CSVSyntaxError(line: recordLine, message: "Line \(recordLine) of the CSV opens a quote that is never closed.") }
         if !field.isEmpty || !fields.isEmpty { endRecord() }
         return records
     }
+}
+
+/// CSV that cannot be read as records: the line it happened on and what to fix.
+public struct CSVSyntaxError: Error, CustomStringConvertible, Sendable {
+    public let line: Int
+    public let message: String
+
+    public var description: String { message }
 }

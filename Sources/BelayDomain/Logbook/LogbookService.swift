@@ -1,0 +1,207 @@
+import BelayCore
+import BelayStorage
+import Foundation
+
+/// What each member climbed: ticks logged one at a time or as an offline batch, edited and
+/// deleted by their climber, listed as a logbook and summed as a summary, each seen only by
+/// those its visibility allows.
+public final class LogbookService: Sendable {
+    private let pool: any DatabaseStore
+    private let clock: any TimeSource
+    private let checkIn: CheckInPolicy
+    private let clubTimeZone: TimeZone
+
+    /// Ticks one batch may carry.
+    public static let maximumBatch = 200
+
+    public init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone) {
+        self.pool = pool
+        self.clock = clock
+        self.checkIn = checkInPolicy
+        self.clubTimeZone = clubTimeZone
+    }
+
+    /// Logs one tick; a tick with a `client_tick_id` the member used before is not logged
+    /// again, and the first one is answered.
+    /// - Throws: `DomainError`: `invalid_input` naming the field, `problem_not_found`, `gym_not_found`.
+    public func log(_ tick: NewTick, memberID: Int64) throws -> TickBatchOutcome {
+        let outcome = try logBatch([tick], memberID: memberID)[0]
+        if case let .refused(error) = outcome { throw error }
+        return outcome
+    }
+
+    /// Logs up to `maximumBatch` ticks in one transaction and answers each: created, a
+    /// duplicate of one logged before (by `client_tick_id`; a retried batch records nothing
+    /// twice), or refused with its reason (the others are logged all the same).
+    /// - Throws: `DomainError.invalidInput` (`ticks`) for an empty or too large batch, or
+    ///   one naming a `client_tick_id` twice; `storage_failure`.
+    public func logBatch(_ ticks: [NewTick], memberID: Int64) throws -> [TickBatchOutcome] {
+        guard (1...Self.maximumBatch).contains(ticks.count) else {
+            throw DomainError.invalid("ticks", "A batch has 1 to \(Self.maximumBatch) ticks (got \(ticks.count)); send the rest in another")
+        }
+        var seen = Set<String>()
+        for tick in ticks where !seen.insert(tick.clientTickID).inserted {
+            throw DomainError.invalid("ticks", "The batch names client_tick_id `\(tick.clientTickID.prefix(64))` twice; give every tick its own")
+        }
+        let now = clock.now()
+        let checkIn = checkIn, zone = clubTimeZone
+        return try domainCall {
+            try pool.write { db in
+                let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+                return try ticks.map { tick -> TickBatchOutcome in
+                    if let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) {
+                        return .duplicate(earlier)
+                    }
+                    let resolved: ResolvedTick
+                    do {
+                        resolved = try ResolvedTick(tick, memberID: memberID, preferences: preferences, checkIn: checkIn,
+                                                    clubTimeZone: zone, now: now, in: db)
+                    } catch let error as DomainError where error.reason != .storageFailure {
+                        return .refused(error)
+                    }
+                    guard let id = try TickRepository.insertIfNew(resolved, userID: memberID, now: now, in: db),
+                          let stored = try TickRepository.find(id: id, in: db) else {
+                        guard let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) else {
+                            throw DatabaseError.misuse("A tick neither written nor found for client_tick_id \(tick.clientTickID)")
+                        }
+                        return .duplicate(earlier)
+                    }
+                    return .created(stored)
+                }
+            }
+        }
+    }
+
+    /// Changes what a member may change of their own tick: style, attempts, note, stars,
+    /// felt grade and visibility (members left nil stay; `note: .some(nil)` removes it).
+    /// - Throws: `DomainError`: `tick_not_found` (also for another member's), `invalid_input`.
+    public func update(tickID: Int64, memberID: Int64, style: TickStyle?, attempts: Int?, note: String??, stars: Int??,
+                       feltGrade: String??, visibility: TickVisibility?) throws -> Tick {
+        let now = clock.now()
+        let checkIn = checkIn, zone = clubTimeZone
+        return try domainCall {
+            try pool.write { db in
+                let current = try Self.requireOwn(tickID, memberID: memberID, in: db)
+                // The edited tick is checked by the same rules as a new one.
+                let draft = NewTick(clientTickID: current.clientTickID, problemID: nil, gymID: nil, level: nil,
+                                    discipline: current.discipline, grade: GradeTable.name(of: current.range.lowest, in: GradeScale.displayScales(for: current.range.axis)[0]),
+                                    gradeScale: GradeScale.displayScales(for: current.range.axis)[0], style: style ?? current.style,
+                                    attempts: attempts ?? (style == nil ? current.attempts : nil), climbedAt: current.climbedAt,
+                                    note: note ?? current.note, stars: stars ?? current.stars, feltGrade: feltGrade ?? current.feltGrade,
+                                    visibility: visibility ?? current.visibility)
+                let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+                let checked = try ResolvedTick(draft, memberID: memberID, preferences: preferences, checkIn: checkIn, clubTimeZone: zone,
+                                               now: max(now, current.climbedAt), in: db)
+                try TickRepository.update(id: tickID, style: checked.style, attempts: checked.attempts, note: checked.note, stars: checked.stars,
+                                          feltGrade: checked.feltGrade, feltScore: checked.feltScore, visibility: checked.visibility, now: now, in: db)
+                guard let updated = try TickRepository.find(id: tickID, in: db) else {
+                    throw DomainError(.tickNotFound, "Tick \(tickID) is gone")
+                }
+                return updated
+            }
+        }
+    }
+
+    /// Deletes a member's own tick.
+    /// - Throws: `DomainError.tickNotFound` (also for another member's).
+    public func delete(tickID: Int64, memberID: Int64) throws {
+        try domainCall {
+            try pool.write { db in
+                _ = try Self.requireOwn(tickID, memberID: memberID, in: db)
+                try TickRepository.delete(id: tickID, in: db)
+            }
+        }
+    }
+
+    /// A member's ticks that `viewerID` may see (all of them for the member themself, else
+    /// the public and members-only ones), newest day first.
+    /// - Throws: `DomainError`: `user_not_found`, `invalid_cursor`, `invalid_input` (`limit`).
+    public func logbook(memberID: Int64, viewerID: Int64, filter: TickFilter, limit: Int, cursor: String?) throws -> Page<Tick> {
+        let limit = try validatedLimit(limit, maximum: 200)
+        let after = try cursor.map { text -> (day: String, id: Int64) in
+            let position = try Cursor.decode(text, list: "logbook")
+            return (CalendarDay(Date(timeIntervalSince1970: TimeInterval(position.key) * 86_400), in: .gmt).description, position.id)
+        }
+        let ticks = try domainCall {
+            try pool.read { db -> [Tick] in
+                try Self.requireUser(memberID, in: db)
+                return try TickRepository.list(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID), filter: filter,
+                                               after: after, limit: limit + 1, in: db)
+            }
+        }
+        var next: String?
+        if ticks.count > limit, let last = ticks.prefix(limit).last, let day = CalendarDay(last.climbedOn) {
+            next = Cursor(list: "logbook", key: Int64(day.daysSinceEpoch), id: last.id).encoded
+        }
+        return Page(items: Array(ticks.prefix(limit)), nextCursor: next)
+    }
+
+    /// A member's climbing from `from` (nil: from the start) to `to` (nil: today in the
+    /// club's zone), as `viewerID` may see it, in the viewer's scales.
+    /// - Throws: `DomainError`: `user_not_found`, `invalid_input` (`from`, `to`).
+    public func summary(memberID: Int64, viewerID: Int64, from: String?, to: String?) throws -> LogbookSummary {
+        for (field, day) in [("from", from), ("to", to)] {
+            if let day, CalendarDay(day) == nil { throw DomainError.invalid(field, "A day is YYYY-MM-DD, such as 2026-11-29 (got `\(day.prefix(20))`)") }
+        }
+        let today = CalendarDay(clock.now(), in: clubTimeZone).description
+        let end = to ?? today
+        if let from, from > end { throw DomainError.invalid("from", "The period starts (\(from)) after it ends (\(end))") }
+        return try domainCall {
+            try pool.read { db in
+                try Self.requireUser(memberID, in: db)
+                let preferences = try TickRepository.preferences(userID: viewerID, in: db) ?? LogbookPreferences()
+                let ticks = try TickRepository.list(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID),
+                                                    filter: TickFilter(to: end), after: nil, limit: Int.max / 2, in: db)
+                return LogbookSummary.make(ticks: ticks, from: from, to: end, preferences: preferences)
+            }
+        }
+    }
+
+    /// The ticks climbed at a meetup that `viewerID` may see.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func meetupTicks(meetupID: Int64, viewerID: Int64) throws -> [Tick] {
+        try domainCall {
+            try pool.read { db in
+                guard try MeetupRepository.find(id: meetupID, in: db) != nil else {
+                    throw DomainError(.meetupNotFound, "No meetup has id \(meetupID)")
+                }
+                let all = try TickRepository.list(meetupID: meetupID, visibilities: TickVisibility.allCases, in: db)
+                return all.filter { $0.userID == viewerID || $0.visibility != .private }
+            }
+        }
+    }
+
+    /// The member's scales and default visibility (the defaults until they choose).
+    public func preferences(memberID: Int64) throws -> LogbookPreferences {
+        try domainCall { try pool.read { db in try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences() } }
+    }
+
+    /// Saves the member's choice; a scale of the wrong axis is refused.
+    /// - Throws: `DomainError.invalidInput` (`boulder_scale`, `route_scale`).
+    public func setPreferences(_ preferences: LogbookPreferences, memberID: Int64) throws -> LogbookPreferences {
+        guard GradeScale.displayScales(for: .boulder).contains(preferences.boulderScale) else {
+            throw DomainError.invalid("boulder_scale", "Boulders are shown in v or font (got \(preferences.boulderScale.rawValue))")
+        }
+        guard GradeScale.displayScales(for: .route).contains(preferences.routeScale) else {
+            throw DomainError.invalid("route_scale", "Routes are shown in yds or french (got \(preferences.routeScale.rawValue))")
+        }
+        let now = clock.now()
+        try domainCall { try pool.write { db in try TickRepository.savePreferences(preferences, userID: memberID, now: now, in: db) } }
+        return preferences
+    }
+
+    static func visibilities(of memberID: Int64, to viewerID: Int64) -> [TickVisibility] {
+        memberID == viewerID ? TickVisibility.allCases : [.public, .members]
+    }
+
+    private static func requireUser(_ id: Int64, in db: Database) throws {
+        guard try UserRepository.find(id: id, in: db) != nil else { throw DomainError(.userNotFound, "No member has id \(id)") }
+    }
+
+    private static func requireOwn(_ tickID: Int64, memberID: Int64, in db: Database) throws -> Tick {
+        guard let tick = try TickRepository.find(id: tickID, in: db), tick.userID == memberID else {
+            throw DomainError(.tickNotFound, "You have no tick with id \(tickID); GET /v1/me/logbook lists yours")
+        }
+        return tick
+    }
+}
