@@ -89,6 +89,7 @@ public struct APIRoutes: Sendable {
         registerWaitlistRoutes(on: authenticated)
         registerHostTaskRoutes(on: authenticated)
         registerKioskRoutes(public: publicPages, authenticated: authenticated)
+        registerLogbookRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

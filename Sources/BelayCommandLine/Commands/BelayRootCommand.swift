@@ -29,6 +29,8 @@ struct BelayRootCommand: ParsableCommand {
         AttendeesCommand.self,
         RewardsCommand.self,
         HoldsCommand.self,
+        GymsCommand.self,
+        LogbookCommand.self,
         StatsCommand.self,
         WebhooksCommand.self,
         RenderCommand.self,

@@ -103,6 +103,16 @@ public enum GradeTable {
         return low == high ? low : "\(low)–\(high)"
     }
 
+    /// `range` as a member reading `scale` sees it: a grade of a scale (`V5`, whose scores
+    /// straddle `6c` and `6c+`) shows as the one grade its lowest score has (`6c`); a colour
+    /// level or a slash grade shows as the grades at its ends (`V4–V5`).
+    public static func display(_ range: GradeRange, from original: GradeScale?, in scale: GradeScale) -> String {
+        if let original, let table = grades[original], table.contains(where: { $0.lowest == range.lowest && $0.highest == range.highest }) {
+            return name(of: range.lowest, in: scale)
+        }
+        return name(of: range, in: scale)
+    }
+
     /// The band of a score, after the source's thresholds (`GradeBands.ts`: boulders 50, 60 and
     /// 72, routes 54, 67.5 and 82.5 for intermediate, advanced and expert).
     public static func band(of score: Int, on axis: GradeAxis) -> GradeBand {

@@ -100,7 +100,7 @@ public struct LogbookSummary: Sendable {
             let scale = preferences.scale(axis)
             var steps: [String: (range: GradeRange, sends: Int, flashes: Int, colours: Set<String?>)] = [:]
             for tick in topped {
-                let step = Self.step(of: tick.range, in: scale)
+                let step = tick.levelPosition == nil ? Self.step(of: tick.range.lowest, in: scale) ?? tick.range : tick.range
                 let name = GradeTable.name(of: step, in: scale)
                 var entry = steps[name] ?? (step, 0, 0, [])
                 if tick.style == .flash { entry.flashes += 1 } else { entry.sends += 1 }
@@ -123,11 +123,8 @@ public struct LogbookSummary: Sendable {
         return LogbookSummary(from: from, to: to, sessions: sessions, axes: axes, personalBests: bests.reversed(), sessionsPerWeek: perWeek)
     }
 
-    /// A standard grade stays one step; a level's range is shown as it is (`V4–V5`).
-    private static func step(of range: GradeRange, in scale: GradeScale) -> GradeRange {
-        let low = GradeTable.range(of: GradeTable.name(of: range.lowest, in: scale), in: scale)
-        let high = GradeTable.range(of: GradeTable.name(of: range.highest, in: scale), in: scale)
-        guard let low, let high else { return range }
-        return low == high ? low : low.union(high)
+    /// The grade of `scale` that holds `score`, as one pyramid step.
+    private static func step(of score: Int, in scale: GradeScale) -> GradeRange? {
+        GradeTable.range(of: GradeTable.name(of: score, in: scale), in: scale)
     }
 }

@@ -136,4 +136,11 @@ public struct ProblemSetOutcome: Sendable, Hashable {
     /// Rows naming a problem the gym already has.
     public let unchanged: Int
     public let dryRun: Bool
+
+    public init(rows: Int, added: Int, unchanged: Int, dryRun: Bool) {
+        self.rows = rows
+        self.added = added
+        self.unchanged = unchanged
+        self.dryRun = dryRun
+    }
 }

@@ -1,0 +1,221 @@
+import BelayCore
+import BelayDomain
+import BelayHTTP
+
+extension OpenAPIDocument {
+    /// Gyms, problems, ticks and logbooks.
+    static let logbookOperations: [OpenAPIOperation] = {
+        typealias Answer = OpenAPIOperation.Answer
+        func ok(_ description: String, _ schema: String) -> Answer { Answer(status: 200, description: description, schema: Schema.ref(schema)) }
+        let day: JSONValue = ["type": "string", "format": "date", "description": "A day, YYYY-MM-DD."]
+        let logbookFilters: [JSONValue] = [
+            OpenAPIOperation.query("gym_id", Schema.id(), "Only ticks at this gym."),
+            OpenAPIOperation.query("meetup_id", Schema.id(), "Only ticks climbed at this meetup."),
+            OpenAPIOperation.query("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue)), "Only this discipline."),
+            OpenAPIOperation.query("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue)), "Only this style."),
+            OpenAPIOperation.query("grade_min", Schema.string, "Only ticks at least this hard: a grade of any scale (`V4`, `6b+`, `5.11a`); its axis picks boulders or routes."),
+            OpenAPIOperation.query("grade_max", Schema.string, "Only ticks at most this hard, a grade of the same axis as `grade_min`."),
+            OpenAPIOperation.query("from", day, "Only ticks climbed on or after this day (in the gym's zone)."),
+            OpenAPIOperation.query("to", day, "Only ticks climbed on or before this day."),
+            OpenAPIOperation.limit(50, 200), OpenAPIOperation.cursor,
+        ]
+        let summaryQuery: [JSONValue] = [
+            OpenAPIOperation.query("period", Schema.enumeration(SummaryPeriod.allCases.map(\.rawValue)),
+                                   "The last 7, 30 or 365 days up to today in the club's zone, or `all`; instead of `from`/`to`."),
+            OpenAPIOperation.query("from", day, "The first day of the period (default: the first tick)."),
+            OpenAPIOperation.query("to", day, "The last day of the period (default: today in the club's zone)."),
+        ]
+        let visibility = "A tick shows to its climber always, to other members of this server when it is `public` or `members`, and never otherwise; `private` ticks are left out of everyone else's logbooks, summaries and meetup lists."
+        return [
+            OpenAPIOperation(method: .get, path: "/v1/gyms", operationID: "listGyms", summary: "Gyms, by name or nearest first.", tag: "logbook",
+                             queryParameters: [
+                                OpenAPIOperation.query("q", Schema.string, "Only gyms whose name, in any locale, contains this text (case-insensitive)."),
+                                OpenAPIOperation.query("near", ["type": "string", "pattern": "^-?[0-9.]+,-?[0-9.]+$"],
+                                                       "`LAT,LON` in degrees: nearest gyms first, each with `distance_km`, one page without a cursor."),
+                                OpenAPIOperation.limit(20, 100), OpenAPIOperation.cursor,
+                             ],
+                             answers: [ok("A page of gyms.", "GymList")], problems: [400]),
+            OpenAPIOperation(method: .post, path: "/v1/gyms", operationID: "createGym", summary: "Add a gym (admins).", tag: "logbook",
+                             description: "Boulders and routes are each graded on a standard scale or by the gym's own colour circuit (`circuit`, with its levels easiest first, each covering a range of a standard grade).",
+                             requestBody: "GymRequest", answers: [Answer(status: 201, description: "The gym.", schema: Schema.ref("Gym"))],
+                             problems: [400, 403, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/gyms/{id}", operationID: "getGym", summary: "One gym with its colour circuits.", tag: "logbook",
+                             answers: [ok("The gym; level grades are shown in the caller's scales.", "Gym")], problems: [400, 404]),
+            OpenAPIOperation(method: .patch, path: "/v1/gyms/{id}", operationID: "updateGym", summary: "Change a gym (its managers and admins).", tag: "logbook",
+                             description: "Members left out stay as they are; `null` removes `address`, `country`, `location` or `website`; a circuit given replaces the old one (ticks keep the grade and colour they were logged with).",
+                             requestBody: "GymRequest", answers: [ok("The changed gym.", "Gym")], problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/gyms/{id}/managers", operationID: "listGymManagers", summary: "A gym's managers (its managers and admins).",
+                             tag: "logbook", answers: [ok("The managers.", "CohostList")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .put, path: "/v1/gyms/{id}/managers/{user_id}", operationID: "addGymManager",
+                             summary: "Make a member a manager of the gym (admins; twice is harmless).", tag: "logbook",
+                             answers: [ok("The managers.", "CohostList")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .delete, path: "/v1/gyms/{id}/managers/{user_id}", operationID: "removeGymManager",
+                             summary: "Take a member's manager role on the gym away (admins).", tag: "logbook",
+                             answers: [ok("The managers.", "CohostList")], problems: [400, 403, 404]),
+            OpenAPIOperation(method: .get, path: "/v1/gyms/{id}/problems", operationID: "listProblems", summary: "The problems on a gym's walls.", tag: "logbook",
+                             queryParameters: [
+                                OpenAPIOperation.query("on", day, "The problems up on this day instead of now (retired ones included if they were still up)."),
+                                OpenAPIOperation.query("wall", Schema.string, "Only this wall (case-insensitive)."),
+                                OpenAPIOperation.query("grade", Schema.string, "Only problems whose grade overlaps this one: a grade or level of the gym's, or a grade of any scale."),
+                                OpenAPIOperation.limit(50, 200), OpenAPIOperation.cursor,
+                             ],
+                             answers: [ok("A page of problems.", "ProblemList")], problems: [400, 404, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/gyms/{id}/problems", operationID: "addProblem", summary: "Add a problem (the gym's managers and admins).", tag: "logbook",
+                             description: "`grade` is a grade of the gym's scale for the discipline, or a level of its circuit (by name in any locale, position or colour). The same problem twice is added once.",
+                             requestBody: "ProblemRequest", answers: [Answer(status: 201, description: "The problem.", schema: Schema.ref("Problem"))],
+                             problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/gyms/{id}/problem-sets", operationID: "importProblemSet",
+                             summary: "Add a whole set from CSV (the gym's managers and admins).", tag: "logbook",
+                             description: "`csv` holds one problem a row: `wall, colour, grade, set_on[, name, setter]`, the header optional. The whole file is checked first; on any error nothing is written and 422 `invalid_problem_set` lists every row's error with its `line` in `rows`. Problems already there are left alone, so the same file twice changes nothing. `dry_run` checks and counts without writing.",
+                             requestBody: "ProblemSetRequest",
+                             answers: [Answer(status: 201, description: "Problems were added.", schema: Schema.ref("ProblemSetOutcome")),
+                                       ok("A dry run, or a file whose problems were all there already.", "ProblemSetOutcome")],
+                             problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/gyms/{id}/retirements", operationID: "retireWall",
+                             summary: "Retire a wall's current set (the gym's managers and admins).", tag: "logbook",
+                             description: "Every problem up on the wall is marked removed on `on` (today in the gym's zone by default); problems stay for the ticks that name them.",
+                             requestBody: "RetireWallRequest", answers: [ok("How many were retired.", "Retirement")], problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/me/ticks", operationID: "logTick", summary: "Log a climb.", tag: "logbook",
+                             description: "A tick names a problem (`problem_id`), a gym's level or grade (`gym_id` with `level` or `grade`), or an outdoor climb (`grade` with `grade_scale`). Its grade and colour are kept as they were. A tick climbed by a member checked in to a meetup, inside its check-in window, belongs to that meetup. `client_tick_id` makes logging idempotent: the same id again answers 200 with the first tick. \(visibility)",
+                             requestBody: "TickRequest",
+                             answers: [Answer(status: 201, description: "Logged.", schema: Schema.ref("Tick")), ok("Logged before with this `client_tick_id`: the first tick.", "Tick")],
+                             problems: [400, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .post, path: "/v1/me/ticks:batch", operationID: "logTicks", summary: "Log up to 200 climbs at once (offline logging).", tag: "logbook",
+                             description: "Every tick is answered in order: `created`, `duplicate` (its `client_tick_id` was logged before: a retried batch records nothing twice) or `refused` with the reason; refusals do not stop the others.",
+                             requestBody: "TickBatchRequest", answers: [ok("One result per tick.", "TickBatchResult")], problems: [400, 413, 415, 422]),
+            OpenAPIOperation(method: .patch, path: "/v1/me/ticks/{id}", operationID: "updateTick", summary: "Change one of the caller's ticks.", tag: "logbook",
+                             description: "Style, attempts, note, stars, felt grade and visibility; what was climbed stays. `null` removes `note`, `stars` or `felt_grade`.",
+                             requestBody: "UpdateTickRequest", answers: [ok("The tick.", "Tick")], problems: [400, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .delete, path: "/v1/me/ticks/{id}", operationID: "deleteTick", summary: "Delete one of the caller's ticks.", tag: "logbook",
+                             answers: [Answer(status: 204, description: "Deleted.", schema: nil)], problems: [400, 404]),
+            OpenAPIOperation(method: .get, path: "/v1/me/logbook", operationID: "myLogbook", summary: "The caller's ticks, newest day first.", tag: "logbook",
+                             queryParameters: logbookFilters, answers: [ok("A page of ticks.", "TickList")], problems: [400]),
+            OpenAPIOperation(method: .get, path: "/v1/members/{id}/logbook", operationID: "memberLogbook", summary: "Another member's ticks that the caller may see.",
+                             tag: "logbook", description: visibility, queryParameters: logbookFilters, answers: [ok("A page of ticks.", "TickList")], problems: [400, 404]),
+            OpenAPIOperation(method: .get, path: "/v1/me/logbook/summary", operationID: "myLogbookSummary", summary: "The caller's climbing over a period.", tag: "logbook",
+                             description: "Sessions (a day at a gym or crag: sends, flashes, attempts, hardest), a grade pyramid per axis in the caller's scales (sends and flashes apart), the hardest send and flash, the personal bests that fell in the period (a send or flash harder than every one before it), and sessions a week.",
+                             queryParameters: summaryQuery, answers: [ok("The summary.", "LogbookSummary")], problems: [400, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/members/{id}/logbook/summary", operationID: "memberLogbookSummary",
+                             summary: "Another member's climbing over a period, from the ticks the caller may see.", tag: "logbook",
+                             queryParameters: summaryQuery, answers: [ok("The summary.", "LogbookSummary")], problems: [400, 404, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/me/logbook/preferences", operationID: "logbookPreferences", summary: "The caller's grade scales and default visibility.",
+                             tag: "logbook", answers: [ok("The preferences (v, yds and members until chosen).", "LogbookPreferences")]),
+            OpenAPIOperation(method: .put, path: "/v1/me/logbook/preferences", operationID: "setLogbookPreferences", summary: "Choose grade scales and default visibility.",
+                             tag: "logbook", requestBody: "LogbookPreferences", answers: [ok("The preferences.", "LogbookPreferences")], problems: [400, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/ticks", operationID: "meetupTicks", summary: "What was climbed at a meetup.", tag: "logbook",
+                             description: visibility, answers: [ok("The ticks, by member and time.", "TickList")], problems: [400, 404]),
+        ]
+    }()
+
+    static let logbookSchemas: [String: JSONValue] = {
+        let grade = Schema.object([
+            "text": Schema.string("The grade as given: a scale's grade, or a colour level's name."),
+            "scale": Schema.nullable(Schema.enumeration(GradeScale.allCases.map(\.rawValue))),
+            "colour": Schema.nullable(Schema.color),
+            "axis": Schema.enumeration(GradeAxis.allCases.map(\.rawValue)),
+            "display": Schema.string("The grade in the caller's scale for its axis (`6c`), or a range (`V4–V5`)."),
+            "display_scale": Schema.enumeration(GradeScale.allCases.map(\.rawValue)),
+            "band": Schema.enumeration(GradeBand.allCases.map(\.rawValue)),
+            "score_min": Schema.integer("The lowest score of the grade on its axis (0–107, after OpenBeta's sandbag tables)."),
+            "score_max": Schema.integer,
+        ])
+        let names = Schema.stringMap("Names by language tag.")
+        let level = Schema.object(["position": Schema.integer, "colour": Schema.color, "name": Schema.string, "names": names, "grade": Schema.ref("Grade")])
+        let levelRequest = Schema.object([
+            "colour": Schema.color, "name": Schema.string, "names": names,
+            "lowest": Schema.string("The easiest grade the level covers, in `scale`."),
+            "highest": Schema.string("The hardest; leave out for one grade."),
+            "scale": Schema.enumeration(GradeScale.allCases.map(\.rawValue)),
+        ], optional: ["names", "highest"])
+        let location = Schema.object(["latitude": ["type": "number", "minimum": -90, "maximum": 90], "longitude": ["type": "number", "minimum": -180, "maximum": 180]])
+        let day: JSONValue = ["type": "string", "format": "date"]
+        let tick = Schema.object(pairs: [
+            ("id", Schema.integer), ("user_id", Schema.integer), ("client_tick_id", Schema.string), ("kind", Schema.enumeration(TickKind.allCases.map(\.rawValue))),
+            ("problem_id", Schema.nullable(Schema.integer)), ("gym_id", Schema.nullable(Schema.integer)), ("meetup_id", Schema.nullable(Schema.integer)),
+            ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("grade", Schema.ref("Grade")),
+            ("hold_colour", Schema.nullable(Schema.string)), ("route_name", Schema.nullable(Schema.string)), ("crag", Schema.nullable(Schema.string)),
+            ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))), ("attempts", Schema.integer),
+            ("climbed_at", Schema.dateTime), ("climbed_on", day), ("note", Schema.nullable(Schema.string)), ("stars", Schema.nullable(Schema.integer)),
+            ("felt_grade", Schema.nullable(Schema.string)), ("visibility", Schema.enumeration(TickVisibility.allCases.map(\.rawValue))),
+            ("created_at", Schema.dateTime), ("updated_at", Schema.dateTime),
+        ])
+        return [
+            "Grade": grade,
+            "GymLevel": level,
+            "Gym": Schema.object(pairs: [
+                ("id", Schema.integer), ("name", Schema.string), ("names", names), ("address", Schema.nullable(Schema.string)),
+                ("country", Schema.nullable(Schema.string)), ("location", Schema.nullable(location)), ("distance_km", ["type": "number"]),
+                ("time_zone", Schema.string("The gym's IANA zone: ticks' days are counted in it.")), ("website", Schema.nullable(Schema.string)),
+                ("boulder_grading", Schema.enumeration(["v", "font", "circuit"])), ("route_grading", Schema.enumeration(["yds", "french", "uiaa", "ewbank", "circuit"])),
+                ("boulder_levels", Schema.array(of: Schema.ref("GymLevel"))), ("route_levels", Schema.array(of: Schema.ref("GymLevel"))),
+                ("created_at", Schema.dateTime), ("updated_at", Schema.dateTime),
+            ], optional: ["distance_km"]),
+            "GymList": Schema.list(of: "Gym"),
+            "GymRequest": Schema.object(pairs: [
+                ("name", Schema.string("1–100 characters; required to add a gym.")), ("names", names), ("address", Schema.nullable(Schema.string)),
+                ("country", Schema.nullable(["type": "string", "pattern": "^[A-Za-z]{2}$"])), ("location", Schema.nullable(location)),
+                ("time_zone", Schema.string("An IANA zone such as Asia/Seoul; required to add a gym.")), ("website", Schema.nullable(Schema.uri)),
+                ("boulder_grading", Schema.enumeration(["v", "font", "circuit"])), ("route_grading", Schema.enumeration(["yds", "french", "uiaa", "ewbank", "circuit"])),
+                ("boulder_levels", Schema.array(of: levelRequest)), ("route_levels", Schema.array(of: levelRequest)),
+            ], optional: ["name", "names", "address", "country", "location", "time_zone", "website", "boulder_grading", "route_grading", "boulder_levels", "route_levels"]),
+            "Problem": Schema.object(pairs: [
+                ("id", Schema.integer), ("gym_id", Schema.integer), ("wall", Schema.string), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))),
+                ("hold_colour", Schema.string), ("grade", Schema.ref("Grade")), ("name", Schema.nullable(Schema.string)), ("setter", Schema.nullable(Schema.string)),
+                ("set_on", day), ("expected_removal_on", Schema.nullable(day)), ("removed_on", Schema.nullable(day)),
+            ]),
+            "ProblemList": Schema.list(of: "Problem"),
+            "ProblemRequest": Schema.object(pairs: [
+                ("wall", Schema.string), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("hold_colour", Schema.string),
+                ("grade", Schema.string), ("name", Schema.string), ("setter", Schema.string), ("set_on", day), ("expected_removal_on", day),
+            ], optional: ["discipline", "name", "setter", "expected_removal_on"]),
+            "ProblemSetRequest": Schema.object([
+                "csv": Schema.string("The set file: `wall, colour, grade, set_on[, name, setter]` a row."),
+                "discipline": Schema.enumeration(Discipline.allCases.map(\.rawValue)), "expected_removal_on": day, "dry_run": Schema.boolean,
+            ], optional: ["discipline", "expected_removal_on", "dry_run"]),
+            "ProblemSetOutcome": Schema.object(["rows": Schema.integer, "added": Schema.integer, "unchanged": Schema.integer, "dry_run": Schema.boolean]),
+            "RetireWallRequest": Schema.object(["wall": Schema.string, "on": day], optional: ["on"]),
+            "Retirement": Schema.object(["wall": Schema.string, "retired": Schema.integer]),
+            "Tick": tick,
+            "TickList": Schema.list(of: "Tick"),
+            "TickRequest": Schema.object(pairs: [
+                ("client_tick_id", Schema.string("The app's own id of the tick, 1–64 characters: the same id is logged once.")),
+                ("problem_id", Schema.id()), ("gym_id", Schema.id()), ("level", Schema.string("A level of the gym's circuit: name, position or colour.")),
+                ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("grade", Schema.string), ("grade_scale", Schema.enumeration(GradeScale.allCases.map(\.rawValue))),
+                ("route_name", Schema.string), ("crag", Schema.string), ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))),
+                ("attempts", ["type": "integer", "minimum": 1, "maximum": 999]), ("climbed_at", Schema.dateTime), ("note", Schema.string),
+                ("stars", ["type": "integer", "minimum": 1, "maximum": 5]), ("felt_grade", Schema.string),
+                ("visibility", Schema.enumeration(TickVisibility.allCases.map(\.rawValue))),
+            ], optional: ["problem_id", "gym_id", "level", "discipline", "grade", "grade_scale", "route_name", "crag", "attempts", "climbed_at", "note", "stars", "felt_grade", "visibility"]),
+            "TickBatchRequest": Schema.object(["ticks": ["type": "array", "minItems": 1, "maxItems": 200, "items": Schema.ref("TickRequest")]]),
+            "TickBatchResult": Schema.object(["results": Schema.array(of: Schema.object([
+                "client_tick_id": Schema.string, "status": Schema.enumeration(["created", "duplicate", "refused"]), "tick": Schema.ref("Tick"),
+                "error": Schema.object(["reason": Schema.string, "field": Schema.nullable(Schema.string), "message": Schema.string]),
+            ], optional: ["tick", "error"]))]),
+            "UpdateTickRequest": Schema.object(pairs: [
+                ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))), ("attempts", ["type": "integer", "minimum": 1, "maximum": 999]),
+                ("note", Schema.nullable(Schema.string)), ("stars", Schema.nullable(["type": "integer", "minimum": 1, "maximum": 5])),
+                ("felt_grade", Schema.nullable(Schema.string)), ("visibility", Schema.enumeration(TickVisibility.allCases.map(\.rawValue))),
+            ], optional: ["style", "attempts", "note", "stars", "felt_grade", "visibility"]),
+            "LogbookPreferences": Schema.object([
+                "boulder_scale": Schema.enumeration(["v", "font"]), "route_scale": Schema.enumeration(["yds", "french"]),
+                "default_visibility": Schema.enumeration(TickVisibility.allCases.map(\.rawValue)),
+            ]),
+            "LogbookSummary": Schema.object(pairs: [
+                ("from", Schema.nullable(day)), ("to", day), ("sessions_per_week", ["type": "number"]),
+                ("sessions", Schema.array(of: Schema.object([
+                    "day": day, "gym_id": Schema.nullable(Schema.integer), "crag": Schema.nullable(Schema.string), "meetup_id": Schema.nullable(Schema.integer),
+                    "sends": Schema.integer, "flashes": Schema.integer, "attempts": Schema.integer, "hardest": Schema.array(of: Schema.ref("Grade")),
+                ]))),
+                ("axes", Schema.array(of: Schema.object([
+                    "axis": Schema.enumeration(GradeAxis.allCases.map(\.rawValue)), "scale": Schema.enumeration(GradeScale.allCases.map(\.rawValue)),
+                    "pyramid": Schema.array(of: Schema.object(["grade": Schema.ref("Grade"), "sends": Schema.integer, "flashes": Schema.integer])),
+                    "hardest_send": Schema.nullable(Schema.ref("Tick")), "hardest_flash": Schema.nullable(Schema.ref("Tick")),
+                ]))),
+                ("personal_bests", Schema.array(of: Schema.object([
+                    "axis": Schema.enumeration(GradeAxis.allCases.map(\.rawValue)), "kind": Schema.enumeration(["send", "flash"]),
+                    "grade": Schema.ref("Grade"), "day": day, "tick_id": Schema.integer,
+                ]))),
+            ]),
+        ]
+    }()
+}

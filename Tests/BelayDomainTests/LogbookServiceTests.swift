@@ -1,0 +1,222 @@
+import BelayCore
+import BelayDomain
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// Gyms and their circuits, problem sets, ticks (alone and in offline batches), visibility,
+/// and the summary, on the engine of the run.
+@Suite struct LogbookServiceTests {
+    let fixture: DomainFixture
+    let manager: User
+    let climber: User
+    let friend: User
+
+    init() throws {
+        fixture = try DomainFixture()
+        manager = try fixture.member("manager")
+        climber = try fixture.member("climber")
+        friend = try fixture.member("friend")
+    }
+
+    private var gyms: GymService { fixture.domain.gyms }
+    private var problems: ProblemService { fixture.domain.problems }
+    private var logbook: LogbookService { fixture.domain.logbook }
+    private func actor(_ user: User) -> Actor { .user(user.id, role: user.role) }
+
+    /// A Korean gym grading boulders by a colour circuit.
+    private func circuitGym() throws -> Gym {
+        try gyms.create(GymDraft(name: "The Climb Gangnam", localizedNames: ["ko": "더클라임 강남점"], country: "kr",
+                                 location: (37.4979, 127.0276), timeZone: "Asia/Seoul", boulderGrading: .circuit,
+                                 boulderLevels: [
+                                    NewGymLevel(colour: "#ffeb3b", name: "Yellow", localizedNames: ["ko": "노랑"], lowest: "VB", highest: "V0", scale: .v),
+                                    NewGymLevel(colour: "#4caf50", name: "Green", localizedNames: ["ko": "초록"], lowest: "V1", highest: "V2", scale: .v),
+                                    NewGymLevel(colour: "#e53935", name: "Red", localizedNames: ["ko": "빨강"], lowest: "V4", highest: "V5", scale: .v),
+                                 ]), by: .commandLine)
+    }
+
+    @Test func gymsNeedAnAdminAndManagersEditThem() throws {
+        #expect(refusal { _ = try gyms.create(GymDraft(name: "X", timeZone: "Asia/Seoul"), by: actor(manager)) } == .notPermitted)
+        let gym = try circuitGym()
+        #expect(gym.country == "KR")
+        #expect(gym.boulderLevels.map(\.name) == ["Yellow", "Green", "Red"])
+        #expect(GradeTable.name(of: gym.boulderLevels[2].range, in: .v) == "V4–V5")
+        #expect(refusal { _ = try gyms.update(id: gym.id, GymDraft(website: .some("https://theclimb.example")), by: actor(manager)) } == .notPermitted)
+        #expect(try gyms.addManager(gymID: gym.id, userID: manager.id, by: .commandLine) == [manager.id])
+        let edited = try gyms.update(id: gym.id, GymDraft(website: .some("https://theclimb.example")), by: actor(manager))
+        #expect(edited.website == "https://theclimb.example")
+        #expect(edited.boulderLevels.count == 3, "a circuit left out of an edit stays")
+    }
+
+    @Test func gymInputIsCheckedFieldByField() throws {
+        func field(_ draft: GymDraft) -> String? {
+            do { _ = try gyms.create(draft, by: .commandLine); return nil } catch let error as DomainError { return error.field } catch { return "?" }
+        }
+        #expect(field(GymDraft(name: "A", timeZone: "Mars/Olympus")) == "time_zone")
+        #expect(field(GymDraft(name: "A", country: "Korea", timeZone: "Asia/Seoul")) == "country")
+        #expect(field(GymDraft(name: "A", location: (91, 0), timeZone: "Asia/Seoul")) == "latitude")
+        #expect(field(GymDraft(name: "A", timeZone: "Asia/Seoul", boulderGrading: .circuit)) == "boulder_levels")
+        #expect(field(GymDraft(name: "A", timeZone: "Asia/Seoul", boulderGrading: .circuit,
+                               boulderLevels: [NewGymLevel(colour: "red", name: "Red", lowest: "V4", scale: .v)])) == "boulder_levels[1].colour")
+        #expect(field(GymDraft(name: "A", timeZone: "Asia/Seoul", boulderGrading: .circuit,
+                               boulderLevels: [NewGymLevel(colour: "#ff0000", name: "Red", lowest: "5.10a", scale: .yds)])) == "boulder_levels[1].scale")
+        #expect(try gyms.list(matching: nil, near: nil, limit: 10, cursor: nil).items.isEmpty, "nothing half-written")
+    }
+
+    @Test func gymsAreFoundByNameInAnyLocaleAndByDistance() throws {
+        let gangnam = try circuitGym()
+        let busan = try gyms.create(GymDraft(name: "Busan Boulders", location: (35.1796, 129.0756), timeZone: "Asia/Seoul"), by: .commandLine)
+        #expect(try gyms.list(matching: "강남", near: nil, limit: 10, cursor: nil).items.map(\.id) == [gangnam.id])
+        #expect(try gyms.list(matching: "busan", near: nil, limit: 10, cursor: nil).items.map(\.id) == [busan.id])
+        #expect(try gyms.list(matching: nil, near: (35.1, 129.0), limit: 10, cursor: nil).items.map(\.id) == [busan.id, gangnam.id])
+        let first = try gyms.list(matching: nil, near: nil, limit: 1, cursor: nil)
+        let second = try gyms.list(matching: nil, near: nil, limit: 1, cursor: first.nextCursor)
+        #expect(first.items.map(\.id) + second.items.map(\.id) == [gangnam.id, busan.id])
+        #expect(second.nextCursor == nil)
+    }
+
+    @Test func aSetFileIsCheckedWholeWrittenOnceAndRetiredByWall() throws {
+        let gym = try circuitGym()
+        _ = try gyms.addManager(gymID: gym.id, userID: manager.id, by: .commandLine)
+        let good = """
+            wall,colour,grade,set_on,name,setter
+            Cave,red,Red,2026-11-20,1,Jisoo
+            Cave,blue,초록,2026-11-20,2,
+            Slab,green,1,2026-11-21
+            """
+        let bad = good + "\nSlab,pink,Purple,2026-11-21\nSlab,pink,Red,2026-02-30\n"
+        do {
+            _ = try problems.importSet(csv: bad, gymID: gym.id, by: actor(manager))
+            Issue.record("a file with bad rows was accepted")
+        } catch let error as ProblemSetError {
+            #expect(error.rows.map(\.line) == [5, 6])
+            #expect(error.rows.map(\.field) == ["grade", "set_on"])
+        }
+        #expect(try problems.list(gymID: gym.id, on: nil, wall: nil, grade: nil, limit: 50, cursor: nil).items.isEmpty, "nothing written on any error")
+        #expect(throws: DomainError.self) { _ = try problems.importSet(csv: good, gymID: gym.id, by: actor(friend)) }
+
+        let dry = try problems.importSet(csv: good, gymID: gym.id, dryRun: true, by: actor(manager))
+        #expect(dry.added == 3 && dry.dryRun)
+        #expect(try problems.list(gymID: gym.id, on: nil, wall: nil, grade: nil, limit: 50, cursor: nil).items.isEmpty, "a dry run writes nothing")
+        #expect(try problems.importSet(csv: good, gymID: gym.id, by: actor(manager)) == ProblemSetOutcome(rows: 3, added: 3, unchanged: 0, dryRun: false))
+        #expect(try problems.importSet(csv: good, gymID: gym.id, by: actor(manager)) == ProblemSetOutcome(rows: 3, added: 0, unchanged: 3, dryRun: false))
+
+        let all = try problems.list(gymID: gym.id, on: nil, wall: nil, grade: nil, limit: 50, cursor: nil).items
+        #expect(all.map(\.grade) == ["Red", "Green", "Yellow"], "levels read by name in any locale and by position")
+        #expect(all.first?.holdColour == "red" && all.first?.setter == "Jisoo")
+        #expect(try problems.list(gymID: gym.id, on: nil, wall: "cave", grade: nil, limit: 50, cursor: nil).items.count == 2)
+        #expect(try problems.list(gymID: gym.id, on: nil, wall: nil, grade: "V5", limit: 50, cursor: nil).items.count == 1)
+
+        #expect(try problems.retireWall("Cave", gymID: gym.id, on: "2026-12-01", by: actor(manager)) == 2)
+        #expect(try problems.list(gymID: gym.id, on: nil, wall: nil, grade: nil, limit: 50, cursor: nil).items.map(\.wall) == ["Slab"])
+        #expect(try problems.list(gymID: gym.id, on: "2026-11-25", wall: nil, grade: nil, limit: 50, cursor: nil).items.count == 3,
+                "retired problems stay for the days they were up")
+    }
+
+    @Test func aRetriedBatchRecordsNothingTwiceAndRefusalsStandAlone() throws {
+        let gym = try circuitGym()
+        let problem = try problems.add(NewProblem(wall: "Cave", holdColour: "red", grade: "Red", setOn: "2026-11-20"), gymID: gym.id, by: .commandLine)
+        let batch = [
+            NewTick(clientTickID: "a", problemID: problem.id, style: .flash),
+            NewTick(clientTickID: "b", gymID: gym.id, level: "초록", style: .send, attempts: 3),
+            NewTick(clientTickID: "c", gymID: gym.id, level: "Purple", style: .send),
+            NewTick(clientTickID: "d", grade: "5.11a", gradeScale: .yds, routeName: "Indian Face", crag: "Seonunsan", style: .attempt, attempts: 4),
+        ]
+        let first = try logbook.logBatch(batch, memberID: climber.id)
+        guard case let .created(flash) = first[0], case .created = first[1], case let .refused(error) = first[2], case let .created(outdoor) = first[3] else {
+            Issue.record("unexpected outcomes: \(first)")
+            return
+        }
+        #expect(error.field == "level")
+        #expect(flash.grade == "Red" && flash.colour == "#E53935" && flash.range == gym.boulderLevels[2].range)
+        #expect(flash.climbedOn == "2026-11-29", "the day in the gym's zone")
+        #expect(outdoor.range.axis == .route && outdoor.discipline == .lead)
+
+        let again = try logbook.logBatch(batch, memberID: climber.id)
+        #expect(again.map { if case .duplicate = $0 { "duplicate" } else if case .refused = $0 { "refused" } else { "created" } }
+                == ["duplicate", "duplicate", "refused", "duplicate"])
+        #expect(try logbook.logbook(memberID: climber.id, viewerID: climber.id, filter: TickFilter(), limit: 50, cursor: nil).items.count == 3)
+        #expect(throws: DomainError.self) { _ = try logbook.logBatch([], memberID: climber.id) }
+        #expect(throws: DomainError.self) { _ = try logbook.logBatch(Array(repeating: batch[0], count: 2), memberID: climber.id) }
+    }
+
+    @Test func aTickKeepsItsGradeWhenTheCircuitChanges() throws {
+        let gym = try circuitGym()
+        let tick = try logbook.log(NewTick(clientTickID: "1", gymID: gym.id, level: "Red", style: .flash), memberID: climber.id)
+        guard case let .created(logged) = tick else { Issue.record("not created"); return }
+        _ = try gyms.update(id: gym.id, GymDraft(boulderLevels: [NewGymLevel(colour: "#000000", name: "Black", lowest: "V8", scale: .v)]), by: .commandLine)
+        let read = try logbook.logbook(memberID: climber.id, viewerID: climber.id, filter: TickFilter(), limit: 10, cursor: nil).items
+        #expect(read.first?.grade == "Red" && read.first?.range == logged.range && read.first?.colour == "#E53935")
+    }
+
+    @Test func styleAttemptsAndTimesAreChecked() throws {
+        func field(_ tick: NewTick) -> String? {
+            do { _ = try logbook.log(tick, memberID: climber.id); return nil } catch let error as DomainError { return error.field } catch { return "?" }
+        }
+        #expect(field(NewTick(clientTickID: "x", grade: "V5", gradeScale: .v, style: .flash, attempts: 3)) == "attempts")
+        #expect(field(NewTick(clientTickID: "x", grade: "V5", gradeScale: .v, style: .send, attempts: 1)) == "attempts")
+        #expect(field(NewTick(clientTickID: "x", grade: "V5", gradeScale: .v, style: .send, climbedAt: fixture.clock.now().addingTimeInterval(86_400))) == "climbed_at")
+        #expect(field(NewTick(clientTickID: "x", grade: "V5", gradeScale: .yds, style: .send)) == "grade")
+        #expect(field(NewTick(clientTickID: "x", grade: "V5", gradeScale: .v, style: .send, stars: 6)) == "stars")
+        #expect(field(NewTick(clientTickID: "x", style: .send)) == "problem_id")
+        #expect(refusal { _ = try logbook.log(NewTick(clientTickID: "x", problemID: 999, style: .send), memberID: climber.id) } == .problemNotFound)
+    }
+
+    @Test func othersSeeOnlyWhatTheClimberShares() throws {
+        _ = try logbook.setPreferences(LogbookPreferences(defaultVisibility: .private), memberID: climber.id)
+        _ = try logbook.log(NewTick(clientTickID: "hidden", grade: "V3", gradeScale: .v, style: .send), memberID: climber.id)
+        _ = try logbook.log(NewTick(clientTickID: "shared", grade: "V4", gradeScale: .v, style: .send, visibility: .members), memberID: climber.id)
+        _ = try logbook.log(NewTick(clientTickID: "public", grade: "V2", gradeScale: .v, style: .flash, visibility: .public), memberID: climber.id)
+        let own = try logbook.logbook(memberID: climber.id, viewerID: climber.id, filter: TickFilter(), limit: 10, cursor: nil).items
+        let seen = try logbook.logbook(memberID: climber.id, viewerID: friend.id, filter: TickFilter(), limit: 10, cursor: nil).items
+        #expect(Set(own.map(\.clientTickID)) == ["hidden", "shared", "public"])
+        #expect(Set(seen.map(\.clientTickID)) == ["shared", "public"])
+        let summary = try logbook.summary(memberID: climber.id, viewerID: friend.id, from: nil, to: nil)
+        #expect(summary.axes.first?.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } == 2, "the summary counts only what the viewer may see")
+    }
+
+    @Test func aTickInAMeetupsWindowBelongsToIt() throws {
+        let meetup = try fixture.meetup(startsIn: 600)
+        try fixture.checkedIn(climber, at: meetup)
+        fixture.clock.advance(by: 1_800)
+        guard case let .created(tick) = try logbook.log(NewTick(clientTickID: "m", grade: "V3", gradeScale: .v, style: .send), memberID: climber.id) else {
+            Issue.record("not created"); return
+        }
+        #expect(tick.meetupID == meetup.id)
+        guard case let .created(other) = try logbook.log(NewTick(clientTickID: "n", grade: "V3", gradeScale: .v, style: .send), memberID: friend.id) else {
+            Issue.record("not created"); return
+        }
+        #expect(other.meetupID == nil, "a member not checked in climbs on their own")
+        #expect(try logbook.meetupTicks(meetupID: meetup.id, viewerID: friend.id).map(\.id) == [tick.id])
+    }
+
+    @Test func theSummaryCountsSessionsPyramidsAndPersonalBests() throws {
+        let days: [(String, String, TickStyle)] = [
+            ("2026-11-02", "V3", .send), ("2026-11-02", "V3", .flash), ("2026-11-02", "V4", .attempt),
+            ("2026-11-09", "V4", .send), ("2026-11-09", "V2", .flash),
+            ("2026-11-16", "V5", .send), ("2026-11-16", "V4", .flash),
+        ]
+        for (index, (day, grade, style)) in days.enumerated() {
+            let at = try #require(RFC3339.parse("\(day)T19:00:00+09:00")).date
+            _ = try logbook.log(NewTick(clientTickID: "t\(index)", grade: grade, gradeScale: .v, style: style, climbedAt: at), memberID: climber.id)
+        }
+        let summary = try logbook.summary(memberID: climber.id, viewerID: climber.id, from: "2026-11-08", to: "2026-11-21")
+        #expect(summary.sessions.map(\.day) == ["2026-11-16", "2026-11-09"])
+        #expect(summary.sessions.map(\.sends) == [2, 2])
+        #expect(summary.sessions.first?.flashes == 1)
+        let boulder = try #require(summary.axes.first)
+        #expect(boulder.pyramid.map { GradeTable.name(of: $0.range, in: .v) } == ["V5", "V4", "V2"])
+        #expect(boulder.pyramid.map(\.flashes) == [0, 1, 1])
+        #expect(boulder.hardestSend?.grade == "V5")
+        #expect(boulder.hardestFlash?.grade == "V4")
+        // V3 was sent and flashed before the period: V4 and V5 sends and the V4 flash are new.
+        #expect(summary.personalBests.map { "\($0.kind.rawValue) \(GradeTable.name(of: $0.range, in: .v)) \($0.day)" }
+                == ["flash V4 2026-11-16", "send V5 2026-11-16", "send V4 2026-11-09"])
+        #expect(summary.sessionsPerWeek == 1)
+
+        _ = try logbook.setPreferences(LogbookPreferences(boulderScale: .font), memberID: friend.id)
+        let inFont = try logbook.summary(memberID: climber.id, viewerID: friend.id, from: "2026-11-08", to: "2026-11-21")
+        #expect(inFont.axes.first?.pyramid.map { GradeTable.name(of: $0.range, in: .font) } == ["6c", "6a+", "5b"],
+                "members' ticks show to other members, in the viewer's scale")
+    }
+}
