@@ -108,7 +108,7 @@ extension APIRoutes {
                     ["line": .int(Int64(row.line)), "field": row.field.map(JSONValue.string) ?? .null, "message": .string(row.message)]
                 }
                 throw HTTPError(.unprocessableContent, code: RefusalReason.invalidProblemSet.rawValue, detail: error.domainError.message + ".",
-                                extensions: ["reason": .string(RefusalReason.invalidProblemSet.rawValue), "rows": .array(rows)])
+                                extensions: ["reason": .string(RefusalReason.invalidProblemSet.rawValue), "field": "csv", "rows": .array(rows)])
             }
         }
 

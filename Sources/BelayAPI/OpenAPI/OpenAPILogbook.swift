@@ -37,13 +37,13 @@ extension OpenAPIDocument {
                              answers: [ok("A page of gyms.", "GymList")], problems: [400]),
             OpenAPIOperation(method: .post, path: "/v1/gyms", operationID: "createGym", summary: "Add a gym (admins).", tag: "logbook",
                              description: "Boulders and routes are each graded on a standard scale or by the gym's own colour circuit (`circuit`, with its levels easiest first, each covering a range of a standard grade).",
-                             requestBody: "GymRequest", answers: [Answer(status: 201, description: "The gym.", schema: Schema.ref("Gym"))],
+                             requestBody: "GymCreateRequest", answers: [Answer(status: 201, description: "The gym.", schema: Schema.ref("Gym"))],
                              problems: [400, 403, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/gyms/{id}", operationID: "getGym", summary: "One gym with its colour circuits.", tag: "logbook",
                              answers: [ok("The gym; level grades are shown in the caller's scales.", "Gym")], problems: [400, 404]),
             OpenAPIOperation(method: .patch, path: "/v1/gyms/{id}", operationID: "updateGym", summary: "Change a gym (its managers and admins).", tag: "logbook",
                              description: "Members left out stay as they are; `null` removes `address`, `country`, `location` or `website`; a circuit given replaces the old one (ticks keep the grade and colour they were logged with).",
-                             requestBody: "GymRequest", answers: [ok("The changed gym.", "Gym")], problems: [400, 403, 404, 413, 415, 422]),
+                             requestBody: "GymUpdateRequest", answers: [ok("The changed gym.", "Gym")], problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/gyms/{id}/managers", operationID: "listGymManagers", summary: "A gym's managers (its managers and admins).",
                              tag: "logbook", answers: [ok("The managers.", "CohostList")], problems: [400, 403, 404]),
             OpenAPIOperation(method: .put, path: "/v1/gyms/{id}/managers/{user_id}", operationID: "addGymManager",
@@ -59,10 +59,10 @@ extension OpenAPIDocument {
                                 OpenAPIOperation.query("grade", Schema.string, "Only problems whose grade overlaps this one: a grade or level of the gym's, or a grade of any scale."),
                                 OpenAPIOperation.limit(50, 200), OpenAPIOperation.cursor,
                              ],
-                             answers: [ok("A page of problems.", "ProblemList")], problems: [400, 404, 422]),
+                             answers: [ok("A page of problems.", "GymProblemList")], problems: [400, 404, 422]),
             OpenAPIOperation(method: .post, path: "/v1/gyms/{id}/problems", operationID: "addProblem", summary: "Add a problem (the gym's managers and admins).", tag: "logbook",
                              description: "`grade` is a grade of the gym's scale for the discipline, or a level of its circuit (by name in any locale, position or colour). The same problem twice is added once.",
-                             requestBody: "ProblemRequest", answers: [Answer(status: 201, description: "The problem.", schema: Schema.ref("Problem"))],
+                             requestBody: "GymProblemRequest", answers: [Answer(status: 201, description: "The problem.", schema: Schema.ref("GymProblem"))],
                              problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .post, path: "/v1/gyms/{id}/problem-sets", operationID: "importProblemSet",
                              summary: "Add a whole set from CSV (the gym's managers and admins).", tag: "logbook",
@@ -122,13 +122,22 @@ extension OpenAPIDocument {
         let names = Schema.stringMap("Names by language tag.")
         let level = Schema.object(["position": Schema.integer, "colour": Schema.color, "name": Schema.string, "names": names, "grade": Schema.ref("Grade")])
         let levelRequest = Schema.object([
-            "colour": Schema.color, "name": Schema.string, "names": names,
+            "colour": Schema.color, "name": Schema.text(.levelName), "names": names,
             "lowest": Schema.string("The easiest grade the level covers, in `scale`."),
             "highest": Schema.string("The hardest; leave out for one grade."),
             "scale": Schema.enumeration(GradeScale.allCases.map(\.rawValue)),
         ], optional: ["names", "highest"])
         let location = Schema.object(["latitude": ["type": "number", "minimum": -90, "maximum": 90], "longitude": ["type": "number", "minimum": -180, "maximum": 180]])
         let day: JSONValue = ["type": "string", "format": "date"]
+        let website: JSONValue = ["type": "string", "format": "uri", "pattern": "^https?://[^\\s\\u0000-\\u001F\\u007F-\\u009F]+$", "maxLength": 500]
+        let gymFields: [(String, JSONValue)] = [
+            ("name", Schema.text(.gymName, "Required to add a gym.")), ("names", names), ("address", Schema.nullable(Schema.text(.gymAddress))),
+            ("country", Schema.nullable(["type": "string", "pattern": "^[A-Za-z]{2}$"])), ("location", Schema.nullable(location)),
+            ("time_zone", Schema.string("An IANA zone such as Asia/Seoul; required to add a gym.")), ("website", Schema.nullable(website)),
+            ("boulder_grading", Schema.enumeration(["v", "font", "circuit"])), ("route_grading", Schema.enumeration(["yds", "french", "uiaa", "ewbank", "circuit"])),
+            ("boulder_levels", ["type": "array", "items": levelRequest, "description": "At most 30 levels, easiest first; needed when boulders are graded by `circuit`."]),
+            ("route_levels", ["type": "array", "items": levelRequest, "description": "At most 30 levels, easiest first; needed when routes are graded by `circuit`."]),
+        ]
         let tick = Schema.object(pairs: [
             ("id", Schema.integer), ("user_id", Schema.integer), ("client_tick_id", Schema.string), ("kind", Schema.enumeration(TickKind.allCases.map(\.rawValue))),
             ("problem_id", Schema.nullable(Schema.integer)), ("gym_id", Schema.nullable(Schema.integer)), ("meetup_id", Schema.nullable(Schema.integer)),
@@ -151,49 +160,45 @@ extension OpenAPIDocument {
                 ("created_at", Schema.dateTime), ("updated_at", Schema.dateTime),
             ], optional: ["distance_km"]),
             "GymList": Schema.list(of: "Gym"),
-            "GymRequest": Schema.object(pairs: [
-                ("name", Schema.string("1–100 characters; required to add a gym.")), ("names", names), ("address", Schema.nullable(Schema.string)),
-                ("country", Schema.nullable(["type": "string", "pattern": "^[A-Za-z]{2}$"])), ("location", Schema.nullable(location)),
-                ("time_zone", Schema.string("An IANA zone such as Asia/Seoul; required to add a gym.")), ("website", Schema.nullable(Schema.uri)),
-                ("boulder_grading", Schema.enumeration(["v", "font", "circuit"])), ("route_grading", Schema.enumeration(["yds", "french", "uiaa", "ewbank", "circuit"])),
-                ("boulder_levels", Schema.array(of: levelRequest)), ("route_levels", Schema.array(of: levelRequest)),
-            ], optional: ["name", "names", "address", "country", "location", "time_zone", "website", "boulder_grading", "route_grading", "boulder_levels", "route_levels"]),
-            "Problem": Schema.object(pairs: [
+            "GymCreateRequest": Schema.object(pairs: gymFields, optional: Set(gymFields.map(\.0)).subtracting(["name", "time_zone"])),
+            "GymUpdateRequest": Schema.object(pairs: gymFields, optional: Set(gymFields.map(\.0))),
+            "GymProblem": Schema.object(pairs: [
                 ("id", Schema.integer), ("gym_id", Schema.integer), ("wall", Schema.string), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))),
                 ("hold_colour", Schema.string), ("grade", Schema.ref("Grade")), ("name", Schema.nullable(Schema.string)), ("setter", Schema.nullable(Schema.string)),
                 ("set_on", day), ("expected_removal_on", Schema.nullable(day)), ("removed_on", Schema.nullable(day)),
             ]),
-            "ProblemList": Schema.list(of: "Problem"),
-            "ProblemRequest": Schema.object(pairs: [
-                ("wall", Schema.string), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("hold_colour", Schema.string),
-                ("grade", Schema.string), ("name", Schema.string), ("setter", Schema.string), ("set_on", day), ("expected_removal_on", day),
+            "GymProblemList": Schema.list(of: "GymProblem"),
+            "GymProblemRequest": Schema.object(pairs: [
+                ("wall", Schema.text(.problemWall)), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("hold_colour", Schema.text(.problemHoldColour)),
+                ("grade", Schema.string("A grade of the gym's scale for the discipline, or a level of its circuit.")), ("name", Schema.text(.problemName)),
+                ("setter", Schema.text(.problemSetter)), ("set_on", day), ("expected_removal_on", day),
             ], optional: ["discipline", "name", "setter", "expected_removal_on"]),
             "ProblemSetRequest": Schema.object([
                 "csv": Schema.string("The set file: `wall, colour, grade, set_on[, name, setter]` a row."),
                 "discipline": Schema.enumeration(Discipline.allCases.map(\.rawValue)), "expected_removal_on": day, "dry_run": Schema.boolean,
             ], optional: ["discipline", "expected_removal_on", "dry_run"]),
             "ProblemSetOutcome": Schema.object(["rows": Schema.integer, "added": Schema.integer, "unchanged": Schema.integer, "dry_run": Schema.boolean]),
-            "RetireWallRequest": Schema.object(["wall": Schema.string, "on": day], optional: ["on"]),
+            "RetireWallRequest": Schema.object(["wall": Schema.text(.problemWall), "on": day], optional: ["on"]),
             "Retirement": Schema.object(["wall": Schema.string, "retired": Schema.integer]),
             "Tick": tick,
             "TickList": Schema.list(of: "Tick"),
             "TickRequest": Schema.object(pairs: [
-                ("client_tick_id", Schema.string("The app's own id of the tick, 1–64 characters: the same id is logged once.")),
+                ("client_tick_id", Schema.text(.clientTickID, "The app's own id of the tick: the same id is logged once.")),
                 ("problem_id", Schema.id()), ("gym_id", Schema.id()), ("level", Schema.string("A level of the gym's circuit: name, position or colour.")),
                 ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))), ("grade", Schema.string), ("grade_scale", Schema.enumeration(GradeScale.allCases.map(\.rawValue))),
-                ("route_name", Schema.string), ("crag", Schema.string), ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))),
-                ("attempts", ["type": "integer", "minimum": 1, "maximum": 999]), ("climbed_at", Schema.dateTime), ("note", Schema.string),
+                ("route_name", Schema.text(.tickRouteName)), ("crag", Schema.text(.tickCrag)), ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))),
+                ("attempts", ["type": "integer", "minimum": 1, "maximum": 999]), ("climbed_at", Schema.dateTime), ("note", Schema.text(.tickNote)),
                 ("stars", ["type": "integer", "minimum": 1, "maximum": 5]), ("felt_grade", Schema.string),
                 ("visibility", Schema.enumeration(TickVisibility.allCases.map(\.rawValue))),
             ], optional: ["problem_id", "gym_id", "level", "discipline", "grade", "grade_scale", "route_name", "crag", "attempts", "climbed_at", "note", "stars", "felt_grade", "visibility"]),
-            "TickBatchRequest": Schema.object(["ticks": ["type": "array", "minItems": 1, "maxItems": 200, "items": Schema.ref("TickRequest")]]),
+            "TickBatchRequest": Schema.object(["ticks": ["type": "array", "items": Schema.ref("TickRequest"), "description": "1 to 200 ticks."]]),
             "TickBatchResult": Schema.object(["results": Schema.array(of: Schema.object([
                 "client_tick_id": Schema.string, "status": Schema.enumeration(["created", "duplicate", "refused"]), "tick": Schema.ref("Tick"),
                 "error": Schema.object(["reason": Schema.string, "field": Schema.nullable(Schema.string), "message": Schema.string]),
             ], optional: ["tick", "error"]))]),
             "UpdateTickRequest": Schema.object(pairs: [
                 ("style", Schema.enumeration(TickStyle.allCases.map(\.rawValue))), ("attempts", ["type": "integer", "minimum": 1, "maximum": 999]),
-                ("note", Schema.nullable(Schema.string)), ("stars", Schema.nullable(["type": "integer", "minimum": 1, "maximum": 5])),
+                ("note", Schema.nullable(Schema.text(.tickNote))), ("stars", Schema.nullable(["type": "integer", "minimum": 1, "maximum": 5])),
                 ("felt_grade", Schema.nullable(Schema.string)), ("visibility", Schema.enumeration(TickVisibility.allCases.map(\.rawValue))),
             ], optional: ["style", "attempts", "note", "stars", "felt_grade", "visibility"]),
             "LogbookPreferences": Schema.object([

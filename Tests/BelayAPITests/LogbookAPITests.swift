@@ -1,0 +1,117 @@
+import BelayAPI
+import BelayCore
+import BelayDomain
+import BelayHTTP
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// The logbook over the API: a gym with a colour circuit, its manager uploading a set, a
+/// member logging a session offline as one batch and retrying it, edits, visibility on every
+/// route that shows a tick, and the summary in each caller's scale. Every answer is held to
+/// the OpenAPI document by the fixture.
+@Suite struct LogbookAPITests {
+    static let gym = #"""
+        {"name": "The Climb Gangnam", "names": {"ko": "더클라임 강남점"}, "country": "KR", "time_zone": "Asia/Seoul",
+         "location": {"latitude": 37.4979, "longitude": 127.0276}, "website": "https://theclimb.example",
+         "boulder_grading": "circuit",
+         "boulder_levels": [
+            {"colour": "#FFEB3B", "name": "Yellow", "names": {"ko": "노랑"}, "lowest": "VB", "highest": "V0", "scale": "v"},
+            {"colour": "#4CAF50", "name": "Green", "names": {"ko": "초록"}, "lowest": "V1", "highest": "V2", "scale": "v"},
+            {"colour": "#E53935", "name": "Red", "names": {"ko": "빨강"}, "lowest": "V4", "highest": "V5", "scale": "v"}]}
+        """#
+
+    @Test func aGymsManagerUploadsASetAndAMemberLogsASessionOffline() throws {
+        let fixture = try APIFixture()
+        let manager = try fixture.member(name: "manager")
+        let climber = try fixture.member(name: "climber")
+        let friend = try fixture.member(name: "friend")
+
+        #expect(fixture.post("/v1/gyms", as: manager, json: Self.gym).status == 403)
+        let created = fixture.post("/v1/gyms", as: fixture.admin, json: Self.gym)
+        #expect(created.status == 201)
+        let gymID = try #require(created["id"]?.intValue)
+        #expect(created["boulder_levels"]?.arrayValue?[2]["grade"]?["display"]?.stringValue == "V4–V5")
+        #expect(fixture.send(.put, "/v1/gyms/\(gymID)/managers/\(manager.id)", token: fixture.admin.token).status == 200)
+
+        let found = fixture.get("/v1/gyms?q=%EA%B0%95%EB%82%A8", as: climber)
+        #expect(found["items"]?.arrayValue?.map { $0["id"]?.intValue } == [gymID])
+        let near = fixture.get("/v1/gyms?near=37.5,127.03", as: climber)
+        #expect(near["items"]?.arrayValue?.first?["distance_km"] != nil)
+        #expect(fixture.get("/v1/gyms?near=north", as: climber).status == 400)
+
+        let set = #"{"csv": "wall,colour,grade,set_on\nCave,red,Red,2026-11-20\nCave,pink,Purple,2026-11-20\n"}"#
+        let refused = fixture.post("/v1/gyms/\(gymID)/problem-sets", as: manager, json: set)
+        #expect(refused.status == 422)
+        #expect(refused["rows"]?.arrayValue?.map { $0["line"]?.intValue } == [3])
+        let good = #"{"csv": "wall,colour,grade,set_on,name\nCave,red,Red,2026-11-20,1\nSlab,blue,초록,2026-11-21,2\n"}"#
+        #expect(fixture.post("/v1/gyms/\(gymID)/problem-sets", as: manager, json: good).status == 201)
+        let twice = fixture.post("/v1/gyms/\(gymID)/problem-sets", as: manager, json: good)
+        #expect(twice.status == 200 && twice["added"]?.intValue == 0 && twice["unchanged"]?.intValue == 2)
+        #expect(fixture.post("/v1/gyms/\(gymID)/problem-sets", as: climber, json: good).status == 403)
+        let problems = fixture.get("/v1/gyms/\(gymID)/problems", as: climber)
+        let cave = try #require(problems["items"]?.arrayValue?.first { $0["wall"]?.stringValue == "Cave" })
+        let caveID = try #require(cave["id"]?.intValue)
+        #expect(cave["grade"]?["colour"]?.stringValue == "#E53935")
+
+        let batch = #"""
+            {"ticks": [
+              {"client_tick_id": "s1-1", "problem_id": \#(caveID), "style": "flash", "climbed_at": "2026-11-29T18:10:00+09:00"},
+              {"client_tick_id": "s1-2", "gym_id": \#(gymID), "level": "초록", "style": "send", "attempts": 3, "climbed_at": "2026-11-29T18:20:00+09:00", "visibility": "private"},
+              {"client_tick_id": "s1-3", "gym_id": \#(gymID), "level": "Purple", "style": "send"}]}
+            """#
+        let logged = fixture.post("/v1/me/ticks:batch", as: climber, json: batch)
+        #expect(logged.status == 200)
+        #expect(logged["results"]?.arrayValue?.map { $0["status"]?.stringValue } == ["created", "created", "refused"])
+        #expect(logged["results"]?.arrayValue?[2]["error"]?["field"]?.stringValue == "level")
+        let retried = fixture.post("/v1/me/ticks:batch", as: climber, json: batch)
+        #expect(retried["results"]?.arrayValue?.map { $0["status"]?.stringValue } == ["duplicate", "duplicate", "refused"])
+        let flashID = try #require(logged["results"]?.arrayValue?[0]["tick"]?["id"]?.intValue)
+
+        let own = fixture.get("/v1/me/logbook", as: climber)
+        #expect(own["items"]?.arrayValue?.count == 2)
+        let seen = fixture.get("/v1/members/\(climber.id)/logbook", as: friend)
+        #expect(seen["items"]?.arrayValue?.map { $0["client_tick_id"]?.stringValue } == ["s1-1"], "a private tick shows to its climber only")
+        #expect(fixture.get("/v1/members/\(climber.id)/logbook?grade_min=V4", as: friend)["items"]?.arrayValue?.count == 1)
+        #expect(fixture.get("/v1/members/\(climber.id)/logbook?grade_min=V9", as: friend)["items"]?.arrayValue?.count == 0)
+        #expect(fixture.get("/v1/me/logbook?grade_min=V4&grade_max=5.10a", as: climber).status == 400)
+
+        #expect(fixture.send(.put, "/v1/me/logbook/preferences", token: friend.token,
+                             json: #"{"boulder_scale": "font", "route_scale": "french", "default_visibility": "members"}"#).status == 200)
+        let summary = fixture.get("/v1/members/\(climber.id)/logbook/summary?from=2026-11-01&to=2026-11-30", as: friend)
+        #expect(summary.status == 200)
+        let pyramid = summary["axes"]?.arrayValue?.first?["pyramid"]?.arrayValue
+        #expect(pyramid?.map { $0["grade"]?["display"]?.stringValue } == ["6a+–6c+"], "a red level shown in Font, the private green left out")
+        #expect(fixture.get("/v1/me/logbook/summary?period=month&from=2026-11-01", as: climber).status == 400)
+
+        let edited = fixture.send(.patch, "/v1/me/ticks/\(flashID)", token: climber.token, json: #"{"note": "first go", "stars": 4}"#)
+        #expect(edited.status == 200 && edited["note"]?.stringValue == "first go")
+        #expect(fixture.send(.patch, "/v1/me/ticks/\(flashID)", token: friend.token, json: #"{"note": "mine"}"#).status == 404)
+        #expect(fixture.send(.delete, "/v1/me/ticks/\(flashID)", token: friend.token).status == 404)
+        #expect(fixture.send(.delete, "/v1/me/ticks/\(flashID)", token: climber.token).status == 204)
+        #expect(fixture.get("/v1/me/logbook", as: climber)["items"]?.arrayValue?.count == 1)
+
+        let retire = fixture.post("/v1/gyms/\(gymID)/retirements", as: manager, json: #"{"wall": "Cave", "on": "2026-12-01"}"#)
+        #expect(retire["retired"]?.intValue == 1)
+        #expect(fixture.get("/v1/gyms/\(gymID)/problems", as: climber)["items"]?.arrayValue?.count == 1)
+        #expect(fixture.get("/v1/gyms/\(gymID)/problems?on=2026-11-25", as: climber)["items"]?.arrayValue?.count == 2)
+    }
+
+    @Test func aTickAtAMeetupShowsToItsHostAsTheClimberChose() throws {
+        let fixture = try APIFixture()
+        let climber = try fixture.member(name: "climber")
+        let meetup = try fixture.meetup(startsIn: 60)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: climber).status == 201)
+        fixture.clock.advance(by: 120)
+        let code = try fixture.currentCode(meetup)
+        #expect(fixture.post("/v1/meetups/\(meetup.id)/check-in", as: climber, json: #"{"code": "\#(code)"}"#).status == 201)
+        let tick = fixture.post("/v1/me/ticks", as: climber, json: #"{"client_tick_id": "a", "grade": "V3", "grade_scale": "v", "style": "send"}"#)
+        #expect(tick.status == 201 && tick["meetup_id"]?.intValue == meetup.id)
+        #expect(fixture.post("/v1/me/ticks", as: climber, json: #"{"client_tick_id": "a", "grade": "V3", "grade_scale": "v", "style": "send"}"#).status == 200)
+        _ = fixture.post("/v1/me/ticks", as: climber, json: #"{"client_tick_id": "b", "grade": "V1", "grade_scale": "v", "style": "flash", "visibility": "private"}"#)
+        let listed = fixture.get("/v1/meetups/\(meetup.id)/ticks", as: fixture.host)
+        #expect(listed["items"]?.arrayValue?.map { $0["client_tick_id"]?.stringValue } == ["a"])
+        let refused = fixture.post("/v1/me/ticks", as: climber, json: #"{"client_tick_id": "c", "grade": "V3", "grade_scale": "yds", "style": "send"}"#)
+        #expect(refused.status == 422 && refused["field"]?.stringValue == "grade")
+    }
+}
