@@ -220,3 +220,25 @@ import Testing
                 "members' ticks show to other members, in the viewer's scale")
     }
 }
+
+/// A leaving member's logbook goes with their account.
+@Suite struct LogbookErasureTests {
+    @Test func deletingAnAccountErasesItsTicksPreferencesAndManagerRoles() throws {
+        let fixture = try DomainFixture()
+        let climber = try fixture.member("climber")
+        let other = try fixture.member("other")
+        let gym = try fixture.domain.gyms.create(GymDraft(name: "Wall", timeZone: "Asia/Seoul"), by: .commandLine)
+        _ = try fixture.domain.gyms.addManager(gymID: gym.id, userID: climber.id, by: .commandLine)
+        _ = try fixture.domain.logbook.setPreferences(LogbookPreferences(boulderScale: .font), memberID: climber.id)
+        for (user, id) in [(climber, "a"), (climber, "b"), (other, "a")] {
+            _ = try fixture.domain.logbook.log(NewTick(clientTickID: id, gymID: gym.id, grade: "V2", style: .send), memberID: user.id)
+        }
+        _ = try fixture.domain.accounts.deleteAccount(userID: climber.id)
+        let left = try fixture.pool.read { db in
+            try db.query("SELECT user_id FROM ticks UNION ALL SELECT user_id FROM logbook_preferences UNION ALL SELECT user_id FROM gym_managers", []) {
+                try $0.get("user_id", as: Int64.self)
+            }
+        }
+        #expect(left == [other.id], "only the other member's tick stays")
+    }
+}

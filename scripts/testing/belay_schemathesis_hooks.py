@@ -95,7 +95,9 @@ def _subject(response):
         return None
     if not isinstance(problem, dict):
         return None
-    return problem.get("field") or problem.get("parameter") or problem.get("header")
+    subject = problem.get("field") or problem.get("parameter") or problem.get("header")
+    # An element of a listed member (`boulder_levels[2].scale`) is refused for the member's reason.
+    return subject.split("[", 1)[0] if isinstance(subject, str) else subject
 
 
 @schemathesis.check

@@ -173,6 +173,16 @@ extension APIRoutes {
                 done = events.count < 500
                 return events
             }) { ShareEventBody(event: $0, presentation: presentation) }
+            let preferences = try domain.logbook.preferences(memberID: userID)
+            write(",\"logbook_preferences\":")
+            write(LogbookPreferencesBody(preferences: preferences))
+            cursor = nil
+            try writeArray("ticks", pages: { done in
+                let page = try domain.logbook.logbook(memberID: userID, viewerID: userID, filter: TickFilter(), limit: 200, cursor: cursor)
+                cursor = page.nextCursor
+                done = cursor == nil
+                return page.items
+            }) { TickBody(tick: $0, preferences: preferences) }
             write("}")
         }
         let region = try FileRegion(path: path)

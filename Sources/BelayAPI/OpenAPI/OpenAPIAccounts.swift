@@ -43,7 +43,7 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .delete, path: "/v1/me/sessions/{id}", operationID: "endSession", summary: "Sign one device out.", tag: "accounts",
                              answers: [Answer(status: 204, description: "The session has ended.", schema: nil)], problems: [404]),
             OpenAPIOperation(method: .get, path: "/v1/me/export", operationID: "exportMe", summary: "Everything Belay keeps about the caller.", tag: "accounts",
-                             answers: [Answer(status: 200, description: "One JSON document: profile, identities (no secrets), sessions, attendances, rewards with image URLs, share events.",
+                             answers: [Answer(status: 200, description: "One JSON document: profile, identities (no secrets), sessions, attendances, rewards with image URLs, share events, logbook preferences and every tick (private ones too).",
                                               schema: Schema.ref("AccountExport"))],
                              problems: [503]),
             OpenAPIOperation(method: .post, path: "/v1/invites", operationID: "createInvite", summary: "Make an invite code (hosts and admins).", tag: "accounts",
@@ -146,6 +146,8 @@ extension OpenAPIDocument {
                 "attendances": Schema.array(of: Schema.ref("Attendance")),
                 "rewards": Schema.array(of: Schema.ref("Reward")),
                 "share_events": Schema.array(of: Schema.ref("ShareEvent")),
+                "logbook_preferences": Schema.ref("LogbookPreferences"),
+                "ticks": Schema.array(of: Schema.ref("Tick")),
             ]),
         ]
     }()

@@ -410,8 +410,9 @@ public final class AccountService: Sendable {
 
     /// Deletes an account (an admin's `belay users delete`): what identifies the person goes
     /// (name, email, handle — a tombstone takes its place —, identities, sessions and tokens,
-    /// the calendar feed), their rewards are revoked (badges through the status list, share
-    /// pages answer 410), attendance stays anonymous so counts stay right, and a
+    /// the calendar feed, their logbook's ticks and their gym manager roles), their rewards are
+    /// revoked (badges through the status list, share pages answer 410), attendance stays
+    /// anonymous so counts stay right, and a
     /// `user.deleted` webhook goes out, all in one transaction.
     /// - Throws: `DomainError` `user_not_found` (also when already deleted), `storage_failure`.
     public func deleteAccount(userID: Int64) throws -> AccountDeletion {
@@ -433,6 +434,7 @@ public final class AccountService: Sendable {
             try AccountRepository.deleteChallenges(email: identity.subject, in: db)
         }
         try AccountRepository.erase(userID: userID, now: now, in: db)
+        try TickRepository.erase(userID: userID, in: db)
         _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
         try events.emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
         return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)

@@ -95,6 +95,13 @@ enum TickRepository {
         }
     }
 
+    /// Removes everything of a leaving member's logbook: ticks, preferences, gym manager roles.
+    static func erase(userID: Int64, in db: Database) throws {
+        try db.execute("DELETE FROM ticks WHERE user_id = ?", [userID])
+        try db.execute("DELETE FROM logbook_preferences WHERE user_id = ?", [userID])
+        try db.execute("DELETE FROM gym_managers WHERE user_id = ?", [userID])
+    }
+
     // MARK: Preferences
 
     static func preferences(userID: Int64, in db: Database) throws -> LogbookPreferences? {
