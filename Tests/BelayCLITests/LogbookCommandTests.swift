@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import BelayTestSupport
+
+/// The logbook at the shell: a gym with its circuit and a manager, a set file with a bad row
+/// refused whole, then added once, and a member's logbook printed.
+@Suite struct LogbookCommandTests {
+    @Test func anOperatorAddsAGymItsSetAndReadsAMembersLogbook() throws {
+        let workspace = try ClubWorkspace()
+        try workspace.succeed("migrate")
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo")
+
+        let missing = try workspace.run("gyms", "add", "--name", "The Climb")
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("--time-zone is required"))
+
+        let badLevels = try workspace.run("gyms", "add", "--name", "The Climb", "--time-zone", "Asia/Seoul", "--boulders", "circuit",
+                                          "--boulder-levels", "Red-E53935")
+        #expect(badLevels.status == 64)
+        #expect(badLevels.standardError.contains("NAME:#RRGGBB:LOW..HIGH"), "\(badLevels.standardError)")
+
+        let added = try workspace.run("gyms", "add", "--name", "The Climb Gangnam", "--names", "ko=더클라임 강남점", "--time-zone", "Asia/Seoul",
+                                      "--location", "37.4979,127.0276", "--boulders", "circuit",
+                                      "--boulder-levels", "Yellow:#FFEB3B:VB..V0,Green:#4CAF50:V1..V2,Red:#E53935:V4..V5", "--json")
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput.contains("\"boulder_grading\":\"circuit\""))
+        #expect(added.standardError.contains("Added gym 1."))
+
+        let listed = try workspace.run("gyms", "list", "--search", "강남")
+        #expect(listed.status == 0 && listed.standardOutput.contains("The Climb Gangnam") && listed.standardOutput.contains("Red V4–V5"),
+                "\(listed.standardOutput)")
+
+        let manager = try workspace.run("gyms", "managers", "1", "--add", "jisoo")
+        #expect(manager.status == 0 && manager.standardOutput.contains("jisoo"))
+        #expect(manager.standardError.contains("jisoo manages gym 1."))
+
+        let bad = workspace.directory.file("bad.csv"), good = workspace.directory.file("good.csv")
+        try "wall,colour,grade,set_on\nCave,red,Red,2026-11-20\nCave,pink,Purple,2026-11-20\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "Cave,red,Red,2026-11-20,1\nSlab,blue,Green,2026-11-21,2\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let refused = try workspace.run("gyms", "import-set", "1", bad)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("Line 3:") && refused.standardError.contains("Purple"), "\(refused.standardError)")
+        #expect(try workspace.run("gyms", "import-set", "1", good).standardOutput == "rows 2, added 2, already there 0\n")
+        #expect(try workspace.run("gyms", "import-set", "1", good).standardOutput == "rows 2, added 0, already there 2\n")
+
+        let empty = try workspace.run("logbook", "jisoo")
+        #expect(empty.status == 0 && empty.standardError.contains("jisoo has logged no climbs"))
+        #expect(try workspace.run("logbook", "jisoo", "--from", "yesterday").status == 64)
+        #expect(try workspace.run("logbook", "nobody").status == 1)
+    }
+}
