@@ -116,3 +116,7 @@ CREATE TABLE logbook_preferences (
     default_visibility TEXT NOT NULL CHECK (default_visibility IN ('public', 'members', 'private')),
     updated_at BIGINT NOT NULL
 );
+
+-- A meetup may be at a gym: it takes the gym's name, address and zone.
+ALTER TABLE meetups ADD COLUMN gym_id BIGINT REFERENCES gyms(id);
+CREATE INDEX meetups_by_gym ON meetups(gym_id, starts_at) WHERE gym_id IS NOT NULL;

@@ -33,6 +33,7 @@ public struct MeetupBody: JSONRepresentable {
             json.member("created_at", meetup.createdAt, offset: presentation.clubZone)
             json.member("updated_at", meetup.updatedAt, offset: presentation.clubZone)
             json.member("series_id", meetup.seriesID)
+            json.member("gym_id", meetup.gymID)
         }
     }
 

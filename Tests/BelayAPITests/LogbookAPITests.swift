@@ -115,3 +115,38 @@ import Testing
         #expect(refused.status == 422 && refused["field"]?.stringValue == "grade")
     }
 }
+
+/// A meetup at a gym takes the gym's name, address and zone.
+@Suite struct MeetupAtAGymAPITests {
+    @Test func aMeetupAtAGymTakesItsNameAddressAndZone() throws {
+        let fixture = try APIFixture()
+        let gym = fixture.post("/v1/gyms", as: fixture.admin, json: #"""
+            {"name": "Tokyo Boulder Park", "address": "1-2-3 Shibuya", "time_zone": "Asia/Tokyo"}
+            """#)
+        let gymID = try #require(gym["id"]?.intValue)
+        let times = #""starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00", "capacity": 8"#
+        let created = fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "Tuesday session", "gym_id": \#(gymID), \#(times)}"#)
+        #expect(created.status == 201)
+        #expect(created["place_name"]?.stringValue == "Tokyo Boulder Park")
+        #expect(created["address"]?.stringValue == "1-2-3 Shibuya")
+        #expect(created["time_zone"]?.stringValue == "Asia/Tokyo")
+        #expect(created["gym_id"]?.intValue == gymID)
+
+        let named = fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "T", "gym_id": \#(gymID), "place_name": "TBP cave", \#(times)}"#)
+        #expect(named["place_name"]?.stringValue == "TBP cave" && named["time_zone"]?.stringValue == "Asia/Tokyo")
+        let otherZone = fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "T", "gym_id": \#(gymID), "time_zone": "Asia/Seoul", \#(times)}"#)
+        #expect(otherZone.status == 422 && otherZone["field"]?.stringValue == "time_zone")
+        let nowhere = fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "T", \#(times)}"#)
+        #expect(nowhere.status == 422 && nowhere["field"]?.stringValue == "place_name")
+        #expect(fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "T", "gym_id": 999, \#(times)}"#).status == 404)
+
+        let plain = fixture.post("/v1/meetups", as: fixture.host, json: #"{"title": "T", "place_name": "Park", \#(times)}"#)
+        let plainID = try #require(plain["id"]?.intValue)
+        #expect(plain["gym_id"] == .null && plain["time_zone"]?.stringValue == "Asia/Seoul")
+        let moved = fixture.send(.patch, "/v1/meetups/\(plainID)", token: fixture.host.token, json: #"{"gym_id": \#(gymID)}"#)
+        #expect(moved.status == 200)
+        #expect(moved["place_name"]?.stringValue == "Tokyo Boulder Park" && moved["time_zone"]?.stringValue == "Asia/Tokyo")
+        let freed = fixture.send(.patch, "/v1/meetups/\(plainID)", token: fixture.host.token, json: #"{"gym_id": null}"#)
+        #expect(freed["gym_id"] == .null && freed["place_name"]?.stringValue == "Tokyo Boulder Park", "its place stays, now its own")
+    }
+}

@@ -47,6 +47,7 @@ NOT_STATABLE = {
     ("GET /v1/webhooks/{id}/deliveries", "cursor"): "given out by the server",
     ("GET /v1/meetups/{id}/no-shows", "cursor"): "given out by the server",
     ("GET /v1/stats/shares", "cursor"): "given out by the server, and not with `by` (summed statistics come in one page)",
+    ("POST /v1/meetups", "place_name"): "required unless gym_id is given (two members)",
     ("GET /v1/gyms", "cursor"): "given out by the server",
     ("GET /v1/gyms/{id}/problems", "cursor"): "given out by the server",
     ("GET /v1/me/logbook", "cursor"): "given out by the server",

@@ -5,20 +5,24 @@ import Foundation
 struct CreateMeetupRequest: Decodable {
     var title: String
     var description: String?
-    var placeName: String
+    /// Required unless `gymID` names a gym (then it defaults to the gym's name).
+    var placeName: String?
     var address: String?
     var startsAt: Date
     var endsAt: Date
-    /// Defaults to the club's zone.
+    /// Defaults to the club's zone, or the gym's.
     var timeZone: String?
     var capacity: Int
     /// Defaults to the caller (who must then be a host or admin).
     var hostID: Int64?
     /// Admins record a meetup that already happened.
     var recordPast: Bool?
+    /// The gym it is at.
+    var gymID: Int64?
 
     enum CodingKeys: String, CodingKey {
         case title, description, address, capacity
+        case gymID = "gym_id"
         case recordPast = "record_past"
         case placeName = "place_name"
         case startsAt = "starts_at"
@@ -41,6 +45,8 @@ struct UpdateMeetupRequest: Decodable {
     var timeZone: String?
     var capacity: Int?
     var hostID: Int64?
+    /// `.some(nil)`: the meetup's place is its own again.
+    var gymID: Int64??
 
     enum CodingKeys: String, CodingKey {
         case title, description, address, capacity
@@ -49,6 +55,7 @@ struct UpdateMeetupRequest: Decodable {
         case endsAt = "ends_at"
         case timeZone = "time_zone"
         case hostID = "host_id"
+        case gymID = "gym_id"
     }
 
     init(from decoder: any Decoder) throws {
@@ -66,6 +73,9 @@ struct UpdateMeetupRequest: Decodable {
         timeZone = try container.decodeUnlessAbsent(String.self, forKey: .timeZone)
         capacity = try container.decodeUnlessAbsent(Int.self, forKey: .capacity)
         hostID = try container.decodeUnlessAbsent(Int64.self, forKey: .hostID)
+        if container.contains(.gymID) {
+            gymID = .some(try container.decodeNil(forKey: .gymID) ? nil : try container.decode(Int64.self, forKey: .gymID))
+        }
     }
 }
 

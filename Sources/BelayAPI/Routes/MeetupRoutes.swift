@@ -29,12 +29,17 @@ extension APIRoutes {
             // Who may create is the domain's rule (`meetups.created_by`); it refuses with not_permitted.
             let caller = try context.caller()
             let body = try request.decodeJSON(as: CreateMeetupRequest.self)
+            guard body.placeName != nil || body.gymID != nil else {
+                throw HTTPError(.unprocessableContent, code: "missing_field", detail: "`place_name` is required unless `gym_id` names the gym the meetup is at.",
+                                extensions: ["field": "place_name"])
+            }
             // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
             let deferred = DeferredResponse()
             domain.meetups.create(NewMeetup(
-                title: body.title, description: body.description ?? "", placeName: body.placeName, address: body.address,
-                startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone ?? presentation.clubZone.zone.identifier,
-                capacity: body.capacity, hostID: body.hostID ?? caller.userID), recordPast: body.recordPast ?? false, by: caller.actor) { [self] outcome in
+                title: body.title, description: body.description ?? "", placeName: body.placeName ?? "", address: body.address,
+                startsAt: body.startsAt, endsAt: body.endsAt,
+                timeZone: body.timeZone ?? (body.gymID == nil ? presentation.clubZone.zone.identifier : ""),
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID, gymID: body.gymID), recordPast: body.recordPast ?? false, by: caller.actor) { [self] outcome in
                 deferred.complete {
                     let meetup = try outcome.get()
                     return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
@@ -61,7 +66,7 @@ extension APIRoutes {
             domain.meetups.update(id: id, MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
-                hostID: body.hostID), by: caller.actor) { [self] outcome in
+                hostID: body.hostID, gymID: body.gymID), by: caller.actor) { [self] outcome in
                 deferred.complete { .api(meetupBody(try outcome.get())) }
             }
             return .deferred(deferred)

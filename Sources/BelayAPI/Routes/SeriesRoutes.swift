@@ -27,7 +27,7 @@ extension APIRoutes {
             let updated = try domain.meetups.updateFollowing(id: try context.id(), MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
-                hostID: body.hostID), by: caller.actor)
+                hostID: body.hostID, gymID: body.gymID), by: caller.actor)
             return .api(ListBody(items: updated.map(meetupBody), nextCursor: nil))
         }
     }

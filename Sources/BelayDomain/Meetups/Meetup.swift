@@ -29,6 +29,8 @@ public struct Meetup: Sendable, Hashable {
     public let updatedAt: Date
     /// The series a recurring meetup belongs to (the id of its first meetup); nil for a one-off.
     public var seriesID: Int64? = nil
+    /// The gym it is at, whose name, address and zone it took; nil for a place of its own.
+    public var gymID: Int64? = nil
 
     /// Places left before joiners are waitlisted (0 when full or over capacity).
     public var placesLeft: Int { max(0, capacity - goingCount) }
@@ -57,9 +59,13 @@ public struct NewMeetup: Sendable, Hashable {
     public var capacity: Int
     /// A user with the role `host` or `admin`.
     public var hostID: Int64
+    /// A gym: the meetup then takes the gym's address and zone, and its name unless
+    /// `placeName` is given (empty `placeName` and `timeZone` mean "the gym's").
+    public var gymID: Int64?
 
     public init(title: String, description: String = "", placeName: String, address: String? = nil,
-                startsAt: Date, endsAt: Date, timeZone: String, capacity: Int, hostID: Int64) {
+                startsAt: Date, endsAt: Date, timeZone: String, capacity: Int, hostID: Int64, gymID: Int64? = nil) {
+        self.gymID = gymID
         self.title = title
         self.description = description
         self.placeName = placeName
@@ -85,10 +91,14 @@ public struct MeetupChanges: Sendable, Hashable {
     /// Lowering it never removes anyone; raising it promotes waitlisted members in order.
     public var capacity: Int?
     public var hostID: Int64?
+    /// `.some(id)` moves the meetup to a gym (taking its address and zone), `.some(nil)` makes
+    /// its place its own again.
+    public var gymID: Int64??
 
     public init(title: String? = nil, description: String? = nil, placeName: String? = nil, address: String?? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil, capacity: Int? = nil,
-                hostID: Int64? = nil) {
+                hostID: Int64? = nil, gymID: Int64?? = nil) {
+        self.gymID = gymID
         self.title = title
         self.description = description
         self.placeName = placeName

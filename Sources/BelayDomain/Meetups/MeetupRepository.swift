@@ -9,7 +9,7 @@ enum MeetupRepository {
         m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
         m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count,
         (SELECT count(*) FROM attendances c WHERE c.meetup_id = m.id AND c.status = 'checked_in') AS checked_in_count,
-        m.series_id
+        m.series_id, m.gym_id
         """
 
     static func decode(_ row: Row) throws -> Meetup {
@@ -19,7 +19,7 @@ enum MeetupRepository {
                hostID: try row.get("host_id"), status: try row.get("status"),
                goingCount: try row.get("going_count"), waitlistCount: try row.get("waitlist_count"),
                checkedInCount: try row.get("checked_in_count"), createdAt: try row.get("created_at"),
-               updatedAt: try row.get("updated_at"), seriesID: try row.get("series_id"))
+               updatedAt: try row.get("updated_at"), seriesID: try row.get("series_id"), gymID: try row.get("gym_id"))
     }
 
     static func find(id: Int64, in db: Database) throws -> Meetup? {
@@ -71,19 +71,19 @@ enum MeetupRepository {
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
         return try db.insertReturningID("""
             INSERT INTO meetups (title, description, place_name, address, starts_at, ends_at, time_zone, capacity,
-                                 host_id, status, check_in_secret, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?) RETURNING id
+                                 host_id, status, check_in_secret, created_at, updated_at, gym_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?, ?) RETURNING id
             """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
-                  meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now])
+                  meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now, meetup.gymID])
     }
 
     static func update(id: Int64, with meetup: NewMeetup, at now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE meetups SET title = ?, description = ?, place_name = ?, address = ?, starts_at = ?, ends_at = ?,
-                               time_zone = ?, capacity = ?, host_id = ?, updated_at = ?
+                               time_zone = ?, capacity = ?, host_id = ?, updated_at = ?, gym_id = ?
             WHERE id = ?
             """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
-                  meetup.timeZone, meetup.capacity, meetup.hostID, now, id])
+                  meetup.timeZone, meetup.capacity, meetup.hostID, now, meetup.gymID, id])
     }
 
     static func setStatus(_ status: MeetupStatus, id: Int64, at now: Date, in db: Database) throws {

@@ -74,7 +74,7 @@ public final class MeetupService: Sendable {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let meetup = try Self.validated(new, clubTimeZone: clubTimeZone)
+        let meetup = try Self.validated(try placedAtItsGym(new), clubTimeZone: clubTimeZone)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
         let ended = meetup.endsAt <= now
@@ -133,7 +133,15 @@ public final class MeetupService: Sendable {
                                        endsAt: changes.endsAt ?? current.endsAt,
                                        timeZone: changes.timeZone ?? current.timeZone,
                                        capacity: changes.capacity ?? current.capacity,
-                                       hostID: changes.hostID ?? current.hostID)
+                                       hostID: changes.hostID ?? current.hostID,
+                                       gymID: changes.gymID ?? current.gymID)
+                if let gymID = merged.gymID, changes.gymID != nil || changes.timeZone != nil {
+                    // Moved to a gym, or its zone changed: the gym's address and zone hold.
+                    if changes.placeName == nil, changes.gymID != nil { merged.placeName = "" }
+                    if changes.address == nil { merged.address = nil }
+                    if changes.timeZone == nil { merged.timeZone = "" }
+                    merged = try Self.placed(merged, at: try GymService.require(gymID, in: db))
+                }
                 merged = try Self.validated(merged, clubTimeZone: clubTimeZone)
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
@@ -430,6 +438,27 @@ public final class MeetupService: Sendable {
     /// The years a meetup's start and end may have on the wall clock of its own zone and of the
     /// club's: RFC 3339 and iCalendar write a year in four digits.
     public static let writableYears = 1...9999
+
+    /// `new` at the gym it names (see `placed(_:at:)`), or as it is when it names none.
+    /// - Throws: `DomainError`: `gym_not_found`, `invalid_input` (`time_zone`).
+    func placedAtItsGym(_ new: NewMeetup) throws -> NewMeetup {
+        guard let gymID = new.gymID else { return new }
+        return try Self.placed(new, at: try domainCall { try pool.read { db in try GymService.require(gymID, in: db) } })
+    }
+
+    /// `meetup` at `gym`: the gym's zone, its address unless one is given, and its name unless
+    /// a place name is given.
+    /// - Throws: `DomainError.invalidInput` (`time_zone`) for a zone other than the gym's.
+    static func placed(_ meetup: NewMeetup, at gym: Gym) throws -> NewMeetup {
+        var placed = meetup
+        if !meetup.timeZone.isEmpty, meetup.timeZone != gym.timeZone {
+            throw DomainError.invalid("time_zone", "A meetup at \(gym.name) is in the gym's zone, \(gym.timeZone); leave time_zone out")
+        }
+        placed.timeZone = gym.timeZone
+        if meetup.placeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { placed.placeName = gym.name }
+        if meetup.address == nil { placed.address = gym.address }
+        return placed
+    }
 
     /// `input` trimmed and checked.
     /// - Throws: `DomainError` (`invalid_input`) naming the first field that is wrong.
