@@ -55,6 +55,8 @@ extension DomainSettings {
                              defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en,
                              retentionDays: configuration.push.retentionDays)
         )
+        logbook = LogbookPolicy(storyRefreshSeconds: configuration.logbook.storyRefreshSeconds, rankingBest: configuration.logbook.rankingBest,
+                                rankingDays: configuration.logbook.rankingDays)
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))

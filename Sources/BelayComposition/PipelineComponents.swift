@@ -42,7 +42,7 @@ public struct PipelineComponents: Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {}) throws {
         settings = RenderPipelineSettings(configuration: configuration)
         badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
-        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges)
+        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges, logbook: domain.logbook)
         let rendering = RenderSettings(configuration: configuration)
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()

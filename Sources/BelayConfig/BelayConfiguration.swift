@@ -218,6 +218,16 @@ public struct BelayConfiguration: Sendable, Equatable {
     }
 
     /// `meetups`: who creates meetups, and their life-cycle in `belay serve`.
+    /// `logbook`: the story's climbing line and gym rankings.
+    public struct Logbook: Sendable, Equatable {
+        /// Ticks logged after a reward's story was drawn redraw it at most this often.
+        public var storyRefreshSeconds: Int
+        /// A gym's ranking sums each member's this many hardest sends…
+        public var rankingBest: Int
+        /// …over this many days.
+        public var rankingDays: Int
+    }
+
     public struct Meetups: Sendable, Equatable {
         /// `members` (any member creates and hosts their own meetups) or `hosts` (only hosts and admins).
         public var createdBy: String
@@ -398,6 +408,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var webhooks: Webhooks
     public var calendar: Calendar
     public var meetups: Meetups
+    public var logbook: Logbook
     public var waitlist: Waitlist
     public var accounts: Accounts
     public var auth: Auth

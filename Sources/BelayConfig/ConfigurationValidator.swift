@@ -259,6 +259,9 @@ struct ConfigurationValidator {
             retentionDays: integer("webhooks.retention_days")
         )
         let calendar = BelayConfiguration.Calendar(alarmMinutesBefore: integer("calendar.alarm_minutes_before"))
+        let logbook = BelayConfiguration.Logbook(
+            storyRefreshSeconds: integer("logbook.story_refresh_seconds"), rankingBest: integer("logbook.ranking_best"),
+            rankingDays: integer("logbook.ranking_days"))
         let meetups = BelayConfiguration.Meetups(
             createdBy: string("meetups.created_by"), completeEverySeconds: integer("meetups.complete_every_seconds"))
 
@@ -325,6 +328,7 @@ struct ConfigurationValidator {
             webhooks: webhooks,
             calendar: calendar,
             meetups: meetups,
+            logbook: logbook,
             waitlist: waitlist,
             accounts: accounts,
             auth: BelayConfiguration.Auth(apple: apple, google: google),

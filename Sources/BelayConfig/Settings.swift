@@ -120,7 +120,7 @@ extension SettingDeclaration {
 
     /// Every setting, in the order of `config.json`.
     static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
-        + webhooks + meetups + accounts + auth + mail + rateLimits + push
+        + webhooks + meetups + logbook + accounts + auth + mail + rateLimits + push
 
     /// `server`: the HTTP listener.
     private static let server: [SettingDeclaration] = [
@@ -353,6 +353,16 @@ extension SettingDeclaration {
                  "`0` promotes the first waitlisted member into a freed place at once", shown: \.waitlist.claimMinutes),
         .integer("waitlist.cutoff_minutes", 120, .atLeast(0, "minutes"), "from this long before the start no offers are made",
                  shown: \.waitlist.cutoffMinutes),
+    ]
+
+    /// `logbook`: the story's climbing line and gym rankings.
+    private static let logbook: [SettingDeclaration] = [
+        .integer("logbook.story_refresh_seconds", 120, .integer(10...86_400) { "\($0) is not a number of seconds from 10 to 86400" },
+                 "ticks logged after a reward's story was drawn redraw it at most this often", shown: \.logbook.storyRefreshSeconds),
+        .integer("logbook.ranking_best", 10, .integer(1...100) { "\($0) is not a number of sends from 1 to 100" },
+                 "a gym's ranking sums each member's this many hardest sends", shown: \.logbook.rankingBest),
+        .integer("logbook.ranking_days", 60, .integer(1...3_660) { "\($0) is not a number of days from 1 to 3660" },
+                 "over this many days", shown: \.logbook.rankingDays),
     ]
 
     /// `accounts`: sign-up and sessions.

@@ -78,7 +78,8 @@ public struct DomainServices: Sendable {
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         gyms = GymService(pool: pool, clock: clock)
         problems = ProblemService(pool: pool, clock: clock)
-        logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone)
+        logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone,
+                                 policy: settings.logbook)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

@@ -10,15 +10,33 @@ public final class LogbookService: Sendable {
     private let clock: any TimeSource
     private let checkIn: CheckInPolicy
     private let clubTimeZone: TimeZone
+    private let policy: LogbookPolicy
 
     /// Ticks one batch may carry.
     public static let maximumBatch = 200
 
-    public init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone) {
+    public init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
+                policy: LogbookPolicy = LogbookPolicy()) {
         self.pool = pool
         self.clock = clock
         self.checkIn = checkInPolicy
         self.clubTimeZone = clubTimeZone
+        self.policy = policy
+    }
+
+    /// Queues a redraw of the member's reward for each meetup, `storyRefreshSeconds` from now,
+    /// so that its story shows the day's climbing: a redraw already waiting takes these ticks
+    /// too (one per reward is queued at a time), and the sticker, whose content does not
+    /// change, is reused as it is.
+    private func refreshStories(memberID: Int64, meetupIDs: Set<Int64>, now: Date, in db: Database) throws {
+        for meetupID in meetupIDs.sorted() {
+            let rewards: [Int64] = try db.query("SELECT id FROM rewards WHERE member_id = ? AND meetup_id = ? AND revoked_at IS NULL",
+                                                [memberID, meetupID]) { try $0.get("id") }
+            for rewardID in rewards {
+                _ = try RenderJobRepository.enqueue(rewardID: rewardID, reason: .rerender,
+                                                    availableAt: now.addingTimeInterval(TimeInterval(policy.storyRefreshSeconds)), now: now, in: db)
+            }
+        }
     }
 
     /// Logs one tick; a tick with a `client_tick_id` the member used before is not logged
@@ -48,7 +66,7 @@ public final class LogbookService: Sendable {
         return try domainCall {
             try pool.write { db in
                 let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
-                return try ticks.map { tick -> TickBatchOutcome in
+                let outcomes = try ticks.map { tick -> TickBatchOutcome in
                     if let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) {
                         return .duplicate(earlier)
                     }
@@ -68,6 +86,12 @@ public final class LogbookService: Sendable {
                     }
                     return .created(stored)
                 }
+                let meetups = Set(outcomes.compactMap { outcome -> Int64? in
+                    if case let .created(tick) = outcome { return tick.meetupID }
+                    return nil
+                })
+                try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
+                return outcomes
             }
         }
     }
@@ -97,6 +121,7 @@ public final class LogbookService: Sendable {
                 guard let updated = try TickRepository.find(id: tickID, in: db) else {
                     throw DomainError(.tickNotFound, "Tick \(tickID) is gone")
                 }
+                if let meetupID = updated.meetupID { try refreshStories(memberID: memberID, meetupIDs: [meetupID], now: now, in: db) }
                 return updated
             }
         }
@@ -105,10 +130,12 @@ public final class LogbookService: Sendable {
     /// Deletes a member's own tick.
     /// - Throws: `DomainError.tickNotFound` (also for another member's).
     public func delete(tickID: Int64, memberID: Int64) throws {
+        let now = clock.now()
         try domainCall {
             try pool.write { db in
-                _ = try Self.requireOwn(tickID, memberID: memberID, in: db)
+                let tick = try Self.requireOwn(tickID, memberID: memberID, in: db)
                 try TickRepository.delete(id: tickID, in: db)
+                if let meetupID = tick.meetupID { try refreshStories(memberID: memberID, meetupIDs: [meetupID], now: now, in: db) }
             }
         }
     }
@@ -153,6 +180,36 @@ public final class LogbookService: Sendable {
                 let ticks = try TickRepository.list(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID),
                                                     filter: TickFilter(to: end), after: nil, limit: Int.max / 2, in: db)
                 return LogbookSummary.make(ticks: ticks, from: from, to: end, preferences: preferences)
+            }
+        }
+    }
+
+    /// What the member climbed at the meetup, for their story; nil when they logged nothing
+    /// there (private ticks count for nothing: a story is shared in public).
+    /// - Throws: `DomainError.storageFailure`.
+    public func climbingDay(memberID: Int64, meetupID: Int64) throws -> ClimbingDay? {
+        try domainCall {
+            try pool.read { db -> ClimbingDay? in
+                let shared: [TickVisibility] = [.public, .members]
+                let atMeetup = try TickRepository.list(meetupID: meetupID, visibilities: shared, in: db).filter { $0.userID == memberID }
+                guard let first = atMeetup.map(\.climbedOn).min(), let last = atMeetup.map(\.climbedOn).max() else { return nil }
+                let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+                let all = try TickRepository.list(userID: memberID, visibilities: shared, filter: TickFilter(to: last), after: nil,
+                                                  limit: Int.max / 2, in: db)
+                let ids = Set(atMeetup.map(\.id))
+                let topped = atMeetup.filter { $0.style.topped }
+                let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
+                let hardest = topped.max(by: order)
+                let bests = LogbookSummary.make(ticks: all, from: first, to: last, preferences: preferences).personalBests
+                    .filter { $0.kind == .send && ids.contains($0.tickID) }
+                let best = bests.max { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
+                func shown(_ range: GradeRange, _ scale: GradeScale?) -> String {
+                    GradeTable.display(range, from: scale, in: preferences.scale(range.axis))
+                }
+                let bestTick = best.flatMap { best in atMeetup.first { $0.id == best.tickID } }
+                return ClimbingDay(sends: topped.count, flashes: topped.filter { $0.style == .flash }.count,
+                                   hardest: hardest.map { shown($0.range, $0.gradeScale) },
+                                   personalBest: bestTick.map { shown($0.range, $0.gradeScale) })
             }
         }
     }

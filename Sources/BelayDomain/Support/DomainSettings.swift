@@ -21,6 +21,8 @@ public struct DomainSettings: Sendable {
     public var maxShareEventsPerReward: Int
     /// Push notices: when reminders go out, what links say, how deliveries are retried.
     public var push: PushPolicy
+    /// The story's climbing line and gym rankings.
+    public var logbook = LogbookPolicy()
 
     public init(checkIn: CheckInPolicy, rewards: RewardPolicy, renderJobs: RenderJobPolicy, clubTimeZone: TimeZone,
                 webhooks: WebhookPolicy, waitlist: WaitlistPolicy, accounts: AccountPolicy, meetupCreators: MeetupCreators,

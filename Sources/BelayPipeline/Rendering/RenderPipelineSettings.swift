@@ -45,9 +45,9 @@ public struct RenderPipelineSettings: Sendable {
     public var holdNames = LocalizedHoldNames()
 
     /// The line a reward's story and share card lead with ("" when turned off or unknown).
-    func achievementText(checkInNumber: Int?, streakMilestone: Int?) -> String {
+    func achievementText(checkInNumber: Int?, streakMilestone: Int?, climbing: ClimbingDay? = nil) -> String {
         guard achievementLine else { return "" }
-        return AchievementLine(checkInNumber: checkInNumber, streakWeeks: streakMilestone).text(locale: clubLocale)
+        return AchievementLine(checkInNumber: checkInNumber, streakWeeks: streakMilestone, climbing: climbing).text(locale: clubLocale)
     }
     /// How often an idle worker looks at the queue without being notified (a fallback for
     /// jobs queued by other processes, and for retries coming due).

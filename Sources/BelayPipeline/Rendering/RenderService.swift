@@ -26,12 +26,15 @@ public final class RenderService: Sendable {
     public let badges: BadgeIssuer?
     /// Stickers drawn without a credential, shared by this process's workers.
     let stickerBases = StickerBaseCache()
+    /// What members climbed, for the line their stories lead with; nil leaves it out.
+    private let logbook: LogbookService?
 
     /// - Throws: `PipelineError` for impossible settings.
     public init(queue: RenderJobQueue, clock: any TimeSource = SystemTimeSource(), settings: RenderPipelineSettings,
-                badges: BadgeIssuer? = nil) throws {
+                badges: BadgeIssuer? = nil, logbook: LogbookService? = nil) throws {
         try settings.validate()
         self.badges = badges
+        self.logbook = logbook
         self.settings = settings
         self.queue = queue
         self.clock = clock
@@ -68,7 +71,11 @@ public final class RenderService: Sendable {
         var request = request(hold: job.hold, background: job.background, placeName: job.placeName,
                               dateText: worker.dateText(job.meetupStartsAt, timeZone: job.meetupTimeZone, locale: settings.clubLocale,
                                                         pattern: settings.datePattern))
-        request.achievementLine = settings.achievementText(checkInNumber: job.checkInNumber, streakMilestone: job.streakMilestone)
+        // A logbook that cannot be read leaves the line as it would be without ticks: the
+        // story is never held back for it.
+        let climbing = settings.achievementLine ? (try? logbook?.climbingDay(memberID: job.memberID, meetupID: job.meetupID)) ?? nil : nil
+        request.achievementLine = settings.achievementText(checkInNumber: job.checkInNumber, streakMilestone: job.streakMilestone,
+                                                           climbing: climbing)
         return request
     }
 
