@@ -91,6 +91,14 @@ public struct GymBody: JSONRepresentable {
             Self.writeNames(level.localizedNames, to: &json)
             json.key("grade")
             json.value(GradeBody(text: level.name, scale: nil, colour: level.colour, range: level.range, preferences: preferences))
+            json.key("community_grade")
+            if let community = level.communityRange {
+                json.value(GradeBody(text: GradeTable.name(of: community, in: preferences.scale(community.axis)), scale: preferences.scale(community.axis),
+                                     range: community, preferences: preferences))
+            } else {
+                json.null()
+            }
+            json.member("community_votes", level.votes)
         }
     }
 
@@ -132,6 +140,16 @@ public struct ProblemBody: JSONRepresentable {
             json.member("set_on", problem.setOn)
             json.member("expected_removal_on", problem.expectedRemovalOn)
             json.member("removed_on", problem.removedOn)
+            json.key("community_grade")
+            if let score = problem.communityScore {
+                let shownIn = preferences.scale(problem.discipline.axis)
+                let name = GradeTable.name(of: score, in: shownIn)
+                let range = GradeTable.range(of: name, in: shownIn) ?? GradeRange(axis: problem.discipline.axis, lowest: score, highest: score)
+                json.value(GradeBody(text: name, scale: shownIn, range: range, preferences: preferences))
+            } else {
+                json.null()
+            }
+            json.member("votes", problem.votes)
         }
     }
 }
@@ -230,6 +248,47 @@ public struct LogbookPreferencesBody: JSONRepresentable {
             json.member("boulder_scale", preferences.boulderScale.rawValue)
             json.member("route_scale", preferences.routeScale.rawValue)
             json.member("default_visibility", preferences.defaultVisibility.rawValue)
+            json.member("in_rankings", preferences.inRankings)
+        }
+    }
+}
+
+/// `GET /v1/gyms/{id}/ranking`: each entry with the member's handle and name.
+public struct GymRankingBody: JSONRepresentable {
+    public let ranking: GymRanking
+    public let users: [Int64: User]
+    public let preferences: LogbookPreferences
+
+    public init(ranking: GymRanking, users: [Int64: User], preferences: LogbookPreferences) {
+        self.ranking = ranking
+        self.users = users
+        self.preferences = preferences
+    }
+
+    public func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("gym_id", ranking.gymID)
+            json.member("best", ranking.best)
+            json.member("from", ranking.from)
+            json.key("items")
+            json.array(ranking.entries) { json, entry in
+                json.object { json in
+                    json.member("rank", entry.rank)
+                    json.member("user_id", entry.userID)
+                    json.member("handle", users[entry.userID]?.handle ?? "")
+                    json.member("display_name", users[entry.userID]?.displayName ?? "")
+                    json.member("points", entry.points)
+                    json.member("sends", entry.counted.count)
+                    json.key("hardest")
+                    if let hardest = entry.counted.first {
+                        json.value(GradeBody(text: hardest.grade, scale: hardest.gradeScale, colour: hardest.levelPosition != nil ? hardest.colour : nil,
+                                             range: hardest.range, preferences: preferences))
+                    } else {
+                        json.null()
+                    }
+                    json.member("reached_at", utc: entry.reachedAt)
+                }
+            }
         }
     }
 }

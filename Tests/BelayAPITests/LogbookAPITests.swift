@@ -150,3 +150,35 @@ import Testing
         #expect(freed["gym_id"] == .null && freed["place_name"]?.stringValue == "Tokyo Boulder Park", "its place stays, now its own")
     }
 }
+
+/// The ranking and the climbers' grades over the API.
+@Suite struct GymRankingAPITests {
+    @Test func membersWhoOptInAreRankedAndFeltGradesShow() throws {
+        let fixture = try APIFixture()
+        let created = fixture.post("/v1/gyms", as: fixture.admin, json: LogbookAPITests.gym)
+        let gymID = try #require(created["id"]?.intValue)
+        let problem = fixture.post("/v1/gyms/\(gymID)/problems", as: fixture.admin,
+                                   json: #"{"wall": "Cave", "hold_colour": "red", "grade": "Red", "set_on": "2026-11-20"}"#)
+        let problemID = try #require(problem["id"]?.intValue)
+        var climbers: [APIFixture.Member] = []
+        for index in 0..<3 {
+            let climber = try fixture.member(name: "climber\(index)")
+            climbers.append(climber)
+            let optIn = fixture.send(.put, "/v1/me/logbook/preferences", token: climber.token,
+                                     json: #"{"boulder_scale": "v", "route_scale": "yds", "default_visibility": "members", "in_rankings": \#(index < 2)}"#)
+            #expect(optIn["in_rankings"]?.boolValue == (index < 2))
+            let tick = fixture.post("/v1/me/ticks", as: climber, json: #"""
+                {"client_tick_id": "t", "problem_id": \#(problemID), "style": "send", "attempts": \#(index + 2), "felt_grade": "V5"}
+                """#)
+            #expect(tick.status == 201)
+        }
+        let listed = fixture.get("/v1/gyms/\(gymID)/problems", as: climbers[0])
+        #expect(listed["items"]?.arrayValue?.first?["community_grade"]?["display"]?.stringValue == "V5")
+        #expect(listed["items"]?.arrayValue?.first?["votes"]?.intValue == 3)
+        let ranking = fixture.get("/v1/gyms/\(gymID)/ranking", as: climbers[2])
+        #expect(ranking.status == 200)
+        #expect(ranking["items"]?.arrayValue?.map { $0["handle"]?.stringValue } == ["climber0", "climber1"])
+        #expect(ranking["best"]?.intValue == 10)
+        #expect(fixture.get("/v1/gyms/999/ranking", as: climbers[2]).status == 404)
+    }
+}

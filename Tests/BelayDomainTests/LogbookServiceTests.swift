@@ -242,3 +242,71 @@ import Testing
         #expect(left == [other.id], "only the other member's tick stays")
     }
 }
+
+/// What the climbers say: community grades, a level's real span, and the opt-in ranking.
+@Suite struct LogbookCommunityTests {
+    let fixture: DomainFixture
+    let gym: Gym
+
+    init() throws {
+        fixture = try DomainFixture()
+        gym = try fixture.domain.gyms.create(GymDraft(name: "Wall", timeZone: "Asia/Seoul", boulderGrading: .circuit, boulderLevels: [
+            NewGymLevel(colour: "#4CAF50", name: "Green", lowest: "V1", highest: "V2", scale: .v),
+            NewGymLevel(colour: "#E53935", name: "Red", lowest: "V4", highest: "V5", scale: .v),
+        ]), by: .commandLine)
+    }
+
+    private func log(_ user: User, _ id: String, _ tick: (inout NewTick) -> Void) throws {
+        var new = NewTick(clientTickID: id, gymID: gym.id, level: "Green", style: .send)
+        tick(&new)
+        _ = try fixture.domain.logbook.log(new, memberID: user.id)
+    }
+
+    @Test func aProblemShowsTheMostVotedFeltGradeOnceThreeVoted() throws {
+        let problem = try fixture.domain.problems.add(NewProblem(wall: "Cave", holdColour: "red", grade: "Red", setOn: "2026-11-20"),
+                                                     gymID: gym.id, by: .commandLine)
+        func community() throws -> (Int?, Int) {
+            let listed = try #require(try fixture.domain.problems.list(gymID: gym.id, on: nil, wall: nil, grade: nil, limit: 10, cursor: nil).items.first)
+            return (listed.communityScore, listed.votes)
+        }
+        let members = try (0..<5).map { _ in try fixture.member() }
+        for (member, felt) in zip(members.prefix(2), ["V4", "V5"]) {
+            try log(member, "p") { $0.gymID = nil; $0.level = nil; $0.problemID = problem.id; $0.feltGrade = felt }
+        }
+        #expect(try community() == (nil, 2), "two votes are not enough")
+        try log(members[2], "p") { $0.gymID = nil; $0.level = nil; $0.problemID = problem.id; $0.feltGrade = "6c" }
+        #expect(try community() == (68, 3), "6c and V5 are the same score: the most voted")
+        try log(members[3], "p") { $0.gymID = nil; $0.level = nil; $0.problemID = problem.id; $0.feltGrade = "V4" }
+        try log(members[4], "p") { $0.gymID = nil; $0.level = nil; $0.problemID = problem.id; $0.feltGrade = "V3"; $0.visibility = .private }
+        #expect(try community() == (63, 4), "a tie goes to the lower; a private tick does not vote")
+    }
+
+    @Test func aLevelShowsTheSpanItsMembersSendsFelt() throws {
+        let members = try (0..<4).map { _ in try fixture.member() }
+        for (index, felt) in ["V2", "V3", "V3", "V4"].enumerated() {
+            try log(members[index], "g") { $0.feltGrade = felt }
+        }
+        let green = try #require(try fixture.domain.gyms.gym(id: gym.id).boulderLevels.first)
+        #expect(green.votes == 4)
+        let span = try #require(green.communityRange)
+        #expect(GradeTable.name(of: span, in: .v) == "V2–V3", "the middle half: this gym's green feels harder than V1–V2")
+    }
+
+    @Test func theRankingListsThoseWhoOptedInByTheirHardestSends() throws {
+        let (ana, bo, cy) = (try fixture.member("ana"), try fixture.member("bo"), try fixture.member("cy"))
+        for user in [ana, bo] {
+            _ = try fixture.domain.logbook.setPreferences(LogbookPreferences(inRankings: true), memberID: user.id)
+        }
+        try log(ana, "1") { $0.level = "Red" }
+        try log(ana, "2") { $0.level = "Green"; $0.climbedAt = fixture.clock.now().addingTimeInterval(-60) }
+        try log(bo, "1") { $0.level = "Red"; $0.climbedAt = fixture.clock.now().addingTimeInterval(-120) }
+        try log(bo, "2") { $0.level = "Green"; $0.climbedAt = fixture.clock.now().addingTimeInterval(-180) }
+        try log(cy, "1") { $0.level = "Red" }
+        try log(bo, "3") { $0.level = "Red"; $0.style = .attempt; $0.attempts = 5 }
+        try log(ana, "old") { $0.level = "Red"; $0.climbedAt = fixture.clock.now().addingTimeInterval(-90 * 86_400) }
+        let ranking = try fixture.domain.logbook.ranking(gymID: gym.id)
+        #expect(ranking.entries.map(\.userID) == [bo.id, ana.id], "the same points: bo got there first; cy did not opt in")
+        #expect(ranking.entries.map(\.points) == [63 + 48, 63 + 48])
+        #expect(ranking.entries.first?.counted.count == 2, "an attempt and a send older than 60 days do not count")
+    }
+}

@@ -192,10 +192,13 @@ struct LogbookPreferencesRequest: Decodable {
     var boulderScale: GradeScale
     var routeScale: GradeScale
     var defaultVisibility: TickVisibility
+    /// Left out: as it was.
+    var inRankings: Bool?
 
     enum CodingKeys: String, CodingKey {
         case boulderScale = "boulder_scale"
         case routeScale = "route_scale"
         case defaultVisibility = "default_visibility"
+        case inRankings = "in_rankings"
     }
 }

@@ -44,6 +44,14 @@ extension APIRoutes {
             return .api(GymBody(gym: gym, preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
+        routes.get("/v1/gyms/{id}/ranking") { _, context in
+            let caller = try context.caller()
+            let ranking = try domain.logbook.ranking(gymID: try context.id())
+            var users: [Int64: User] = [:]
+            for entry in ranking.entries { users[entry.userID] = try domain.users.user(id: entry.userID) }
+            return .api(GymRankingBody(ranking: ranking, users: users, preferences: try domain.logbook.preferences(memberID: caller.userID)))
+        }
+
         routes.get("/v1/gyms/{id}/managers") { _, context in
             let caller = try context.caller()
             let id = try context.id()
@@ -182,8 +190,10 @@ extension APIRoutes {
         routes.put("/v1/me/logbook/preferences") { request, context in
             let caller = try context.caller()
             let body = try request.decodeJSON(as: LogbookPreferencesRequest.self)
+            let current = try domain.logbook.preferences(memberID: caller.userID)
             let saved = try domain.logbook.setPreferences(LogbookPreferences(boulderScale: body.boulderScale, routeScale: body.routeScale,
-                                                                            defaultVisibility: body.defaultVisibility), memberID: caller.userID)
+                                                                            defaultVisibility: body.defaultVisibility,
+                                                                            inRankings: body.inRankings ?? current.inRankings), memberID: caller.userID)
             return .api(LogbookPreferencesBody(preferences: saved))
         }
 

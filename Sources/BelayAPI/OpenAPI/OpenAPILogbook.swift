@@ -44,6 +44,9 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .patch, path: "/v1/gyms/{id}", operationID: "updateGym", summary: "Change a gym (its managers and admins).", tag: "logbook",
                              description: "Members left out stay as they are; `null` removes `address`, `country`, `location` or `website`; a circuit given replaces the old one (ticks keep the grade and colour they were logged with).",
                              requestBody: "GymUpdateRequest", answers: [ok("The changed gym.", "Gym")], problems: [400, 403, 404, 413, 415, 422]),
+            OpenAPIOperation(method: .get, path: "/v1/gyms/{id}/ranking", operationID: "gymRanking", summary: "The gym's ranking.", tag: "logbook",
+                             description: "The members who opted in (`in_rankings` in their logbook preferences), by the sum of the scores of their `logbook.ranking_best` hardest sends at the gym over the last `logbook.ranking_days` days (each problem counted once; private ticks left out); ties go to who got there first.",
+                             answers: [ok("The ranking.", "GymRanking")], problems: [400, 404]),
             OpenAPIOperation(method: .get, path: "/v1/gyms/{id}/managers", operationID: "listGymManagers", summary: "A gym's managers (its managers and admins).",
                              tag: "logbook", answers: [ok("The managers.", "CohostList")], problems: [400, 403, 404]),
             OpenAPIOperation(method: .put, path: "/v1/gyms/{id}/managers/{user_id}", operationID: "addGymManager",
@@ -101,7 +104,7 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .get, path: "/v1/me/logbook/preferences", operationID: "logbookPreferences", summary: "The caller's grade scales and default visibility.",
                              tag: "logbook", answers: [ok("The preferences (v, yds and members until chosen).", "LogbookPreferences")]),
             OpenAPIOperation(method: .put, path: "/v1/me/logbook/preferences", operationID: "setLogbookPreferences", summary: "Choose grade scales and default visibility.",
-                             tag: "logbook", requestBody: "LogbookPreferences", answers: [ok("The preferences.", "LogbookPreferences")], problems: [400, 413, 415, 422]),
+                             tag: "logbook", requestBody: "LogbookPreferencesRequest", answers: [ok("The preferences.", "LogbookPreferences")], problems: [400, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/ticks", operationID: "meetupTicks", summary: "What was climbed at a meetup.", tag: "logbook",
                              description: visibility, answers: [ok("The ticks, by member and time.", "TickList")], problems: [400, 404]),
         ]
@@ -120,7 +123,9 @@ extension OpenAPIDocument {
             "score_max": Schema.integer,
         ])
         let names = Schema.stringMap("Names by language tag.")
-        let level = Schema.object(["position": Schema.integer, "colour": Schema.color, "name": Schema.string, "names": names, "grade": Schema.ref("Grade")])
+        let level = Schema.object(["position": Schema.integer, "colour": Schema.color, "name": Schema.string, "names": names, "grade": Schema.ref("Grade"),
+                                   "community_grade": Schema.nullable(Schema.ref("Grade")),
+                                   "community_votes": Schema.integer("Sends at this level whose climbers gave the grade they felt; `community_grade` is the middle half of those grades once there are 3.")])
         let levelRequest = Schema.object([
             "colour": Schema.color, "name": Schema.text(.levelName), "names": names,
             "lowest": Schema.string("The easiest grade the level covers, in `scale`."),
@@ -166,6 +171,8 @@ extension OpenAPIDocument {
                 ("id", Schema.integer), ("gym_id", Schema.integer), ("wall", Schema.string), ("discipline", Schema.enumeration(Discipline.allCases.map(\.rawValue))),
                 ("hold_colour", Schema.string), ("grade", Schema.ref("Grade")), ("name", Schema.nullable(Schema.string)), ("setter", Schema.nullable(Schema.string)),
                 ("set_on", day), ("expected_removal_on", Schema.nullable(day)), ("removed_on", Schema.nullable(day)),
+                ("community_grade", Schema.nullable(Schema.ref("Grade"))),
+                ("votes", Schema.integer("Ticks that gave the grade their climber felt; `community_grade` is the most voted of them once there are 3 (a tie goes to the lower).")),
             ]),
             "GymProblemList": Schema.list(of: "GymProblem"),
             "GymProblemRequest": Schema.object(pairs: [
@@ -204,6 +211,19 @@ extension OpenAPIDocument {
             "LogbookPreferences": Schema.object([
                 "boulder_scale": Schema.enumeration(["v", "font"]), "route_scale": Schema.enumeration(["yds", "french"]),
                 "default_visibility": Schema.enumeration(TickVisibility.allCases.map(\.rawValue)),
+                "in_rankings": Schema.boolean,
+            ]),
+            "LogbookPreferencesRequest": Schema.object([
+                "boulder_scale": Schema.enumeration(["v", "font"]), "route_scale": Schema.enumeration(["yds", "french"]),
+                "default_visibility": Schema.enumeration(TickVisibility.allCases.map(\.rawValue)),
+                "in_rankings": ["type": "boolean", "description": "Be listed in gym rankings; left out, as it was (off until chosen)."],
+            ], optional: ["in_rankings"]),
+            "GymRanking": Schema.object([
+                "gym_id": Schema.integer, "best": Schema.integer, "from": day,
+                "items": Schema.array(of: Schema.object(pairs: [
+                    ("rank", Schema.integer), ("user_id", Schema.integer), ("handle", Schema.string), ("display_name", Schema.string),
+                    ("points", Schema.integer), ("sends", Schema.integer), ("hardest", Schema.nullable(Schema.ref("Grade"))), ("reached_at", Schema.dateTime),
+                ])),
             ]),
             "LogbookSummary": Schema.object(pairs: [
                 ("from", Schema.nullable(day)), ("to", day), ("sessions_per_week", ["type": "number"]),

@@ -32,6 +32,11 @@ public struct GymLevel: Sendable, Hashable {
     /// The name in other locales, by language tag.
     public let localizedNames: [String: String]
     public let range: GradeRange
+    /// The range its members' sends span by the grades they felt (the middle half of them),
+    /// once at least `Problem.communityMinimumVotes` gave one: "this gym's green ≈ V2–V3".
+    public var communityRange: GradeRange? = nil
+    /// Sends at this level whose climbers gave the grade they felt.
+    public var votes = 0
 
     public init(position: Int, colour: String, name: String, localizedNames: [String: String], range: GradeRange) {
         self.position = position
@@ -78,6 +83,14 @@ public struct Gym: Sendable, Hashable {
     /// The circuit of `axis` (empty when it is graded on a scale).
     public func levels(_ axis: GradeAxis) -> [GymLevel] {
         axis == .boulder ? boulderLevels : routeLevels
+    }
+
+    /// The gym with `levels` as its circuit of `axis`.
+    func with(levels: [GymLevel], axis: GradeAxis) -> Gym {
+        Gym(id: id, name: name, localizedNames: localizedNames, address: address, country: country, latitude: latitude, longitude: longitude,
+            timeZone: timeZone, website: website, boulderGrading: boulderGrading, routeGrading: routeGrading,
+            boulderLevels: axis == .boulder ? levels : boulderLevels, routeLevels: axis == .route ? levels : routeLevels,
+            createdAt: createdAt, updatedAt: updatedAt)
     }
 
     /// The gym's name in `language`, else its own.

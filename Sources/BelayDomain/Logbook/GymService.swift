@@ -45,10 +45,29 @@ public final class GymService: Sendable {
         }
     }
 
-    /// One gym.
+    /// One gym, each colour level with the range its members' sends span.
     /// - Throws: `DomainError.gymNotFound`.
     public func gym(id: Int64) throws -> Gym {
-        try domainCall { try pool.read { db in try Self.require(id, in: db) } }
+        try domainCall {
+            try pool.read { db in
+                var gym = try Self.require(id, in: db)
+                for axis in GradeAxis.allCases where !gym.levels(axis).isEmpty {
+                    let felt = try TickRepository.feltScoresByLevel(gymID: id, axis: axis, in: db)
+                    let levels = gym.levels(axis).map { level -> GymLevel in
+                        var level = level
+                        let scores = (felt[level.position] ?? []).sorted()
+                        level.votes = scores.count
+                        if scores.count >= Problem.communityMinimumVotes {
+                            level.communityRange = GradeRange(axis: axis, lowest: scores[(scores.count - 1) / 4],
+                                                              highest: scores[(scores.count - 1) * 3 / 4])
+                        }
+                        return level
+                    }
+                    gym = gym.with(levels: levels, axis: axis)
+                }
+                return gym
+            }
+        }
     }
 
     /// Gyms whose name in any locale contains `text`, or all; nearest first when `near` is

@@ -214,6 +214,21 @@ public final class LogbookService: Sendable {
         }
     }
 
+    /// The gym's ranking over the last `logbook.ranking_days` days (in the gym's zone).
+    /// - Throws: `DomainError.gymNotFound`.
+    public func ranking(gymID: Int64) throws -> GymRanking {
+        let now = clock.now()
+        return try domainCall {
+            try pool.read { db in
+                let gym = try GymService.require(gymID, in: db)
+                let today = CalendarDay(now, in: TimeZone(identifier: gym.timeZone) ?? clubTimeZone)
+                let from = today.adding(days: -(policy.rankingDays - 1)).description
+                let sends = try TickRepository.rankedSends(gymID: gymID, from: from, in: db)
+                return GymRanking.make(gymID: gymID, sends: sends, best: policy.rankingBest, from: from)
+            }
+        }
+    }
+
     /// The ticks climbed at a meetup that `viewerID` may see.
     /// - Throws: `DomainError.meetupNotFound`.
     public func meetupTicks(meetupID: Int64, viewerID: Int64) throws -> [Tick] {

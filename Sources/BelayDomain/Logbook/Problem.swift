@@ -32,6 +32,21 @@ public struct Problem: Sendable, Hashable {
     /// Set when the problem was stripped.
     public let removedOn: String?
     public let createdAt: Date
+    /// The grade its climbers felt, once at least `communityMinimumVotes` voted: the most
+    /// voted felt grade's score, a tie going to the lower.
+    public var communityScore: Int? = nil
+    /// Members who gave the grade they felt (private ticks left out).
+    public var votes = 0
+
+    /// Votes a community grade needs.
+    public static let communityMinimumVotes = 3
+
+    /// The most voted score of `votes` (score → count), a tie going to the lower; nil under
+    /// `communityMinimumVotes` votes in all.
+    static func communityScore(of votes: [Int: Int]) -> Int? {
+        guard votes.values.reduce(0, +) >= communityMinimumVotes else { return nil }
+        return votes.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
+    }
 }
 
 /// The fields of a new problem.

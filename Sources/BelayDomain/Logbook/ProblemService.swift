@@ -110,7 +110,14 @@ public final class ProblemService: Sendable {
             try pool.read { db -> [Problem] in
                 let gym = try GymService.require(gymID, in: db)
                 let range = try grade.map { try Self.range(of: $0, at: gym) }
-                return try ProblemRepository.list(gymID: gymID, on: day, wall: wall, range: range, afterID: after, limit: limit + 1, in: db)
+                var problems = try ProblemRepository.list(gymID: gymID, on: day, wall: wall, range: range, afterID: after, limit: limit + 1, in: db)
+                let felt = try TickRepository.feltScores(problemIDs: problems.map(\.id), in: db)
+                for index in problems.indices {
+                    let votes = felt[problems[index].id] ?? [:]
+                    problems[index].votes = votes.values.reduce(0, +)
+                    problems[index].communityScore = Problem.communityScore(of: votes)
+                }
+                return problems
             }
         }
         let next = problems.count > limit ? Cursor(list: "problems", key: 0, id: problems[limit - 1].id).encoded : nil

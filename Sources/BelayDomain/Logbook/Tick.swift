@@ -125,11 +125,15 @@ public struct LogbookPreferences: Sendable, Hashable {
     public var boulderScale: GradeScale
     public var routeScale: GradeScale
     public var defaultVisibility: TickVisibility
+    /// Whether the member is listed in gym rankings (off until they opt in).
+    public var inRankings: Bool
 
-    public init(boulderScale: GradeScale = .v, routeScale: GradeScale = .yds, defaultVisibility: TickVisibility = .members) {
+    public init(boulderScale: GradeScale = .v, routeScale: GradeScale = .yds, defaultVisibility: TickVisibility = .members,
+                inRankings: Bool = false) {
         self.boulderScale = boulderScale
         self.routeScale = routeScale
         self.defaultVisibility = defaultVisibility
+        self.inRankings = inRankings
     }
 
     /// The scale grades of `axis` are shown in.

@@ -95,6 +95,44 @@ enum TickRepository {
         }
     }
 
+    /// The topped ticks at a gym on or after `from` of the members who opted in to rankings,
+    /// ticks kept private left out.
+    static func rankedSends(gymID: Int64, from day: String, in db: Database) throws -> [Tick] {
+        try db.query("""
+            SELECT \(columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
+            FROM ticks t JOIN logbook_preferences p ON p.user_id = t.user_id
+            WHERE t.gym_id = ? AND t.climbed_on >= ? AND t.style <> 'attempt' AND t.visibility <> 'private' AND p.in_rankings = 1
+            """, [gymID, day], decode)
+    }
+
+    /// How members felt the grades of `problemIDs`: per problem, each felt score and its votes
+    /// (private ticks left out).
+    static func feltScores(problemIDs: [Int64], in db: Database) throws -> [Int64: [Int: Int]] {
+        guard !problemIDs.isEmpty else { return [:] }
+        var votes: [Int64: [Int: Int]] = [:]
+        try db.query("""
+            SELECT problem_id, felt_score, count(*) AS votes FROM ticks
+            WHERE problem_id IN (\(problemIDs.map(String.init).joined(separator: ", "))) AND felt_score IS NOT NULL AND visibility <> 'private'
+            GROUP BY problem_id, felt_score
+            """, []) { row in
+            votes[try row.get("problem_id", as: Int64.self), default: [:]][try row.get("felt_score", as: Int.self)] = try row.get("votes", as: Int.self)
+        }
+        return votes
+    }
+
+    /// The felt scores of the topped ticks at each of a gym's levels (private ticks left out).
+    static func feltScoresByLevel(gymID: Int64, axis: GradeAxis, in db: Database) throws -> [Int: [Int]] {
+        var scores: [Int: [Int]] = [:]
+        _ = try db.query("""
+            SELECT level_position, felt_score FROM ticks
+            WHERE gym_id = ? AND axis = ? AND level_position IS NOT NULL AND felt_score IS NOT NULL AND style <> 'attempt'
+              AND visibility <> 'private'
+            """, [gymID, axis.rawValue]) { row in
+            scores[try row.get("level_position", as: Int.self), default: []].append(try row.get("felt_score", as: Int.self))
+        }
+        return scores
+    }
+
     /// Removes everything of a leaving member's logbook: ticks, preferences, gym manager roles.
     static func erase(userID: Int64, in db: Database) throws {
         try db.execute("DELETE FROM ticks WHERE user_id = ?", [userID])
@@ -105,18 +143,20 @@ enum TickRepository {
     // MARK: Preferences
 
     static func preferences(userID: Int64, in db: Database) throws -> LogbookPreferences? {
-        try db.queryOne("SELECT boulder_scale, route_scale, default_visibility FROM logbook_preferences WHERE user_id = ?", [userID]) {
+        try db.queryOne("SELECT boulder_scale, route_scale, default_visibility, in_rankings FROM logbook_preferences WHERE user_id = ?", [userID]) {
             LogbookPreferences(boulderScale: try $0.get("boulder_scale"), routeScale: try $0.get("route_scale"),
-                               defaultVisibility: try $0.get("default_visibility"))
+                               defaultVisibility: try $0.get("default_visibility"), inRankings: try $0.get("in_rankings"))
         }
     }
 
     static func savePreferences(_ preferences: LogbookPreferences, userID: Int64, now: Date, in db: Database) throws {
         try db.execute("""
-            INSERT INTO logbook_preferences (user_id, boulder_scale, route_scale, default_visibility, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO logbook_preferences (user_id, boulder_scale, route_scale, default_visibility, in_rankings, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET boulder_scale = excluded.boulder_scale, route_scale = excluded.route_scale,
-                default_visibility = excluded.default_visibility, updated_at = excluded.updated_at
-            """, [userID, preferences.boulderScale.rawValue, preferences.routeScale.rawValue, preferences.defaultVisibility.rawValue, now])
+                default_visibility = excluded.default_visibility, in_rankings = excluded.in_rankings, updated_at = excluded.updated_at
+            """, [userID, preferences.boulderScale.rawValue, preferences.routeScale.rawValue, preferences.defaultVisibility.rawValue,
+                  preferences.inRankings, now])
     }
 }
 
