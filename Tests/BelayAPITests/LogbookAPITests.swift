@@ -182,3 +182,27 @@ import Testing
         #expect(fixture.get("/v1/gyms/999/ranking", as: climbers[2]).status == 404)
     }
 }
+
+/// Moving in and out over the API: an import refused whole, then made once, and the CSV export.
+@Suite struct LogbookImportAPITests {
+    @Test func importThenExport() throws {
+        let fixture = try APIFixture()
+        let climber = try fixture.member(name: "climber")
+        let mountainProject = #"Date,Route,Rating,Notes,URL,Pitches,Location,\"Avg Stars\",\"Your Stars\",Style,\"Lead Style\",\"Route Type\",\"Your Rating\",Length,\"Rating Code\"\n"#
+        let good = mountainProject + #"2026-10-10,Slab Happy,5.10-,\"=cmd|' /C calc'!A0\",https://mp.example/1,1,Korea > Seoraksan,2.8,3,Lead,Redpoint,Sport,,80,2500\n"#
+        let bad = good + #",Forgotten,5.9,,https://mp.example/2,1,Korea,2.0,-1,Lead,,Sport,,30,2300\n"#
+        let refused = fixture.post("/v1/me/logbook/imports", as: climber, json: #"{"csv": "\#(bad)"}"#)
+        #expect(refused.status == 422 && refused["format"]?.stringValue == "mountain_project")
+        #expect(refused["rows"]?.arrayValue?.map { $0["line"]?.intValue } == [3])
+        let imported = fixture.post("/v1/me/logbook/imports", as: climber, json: #"{"csv": "\#(good)"}"#)
+        #expect(imported.status == 201 && imported["added"]?.intValue == 1)
+        #expect(fixture.post("/v1/me/logbook/imports", as: climber, json: #"{"csv": "\#(good)"}"#)["unchanged"]?.intValue == 1)
+
+        let csv = fixture.get("/v1/me/logbook.csv", as: climber)
+        #expect(csv.status == 200 && csv.contentType?.hasPrefix("text/csv") == true)
+        let lines = String(decoding: csv.bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(lines.first?.hasPrefix("day,climbed_at,kind,discipline,grade") == true)
+        #expect(lines[1].hasPrefix("2026-10-10,") && lines[1].contains("5.10-,yds,5.10a–5.10b,") && lines[1].contains(",'=cmd"),
+                "the grade as given and in the member's scale; a formula-like note is neutralised: \(lines[1])")
+    }
+}

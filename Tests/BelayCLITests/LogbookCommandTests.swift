@@ -47,5 +47,23 @@ import BelayTestSupport
         #expect(empty.status == 0 && empty.standardError.contains("jisoo has logged no climbs"))
         #expect(try workspace.run("logbook", "jisoo", "--from", "yesterday").status == 64)
         #expect(try workspace.run("logbook", "nobody").status == 1)
+
+        let ticks = workspace.directory.file("ticks.csv")
+        try """
+            Date,Route,Rating,Notes,URL,Pitches,Location,"Avg Stars","Your Stars",Style,"Lead Style","Route Type","Your Rating",Length,"Rating Code"
+            2026-10-10,Slab Happy,5.10-,,https://mp.example/1,1,Korea > Seoraksan,2.8,3,Lead,Redpoint,Sport,,80,2500
+            2026-10-11,The Pinch,V3-4,,https://mp.example/2,1,Korea > Bulam,3.1,4,Send,,Boulder,,10,20350
+
+            """.write(toFile: ticks, atomically: true, encoding: .utf8)
+        #expect(try workspace.run("logbook", "jisoo", "--dry-run").status == 64)
+        let dry = try workspace.run("logbook", "jisoo", "--import", ticks, "--dry-run")
+        #expect(dry.standardOutput == "format mountain_project, rows 2, would add 2, already there 0\n" && dry.standardError.contains("--dry-run"))
+        #expect(try workspace.run("logbook", "jisoo", "--import", ticks).standardOutput == "format mountain_project, rows 2, added 2, already there 0\n")
+        let shown = try workspace.run("logbook", "jisoo")
+        #expect(shown.status == 0 && shown.standardOutput.contains("Slab Happy (Korea > Seoraksan)") && shown.standardOutput.contains("V3–V4"),
+                "\(shown.standardOutput)")
+        #expect(shown.standardError.contains("routes: hardest send 5.10a"), "\(shown.standardError)")
+        let csv = try workspace.run("logbook", "jisoo", "--csv")
+        #expect(csv.standardOutput.components(separatedBy: "\r\n").count == 4, "a header, two ticks and the end")
     }
 }

@@ -310,3 +310,65 @@ import Testing
         #expect(ranking.entries.first?.counted.count == 2, "an attempt and a send older than 60 days do not count")
     }
 }
+
+/// Moving in: theCrag's and Mountain Project's exports, quirks and all.
+@Suite struct LogbookImportTests {
+    let fixture: DomainFixture
+    let climber: User
+
+    init() throws {
+        fixture = try DomainFixture()
+        climber = try fixture.member("climber")
+    }
+
+    private func file(_ name: String) throws -> String {
+        try String(contentsOf: BelayProcess.packageRoot.appendingPathComponent("Tests/BelayDomainTests/Fixtures/imports/\(name)"), encoding: .utf8)
+    }
+
+    private var ticks: [Tick] {
+        get throws { try fixture.domain.logbook.logbook(memberID: climber.id, viewerID: climber.id, filter: TickFilter(), limit: 200, cursor: nil).items }
+    }
+
+    @Test func theCragsLogbookIsImportedOnce() throws {
+        let text = try file("thecrag-logbook.csv")
+        let dry = try fixture.domain.logbook.importTicks(csv: text, memberID: climber.id, dryRun: true)
+        #expect(dry == TickImportOutcome(format: "thecrag", rows: 4, added: 4, unchanged: 0, dryRun: true))
+        #expect(try ticks.isEmpty)
+        #expect(try fixture.domain.logbook.importTicks(csv: text, memberID: climber.id, dryRun: false).added == 4)
+        #expect(try fixture.domain.logbook.importTicks(csv: text, memberID: climber.id, dryRun: false)
+                == TickImportOutcome(format: "thecrag", rows: 4, added: 0, unchanged: 4, dryRun: false))
+        let byName = Dictionary(uniqueKeysWithValues: try ticks.map { ($0.routeName ?? "", $0) })
+        let trad = try #require(byName["Indian Face Direct"])
+        #expect(trad.grade == "5.11a" && trad.gradeScale == .yds && trad.style == .send && trad.discipline == .lead)
+        #expect(trad.note == "Finally, after three sessions" && trad.climbedOn == "2026-10-03")
+        #expect(byName["Insu Slab"]?.style == .flash && byName["Insu Slab"]?.gradeScale == .french)
+        let boulder = try #require(byName["Cave Problem"])
+        #expect(boulder.style == .attempt && GradeTable.name(of: boulder.range, in: .v) == "V3–V4")
+        #expect(byName["Roof Crack"]?.style == .repeat && byName["Roof Crack"]?.gradeScale == .ewbank)
+    }
+
+    @Test func mountainProjectsTicksKeepTheirQuirks() throws {
+        let outcome = try fixture.domain.logbook.importTicks(csv: try file("mountainproject-ticks.csv"), memberID: climber.id, dryRun: false)
+        #expect(outcome.format == "mountain_project" && outcome.added == 6, "the same route twice in a day is two climbs")
+        let all = try ticks
+        let slab = try #require(all.first { $0.routeName == "Slab Happy" })
+        #expect(GradeTable.name(of: slab.range, in: .yds) == "5.10a–5.10b" && slab.stars == 4 && slab.note == "Windy, cold")
+        #expect(all.first { $0.routeName == "Warm-up Arete" }?.discipline == .topRope)
+        #expect(all.first { $0.routeName == "Onsight Corner" }?.style == .flash)
+        #expect(all.first { $0.routeName == "Hard Roof" }?.style == .attempt)
+        #expect(all.filter { $0.routeName == "The Pinch" }.count == 2)
+        #expect(try fixture.domain.logbook.importTicks(csv: try file("mountainproject-ticks.csv"), memberID: climber.id, dryRun: false).added == 0)
+    }
+
+    @Test func aFileWithBadRowsIsRefusedWholeNamingEachLine() throws {
+        do {
+            _ = try fixture.domain.logbook.importTicks(csv: try file("mountainproject-dateless.csv"), memberID: climber.id, dryRun: false)
+            Issue.record("a file with a dateless tick was imported")
+        } catch let error as TickImportError {
+            #expect(error.rows.map(\.line) == [3, 4])
+            #expect(error.rows.map(\.field) == ["date", "grade"])
+        }
+        #expect(try ticks.isEmpty, "nothing written on any error")
+        #expect(throws: TickImportError.self) { _ = try fixture.domain.logbook.importTicks(csv: "a,b\n1,2\n", memberID: climber.id, dryRun: true) }
+    }
+}

@@ -75,6 +75,7 @@ NOT_STATABLE = {
     ("POST /v1/me/ticks", "climbed_at"): "compares with the clock",
     ("POST /v1/me/ticks", "felt_grade"): "a grade of the tick's axis",
     ("POST /v1/me/ticks", "discipline"): "the problem's own discipline",
+    ("POST /v1/me/logbook/imports", "csv"): "rows of another logbook's export",
     ("POST /v1/me/ticks:batch", "ticks"): "every client_tick_id once in a batch of 1 to 200",
     ("PATCH /v1/me/ticks/{id}", "attempts"): "a flash has one attempt, a send more (two members)",
     ("PATCH /v1/me/ticks/{id}", "felt_grade"): "a grade of the tick's axis",

@@ -112,6 +112,17 @@ struct ProblemSetRequest: Decodable {
     }
 }
 
+/// `POST /v1/me/logbook/imports`.
+struct TickImportRequest: Decodable {
+    var csv: String
+    var dryRun: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case csv
+        case dryRun = "dry_run"
+    }
+}
+
 /// `POST /v1/gyms/{id}/retirements`.
 struct RetireWallRequest: Decodable {
     var wall: String

@@ -182,6 +182,37 @@ extension APIRoutes {
             return try summary(of: try context.id(), viewer: caller.userID, request)
         }
 
+        routes.get("/v1/me/logbook.csv") { _, context in
+            let caller = try context.caller()
+            var ticks: [Tick] = []
+            var cursor: String?
+            repeat {
+                let page = try domain.logbook.logbook(memberID: caller.userID, viewerID: caller.userID, filter: TickFilter(), limit: 200, cursor: cursor)
+                ticks += page.items
+                cursor = page.nextCursor
+            } while cursor != nil
+            return Response(status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8", "Cache-Control": "private, no-store",
+                                                   "Content-Disposition": "attachment; filename=\"belay-logbook.csv\""],
+                            body: ResponseBody(string: TickCSV.text(ticks, preferences: try domain.logbook.preferences(memberID: caller.userID))))
+        }
+
+        routes.post("/v1/me/logbook/imports") { request, context in
+            let caller = try context.caller()
+            let body = try request.decodeJSON(as: TickImportRequest.self)
+            do {
+                let outcome = try domain.logbook.importTicks(csv: body.csv, memberID: caller.userID, dryRun: body.dryRun ?? false)
+                return .api(TickImportOutcomeBody(outcome: outcome), status: outcome.dryRun || outcome.added == 0 ? .ok : .created)
+            } catch let error as TickImportError {
+                let rows: [JSONValue] = error.rows.map { row in
+                    ["line": .int(Int64(row.line)), "field": row.field.map(JSONValue.string) ?? .null, "message": .string(row.message)]
+                }
+                throw HTTPError(.unprocessableContent, code: RefusalReason.invalidImport.rawValue,
+                                detail: "The file has \(error.rows.count) row\(error.rows.count == 1 ? "" : "s") that cannot be logged and nothing was imported; fix them and send the whole file again.",
+                                extensions: ["reason": .string(RefusalReason.invalidImport.rawValue), "field": "csv",
+                                             "format": error.format.map(JSONValue.string) ?? .null, "rows": .array(rows)])
+            }
+        }
+
         routes.get("/v1/me/logbook/preferences") { _, context in
             let caller = try context.caller()
             return .api(LogbookPreferencesBody(preferences: try domain.logbook.preferences(memberID: caller.userID)))

@@ -8,15 +8,24 @@ import BelayRepresentations
 struct LogbookCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "logbook", abstract: "Show what a member climbed: their ticks and the period's summary.",
-                             discussion: "The operator sees every tick, private ones included. Example: belay logbook jisoo --from 2026-11-01")
+                             discussion: """
+                             The operator sees every tick, private ones included. Example: belay logbook jisoo --from 2026-11-01
+                             --import FILE brings in theCrag's logbook export or Mountain Project's tick export as the member's
+                             ticks (the whole file is checked first; nothing is written on any error; the same file twice adds nothing).
+                             """)
     }
 
     @Argument(Argument<String>("handle", help: "The member's handle.")) var handle: String
     @OptionalOption("from", valueName: "date", help: "The first day, YYYY-MM-DD (default: the first tick).") var from: String?
     @OptionalOption("to", valueName: "date", help: "The last day, YYYY-MM-DD (default: today in the club's zone).") var to: String?
+    @OptionalOption("import", valueName: "file", help: "Import another logbook's CSV export (theCrag, Mountain Project) as the member's ticks.") var importFile: String?
+    @Flag("dry-run", help: "With --import: check the file and count, without writing.") var dryRun: Bool
+    @Flag("csv", help: "Print the ticks as CSV (the columns of GET /v1/me/logbook.csv).") var csv: Bool
     @Flag(.json) var json: Bool
 
     func validate() throws {
+        if dryRun && importFile == nil { throw CommandLineError.usage("--dry-run goes with --import FILE") }
+        if csv && json { throw CommandLineError.usage("--csv and --json are two ways to print; choose one") }
         for (option, value) in [("--from", from), ("--to", to)] {
             if let value, CalendarDay(value) == nil { throw CommandLineError.usage("\(option) is a day, YYYY-MM-DD (got '\(value)')") }
         }
@@ -26,10 +35,25 @@ struct LogbookCommand: ParsableCommand {
         let services = try context.services()
         let member = try services.user(handle)
         let logbook = services.domain.logbook
+        if let importFile {
+            let path = context.absolutePath(importFile)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandLineError.failure("Cannot read \(path); check the path and its permissions.")
+            }
+            do {
+                let outcome = try logbook.importTicks(csv: String(decoding: data, as: UTF8.self), memberID: member.id, dryRun: dryRun)
+                context.print("format \(outcome.format), rows \(outcome.rows), \(outcome.dryRun ? "would add" : "added") \(outcome.added), already there \(outcome.unchanged)")
+                if outcome.dryRun { context.note("Nothing was imported (--dry-run).") }
+                return
+            } catch let error as TickImportError {
+                throw CommandLineError.failure("Nothing was imported; fix these rows and run it again:\n  " + error.rows.map(\.message).joined(separator: "\n  "))
+            }
+        }
         let preferences = try logbook.preferences(memberID: member.id)
         let ticks = try ClubServices.all { cursor in
             try logbook.logbook(memberID: member.id, viewerID: member.id, filter: TickFilter(from: from, to: to), limit: 200, cursor: cursor)
         }
+        if csv { return context.output.write(TickCSV.text(ticks, preferences: preferences)) }
         let summary = try logbook.summary(memberID: member.id, viewerID: member.id, from: from, to: to)
         if json {
             return context.printJSON(LogbookSummaryBody(summary: summary, preferences: preferences))

@@ -14,6 +14,8 @@ public final class LogbookService: Sendable {
 
     /// Ticks one batch may carry.
     public static let maximumBatch = 200
+    /// Ticks one imported file may carry.
+    public static let maximumImport = 10_000
 
     public init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
                 policy: LogbookPolicy = LogbookPolicy()) {
@@ -94,6 +96,41 @@ public final class LogbookService: Sendable {
                 return outcomes
             }
         }
+    }
+
+    /// Imports another logbook's export (theCrag's logbook CSV or Mountain Project's tick
+    /// export, told by the header) as the member's ticks, outdoors in their own scales. The
+    /// whole file is read and every tick checked first; on any error nothing is written and
+    /// every row's problem is reported with its line. Ticks imported before are left alone,
+    /// so the same file twice adds nothing. `dryRun` checks and counts without writing.
+    /// - Throws: `TickImportError` (the rows), `DomainError.storageFailure`.
+    public func importTicks(csv text: String, memberID: Int64, dryRun: Bool) throws -> TickImportOutcome {
+        let (format, rows) = try TickImportFile.read(text)
+        let now = clock.now()
+        let checkIn = checkIn, zone = clubTimeZone
+        let body: @Sendable (Database) throws -> TickImportOutcome = { db in
+            let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+            var fresh: [ResolvedTick] = [], errors: [TickImportError.RowError] = []
+            var unchanged = 0
+            for row in rows {
+                if try TickRepository.find(userID: memberID, clientTickID: row.tick.clientTickID, in: db) != nil {
+                    unchanged += 1
+                    continue
+                }
+                do {
+                    fresh.append(try ResolvedTick(row.tick, memberID: memberID, preferences: preferences, checkIn: checkIn,
+                                                  clubTimeZone: zone, now: now, in: db))
+                } catch let error as DomainError where error.reason != .storageFailure {
+                    errors.append(.init(line: row.line, field: error.field, message: "Line \(row.line): \(error.message)"))
+                }
+            }
+            if !errors.isEmpty { throw TickImportError(format: format, rows: errors) }
+            if !dryRun {
+                for tick in fresh { _ = try TickRepository.insertIfNew(tick, userID: memberID, now: now, in: db) }
+            }
+            return TickImportOutcome(format: format.rawValue, rows: rows.count, added: fresh.count, unchanged: unchanged, dryRun: dryRun)
+        }
+        return try domainCall { dryRun ? try pool.read(body) : try pool.write(body) }
     }
 
     /// Changes what a member may change of their own tick: style, attempts, note, stars,
