@@ -79,7 +79,7 @@ public struct DomainServices: Sendable {
         gyms = GymService(pool: pool, clock: clock)
         problems = ProblemService(pool: pool, clock: clock)
         logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone,
-                                 policy: settings.logbook)
+                                 policy: settings.logbook, events: emitter)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

@@ -31,4 +31,16 @@ public struct APIWebhookPayloads: WebhookPayloadEncoding {
         RewardBody(reward: reward, presentation: presentation).write(to: &json)
         return json.bytes
     }
+
+    /// Grades are shown in the default scales (V, YDS): a receiver reads `grade.text` and
+    /// `grade.scale` for the grade as logged.
+    public func data(ticks: [Tick], memberID: Int64) -> [UInt8] {
+        var json = JSONOutput()
+        json.object { json in
+            json.member("user_id", memberID)
+            json.key("ticks")
+            json.array(ticks) { json, tick in TickBody(tick: tick, preferences: LogbookPreferences()).write(to: &json) }
+        }
+        return json.bytes
+    }
 }

@@ -372,3 +372,25 @@ import Testing
         #expect(throws: TickImportError.self) { _ = try fixture.domain.logbook.importTicks(csv: "a,b\n1,2\n", memberID: climber.id, dryRun: true) }
     }
 }
+
+/// `tick.created`: one event per request that logged climbs, private ticks left out.
+@Suite struct TickWebhookTests {
+    @Test func aBatchIsOneEventAndPrivateTicksStayPrivate() throws {
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/ticks", events: [.tickCreated], by: .commandLine)
+        let climber = try fixture.member("climber")
+        let batch = (1...5).map { NewTick(clientTickID: "t\($0)", grade: "V\($0)", gradeScale: .v, style: .send,
+                                          visibility: $0 == 5 ? .private : .members) }
+        _ = try fixture.domain.logbook.logBatch(batch, memberID: climber.id)
+        _ = try fixture.domain.logbook.logBatch(batch, memberID: climber.id)  // a retry logs nothing, so says nothing
+        _ = try fixture.domain.logbook.log(NewTick(clientTickID: "p", grade: "V1", gradeScale: .v, style: .send, visibility: .private),
+                                           memberID: climber.id)
+        let bodies = try fixture.pool.read { db in
+            try db.query("SELECT body FROM webhook_events WHERE type = 'tick.created' ORDER BY id", []) { String(decoding: try $0.get("body", as: Data.self), as: UTF8.self) }
+        }
+        #expect(bodies.count == 1)
+        let data = try #require(try JSONParser.parse(bodies[0])["data"])
+        #expect(data["user_id"]?.intValue == climber.id)
+        #expect(data["ticks"]?.arrayValue?.count == 4)
+    }
+}

@@ -11,14 +11,21 @@ public final class LogbookService: Sendable {
     private let checkIn: CheckInPolicy
     private let clubTimeZone: TimeZone
     private let policy: LogbookPolicy
+    private let events: WebhookEmitter?
 
     /// Ticks one batch may carry.
     public static let maximumBatch = 200
     /// Ticks one imported file may carry.
     public static let maximumImport = 10_000
 
-    public init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
-                policy: LogbookPolicy = LogbookPolicy()) {
+    public convenience init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
+                            policy: LogbookPolicy = LogbookPolicy()) {
+        self.init(pool: pool, clock: clock, checkInPolicy: checkInPolicy, clubTimeZone: clubTimeZone, policy: policy, events: nil)
+    }
+
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
+         policy: LogbookPolicy, events: WebhookEmitter?) {
+        self.events = events
         self.pool = pool
         self.clock = clock
         self.checkIn = checkInPolicy
@@ -93,6 +100,15 @@ public final class LogbookService: Sendable {
                     return nil
                 })
                 try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
+                let shared = outcomes.compactMap { outcome -> Tick? in
+                    if case let .created(tick) = outcome, tick.visibility != .private { return tick }
+                    return nil
+                }
+                if !shared.isEmpty, let events {
+                    try events.emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
+                        events.encoder.data(ticks: shared, memberID: memberID)
+                    }
+                }
                 return outcomes
             }
         }

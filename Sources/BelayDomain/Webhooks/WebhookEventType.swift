@@ -14,6 +14,9 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable {
     case meetupUpdated = "meetup.updated"
     case meetupCancelled = "meetup.cancelled"
     case meetupCompleted = "meetup.completed"
+    /// A member logged climbs: one event per request (a batch of up to 200 is one event), `data`
+    /// is `{"user_id": …, "ticks": [...]}` with the ticks logged now and not kept private.
+    case tickCreated = "tick.created"
     /// A member deleted their account (or an admin deleted it); `data` is only `{"id": …}`.
     case userDeleted = "user.deleted"
     /// Sent only by `WebhookService.sendTest`, to the one endpoint asked for.

@@ -9,6 +9,8 @@ public protocol WebhookPayloadEncoding: Sendable {
     func data(meetup: Meetup) -> [UInt8]
     func data(attendance: Attendance) -> [UInt8]
     func data(reward: Reward) -> [UInt8]
+    /// `{"user_id": …, "ticks": [...]}`.
+    func data(ticks: [Tick], memberID: Int64) -> [UInt8]
 }
 
 /// The domain's stand-in: `{"id":…}` plus the ids that place the object.
@@ -25,5 +27,9 @@ public struct WebhookIdentifiersEncoding: WebhookPayloadEncoding {
 
     public func data(reward: Reward) -> [UInt8] {
         Array("{\"id\":\(reward.id),\"meetup_id\":\(reward.meetupID),\"user_id\":\(reward.memberID)}".utf8)
+    }
+
+    public func data(ticks: [Tick], memberID: Int64) -> [UInt8] {
+        Array("{\"user_id\":\(memberID),\"ticks\":[\(ticks.map { "{\"id\":\($0.id)}" }.joined(separator: ","))]}".utf8)
     }
 }
