@@ -6,7 +6,8 @@ import Testing
 /// The app's side, built from the served contract: `openapi-python-client` generates a client
 /// from the real binary's `/openapi.json` without a single warning, and a member's whole
 /// journey (sign in with Apple, profile, a meetup they create and host, join, the host's code,
-/// check-in, the reward, its share payload and images, a share, export, deletion) runs through
+/// check-in, the reward, its share payload and images, a share, a session logged offline as one
+/// batch and its summary, the story redrawn with it, export, deletion) runs through
 /// that client alone (`scripts/testing/client-journey.py`). A schema that does not match a real
 /// answer fails the journey: the generated code refuses it, or drops a member it lacks.
 @Suite(.serialized) struct GeneratedClientTests {
@@ -60,7 +61,7 @@ import Testing
         #expect(steps == [
             "sign_in_apple 201", "get_me 200", "patch_me 200", "create_meetup 201", "join 201", "check_in_code 200",
             "check_in 201", "get_reward 200", "share_payload 200", "sticker 200", "story 200", "holds 200", "hold_artwork 200",
-            "share_event 201", "register_device 201", "list_devices 200", "notification_settings 200",
+            "share_event 201", "log_ticks 200", "log_ticks_again 200", "logbook_summary 200", "story_redrawn 200", "register_device 201", "list_devices 200", "notification_settings 200",
             "switch_off_reminders 200", "remove_device 204", "create_kiosk 201", "kiosk_state 200", "revoke_kiosk 200",
             "export 200", "delete_me 204", "get_me_after_delete 401",
         ])
@@ -69,6 +70,8 @@ import Testing
         #expect(summary["account_created"]?.boolValue == true)
         #expect(summary["handle"]?.stringValue == "jisoo_climbs")
         #expect(summary["share_event_target"]?.stringValue == "instagram_stories")
+        #expect(summary["hardest_send"]?.stringValue == "V4")
+        #expect(summary["story_changed"]?.boolValue == true)
         let rewardID = try #require(summary["reward_id"]?.intValue)
         let export = try #require(summary["export"])
         #expect(export["format"]?.stringValue == "belay-member-export/1")

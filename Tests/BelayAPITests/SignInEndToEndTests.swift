@@ -34,6 +34,8 @@ import Testing
             ],
             "mail": ["smtp_url": smtp.url, "from": "Belay Climbing Club <no-reply@climb.example>", "require_tls": 0],
             "rate_limits": ["auth_per_address_per_minute": authPerMinute, "auth_per_email_per_hour": emailsPerHour],
+            // The client journey waits for the story redrawn with its ticks.
+            "logbook": ["story_refresh_seconds": 10],
         ])
         let server = try workspace.serve()
         return Peers(workspace: workspace, provider: provider, smtp: smtp, server: server)

@@ -186,6 +186,40 @@ def run(arguments, journey):
         body=models.ShareEventRequest(client_event_id=event_id, completed=True, target="instagram_stories"))
     summary["share_event_target"] = event.target.value
 
+    # The logbook: the session logged on the wall with no signal, sent as one batch and sent
+    # again (the retry records nothing twice); the summary; then the story redrawn with the
+    # day's climbing (logbook.story_refresh_seconds after the ticks).
+    story_before = images.story.hash_
+    climbed_at = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    session = [("journey-1", "V3", "SEND", 3), ("journey-2", "V4", "FLASH", 1), ("journey-3", "V6", "ATTEMPT", 5)]
+    batch = models.TickBatchRequest(ticks=[
+        models.TickRequest(client_tick_id=tick_id, grade=grade, grade_scale=models.TickRequestGradeScale.V,
+                           style=getattr(models.TickRequestStyle, style), attempts=attempts, climbed_at=climbed_at)
+        for tick_id, grade, style, attempts in session])
+    _, logged = journey.call("log_ticks", api("logbook.log_ticks"), [200], models.TickBatchResult, client=member, body=batch)
+    if [result.status.value for result in logged.results] != ["created"] * 3:
+        raise StepFailed(f"log_ticks: {logged.to_dict()}")
+    if any(result.tick.meetup_id != meetup.id for result in logged.results):
+        raise StepFailed(f"log_ticks: ticks climbed while checked in belong to the meetup: {logged.to_dict()}")
+    _, again = journey.call("log_ticks_again", api("logbook.log_ticks"), [200], models.TickBatchResult, client=member, body=batch)
+    if [result.status.value for result in again.results] != ["duplicate"] * 3:
+        raise StepFailed(f"log_ticks_again: {again.to_dict()}")
+    _, climbing = journey.call("logbook_summary", api("logbook.my_logbook_summary"), [200], models.LogbookSummary, client=member)
+    if [(s.sends, s.flashes, s.attempts) for s in climbing.sessions] != [(2, 1, 1)]:
+        raise StepFailed(f"logbook_summary: {climbing.to_dict()}")
+    summary["hardest_send"] = climbing.axes[0].hardest_send.grade.display
+    story_deadline = time.monotonic() + arguments.render_timeout + 30
+    while True:
+        response = api("sharing.share_payload").sync_detailed(id=reward_id, client=member)
+        redrawn = response.parsed
+        if isinstance(redrawn, models.SharePayload) and "story" in redrawn.ready_images and redrawn.images.story.hash_ != story_before:
+            break
+        if time.monotonic() > story_deadline:
+            raise StepFailed("story_redrawn: the story was not drawn again with the day's climbing")
+        time.sleep(0.5)
+    journey.call("story_redrawn", api("sharing.share_payload"), [200], models.SharePayload, client=member, id=reward_id)
+    summary["story_changed"] = True
+
     # Push notices: this phone registered, listed, one kind switched off, the phone removed.
     _, device = journey.call(
         "register_device", api("notifications.register_device"), [201], models.Device, client=member,
