@@ -142,6 +142,54 @@ import Testing
         #expect(try server.call("GET", "/v1/me", token: fresh).status == 401)
     }
 
+    /// The six digits of the `Code: 842 337` line of the `number`th sign-in mail (in English).
+    static func emailCode(_ smtp: SMTPCaptureProcess, number: Int = 1) throws -> String {
+        let messages = smtp.waitForMessages(count: number)
+        try #require(messages.count >= number)
+        let message = messages[number - 1]
+        let text = try #require(message.text)
+        return try #require(text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            guard line.hasPrefix("Code: ") else { return nil }
+            return line.dropFirst("Code: ".count).filter(\.isNumber)
+        }.first)
+    }
+
+    /// The files of the workspace's SQLite database that still hold one of `needles`, by name.
+    static func filesHolding(_ needles: [String], in workspace: ClubWorkspace) -> [String] {
+        ["", "-wal", "-shm"].flatMap { suffix -> [String] in
+            guard let bytes = FileManager.default.contents(atPath: workspace.databasePath + suffix) else { return [] }
+            return needles.filter { bytes.range(of: Data($0.utf8)) != nil }.map { "belay.sqlite3\(suffix) holds \($0)" }
+        }
+    }
+
+    @Test func anErasedMembersEmailNameAndHandleLeaveNoByteInTheDatabaseFiles() throws {
+        let peers = try start()
+        guard peers.workspace.databaseURL == nil else { return } // PostgreSQL keeps dead rows until VACUUM (README)
+        let (server, smtp) = (peers.server, peers.smtp)
+        let (email, name, handle) = ("qz7.erasure@example.com", "Quenby Zaltrowska", "quenbyzal")
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "\#(email)", "locale": "en"}"#).status == 202)
+        let verified = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "\#(email)", "code": "\#(try Self.emailCode(smtp))"}"#)
+        #expect(verified.status == 201, "\(verified.response.text)")
+        let token = try #require(verified["access_token"]?.stringValue)
+        let patched = try server.call("PATCH", "/v1/me", token: token, json: #"{"display_name": "\#(name)", "handle": "\#(handle)"}"#)
+        #expect(patched.status == 200, "\(patched.response.text)")
+        #expect(!Self.filesHolding([email, name, handle], in: peers.workspace).isEmpty, "the member's data is in the files before")
+
+        let deleted = try server.call("DELETE", "/v1/me", token: token)
+        #expect(deleted.status == 204, "\(deleted.response.text)")
+        var left: [String] = []
+        let clean = try server.poll(timeout: 30) { () -> Bool? in
+            left = Self.filesHolding([email, name, handle], in: peers.workspace)
+            return left.isEmpty ? true : nil
+        }
+        #expect(clean == true, "\(left)")
+        // The server goes on writing and reading as before; the old token's 401 says what a member can do.
+        let gone = try server.call("GET", "/v1/me", token: token)
+        #expect(gone.status == 401)
+        #expect(gone["detail"]?.stringValue?.contains("Sign in again") == true, "\(gone.response.text)")
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "next@example.com"}"#).status == 202)
+    }
+
     @Test func everyRefusedTokenIsAProblemWithItsCodeAndNeverA500() throws {
         let peers = try start()
         let (server, provider) = (peers.server, peers.provider)

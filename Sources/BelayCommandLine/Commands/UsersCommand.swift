@@ -276,7 +276,11 @@ struct UsersCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let user = try services.user(handle)
+            if !yes { try Self.confirm(user.handle, displayName: user.displayName, context) }
             let deletion = try services.domain.accounts.deleteAccount(userID: user.id)
+            do { try services.domain.accounts.discardErasedData() } catch {
+                context.note("warning: the deleted data may stay in the database's write-ahead log until its next checkpoint: \(error)")
+            }
             let failures = AppleTokenRevocation.revoke(deletion, configuration: services.configuration)
             for failure in failures { context.note("warning: " + failure) }
             let output = Output(id: user.id, handle: user.handle, tombstone: "deleted-\(user.id)", revokedRewards: deletion.revokedRewardIDs.count,

@@ -419,6 +419,15 @@ public final class AccountService: Sendable {
         return try domainCall { try pool.write { db in try erase(userID: userID, now: now, in: db) } }
     }
 
+    /// Removes the copies an erasure left in the database's files, where the engine can do so
+    /// at once (`DatabaseStore.discardDeletedData()`: on SQLite the write-ahead log is
+    /// checkpointed and truncated). Call it after `deleteAccount(userID:)` or
+    /// `deleteOwnAccount(userID:sessionID:)`, away from a server thread: it waits for a checkpoint.
+    /// - Throws: `DomainError.storageFailure` when the checkpoint could not finish.
+    public func discardErasedData() throws {
+        try domainCall { try pool.discardDeletedData() }
+    }
+
     private func erase(userID: Int64, now: Date, in db: Database) throws -> AccountDeletion {
         guard let profile = try AccountRepository.profile(userID: userID, in: db) else {
             throw DomainError(.userNotFound, "No account has id \(userID) (or it was already deleted)")
