@@ -113,7 +113,7 @@ public final class PushService: Sendable {
                 let ids = try writer.test(userID: userID, now: now, in: db)
                 guard !ids.isEmpty else { return [] }
                 return try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)),
-                                                      now: now, limit: ids.count, only: ids, in: db)
+                                                      now: now, limit: ids.count, only: ids, in: db).deliveries
             }
         }
     }
@@ -189,16 +189,20 @@ public final class PushService: Sendable {
     // MARK: The outbox
 
     /// Claims up to `limit` due notices (of `only`, when given) for one worker, held for the
-    /// policy's lease.
-    public func claim(owner: String, limit: Int, only: [Int64]? = nil) throws -> [PushDelivery] {
+    /// policy's lease. A notice of a kind this build does not know (a newer Belay wrote it) is
+    /// never sent as another kind: it is marked failed, and `skipped` gets a line saying so.
+    public func claim(owner: String, limit: Int, only: [Int64]? = nil,
+                      skipped: (String) -> Void = { _ in }) throws -> [PushDelivery] {
         let now = clock.now()
         if let only, only.isEmpty { return [] }
-        return try domainCall {
+        let claimed = try domainCall {
             try pool.lockedWrite { db in
                 try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)), now: now,
                                                limit: max(1, min(limit, 500)), only: only, in: db)
             }
         }
+        for notice in claimed.unknown { skipped(notice.message) }
+        return claimed.deliveries
     }
 
     /// Records what became of claimed notices, in one transaction: sent, retried after a
