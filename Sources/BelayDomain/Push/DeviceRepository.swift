@@ -82,6 +82,17 @@ enum DeviceRepository {
         return try db.queryOne("DELETE FROM devices WHERE id = ? RETURNING id", [id]) { try $0.get("id", as: Int64.self) } != nil
     }
 
+    /// Removes a device the push service says is unregistered, unless it was registered (or
+    /// registered again) at or after `instant`, the last time the service knew its token
+    /// valid; nil removes it whatever its registration. False when it was kept, or gone already.
+    static func delete(id: Int64, registeredBefore instant: Date?, in db: Database) throws -> Bool {
+        guard let instant else { return try delete(id: id, in: db) }
+        guard try db.queryOne("SELECT id FROM devices WHERE id = ? AND updated_at < ?", [id, instant], { try $0.get("id", as: Int64.self) }) != nil else {
+            return false
+        }
+        return try delete(id: id, in: db)
+    }
+
     /// Removes the devices a session registered (signing out).
     static func deleteAll(sessionID: Int64, in db: Database) throws {
         try db.execute("""

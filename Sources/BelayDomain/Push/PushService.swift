@@ -228,9 +228,9 @@ public final class PushService: Sendable {
                     case let .failed(status, error):
                         _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: error, now: now, in: db)
                         summary.failed += 1
-                    case let .removeDevice(status, reason):
+                    case let .removeDevice(status, reason, unregisteredAt):
                         _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db)
-                        if try DeviceRepository.delete(id: delivery.deviceID, in: db) { summary.devicesRemoved += 1 }
+                        if try DeviceRepository.delete(id: delivery.deviceID, registeredBefore: unregisteredAt, in: db) { summary.devicesRemoved += 1 }
                         summary.failed += 1
                     case let .retry(after, status, error):
                         let retryAt = now.addingTimeInterval(after ?? policy.retryDelay(afterAttempt: delivery.attempt))
