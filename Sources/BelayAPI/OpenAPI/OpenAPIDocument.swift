@@ -124,7 +124,7 @@ public enum OpenAPIDocument {
     /// Every refusal of an ID token, for the problem codes.
     static let identityTokenCodes: [IdentityTokenError.Code] = [
         .malformedToken, .algorithmNotAllowed, .keyMismatch, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
-        .wrongAuthorizedParty, .expired, .issuedInFuture, .wrongNonce, .missingNonce, .keysUnavailable, .malformedKeys,
+        .wrongAuthorizedParty, .expired, .issuedInFuture, .notYetValid, .wrongNonce, .missingNonce, .keysUnavailable, .malformedKeys,
     ]
 
     static let introduction = """
