@@ -333,7 +333,7 @@ import Testing
         let listed = try workspace.cli(["invites", "list"])
         #expect(listed["items"]?.arrayValue?.first?["uses"]?.intValue == 1)
         let handle = try #require(joined["user"]?["handle"]?.stringValue)
-        let result = try BelayProcess.run(["users", "delete", handle, "--config", workspace.configPath], in: workspace.directory.path)
+        let result = try BelayProcess.run(["users", "delete", handle, "--yes", "--config", workspace.configPath], in: workspace.directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("Deleted"))
         let access = try #require(joined["access_token"]?.stringValue)

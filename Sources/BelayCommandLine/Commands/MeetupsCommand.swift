@@ -279,7 +279,7 @@ struct MeetupsCommand: ParsableCommand {
             CommandConfiguration(
                 name: "code",
                 abstract: "Print the meetup's current check-in code, for the host to show.",
-                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step."
+                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step. With less than 5 seconds left, the next code is shown instead (and accepted already)."
             )
         }
 
@@ -289,7 +289,7 @@ struct MeetupsCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let meetup = try services.meetup(id)
-            let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine)
+            let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine, showingAhead: true)
             if json {
                 return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zone: services.presentation.clubZone))
             }
@@ -297,8 +297,9 @@ struct MeetupsCommand: ParsableCommand {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = meetup.zone
             let expiry = calendar.dateComponents([.hour, .minute, .second], from: code.expiresAt)
-            context.note(String(format: "Current until %02d:%02d:%02d (%@); a new code every %d s.", expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0,
-                                meetup.timeZone, code.stepSeconds))
+            let ahead = code.isAhead(of: context.now()) ? "The next code (the current one had less than \(Int(CheckInCode.showAheadSeconds)) s left), accepted now and " : ""
+            context.note(String(format: "%@%@ until %02d:%02d:%02d (%@); a new code every %d s.", ahead, ahead.isEmpty ? "Current" : "current",
+                                expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0, meetup.timeZone, code.stepSeconds))
         }
     }
 }
