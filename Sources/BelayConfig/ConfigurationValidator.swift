@@ -160,6 +160,9 @@ struct ConfigurationValidator {
             serverURL = databaseURL
         } else if databaseURL.contains("://") {
             refuse("database.url", "\(JSONOutput.quoted(PasswordRedaction.redacted(databaseURL))) is neither a postgres:// or postgresql:// URL nor a file path; leave it empty for SQLite at database_path")
+        } else if databaseURL.firstMatch(of: /^[A-Za-z_]+\s*=/) != nil {
+            // libpq's `host=… password=…` form: never taken for a file name (nor shown with its password).
+            refuse("database.url", "\(JSONOutput.quoted(PasswordRedaction.redacted(databaseURL))) is a libpq keyword string; Belay takes the URL form: postgresql://USER:PASSWORD@HOST:5432/DBNAME (with ?sslmode=require and other keywords as query parameters; percent-encode special characters in the password)")
         } else if !databaseURL.isEmpty {
             databasePath = databaseURL
         }

@@ -299,6 +299,29 @@ import Testing
         #expect(unknown.response.text == sent.response.text)
     }
 
+    @Test func theEmailedCodeWorksTypedAsTheMailShowsItAndMistypingsSpendNoTry() throws {
+        let peers = try start()
+        let (server, smtp) = (peers.server, peers.smtp)
+        let schemas = try Self.schemas(server)
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "dana@example.com", "locale": "en"}"#).status == 202)
+        let code = try Self.emailCode(smtp)
+        // Not six digits: refused as such, five times over, and no try is spent (five voids the code).
+        for typed in ["84233", "842 33x", "１２３-４５６７", "842_337", "842 337 9"] {
+            let mistyped = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "dana@example.com", "code": "\#(typed)"}"#)
+            #expect(mistyped.status == 422, "\(typed): \(mistyped.response.text)")
+            #expect(mistyped["field"]?.stringValue == "code")
+            #expect(mistyped["detail"]?.stringValue?.contains("six digits") == true, "\(mistyped.response.text)")
+            mistyped.check(against: schemas, .post, "/v1/auth/email/verify")
+        }
+        // As the mail shows it, with a space, and as some type it, with a dash.
+        let spaced = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "dana@example.com", "code": " \#(code.prefix(3)) \#(code.suffix(3)) "}"#)
+        #expect(spaced.status == 201, "\(spaced.response.text)")
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "dana@example.com", "locale": "en"}"#).status == 202)
+        let second = try Self.emailCode(smtp, number: 2)
+        let dashed = try server.call("POST", "/v1/auth/email/verify", json: #"{"email": "dana@example.com", "code": "\#(second.prefix(3))-\#(second.suffix(3))"}"#)
+        #expect(dashed.status == 200, "\(dashed.response.text)")
+    }
+
     @Test func authRoutesAreLimitedPerAddress() throws {
         let peers = try start(authPerMinute: 5)
         var statuses: [Int] = []

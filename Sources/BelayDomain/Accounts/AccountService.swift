@@ -280,7 +280,10 @@ public final class AccountService: Sendable {
     public func verifyEmailCode(email rawEmail: String, code: String) throws -> ProvenIdentity {
         let email = try Self.normalisedEmail(rawEmail)
         let now = clock.now()
-        let presented = Self.codeHash(email: email, code: code.trimmingCharacters(in: .whitespaces))
+        guard let digits = Self.typedCode(code) else {
+            throw DomainError.invalid("code", "`code` is the six digits from the mail, such as 842 337 (spaces and dashes may stay); nothing was counted against the tries")
+        }
+        let presented = Self.codeHash(email: email, code: digits)
         let outcome = try domainCall {
             try pool.write { db -> CodeOutcome in
                 guard let challenge = try AccountRepository.openChallenge(email: email, in: db), challenge.expiresAt > now else { return .wrong }
@@ -335,6 +338,19 @@ public final class AccountService: Sendable {
         let value = Crypto.uint64(Crypto.randomBytes(8), at: 0) % 1_000_000
         let text = String(value)
         return String(repeating: "0", count: 6 - text.count) + text
+    }
+
+    /// The six digits of an emailed code as a member types it: the spaces and dashes of the
+    /// mail's grouping (`842 337`, `842-337`) and around it are left out, and full-width
+    /// digits read as digits; nil when what is left is not six digits.
+    static func typedCode(_ text: String) -> String? {
+        let separators: Set<Character> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2212}", "\u{30FC}", "\u{FF0D}"]
+        var digits = ""
+        for character in text where !character.isWhitespace && !separators.contains(character) {
+            guard character.isNumber, let digit = character.wholeNumberValue, (0...9).contains(digit), character.unicodeScalars.count == 1 else { return nil }
+            digits.append(String(digit))
+        }
+        return digits.count == 6 ? digits : nil
     }
 
     static func codeHash(email: String, code: String) -> [UInt8] {
