@@ -164,6 +164,72 @@ import Testing
         #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"address": null}"#).status == 200)
     }
 
+    @Test func nullIsRefusedWhereTheDocumentSaysTheMemberIsNotNullable() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let member = try fixture.member()
+        let device = #""platform": "ios", "token": "abc123", "app_id": "club.belay.app""#
+        let cases: [(HTTPMethod, String, String, String, String)] = [
+            (.patch, "/v1/me", member.token, #"{"show_name_on_share_pages": null}"#, "show_name_on_share_pages"),
+            (.patch, "/v1/me", member.token, #"{"display_name": null}"#, "display_name"),
+            (.patch, "/v1/me", member.token, #"{"locale": null}"#, "locale"),
+            (.post, "/v1/me/devices", member.token, "{\(device), \"locale\": null}", "locale"),
+            (.post, "/v1/me/devices", member.token, "{\(device), \"environment\": null}", "environment"),
+            (.post, "/v1/webhooks", fixture.admin.token, #"{"url": "https://hooks.example.com/belay", "events": null}"#, "events"),
+            (.post, "/v1/webhooks", fixture.admin.token, #"{"url": "https://hooks.example.com/belay", "description": null}"#, "description"),
+            (.post, "/v1/invites", fixture.host.token, #"{"uses": null}"#, "uses"),
+        ]
+        for (method, path, token, body, field) in cases {
+            let response = fixture.send(method, path, token: token, json: body)
+            #expect(response.status == 422, "\(path) \(body): \(response.status)")
+            #expect(response["field"]?.stringValue == field, "\(path) \(body)")
+            #expect(response["detail"]?.stringValue?.contains(field) == true, "\(path) \(body)")
+            schemas.check(response, method, path)
+        }
+        #expect(try fixture.domain.push.devices(userID: member.id).isEmpty)
+        #expect(try fixture.domain.webhooks.endpoints(by: .commandLine).isEmpty)
+        // Left out, each takes its default.
+        #expect(fixture.send(.patch, "/v1/me", token: member.token, json: "{}").status == 200)
+        #expect(fixture.send(.post, "/v1/me/devices", token: member.token, json: "{\(device)}").status == 201)
+        #expect(fixture.send(.post, "/v1/webhooks", token: fixture.admin.token, json: #"{"url": "https://hooks.example.com/belay"}"#).status == 201)
+    }
+
+    @Test func anInviteNeedsNoBodyAsTheDocumentSays() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let operation = schemas.document["paths"]?["/v1/invites"]?["post"]
+        #expect(operation?["requestBody"]?["required"] == .bool(false), "the document says the body is optional")
+        let made = fixture.send(.post, "/v1/invites", token: fixture.host.token)
+        #expect(made.status == 201, "\(made.status)")
+        schemas.check(made, .post, "/v1/invites")
+    }
+
+    @Test func anEmptyCursorIsRefusedNamingIt() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let meetup = try fixture.meetup()
+        for path in ["/v1/meetups?cursor=", "/v1/meetups?limit=2&cursor=", "/v1/meetups/\(meetup.id)/attendees?cursor="] {
+            let response = fixture.get(path, as: fixture.host)
+            #expect(response.status == 400, "\(path)")
+            #expect(response.problemCode == "invalid_query_parameter", "\(path)")
+            #expect(response["parameter"]?.stringValue == "cursor", "\(path)")
+            #expect(response["detail"]?.stringValue?.contains("leave `cursor` out") == true, "\(path)")
+            schemas.check(response, .get, path.hasPrefix("/v1/meetups/") ? "/v1/meetups/{id}/attendees" : "/v1/meetups")
+        }
+        #expect(fixture.get("/v1/meetups?limit=2", as: fixture.host).status == 200)
+    }
+
+    @Test func timeZonesHaveAFormatAndADescriptionInTheDocument() throws {
+        let fixture = try APIFixture()
+        let schemas = try #require(fixture.get("/openapi.json").json?["components"]?["schemas"])
+        for name in ["Meetup", "CreateMeetup", "UpdateMeetup"] {
+            let zone = schemas[name]?["properties"]?["time_zone"]
+            #expect(zone?["format"]?.stringValue == "iana-time-zone", "\(name)")
+            #expect(zone?["description"]?.stringValue?.contains("Asia/Seoul") == true, "\(name)")
+            #expect(zone?["pattern"] != nil, "\(name)")
+        }
+    }
+
     @Test func everyInt64IdIsWellFormed() throws {
         let fixture = try APIFixture()
         for id in ["1000000000000000000", "9223372036854775807", "0999"] {

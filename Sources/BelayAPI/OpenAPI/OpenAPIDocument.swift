@@ -423,7 +423,8 @@ public enum OpenAPIDocument {
         if !operation.description.isEmpty { members["description"] = .string(operation.description) }
         if operation.isPublic { members["security"] = [] }
         if let body = operation.requestBody {
-            members["requestBody"] = ["required": true, "content": ["application/json": ["schema": Schema.ref(body)]]]
+            members["requestBody"] = ["required": .bool(!operation.requestBodyIsOptional),
+                                      "content": ["application/json": ["schema": Schema.ref(body)]]]
         }
         return .object(members)
     }

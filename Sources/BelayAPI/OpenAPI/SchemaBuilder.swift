@@ -44,6 +44,15 @@ enum Schema {
     static let cursor: JSONValue = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,400}$",
                                     "description": "The `next_cursor` of the previous page of the same list; leave out for the first page."]
 
+    /// An IANA time zone name (`Asia/Seoul`, `America/Sao_Paulo`, `UTC`), as the domain takes
+    /// it: at most 64 characters, a name of the tz database (not an offset such as `+09:00` or
+    /// `GMT+9`). `role` says what the zone is for.
+    static func timeZone(_ role: String) -> JSONValue {
+        ["type": "string", "format": "iana-time-zone", "maxLength": 64,
+         "pattern": #"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$"#,
+         "description": .string("An IANA time zone name from the tz database, such as `Asia/Seoul` or `America/Sao_Paulo` (not an offset such as `+09:00`; an unknown name is refused with 422 naming `time_zone`). " + role)]
+    }
+
     /// `{"$ref": "#/components/schemas/<name>"}`.
     static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/" + name)] }
 
