@@ -108,7 +108,8 @@ enum DeviceRepository {
         try db.execute("DELETE FROM notification_settings WHERE user_id = ?", [userID])
     }
 
-    /// The kinds the member switched off.
+    /// The kinds the member switched off. A kind this build does not know (a newer Belay's)
+    /// is left out: it is never sent by this build, so whether it is off changes nothing here.
     static func switchedOff(userID: Int64, in db: Database) throws -> Set<NoticeKind> {
         Set(try db.query("SELECT kind FROM notification_settings WHERE user_id = ? AND enabled = 0", [userID]) {
             NoticeKind(rawValue: try $0.get("kind", as: String.self))

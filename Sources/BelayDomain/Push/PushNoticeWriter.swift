@@ -51,8 +51,8 @@ public struct PushNoticeWriter: Sendable {
         let kinds = try db.query(
             "SELECT kind FROM push_schedule_marks WHERE kind IN (?, ?) AND subject_id = ? AND due_at = ?",
             [NoticeKind.meetupReminder.rawValue, NoticeKind.checkInOpen.rawValue, meetupID, startsAt]) {
-            NoticeKind(rawValue: try $0.get("kind", as: String.self))
-        }.compactMap { $0 }
+            try $0.get("kind", as: NoticeKind.self)
+        }
         guard !kinds.isEmpty, let meetup = try MeetupRepository.find(id: meetupID, in: db) else { return }
         for kind in kinds { try self.meetup(kind, meetup, to: .member(memberID), now: now, in: db) }
     }
