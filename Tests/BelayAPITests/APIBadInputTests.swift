@@ -1,4 +1,5 @@
 import BelayAPI
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import Foundation
@@ -217,6 +218,27 @@ import Testing
             schemas.check(response, .get, path.hasPrefix("/v1/meetups/") ? "/v1/meetups/{id}/attendees" : "/v1/meetups")
         }
         #expect(fixture.get("/v1/meetups?limit=2", as: fixture.host).status == 200)
+    }
+
+    @Test func aCheckInCodesTimesTakeItsMeetupsOffsetNotTheClubs() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let start = fixture.clock.now().addingTimeInterval(600)
+        let created = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "Sessão", "place_name": "Casa de Pedra", "capacity": 8, "time_zone": "America/Sao_Paulo",
+             "starts_at": "\(RFC3339.string(from: start, utcOffsetSeconds: 0))", "ends_at": "\(RFC3339.string(from: start.addingTimeInterval(7_200), utcOffsetSeconds: 0))"}
+            """)
+        #expect(created.status == 201)
+        let id = try #require(created["id"]?.intValue)
+        #expect(created["starts_at"]?.stringValue?.hasSuffix("-03:00") == true, "\(created.status)")
+        let code = fixture.get("/v1/meetups/\(id)/check-in-code", as: fixture.host)
+        #expect(code.status == 200)
+        schemas.check(code, .get, "/v1/meetups/{id}/check-in-code")
+        #expect(code["valid_from"]?.stringValue?.hasSuffix("-03:00") == true, "\(code["valid_from"]?.stringValue ?? "")")
+        #expect(code["expires_at"]?.stringValue?.hasSuffix("-03:00") == true, "the meetup's offset, not the club's +09:00: \(code["expires_at"]?.stringValue ?? "")")
+        let document = try #require(fixture.get("/openapi.json").json)
+        let described = document["components"]?["schemas"]?["CheckInCode"]?["properties"]?["expires_at"]?["description"]?.stringValue
+        #expect(described?.contains("meetup's offset") == true)
     }
 
     @Test func timeZonesHaveAFormatAndADescriptionInTheDocument() throws {

@@ -131,10 +131,10 @@ extension OpenAPIDocument {
             "CheckInCode": Schema.object([
                 "meetup_id": Schema.integer,
                 "code": ["type": "string", "pattern": "^[0-9]{6}$"],
-                "valid_from": Schema.dateTime,
-                "expires_at": Schema.dateTime,
+                "valid_from": Schema.dateTime("When this code became current, with the meetup's offset (its `time_zone`), as the meetup's own times."),
+                "expires_at": Schema.dateTime("When the next code replaces it, with the meetup's offset (its `time_zone`); the code is still accepted one step longer."),
                 "step_seconds": Schema.integer,
-            ]),
+            ], description: "The code belongs to its meetup: its times are written with the meetup's offset, like `starts_at`."),
             "CheckInRequest": ["anyOf": [Schema.ref("MemberCheckIn"), Schema.ref("HostCheckIn")]],
             "MemberCheckIn": Schema.object(["code": ["type": "string", "pattern": "^[0-9]{6}$", "description": "The six digits the host shows."]],
                                            description: "A member checking in."),

@@ -8,6 +8,11 @@ enum Schema {
     static let integer: JSONValue = ["type": "integer"]
     static let boolean: JSONValue = ["type": "boolean"]
     static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+
+    /// An RFC 3339 date-time with an offset, described (which offset it is written with, say).
+    static func dateTime(_ description: String) -> JSONValue {
+        ["type": "string", "format": "date-time", "description": .string(description)]
+    }
     static let color: JSONValue = ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
     static let uri: JSONValue = ["type": "string", "format": "uri"]
 

@@ -306,7 +306,7 @@ struct MeetupsCommand: ParsableCommand {
             let meetup = try services.meetup(id)
             let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine, showingAhead: true)
             if json {
-                return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zone: services.presentation.clubZone))
+                return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zones: services.presentation.zones))
             }
             context.print(code.code)
             var calendar = Calendar(identifier: .gregorian)

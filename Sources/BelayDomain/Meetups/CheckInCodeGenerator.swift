@@ -41,20 +41,20 @@ struct CheckInCodeGenerator: Sendable {
         return String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// The code current at `instant`, with its validity.
-    func current(secret: [UInt8], at instant: Date) -> CheckInCode {
+    /// The code current at `instant`, with its validity, for a meetup in `timeZone`.
+    func current(secret: [UInt8], at instant: Date, timeZone: String) -> CheckInCode {
         let step = step(at: instant)
         let start = Date(timeIntervalSince1970: Double(step) * Double(stepSeconds))
         return CheckInCode(code: code(secret: secret, step: step), validFrom: start,
-                           expiresAt: start.addingTimeInterval(Double(stepSeconds)), stepSeconds: stepSeconds)
+                           expiresAt: start.addingTimeInterval(Double(stepSeconds)), stepSeconds: stepSeconds, timeZone: timeZone)
     }
 
     /// The code to show at `instant`: the current one, or the next when the current one has
     /// less than `CheckInCode.showAheadSeconds` left (it would expire while being typed).
-    func shown(secret: [UInt8], at instant: Date) -> CheckInCode {
-        let now = current(secret: secret, at: instant)
+    func shown(secret: [UInt8], at instant: Date, timeZone: String) -> CheckInCode {
+        let now = current(secret: secret, at: instant, timeZone: timeZone)
         guard now.expiresAt.timeIntervalSince(instant) < CheckInCode.showAheadSeconds else { return now }
-        return current(secret: secret, at: now.expiresAt)
+        return current(secret: secret, at: now.expiresAt, timeZone: timeZone)
     }
 
     /// True when `candidate` is the code of the step containing `instant` or of the one

@@ -360,7 +360,8 @@ public final class MeetupService: Sendable {
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; there is nothing to check in to")
         }
-        return showingAhead ? codes.shown(secret: meetup.secret, at: now) : codes.current(secret: meetup.secret, at: now)
+        return showingAhead ? codes.shown(secret: meetup.secret, at: now, timeZone: meetup.timeZone)
+                            : codes.current(secret: meetup.secret, at: now, timeZone: meetup.timeZone)
     }
 
     // MARK: Rules
