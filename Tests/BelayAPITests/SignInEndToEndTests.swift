@@ -359,6 +359,10 @@ import Testing
         let result = try BelayProcess.run(["users", "delete", handle, "--yes", "--config", workspace.configPath], in: workspace.directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("Deleted"))
+        // Erased down to the bytes, although the server still has the database open.
+        if workspace.databaseURL == nil {
+            #expect(Self.filesHolding([handle, "New Comer"], in: workspace).isEmpty, "\(Self.filesHolding([handle, "New Comer"], in: workspace))")
+        }
         let access = try #require(joined["access_token"]?.stringValue)
         #expect(try server.poll(timeout: 5) { try server.call("GET", "/v1/me", token: access).status == 401 ? true : nil } == true)
     }

@@ -300,7 +300,7 @@ struct UsersCommand: ParsableCommand {
         static func confirm(_ handle: String, displayName: String, _ context: CommandContext) throws {
             let terminal = isatty(STDIN_FILENO) == 1
             if terminal {
-                context.errorOutput.write("This erases the account of \(displayName) (\(handle)): name, email, handle, sign-ins and rewards. It cannot be undone.\nType the handle (\(handle)) to delete it: ")
+                context.errorOutput.write("This erases the account of \(displayName) (\(handle)): their name, email, handle and sign-ins go, their rewards are revoked. It cannot be undone.\nType the handle (\(handle)) to delete it: ")
             }
             guard let typed = readLine(strippingNewline: true) else {
                 if terminal { context.note("") }
