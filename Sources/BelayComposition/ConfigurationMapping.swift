@@ -26,6 +26,8 @@ extension DomainSettings {
             }
             weights[rarity] = weight
         }
+        let signUp: SignUpMode = try Self.choice(configuration.accounts.signUp, key: "accounts.sign_up", configuration)
+        let meetupCreators: MeetupCreators = try Self.choice(configuration.meetups.createdBy, key: "meetups.created_by", configuration)
         self.init(
             checkIn: CheckInPolicy(opensMinutesBeforeStart: configuration.checkIn.opensMinutesBeforeStart,
                                    closesMinutesAfterEnd: configuration.checkIn.closesMinutesAfterEnd,
@@ -40,14 +42,14 @@ extension DomainSettings {
             webhooks: WebhookPolicy(configuration: configuration),
             waitlist: WaitlistPolicy(claimMinutes: configuration.waitlist.claimMinutes, cutoffMinutes: configuration.waitlist.cutoffMinutes),
             accounts: AccountPolicy(
-                signUp: SignUpMode(rawValue: configuration.accounts.signUp) ?? .open,
+                signUp: signUp,
                 accessTokenLifetime: TimeInterval(configuration.accounts.accessTokenMinutes * 60),
                 refreshTokenIdleLifetime: TimeInterval(configuration.accounts.refreshTokenDays * 86_400),
                 emailCodeLifetime: TimeInterval(configuration.accounts.emailCodeMinutes * 60),
                 maxWrongEmailCodes: configuration.accounts.maxWrongEmailCodes,
                 recentSignInWindow: TimeInterval(configuration.accounts.recentSignInMinutes * 60),
                 defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en),
-            meetupCreators: MeetupCreators(rawValue: configuration.meetups.createdBy) ?? .members,
+            meetupCreators: meetupCreators,
             maxShareEventsPerReward: configuration.share.maxEventsPerReward,
             push: PushPolicy(reminderMinutesBefore: configuration.push.reminderMinutesBefore,
                              offerWarningMinutes: configuration.push.offerWarningMinutes,
@@ -300,5 +302,20 @@ extension BackfillSchedule {
     public init(configuration: BelayConfiguration) {
         self.init(dailyAt: configuration.backfill.dailyAt.map { (hour: $0.hour, minute: $0.minute) },
                   everyMinutes: configuration.backfill.everyMinutes, timeZone: configuration.club.zone)
+    }
+}
+
+extension DomainSettings {
+    /// The case of `T` that the setting `key` names: a word the domain does not know is refused
+    /// at start, never read as another case.
+    /// - Throws: `ApplicationError.invalidSetting` naming the key, the word and the known words.
+    static func choice<T: RawRepresentable & CaseIterable>(_ word: String, key: String, _ configuration: BelayConfiguration) throws -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: word) else {
+            let known = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): \(key)",
+                                                   message: "\"\(word)\" is not one of \(known); write one of them"))
+        }
+        return value
     }
 }

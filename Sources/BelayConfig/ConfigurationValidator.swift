@@ -26,6 +26,15 @@ struct ConfigurationValidator {
         return ""
     }
 
+    /// The case of `T` the setting at `path` names. Its declaration (`.oneOf(T.self, …)`) has
+    /// refused any other word, and a load with a refusal throws instead of returning the
+    /// configuration: `T`'s first case only fills the field of one that is never used.
+    private func choice<T: RawRepresentable & CaseIterable>(_ path: String, as type: T.Type = T.self) -> T where T.RawValue == String {
+        if let value = T(rawValue: string(path)) { return value }
+        guard let placeholder = T.allCases.first else { preconditionFailure("\(T.self) has no case to choose") }
+        return placeholder
+    }
+
     private func strings(_ path: String) -> [String] {
         guard case let .array(items)? = value(path) else { return [] }
         return items.compactMap { item in
@@ -151,6 +160,9 @@ struct ConfigurationValidator {
             serverURL = databaseURL
         } else if databaseURL.contains("://") {
             refuse("database.url", "\(JSONOutput.quoted(PasswordRedaction.redacted(databaseURL))) is neither a postgres:// or postgresql:// URL nor a file path; leave it empty for SQLite at database_path")
+        } else if databaseURL.firstMatch(of: /^[A-Za-z_]+\s*=/) != nil {
+            // libpq's `host=… password=…` form: never taken for a file name (nor shown with its password).
+            refuse("database.url", "\(JSONOutput.quoted(PasswordRedaction.redacted(databaseURL))) is a libpq keyword string; Belay takes the URL form: postgresql://USER:PASSWORD@HOST:5432/DBNAME (with ?sslmode=require and other keywords as query parameters; percent-encode special characters in the password)")
         } else if !databaseURL.isEmpty {
             databasePath = databaseURL
         }
@@ -222,7 +234,7 @@ struct ConfigurationValidator {
             workers: database.isPostgreSQL
                 ? atLeast(0, "render.workers", unit: "workers", why: "0 leaves rendering to `belay worker` nodes")
                 : atLeast(1, "render.workers", unit: "worker", why: "with none, no image would ever be rendered; on PostgreSQL (database.url) an API node may have 0 and leave rendering to `belay worker` nodes"),
-            storyFormat: BelayConfiguration.StoryFormat(rawValue: string("render.story_format")) ?? .png,
+            storyFormat: choice("render.story_format"),
             jpegQuality: integer("render.jpeg_quality"),
             maxImageSide: integer("render.max_image_side"),
             maxDecodedBytes: integer("render.max_decoded_bytes"),
@@ -239,7 +251,7 @@ struct ConfigurationValidator {
         let share = BelayConfiguration.Share(
             instagramAppID: string("share.instagram_app_id"),
             facebookAppID: string("share.facebook_app_id"),
-            storiesBackground: BelayConfiguration.StoriesBackground(rawValue: string("share.stories_background")) ?? .image,
+            storiesBackground: choice("share.stories_background"),
             storiesBackgroundWidth: integer("share.stories_background_width"),
             storiesBackgroundHeight: integer("share.stories_background_height"),
             maxEventsPerReward: integer("share.max_events_per_reward"),
@@ -313,7 +325,7 @@ struct ConfigurationValidator {
             server: server,
             dataDirectory: dataDirectory,
             databasePath: databasePath,
-            databaseDurability: BelayConfiguration.Durability(rawValue: string("database_durability")) ?? .full,
+            databaseDurability: choice("database_durability"),
             database: database,
             assetsDirectory: string("assets_directory"),
             migrationsDirectory: string("migrations_directory"),

@@ -73,15 +73,26 @@ public final class APNsClient: PushGateway, @unchecked Sendable {
     private func judge(_ deliveries: [PushDelivery], _ answers: [PushAnswer]) -> [PushOutcome] {
         zip(deliveries, answers).map { _, answer in
             guard let status = answer.status else { return .retry(after: nil, status: nil, error: answer.failure ?? "APNs gave no answer") }
-            let reason = (try? JSONParser.parse(answer.body))?["reason"]?.stringValue ?? ""
+            let body = try? JSONParser.parse(answer.body)
+            let reason = body?["reason"]?.stringValue ?? ""
             let said = "APNs answered \(status)" + (reason.isEmpty ? "" : " \(reason)")
             switch (status, reason) {
             case (200, _): return .sent(status: status)
-            case (410, _), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): return .removeDevice(status: status, reason: said)
+            case (410, _): return .removeDevice(status: status, reason: said, unregisteredAt: Self.lastValid(body))
+            case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): return .removeDevice(status: status, reason: said)
             case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"): return .retry(after: nil, status: 403, error: said)
             case (429, _), (503, _), (500...599, _): return .retry(after: answer.retryAfter, status: status, error: said)
             default: return .failed(status: status, error: said)
             }
         }
+    }
+
+    /// The 410's `timestamp`: when APNs last knew the token valid, in milliseconds since 1970
+    /// (Apple: stop sending to the token until the device registers it again after then).
+    /// Nil when the answer has none.
+    static func lastValid(_ body: JSONValue?) -> Date? {
+        guard case let .number(number)? = body?["timestamp"], let milliseconds = Double(number.text), milliseconds.isFinite,
+              milliseconds >= 0 else { return nil }
+        return Date(timeIntervalSince1970: milliseconds / 1_000)
     }
 }

@@ -78,7 +78,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         try service.queueScheduled()
         var done: [(PushDelivery, PushOutcome)] = []
         while done.count < limit {
-            let batch = try service.claim(owner: owner, limit: min(batchSize, limit - done.count))
+            let batch = try service.claim(owner: owner, limit: min(batchSize, limit - done.count), skipped: log)
             guard !batch.isEmpty else { break }
             done += try deliver(batch)
         }
@@ -115,7 +115,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
             // A read first: an idle server claims (writes) nothing.
             var due = try service.nextDue()
             if let first = due, first <= clock.now() {
-                let batch = try service.claim(owner: owner, limit: batchSize)
+                let batch = try service.claim(owner: owner, limit: batchSize, skipped: log)
                 if !batch.isEmpty { _ = try deliver(batch) }
                 if batch.count == batchSize {
                     outage.succeeded()
@@ -157,7 +157,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         metrics.record(results, summary: summary, now: clock.now())
         for (delivery, outcome) in results {
             switch outcome {
-            case let .removeDevice(_, reason): log("push: device \(delivery.deviceID) removed: \(reason)")
+            case let .removeDevice(_, reason, _): log("push: device \(delivery.deviceID) removed: \(reason)")
             case let .failed(_, error): log("push: notice \(delivery.noticeID) (\(delivery.kind.rawValue)) to device \(delivery.deviceID) failed: \(error)")
             default: break
             }

@@ -45,6 +45,9 @@ public struct MeetupBody: JSONRepresentable {
 }
 
 /// The code a host shows for check-in.
+/// `GET /v1/meetups/{id}/check-in-code` and `belay meetups code --json`: the code, with
+/// `valid_from` and `expires_at` written with the meetup's offset (its `time_zone`), as the
+/// meetup's own times are.
 public struct CheckInCodeBody: JSONRepresentable {
     public let meetupID: Int64
     public let code: CheckInCode
@@ -60,9 +63,10 @@ public struct CheckInCodeBody: JSONRepresentable {
         }
     }
 
-    public init(meetupID: Int64, code: CheckInCode, zone: TimeZoneOffsets.Zone) {
+    /// - Parameter zones: where the meetup's zone (`code.timeZone`) is looked up.
+    public init(meetupID: Int64, code: CheckInCode, zones: TimeZoneOffsets) {
         self.meetupID = meetupID
         self.code = code
-        self.zone = zone
+        self.zone = zones.zone(code.timeZone)
     }
 }

@@ -157,6 +157,12 @@ public final class SQLiteDatabase: Database {
                 }
             }
             try execute("PRAGMA foreign_keys = ON")
+            // Deleted content is overwritten with zeros, whatever this SQLite build's default
+            // (`SQLITE_SECURE_DELETE`): an erased member's email must not stay in free space.
+            let secureDelete = try scalar("PRAGMA secure_delete = ON", as: Int64.self)
+            guard secureDelete == 1 else {
+                throw DatabaseError.misuse("Cannot turn on PRAGMA secure_delete for \(path) (it stayed \(secureDelete.map(String.init) ?? "unset")); this SQLite build cannot erase deleted data")
+            }
             try execute("PRAGMA synchronous = \(configuration.durability.pragmaValue)")
             // Savepoint and statement journals in memory: on disk they cost a write per page
             // touched, more than the WAL itself.

@@ -1,4 +1,5 @@
 import BelayStorage
+import CSQLite
 import Dispatch
 import Foundation
 import Synchronization
@@ -106,6 +107,26 @@ public final class SQLitePool: DatabaseStore {
         precondition(writerEngine.syncer?.isOnSyncThread != true,
                      "SQLitePool.write was called from a write's completion; queue it with write(_:then:)")
         return try writer.perform(body, kind: .write, inTransaction: inTransaction)
+    }
+
+    /// Copies the whole write-ahead log into the database file and truncates it to nothing
+    /// (`wal_checkpoint(TRUNCATE)`, on the writer connection, after the writes queued before
+    /// it), so that the old versions of pages a deletion changed are no longer in any file:
+    /// the database file's freed space is zeroed (`secure_delete`), the log is empty, and the
+    /// shared-memory file holds page numbers only. Readers in the middle of a read (here or in
+    /// another process) are waited for up to the busy timeout, a few times.
+    /// - Throws: `DatabaseError` when readers kept the log busy throughout, or the checkpoint failed.
+    public func discardDeletedData() throws {
+        let inMemory = path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
+        guard !inMemory else { return }
+        try writeWithoutTransaction { database in
+            for attempt in 1...5 {
+                let busy = try database.queryOne("PRAGMA wal_checkpoint(TRUNCATE)") { try $0.get(0, as: Int64.self) }
+                if busy == 0 { return }
+                if attempt < 5 { usleep(200_000) }
+            }
+            throw DatabaseError.sqlite(extendedCode: SQLITE_BUSY, message: "The write-ahead log of \(path) could not be truncated: readers kept it busy; deleted data stays in it until the next checkpoint", sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     /// Runs `body` on a reader connection inside a read transaction, so it sees one

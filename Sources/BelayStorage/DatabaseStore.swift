@@ -58,9 +58,22 @@ public protocol DatabaseStore: Sendable {
     /// SQLite it is `lockedWrite`.
     /// - Throws: as `write`.
     func lockedWriteWithoutWaitingForFlush<T>(_ body: (any Database) throws -> T) throws -> T
+
+    /// Removes, as far as the engine can at once, the copies that rows deleted or overwritten
+    /// before this call left in its files (an erased member's email): on SQLite, whose freed
+    /// space is zeroed (`secure_delete`), a checkpoint copies the write-ahead log into the
+    /// database file and truncates the log to nothing. PostgreSQL keeps dead row versions and
+    /// its WAL until `VACUUM` and the archive's retention remove them (the README says what an
+    /// operator can do); there it does nothing.
+    /// - Throws: `DatabaseError` when the checkpoint could not finish (readers held the log
+    ///   for longer than the busy timeout, or the file could not be written).
+    func discardDeletedData() throws
 }
 
 extension DatabaseStore {
+    /// Nothing to do at once on an engine that keeps no copy it could remove here.
+    public func discardDeletedData() throws {}
+
     /// A read like any other.
     public func readSingleStatement<T>(_ body: (any Database) throws -> T) throws -> T {
         try read(body)

@@ -1,4 +1,5 @@
 import BelayAPI
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import Foundation
@@ -162,6 +163,93 @@ import Testing
         #expect(try fixture.domain.meetups.meetup(id: meetup.id).capacity == 7)
         // null still removes the one member that may be absent.
         #expect(fixture.send(.patch, "/v1/meetups/\(meetup.id)", token: fixture.host.token, json: #"{"address": null}"#).status == 200)
+    }
+
+    @Test func nullIsRefusedWhereTheDocumentSaysTheMemberIsNotNullable() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let member = try fixture.member()
+        let device = #""platform": "ios", "token": "abc123", "app_id": "club.belay.app""#
+        let cases: [(HTTPMethod, String, String, String, String)] = [
+            (.patch, "/v1/me", member.token, #"{"show_name_on_share_pages": null}"#, "show_name_on_share_pages"),
+            (.patch, "/v1/me", member.token, #"{"display_name": null}"#, "display_name"),
+            (.patch, "/v1/me", member.token, #"{"locale": null}"#, "locale"),
+            (.post, "/v1/me/devices", member.token, "{\(device), \"locale\": null}", "locale"),
+            (.post, "/v1/me/devices", member.token, "{\(device), \"environment\": null}", "environment"),
+            (.post, "/v1/webhooks", fixture.admin.token, #"{"url": "https://hooks.example.com/belay", "events": null}"#, "events"),
+            (.post, "/v1/webhooks", fixture.admin.token, #"{"url": "https://hooks.example.com/belay", "description": null}"#, "description"),
+            (.post, "/v1/invites", fixture.host.token, #"{"uses": null}"#, "uses"),
+        ]
+        for (method, path, token, body, field) in cases {
+            let response = fixture.send(method, path, token: token, json: body)
+            #expect(response.status == 422, "\(path) \(body): \(response.status)")
+            #expect(response["field"]?.stringValue == field, "\(path) \(body)")
+            #expect(response["detail"]?.stringValue?.contains(field) == true, "\(path) \(body)")
+            schemas.check(response, method, path)
+        }
+        #expect(try fixture.domain.push.devices(userID: member.id).isEmpty)
+        #expect(try fixture.domain.webhooks.endpoints(by: .commandLine).isEmpty)
+        // Left out, each takes its default.
+        #expect(fixture.send(.patch, "/v1/me", token: member.token, json: "{}").status == 200)
+        #expect(fixture.send(.post, "/v1/me/devices", token: member.token, json: "{\(device)}").status == 201)
+        #expect(fixture.send(.post, "/v1/webhooks", token: fixture.admin.token, json: #"{"url": "https://hooks.example.com/belay"}"#).status == 201)
+    }
+
+    @Test func anInviteNeedsNoBodyAsTheDocumentSays() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let operation = schemas.document["paths"]?["/v1/invites"]?["post"]
+        #expect(operation?["requestBody"]?["required"] == .bool(false), "the document says the body is optional")
+        let made = fixture.send(.post, "/v1/invites", token: fixture.host.token)
+        #expect(made.status == 201, "\(made.status)")
+        schemas.check(made, .post, "/v1/invites")
+    }
+
+    @Test func anEmptyCursorIsRefusedNamingIt() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let meetup = try fixture.meetup()
+        for path in ["/v1/meetups?cursor=", "/v1/meetups?limit=2&cursor=", "/v1/meetups/\(meetup.id)/attendees?cursor="] {
+            let response = fixture.get(path, as: fixture.host)
+            #expect(response.status == 400, "\(path)")
+            #expect(response.problemCode == "invalid_query_parameter", "\(path)")
+            #expect(response["parameter"]?.stringValue == "cursor", "\(path)")
+            #expect(response["detail"]?.stringValue?.contains("leave `cursor` out") == true, "\(path)")
+            schemas.check(response, .get, path.hasPrefix("/v1/meetups/") ? "/v1/meetups/{id}/attendees" : "/v1/meetups")
+        }
+        #expect(fixture.get("/v1/meetups?limit=2", as: fixture.host).status == 200)
+    }
+
+    @Test func aCheckInCodesTimesTakeItsMeetupsOffsetNotTheClubs() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let start = fixture.clock.now().addingTimeInterval(600)
+        let created = fixture.post("/v1/meetups", as: fixture.host, json: """
+            {"title": "Sessão", "place_name": "Casa de Pedra", "capacity": 8, "time_zone": "America/Sao_Paulo",
+             "starts_at": "\(RFC3339.string(from: start, utcOffsetSeconds: 0))", "ends_at": "\(RFC3339.string(from: start.addingTimeInterval(7_200), utcOffsetSeconds: 0))"}
+            """)
+        #expect(created.status == 201)
+        let id = try #require(created["id"]?.intValue)
+        #expect(created["starts_at"]?.stringValue?.hasSuffix("-03:00") == true, "\(created.status)")
+        let code = fixture.get("/v1/meetups/\(id)/check-in-code", as: fixture.host)
+        #expect(code.status == 200)
+        schemas.check(code, .get, "/v1/meetups/{id}/check-in-code")
+        #expect(code["valid_from"]?.stringValue?.hasSuffix("-03:00") == true, "\(code["valid_from"]?.stringValue ?? "")")
+        #expect(code["expires_at"]?.stringValue?.hasSuffix("-03:00") == true, "the meetup's offset, not the club's +09:00: \(code["expires_at"]?.stringValue ?? "")")
+        let document = try #require(fixture.get("/openapi.json").json)
+        let described = document["components"]?["schemas"]?["CheckInCode"]?["properties"]?["expires_at"]?["description"]?.stringValue
+        #expect(described?.contains("meetup's offset") == true)
+    }
+
+    @Test func timeZonesHaveAFormatAndADescriptionInTheDocument() throws {
+        let fixture = try APIFixture()
+        let schemas = try #require(fixture.get("/openapi.json").json?["components"]?["schemas"])
+        for name in ["Meetup", "CreateMeetup", "UpdateMeetup"] {
+            let zone = schemas[name]?["properties"]?["time_zone"]
+            #expect(zone?["format"]?.stringValue == "iana-time-zone", "\(name)")
+            #expect(zone?["description"]?.stringValue?.contains("Asia/Seoul") == true, "\(name)")
+            #expect(zone?["pattern"] != nil, "\(name)")
+        }
     }
 
     @Test func everyInt64IdIsWellFormed() throws {

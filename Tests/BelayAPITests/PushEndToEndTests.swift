@@ -160,12 +160,17 @@ import Glibc
         let ana = try workspace.user("ana")
         // Unregistered (410) and BadDeviceToken (400) at APNs, UNREGISTERED at FCM: the device goes.
         try register(server, ana.token, platform: "ios", device: "gone410", locale: "en")
+        // A 410 whose token stopped being valid before the phone registered it (again): it stays.
+        try register(server, ana.token, platform: "ios", device: "back410", locale: "en")
+        try register(server, ana.token, platform: "ios", device: "later410", locale: "en")
         try register(server, ana.token, platform: "ios", device: "bad400", locale: "en")
         try register(server, ana.token, platform: "android", device: "fcm-gone", locale: "en")
         // 429 and 503 with Retry-After: tried again after it, then sent.
         try register(server, ana.token, platform: "ios", device: "busy429", locale: "en")
         try register(server, ana.token, platform: "android", device: "fcm-busy", locale: "en")
         try services.answer("apns", token: "gone410", status: 410, reason: "Unregistered")
+        try services.answer("apns", token: "back410", status: 410, reason: "Unregistered", timestamp: Date().addingTimeInterval(-3_600))
+        try services.answer("apns", token: "later410", status: 410, reason: "Unregistered", timestamp: Date().addingTimeInterval(60))
         try services.answer("apns", token: "bad400", status: 400, reason: "BadDeviceToken")
         try services.answer("fcm", token: "fcm-gone", status: 404, reason: "NOT_FOUND", errorCode: "UNREGISTERED")
         try services.answer("apns", token: "busy429", status: 429, reason: "TooManyRequests", retryAfter: 2)
@@ -175,7 +180,7 @@ import Glibc
         #expect(test.standardOutput.contains("device removed") && test.standardOutput.contains("will retry"), "\(test.standardOutput)")
         let left = try server.call("GET", "/v1/me/devices", token: ana.token)
         let tokens = Set((left["items"]?.arrayValue ?? []).compactMap { $0["token"]?.stringValue })
-        #expect(tokens == ["busy429", "fcm-busy"], "the unregistered devices are removed")
+        #expect(tokens == ["busy429", "fcm-busy", "back410"], "the unregistered devices are removed, not one registered after its 410's timestamp")
 
         // The two busy ones are sent again by the server after Retry-After, with the same collapse id.
         let sentAgain = try server.poll(timeout: 30) { () -> Bool? in

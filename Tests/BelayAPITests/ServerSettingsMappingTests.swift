@@ -1,6 +1,7 @@
 import BelayAPI
 import BelayComposition
 import BelayConfig
+import BelayDomain
 import BelayHTTP
 import BelayTestSupport
 import Foundation
@@ -25,5 +26,20 @@ struct ServerSettingsMappingTests {
         // 2,000 connections from 20 addresses fit under the per-address cap and leave room.
         #expect(defaults.maxConnectionsPerIP * 32 <= defaults.maxConnections)
         #expect(defaults.maxConnections - 2_000 >= 1_000)
+    }
+
+    @Test("a word the domain does not know is refused at start, naming the key, never read as another choice")
+    func unknownChoicesAreRefused() throws {
+        let empty = try TemporaryDirectory()
+        let loaded = try BelayConfiguration.load(configFile: nil, environment: [:], currentDirectory: empty.path)
+        _ = try DomainSettings(configuration: loaded)
+        for (key, change) in [("accounts.sign_up", { (c: inout BelayConfiguration) in c.accounts.signUp = "public" }),
+                              ("meetups.created_by", { (c: inout BelayConfiguration) in c.meetups.createdBy = "admins" })] {
+            var configuration = loaded
+            change(&configuration)
+            let error = try #require(throws: ApplicationError.self) { _ = try DomainSettings(configuration: configuration) }
+            #expect(error.description.contains(key), "\(error)")
+            #expect(error.description.contains("is not one of"), "\(error)")
+        }
     }
 }

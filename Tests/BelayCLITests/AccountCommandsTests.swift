@@ -15,7 +15,17 @@ import BelayTestSupport
     @Test func deletingAUserLeavesATombstoneAndStopsTheirTokens() throws {
         let workspace = try club()
         try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo Kim", "--email", "jisoo@example.com", "--token")
-        let deleted = try workspace.run("users", "delete", "jisoo")
+        // Irreversible: the handle must be typed (here on standard input), else nothing happens.
+        let unconfirmed = try workspace.run("users", "delete", "jisoo")
+        #expect(unconfirmed.status == 1, "\(unconfirmed)")
+        #expect(unconfirmed.standardOutput == "")
+        #expect(unconfirmed.standardError.hasPrefix("Error: Nothing was deleted: `belay users delete` asks you to type the handle to confirm"), "\(unconfirmed)")
+        #expect(unconfirmed.standardError.contains("--yes"))
+        let mistyped = try workspace.run(["users", "delete", "jisoo"], input: "jiso\n")
+        #expect(mistyped.status == 1)
+        #expect(mistyped.standardError.hasPrefix("Error: Nothing was deleted: 'jiso' was typed, not the handle 'jisoo'."), "\(mistyped)")
+        #expect(try workspace.run("users", "list").standardOutput.contains("jisoo"), "still there")
+        let deleted = try workspace.run(["users", "delete", "jisoo"], input: "jisoo\n")
         #expect(deleted.status == 0, "\(deleted)")
         #expect(deleted.standardOutput == "Deleted jisoo (user 1, now deleted-1).\n")
         #expect(deleted.standardError.contains("attendance stays, anonymous"))
@@ -24,13 +34,22 @@ import BelayTestSupport
         #expect(users.first?["display_name"] as? String == "Deleted member")
         #expect(users.first?["email"] == nil || users.first?["email"] is NSNull)
 
-        let again = try workspace.run("users", "delete", "jisoo")
+        let again = try workspace.run("users", "delete", "jisoo", "--yes")
         #expect(again.status == 1)
         #expect(again.standardOutput == "")
         #expect(again.standardError.hasPrefix("Error: There is no user 'jisoo'. Run `belay users list`"))
         let missing = try workspace.run("users", "delete")
         #expect(missing.status == 64)
         #expect(missing.standardError.hasPrefix("Error: "))
+    }
+
+    @Test func yesDeletesWithoutAsking() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "minji", "--name", "Minji Park")
+        let deleted = try workspace.run("users", "delete", "minji", "--yes")
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(deleted.standardOutput == "Deleted minji (user 1, now deleted-1).\n")
+        #expect(!deleted.standardError.contains("Type the handle"))
     }
 
     @Test func invitesAreMadeListedAndRevoked() throws {

@@ -105,6 +105,26 @@ import BelayTestSupport
         #expect(undo.standardError == "Error: minji has not joined meetup 1. [not_attending]\n")
     }
 
+    @Test func localTimesTypedOnAMachineInAnotherZoneSayWhichZoneTheyWereReadIn() throws {
+        let workspace = try club()
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        workspace.environment["TZ"] = "America/Sao_Paulo"
+        let created = try workspace.run("meetups", "create", "--title", "Friday bouldering", "--place", "Gym",
+                                        "--starts", "2030-12-05 19:00", "--ends", "2030-12-05 22:00", "--capacity", "12", "--host", "jisoo")
+        #expect(created.status == 0, "\(created)")
+        #expect(created.standardError.contains("Times were read in Asia/Seoul (club.time_zone), not in this machine's zone America/Sao_Paulo: 2030-12-05 19:00 +09:00 is 2030-12-05 07:00 -03:00 here."), "\(created.standardError)")
+        let moved = try workspace.run("meetups", "update", "1", "--starts", "2030-12-05 18:00")
+        #expect(moved.standardError.contains("Times were read in Asia/Seoul (the meetup's zone)"), "\(moved.standardError)")
+        // An RFC 3339 time says its own offset; a machine in the club's zone needs no word.
+        let offset = try workspace.run("meetups", "create", "--title", "T", "--place", "P", "--starts", "2030-12-06T19:00:00+09:00",
+                                       "--ends", "2030-12-06T22:00:00+09:00", "--capacity", "4", "--host", "jisoo")
+        #expect(offset.status == 0 && !offset.standardError.contains("Times were read"), "\(offset.standardError)")
+        workspace.environment["TZ"] = "Asia/Seoul"
+        let home = try workspace.run("meetups", "create", "--title", "T", "--place", "P", "--starts", "2030-12-07 19:00",
+                                     "--ends", "2030-12-07 22:00", "--capacity", "4", "--host", "jisoo")
+        #expect(home.status == 0 && !home.standardError.contains("Times were read"), "\(home.standardError)")
+    }
+
     @Test func meetupsCreateShowUpdateListCancel() throws {
         let workspace = try club()
         try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")

@@ -69,6 +69,17 @@ import BelayTestSupport
         #expect(migrate.standardError.hasPrefix("Error: config.json: server.port: 70000 is not a port"))
     }
 
+    @Test func aLibpqKeywordStringIsRefusedNamingTheURLFormAndItsPasswordNeverShown() throws {
+        let workspace = try ClubWorkspace(settingsJSON: #""database": {"url": "host=db.example user=belay password=s3cret-pw dbname=belay"}"#)
+        for command in [["config", "show"], ["config", "check"], ["migrate"]] {
+            let result = try workspace.run(command)
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(result.standardError.contains("database.url: \"host=db.example user=belay password=*** dbname=belay\" is a libpq keyword string"), "\(result)")
+            #expect(result.standardError.contains("postgresql://USER:PASSWORD@HOST:5432/DBNAME"), "\(result)")
+            #expect(!result.standardOutput.contains("s3cret-pw") && !result.standardError.contains("s3cret-pw"), "\(command) shows the password")
+        }
+    }
+
     @Test func everyProblemGetsItsOwnErrorLineThenWhatToDo() throws {
         let workspace = try ClubWorkspace(settingsJSON: #""server": {"port": 70000, "max_connections": -1}"#)
         let migrate = try workspace.run("migrate")

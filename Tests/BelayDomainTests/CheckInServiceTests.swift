@@ -173,6 +173,34 @@ import Testing
         #expect(result.attendance.status == .checkedIn)
     }
 
+    @Test func withLessThanFiveSecondsLeftTheNextCodeIsShownAndAcceptedAlready() throws {
+        let step = Double(BuiltInSettings.domain().checkIn.codeStepSeconds)
+        let base = meetup.startsAt.addingTimeInterval(step * 10) // the start of a step
+        let next = try currentCode(at: base.addingTimeInterval(step))
+        // Six seconds left: the current code is shown.
+        fixture.clock.set(base.addingTimeInterval(step - 6))
+        let early = try fixture.domain.meetups.currentCheckInCode(meetupID: meetup.id, by: fixture.hostActor, showingAhead: true)
+        #expect(early.validFrom == base && !early.isAhead(of: fixture.clock.now()))
+        // Four seconds left: the next one, current until the end of the next step.
+        fixture.clock.set(base.addingTimeInterval(step - 4))
+        let shown = try fixture.domain.meetups.currentCheckInCode(meetupID: meetup.id, by: fixture.hostActor, showingAhead: true)
+        #expect(shown.code == next)
+        #expect(shown.validFrom == base.addingTimeInterval(step) && shown.expiresAt == base.addingTimeInterval(2 * step))
+        #expect(shown.isAhead(of: fixture.clock.now()))
+        #expect(try fixture.domain.meetups.currentCheckInCode(meetupID: meetup.id, by: fixture.hostActor).validFrom == base,
+                "without showing ahead, the current code")
+        // Typed at once, before it is current, it is accepted.
+        #expect(try checkIns.checkIn(withCode(shown.code), by: memberActor).attendance.status == .checkedIn)
+    }
+
+    @Test func theNextCodeIsRefusedEarlierThanFiveSecondsBeforeItsStep() throws {
+        let step = Double(BuiltInSettings.domain().checkIn.codeStepSeconds)
+        let base = meetup.startsAt.addingTimeInterval(step * 10)
+        let next = try currentCode(at: base.addingTimeInterval(step))
+        fixture.clock.set(base.addingTimeInterval(step - 6))
+        #expect(refusal { _ = try checkIns.checkIn(withCode(next), by: memberActor) } == .badCode)
+    }
+
     @Test func spacesAndTabsAroundACodeAreIgnoredButNotInsideIt() throws {
         let code = try currentCode()
         let spaced = String(code.prefix(3)) + " " + String(code.dropFirst(3))

@@ -192,6 +192,53 @@ import Testing
         #expect(try push.claim(owner: "server", limit: 10).isEmpty)
     }
 
+    @Test func aNoticeOfAKindThisBuildDoesNotKnowIsSkippedAndLoggedNeverSentAsAnother() throws {
+        let ana = try fixture.member("ana")
+        _ = try device(ana, "ana-phone")
+        let unknown = try #require(try push.queueTest(userID: ana.id).first)
+        fixture.clock.advance(by: 1)
+        let known = try #require(try push.queueTest(userID: ana.id).last)
+        #expect(unknown != known)
+        try fixture.pool.write { db in try db.execute("UPDATE push_notices SET kind = 'sticker_gift' WHERE id = ?", [unknown]) }
+        var logged: [String] = []
+        let claimed = try push.claim(owner: "a", limit: 10) { logged.append($0) }
+        #expect(claimed.map(\.noticeID) == [known], "only the notice of a known kind goes out, as what it is")
+        #expect(claimed.allSatisfy { $0.kind == .test })
+        #expect(logged.count == 1, "\(logged)")
+        #expect(logged.first?.contains("notice \(unknown)") == true && logged.first?.contains("\"sticker_gift\"") == true, "\(logged)")
+        let row = try fixture.pool.read { db in
+            try db.queryOne("SELECT status, last_error FROM push_notices WHERE id = ?", [unknown]) {
+                (try $0.get("status", as: String.self), try $0.get("last_error", as: String?.self))
+            }
+        }
+        #expect(row?.0 == "failed")
+        #expect(row?.1?.contains("sticker_gift") == true, "\(String(describing: row))")
+        fixture.clock.advance(by: Double(push.policy.leaseSeconds) + 1)
+        #expect(try push.claim(owner: "b", limit: 10).map(\.noticeID) == [known], "never claimed again")
+    }
+
+    @Test func anAPNs410RemovesADeviceOnlyWhenItsTokenWasInvalidAfterTheRegistration() throws {
+        let ana = try fixture.member("ana")
+        let phone = try device(ana, "ana-phone")
+        let registeredAt = fixture.clock.now()
+        fixture.clock.advance(by: 60)
+        _ = try push.queueTest(userID: ana.id)
+        let first = try push.claim(owner: "a", limit: 10)
+        // The token was last valid before the phone registered it (again): the phone stays.
+        var summary = try push.record([(first[0], .removeDevice(status: 410, reason: "APNs answered 410 Unregistered",
+                                                                unregisteredAt: registeredAt.addingTimeInterval(-1)))])
+        #expect(summary.devicesRemoved == 0)
+        #expect(try push.devices(userID: ana.id).map(\.id) == [phone.id])
+        // Later than the registration: the phone goes.
+        fixture.clock.advance(by: 1)
+        _ = try push.queueTest(userID: ana.id)
+        let second = try push.claim(owner: "a", limit: 10)
+        summary = try push.record([(second[0], .removeDevice(status: 410, reason: "APNs answered 410 Unregistered",
+                                                             unregisteredAt: registeredAt.addingTimeInterval(30)))])
+        #expect(summary.devicesRemoved == 1)
+        #expect(try push.devices(userID: ana.id).isEmpty)
+    }
+
     @Test func theOutboxClaimsOnceRetriesDropsAndGivesUp() throws {
         let ana = try fixture.member("ana")
         let phone = try device(ana, "ana-phone")

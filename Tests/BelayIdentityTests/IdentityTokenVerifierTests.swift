@@ -229,6 +229,16 @@ import Testing
         #expect(refusal(token, by: verifier())?.code == .issuedInFuture)
     }
 
+    @Test func refusesATokenNotValidYet() throws {
+        let token = try provider.sign(claims: appleClaims(["nbf": now + 3_600]))
+        let refused = refusal(token, by: verifier())
+        #expect(refused?.code == .notYetValid)
+        #expect(refused?.detail.contains("nbf") == true, "\(String(describing: refused))")
+        // Within the leeway, and in the past, it is accepted.
+        #expect(refusal(try provider.sign(claims: appleClaims(["nbf": now + 30])), by: verifier()) == nil)
+        #expect(refusal(try provider.sign(claims: googleClaims(["nbf": now - 60])), by: verifier(.google)) == nil)
+    }
+
     @Test func checksTheNonceAsEachProviderCarriesIt() throws {
         let apple = verifier()
         let raw = try provider.sign(claims: appleClaims(["nonce": Self.rawNonce]))

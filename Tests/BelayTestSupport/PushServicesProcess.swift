@@ -60,10 +60,12 @@ public final class PushServicesProcess: @unchecked Sendable {
     }
 
     /// The next `times` requests for `token` to `service` ("apns" or "fcm") are answered
-    /// `status` with `reason` (APNs' reason, FCM's status) and FCM's `errorCode`.
+    /// `status` with `reason` (APNs' reason, FCM's status), FCM's `errorCode`, and APNs'
+    /// `timestamp` (when the token was last valid).
     public func answer(_ service: String, token: String, status: Int, reason: String = "", errorCode: String? = nil,
-                       retryAfter: Int? = nil, times: Int = 1) throws {
+                       retryAfter: Int? = nil, timestamp: Date? = nil, times: Int = 1) throws {
         var request: [String: Any] = ["service": service, "token": token, "status": status, "reason": reason, "times": times]
+        if let timestamp { request["timestamp"] = Int64((timestamp.timeIntervalSince1970 * 1_000).rounded(.down)) }
         if let errorCode { request["error_code"] = errorCode }
         if let retryAfter { request["retry_after"] = retryAfter }
         try post("/answer", request)

@@ -19,7 +19,8 @@ RSA, its token_uri on this server), then serves with hypercorn:
     GET  /counts        {kind: notices received}
     GET  /ready-times   {reward id: when its first reward_ready notice arrived at APNs}
     POST /answer        {"service": "apns"|"fcm", "token": T, "status": S, "reason": R,
-                         "retry_after": N?, "times": K}: the next K requests for T get that answer
+                         "retry_after": N?, "timestamp": MS?, "times": K}: the next K requests for T get
+                        that answer (APNs: with `timestamp`, milliseconds since 1970, in its body)
     POST /expire-provider-tokens   {"before": T?}: APNs answers 403 ExpiredProviderToken to tokens
                                    issued before T (seconds since 1970; now when absent)
     POST /revoke-access-tokens     FCM answers 401 to every access token granted so far
@@ -194,7 +195,10 @@ def main():
         answer = next_answer("apns", device)
         if answer:
             extra = [("retry-after", str(answer["retry_after"]))] if answer.get("retry_after") is not None else []
-            return await respond(send, answer["status"], json.dumps({"reason": answer.get("reason", "")}).encode(), extra)
+            said = {"reason": answer.get("reason", "")}
+            if answer.get("timestamp") is not None:
+                said["timestamp"] = answer["timestamp"]
+            return await respond(send, answer["status"], json.dumps(said).encode(), extra)
         await respond(send, 200, b"", [("apns-id", "00000000-0000-0000-0000-%012d" % len(state["apns"]))])
 
     async def token(body, send):

@@ -94,9 +94,19 @@ struct ProfileRequest: Decodable {
         case displayName = "display_name"
         case showNameOnSharePages = "show_name_on_share_pages"
     }
+
+    /// Members left out stay as they are; none can be removed, so `null` is refused (422
+    /// naming it) rather than read as "unchanged", as the OpenAPI document types them.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        displayName = try container.decodeUnlessAbsent(String.self, forKey: .displayName)
+        handle = try container.decodeUnlessAbsent(String.self, forKey: .handle)
+        locale = try container.decodeUnlessAbsent(String.self, forKey: .locale)
+        showNameOnSharePages = try container.decodeUnlessAbsent(Bool.self, forKey: .showNameOnSharePages)
+    }
 }
 
-/// `POST /v1/invites`.
+/// `POST /v1/invites`; the body itself is optional.
 struct CreateInviteRequest: Decodable {
     /// How many people it admits; 1 when absent.
     var uses: Int?
@@ -106,5 +116,14 @@ struct CreateInviteRequest: Decodable {
     enum CodingKeys: String, CodingKey {
         case uses
         case expiresInDays = "expires_in_days"
+    }
+
+    init() {}
+
+    /// `null` is refused naming the member: leave it out for its default.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uses = try container.decodeUnlessAbsent(Int.self, forKey: .uses)
+        expiresInDays = try container.decodeUnlessAbsent(Int.self, forKey: .expiresInDays)
     }
 }

@@ -36,6 +36,7 @@ extension APIRoutes {
             tokenCache.removeAll()
             sharePageCache.removeAll()
             revokeAtApple(deletion)
+            discardErasedData(of: deletion)
             services.notifyWebhookWorkers()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
@@ -112,6 +113,17 @@ extension APIRoutes {
         DispatchQueue.global(qos: .utility).async {
             for token in tokens {
                 do { try apple.revoke(refreshToken: token) } catch { log("Apple token of deleted user \(deletion.userID) was not revoked: \(error)") }
+            }
+        }
+    }
+
+    /// Checkpoints the erasure out of the database's files on a thread of its own (the
+    /// checkpoint waits for readers, which no HTTP thread should).
+    private func discardErasedData(of deletion: AccountDeletion) {
+        let (accounts, log) = (domain.accounts, signIn.log)
+        DispatchQueue.global(qos: .utility).async {
+            do { try accounts.discardErasedData() } catch {
+                log("The data of deleted user \(deletion.userID) may stay in the database's write-ahead log until its next checkpoint: \(error)")
             }
         }
     }

@@ -80,7 +80,9 @@ extension APIRoutes {
             let body = try request.decodeJSON(as: RefreshRequest.self)
             let deferred = DeferredResponse()
             let clock = domain.clock
-            domain.accounts.refresh(token: body.refreshToken) { outcome in
+            domain.accounts.refresh(token: body.refreshToken) { [tokenCache] outcome in
+                // A reused refresh token ended its session: its access tokens stop now, as on sign-out.
+                if case let .failure(error as DomainError) = outcome, error.reason == .refreshTokenReused { tokenCache.removeAll() }
                 deferred.complete { .api(SessionGrantBody(grant: try outcome.get(), now: clock.now()), headers: ["Cache-Control": "no-store"]) }
             }
             return .deferred(deferred)

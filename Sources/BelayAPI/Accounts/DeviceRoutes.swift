@@ -16,6 +16,17 @@ struct RegisterDeviceRequest: Decodable {
         case platform, token, environment, locale
         case appID = "app_id"
     }
+
+    /// `environment` and `locale` may be left out but are never `null` (refused naming them,
+    /// as the OpenAPI document types them).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try container.decode(String.self, forKey: .platform)
+        token = try container.decode(String.self, forKey: .token)
+        appID = try container.decode(String.self, forKey: .appID)
+        environment = try container.decodeUnlessAbsent(String.self, forKey: .environment)
+        locale = try container.decodeUnlessAbsent(String.self, forKey: .locale)
+    }
 }
 
 extension APIRoutes {

@@ -52,7 +52,7 @@ enum AuthenticationProblems {
 
     static func missingToken() -> HTTPError {
         HTTPError.unauthorized(
-            detail: "This endpoint needs an API token: send `Authorization: Bearer <token>`. An admin issues tokens with `belay users token HANDLE`.",
+            detail: "This endpoint needs a token: send `Authorization: Bearer <token>` with the `access_token` of a sign-in (POST /v1/auth/apple, /v1/auth/google or /v1/auth/email), or an API token an admin issued with `belay users token HANDLE`.",
             challenge: realm, code: "missing_token")
     }
 
@@ -64,7 +64,7 @@ enum AuthenticationProblems {
 
     static func invalidToken() -> HTTPError {
         HTTPError.unauthorized(
-            detail: "This API token is unknown or has been revoked. Ask an admin for a new one (`belay users token HANDLE`).",
+            detail: "This token is no longer valid: its session ended (signed out, ended from another device, or the account was deleted) or it expired. Sign in again in the app to get a new one (an access token that only expired is renewed with POST /v1/auth/refresh). An API token an admin issued was revoked: ask them for a new one.",
             challenge: realm + ", error=\"invalid_token\"", code: "invalid_token")
     }
 }

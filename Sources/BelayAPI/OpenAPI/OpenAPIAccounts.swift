@@ -13,7 +13,7 @@ extension OpenAPIDocument {
         let signInProblems = [401, 403, 413, 415, 422, 429, 503]
         return [
             OpenAPIOperation(method: .post, path: "/v1/auth/apple", operationID: "signInWithApple", summary: "Sign in with Apple.", tag: "accounts",
-                             description: "Send the identity token Apple gave the app and the raw nonce the app generated (Apple puts its SHA-256 in the token). The first sign-in creates the account when the club's sign-up allows it; send `name` then, as Apple gives it only once. 401 codes: `bad_signature`, `algorithm_not_allowed`, `key_mismatch`, `unknown_key`, `wrong_issuer`, `wrong_audience`, `token_expired`, `issued_in_future`, `wrong_nonce`, `malformed_keys`, `token_already_used`; 422 `malformed_token`; 503 `keys_unavailable` with `Retry-After`.",
+                             description: "Send the identity token Apple gave the app and the raw nonce the app generated (Apple puts its SHA-256 in the token). The first sign-in creates the account when the club's sign-up allows it; send `name` then, as Apple gives it only once. 401 codes: `bad_signature`, `algorithm_not_allowed`, `key_mismatch`, `unknown_key`, `wrong_issuer`, `wrong_audience`, `token_expired`, `issued_in_future`, `token_not_yet_valid`, `wrong_nonce`, `malformed_keys`, `token_already_used`; 422 `malformed_token`; 503 `keys_unavailable` with `Retry-After`.",
                              isPublic: true, requestBody: "AppleSignInRequest", answers: grant, problems: signInProblems),
             OpenAPIOperation(method: .post, path: "/v1/auth/google", operationID: "signInWithGoogle", summary: "Sign in with Google.", tag: "accounts",
                              description: "Send the ID token from Google Sign-In (and the nonce when the app set one). Refusals as for Apple, plus `wrong_authorized_party`.",
@@ -47,7 +47,8 @@ extension OpenAPIDocument {
                                               schema: Schema.ref("AccountExport"))],
                              problems: [503]),
             OpenAPIOperation(method: .post, path: "/v1/invites", operationID: "createInvite", summary: "Make an invite code (hosts and admins).", tag: "accounts",
-                             requestBody: "InviteRequest", answers: [Answer(status: 201, description: "The invite.", schema: invite)],
+                             description: "The body is optional: with none (or `{}`) the invite admits one person for 7 days.",
+                             requestBody: "InviteRequest", requestBodyIsOptional: true, answers: [Answer(status: 201, description: "The invite.", schema: invite)],
                              problems: [403, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/invites", operationID: "listInvites", summary: "Invites (an admin's all, a host's own).", tag: "accounts",
                              answers: [Answer(status: 200, description: "The newest 200 invites.", schema: Schema.ref("InviteList"))], problems: [403]),

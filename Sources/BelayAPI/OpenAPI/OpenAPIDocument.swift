@@ -124,7 +124,7 @@ public enum OpenAPIDocument {
     /// Every refusal of an ID token, for the problem codes.
     static let identityTokenCodes: [IdentityTokenError.Code] = [
         .malformedToken, .algorithmNotAllowed, .keyMismatch, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
-        .wrongAuthorizedParty, .expired, .issuedInFuture, .wrongNonce, .missingNonce, .keysUnavailable, .malformedKeys,
+        .wrongAuthorizedParty, .expired, .issuedInFuture, .notYetValid, .wrongNonce, .missingNonce, .keysUnavailable, .malformedKeys,
     ]
 
     static let introduction = """
@@ -137,8 +137,10 @@ public enum OpenAPIDocument {
         script and stylesheet) and the app-link files (`/.well-known/…`) needs \
         `Authorization: Bearer <token>`: the access token of a sign-in, renewed with its refresh token. \
         Members act for themselves; hosts manage the meetups they host; admins everything. Bodies are \
-        JSON with snake_case members; times are RFC 3339 with an offset (a meetup's own zone for its \
-        times). Lists take `limit` and `cursor` and answer `{"items": [...], "next_cursor": ...}`. \
+        JSON with snake_case members; times are RFC 3339 with an offset, always explicit: what belongs to a \
+        meetup (its start and end, its check-in window, its check-in code's `valid_from` and \
+        `expires_at`) is written with the meetup's offset in its `time_zone`; other times carry the \
+        club's offset or `Z`. Lists take `limit` and `cursor` and answer `{"items": [...], "next_cursor": ...}`. \
         Every error is an RFC 9457 `application/problem+json` object with a stable `code` (and a \
         `reason` for refusals of the club's rules) and a `detail` saying what to do.
         """
@@ -423,7 +425,8 @@ public enum OpenAPIDocument {
         if !operation.description.isEmpty { members["description"] = .string(operation.description) }
         if operation.isPublic { members["security"] = [] }
         if let body = operation.requestBody {
-            members["requestBody"] = ["required": true, "content": ["application/json": ["schema": Schema.ref(body)]]]
+            members["requestBody"] = ["required": .bool(!operation.requestBodyIsOptional),
+                                      "content": ["application/json": ["schema": Schema.ref(body)]]]
         }
         return .object(members)
     }

@@ -148,7 +148,7 @@ extension OpenAPIDocument {
         let gymFields: [(String, JSONValue)] = [
             ("name", Schema.text(.gymName, "Required to add a gym.")), ("names", names), ("address", Schema.nullable(Schema.text(.gymAddress))),
             ("country", Schema.nullable(["type": "string", "pattern": "^[A-Za-z]{2}$"])), ("location", Schema.nullable(location)),
-            ("time_zone", Schema.string("An IANA zone such as Asia/Seoul; required to add a gym.")), ("website", Schema.nullable(website)),
+            ("time_zone", Schema.timeZone("The gym's zone, such as Asia/Seoul: ticks' days are counted in it; required to add a gym.")), ("website", Schema.nullable(website)),
             ("boulder_grading", Schema.enumeration(["v", "font", "circuit"])), ("route_grading", Schema.enumeration(["yds", "french", "uiaa", "ewbank", "circuit"])),
             ("boulder_levels", ["type": "array", "items": levelRequest, "description": "At most 30 levels, easiest first; needed when boulders are graded by `circuit`."]),
             ("route_levels", ["type": "array", "items": levelRequest, "description": "At most 30 levels, easiest first; needed when routes are graded by `circuit`."]),

@@ -42,6 +42,8 @@ struct OpenAPIOperation {
     var headerParameters: [JSONValue] = []
     /// The request body's schema name in `components/schemas`.
     var requestBody: String?
+    /// The route also takes no body at all (every member then takes its default).
+    var requestBodyIsOptional = false
     var answers: [Answer]
     /// Statuses answered with a problem (besides 401, which every authenticated route has).
     var problems: [Int] = []

@@ -28,7 +28,7 @@ extension OpenAPIDocument {
             "address": Schema.text(.meetupAddress),
             "starts_at": Schema.dateTime,
             "ends_at": Schema.dateTime,
-            "time_zone": Schema.string("IANA identifier; the club's zone when left out."),
+            "time_zone": Schema.timeZone("The series' zone (each meetup is at the same local time in it): `club.time_zone` when left out."),
             "capacity": Schema.capacity,
             "host_id": Schema.id(),
             "repeat": Schema.enumeration(MeetupRepeat.allCases.map(\.rawValue)),

@@ -8,6 +8,11 @@ enum Schema {
     static let integer: JSONValue = ["type": "integer"]
     static let boolean: JSONValue = ["type": "boolean"]
     static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+
+    /// An RFC 3339 date-time with an offset, described (which offset it is written with, say).
+    static func dateTime(_ description: String) -> JSONValue {
+        ["type": "string", "format": "date-time", "description": .string(description)]
+    }
     static let color: JSONValue = ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
     static let uri: JSONValue = ["type": "string", "format": "uri"]
 
@@ -43,6 +48,15 @@ enum Schema {
     /// A cursor: opaque to the client, base64url, given out as `next_cursor` by the same list.
     static let cursor: JSONValue = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,400}$",
                                     "description": "The `next_cursor` of the previous page of the same list; leave out for the first page."]
+
+    /// An IANA time zone name (`Asia/Seoul`, `America/Sao_Paulo`, `UTC`), as the domain takes
+    /// it: at most 64 characters, a name of the tz database (not an offset such as `+09:00` or
+    /// `GMT+9`). `role` says what the zone is for.
+    static func timeZone(_ role: String) -> JSONValue {
+        ["type": "string", "format": "iana-time-zone", "maxLength": 64,
+         "pattern": #"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$"#,
+         "description": .string("An IANA time zone name from the tz database, such as `Asia/Seoul` or `America/Sao_Paulo` (not an offset such as `+09:00`; an unknown name is refused with 422 naming `time_zone`). " + role)]
+    }
 
     /// `{"$ref": "#/components/schemas/<name>"}`.
     static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/" + name)] }

@@ -10,7 +10,8 @@ struct Pagination {
 }
 
 extension Request {
-    /// `limit` (1…`maximum`, default `defaultLimit`) and `cursor` (opaque, from a previous page).
+    /// `limit` (1…`maximum`, default `defaultLimit`) and `cursor` (opaque, from a previous page;
+    /// present but empty is refused, as the OpenAPI document's pattern says).
     /// - Throws: `HTTPError` 400 `invalid_query_parameter` naming the parameter.
     func pagination(defaultLimit: Int = 20, maximum: Int = 200) throws -> Pagination {
         let limit = try query("limit", as: Int.self) ?? defaultLimit
@@ -19,8 +20,12 @@ extension Request {
                                        detail: "Query parameter `limit` must be an integer from 1 to \(maximum); got `\(limit)`.",
                                        extensions: ["parameter": "limit", "expected": .string("an integer from 1 to \(maximum)")])
         }
-        var cursor = query("cursor")
-        if cursor?.isEmpty == true { cursor = nil }
+        let cursor = query("cursor")
+        if cursor?.isEmpty == true {
+            throw HTTPError.badRequest(code: "invalid_query_parameter",
+                                       detail: "Query parameter `cursor` is empty; send the `next_cursor` of the previous page, or leave `cursor` out for the first page.",
+                                       extensions: ["parameter": "cursor", "expected": "the next_cursor of the previous page"])
+        }
         return Pagination(limit: limit, cursor: cursor)
     }
 

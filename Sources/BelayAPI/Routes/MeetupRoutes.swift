@@ -116,7 +116,7 @@ extension APIRoutes {
             let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let code = try domain.meetups.currentCheckInCode(meetupID: id, by: caller.actor)
-            return .api(CheckInCodeBody(meetupID: id, code: code, zone: presentation.clubZone), headers: ["Cache-Control": "no-store"])
+            return .api(CheckInCodeBody(meetupID: id, code: code, zones: presentation.zones), headers: ["Cache-Control": "no-store"])
         }
     }
 

@@ -64,6 +64,7 @@ struct MeetupsCommand: ParsableCommand {
                 throw CommandLineError.usage("--ends (\(TimeFormatting.local(endsAt, in: zone))) must be after --starts (\(TimeFormatting.local(startsAt, in: zone)))")
             }
             let hostUser = try services.user(host)
+            MeetupsCommand.noteZone(of: [starts, ends], read: startsAt, in: zone, from: timeZone == nil ? "club.time_zone" : "--time-zone", context)
             if let repeats, let until {
                 let lastDay = try TimeFormatting.parse(until, in: zone, option: "--until", allowDay: true)
                 var calendar = Calendar(identifier: .gregorian)
@@ -95,6 +96,16 @@ struct MeetupsCommand: ParsableCommand {
                 context.note("Created meetup \(meetup.id). Add members with `belay attendees add \(meetup.id) HANDLE…`.")
             }
         }
+    }
+
+    /// Says which zone local times (`2026-12-06 19:00`) were read in, when that zone's offset
+    /// differs from this machine's at that time: an admin whose own clock is elsewhere sees
+    /// that 19:00 meant 19:00 there, and what it is here.
+    static func noteZone(of typed: [String], read instant: Date, in zone: TimeZone, from source: String, _ context: CommandContext) {
+        let machine = TimeZone.current
+        guard typed.contains(where: { RFC3339.parse($0.trimmingCharacters(in: .whitespaces)) == nil }),
+              zone.secondsFromGMT(for: instant) != machine.secondsFromGMT(for: instant) else { return }
+        context.note("Times were read in \(zone.identifier) (\(source)), not in this machine's zone \(machine.identifier): \(TimeFormatting.local(instant, in: zone)) is \(TimeFormatting.local(instant, in: machine)) here. To mean another zone, give --time-zone or an RFC 3339 time with its offset.")
     }
 
     /// Key/value lines describing one meetup.
@@ -230,6 +241,10 @@ struct MeetupsCommand: ParsableCommand {
             if let address { changes.address = .some(address.isEmpty ? nil : address) }
             if let starts { changes.startsAt = try TimeFormatting.parse(starts, in: zone, option: "--starts") }
             if let ends { changes.endsAt = try TimeFormatting.parse(ends, in: zone, option: "--ends") }
+            if let instant = changes.startsAt ?? changes.endsAt {
+                MeetupsCommand.noteZone(of: [starts, ends].compactMap { $0 }, read: instant, in: zone,
+                                        from: timeZone == nil ? "the meetup's zone" : "--time-zone", context)
+            }
             if let host { changes.hostID = try services.user(host).id }
             let before = current
             if following {
@@ -279,7 +294,7 @@ struct MeetupsCommand: ParsableCommand {
             CommandConfiguration(
                 name: "code",
                 abstract: "Print the meetup's current check-in code, for the host to show.",
-                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step."
+                discussion: "The code changes every check_in.code_step_seconds; the previous code is accepted for one more step. With less than 5 seconds left, the next code is shown instead (and accepted already)."
             )
         }
 
@@ -289,16 +304,17 @@ struct MeetupsCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let meetup = try services.meetup(id)
-            let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine)
+            let code = try services.meetups.currentCheckInCode(meetupID: id, by: .commandLine, showingAhead: true)
             if json {
-                return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zone: services.presentation.clubZone))
+                return context.printJSON(CheckInCodeBody(meetupID: id, code: code, zones: services.presentation.zones))
             }
             context.print(code.code)
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = meetup.zone
             let expiry = calendar.dateComponents([.hour, .minute, .second], from: code.expiresAt)
-            context.note(String(format: "Current until %02d:%02d:%02d (%@); a new code every %d s.", expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0,
-                                meetup.timeZone, code.stepSeconds))
+            let ahead = code.isAhead(of: context.now()) ? "The next code (the current one had less than \(Int(CheckInCode.showAheadSeconds)) s left), accepted now and " : ""
+            context.note(String(format: "%@%@ until %02d:%02d:%02d (%@); a new code every %d s.", ahead, ahead.isEmpty ? "Current" : "current",
+                                expiry.hour ?? 0, expiry.minute ?? 0, expiry.second ?? 0, meetup.timeZone, code.stepSeconds))
         }
     }
 }

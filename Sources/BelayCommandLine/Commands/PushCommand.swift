@@ -48,7 +48,7 @@ struct PushCommand: ParsableCommand {
                 switch outcome {
                 case let .sent(status): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: "HTTP \(status)", outcome: "sent")
                 case let .retry(_, status, error): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: error, outcome: "will retry")
-                case let .removeDevice(status, reason): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: reason, outcome: "device removed")
+                case let .removeDevice(status, reason, _): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: reason, outcome: "device removed")
                 case let .failed(status, error): Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: status, answer: error, outcome: "failed")
                 case .dropped: Output(device: delivery.deviceID, platform: delivery.platform.rawValue, status: nil, answer: "-", outcome: "dropped")
                 }

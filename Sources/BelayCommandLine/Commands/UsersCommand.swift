@@ -255,13 +255,16 @@ struct UsersCommand: ParsableCommand {
                     Erases what identifies the person (name, email, handle: a tombstone `deleted-ID` takes its place), their \
                     sign-in identities, sessions and tokens and their calendar feed; revokes their rewards (badges through the \
                     status list, share pages answer 410); keeps their attendance, anonymous, so meetups' counts stay right; \
-                    sends a `user.deleted` webhook; and revokes their Sign in with Apple tokens at Apple. It cannot be undone.
+                    sends a `user.deleted` webhook; and revokes their Sign in with Apple tokens at Apple. It cannot be undone, \
+                    so it asks you to type the handle first (read from standard input: `echo jisoo | belay users delete jisoo` \
+                    works too); --yes deletes without asking, for scripts.
                     Example: belay users delete jisoo
                     """
             )
         }
 
         @Argument(UsersCommand.handle) var handle: String
+        @Flag("yes", help: "Delete without asking to type the handle (for scripts).") var yes: Bool
         @Flag(.json) var json: Bool
 
         struct Output: Encodable {
@@ -276,7 +279,11 @@ struct UsersCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let user = try services.user(handle)
+            if !yes { try Self.confirm(user.handle, displayName: user.displayName, context) }
             let deletion = try services.domain.accounts.deleteAccount(userID: user.id)
+            do { try services.domain.accounts.discardErasedData() } catch {
+                context.note("warning: the deleted data may stay in the database's write-ahead log until its next checkpoint: \(error)")
+            }
             let failures = AppleTokenRevocation.revoke(deletion, configuration: services.configuration)
             for failure in failures { context.note("warning: " + failure) }
             let output = Output(id: user.id, handle: user.handle, tombstone: "deleted-\(user.id)", revokedRewards: deletion.revokedRewardIDs.count,
@@ -284,6 +291,27 @@ struct UsersCommand: ParsableCommand {
             if json { return try context.printJSON(output) }
             context.print("Deleted \(user.handle) (user \(user.id), now deleted-\(user.id)).")
             context.note("Revoked \(Plural.counted(deletion.revokedRewardIDs.count, "reward")); attendance stays, anonymous. Running servers stop accepting the member's tokens within a second.")
+        }
+
+        /// Asks for the handle on standard error and reads it from standard input, as `git` and
+        /// `kubectl` confirm what cannot be undone.
+        /// - Throws: `CommandLineError.failure` (nothing deleted) when standard input ends
+        ///   without a line, or the line is not the handle.
+        static func confirm(_ handle: String, displayName: String, _ context: CommandContext) throws {
+            let terminal = isatty(STDIN_FILENO) == 1
+            if terminal {
+                context.errorOutput.write("This erases the account of \(displayName) (\(handle)): their name, email, handle and sign-ins go, their rewards are revoked. It cannot be undone.\nType the handle (\(handle)) to delete it: ")
+            }
+            guard let typed = readLine(strippingNewline: true) else {
+                if terminal { context.note("") }
+                throw CommandLineError.failure(
+                    "Nothing was deleted: `belay users delete` asks you to type the handle to confirm, and \(terminal ? "nothing was typed" : "standard input is not a terminal and gave no line"). Run it at a terminal, pipe the handle in (`echo \(handle) | belay users delete \(handle)`), or pass --yes to delete without asking.")
+            }
+            let answer = typed.trimmingCharacters(in: .whitespaces)
+            guard answer == handle else {
+                throw CommandLineError.failure(
+                    "Nothing was deleted: \(answer.isEmpty ? "no handle was typed" : "'\(answer)' was typed"), not the handle '\(handle)'. Run the command again and type \(handle), or pass --yes to delete without asking.")
+            }
         }
     }
 }

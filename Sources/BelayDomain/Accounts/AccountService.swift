@@ -280,7 +280,10 @@ public final class AccountService: Sendable {
     public func verifyEmailCode(email rawEmail: String, code: String) throws -> ProvenIdentity {
         let email = try Self.normalisedEmail(rawEmail)
         let now = clock.now()
-        let presented = Self.codeHash(email: email, code: code.trimmingCharacters(in: .whitespaces))
+        guard let digits = Self.typedCode(code) else {
+            throw DomainError.invalid("code", "`code` is the six digits from the mail, such as 842 337 (spaces and dashes may stay); nothing was counted against the tries")
+        }
+        let presented = Self.codeHash(email: email, code: digits)
         let outcome = try domainCall {
             try pool.write { db -> CodeOutcome in
                 guard let challenge = try AccountRepository.openChallenge(email: email, in: db), challenge.expiresAt > now else { return .wrong }
@@ -335,6 +338,19 @@ public final class AccountService: Sendable {
         let value = Crypto.uint64(Crypto.randomBytes(8), at: 0) % 1_000_000
         let text = String(value)
         return String(repeating: "0", count: 6 - text.count) + text
+    }
+
+    /// The six digits of an emailed code as a member types it: the spaces and dashes of the
+    /// mail's grouping (`842 337`, `842-337`) and around it are left out, and full-width
+    /// digits read as digits; nil when what is left is not six digits.
+    static func typedCode(_ text: String) -> String? {
+        let separators: Set<Character> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2212}", "\u{30FC}", "\u{FF0D}"]
+        var digits = ""
+        for character in text where !character.isWhitespace && !separators.contains(character) {
+            guard character.isNumber, let digit = character.wholeNumberValue, (0...9).contains(digit), character.unicodeScalars.count == 1 else { return nil }
+            digits.append(String(digit))
+        }
+        return digits.count == 6 ? digits : nil
     }
 
     static func codeHash(email: String, code: String) -> [UInt8] {
@@ -418,6 +434,15 @@ public final class AccountService: Sendable {
     public func deleteAccount(userID: Int64) throws -> AccountDeletion {
         let now = clock.now()
         return try domainCall { try pool.write { db in try erase(userID: userID, now: now, in: db) } }
+    }
+
+    /// Removes the copies an erasure left in the database's files, where the engine can do so
+    /// at once (`DatabaseStore.discardDeletedData()`: on SQLite the write-ahead log is
+    /// checkpointed and truncated). Call it after `deleteAccount(userID:)` or
+    /// `deleteOwnAccount(userID:sessionID:)`, away from a server thread: it waits for a checkpoint.
+    /// - Throws: `DomainError.storageFailure` when the checkpoint could not finish.
+    public func discardErasedData() throws {
+        try domainCall { try pool.discardDeletedData() }
     }
 
     private func erase(userID: Int64, now: Date, in db: Database) throws -> AccountDeletion {

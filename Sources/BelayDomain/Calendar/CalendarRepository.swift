@@ -36,7 +36,7 @@ enum CalendarRepository {
     /// those not yet ended at `now`, soonest first, then past ones, latest first. The rows come
     /// back in that order; the caller sorts them for showing.
     static func memberMeetups(memberID: Int64, endingAfter since: Date, now: Date, limit: Int,
-                              in db: Database) throws -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: String, startsAt: Date)] {
+                              in db: Database) throws -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: AttendanceStatus, startsAt: Date)] {
         try db.query("""
             SELECT m.id, m.calendar_sequence, m.updated_at, a.status, m.starts_at
             FROM attendances a JOIN meetups m ON m.id = a.meetup_id
@@ -47,7 +47,7 @@ enum CalendarRepository {
                      CASE WHEN m.ends_at > ?4 THEN m.starts_at END, m.starts_at DESC, m.id
             LIMIT ?3
             """, [memberID, since, limit, now]) {
-                (try $0.get("id"), try $0.get("calendar_sequence"), try $0.get("updated_at"), try $0.get("status"), try $0.get("starts_at"))
+                (try $0.get("id"), try $0.get("calendar_sequence"), try $0.get("updated_at"), try $0.get("status", as: AttendanceStatus.self), try $0.get("starts_at"))
             }
     }
 }

@@ -85,7 +85,7 @@ public final class CalendarService: Sendable {
             try pool.read { db in
                 try feedRows(memberID: memberID, now: now, in: db).compactMap { row in
                     try MeetupRepository.find(id: row.meetupID, in: db).map {
-                        CalendarEntry(meetup: $0, sequence: row.sequence, attendanceStatus: AttendanceStatus(rawValue: row.status))
+                        CalendarEntry(meetup: $0, sequence: row.sequence, attendanceStatus: row.status)
                     }
                 }
             }
@@ -101,7 +101,7 @@ public final class CalendarService: Sendable {
             try pool.read { db in
                 CalendarFeedVersion(items: try feedRows(memberID: memberID, now: now, in: db).map {
                     CalendarFeedVersion.Item(meetupID: $0.meetupID, sequence: $0.sequence, updatedAt: $0.updatedAt,
-                                             attendanceStatus: AttendanceStatus(rawValue: $0.status))
+                                             attendanceStatus: $0.status)
                 })
             }
         }
@@ -109,7 +109,7 @@ public final class CalendarService: Sendable {
 
     /// The feed's rows, soonest first.
     private func feedRows(memberID: Int64, now: Date, in db: Database) throws
-        -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: String, startsAt: Date)] {
+        -> [(meetupID: Int64, sequence: Int, updatedAt: Date, status: AttendanceStatus, startsAt: Date)] {
         let since = now.addingTimeInterval(-Double(Self.pastDays) * 86_400)
         let rows = try CalendarRepository.memberMeetups(memberID: memberID, endingAfter: since, now: now, limit: feedLimit, in: db)
         return rows.sorted { ($0.startsAt, $0.meetupID) < ($1.startsAt, $1.meetupID) }

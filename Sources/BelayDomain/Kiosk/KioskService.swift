@@ -81,7 +81,7 @@ public final class KioskService: Sendable {
                 case .scheduled: break
                 }
                 if window.refusal(at: now) == .windowClosed { return .gone(.closed) }
-                let code = now < window.opensAt ? nil : codes.current(secret: essentials.secret, at: now)
+                let code = now < window.opensAt ? nil : codes.current(secret: essentials.secret, at: now, timeZone: essentials.timeZone)
                 return .live(KioskView(meetup: meetup, window: window, code: code, now: now))
             }
         }

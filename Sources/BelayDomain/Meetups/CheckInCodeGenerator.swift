@@ -41,17 +41,26 @@ struct CheckInCodeGenerator: Sendable {
         return String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// The code current at `instant`, with its validity.
-    func current(secret: [UInt8], at instant: Date) -> CheckInCode {
+    /// The code current at `instant`, with its validity, for a meetup in `timeZone`.
+    func current(secret: [UInt8], at instant: Date, timeZone: String) -> CheckInCode {
         let step = step(at: instant)
         let start = Date(timeIntervalSince1970: Double(step) * Double(stepSeconds))
         return CheckInCode(code: code(secret: secret, step: step), validFrom: start,
-                           expiresAt: start.addingTimeInterval(Double(stepSeconds)), stepSeconds: stepSeconds)
+                           expiresAt: start.addingTimeInterval(Double(stepSeconds)), stepSeconds: stepSeconds, timeZone: timeZone)
+    }
+
+    /// The code to show at `instant`: the current one, or the next when the current one has
+    /// less than `CheckInCode.showAheadSeconds` left (it would expire while being typed).
+    func shown(secret: [UInt8], at instant: Date, timeZone: String) -> CheckInCode {
+        let now = current(secret: secret, at: instant, timeZone: timeZone)
+        guard now.expiresAt.timeIntervalSince(instant) < CheckInCode.showAheadSeconds else { return now }
+        return current(secret: secret, at: now.expiresAt, timeZone: timeZone)
     }
 
     /// True when `candidate` is the code of the step containing `instant` or of the one
-    /// before (so a code read just before it rotated still works). Spaces and tabs around
-    /// the code are ignored (a pasted code often carries them).
+    /// before (so a code read just before it rotated still works), or of the next one in the
+    /// last `CheckInCode.showAheadSeconds` before it starts (when it is shown already). Spaces
+    /// and tabs around the code are ignored (a pasted code often carries them).
     func accepts(_ candidate: String, secret: [UInt8], at instant: Date) -> Bool {
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var trimmed = ArraySlice(candidate.utf8)
@@ -61,7 +70,8 @@ struct CheckInCodeGenerator: Sendable {
         let candidateBytes = Array(trimmed)
         let current = step(at: instant)
         var matched = false
-        for step in [current, current - 1] {
+        let shownAhead = step(at: instant.addingTimeInterval(CheckInCode.showAheadSeconds))
+        for step in shownAhead == current ? [current, current - 1] : [shownAhead, current, current - 1] {
             // Compare without an early exit so timing does not reveal how much matched.
             let expected = Array(code(secret: secret, step: step).utf8)
             var difference: UInt8 = 0

@@ -153,4 +153,13 @@ public struct CheckInCode: Sendable, Hashable {
     /// When the next code replaces it (the previous code is still accepted for one more step).
     public let expiresAt: Date
     public let stepSeconds: Int
+    /// The meetup's IANA zone: the code belongs to the meetup, so its times are written with
+    /// that zone's offset, as the meetup's own are.
+    public let timeZone: String
+
+    /// A code with less than this left is not shown: the next one is, and is accepted already.
+    public static let showAheadSeconds: TimeInterval = 5
+
+    /// True when this code is the next one, shown before it is current (`validFrom` after `now`).
+    public func isAhead(of now: Date) -> Bool { validFrom > now }
 }

@@ -348,10 +348,12 @@ public final class MeetupService: Sendable {
         policy.window(start: meetup.startsAt, end: meetup.endsAt)
     }
 
-    /// The code to show on the host's screen now, and when it expires.
+    /// The code to show on the host's screen now, and when it expires. With `showingAhead`,
+    /// a code with less than `CheckInCode.showAheadSeconds` left gives way to the next one
+    /// (which check-in accepts from then on), so nobody reads a code that expires as they type it.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (only the meetup's host
     ///   or an admin may see it), `meetup_cancelled`.
-    public func currentCheckInCode(meetupID: Int64, by actor: Actor) throws -> CheckInCode {
+    public func currentCheckInCode(meetupID: Int64, by actor: Actor, showingAhead: Bool = false) throws -> CheckInCode {
         let now = clock.now()
         let (meetup, manages) = try domainCall {
             try pool.read { db -> (MeetupRepository.Essentials?, Bool) in
@@ -366,7 +368,8 @@ public final class MeetupService: Sendable {
         guard meetup.status != .cancelled else {
             throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled; there is nothing to check in to")
         }
-        return codes.current(secret: meetup.secret, at: now)
+        return showingAhead ? codes.shown(secret: meetup.secret, at: now, timeZone: meetup.timeZone)
+                            : codes.current(secret: meetup.secret, at: now, timeZone: meetup.timeZone)
     }
 
     // MARK: Rules

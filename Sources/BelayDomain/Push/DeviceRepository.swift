@@ -82,6 +82,17 @@ enum DeviceRepository {
         return try db.queryOne("DELETE FROM devices WHERE id = ? RETURNING id", [id]) { try $0.get("id", as: Int64.self) } != nil
     }
 
+    /// Removes a device the push service says is unregistered, unless it was registered (or
+    /// registered again) at or after `instant`, the last time the service knew its token
+    /// valid; nil removes it whatever its registration. False when it was kept, or gone already.
+    static func delete(id: Int64, registeredBefore instant: Date?, in db: Database) throws -> Bool {
+        guard let instant else { return try delete(id: id, in: db) }
+        guard try db.queryOne("SELECT id FROM devices WHERE id = ? AND updated_at < ?", [id, instant], { try $0.get("id", as: Int64.self) }) != nil else {
+            return false
+        }
+        return try delete(id: id, in: db)
+    }
+
     /// Removes the devices a session registered (signing out).
     static func deleteAll(sessionID: Int64, in db: Database) throws {
         try db.execute("""
@@ -97,7 +108,8 @@ enum DeviceRepository {
         try db.execute("DELETE FROM notification_settings WHERE user_id = ?", [userID])
     }
 
-    /// The kinds the member switched off.
+    /// The kinds the member switched off. A kind this build does not know (a newer Belay's)
+    /// is left out: it is never sent by this build, so whether it is off changes nothing here.
     static func switchedOff(userID: Int64, in db: Database) throws -> Set<NoticeKind> {
         Set(try db.query("SELECT kind FROM notification_settings WHERE user_id = ? AND enabled = 0", [userID]) {
             NoticeKind(rawValue: try $0.get("kind", as: String.self))

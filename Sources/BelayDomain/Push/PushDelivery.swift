@@ -46,8 +46,10 @@ public enum PushOutcome: Sendable, Hashable {
     /// after the policy's back-off.
     case retry(after: TimeInterval?, status: Int?, error: String)
     /// The service says the token is no good (`Unregistered`, `BadDeviceToken`, `UNREGISTERED`):
-    /// the device is removed.
-    case removeDevice(status: Int, reason: String)
+    /// the device is removed. `unregisteredAt` is when the service last knew the token valid
+    /// (APNs' 410 `timestamp`): a device registered again after it is kept, since the app
+    /// gave a token the service accepts again.
+    case removeDevice(status: Int, reason: String, unregisteredAt: Date? = nil)
     /// Refused for good (a malformed request, a wrong topic): not tried again.
     case failed(status: Int?, error: String)
     /// Past its use before it could be sent.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -16,9 +17,24 @@ enum PushNoticeRepository {
             """, [deviceID, kind.rawValue, collapseID, Data(payload), expiresAt, now, now]) { try $0.get("id", as: Int64.self) }
     }
 
+    /// A claimed notice whose kind this build does not know (written by a newer Belay, or by
+    /// hand): it is ended `failed` instead of being sent, and reported.
+    struct UnknownKind {
+        let noticeID: Int64
+        let deviceID: Int64
+        let kind: String
+
+        /// What the log says of it.
+        var message: String {
+            "push: notice \(noticeID) to device \(deviceID) was not sent: its kind \(JSONOutput.quoted(kind)) is not one this build of Belay knows (\(NoticeKind.allCases.map(\.rawValue).joined(separator: ", "))); it is marked failed. A newer Belay wrote it: run that version, or delete the notice."
+        }
+    }
+
     /// Claims up to `limit` due notices (of `only`, when given) for `owner` until `leaseUntil`,
-    /// oldest due first.
-    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil, in db: Database) throws -> [PushDelivery] {
+    /// oldest due first. A notice of a kind this build does not know is never sent as another
+    /// kind: it is ended `failed` in the same transaction and returned in `unknown`.
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil,
+                      in db: Database) throws -> (deliveries: [PushDelivery], unknown: [UnknownKind]) {
         let chosen = only.map { " AND id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
         let ids = try db.query("""
             UPDATE push_notices SET lease_owner = ?, lease_expires_at = ?, next_attempt_at = ?, attempts = attempts + 1
@@ -26,21 +42,31 @@ enum PushNoticeRepository {
                          ORDER BY next_attempt_at, id LIMIT ?\(db.dialect.skippingLockedRows(of: "push_notices")))
             RETURNING id
             """, [owner, leaseUntil, leaseUntil, now] + (only ?? []) + [limit]) { try $0.get("id", as: Int64.self) }
-        guard !ids.isEmpty else { return [] }
+        guard !ids.isEmpty else { return ([], []) }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        return try db.query("""
+        var unknown: [UnknownKind] = []
+        let deliveries = try db.query("""
             SELECT n.id, n.kind, n.collapse_id, n.payload, n.expires_at, n.attempts, n.created_at, n.lease_owner,
                    d.id AS device_id, d.platform, d.token, d.app_id, d.environment
             FROM push_notices n JOIN devices d ON d.id = n.device_id
             WHERE n.id IN (\(placeholders)) ORDER BY n.id
-            """, ids) { row in
-            PushDelivery(noticeID: try row.get("id"), deviceID: try row.get("device_id"), platform: try row.get("platform"),
-                         token: try row.get("token"), appID: try row.get("app_id"), environment: try row.get("environment"),
-                         kind: NoticeKind(rawValue: try row.get("kind", as: String.self)) ?? .test,
-                         collapseID: try row.get("collapse_id"), payload: Array(try row.get("payload", as: Data.self)),
-                         expiresAt: try row.get("expires_at"), attempt: try row.get("attempts"), createdAt: try row.get("created_at"),
-                         leaseOwner: try row.get("lease_owner"))
+            """, ids) { row -> PushDelivery? in
+            let word = try row.get("kind", as: String.self)
+            guard let kind = NoticeKind(rawValue: word) else {
+                unknown.append(UnknownKind(noticeID: try row.get("id"), deviceID: try row.get("device_id"), kind: word))
+                return nil
+            }
+            return PushDelivery(noticeID: try row.get("id"), deviceID: try row.get("device_id"), platform: try row.get("platform"),
+                                token: try row.get("token"), appID: try row.get("app_id"), environment: try row.get("environment"),
+                                kind: kind, collapseID: try row.get("collapse_id"), payload: Array(try row.get("payload", as: Data.self)),
+                                expiresAt: try row.get("expires_at"), attempt: try row.get("attempts"), createdAt: try row.get("created_at"),
+                                leaseOwner: try row.get("lease_owner"))
+        }.compactMap { $0 }
+        for notice in unknown {
+            _ = try finish(id: notice.noticeID, owner: owner, status: "failed", statusCode: nil,
+                           error: "kind \(JSONOutput.quoted(notice.kind)) is unknown to this build of Belay; not sent", now: now, in: db)
         }
+        return (deliveries, unknown)
     }
 
     /// Ends a notice held by `owner` with `status`; false when the lease was lost.

@@ -24,7 +24,9 @@ public struct PushNoticeWriter: Sendable {
         case .waitlistOffer: ("offer-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
         case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
         case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
-        default: ("promoted-a\(attendanceID)", meetup.startsAt)
+        case .waitlistPromoted: ("promoted-a\(attendanceID)", meetup.startsAt)
+        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .test:
+            preconditionFailure("\(kind.rawValue) is not a notice about an attendance")
         }
         let facts = Self.facts(meetup)
         try queue(kind, to: .member(attendance.memberID), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
@@ -49,8 +51,8 @@ public struct PushNoticeWriter: Sendable {
         let kinds = try db.query(
             "SELECT kind FROM push_schedule_marks WHERE kind IN (?, ?) AND subject_id = ? AND due_at = ?",
             [NoticeKind.meetupReminder.rawValue, NoticeKind.checkInOpen.rawValue, meetupID, startsAt]) {
-            NoticeKind(rawValue: try $0.get("kind", as: String.self))
-        }.compactMap { $0 }
+            try $0.get("kind", as: NoticeKind.self)
+        }
         guard !kinds.isEmpty, let meetup = try MeetupRepository.find(id: meetupID, in: db) else { return }
         for kind in kinds { try self.meetup(kind, meetup, to: .member(memberID), now: now, in: db) }
     }
@@ -61,7 +63,9 @@ public struct PushNoticeWriter: Sendable {
         case .meetupReminder: ("reminder-m\(meetup.id)-\(starts)", meetup.startsAt)
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
         case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
-        default: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
+        case .meetupChanged: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
+        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .test:
+            preconditionFailure("\(kind.rawValue) is not a notice about a meetup")
         }
         let facts = Self.facts(meetup)
         try queue(kind, to: recipients, collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in

@@ -113,7 +113,7 @@ public final class PushService: Sendable {
                 let ids = try writer.test(userID: userID, now: now, in: db)
                 guard !ids.isEmpty else { return [] }
                 return try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)),
-                                                      now: now, limit: ids.count, only: ids, in: db)
+                                                      now: now, limit: ids.count, only: ids, in: db).deliveries
             }
         }
     }
@@ -189,16 +189,20 @@ public final class PushService: Sendable {
     // MARK: The outbox
 
     /// Claims up to `limit` due notices (of `only`, when given) for one worker, held for the
-    /// policy's lease.
-    public func claim(owner: String, limit: Int, only: [Int64]? = nil) throws -> [PushDelivery] {
+    /// policy's lease. A notice of a kind this build does not know (a newer Belay wrote it) is
+    /// never sent as another kind: it is marked failed, and `skipped` gets a line saying so.
+    public func claim(owner: String, limit: Int, only: [Int64]? = nil,
+                      skipped: (String) -> Void = { _ in }) throws -> [PushDelivery] {
         let now = clock.now()
         if let only, only.isEmpty { return [] }
-        return try domainCall {
+        let claimed = try domainCall {
             try pool.lockedWrite { db in
                 try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)), now: now,
                                                limit: max(1, min(limit, 500)), only: only, in: db)
             }
         }
+        for notice in claimed.unknown { skipped(notice.message) }
+        return claimed.deliveries
     }
 
     /// Records what became of claimed notices, in one transaction: sent, retried after a
@@ -224,9 +228,9 @@ public final class PushService: Sendable {
                     case let .failed(status, error):
                         _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: error, now: now, in: db)
                         summary.failed += 1
-                    case let .removeDevice(status, reason):
+                    case let .removeDevice(status, reason, unregisteredAt):
                         _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db)
-                        if try DeviceRepository.delete(id: delivery.deviceID, in: db) { summary.devicesRemoved += 1 }
+                        if try DeviceRepository.delete(id: delivery.deviceID, registeredBefore: unregisteredAt, in: db) { summary.devicesRemoved += 1 }
                         summary.failed += 1
                     case let .retry(after, status, error):
                         let retryAt = now.addingTimeInterval(after ?? policy.retryDelay(afterAttempt: delivery.attempt))

@@ -12,6 +12,7 @@ public struct IdentityTokenError: Error, Sendable, CustomStringConvertible {
         case wrongAuthorizedParty = "wrong_authorized_party"
         case expired = "token_expired"
         case issuedInFuture = "issued_in_future"
+        case notYetValid = "token_not_yet_valid"
         case wrongNonce = "wrong_nonce"
         case missingNonce = "missing_nonce"
         case keysUnavailable = "keys_unavailable"

@@ -10,7 +10,7 @@ public struct IdentityTokenVerifierSettings: Sendable {
     public var jwksURL: String
     /// The accepted `aud` values: this club's app and web client IDs at the provider.
     public var clientIDs: [String]
-    /// How far `exp` and `iat` may be off, for clocks that disagree.
+    /// How far `exp`, `iat` and `nbf` may be off, for clocks that disagree.
     public var leeway: TimeInterval
     /// A token naming an unknown key fetches the keys again at most once per this interval.
     public var keysRefetchInterval: TimeInterval
@@ -230,6 +230,14 @@ public final class IdentityTokenVerifier: Sendable {
         if issuedAt > now.addingTimeInterval(settings.leeway) {
             throw IdentityTokenError(code: .issuedInFuture,
                                      detail: "the token says it was issued at \(RFC3339.string(from: issuedAt)), later than now; check this server's clock")
+        }
+        // RFC 7519 §4.1.5: a token must not be accepted before its `nbf`, when it has one.
+        if claims["nbf"] != nil {
+            let notBefore = try instant(claims, "nbf")
+            if notBefore > now.addingTimeInterval(settings.leeway) {
+                throw IdentityTokenError(code: .notYetValid,
+                                         detail: "the token is not valid before \(RFC3339.string(from: notBefore)) (nbf), later than now; ask the app to sign in again, and check this server's clock")
+            }
         }
         try checkNonce(claims["nonce"], expected: nonce)
         return VerifiedIdentityToken(
