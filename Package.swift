@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "BelayPush", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "BelayIdentity", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender"]),
-        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayDomain", "BelayRepresentations", "BelayPipeline", "BelayHTTP", "BelayIdentity",
+        .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayDomain", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity",
                                              "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",

@@ -192,8 +192,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
                                                  log: { line in logger.warning(line) })
     let pipeline: PipelineComponents
+    let rendering = RenderSettings(configuration: configuration)
     do {
-        let rendering = RenderSettings(configuration: configuration)
         let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         // A stored sticker queues its "ready" notice: the push worker sends it at once.
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
@@ -216,7 +216,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
-    let services = APIServices(
+    var services = APIServices(
         domain: domain, presentation: Presentation(configuration: configuration),
         imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
@@ -226,6 +226,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
         notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
         assetsDirectory: configuration.assetsDirectory)
+    services.logbookPictures = LogbookPictureService(settings: rendering)
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)

@@ -189,6 +189,16 @@ public final class Renderer {
         return key.finish()
     }
 
+    // MARK: Logbook pictures
+
+    /// Renders the `logbook-pyramid` template (1080x1350, opaque RGB PNG): a member's grade
+    /// pyramid, with the same text engine (every script) as the sticker.
+    /// - Throws: `RenderError` for a failed layout or encode.
+    public func renderPyramid(_ content: PyramidContent) throws -> RenderedImage {
+        let image = try PyramidTemplate.draw(content, text: text)
+        return try encodePNG(image, colorType: .rgb, report: StickerReport())
+    }
+
     /// The achievement line and the club's mark (its file's digest), which stories and cards draw.
     private func addStoryExtras(_ content: StickerContent, to key: inout ContentKeyBuilder) throws {
         key.add("achievement", content.achievement)

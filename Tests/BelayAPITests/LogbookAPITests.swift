@@ -206,3 +206,32 @@ import Testing
                 "the grade as given and in the member's scale; a formula-like note is neutralised: \(lines[1])")
     }
 }
+
+/// The grade pyramid as a picture.
+@Suite struct GradePyramidAPITests {
+    @Test func theMembersPyramidIsDrawnInTheirScaleAndRevalidates() throws {
+        let fixture = try APIFixture()
+        let climber = try fixture.member(name: "climber")
+        let gym = fixture.post("/v1/gyms", as: fixture.admin, json: LogbookAPITests.gym)
+        let gymID = try #require(gym["id"]?.intValue)
+        var ticks: [String] = []
+        for (index, (level, style)) in [("Red", "send"), ("Red", "flash"), ("Green", "send"), ("Green", "send"), ("Yellow", "flash")].enumerated() {
+            ticks.append(#"{"client_tick_id": "c\#(index)", "gym_id": \#(gymID), "level": "\#(level)", "style": "\#(style)"}"#)
+        }
+        ticks.append(#"{"client_tick_id": "o1", "grade": "V6", "grade_scale": "v", "style": "send", "attempts": 7}"#)
+        #expect(fixture.post("/v1/me/ticks:batch", as: climber, json: #"{"ticks": [\#(ticks.joined(separator: ","))]}"#).status == 200)
+        let picture = fixture.get("/v1/me/logbook/pyramid.png?period=year", as: climber)
+        #expect(picture.status == 200 && picture.contentType == "image/png")
+        // The IHDR chunk's width and height.
+        let size = picture.bytes.count > 24 ? [16, 20].map { picture.bytes[$0..<$0 + 4].reduce(0) { $0 << 8 | Int($1) } } : []
+        #expect(size == [1080, 1350])
+        let etag = try #require(picture.headers["ETag"])
+        #expect(fixture.get("/v1/me/logbook/pyramid.png?period=year", as: climber, headers: [("If-None-Match", etag)]).status == 304)
+        #expect(fixture.get("/v1/me/logbook/pyramid.png?axis=sideways", as: climber).status == 400)
+        let empty = fixture.get("/v1/me/logbook/pyramid.png?axis=route", as: climber)
+        #expect(empty.status == 200, "an axis with no climbs is an empty pyramid, not an error")
+        if let out = ProcessInfo.processInfo.environment["PYRAMID_PICTURE_OUT"] {
+            try Data(picture.bytes).write(to: URL(fileURLWithPath: out))
+        }
+    }
+}

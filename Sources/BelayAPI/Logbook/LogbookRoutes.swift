@@ -10,6 +10,7 @@ extension APIRoutes {
         registerGymRoutes(on: routes)
         registerProblemRoutes(on: routes)
         registerTickRoutes(on: routes)
+        registerPyramidRoutes(on: routes)
     }
 
     private func registerGymRoutes(on routes: RouteGroup<APIContext>) {
@@ -257,7 +258,9 @@ extension APIRoutes {
         return .api(ListBody(items: page.items.map { TickBody(tick: $0, preferences: preferences) }, nextCursor: page.nextCursor))
     }
 
-    private func summary(of memberID: Int64, viewer: Int64, _ request: Request) throws -> Response {
+    /// `period`, or `from` and `to`, as the days a summary covers.
+    /// - Throws: `HTTPError` 400 `invalid_query_parameter` for a wrong value or both forms at once.
+    func summaryPeriod(_ request: Request) throws -> (from: String?, to: String?) {
         var from = try request.day("from"), to = try request.day("to")
         if let period = try request.query("period", oneOf: SummaryPeriod.self) {
             guard from == nil, to == nil else {
@@ -268,6 +271,11 @@ extension APIRoutes {
             to = today.description
             from = period.start(endingOn: today)?.description
         }
+        return (from, to)
+    }
+
+    private func summary(of memberID: Int64, viewer: Int64, _ request: Request) throws -> Response {
+        let (from, to) = try summaryPeriod(request)
         let summary = try domain.logbook.summary(memberID: memberID, viewerID: viewer, from: from, to: to)
         return .api(LogbookSummaryBody(summary: summary, preferences: try domain.logbook.preferences(memberID: viewer)))
     }

@@ -77,6 +77,8 @@ public struct APIServices: Sendable {
     public let calendar: CalendarSettings
     /// Where hold artwork is read from (`assets_directory`); nil when this server serves none.
     public let assetsDirectory: String?
+    /// Draws logbook pictures (the grade pyramid); nil when this server draws none.
+    public var logbookPictures: LogbookPictureService?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,

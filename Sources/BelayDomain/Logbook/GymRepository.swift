@@ -5,7 +5,7 @@ import Foundation
 /// SQL for gyms, their colour circuits and their managers.
 enum GymRepository {
     static let columns = """
-        id, name, localized_names, address, country, latitude, longitude, time_zone, website,
+        id, name, localized_names, address, country, latitude_e6, longitude_e6, time_zone, website,
         boulder_grading, route_grading, created_at, updated_at
         """
 
@@ -35,10 +35,10 @@ enum GymRepository {
 
     static func insert(_ gym: ValidatedGym, now: Date, in db: Database) throws -> Int64 {
         guard let id = try db.queryOne("""
-            INSERT INTO gyms (name, localized_names, address, country, latitude, longitude, time_zone, website,
+            INSERT INTO gyms (name, localized_names, address, country, latitude_e6, longitude_e6, time_zone, website,
                               boulder_grading, route_grading, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """, [gym.name, encodeNames(gym.localizedNames), gym.address, gym.country, gym.latitude, gym.longitude, gym.timeZone,
+            """, [gym.name, encodeNames(gym.localizedNames), gym.address, gym.country, microdegrees(gym.latitude), microdegrees(gym.longitude), gym.timeZone,
                   gym.website, gym.boulderGrading.rawValue, gym.routeGrading.rawValue, now, now], { try $0.get("id", as: Int64.self) })
         else { throw DatabaseError.misuse("INSERT INTO gyms … RETURNING id gave no row") }
         try replaceLevels(gymID: id, boulder: gym.boulderLevels, route: gym.routeLevels, in: db)
@@ -47,10 +47,10 @@ enum GymRepository {
 
     static func update(id: Int64, _ gym: ValidatedGym, now: Date, in db: Database) throws {
         try db.execute("""
-            UPDATE gyms SET name = ?, localized_names = ?, address = ?, country = ?, latitude = ?, longitude = ?, time_zone = ?,
+            UPDATE gyms SET name = ?, localized_names = ?, address = ?, country = ?, latitude_e6 = ?, longitude_e6 = ?, time_zone = ?,
                             website = ?, boulder_grading = ?, route_grading = ?, updated_at = ?
             WHERE id = ?
-            """, [gym.name, encodeNames(gym.localizedNames), gym.address, gym.country, gym.latitude, gym.longitude, gym.timeZone,
+            """, [gym.name, encodeNames(gym.localizedNames), gym.address, gym.country, microdegrees(gym.latitude), microdegrees(gym.longitude), gym.timeZone,
                   gym.website, gym.boulderGrading.rawValue, gym.routeGrading.rawValue, now, id])
         try replaceLevels(gymID: id, boulder: gym.boulderLevels, route: gym.routeLevels, in: db)
     }
@@ -124,10 +124,19 @@ enum GymRepository {
 
     static func decodeRow(_ row: Row) throws -> GymRow {
         GymRow(id: try row.get("id"), name: try row.get("name"), localizedNames: decodeNames(try row.get("localized_names")),
-               address: try row.get("address"), country: try row.get("country"), latitude: try row.get("latitude"),
-               longitude: try row.get("longitude"), timeZone: try row.get("time_zone"), website: try row.get("website"),
+               address: try row.get("address"), country: try row.get("country"), latitude: degrees(try row.get("latitude_e6")),
+               longitude: degrees(try row.get("longitude_e6")), timeZone: try row.get("time_zone"), website: try row.get("website"),
                boulderGrading: try row.get("boulder_grading"), routeGrading: try row.get("route_grading"),
                createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+    }
+
+    /// Degrees as stored: whole millionths.
+    static func microdegrees(_ degrees: Double?) -> Int64? {
+        degrees.map { Int64(($0 * 1_000_000).rounded()) }
+    }
+
+    static func degrees(_ microdegrees: Int64?) -> Double? {
+        microdegrees.map { Double($0) / 1_000_000 }
     }
 
     static func encodeNames(_ names: [String: String]) -> String {
