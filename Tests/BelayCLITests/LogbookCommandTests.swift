@@ -66,4 +66,20 @@ import BelayTestSupport
         let csv = try workspace.run("logbook", "jisoo", "--csv")
         #expect(csv.standardOutput.components(separatedBy: "\r\n").count == 4, "a header, two ticks and the end")
     }
+
+    @Test func aSeededMonthDrawsItsPyramid() throws {
+        let workspace = try ClubWorkspace()
+        try workspace.succeed("migrate")
+        try workspace.succeed("users", "create", "jisoo", "--name", "Jisoo")
+        let seeded = try workspace.run("dev", "seed-logbook", "jisoo", "--sessions", "12")
+        #expect(seeded.status == 0 && seeded.standardOutput.hasPrefix("gyms 1,2,3, sessions 12, ticks "), "\(seeded.standardOutput)\(seeded.standardError)")
+        let again = try workspace.run("dev", "seed-logbook", "jisoo", "--sessions", "12")
+        #expect(again.standardOutput == "gyms 1,2,3, sessions 12, ticks 0\n", "the gyms are found again and no tick is logged twice")
+        let picture = workspace.directory.file("pyramid.png")
+        let shown = try workspace.run("logbook", "jisoo", "--pyramid", picture)
+        #expect(shown.status == 0 && shown.standardError.contains("Drew the grade pyramid (1080x1350)"), "\(shown.standardError)")
+        let size = PNGFile.dimensions(atPath: picture)
+        #expect(size?.width == 1080 && size?.height == 1350)
+        #expect(shown.standardOutput.contains("Red") || shown.standardOutput.contains("Purple"), "the circuit's levels by name")
+    }
 }

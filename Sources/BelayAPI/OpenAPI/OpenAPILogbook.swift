@@ -102,7 +102,7 @@ extension OpenAPIDocument {
                              summary: "The caller's grade pyramid as a 1080x1350 picture to share.", tag: "logbook",
                              description: "One bar a grade in the caller's scale, hardest at the top, sends in the grade's colour (a gym's colour level keeps its own) and flashes in gold, in the club's language. The axis with more sends unless `axis` says which. Drawn off the server's request threads; 503 `busy` with `Retry-After` when too many wait.",
                              queryParameters: summaryQuery + [OpenAPIOperation.query("axis", Schema.enumeration(GradeAxis.allCases.map(\.rawValue)), "Boulders or routes.")],
-                             answers: [Answer(status: 200, description: "The PNG; its ETag is its content's digest.", schema: Schema.string, contentType: "image/png"),
+                             answers: [Answer.bytes("The PNG; its ETag is its content's digest.", contentType: "image/png"),
                                        Answer(status: 304, description: "Not modified (`If-None-Match`).", schema: nil)],
                              problems: [400, 422, 503]),
             OpenAPIOperation(method: .get, path: "/v1/members/{id}/logbook/summary", operationID: "memberLogbookSummary",

@@ -7,7 +7,7 @@ import BelayDomain
 struct DevCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "dev", abstract: "Tools for development and benchmarks (not for a live club's database).",
-                             subcommands: [SeedHistory.self, SeedBench.self])
+                             subcommands: [SeedHistory.self, SeedBench.self, SeedLogbook.self])
     }
 
     /// `belay dev seed-history`: historical meetups with checked-in members.

@@ -1,7 +1,10 @@
 import Foundation
 import BelayArguments
 import BelayCore
+import BelayComposition
 import BelayDomain
+import BelayPipeline
+import BelayRender
 import BelayRepresentations
 
 /// `belay logbook HANDLE`: what a member climbed, newest day first, and the period's summary.
@@ -20,6 +23,7 @@ struct LogbookCommand: ParsableCommand {
     @OptionalOption("to", valueName: "date", help: "The last day, YYYY-MM-DD (default: today in the club's zone).") var to: String?
     @OptionalOption("import", valueName: "file", help: "Import another logbook's CSV export (theCrag, Mountain Project) as the member's ticks.") var importFile: String?
     @Flag("dry-run", help: "With --import: check the file and count, without writing.") var dryRun: Bool
+    @OptionalOption("pyramid", valueName: "file", help: "Also draw the period's grade pyramid (1080x1350 PNG) into this file.") var pyramid: String?
     @Flag("csv", help: "Print the ticks as CSV (the columns of GET /v1/me/logbook.csv).") var csv: Bool
     @Flag(.json) var json: Bool
 
@@ -55,6 +59,19 @@ struct LogbookCommand: ParsableCommand {
         }
         if csv { return context.output.write(TickCSV.text(ticks, preferences: preferences)) }
         let summary = try logbook.summary(memberID: member.id, viewerID: member.id, from: from, to: to)
+        if let pyramid {
+            let axis = summary.axes.max { $0.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } < $1.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } }
+            let content = LogbookPictureService.pyramidContent(axis, summary: summary, name: member.displayName, preferences: preferences,
+                                                               locale: services.configuration.club.locale, axisName: axis?.axis ?? .boulder)
+            let image = try LogbookPictureService(settings: RenderSettings(configuration: services.configuration)).pyramid(content)
+            let path = context.absolutePath(pyramid)
+            do {
+                try AtomicFile.write(image.bytes, to: path)
+            } catch {
+                throw CommandLineError.failure("Cannot write \(path): \(error)")
+            }
+            context.note("Drew the grade pyramid (\(image.width)x\(image.height)) into \(path).")
+        }
         if json {
             return context.printJSON(LogbookSummaryBody(summary: summary, preferences: preferences))
         }

@@ -42,6 +42,26 @@ public final class LogbookPictureService: Sendable {
         try withRenderer { try $0.renderPyramid(content) }
     }
 
+    /// The pyramid of one axis of `summary`, in the club's language and the member's scale.
+    public static func pyramidContent(_ axis: LogbookSummary.Axis?, summary: LogbookSummary, name: String, preferences: LogbookPreferences,
+                               locale: String, axisName: GradeAxis) -> PyramidContent {
+        let language = Locale(identifier: locale).language.languageCode?.identifier ?? "en"
+        let words: (title: String, boulders: String, routes: String, sends: String, flashes: String, allTime: String) = switch language {
+        case "ko": ("그레이드 피라미드", "볼더링", "리드·톱로프", "완등", "플래시", "전체 기간")
+        case "ja": ("グレードピラミッド", "ボルダー", "ルート", "完登", "フラッシュ", "全期間")
+        default: ("Grade pyramid", "Boulders", "Routes", "sends", "flashes", "all time")
+        }
+        let scale = preferences.scale(axisName)
+        let steps = (axis?.pyramid ?? []).map { step in
+            PyramidContent.Step(label: GradeTable.display(step.range, from: scale, in: scale), sends: step.sends, flashes: step.flashes,
+                                colour: step.colour)
+        }
+        let period = summary.from.map { "\($0) – \(summary.to)" } ?? words.allTime
+        return PyramidContent(title: "\(name) · \(words.title)", subtitle: "\(axisName == .boulder ? words.boulders : words.routes) · \(period)",
+                              steps: steps, sendsWord: words.sends, flashesWord: words.flashes,
+                              language: ["ko", "ja"].contains(language) ? language : "en")
+    }
+
     private func withRenderer<T>(_ body: (Renderer) throws -> T) throws -> T {
         let box: PictureRendererBox
         if let kept = idle.withLock({ $0.take() }) {
