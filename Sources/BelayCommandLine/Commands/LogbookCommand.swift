@@ -76,8 +76,10 @@ struct LogbookCommand: ParsableCommand {
             return context.printJSON(LogbookSummaryBody(summary: summary, preferences: preferences))
         }
         var table = Table(columns: ["day", "grade", "shown as", "style", "tries", "where", "meetup"])
+        var gymNames: [Int64: String] = [:]
+        for id in Set(ticks.compactMap(\.gymID)) { gymNames[id] = (try? services.domain.gyms.gym(id: id))?.name ?? "gym \(id)" }
         for tick in ticks {
-            let place = tick.routeName.map { "\($0)\(tick.crag.map { " (\($0))" } ?? "")" } ?? tick.crag ?? tick.gymID.map { "gym \($0)" } ?? "-"
+            let place = tick.routeName.map { "\($0)\(tick.crag.map { " (\($0))" } ?? "")" } ?? tick.crag ?? tick.gymID.flatMap { gymNames[$0] } ?? "-"
             table.append([tick.climbedOn, tick.grade, GradeTable.display(tick.range, from: tick.gradeScale, in: preferences.scale(tick.range.axis)),
                           tick.style.rawValue, String(tick.attempts), place, tick.meetupID.map(String.init) ?? "-"])
         }
