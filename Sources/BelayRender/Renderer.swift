@@ -199,6 +199,14 @@ public final class Renderer {
         return try encodePNG(image, colorType: .rgb, report: StickerReport())
     }
 
+    /// Renders the `logbook-recap` template (1080x1920, opaque RGB PNG): a season of a
+    /// member's climbing as a story.
+    /// - Throws: `RenderError` for a failed layout or encode.
+    public func renderRecap(_ content: RecapContent) throws -> RenderedImage {
+        let image = try RecapTemplate.draw(content, text: text)
+        return try encodePNG(image, colorType: .rgb, report: StickerReport())
+    }
+
     /// The achievement line and the club's mark (its file's digest), which stories and cards draw.
     private func addStoryExtras(_ content: StickerContent, to key: inout ContentKeyBuilder) throws {
         key.add("achievement", content.achievement)

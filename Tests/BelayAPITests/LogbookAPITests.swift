@@ -228,6 +228,9 @@ import Testing
         let etag = try #require(picture.headers["ETag"])
         #expect(fixture.get("/v1/me/logbook/pyramid.png?period=year", as: climber, headers: [("If-None-Match", etag)]).status == 304)
         #expect(fixture.get("/v1/me/logbook/pyramid.png?axis=sideways", as: climber).status == 400)
+        let recap = fixture.get("/v1/me/logbook/recap.png?period=month", as: climber)
+        let recapSize = recap.bytes.count > 24 ? [16, 20].map { recap.bytes[$0..<$0 + 4].reduce(0) { $0 << 8 | Int($1) } } : []
+        #expect(recap.status == 200 && recapSize == [1080, 1920])
         let empty = fixture.get("/v1/me/logbook/pyramid.png?axis=route", as: climber)
         #expect(empty.status == 200, "an axis with no climbs is an empty pyramid, not an error")
         if let out = ProcessInfo.processInfo.environment["PYRAMID_PICTURE_OUT"] {

@@ -85,6 +85,8 @@ NOT_STATABLE = {
     ("GET /v1/members/{id}/logbook", "grade_max"): "a grade of any scale, on grade_min's axis",
     ("GET /v1/me/logbook/summary", "period"): "instead of from and to (several members)",
     ("GET /v1/me/logbook/summary", "from"): "compares with to",
+    ("GET /v1/me/logbook/recap.png", "period"): "instead of from and to (several members)",
+    ("GET /v1/me/logbook/recap.png", "from"): "compares with to",
     ("GET /v1/me/logbook/pyramid.png", "period"): "instead of from and to (several members)",
     ("GET /v1/me/logbook/pyramid.png", "from"): "compares with to",
     ("GET /v1/members/{id}/logbook/summary", "period"): "instead of from and to (several members)",

@@ -11,6 +11,7 @@ extension APIRoutes {
         registerProblemRoutes(on: routes)
         registerTickRoutes(on: routes)
         registerPyramidRoutes(on: routes)
+        registerRecapRoute(on: routes)
     }
 
     private func registerGymRoutes(on routes: RouteGroup<APIContext>) {

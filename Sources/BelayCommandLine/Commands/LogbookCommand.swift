@@ -24,6 +24,7 @@ struct LogbookCommand: ParsableCommand {
     @OptionalOption("import", valueName: "file", help: "Import another logbook's CSV export (theCrag, Mountain Project) as the member's ticks.") var importFile: String?
     @Flag("dry-run", help: "With --import: check the file and count, without writing.") var dryRun: Bool
     @OptionalOption("pyramid", valueName: "file", help: "Also draw the period's grade pyramid (1080x1350 PNG) into this file.") var pyramid: String?
+    @OptionalOption("recap", valueName: "file", help: "Also draw the period as a 1080x1920 season recap story into this file.") var recap: String?
     @Flag("csv", help: "Print the ticks as CSV (the columns of GET /v1/me/logbook.csv).") var csv: Bool
     @Flag(.json) var json: Bool
 
@@ -71,6 +72,23 @@ struct LogbookCommand: ParsableCommand {
                 throw CommandLineError.failure("Cannot write \(path): \(error)")
             }
             context.note("Drew the grade pyramid (\(image.width)x\(image.height)) into \(path).")
+        }
+        if let recap {
+            let language = String(services.configuration.club.locale.prefix(2))
+            var gymNames: [Int64: String] = [:]
+            for id in Set(summary.sessions.compactMap(\.gymID)) { gymNames[id] = try services.domain.gyms.gym(id: id).name(in: language) }
+            let content = LogbookPictureService.recapContent(summary: summary, name: member.displayName, preferences: preferences,
+                                                             locale: services.configuration.club.locale) {
+                $0.gymID.flatMap { gymNames[$0] } ?? $0.crag ?? "–"
+            }
+            let image = try LogbookPictureService(settings: RenderSettings(configuration: services.configuration)).recap(content)
+            let path = context.absolutePath(recap)
+            do {
+                try AtomicFile.write(image.bytes, to: path)
+            } catch {
+                throw CommandLineError.failure("Cannot write \(path): \(error)")
+            }
+            context.note("Drew the season recap (\(image.width)x\(image.height)) into \(path).")
         }
         if json {
             return context.printJSON(LogbookSummaryBody(summary: summary, preferences: preferences))

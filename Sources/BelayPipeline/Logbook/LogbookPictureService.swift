@@ -36,21 +36,59 @@ public final class LogbookPictureService: Sendable {
         }
     }
 
+    /// Draws `content` as a season recap story; as `pyramid(_:then:)`.
+    public func recap(_ content: RecapContent, then completion: @escaping Completion) {
+        let admitted = threads.submit { [self] in
+            completion(Result { try withRenderer { try $0.renderRecap(content) } })
+        }
+        if !admitted {
+            completion(.failure(PipelineError(kind: .queueFull(what: "logbook pictures", capacity: queueCapacity,
+                                                               retryAfterSeconds: Self.retryAfterSeconds))))
+        }
+    }
+
+    /// A season of `summary` as a recap story: sessions, sends and the hardest send, the
+    /// pyramid of the axis with more sends, and the three places climbed most (`placeName`
+    /// names a session's gym or crag).
+    public static func recapContent(summary: LogbookSummary, name: String, preferences: LogbookPreferences, locale: String,
+                                    placeName: (LogbookSummary.Session) -> String) -> RecapContent {
+        let words = LogbookPictureWords(locale: locale)
+        let axis = summary.axes.max { $0.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } < $1.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } }
+        let pyramid = pyramidContent(axis, summary: summary, name: name, preferences: preferences, locale: locale, axisName: axis?.axis ?? .boulder)
+        let sends = summary.sessions.reduce(0) { $0 + $1.sends }
+        let hardest = axis?.hardestSend.map { GradeTable.display($0.range, from: $0.gradeScale, in: preferences.scale($0.range.axis)) } ?? "–"
+        var visits: [String: Int] = [:]
+        var order: [String] = []
+        for session in summary.sessions {
+            let place = placeName(session)
+            if visits[place] == nil { order.append(place) }
+            visits[place, default: 0] += 1
+        }
+        let places = order.sorted { (visits[$0] ?? 0, -(order.firstIndex(of: $0) ?? 0)) > (visits[$1] ?? 0, -(order.firstIndex(of: $1) ?? 0)) }
+            .prefix(3).map { "\($0) · \(visits[$0] ?? 0)" }
+        return RecapContent(title: "\(name) · \(words.recap)", subtitle: summary.from.map { "\($0) – \(summary.to)" } ?? words.allTime,
+                            figures: [.init(value: String(summary.sessions.count), caption: words.sessions),
+                                      .init(value: String(sends), caption: words.sends), .init(value: hardest, caption: words.hardest)],
+                            steps: pyramid.steps, placesHeading: words.places, places: Array(places),
+                            sendsWord: words.sends, flashesWord: words.flashes, language: words.language)
+    }
+
     /// Draws `content` on the calling thread (the command line).
     /// - Throws: `RenderError`, or `PipelineError.rendererUnavailable` when the fonts cannot be opened.
     public func pyramid(_ content: PyramidContent) throws -> RenderedImage {
         try withRenderer { try $0.renderPyramid(content) }
     }
 
+    /// Draws `content` on the calling thread (the command line).
+    /// - Throws: as `pyramid(_:)`.
+    public func recap(_ content: RecapContent) throws -> RenderedImage {
+        try withRenderer { try $0.renderRecap(content) }
+    }
+
     /// The pyramid of one axis of `summary`, in the club's language and the member's scale.
     public static func pyramidContent(_ axis: LogbookSummary.Axis?, summary: LogbookSummary, name: String, preferences: LogbookPreferences,
                                locale: String, axisName: GradeAxis) -> PyramidContent {
-        let language = Locale(identifier: locale).language.languageCode?.identifier ?? "en"
-        let words: (title: String, boulders: String, routes: String, sends: String, flashes: String, allTime: String) = switch language {
-        case "ko": ("그레이드 피라미드", "볼더링", "리드·톱로프", "완등", "플래시", "전체 기간")
-        case "ja": ("グレードピラミッド", "ボルダー", "ルート", "完登", "フラッシュ", "全期間")
-        default: ("Grade pyramid", "Boulders", "Routes", "sends", "flashes", "all time")
-        }
+        let words = LogbookPictureWords(locale: locale)
         let scale = preferences.scale(axisName)
         let steps = (axis?.pyramid ?? []).map { step in
             PyramidContent.Step(label: GradeTable.display(step.range, from: scale, in: scale), sends: step.sends, flashes: step.flashes,
@@ -58,8 +96,7 @@ public final class LogbookPictureService: Sendable {
         }
         let period = summary.from.map { "\($0) – \(summary.to)" } ?? words.allTime
         return PyramidContent(title: "\(name) · \(words.title)", subtitle: "\(axisName == .boulder ? words.boulders : words.routes) · \(period)",
-                              steps: steps, sendsWord: words.sends, flashesWord: words.flashes,
-                              language: ["ko", "ja"].contains(language) ? language : "en")
+                              steps: steps, sendsWord: words.sends, flashesWord: words.flashes, language: words.language)
     }
 
     private func withRenderer<T>(_ body: (Renderer) throws -> T) throws -> T {

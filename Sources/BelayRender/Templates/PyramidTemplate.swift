@@ -41,7 +41,18 @@ enum PyramidTemplate {
                       in: &image, centerX: centre, baseline: subtitleBaseline, color: quiet)
         }
 
-        let steps = Array(content.steps.prefix(maximumSteps))
+        try drawBars(content.steps, in: &image, top: barsTop, bottom: barsBottom, language: language, text: text)
+
+        try drawLegend(sends: content.sendsWord, flashes: content.flashesWord, in: &image, baseline: legendBaseline, language: language, text: text)
+        return image
+    }
+
+    /// One bar a step between `top` and `bottom`, the block centred in that space: the grade
+    /// on the left, the bar centred on the image, the counts on the right.
+    static func drawBars(_ allSteps: [PyramidContent.Step], in image: inout Pixmap, top: Double, bottom: Double, language: String,
+                         text: TextEngine) throws {
+        let barsTop = top, barsBottom = bottom
+        let steps = Array(allSteps.prefix(maximumSteps))
         let most = max(1, steps.map { $0.sends + $0.flashes }.max() ?? 1)
         let pitch = steps.isEmpty ? 0 : min(96, (barsBottom - barsTop) / Double(steps.count))
         let barHeight = pitch * 0.7
@@ -74,9 +85,14 @@ enum PyramidTemplate {
             }
         }
 
-        // The legend: a swatch and a word for each part of a bar, centred together.
+    }
+
+    /// The legend: a swatch and a word for each part of a bar, centred together on `baseline`.
+    static func drawLegend(sends: String, flashes: String, in image: inout Pixmap, baseline legendBaseline: Double, language: String,
+                           text: TextEngine) throws {
+        let centre = Double(width) / 2
         let legendStyle = style(.regular, size: 34, language: language)
-        let words = [(content.sendsWord, false), (content.flashesWord, true)]
+        let words = [(sends, false), (flashes, true)]
         let lines = try words.map { word, _ in try text.layoutLabel(word, style: legendStyle, fit: LabelFit(maxWidth: 400)).lines.first }
         let swatch = 30.0, gap = 14.0, spacing = 60.0
         let widths = lines.map { swatch + gap + ($0?.width ?? 0) }
@@ -90,7 +106,6 @@ enum PyramidTemplate {
             if let line { text.draw(line, in: &image, x: x + swatch + gap, baseline: legendBaseline, color: quiet) }
             x += swatch + gap + (line?.width ?? 0) + spacing
         }
-        return image
     }
 
     /// A flashes segment: a white rim around a light tint of the grade's colour.
