@@ -145,9 +145,15 @@ extension APIRoutes {
         routes.post("/v1/me/ticks:batch") { request, context in
             let caller = try context.caller()
             let body = try request.decodeJSON(as: TickBatchRequest.self)
-            let outcomes = try domain.logbook.logBatch(body.ticks.map(\.tick), memberID: caller.userID)
-            return .api(TickBatchBody(clientTickIDs: body.ticks.map(\.clientTickID), outcomes: outcomes,
-                                      preferences: try domain.logbook.preferences(memberID: caller.userID)))
+            let preferences = try domain.logbook.preferences(memberID: caller.userID)
+            // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
+            let deferred = DeferredResponse()
+            domain.logbook.logBatch(body.ticks.map(\.tick), memberID: caller.userID) { outcome in
+                deferred.complete {
+                    .api(TickBatchBody(clientTickIDs: body.ticks.map(\.clientTickID), outcomes: try outcome.get(), preferences: preferences))
+                }
+            }
+            return .deferred(deferred)
         }
 
         routes.patch("/v1/me/ticks/{id}") { request, context in

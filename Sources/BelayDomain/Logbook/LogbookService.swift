@@ -63,6 +63,22 @@ public final class LogbookService: Sendable {
     /// - Throws: `DomainError.invalidInput` (`ticks`) for an empty or too large batch, or
     ///   one naming a `client_tick_id` twice; `storage_failure`.
     public func logBatch(_ ticks: [NewTick], memberID: Int64) throws -> [TickBatchOutcome] {
+        try batchWrite(ticks, memberID: memberID).perform()
+    }
+
+    /// Logs like `logBatch(_:memberID:)` without holding the calling thread while the write
+    /// waits for its commit: `completion` gets the outcomes, or the same errors, on the
+    /// database's writer thread (or at once, on this one, for a refusal of the whole batch).
+    public func logBatch(_ ticks: [NewTick], memberID: Int64,
+                         then completion: @escaping @Sendable (Result<[TickBatchOutcome], any Error>) -> Void) {
+        do {
+            try batchWrite(ticks, memberID: memberID).perform(then: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    private func batchWrite(_ ticks: [NewTick], memberID: Int64) throws -> DomainWrite<[TickBatchOutcome]> {
         guard (1...Self.maximumBatch).contains(ticks.count) else {
             throw DomainError.invalid("ticks", "A batch has 1 to \(Self.maximumBatch) ticks (got \(ticks.count)); send the rest in another")
         }
@@ -72,46 +88,45 @@ public final class LogbookService: Sendable {
         }
         let now = clock.now()
         let checkIn = checkIn, zone = clubTimeZone
-        return try domainCall {
-            try pool.write { db in
-                let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
-                let outcomes = try ticks.map { tick -> TickBatchOutcome in
+        return DomainWrite(pool: pool, body: { [self] db in
+            let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+            let outcomes = try ticks.map { tick -> TickBatchOutcome in
+                let resolved: ResolvedTick
+                do {
+                    resolved = try ResolvedTick(tick, memberID: memberID, preferences: preferences, checkIn: checkIn,
+                                                clubTimeZone: zone, now: now, in: db)
+                } catch let error as DomainError where error.reason != .storageFailure {
+                    // A tick logged before answers as it was, even when it would be refused now.
                     if let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) {
                         return .duplicate(earlier)
                     }
-                    let resolved: ResolvedTick
-                    do {
-                        resolved = try ResolvedTick(tick, memberID: memberID, preferences: preferences, checkIn: checkIn,
-                                                    clubTimeZone: zone, now: now, in: db)
-                    } catch let error as DomainError where error.reason != .storageFailure {
-                        return .refused(error)
-                    }
-                    guard let id = try TickRepository.insertIfNew(resolved, userID: memberID, now: now, in: db),
-                          let stored = try TickRepository.find(id: id, in: db) else {
-                        guard let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) else {
-                            throw DatabaseError.misuse("A tick neither written nor found for client_tick_id \(tick.clientTickID)")
-                        }
-                        return .duplicate(earlier)
-                    }
-                    return .created(stored)
+                    return .refused(error)
                 }
-                let meetups = Set(outcomes.compactMap { outcome -> Int64? in
-                    if case let .created(tick) = outcome { return tick.meetupID }
-                    return nil
-                })
-                try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
-                let shared = outcomes.compactMap { outcome -> Tick? in
-                    if case let .created(tick) = outcome, tick.visibility != .private { return tick }
-                    return nil
+                // The insert itself tells a new tick from one logged before: no read first.
+                if let id = try TickRepository.insertIfNew(resolved, userID: memberID, now: now, in: db) {
+                    return .created(resolved.tick(id: id, userID: memberID, now: now))
                 }
-                if !shared.isEmpty, let events {
-                    try events.emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
-                        events.encoder.data(ticks: shared, memberID: memberID)
-                    }
+                guard let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) else {
+                    throw DatabaseError.misuse("A tick neither written nor found for client_tick_id \(tick.clientTickID)")
                 }
-                return outcomes
+                return .duplicate(earlier)
             }
-        }
+            let meetups = Set(outcomes.compactMap { outcome -> Int64? in
+                if case let .created(tick) = outcome { return tick.meetupID }
+                return nil
+            })
+            try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
+            let shared = outcomes.compactMap { outcome -> Tick? in
+                if case let .created(tick) = outcome, tick.visibility != .private { return tick }
+                return nil
+            }
+            if !shared.isEmpty, let events {
+                try events.emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
+                    events.encoder.data(ticks: shared, memberID: memberID)
+                }
+            }
+            return outcomes
+        })
     }
 
     /// Imports another logbook's export (theCrag's logbook CSV or Mountain Project's tick
@@ -230,9 +245,14 @@ public final class LogbookService: Sendable {
             try pool.read { db in
                 try Self.requireUser(memberID, in: db)
                 let preferences = try TickRepository.preferences(userID: viewerID, in: db) ?? LogbookPreferences()
-                let ticks = try TickRepository.list(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID),
-                                                    filter: TickFilter(to: end), after: nil, limit: Int.max / 2, in: db)
-                return LogbookSummary.make(ticks: ticks, from: from, to: end, preferences: preferences)
+                let facts = try TickRepository.facts(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID), to: end, in: db)
+                var summary = LogbookSummary.make(ticks: facts, from: from, to: end, preferences: preferences)
+                // Only the hardest climbs are shown whole: read just those.
+                for index in summary.axes.indices {
+                    summary.axes[index].hardestSend = try summary.axes[index].hardestSendID.flatMap { try TickRepository.find(id: $0, in: db) }
+                    summary.axes[index].hardestFlash = try summary.axes[index].hardestFlashID.flatMap { try TickRepository.find(id: $0, in: db) }
+                }
+                return summary
             }
         }
     }

@@ -43,21 +43,24 @@ public struct LogbookSummary: Sendable {
         public let axis: GradeAxis
         /// Hardest first.
         public let pyramid: [PyramidStep]
-        public let hardestSend: Tick?
-        public let hardestFlash: Tick?
+        /// The hardest topped climb of the period, and the hardest flash.
+        public internal(set) var hardestSend: Tick?
+        public internal(set) var hardestFlash: Tick?
+        let hardestSendID: Int64?
+        let hardestFlashID: Int64?
     }
 
     public let from: String?
     public let to: String
     public let sessions: [Session]
-    public let axes: [Axis]
+    public internal(set) var axes: [Axis]
     public let personalBests: [PersonalBest]
     /// Sessions a week over the period (from its first session when it has no start).
     public let sessionsPerWeek: Double
 
     /// Sums `ticks` (every tick the viewer may see, of all time, so that a personal best is
     /// measured against everything before it) over `from`…`to`, bucketing grades in `preferences`' scales.
-    static func make(ticks: [Tick], from: String?, to: String, preferences: LogbookPreferences) -> LogbookSummary {
+    static func make<T: SummarizedTick>(ticks: [T], from: String?, to: String, preferences: LogbookPreferences) -> LogbookSummary {
         let ordered = ticks.sorted { ($0.climbedOn, $0.climbedAt, $0.id) < ($1.climbedOn, $1.climbedAt, $1.id) }
         let inPeriod = ordered.filter { ($0.climbedOn >= (from ?? "")) && $0.climbedOn <= to }
 
@@ -76,9 +79,8 @@ public struct LogbookSummary: Sendable {
             }
         }
 
-        struct SessionKey: Hashable { let day: String; let gymID: Int64?; let crag: String? }
         var sessionOrder: [SessionKey] = []
-        var sessionTicks: [SessionKey: [Tick]] = [:]
+        var sessionTicks: [SessionKey: [T]] = [:]
         for tick in inPeriod {
             let key = SessionKey(day: tick.climbedOn, gymID: tick.gymID, crag: tick.gymID == nil ? tick.crag : nil)
             if sessionTicks[key] == nil { sessionOrder.append(key) }
@@ -110,8 +112,10 @@ public struct LogbookSummary: Sendable {
             let pyramid = steps.values
                 .map { PyramidStep(range: $0.range, sends: $0.sends, flashes: $0.flashes, colour: $0.colours.count == 1 ? $0.colours.first ?? nil : nil) }
                 .sorted { ($0.range.lowest, $0.range.highest) > ($1.range.lowest, $1.range.highest) }
-            let hardest: ([Tick]) -> Tick? = { $0.max { ($0.range.lowest, $0.range.highest, $1.climbedAt) < ($1.range.lowest, $1.range.highest, $0.climbedAt) } }
-            return Axis(axis: axis, pyramid: pyramid, hardestSend: hardest(topped), hardestFlash: hardest(topped.filter { $0.style == .flash }))
+            let hardest: ([T]) -> T? = { $0.max { ($0.range.lowest, $0.range.highest, $1.climbedAt) < ($1.range.lowest, $1.range.highest, $0.climbedAt) } }
+            let send = hardest(topped), flash = hardest(topped.filter { $0.style == .flash })
+            return Axis(axis: axis, pyramid: pyramid, hardestSend: send as? Tick, hardestFlash: flash as? Tick,
+                        hardestSendID: send?.id, hardestFlashID: flash?.id)
         }
 
         let firstDay = from.flatMap(CalendarDay.init) ?? inPeriod.first.flatMap { CalendarDay($0.climbedOn) }
@@ -123,8 +127,46 @@ public struct LogbookSummary: Sendable {
         return LogbookSummary(from: from, to: to, sessions: sessions, axes: axes, personalBests: bests.reversed(), sessionsPerWeek: perWeek)
     }
 
+    /// A session: a day at a gym, or at a crag.
+    struct SessionKey: Hashable {
+        let day: String
+        let gymID: Int64?
+        let crag: String?
+    }
+
     /// The grade of `scale` that holds `score`, as one pyramid step.
     private static func step(of score: Int, in scale: GradeScale) -> GradeRange? {
         GradeTable.range(of: GradeTable.name(of: score, in: scale), in: scale)
     }
+}
+
+/// What a summary reads of a tick: a whole `Tick`, or the few columns `TickFacts` decodes
+/// when only the sums are needed (a member's whole history, thousands of rows).
+protocol SummarizedTick {
+    var id: Int64 { get }
+    var climbedOn: String { get }
+    var climbedAt: Date { get }
+    var style: TickStyle { get }
+    var range: GradeRange { get }
+    var gymID: Int64? { get }
+    var crag: String? { get }
+    var meetupID: Int64? { get }
+    var levelPosition: Int? { get }
+    var colour: String? { get }
+}
+
+extension Tick: SummarizedTick {}
+
+/// The columns of a tick a summary sums.
+struct TickFacts: SummarizedTick {
+    let id: Int64
+    let climbedOn: String
+    let climbedAt: Date
+    let style: TickStyle
+    let range: GradeRange
+    let gymID: Int64?
+    let crag: String?
+    let meetupID: Int64?
+    let levelPosition: Int?
+    let colour: String?
 }

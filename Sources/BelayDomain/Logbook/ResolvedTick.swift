@@ -141,4 +141,15 @@ struct ResolvedTick: Sendable {
         self.feltScore = feltScore
         visibility = tick.visibility ?? preferences.defaultVisibility
     }
+
+    /// The tick as stored under `id`, without reading it back.
+    func tick(id: Int64, userID: Int64, now: Date) -> Tick {
+        // As stored: to the millisecond.
+        let now = Date(millisecondsSince1970: now.millisecondsSince1970)
+        let climbedAt = Date(millisecondsSince1970: self.climbedAt.millisecondsSince1970)
+        return Tick(id: id, userID: userID, clientTickID: clientTickID, kind: kind, problemID: problemID, gymID: gymID, meetupID: meetupID,
+             discipline: discipline, grade: grade, gradeScale: gradeScale, levelPosition: levelPosition, colour: colour, range: range,
+             routeName: routeName, crag: crag, style: style, attempts: attempts, climbedAt: climbedAt, climbedOn: climbedOn, note: note,
+             stars: stars, feltGrade: feltGrade, feltScore: feltScore, visibility: visibility, createdAt: now, updatedAt: now)
+    }
 }

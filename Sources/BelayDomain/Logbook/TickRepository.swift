@@ -75,6 +75,19 @@ enum TickRepository {
         return try db.query(sql, arguments, decode)
     }
 
+    /// What a summary needs of the member's ticks that `visibilities` allow, up to the day `to`.
+    static func facts(userID: Int64, visibilities: [TickVisibility], to day: String, in db: Database) throws -> [TickFacts] {
+        try db.query("""
+            SELECT id, climbed_on, climbed_at, style, axis, score_min, score_max, gym_id, crag, meetup_id, level_position, colour
+            FROM ticks WHERE user_id = ? AND climbed_on <= ? AND visibility IN (\(visibilities.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
+            """, [userID, day]) { row in
+            TickFacts(id: try row.get(0), climbedOn: try row.get(1), climbedAt: try row.get(2),
+                      style: try row.get("style", as: TickStyle.self),
+                      range: GradeRange(axis: try row.get("axis", as: GradeAxis.self), lowest: try row.get(5), highest: try row.get(6)),
+                      gymID: try row.get(7), crag: try row.get(8), meetupID: try row.get(9), levelPosition: try row.get(10), colour: try row.get(11))
+        }
+    }
+
     /// The ticks of a meetup's attendees that `visibilities` allow, by member and time.
     static func list(meetupID: Int64, visibilities: [TickVisibility], in db: Database) throws -> [Tick] {
         try db.query("""
@@ -110,7 +123,7 @@ enum TickRepository {
     static func feltScores(problemIDs: [Int64], in db: Database) throws -> [Int64: [Int: Int]] {
         guard !problemIDs.isEmpty else { return [:] }
         var votes: [Int64: [Int: Int]] = [:]
-        try db.query("""
+        _ = try db.query("""
             SELECT problem_id, felt_score, count(*) AS votes FROM ticks
             WHERE problem_id IN (\(problemIDs.map(String.init).joined(separator: ", "))) AND felt_score IS NOT NULL AND visibility <> 'private'
             GROUP BY problem_id, felt_score
