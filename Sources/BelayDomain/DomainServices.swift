@@ -38,6 +38,12 @@ public struct DomainServices: Sendable {
     public let push: PushService
     /// Front-desk kiosk links showing a meetup's check-in code.
     public let kiosks: KioskService
+    /// Blocks, host bans and the club's terms.
+    public let safety: SafetyService
+    /// Members' reports.
+    public let reports: ReportService
+    /// The moderators' queue, actions and log.
+    public let moderation: ModerationService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -70,6 +76,9 @@ public struct DomainServices: Sendable {
         invites = InviteService(pool: pool, clock: clock)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
+        safety = SafetyService(pool: pool, clock: clock, policy: settings.moderation)
+        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
+        moderation = ModerationService(pool: pool, clock: clock, events: emitter)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

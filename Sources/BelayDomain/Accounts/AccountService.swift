@@ -109,6 +109,10 @@ public final class AccountService: Sendable {
             try AccountRepository.insertIdentity(identity, userID: userID, now: now, in: db)
             created = true
         }
+        if let until = try SafetyRepository.suspendedUntil(userID: userID, now: now, in: db) {
+            let end = until == .distantFuture ? "for good" : "until \(RFC3339.string(from: until, fraction: .none))"
+            throw DomainError(.accountSuspended, "This account is suspended \(end); write to the club to appeal")
+        }
         if identity.method == .email || created || locale != nil {
             try AccountRepository.setAccountDetails(userID: userID, locale: created ? locale : nil,
                                                     emailVerified: identity.method == .email && identity.emailVerified, in: db)
@@ -433,6 +437,9 @@ public final class AccountService: Sendable {
             try AccountRepository.deleteChallenges(email: identity.subject, in: db)
         }
         try AccountRepository.erase(userID: userID, now: now, in: db)
+        // Their blocks go; their reports stay for the moderators without who filed them.
+        try SafetyRepository.deleteAll(userID: userID, in: db)
+        try ReportRepository.forgetReporter(userID: userID, in: db)
         _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
         try events.emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
         return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)

@@ -175,13 +175,20 @@ public final class MeetupService: Sendable {
                 guard current.status != .completed else {
                     throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
                 }
-                // Told before their attendances end with the meetup.
-                try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
-                try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
-                _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
-                try events.meetup(.meetupCancelled, id: id, now: now, in: db)
+                try Self.cancelInTransaction(current, events: events, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             })
+    }
+
+    /// Cancels a scheduled meetup inside the caller's transaction: those going and waiting are
+    /// told, their attendances end, and `meetup.cancelled` goes out. Also used when a
+    /// moderator suspends the meetup's host.
+    static func cancelInTransaction(_ current: Meetup, events: WebhookEmitter, now: Date, in db: Database) throws {
+        // Told before their attendances end with the meetup.
+        try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
+        try MeetupRepository.setStatus(.cancelled, id: current.id, at: now, in: db)
+        _ = try AttendanceRepository.cancelOpen(meetupID: current.id, at: now, in: db)
+        try events.meetup(.meetupCancelled, id: current.id, now: now, in: db)
     }
 
     /// Completes every scheduled meetup whose check-in window has closed (up to `limit`, the

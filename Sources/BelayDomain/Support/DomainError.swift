@@ -15,6 +15,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case sessionNotFound = "session_not_found"
     case inviteNotFound = "invite_not_found"
     case deviceNotFound = "device_not_found"
+    /// No published share page has this slug (a report of one).
+    case sharePageNotFound = "share_page_not_found"
 
     // Input.
     case invalidInput = "invalid_input"
@@ -45,6 +47,12 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case recentSignInRequired = "recent_sign_in_required"
     /// The caller's token was made by an admin, not by signing in, so it has no session.
     case notASession = "not_a_session"
+    /// A moderator suspended the account: signing in is refused until the suspension ends.
+    case accountSuspended = "account_suspended"
+
+    // Safety.
+    /// The member filed as many reports today as `moderation.reports_per_member_per_day` allows.
+    case reportLimit = "report_limit"
 
     // Meetups and attendance.
     case meetupCancelled = "meetup_cancelled"

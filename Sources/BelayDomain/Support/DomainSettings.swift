@@ -21,10 +21,13 @@ public struct DomainSettings: Sendable {
     public var maxShareEventsPerReward: Int
     /// Push notices: when reminders go out, what links say, how deliveries are retried.
     public var push: PushPolicy
+    /// Reports, the automatic hide and the club's terms.
+    public var moderation: ModerationPolicy
 
     public init(checkIn: CheckInPolicy, rewards: RewardPolicy, renderJobs: RenderJobPolicy, clubTimeZone: TimeZone,
                 webhooks: WebhookPolicy, waitlist: WaitlistPolicy, accounts: AccountPolicy, meetupCreators: MeetupCreators,
-                maxShareEventsPerReward: Int, push: PushPolicy) {
+                maxShareEventsPerReward: Int, push: PushPolicy, moderation: ModerationPolicy = .standard) {
+        self.moderation = moderation
         self.checkIn = checkIn
         self.rewards = rewards
         self.renderJobs = renderJobs
@@ -47,5 +50,6 @@ public struct DomainSettings: Sendable {
         try waitlist.validate()
         try accounts.validate()
         try push.validate()
+        try moderation.validate()
     }
 }
