@@ -53,7 +53,11 @@ extension DomainSettings {
                              offerWarningMinutes: configuration.push.offerWarningMinutes,
                              publicBaseURL: configuration.server.publicBaseURL,
                              defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en,
-                             retentionDays: configuration.push.retentionDays)
+                             retentionDays: configuration.push.retentionDays),
+            moderation: ModerationPolicy(autoHideReports: configuration.moderation.autoHideReports,
+                                         autoHideWindow: TimeInterval(configuration.moderation.autoHideWindowHours * 3_600),
+                                         reportsPerMemberPerDay: configuration.moderation.reportsPerMemberPerDay,
+                                         termsVersion: configuration.accounts.termsVersion, termsURL: configuration.accounts.termsURL)
         )
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()

@@ -248,6 +248,19 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var maxWrongEmailCodes: Int
         /// How old a sign-in may be for a member to delete their account.
         public var recentSignInMinutes: Int
+        /// The version of the terms every member must accept before changing anything; empty: none.
+        public var termsVersion: String
+        /// Where members read the terms.
+        public var termsURL: String
+    }
+
+    /// `moderation`: reports and the automatic hide.
+    public struct Moderation: Sendable, Equatable {
+        /// Distinct members whose reports of one subject within the window hide it; 0: never.
+        public var autoHideReports: Int
+        public var autoHideWindowHours: Int
+        /// New reports one member may file a day; 0: no limit.
+        public var reportsPerMemberPerDay: Int
     }
 
     /// `auth`: the identity providers members sign in with.
@@ -400,6 +413,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var meetups: Meetups
     public var waitlist: Waitlist
     public var accounts: Accounts
+    public var moderation: Moderation
     public var auth: Auth
     public var mail: Mail
     public var rateLimits: RateLimits

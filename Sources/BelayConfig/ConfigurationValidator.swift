@@ -266,7 +266,14 @@ struct ConfigurationValidator {
         let accounts = BelayConfiguration.Accounts(
             signUp: string("accounts.sign_up"), accessTokenMinutes: integer("accounts.access_token_minutes"),
             refreshTokenDays: integer("accounts.refresh_token_days"), emailCodeMinutes: integer("accounts.email_code_minutes"),
-            maxWrongEmailCodes: integer("accounts.max_wrong_email_codes"), recentSignInMinutes: integer("accounts.recent_sign_in_minutes"))
+            maxWrongEmailCodes: integer("accounts.max_wrong_email_codes"), recentSignInMinutes: integer("accounts.recent_sign_in_minutes"),
+            termsVersion: string("accounts.terms_version"), termsURL: string("accounts.terms_url"))
+        if !accounts.termsVersion.isEmpty && accounts.termsURL.isEmpty {
+            refuse("accounts.terms_url", "accounts.terms_version is set, so members must be able to read the terms: give their https:// address")
+        }
+        let moderation = BelayConfiguration.Moderation(
+            autoHideReports: integer("moderation.auto_hide_reports"), autoHideWindowHours: integer("moderation.auto_hide_window_hours"),
+            reportsPerMemberPerDay: integer("moderation.reports_per_member_per_day"))
         if accounts.accessTokenMinutes > accounts.refreshTokenDays * 1440 {
             refuse("accounts.access_token_minutes", "\(accounts.accessTokenMinutes) minutes is longer than a session lasts (accounts.refresh_token_days); make it shorter")
         }
@@ -327,6 +334,7 @@ struct ConfigurationValidator {
             meetups: meetups,
             waitlist: waitlist,
             accounts: accounts,
+            moderation: moderation,
             auth: BelayConfiguration.Auth(apple: apple, google: google),
             mail: mail,
             rateLimits: rateLimits,

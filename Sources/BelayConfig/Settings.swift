@@ -120,7 +120,7 @@ extension SettingDeclaration {
 
     /// Every setting, in the order of `config.json`.
     static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
-        + webhooks + meetups + accounts + auth + mail + rateLimits + push
+        + webhooks + meetups + accounts + moderation + auth + mail + rateLimits + push
 
     /// `server`: the HTTP listener.
     private static let server: [SettingDeclaration] = [
@@ -370,6 +370,24 @@ extension SettingDeclaration {
         .integer("accounts.max_wrong_email_codes", 5, .atLeast(1, "attempt"), "wrong codes that void it", shown: \.accounts.maxWrongEmailCodes),
         .integer("accounts.recent_sign_in_minutes", 10, .atLeast(1, "minute"), "how fresh a sign-in must be to delete the account",
                  shown: \.accounts.recentSignInMinutes),
+        .string("accounts.terms_version", "", .text { version in
+                    version.count <= 40 && !version.contains(where: { $0.isWhitespace || $0.isNewline }) ? nil
+                        : "\(JSONOutput.quoted(version)) is not a terms version (1–40 characters without spaces, such as \"2026-12\"), or \"\" for no terms"
+                }, "the version of the club's terms every member must accept before changing anything; raising it asks everyone again",
+                shown: \.accounts.termsVersion),
+        .string("accounts.terms_url", "", .httpURLOrEmpty(example: "https://club.example/terms"), "where members read the terms",
+                shown: \.accounts.termsURL),
+    ]
+
+    /// `moderation`: reports and the automatic hide.
+    private static let moderation: [SettingDeclaration] = [
+        .integer("moderation.auto_hide_reports", 5, .atLeast(0, "reports", why: "0 never hides automatically"),
+                 "distinct members whose reports of one meetup, member or page within the window hide it until a moderator looks",
+                 shown: \.moderation.autoHideReports),
+        .integer("moderation.auto_hide_window_hours", 24, .atLeast(1, "hour"), "the window of the automatic hide",
+                 shown: \.moderation.autoHideWindowHours),
+        .integer("moderation.reports_per_member_per_day", 20, .atLeast(0, "reports", why: "0 switches the limit off"),
+                 "new reports one member may file in 24 hours", shown: \.moderation.reportsPerMemberPerDay),
     ]
 
     /// `auth`: identity providers.

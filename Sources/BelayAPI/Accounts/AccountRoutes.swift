@@ -173,6 +173,22 @@ extension APIRoutes {
                 done = events.count < 500
                 return events
             }) { ShareEventBody(event: $0, presentation: presentation) }
+            // Safety: the member's own reports (never who reported them), blocks, bans and terms.
+            cursor = nil
+            try writeArray("reports", pages: { done in
+                let page = try domain.reports.reports(of: userID, limit: 200, cursor: cursor)
+                cursor = page.nextCursor
+                done = cursor == nil
+                return page.items
+            }) { ReportBody(report: $0) }
+            let blocks = try domain.safety.blocks(of: userID)
+            try writeArray("blocks", pages: { done in done = true; return blocks }) { BlockedMemberBody(member: $0) }
+            let bans = try domain.safety.bans(of: userID)
+            try writeArray("bans", pages: { done in done = true; return bans }) { BlockedMemberBody(member: $0) }
+            let terms = try domain.safety.termsAcceptances(userID: userID)
+            try writeArray("terms_acceptances", pages: { done in done = true; return terms }) {
+                TermsAcceptanceBody(version: $0.version, acceptedAt: $0.acceptedAt)
+            }
             write("}")
         }
         let region = try FileRegion(path: path)

@@ -13,7 +13,8 @@ import BelayPipeline
 /// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
 /// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
-/// | `not_a_session` | 403 |
+/// | `not_a_session`, `account_suspended` | 403 |
+/// | `report_limit` | 429 |
 /// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
 /// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
@@ -41,14 +42,16 @@ public enum DomainProblems {
         let status: HTTPStatus
         switch reason {
         case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound,
-             .sessionNotFound, .inviteNotFound, .deviceNotFound:
+             .sessionNotFound, .inviteNotFound, .deviceNotFound, .sharePageNotFound:
             status = .notFound
         case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused:
             status = .unauthorized
         case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
             status = .forbidden
-        case .notASession:
+        case .notASession, .accountSuspended:
             status = .forbidden
+        case .reportLimit:
+            status = .tooManyRequests
         case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
             status = .unprocessableContent
         case .invalidCursor:

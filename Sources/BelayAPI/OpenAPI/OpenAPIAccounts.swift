@@ -146,6 +146,10 @@ extension OpenAPIDocument {
                 "attendances": Schema.array(of: Schema.ref("Attendance")),
                 "rewards": Schema.array(of: Schema.ref("Reward")),
                 "share_events": Schema.array(of: Schema.ref("ShareEvent")),
+                "reports": Schema.array(of: Schema.ref("Report")),
+                "blocks": Schema.array(of: Schema.ref("BlockedMember")),
+                "bans": Schema.array(of: Schema.ref("BlockedMember")),
+                "terms_acceptances": Schema.array(of: Schema.ref("TermsAcceptance")),
             ]),
         ]
     }()
