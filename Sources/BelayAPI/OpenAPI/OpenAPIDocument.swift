@@ -403,6 +403,8 @@ public enum OpenAPIDocument {
         }
         var problems = Set(operation.problems)
         if !operation.isPublic { problems.insert(401) }
+        // Until a member accepts the club's terms, every change answers 403 `terms_required`.
+        if !operation.isPublic && operation.method != .get && operation.method != .head { problems.insert(403) }
         // Changes are limited per member, the public pages per address (`rate_limits`).
         if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/", "/k/", "/c/"].contains(where: operation.path.hasPrefix) {
             problems.insert(429)

@@ -31,6 +31,8 @@ struct BelayRootCommand: ParsableCommand {
         HoldsCommand.self,
         StatsCommand.self,
         WebhooksCommand.self,
+        ReportsCommand.self,
+        ModerationCommand.self,
         RenderCommand.self,
         BackfillCommand.self,
         GarbageCollectCommand.self,
