@@ -129,6 +129,51 @@ import Testing
         #expect(try moderation.audit(by: .commandLine).items.map(\.action) == [.lift, .suspend, .suspend])
     }
 
+    @Test func aHiddenSharePageAndTheSharePagesOfASuspendedMemberAreWithheld() throws {
+        let withPages = try DomainFixture()
+        let meetup = try withPages.meetup(startsIn: 600)
+        withPages.clock.advance(by: 600)
+        let members = try (0..<2).map { _ in try withPages.member() }
+        var slugs: [String] = []
+        for member in members {
+            let reward = try #require(try withPages.checkedIn(member, at: meetup).reward)
+            slugs.append(try withPages.domain.sharePages.publish(reward, by: .user(member.id, role: .member)).slug)
+        }
+        let reporter = try withPages.member()
+        _ = try withPages.domain.reports.file(NewReport(subjectType: .sharePage, subjectID: slugs[0], reason: .sexual), by: reporter.id)
+        let queued = try withPages.domain.moderation.queue(by: .commandLine)
+        #expect(queued.first?.subjectUserID == members[0].id)
+        #expect(queued.first?.snapshot.contains(slugs[0]) == true)
+
+        _ = try withPages.domain.moderation.act(ModerationRequest(action: .hide, subjectType: .sharePage, subjectID: slugs[0], reason: "Rule 4"),
+                                                by: .commandLine)
+        #expect(try withPages.domain.sharePages.page(slug: slugs[0]) == nil)
+        #expect(try withPages.domain.sharePages.isWithheld(slug: slugs[0]))
+        #expect(try withPages.domain.sharePages.page(slug: slugs[1]) != nil)
+        #expect(try !withPages.domain.sharePages.isWithheld(slug: slugs[1]))
+
+        _ = try withPages.domain.moderation.act(ModerationRequest(action: .suspend, subjectType: .member, subjectID: String(members[1].id),
+                                                                  reason: "Rule 1", until: withPages.clock.now().addingTimeInterval(3_600)),
+                                                by: .commandLine)
+        #expect(try withPages.domain.sharePages.page(slug: slugs[1]) == nil)
+        #expect(try withPages.domain.sharePages.isWithheld(slug: slugs[1]))
+        // The suspension runs out: the page is back; lifting the hide brings the other back.
+        withPages.clock.advance(by: 3_601)
+        #expect(try withPages.domain.sharePages.page(slug: slugs[1]) != nil)
+        _ = try withPages.domain.moderation.act(ModerationRequest(action: .lift, subjectType: .sharePage, subjectID: slugs[0], reason: "Appeal"),
+                                                by: .commandLine)
+        #expect(try withPages.domain.sharePages.page(slug: slugs[0]) != nil)
+    }
+
+    @Test func hidingAMemberReplacesTheirNameWithANeutralOne() throws {
+        let member = try fixture.member("rude")
+        _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .member, subjectID: String(member.id), reason: "Rule 3: the name"),
+                               by: .commandLine)
+        #expect(try fixture.domain.accounts.profile(userID: member.id).user.displayName == "Member")
+        #expect(refusal { _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .member, subjectID: "424242", reason: "x"),
+                                                 by: .commandLine) } == .userNotFound)
+    }
+
     @Test func theLogIsAppendOnly() throws {
         let meetup = try fixture.meetup()
         _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .meetup, subjectID: String(meetup.id), reason: "Spam"),
