@@ -9,6 +9,7 @@ import BelayRepresentations
 import BelaySQLite
 import BelayStorage
 import BelayPush
+import BelayText
 import BelayWebhooks
 import Foundation
 
@@ -62,6 +63,15 @@ extension DomainSettings {
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))
+        let blockedTerms = configuration.moderation.blockedTermsFile
+        if !blockedTerms.isEmpty {
+            do {
+                contentScreen = try BlockedTerms(contentsOfFile: blockedTerms)
+            } catch {
+                throw ApplicationError(.invalidSetting(key: "moderation.blocked_terms_file",
+                                                       message: "\(blockedTerms) could not be read as UTF-8 words, one per line: \(error)"))
+            }
+        }
     }
 }
 

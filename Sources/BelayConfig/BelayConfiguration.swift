@@ -261,6 +261,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var autoHideWindowHours: Int
         /// New reports one member may file a day; 0: no limit.
         public var reportsPerMemberPerDay: Int
+        /// The club's blocked words, one per line; empty: none.
+        public var blockedTermsFile: String
     }
 
     /// `auth`: the identity providers members sign in with.

@@ -273,7 +273,11 @@ struct ConfigurationValidator {
         }
         let moderation = BelayConfiguration.Moderation(
             autoHideReports: integer("moderation.auto_hide_reports"), autoHideWindowHours: integer("moderation.auto_hide_window_hours"),
-            reportsPerMemberPerDay: integer("moderation.reports_per_member_per_day"))
+            reportsPerMemberPerDay: integer("moderation.reports_per_member_per_day"),
+            blockedTermsFile: string("moderation.blocked_terms_file"))
+        if !moderation.blockedTermsFile.isEmpty && !FileManager.default.isReadableFile(atPath: moderation.blockedTermsFile) {
+            refuse("moderation.blocked_terms_file", "\(JSONOutput.quoted(moderation.blockedTermsFile)) cannot be read; give a UTF-8 text file with one word per line, or \"\" for no list")
+        }
         if accounts.accessTokenMinutes > accounts.refreshTokenDays * 1440 {
             refuse("accounts.access_token_minutes", "\(accounts.accessTokenMinutes) minutes is longer than a session lasts (accounts.refresh_token_days); make it shorter")
         }

@@ -388,6 +388,8 @@ extension SettingDeclaration {
                  shown: \.moderation.autoHideWindowHours),
         .integer("moderation.reports_per_member_per_day", 20, .atLeast(0, "reports", why: "0 switches the limit off"),
                  "new reports one member may file in 24 hours", shown: \.moderation.reportsPerMemberPerDay),
+        .path("moderation.blocked_terms_file", "", .custom,
+              "words the club does not allow in titles, descriptions, names and handles, one per line", shown: \.moderation.blockedTermsFile),
     ]
 
     /// `auth`: identity providers.

@@ -60,7 +60,7 @@ public struct DomainServices: Sendable {
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
         meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
-                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone)
+                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
@@ -72,7 +72,7 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
-        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
+        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)

@@ -106,4 +106,31 @@ import Testing
         #expect(metrics.contains("belay_reports_oldest_open_age_seconds"))
         _ = server.terminate()
     }
+
+    @Test func theClubsBlockedWordsAreRefusedWithTheFieldNamed() throws {
+        let words = try TemporaryDirectory()
+        try "# the club's list\nscammer\n".write(toFile: words.file("blocked.txt"), atomically: true, encoding: .utf8)
+        let workspace = try ClubWorkspace.served(settings: ["moderation": ["blocked_terms_file": words.file("blocked.txt")]])
+        let server = try workspace.serve()
+        let host = try workspace.user("jisoo", role: "host")
+        let refused = try server.call("POST", "/v1/meetups", token: host.token, json: """
+            {"title":"Ｓｃａｍ ｍｅｒ meetup","place_name":"Gym","starts_at":"2030-12-05T19:00:00+09:00","ends_at":"2030-12-05T21:00:00+09:00","capacity":4}
+            """)
+        #expect(refused.status == 422)
+        #expect(refused["code"]?.stringValue == "content_refused")
+        #expect(refused["field"]?.stringValue == "title")
+        let renamed = try server.call("PATCH", "/v1/me", token: host.token, json: #"{"display_name":"ѕсаmmer"}"#)
+        #expect(renamed["code"]?.stringValue == "content_refused")
+        #expect(renamed["field"]?.stringValue == "display_name")
+        #expect(try server.call("POST", "/v1/meetups", token: host.token, json: """
+            {"title":"Evening bouldering","place_name":"Gym","starts_at":"2030-12-05T19:00:00+09:00","ends_at":"2030-12-05T21:00:00+09:00","capacity":4}
+            """).status == 201)
+        _ = server.terminate()
+
+        // An unreadable list stops the server before it starts, naming the setting.
+        let broken = try ClubWorkspace.served(settings: ["moderation": ["blocked_terms_file": words.file("missing.txt")]])
+        let shown = try broken.run("config", "check", "--config", broken.configPath)
+        #expect(shown.status != 0)
+        #expect(shown.standardError.contains("moderation.blocked_terms_file"), "\(shown)")
+    }
 }

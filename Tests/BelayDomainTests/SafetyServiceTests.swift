@@ -117,4 +117,36 @@ import Testing
         #expect(try safety.termsToAccept(userID: member.id) == nil)
         #expect(refusal { _ = try safety.acceptTerms(userID: member.id, version: "2026-12") } == .invalidInput)
     }
+
+    /// Refuses any text containing "spam" (BelayText's `BlockedTerms` is tested on its own).
+    struct SpamScreen: ContentScreen {
+        func refuses(_ text: String) -> Bool { text.lowercased().contains("spam") }
+    }
+
+    @Test func blockedWordsAreRefusedNamingTheFieldAndNothingIsWritten() throws {
+        let screened = try DomainFixture(settings: BuiltInSettings.domain { $0.contentScreen = SpamScreen() }, importCatalog: false)
+        for (field, change) in [("title", { (m: inout NewMeetup) in m.title = "SPAM night" }),
+                                ("description", { (m: inout NewMeetup) in m.description = "buy spam" }),
+                                ("place_name", { (m: inout NewMeetup) in m.placeName = "Spam gym" })] {
+            let start = screened.clock.now().addingTimeInterval(3_600)
+            var meetup = NewMeetup(title: "Evening", placeName: "Gym", startsAt: start, endsAt: start.addingTimeInterval(3_600),
+                                   timeZone: "Asia/Seoul", capacity: 5, hostID: screened.host.id)
+            change(&meetup)
+            do {
+                _ = try screened.domain.meetups.create(meetup, by: screened.hostActor)
+                Issue.record("\(field) passed")
+            } catch let error as DomainError {
+                #expect(error.reason == .contentRefused)
+                #expect(error.field == field)
+            }
+        }
+        #expect(try screened.domain.meetups.list(MeetupQuery(limit: 10)).items.isEmpty)
+        let meetup = try screened.meetup()
+        #expect(refusal { _ = try screened.domain.meetups.update(id: meetup.id, MeetupChanges(title: "Spam"), by: screened.hostActor) } == .contentRefused)
+        #expect(try screened.domain.meetups.meetup(id: meetup.id).title == meetup.title)
+        let member = try screened.member()
+        #expect(refusal { _ = try screened.domain.accounts.updateProfile(userID: member.id, ProfileChange(displayName: "Spammer")) } == .contentRefused)
+        #expect(refusal { _ = try screened.domain.accounts.updateProfile(userID: member.id, ProfileChange(handle: "spam_king")) } == .contentRefused)
+        #expect(try screened.domain.accounts.profile(userID: member.id).user.displayName == member.displayName)
+    }
 }

@@ -9,7 +9,7 @@ import BelayPipeline
 /// | reason | status |
 /// |---|---|
 /// | `*_not_found` | 404 |
-/// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog` | 422 (with `field` when one is named) |
+/// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog`, `content_refused` | 422 (with `field` when one is named) |
 /// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
 /// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
@@ -52,7 +52,7 @@ public enum DomainProblems {
             status = .forbidden
         case .reportLimit:
             status = .tooManyRequests
-        case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog:
+        case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog, .contentRefused:
             status = .unprocessableContent
         case .invalidCursor:
             status = .badRequest

@@ -20,9 +20,12 @@ public final class MeetupService: Sendable {
     let creators: MeetupCreators
     /// The club's zone, in which meetups are also shown (share cards, stickers, statistics).
     let clubTimeZone: TimeZone
+    /// The club's blocked words, checked in titles, descriptions and place names.
+    let screen: (any ContentScreen)?
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
-         creators: MeetupCreators, clubTimeZone: TimeZone) {
+         creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil) {
+        self.screen = screen
         self.creators = creators
         self.clubTimeZone = clubTimeZone
         self.pool = pool
@@ -74,7 +77,7 @@ public final class MeetupService: Sendable {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let meetup = try Self.validated(new, clubTimeZone: clubTimeZone)
+        let meetup = try screened(new)
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
         let ended = meetup.endsAt <= now
@@ -134,7 +137,7 @@ public final class MeetupService: Sendable {
                                        timeZone: changes.timeZone ?? current.timeZone,
                                        capacity: changes.capacity ?? current.capacity,
                                        hostID: changes.hostID ?? current.hostID)
-                merged = try Self.validated(merged, clubTimeZone: clubTimeZone)
+                merged = try screened(merged)
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
                     try Self.requireHost(merged.hostID, membersMayHost: creators == .members, in: db)
@@ -440,6 +443,17 @@ public final class MeetupService: Sendable {
 
     /// `input` trimmed and checked.
     /// - Throws: `DomainError` (`invalid_input`) naming the first field that is wrong.
+    /// `input` validated, and its title, description and place screened against the club's
+    /// blocked words.
+    /// - Throws: `DomainError` `invalid_input` or `content_refused`, naming the field.
+    func screened(_ input: NewMeetup) throws -> NewMeetup {
+        let meetup = try Self.validated(input, clubTimeZone: clubTimeZone)
+        try screen?.check(meetup.title, field: "title", noun: "The title")
+        try screen?.check(meetup.description, field: "description", noun: "The description")
+        try screen?.check(meetup.placeName, field: "place_name", noun: "The place name")
+        return meetup
+    }
+
     static func validated(_ input: NewMeetup, clubTimeZone: TimeZone) throws -> NewMeetup {
         var meetup = input
         meetup.title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)

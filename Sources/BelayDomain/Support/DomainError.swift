@@ -24,6 +24,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case handleTaken = "handle_taken"
     case emailTaken = "email_taken"
     case invalidCatalog = "invalid_catalog"
+    /// A title, description, name or handle holds a word the club does not allow (`field` names it).
+    case contentRefused = "content_refused"
 
     // Permissions.
     case notPermitted = "not_permitted"

@@ -23,6 +23,8 @@ public struct DomainSettings: Sendable {
     public var push: PushPolicy
     /// Reports, the automatic hide and the club's terms.
     public var moderation: ModerationPolicy
+    /// The club's blocked words, checked in titles, descriptions, names and handles; nil: none.
+    public var contentScreen: (any ContentScreen)? = nil
 
     public init(checkIn: CheckInPolicy, rewards: RewardPolicy, renderJobs: RenderJobPolicy, clubTimeZone: TimeZone,
                 webhooks: WebhookPolicy, waitlist: WaitlistPolicy, accounts: AccountPolicy, meetupCreators: MeetupCreators,
