@@ -102,6 +102,8 @@ import Testing
         let grant = try fixture.domain.accounts.signIn(identity, device: DeviceDescription())
         #expect(grant.user.id == suspect.id)
         let token = try fixture.domain.users.issueToken(userID: suspect.id)
+        let feed = try fixture.domain.calendar.feedToken(memberID: suspect.id)
+        #expect(try fixture.domain.calendar.member(forFeedToken: feed) == suspect.id)
         _ = try fixture.domain.reports.file(NewReport(subjectType: .member, subjectID: String(suspect.id), reason: .harassment), by: going.id)
 
         let until = fixture.clock.now().addingTimeInterval(7 * 86_400)
@@ -110,6 +112,7 @@ import Testing
         #expect(action.until == Date(millisecondsSince1970: until.millisecondsSince1970))
         #expect(try fixture.domain.users.authenticate(token: grant.accessToken) == nil)
         #expect(try fixture.domain.users.authenticate(token: token.secret) == nil)
+        #expect(try fixture.domain.calendar.member(forFeedToken: feed) == nil)
         #expect(refusal { _ = try fixture.domain.accounts.refresh(token: grant.refreshToken) } != nil)
         #expect(refusal { _ = try fixture.domain.accounts.signIn(identity, device: DeviceDescription()) } == .accountSuspended)
         #expect(try fixture.domain.meetups.meetup(id: upcoming.id).status == .cancelled)
