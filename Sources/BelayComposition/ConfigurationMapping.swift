@@ -60,6 +60,7 @@ extension DomainSettings {
                                          reportsPerMemberPerDay: configuration.moderation.reportsPerMemberPerDay,
                                          termsVersion: configuration.accounts.termsVersion, termsURL: configuration.accounts.termsURL)
         )
+        moderation.appealAddress = configuration.club.contactEmail.isEmpty ? nil : configuration.club.contactEmail
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))

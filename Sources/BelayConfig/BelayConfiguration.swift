@@ -67,6 +67,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// `club.logo`: a PNG of the club's mark, drawn beside its name on stories and share
         /// cards; empty for a monogram of the name's first letter.
         public var logo: String
+        /// Where members write to the club (to appeal a moderator's decision); empty: not given.
+        public var contactEmail: String
 
         /// The club's time zone (validated when loading, so this always exists).
         public var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }

@@ -171,7 +171,8 @@ struct ConfigurationValidator {
             timeZone: string("club.time_zone"),
             locale: string("club.locale"),
             shareLinkBaseURL: string("club.share_link_base_url"),
-            logo: string("club.logo")
+            logo: string("club.logo"),
+            contactEmail: string("club.contact_email")
         )
         let checkIn = BelayConfiguration.CheckIn(
             opensMinutesBeforeStart: integer("check_in.opens_minutes_before_start"),

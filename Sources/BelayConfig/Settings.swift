@@ -209,6 +209,10 @@ extension SettingDeclaration {
                   logo.isEmpty || FileManager.default.isReadableFile(atPath: logo) ? nil
                       : "\(JSONOutput.quoted(logo)) does not exist or cannot be read; name a PNG of the club's mark, or \"\" for a monogram of the club's name"
               }, "a PNG of the club's mark, drawn beside the club's name on stories and share cards", shown: \.club.logo),
+        .string("club.contact_email", "", .text { address in
+                    address.isEmpty || (address.contains("@") && !address.contains(where: { $0.isWhitespace })) ? nil
+                        : "\(JSONOutput.quoted(address)) is not an email address; give one such as \"moderators@club.example\", or \"\" for none"
+                }, "where members write to the club: a moderator's notice names it as the address to appeal to", shown: \.club.contactEmail),
     ]
 
     /// `check_in`: when and how members check in.

@@ -78,7 +78,7 @@ public struct DomainServices: Sendable {
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         safety = SafetyService(pool: pool, clock: clock, policy: settings.moderation)
         reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
-        moderation = ModerationService(pool: pool, clock: clock, events: emitter)
+        moderation = ModerationService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

@@ -177,6 +177,36 @@ import Testing
                                                  by: .commandLine) } == .userNotFound)
     }
 
+    @Test func reportersHearTheOutcomeAndTheMemberHearsTheRuleAndWhereToAppeal() throws {
+        let told = try DomainFixture(settings: BuiltInSettings.domain {
+            $0.push.publicBaseURL = "https://club.example"
+            $0.push.platforms = Set(DevicePlatform.allCases)
+            $0.moderation.appealAddress = "moderators@club.example"
+        }, importCatalog: false)
+        let reporter = try told.member(), author = try told.member()
+        for (member, token, locale) in [(reporter, "phone-reporter", MemberLocale.en), (author, "phone-author", .ko)] {
+            _ = try told.domain.push.register(DeviceRegistration(platform: .ios, token: token, appID: "club.belay.app", locale: locale),
+                                              userID: member.id, sessionID: nil)
+        }
+        let filed = try told.domain.reports.file(NewReport(subjectType: .member, subjectID: String(author.id), reason: .harassment), by: reporter.id)
+        _ = try told.domain.moderation.act(ModerationRequest(action: .warn, subjectType: .member, subjectID: String(author.id),
+                                                             reason: "Rule 1: be kind to other climbers."), by: .commandLine)
+        let notices: [(kind: String, payload: JSONValue)] = try told.pool.read { db in
+            try db.query("SELECT kind, payload FROM push_notices ORDER BY id", []) { row in
+                (try row.get("kind"), try JSONParser.parse(Array(try row.get("payload", as: Data.self))))
+            }
+        }
+        #expect(notices.map(\.kind) == ["report_outcome", "moderation"])
+        #expect(notices.first?.payload["body"]?.stringValue == "The club's moderators acted on it.")
+        #expect(notices.first?.payload["report_id"]?.intValue == filed.report.id)
+        let warning = try #require(notices.last?.payload)
+        #expect(warning["title"]?.stringValue == "클럽 운영진의 경고")
+        #expect(warning["body"]?.stringValue?.contains("Rule 1: be kind to other climbers.") == true)
+        #expect(warning["body"]?.stringValue?.contains("moderators@club.example") == true)
+        // The member never learns who reported them.
+        #expect(!String(decoding: warning.jsonBytes, as: UTF8.self).contains(reporter.handle))
+    }
+
     @Test func theLogIsAppendOnly() throws {
         let meetup = try fixture.meetup()
         _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .meetup, subjectID: String(meetup.id), reason: "Spam"),

@@ -82,6 +82,29 @@ public struct PushNoticeWriter: Sendable {
         }
     }
 
+    /// Tells each reporter of the closed reports what the moderators did (never who else reported).
+    func reportOutcome(reportIDs: [Int64], action: ModerationActionKind, now: Date, in db: Database) throws {
+        for (reporterID, reportID) in try ReportRepository.reporters(of: reportIDs, in: db) {
+            try queue(.reportOutcome, to: .member(reporterID), collapseID: "report-\(reportID)", expiresAt: now.addingTimeInterval(7 * 86_400),
+                      now: now, in: db) { locale in
+                (NoticeText.make(.reportOutcome, locale: locale, meetup: nil, moderation: NoticeText.ModerationFacts(action: action, rule: "", appealAddress: nil)),
+                 [("report_id", .int(reportID))], "/reports", nil)
+            }
+        }
+    }
+
+    /// Tells a member that the moderators warned them, suspended them or hid what they wrote,
+    /// with the rule and where to appeal.
+    func moderation(memberID: Int64, actionID: Int64, action: ModerationActionKind, rule: String, appealAddress: String?, now: Date,
+                    in db: Database) throws {
+        try queue(.moderation, to: .member(memberID), collapseID: "moderation-\(actionID)", expiresAt: now.addingTimeInterval(7 * 86_400),
+                  now: now, in: db) { locale in
+            (NoticeText.make(.moderation, locale: locale, meetup: nil,
+                             moderation: NoticeText.ModerationFacts(action: action, rule: rule, appealAddress: appealAddress)),
+             [("action", .string(action.rawValue))], "/", nil)
+        }
+    }
+
     /// A test notice to every device of a member (`belay push test`), whatever they switched off.
     func test(userID: Int64, now: Date, in db: Database) throws -> [Int64] {
         try queue(.test, to: .member(userID), collapseID: "test-\(now.millisecondsSince1970)", expiresAt: now.addingTimeInterval(3_600),

@@ -14,6 +14,8 @@ public struct ModerationPolicy: Sendable, Hashable {
     public var termsVersion: String?
     /// Where the terms are read; given with `terms_required`.
     public var termsURL: String?
+    /// Where a member appeals a moderator's decision (`club.contact_email`), named in their notice.
+    public var appealAddress: String? = nil
 
     public init(autoHideReports: Int, autoHideWindow: TimeInterval, reportsPerMemberPerDay: Int,
                 termsVersion: String? = nil, termsURL: String? = nil) {

@@ -8,13 +8,16 @@ import Foundation
 /// Moderators are admins and members an admin made moderators (`belay moderation grant`).
 /// Every action closes the subject's open reports (dismissed, or actioned with the action as
 /// their outcome, which their reporters see in `GET /v1/me/reports`) and is written to the log
-/// with who, what, why and the report ids, in the same transaction.
+/// with who, what, why and the report ids, in the same transaction, and push notices tell the
+/// reporters the outcome and the member what was done, the rule, and where to appeal.
 public final class ModerationService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let events: WebhookEmitter
+    private let policy: ModerationPolicy
 
-    init(pool: any DatabaseStore, clock: any TimeSource, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: ModerationPolicy, events: WebhookEmitter) {
+        self.policy = policy
         self.pool = pool
         self.clock = clock
         self.events = events
@@ -95,7 +98,7 @@ public final class ModerationService: Sendable {
             throw DomainError.invalid("action", "auto_hide is Belay's own; a moderator hides with hide")
         }
         return try domainCall {
-            try pool.write { [events] db in
+            try pool.write { [events, policy] db in
                 let content = try ReportedContent.read(request.subjectType, request.subjectID, in: db)
                 let closed: [Int64]
                 switch request.action {
@@ -144,9 +147,16 @@ public final class ModerationService: Sendable {
                 case .autoHide:
                     closed = []
                 }
-                return try ModerationRepository.insertAction(
+                let logged = try ModerationRepository.insertAction(
                     moderatorID: actor.userID, action: request.action, subjectType: request.subjectType, subjectID: request.subjectID,
                     reason: request.reason, reportIDs: closed, until: request.action == .suspend ? request.until : nil, now: now, in: db)
+                // The reporters hear the outcome; the member hears what was done, the rule and where to appeal.
+                try events.notices.reportOutcome(reportIDs: closed, action: request.action, now: now, in: db)
+                if [.warn, .suspend, .hide].contains(request.action), let memberID = content.userID {
+                    try events.notices.moderation(memberID: memberID, actionID: logged.id, action: request.action, rule: request.reason,
+                                                  appealAddress: policy.appealAddress, now: now, in: db)
+                }
+                return logged
             }
         }
     }

@@ -108,6 +108,17 @@ enum ReportRepository {
         return ids
     }
 
+    /// The reporter of each of the given reports that still has one (to tell them the outcome):
+    /// read only for that, never shown.
+    static func reporters(of ids: [Int64], in db: Database) throws -> [(reporterID: Int64, reportID: Int64)] {
+        guard !ids.isEmpty else { return [] }
+        return try db.query("""
+            SELECT reporter_id, id FROM reports
+            WHERE id IN (SELECT id FROM (\(db.dialect.integerRows(ofJSON: "?1", columns: ["id"]))) AS listed) AND reporter_id IS NOT NULL
+            ORDER BY id
+            """, ["[" + ids.map { "[\($0)]" }.joined(separator: ",") + "]"]) { (try $0.get("reporter_id"), try $0.get("id")) }
+    }
+
     /// Open reports and the oldest one's filing time, for `/metrics`.
     static func openSummary(in db: Database) throws -> (count: Int, oldest: Date?) {
         try db.queryOne("SELECT count(*) AS n, min(created_at) AS oldest FROM reports WHERE status = 'open'", []) {
