@@ -61,6 +61,7 @@ extension DomainSettings {
                                          termsVersion: configuration.accounts.termsVersion, termsURL: configuration.accounts.termsURL)
         )
         moderation.appealAddress = configuration.club.contactEmail.isEmpty ? nil : configuration.club.contactEmail
+        moderation.newMemberDays = configuration.moderation.newMemberDays
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))

@@ -265,6 +265,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var reportsPerMemberPerDay: Int
         /// The club's blocked words, one per line; empty: none.
         public var blockedTermsFile: String
+        /// Days an account must be old before its meetups' descriptions may hold links; 0: no rule.
+        public var newMemberDays: Int
     }
 
     /// `auth`: the identity providers members sign in with.

@@ -275,7 +275,8 @@ struct ConfigurationValidator {
         let moderation = BelayConfiguration.Moderation(
             autoHideReports: integer("moderation.auto_hide_reports"), autoHideWindowHours: integer("moderation.auto_hide_window_hours"),
             reportsPerMemberPerDay: integer("moderation.reports_per_member_per_day"),
-            blockedTermsFile: string("moderation.blocked_terms_file"))
+            blockedTermsFile: string("moderation.blocked_terms_file"),
+            newMemberDays: integer("moderation.new_member_days"))
         if !moderation.blockedTermsFile.isEmpty && !FileManager.default.isReadableFile(atPath: moderation.blockedTermsFile) {
             refuse("moderation.blocked_terms_file", "\(JSONOutput.quoted(moderation.blockedTermsFile)) cannot be read; give a UTF-8 text file with one word per line, or \"\" for no list")
         }

@@ -394,6 +394,8 @@ extension SettingDeclaration {
                  "new reports one member may file in 24 hours", shown: \.moderation.reportsPerMemberPerDay),
         .path("moderation.blocked_terms_file", "", .custom,
               "words the club does not allow in titles, descriptions, names and handles, one per line", shown: \.moderation.blockedTermsFile),
+        .integer("moderation.new_member_days", 0, .atLeast(0, "days", why: "0 switches the rule off"),
+                 "members whose account is younger than this cannot put links in meetup descriptions", shown: \.moderation.newMemberDays),
     ]
 
     /// `auth`: identity providers.

@@ -60,7 +60,8 @@ public struct DomainServices: Sendable {
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
         meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
-                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen)
+                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen,
+                                newMemberDays: settings.moderation.newMemberDays)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)

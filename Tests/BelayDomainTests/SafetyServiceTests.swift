@@ -149,4 +149,30 @@ import Testing
         #expect(refusal { _ = try screened.domain.accounts.updateProfile(userID: member.id, ProfileChange(handle: "spam_king")) } == .contentRefused)
         #expect(try screened.domain.accounts.profile(userID: member.id).user.displayName == member.displayName)
     }
+
+    @Test func newMembersCannotPutLinksInDescriptions() throws {
+        let fresh = try DomainFixture(settings: BuiltInSettings.domain { $0.moderation.newMemberDays = 7 }, importCatalog: false)
+        let start = fresh.clock.now().addingTimeInterval(3_600)
+        func meetup(_ description: String) -> NewMeetup {
+            NewMeetup(title: "Evening", description: description, placeName: "Gym", startsAt: start, endsAt: start.addingTimeInterval(3_600),
+                      timeZone: "Asia/Seoul", capacity: 5, hostID: fresh.host.id)
+        }
+        for link in ["see https://coins.example", "ＷＷＷ.coins.example", "join at bit.ly/abc", "coins.com"] {
+            do {
+                _ = try fresh.domain.meetups.create(meetup(link), by: fresh.hostActor)
+                Issue.record("\(link) passed")
+            } catch let error as DomainError {
+                #expect(error.reason == .contentRefused, "\(link)")
+                #expect(error.field == "description")
+            }
+        }
+        // Ordinary text passes; an admin is not held; after seven days the host may link.
+        _ = try fresh.domain.meetups.create(meetup("Bring chalk. Mr.Kim leads, 3.5 hours, e.g. V3-V5."), by: fresh.hostActor)
+        _ = try fresh.domain.meetups.create(meetup("https://club.example/rules"), by: .commandLine)
+        let made = try fresh.meetup()
+        #expect(refusal { _ = try fresh.domain.meetups.update(id: made.id, MeetupChanges(description: "www.coins.example"), by: fresh.hostActor) }
+                == .contentRefused)
+        fresh.clock.advance(by: 7 * 86_400)
+        _ = try fresh.domain.meetups.update(id: made.id, MeetupChanges(description: "www.club.example"), by: fresh.hostActor)
+    }
 }

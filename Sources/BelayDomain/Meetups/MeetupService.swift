@@ -22,10 +22,13 @@ public final class MeetupService: Sendable {
     let clubTimeZone: TimeZone
     /// The club's blocked words, checked in titles, descriptions and place names.
     let screen: (any ContentScreen)?
+    /// No links in the descriptions of members too new to the club.
+    let links: LinkRule
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
-         creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil) {
+         creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil, newMemberDays: Int = 0) {
         self.screen = screen
+        self.links = LinkRule(newMemberDays: newMemberDays)
         self.creators = creators
         self.clubTimeZone = clubTimeZone
         self.pool = pool
@@ -92,8 +95,9 @@ public final class MeetupService: Sendable {
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { [events, membersMayHost = creators == .members] db in
+            body: { [events, links, membersMayHost = creators == .members] db in
                 try Self.requireHost(meetup.hostID, membersMayHost: membersMayHost, in: db)
+                try links.check(description: meetup.description, hostID: meetup.hostID, by: actor, now: now, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
                 try events.meetup(.meetupCreated, id: id, now: now, in: db)
@@ -138,6 +142,9 @@ public final class MeetupService: Sendable {
                                        capacity: changes.capacity ?? current.capacity,
                                        hostID: changes.hostID ?? current.hostID)
                 merged = try screened(merged)
+                if merged.description != current.description {
+                    try links.check(description: merged.description, hostID: merged.hostID, by: actor, now: now, in: db)
+                }
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
                     try Self.requireHost(merged.hostID, membersMayHost: creators == .members, in: db)

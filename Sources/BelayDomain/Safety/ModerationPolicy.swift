@@ -14,6 +14,8 @@ public struct ModerationPolicy: Sendable, Hashable {
     public var termsVersion: String?
     /// Where the terms are read; given with `terms_required`.
     public var termsURL: String?
+    /// Days an account must be old before its meetups' descriptions may hold links; 0: no rule.
+    public var newMemberDays: Int = 0
     /// Where a member appeals a moderator's decision (`club.contact_email`), named in their notice.
     public var appealAddress: String? = nil
 
@@ -39,6 +41,9 @@ public struct ModerationPolicy: Sendable, Hashable {
         }
         guard reportsPerMemberPerDay >= 0 else {
             throw DomainError.invalid("moderation.reports_per_member_per_day", "Give 0 (no limit) or more reports a day (got \(reportsPerMemberPerDay))")
+        }
+        guard newMemberDays >= 0 else {
+            throw DomainError.invalid("moderation.new_member_days", "Give 0 (no rule) or more days (got \(newMemberDays))")
         }
         if let termsVersion, !(1...40).contains(termsVersion.count) {
             throw DomainError.invalid("accounts.terms_version", "A terms version is 1–40 characters (got \(termsVersion.count))")
