@@ -107,6 +107,8 @@ CREATE TABLE ticks (
 CREATE INDEX ticks_by_user_day ON ticks(user_id, climbed_on, id);
 CREATE INDEX ticks_by_meetup ON ticks(meetup_id) WHERE meetup_id IS NOT NULL;
 CREATE INDEX ticks_by_problem ON ticks(problem_id) WHERE problem_id IS NOT NULL;
+-- Gym rankings and the span of a colour level: a gym's ticks by day.
+CREATE INDEX ticks_by_gym_day ON ticks(gym_id, climbed_on) WHERE gym_id IS NOT NULL;
 
 -- A member's scales and the visibility their new ticks take.
 CREATE TABLE logbook_preferences (
@@ -114,5 +116,11 @@ CREATE TABLE logbook_preferences (
     boulder_scale TEXT NOT NULL CHECK (boulder_scale IN ('v', 'font')),
     route_scale TEXT NOT NULL CHECK (route_scale IN ('yds', 'french')),
     default_visibility TEXT NOT NULL CHECK (default_visibility IN ('public', 'members', 'private')),
+    -- Whether the member is listed in gym rankings (they opt in).
+    in_rankings INTEGER NOT NULL DEFAULT 0 CHECK (in_rankings IN (0, 1)),
     updated_at INTEGER NOT NULL
 ) STRICT;
+
+-- A meetup may be at a gym: it takes the gym's name, address and zone.
+ALTER TABLE meetups ADD COLUMN gym_id INTEGER REFERENCES gyms(id);
+CREATE INDEX meetups_by_gym ON meetups(gym_id, starts_at) WHERE gym_id IS NOT NULL;
