@@ -45,6 +45,9 @@ import Testing
         #expect(action.reportIDs.count == 2)
         #expect(try fixture.domain.meetups.list(MeetupQuery(limit: 50)).items.isEmpty)
         #expect(try moderation.queue(by: .commandLine).isEmpty)
+        let newcomer = try fixture.member()
+        #expect(refusal { _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: newcomer.id, by: .user(newcomer.id, role: .member)) }
+                == .notPermitted)
         let mine = try fixture.domain.reports.reports(of: reporter.id).items
         #expect(mine.map(\.id) == [filed.id])
         #expect(mine.first?.status == .actioned)
@@ -53,6 +56,7 @@ import Testing
         _ = try moderation.act(ModerationRequest(action: .lift, subjectType: .meetup, subjectID: String(meetup.id), reason: "Edited"),
                                by: .commandLine)
         #expect(try fixture.domain.meetups.list(MeetupQuery(limit: 50)).items.map(\.id) == [meetup.id])
+        _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: newcomer.id, by: .user(newcomer.id, role: .member))
         #expect(try moderation.audit(by: .commandLine).items.map(\.action) == [.lift, .hide])
         // A second lift has nothing to lift.
         #expect(refusal { _ = try moderation.act(ModerationRequest(action: .lift, subjectType: .meetup, subjectID: String(meetup.id), reason: "x"),

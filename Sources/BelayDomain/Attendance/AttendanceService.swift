@@ -77,6 +77,10 @@ public final class AttendanceService: Sendable {
                 if !actor.isAdmin, try SafetyRepository.separates(memberID: memberID, hostID: meetup.hostID, in: db) {
                     throw DomainError(.notPermitted, "You cannot join meetup \(meetupID); look for another meetup")
                 }
+                // A hidden meetup takes nobody new while the moderators look at it.
+                if !actor.isAdmin, try ModerationRepository.meetupIsHidden(id: meetupID, in: db) {
+                    throw DomainError(.notPermitted, "Meetup \(meetupID) takes no new members while the club's moderators look at it; look for another meetup")
+                }
                 let (taken, waiting) = try AttendanceRepository.counts(meetupID: meetupID, in: db)
                 let status: AttendanceStatus = taken < meetup.capacity && waiting == 0 ? .going : .waitlisted
                 let position = try AttendanceRepository.nextQueuePosition(meetupID: meetupID, in: db)
