@@ -111,7 +111,9 @@ public final class ReportService: Sendable {
         }
     }
 
-    private static func vanished(_ id: Int64) -> DomainError {
-        DomainError(.invalidInput, "Report \(id) was not found right after it was written; try again")
+    /// A report not found right after it was written in the same transaction: a defect of
+    /// Belay's, answered like a failed store rather than a refusal of the member's input.
+    private static func vanished(_ id: Int64) -> DatabaseError {
+        .misuse("report \(id) was not found right after it was written")
     }
 }

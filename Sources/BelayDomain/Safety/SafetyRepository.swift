@@ -24,7 +24,7 @@ enum SafetyRepository {
             """, [userID]) { _ in true } ?? false
     }
 
-    /// Adds a block (or a ban, with `table` `host_bans`); an existing one stays as it was.
+    /// Adds a block; an existing one stays as it was.
     /// - Returns: whether it was added now.
     static func insertBlock(blockerID: Int64, blockedID: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute("INSERT INTO member_blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -44,6 +44,8 @@ enum SafetyRepository {
             """, [blockerID], decodeListed)
     }
 
+    /// Adds a host's ban; an existing one stays as it was.
+    /// - Returns: whether it was added now.
     static func insertBan(hostID: Int64, memberID: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute("INSERT INTO host_bans (host_id, member_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        [hostID, memberID, now])
