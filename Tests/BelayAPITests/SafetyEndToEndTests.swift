@@ -31,12 +31,18 @@ import Testing
         #expect(refused["version"]?.stringValue == "2026-12")
         #expect(refused["url"]?.stringValue == "https://club.example/terms")
         #expect(try server.call("GET", "/v1/meetups", token: blocker.token).status == 200)
+        let before = try server.call("GET", "/v1/me", token: blocker.token)
+        #expect(before["terms_to_accept"]?["version"]?.stringValue == "2026-12")
+        #expect(before["moderator"] == .bool(false))
+        #expect(try server.call("GET", "/v1/me", token: moderator.token)["moderator"] == .bool(true))
         #expect(try server.call("POST", "/v1/me/terms", token: blocker.token, json: #"{"version":"2025-01"}"#)["field"]?.stringValue == "version")
         for member in [blocker, reporter, moderator, host] {
             let accepted = try server.call("POST", "/v1/me/terms", token: member.token, json: #"{"version":"2026-12"}"#)
             #expect(accepted.status == 200)
             #expect(accepted["version"]?.stringValue == "2026-12")
         }
+
+        #expect(try server.call("GET", "/v1/me", token: blocker.token)["terms_to_accept"] == .null)
 
         // A block both ways: gone from the blocker's list, a join refused without a word of it.
         let blocked = try server.call("PUT", "/v1/me/blocks/\(host.id)", token: blocker.token)

@@ -12,10 +12,11 @@ extension APIRoutes {
     func registerAccountRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
         routes.get("/v1/me") { _, context in
             let caller = try context.caller()
-            return .api(ProfileBody(profile: try domain.accounts.profile(userID: caller.userID),
-                                    calendarURL: try calendarFeedURL(memberID: caller.userID),
-                                    progress: try domain.progress.progress(memberID: caller.userID)),
-                        headers: ["Cache-Control": "no-store"])
+            var body = ProfileBody(profile: try domain.accounts.profile(userID: caller.userID),
+                                   calendarURL: try calendarFeedURL(memberID: caller.userID),
+                                   progress: try domain.progress.progress(memberID: caller.userID))
+            body.safety = (try domain.moderation.isModerator(caller.actor), try domain.safety.termsToAccept(userID: caller.userID))
+            return .api(body, headers: ["Cache-Control": "no-store"])
         }
 
         routes.patch("/v1/me") { request, context in
