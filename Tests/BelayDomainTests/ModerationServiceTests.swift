@@ -176,7 +176,13 @@ import Testing
         let member = try fixture.member("rude")
         _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .member, subjectID: String(member.id), reason: "Rule 3: the name"),
                                by: .commandLine)
-        #expect(try fixture.domain.accounts.profile(userID: member.id).user.displayName == "Member")
+        let hidden = try fixture.domain.accounts.profile(userID: member.id).user
+        #expect(hidden.displayName == "Member")
+        #expect(hidden.handle == "hidden-\(member.id)")
+        // Nobody may take such a handle; the member chooses a new one.
+        let other = try fixture.member()
+        #expect(refusal { _ = try fixture.domain.accounts.updateProfile(userID: other.id, ProfileChange(handle: "hidden-99")) } == .invalidInput)
+        _ = try fixture.domain.accounts.updateProfile(userID: member.id, ProfileChange(displayName: "Kind climber", handle: "kind_climber"))
         #expect(refusal { _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .member, subjectID: "424242", reason: "x"),
                                                  by: .commandLine) } == .userNotFound)
     }

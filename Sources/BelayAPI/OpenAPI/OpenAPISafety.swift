@@ -75,9 +75,9 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .post, path: "/v1/moderation/actions", operationID: "moderate",
                              summary: "Act on a reported subject (moderators).", tag: "safety",
                              description: """
-                                `dismiss` closes the subject's open reports; `hide` takes a meetup out of every list (its pages answer \
-                                410), a share page down (410 `share_page_withheld`), or replaces a member's display name with a neutral \
-                                one; `warn` records a warning; `suspend` (with `until`, or for good without) refuses the member's \
+                                `dismiss` closes the subject's open reports; `hide` takes a meetup out of every list (and it takes no \
+                                new members), a share page down (410 `share_page_withheld`), or replaces a member's display name and \
+                                handle with neutral ones (`Member`, `hidden-N`) until they choose new ones; `warn` records a warning; `suspend` (with `until`, or for good without) refuses the member's \
                                 sign-in with `account_suspended`, ends their sessions, tokens and calendar feed at once and cancels the \
                                 meetups they host that have not started, telling those going; `lift` ends a suspension or shows hidden \
                                 content again. Each action closes the open reports (their reporters see the outcome in \

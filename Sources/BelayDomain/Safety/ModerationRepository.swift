@@ -74,10 +74,11 @@ enum ModerationRepository {
         }
     }
 
-    /// Replaces a member's display name with a neutral one they must change.
+    /// Replaces a member's display name and handle with neutral ones (`Member`, `hidden-N`, a
+    /// handle nobody may choose) until they choose new ones.
     /// - Returns: whether the member exists (and is not deleted).
     static func hideMemberName(userID: Int64, in db: Database) throws -> Bool {
-        try db.execute("UPDATE users SET display_name = 'Member' WHERE id = ? AND deleted_at IS NULL", [userID])
+        try db.execute("UPDATE users SET display_name = 'Member', handle = ? WHERE id = ? AND deleted_at IS NULL", ["hidden-\(userID)", userID])
         return db.changes > 0
     }
 
