@@ -217,6 +217,24 @@ import Testing
         #expect(!String(decoding: warning.jsonBytes, as: UTF8.self).contains(reporter.handle))
     }
 
+    @Test func reportsOfADeletedAccountCanStillBeDismissedAndKeepNoReporter() throws {
+        let reporter = try fixture.member(), subject = try fixture.member()
+        _ = try fixture.domain.reports.file(NewReport(subjectType: .member, subjectID: String(subject.id), reason: .spam), by: reporter.id)
+        _ = try fixture.domain.accounts.deleteAccount(userID: reporter.id)
+        _ = try fixture.domain.accounts.deleteAccount(userID: subject.id)
+        let stored = try fixture.pool.read { try $0.scalar("SELECT count(*) FROM reports WHERE reporter_id IS NULL", as: Int.self) }
+        #expect(stored == 1)
+        #expect(refusal { _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .member, subjectID: String(subject.id), reason: "x"),
+                                                 by: .commandLine) } == .userNotFound)
+        let shown = try moderation.subject(.member, String(subject.id), by: .commandLine)
+        #expect(shown.snapshot.contains(subject.handle))
+        #expect(shown.reports.count == 1)
+        let dismissed = try moderation.act(ModerationRequest(action: .dismiss, subjectType: .member, subjectID: String(subject.id),
+                                                             reason: "The account is gone"), by: .commandLine)
+        #expect(dismissed.reportIDs.count == 1)
+        #expect(try moderation.queue(by: .commandLine).isEmpty)
+    }
+
     @Test func theLogIsAppendOnly() throws {
         let meetup = try fixture.meetup()
         _ = try moderation.act(ModerationRequest(action: .hide, subjectType: .meetup, subjectID: String(meetup.id), reason: "Spam"),

@@ -60,17 +60,26 @@ public final class ModerationService: Sendable {
         }
     }
 
-    /// One subject as the queue shows it, with its open reports (none when they were all closed).
-    /// - Throws: `DomainError`: `not_permitted`, `invalid_input`, the subject's `*_not_found`.
+    /// One subject as the queue shows it, with its open reports (none when they were all closed);
+    /// a subject gone since it was reported (a deleted account) shows its snapshot.
+    /// - Throws: `DomainError`: `not_permitted`, `invalid_input`, the subject's `*_not_found`
+    ///   when it has neither a row nor an open report.
     public func subject(_ type: ReportSubjectType, _ id: String, by actor: Actor) throws -> ReportedSubject {
         try requireModerator(actor)
         let id = try ReportService.checkedSubjectID(type, id)
         let now = clock.now()
         return try domainCall {
             try pool.read { db in
-                let content = try ReportedContent.read(type, id, in: db)
+                let first = try ReportRepository.firstSnapshot(subjectType: type, subjectID: id, in: db)
+                let content: ReportedContent
+                do {
+                    content = try ReportedContent.read(type, id, in: db)
+                } catch let error as DomainError where [.meetupNotFound, .userNotFound, .sharePageNotFound].contains(error.reason) {
+                    guard let first else { throw error }
+                    content = ReportedContent(snapshot: first, userID: nil)
+                }
                 return ReportedSubject(subjectType: type, subjectID: id, subjectUserID: content.userID,
-                                       snapshot: try ReportRepository.firstSnapshot(subjectType: type, subjectID: id, in: db) ?? content.snapshot,
+                                       snapshot: first ?? content.snapshot,
                                        reports: try ReportRepository.openReports(subjectType: type, subjectID: id, in: db),
                                        hidden: try ReportedContent.isHidden(type, id, now: now, in: db))
             }
@@ -83,7 +92,8 @@ public final class ModerationService: Sendable {
     /// memory must forget them.
     /// - Throws: `DomainError`: `not_permitted` (not a moderator; suspending oneself or an
     ///   admin), `invalid_input` (`reason`, `until`, `subject_id`, an action that does not fit
-    ///   the subject), the subject's `*_not_found`.
+    ///   the subject), the subject's `*_not_found` (except when dismissing the open reports of
+    ///   something gone since: a deleted account, a page taken down).
     public func act(_ request: ModerationRequest, by actor: Actor) throws -> ModerationAction {
         try requireModerator(actor)
         var request = request
@@ -99,7 +109,17 @@ public final class ModerationService: Sendable {
         }
         return try domainCall {
             try pool.write { [events, policy] db in
-                let content = try ReportedContent.read(request.subjectType, request.subjectID, in: db)
+                // Reports of what is gone since (a deleted account, a page taken down) can still be dismissed.
+                let content: ReportedContent
+                do {
+                    content = try ReportedContent.read(request.subjectType, request.subjectID, in: db)
+                } catch let error as DomainError where request.action == .dismiss
+                            && [.meetupNotFound, .userNotFound, .sharePageNotFound].contains(error.reason) {
+                    guard try !ReportRepository.openReports(subjectType: request.subjectType, subjectID: request.subjectID, in: db).isEmpty else {
+                        throw error
+                    }
+                    content = ReportedContent(snapshot: "{}", userID: nil)
+                }
                 let closed: [Int64]
                 switch request.action {
                 case .dismiss:
