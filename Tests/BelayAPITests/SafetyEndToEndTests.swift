@@ -31,6 +31,7 @@ import Testing
         #expect(refused["version"]?.stringValue == "2026-12")
         #expect(refused["url"]?.stringValue == "https://club.example/terms")
         #expect(try server.call("GET", "/v1/meetups", token: blocker.token).status == 200)
+        #expect(try server.call("POST", "/v1/invites", token: admin.token, json: "{}").status == 201, "admins are not asked")
         let before = try server.call("GET", "/v1/me", token: blocker.token)
         #expect(before["terms_to_accept"]?["version"]?.stringValue == "2026-12")
         #expect(before["moderator"] == .bool(false))

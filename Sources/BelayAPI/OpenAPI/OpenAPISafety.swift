@@ -62,7 +62,7 @@ extension OpenAPIDocument {
                              problems: [400]),
             OpenAPIOperation(method: .post, path: "/v1/me/terms", operationID: "acceptTerms",
                              summary: "Accept the club's terms (`accounts.terms_version`).", tag: "safety",
-                             description: "Until the current version is accepted, every change answers 403 `terms_required` with the `version` and `url` to read. Accepting again keeps the first time. 422 `invalid_input` (field `version`) for another version, or when the club asks for no terms.",
+                             description: "Until the current version is accepted, every change by a member (not an admin) answers 403 `terms_required` with the `version` and `url` to read. Accepting again keeps the first time. 422 `invalid_input` (field `version`) for another version, or when the club asks for no terms.",
                              requestBody: "TermsRequest",
                              answers: [Answer(status: 200, description: "Accepted.", schema: Schema.ref("TermsAcceptance"), headers: noStore)],
                              problems: [413, 415, 422]),

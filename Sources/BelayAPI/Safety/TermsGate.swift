@@ -6,7 +6,8 @@ import Synchronization
 /// Refuses changes by members who have not accepted the current version of the club's terms
 /// (`accounts.terms_version`) with 403 `terms_required`, naming the version and where to read
 /// it, until they accept it with `POST /v1/me/terms`. Reading stays open, and so do accepting,
-/// signing out, ending sessions and deleting the account. Members known to have accepted are
+/// signing out, ending sessions and deleting the account. Admins, who run the club and whose
+/// tokens drive its integrations, are not asked. Members known to have accepted are
 /// remembered, so that a change costs a lookup once per member and process.
 final class TermsGate: Sendable {
     private let safety: SafetyService
@@ -27,7 +28,7 @@ final class TermsGate: Sendable {
 
     /// - Throws: `HTTPError` 403 `terms_required` when `user` must accept the terms first.
     func check(_ request: Request, route: String?, user: AuthenticatedUser?) throws {
-        guard safety.policy.termsVersion != nil, let user, request.method != .get, request.method != .head,
+        guard safety.policy.termsVersion != nil, let user, user.role != .admin, request.method != .get, request.method != .head,
               !Self.open.contains(route ?? ""), !(route ?? "").hasPrefix("/v1/auth/"), !(route == "/v1/me" && request.method == .delete),
               !accepted.withLock({ $0.contains(user.userID) }) else { return }
         guard let terms = try safety.termsToAccept(userID: user.userID) else {
