@@ -62,6 +62,7 @@ extension DomainSettings {
         )
         moderation.appealAddress = configuration.club.contactEmail.isEmpty ? nil : configuration.club.contactEmail
         moderation.newMemberDays = configuration.moderation.newMemberDays
+        moderation.defaultLocale = MemberLocale(identifier: configuration.club.locale) ?? .en
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))

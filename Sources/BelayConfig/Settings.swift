@@ -379,7 +379,12 @@ extension SettingDeclaration {
                         : "\(JSONOutput.quoted(version)) is not a terms version (1–40 characters without spaces, such as \"2026-12\"), or \"\" for no terms"
                 }, "the version of the club's terms every member must accept before changing anything; raising it asks everyone again",
                 shown: \.accounts.termsVersion),
-        .string("accounts.terms_url", "", .httpURLOrEmpty(example: "https://club.example/terms"), "where members read the terms",
+        .string("accounts.terms_url", "", .text { address in
+                    // `{locale}` becomes the member's language (ko, ja or en).
+                    let url = URL(string: address.replacingOccurrences(of: "{locale}", with: "en"))
+                    return address.isEmpty || (["http", "https"].contains(url?.scheme?.lowercased() ?? "") && !(url?.host ?? "").isEmpty) ? nil
+                        : "\(JSONOutput.quoted(address)) is not an http(s) URL such as https://club.example/{locale}/terms, or \"\" for none"
+                }, "where members read the terms",
                 shown: \.accounts.termsURL),
     ]
 

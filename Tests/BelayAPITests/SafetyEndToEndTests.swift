@@ -140,4 +140,18 @@ import Testing
         #expect(shown.status != 0)
         #expect(shown.standardError.contains("moderation.blocked_terms_file"), "\(shown)")
     }
+
+    @Test func theTermsAddressMayNameTheMembersLanguage() throws {
+        let localized = try ClubWorkspace.served(settings: ["accounts": ["terms_version": "1", "terms_url": "https://club.example/{locale}/terms"]])
+        let checked = try localized.run("config", "check", "--config", localized.configPath)
+        #expect(checked.status == 0, "\(checked)")
+        let wrong = try ClubWorkspace.served(settings: ["accounts": ["terms_version": "1", "terms_url": "ftp://club.example/terms"]])
+        let refused = try wrong.run("config", "check", "--config", wrong.configPath)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("accounts.terms_url"), "\(refused)")
+        let missing = try ClubWorkspace.served(settings: ["accounts": ["terms_version": "1"]])
+        let unreadable = try missing.run("config", "check", "--config", missing.configPath)
+        #expect(unreadable.status != 0)
+        #expect(unreadable.standardError.contains("accounts.terms_url"), "a version without an address is refused: \(unreadable)")
+    }
 }

@@ -104,6 +104,15 @@ import Testing
             $0.moderation.termsURL = "https://club.example/terms"
         }, importCatalog: false)
         let member = try terms.member()
+        let localized = try DomainFixture(settings: BuiltInSettings.domain {
+            $0.moderation.termsVersion = "2026-12"
+            $0.moderation.termsURL = "https://club.example/{locale}/terms"
+            $0.moderation.defaultLocale = .ko
+        }, importCatalog: false)
+        let korean = try localized.member(), english = try localized.member()
+        _ = try localized.domain.accounts.updateProfile(userID: english.id, ProfileChange(locale: .en))
+        #expect(try localized.domain.safety.termsToAccept(userID: korean.id)?.url == "https://club.example/ko/terms")
+        #expect(try localized.domain.safety.termsToAccept(userID: english.id)?.url == "https://club.example/en/terms")
         let asked = try #require(try terms.domain.safety.termsToAccept(userID: member.id))
         #expect(asked.version == "2026-12")
         #expect(asked.url == "https://club.example/terms")

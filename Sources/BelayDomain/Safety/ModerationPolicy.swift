@@ -12,8 +12,11 @@ public struct ModerationPolicy: Sendable, Hashable {
     /// The version of the terms every member must accept before changing anything; nil when
     /// the club asks for none.
     public var termsVersion: String?
-    /// Where the terms are read; given with `terms_required`.
+    /// Where the terms are read; given with `terms_required`. `{locale}` in it becomes the
+    /// member's language.
     public var termsURL: String?
+    /// The language of members who chose none, for `{locale}` in `termsURL`.
+    public var defaultLocale: MemberLocale = .en
     /// Days an account must be old before its meetups' descriptions may hold links; 0: no rule.
     public var newMemberDays: Int = 0
     /// Where a member appeals a moderator's decision (`club.contact_email`), named in their notice.

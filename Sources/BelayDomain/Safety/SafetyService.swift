@@ -99,13 +99,18 @@ public final class SafetyService: Sendable {
 
     // MARK: Terms
 
-    /// The club's terms when `userID` has not accepted their current version; nil when there
-    /// is nothing to accept (no terms, or accepted).
+    /// The club's terms when `userID` has not accepted their current version, with the address
+    /// in the member's language; nil when there is nothing to accept (no terms, or accepted).
     /// - Throws: `DomainError.storageFailure`.
     public func termsToAccept(userID: Int64) throws -> (version: String, url: String?)? {
         guard let version = policy.termsVersion else { return nil }
-        let accepted = try domainCall { try pool.read { try SafetyRepository.acceptedTerms(userID: userID, version: version, in: $0) } }
-        return accepted == nil ? (version, policy.termsURL) : nil
+        return try domainCall {
+            try pool.read { db -> (version: String, url: String?)? in
+                guard try SafetyRepository.acceptedTerms(userID: userID, version: version, in: db) == nil else { return nil }
+                let locale = try AccountRepository.profile(userID: userID, in: db)?.locale ?? policy.defaultLocale
+                return (version, policy.termsURL?.replacingOccurrences(of: "{locale}", with: locale.rawValue))
+            }
+        }
     }
 
     /// Records that the member accepted `version` of the terms, now.
