@@ -12,8 +12,10 @@ CREATE TABLE gyms (
     localized_names TEXT NOT NULL DEFAULT '{}',
     address TEXT,
     country TEXT CHECK (country IS NULL OR length(country) = 2),
-    latitude REAL CHECK (latitude IS NULL OR latitude BETWEEN -90 AND 90),
-    longitude REAL CHECK (longitude IS NULL OR longitude BETWEEN -180 AND 180),
+    -- Where it is, in millionths of a degree (about 11 cm): exact on both engines and in
+    -- `belay db copy`, which a floating-point column would not be.
+    latitude_e6 INTEGER CHECK (latitude_e6 IS NULL OR latitude_e6 BETWEEN -90000000 AND 90000000),
+    longitude_e6 INTEGER CHECK (longitude_e6 IS NULL OR longitude_e6 BETWEEN -180000000 AND 180000000),
     time_zone TEXT NOT NULL,
     website TEXT,
     -- How boulders and routes are graded: a standard scale, or 'circuit' (gym_levels).
@@ -21,7 +23,7 @@ CREATE TABLE gyms (
     route_grading TEXT NOT NULL CHECK (route_grading IN ('yds', 'french', 'uiaa', 'ewbank', 'circuit')),
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
-    CHECK ((latitude IS NULL) = (longitude IS NULL))
+    CHECK ((latitude_e6 IS NULL) = (longitude_e6 IS NULL))
 ) STRICT;
 
 -- A gym's colour circuit, per axis: levels in order, easiest first, each covering a range
