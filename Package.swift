@@ -74,6 +74,9 @@ let package = Package(
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // ICU's spoof checker from Debian's libicu-dev, behind plain C (Foundation's own ICU
+        // headers clash with Debian's in a Swift module, so none are exposed).
+        .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // Swift modules.
         // The bottom: JSON, RFC 3339, digests, clocks, atomic files, suggestions, metrics, logging.
@@ -93,6 +96,8 @@ let package = Package(
         // PostgreSQL through libpq: connections, its migrations, and copying a SQLite club into it.
         .target(name: "BelayPostgres", dependencies: ["BelayCore", "BelayStorage", "CPQ"]),
         .target(name: "BelayDomain", dependencies: ["BelayCore", "BelayStorage"]),
+        // Text as people read it: words matched after NFKC, case folding and Unicode's confusables (ICU).
+        .target(name: "BelayText", dependencies: ["BelayCore", "BelayDomain", "CICUShim"]),
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // The libcurl easy handle and its pool, shared by everything that calls out over the network.
         .target(name: "BelayOutbound", dependencies: ["CCurlShim"]),
@@ -108,7 +113,7 @@ let package = Package(
                                              "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
-                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks",
+                dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks", "BelayText",
                                "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
@@ -135,6 +140,7 @@ let package = Package(
             exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(name: "BelayHTTPTests", dependencies: ["BelayHTTP", "BelayCore", "BelayTestSupport"]),
+        .testTarget(name: "BelayTextTests", dependencies: ["BelayText"]),
         .testTarget(name: "BelayDomainTests", dependencies: ["BelayDomain", "BelayCore", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayTestSupport"]),
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),

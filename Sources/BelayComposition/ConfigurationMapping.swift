@@ -9,6 +9,7 @@ import BelayRepresentations
 import BelaySQLite
 import BelayStorage
 import BelayPush
+import BelayText
 import BelayWebhooks
 import Foundation
 
@@ -55,13 +56,29 @@ extension DomainSettings {
                              offerWarningMinutes: configuration.push.offerWarningMinutes,
                              publicBaseURL: configuration.server.publicBaseURL,
                              defaultLocale: MemberLocale(identifier: configuration.club.locale) ?? .en,
-                             retentionDays: configuration.push.retentionDays)
+                             retentionDays: configuration.push.retentionDays),
+            moderation: ModerationPolicy(autoHideReports: configuration.moderation.autoHideReports,
+                                         autoHideWindow: TimeInterval(configuration.moderation.autoHideWindowHours * 3_600),
+                                         reportsPerMemberPerDay: configuration.moderation.reportsPerMemberPerDay,
+                                         termsVersion: configuration.accounts.termsVersion, termsURL: configuration.accounts.termsURL)
         )
         logbook = LogbookPolicy(storyRefreshSeconds: configuration.logbook.storyRefreshSeconds, rankingBest: configuration.logbook.rankingBest,
                                 rankingDays: configuration.logbook.rankingDays)
+        moderation.appealAddress = configuration.club.contactEmail.isEmpty ? nil : configuration.club.contactEmail
+        moderation.newMemberDays = configuration.moderation.newMemberDays
+        moderation.defaultLocale = MemberLocale(identifier: configuration.club.locale) ?? .en
         let push = configuration.push
         self.push.holdNames = (try? LocalizedHoldNames(assetsDirectory: configuration.assetsDirectory)) ?? LocalizedHoldNames()
         self.push.platforms = Set((push.apns.isConfigured ? [DevicePlatform.ios] : []) + (push.fcm.isConfigured ? [.android] : []))
+        let blockedTerms = configuration.moderation.blockedTermsFile
+        if !blockedTerms.isEmpty {
+            do {
+                contentScreen = try BlockedTerms(contentsOfFile: blockedTerms)
+            } catch {
+                throw ApplicationError(.invalidSetting(key: "moderation.blocked_terms_file",
+                                                       message: "\(blockedTerms) could not be read as UTF-8 words, one per line: \(error)"))
+            }
+        }
     }
 }
 

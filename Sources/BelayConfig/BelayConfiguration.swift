@@ -67,6 +67,8 @@ public struct BelayConfiguration: Sendable, Equatable {
         /// `club.logo`: a PNG of the club's mark, drawn beside its name on stories and share
         /// cards; empty for a monogram of the name's first letter.
         public var logo: String
+        /// Where members write to the club (to appeal a moderator's decision); empty: not given.
+        public var contactEmail: String
 
         /// The club's time zone (validated when loading, so this always exists).
         public var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)! }
@@ -258,6 +260,23 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var maxWrongEmailCodes: Int
         /// How old a sign-in may be for a member to delete their account.
         public var recentSignInMinutes: Int
+        /// The version of the terms every member must accept before changing anything; empty: none.
+        public var termsVersion: String
+        /// Where members read the terms.
+        public var termsURL: String
+    }
+
+    /// `moderation`: reports and the automatic hide.
+    public struct Moderation: Sendable, Equatable {
+        /// Distinct members whose reports of one subject within the window hide it; 0: never.
+        public var autoHideReports: Int
+        public var autoHideWindowHours: Int
+        /// New reports one member may file a day; 0: no limit.
+        public var reportsPerMemberPerDay: Int
+        /// The club's blocked words, one per line; empty: none.
+        public var blockedTermsFile: String
+        /// Days an account must be old before its meetups' descriptions may hold links; 0: no rule.
+        public var newMemberDays: Int
     }
 
     /// `auth`: the identity providers members sign in with.
@@ -411,6 +430,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var logbook: Logbook
     public var waitlist: Waitlist
     public var accounts: Accounts
+    public var moderation: Moderation
     public var auth: Auth
     public var mail: Mail
     public var rateLimits: RateLimits

@@ -183,7 +183,8 @@ struct ConfigurationValidator {
             timeZone: string("club.time_zone"),
             locale: string("club.locale"),
             shareLinkBaseURL: string("club.share_link_base_url"),
-            logo: string("club.logo")
+            logo: string("club.logo"),
+            contactEmail: string("club.contact_email")
         )
         let checkIn = BelayConfiguration.CheckIn(
             opensMinutesBeforeStart: integer("check_in.opens_minutes_before_start"),
@@ -281,7 +282,19 @@ struct ConfigurationValidator {
         let accounts = BelayConfiguration.Accounts(
             signUp: string("accounts.sign_up"), accessTokenMinutes: integer("accounts.access_token_minutes"),
             refreshTokenDays: integer("accounts.refresh_token_days"), emailCodeMinutes: integer("accounts.email_code_minutes"),
-            maxWrongEmailCodes: integer("accounts.max_wrong_email_codes"), recentSignInMinutes: integer("accounts.recent_sign_in_minutes"))
+            maxWrongEmailCodes: integer("accounts.max_wrong_email_codes"), recentSignInMinutes: integer("accounts.recent_sign_in_minutes"),
+            termsVersion: string("accounts.terms_version"), termsURL: string("accounts.terms_url"))
+        if !accounts.termsVersion.isEmpty && accounts.termsURL.isEmpty {
+            refuse("accounts.terms_url", "accounts.terms_version is set, so members must be able to read the terms: give their https:// address")
+        }
+        let moderation = BelayConfiguration.Moderation(
+            autoHideReports: integer("moderation.auto_hide_reports"), autoHideWindowHours: integer("moderation.auto_hide_window_hours"),
+            reportsPerMemberPerDay: integer("moderation.reports_per_member_per_day"),
+            blockedTermsFile: string("moderation.blocked_terms_file"),
+            newMemberDays: integer("moderation.new_member_days"))
+        if !moderation.blockedTermsFile.isEmpty && !FileManager.default.isReadableFile(atPath: moderation.blockedTermsFile) {
+            refuse("moderation.blocked_terms_file", "\(JSONOutput.quoted(moderation.blockedTermsFile)) cannot be read; give a UTF-8 text file with one word per line, or \"\" for no list")
+        }
         if accounts.accessTokenMinutes > accounts.refreshTokenDays * 1440 {
             refuse("accounts.access_token_minutes", "\(accounts.accessTokenMinutes) minutes is longer than a session lasts (accounts.refresh_token_days); make it shorter")
         }
@@ -343,6 +356,7 @@ struct ConfigurationValidator {
             logbook: logbook,
             waitlist: waitlist,
             accounts: accounts,
+            moderation: moderation,
             auth: BelayConfiguration.Auth(apple: apple, google: google),
             mail: mail,
             rateLimits: rateLimits,

@@ -120,7 +120,7 @@ extension SettingDeclaration {
 
     /// Every setting, in the order of `config.json`.
     static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
-        + webhooks + meetups + logbook + accounts + auth + mail + rateLimits + push
+        + webhooks + meetups + logbook + accounts + moderation + auth + mail + rateLimits + push
 
     /// `server`: the HTTP listener.
     private static let server: [SettingDeclaration] = [
@@ -209,6 +209,10 @@ extension SettingDeclaration {
                   logo.isEmpty || FileManager.default.isReadableFile(atPath: logo) ? nil
                       : "\(JSONOutput.quoted(logo)) does not exist or cannot be read; name a PNG of the club's mark, or \"\" for a monogram of the club's name"
               }, "a PNG of the club's mark, drawn beside the club's name on stories and share cards", shown: \.club.logo),
+        .string("club.contact_email", "", .text { address in
+                    address.isEmpty || (address.contains("@") && !address.contains(where: { $0.isWhitespace })) ? nil
+                        : "\(JSONOutput.quoted(address)) is not an email address; give one such as \"moderators@club.example\", or \"\" for none"
+                }, "where members write to the club: a moderator's notice names it as the address to appeal to", shown: \.club.contactEmail),
     ]
 
     /// `check_in`: when and how members check in.
@@ -380,6 +384,33 @@ extension SettingDeclaration {
         .integer("accounts.max_wrong_email_codes", 5, .atLeast(1, "attempt"), "wrong codes that void it", shown: \.accounts.maxWrongEmailCodes),
         .integer("accounts.recent_sign_in_minutes", 10, .atLeast(1, "minute"), "how fresh a sign-in must be to delete the account",
                  shown: \.accounts.recentSignInMinutes),
+        .string("accounts.terms_version", "", .text { version in
+                    version.count <= 40 && !version.contains(where: { $0.isWhitespace || $0.isNewline }) ? nil
+                        : "\(JSONOutput.quoted(version)) is not a terms version (1–40 characters without spaces, such as \"2026-12\"), or \"\" for no terms"
+                }, "the version of the club's terms every member must accept before changing anything; raising it asks everyone again",
+                shown: \.accounts.termsVersion),
+        .string("accounts.terms_url", "", .text { address in
+                    // `{locale}` becomes the member's language (ko, ja or en).
+                    let url = URL(string: address.replacingOccurrences(of: "{locale}", with: "en"))
+                    return address.isEmpty || (["http", "https"].contains(url?.scheme?.lowercased() ?? "") && !(url?.host ?? "").isEmpty) ? nil
+                        : "\(JSONOutput.quoted(address)) is not an http(s) URL such as https://club.example/{locale}/terms, or \"\" for none"
+                }, "where members read the terms",
+                shown: \.accounts.termsURL),
+    ]
+
+    /// `moderation`: reports and the automatic hide.
+    private static let moderation: [SettingDeclaration] = [
+        .integer("moderation.auto_hide_reports", 5, .atLeast(0, "reports", why: "0 never hides automatically"),
+                 "distinct members whose reports of one meetup, member or page within the window hide it until a moderator looks",
+                 shown: \.moderation.autoHideReports),
+        .integer("moderation.auto_hide_window_hours", 24, .atLeast(1, "hour"), "the window of the automatic hide",
+                 shown: \.moderation.autoHideWindowHours),
+        .integer("moderation.reports_per_member_per_day", 20, .atLeast(0, "reports", why: "0 switches the limit off"),
+                 "new reports one member may file in 24 hours", shown: \.moderation.reportsPerMemberPerDay),
+        .path("moderation.blocked_terms_file", "", .custom,
+              "words the club does not allow in titles, descriptions, names and handles, one per line", shown: \.moderation.blockedTermsFile),
+        .integer("moderation.new_member_days", 0, .atLeast(0, "days", why: "0 switches the rule off"),
+                 "members whose account is younger than this cannot put links in meetup descriptions", shown: \.moderation.newMemberDays),
     ]
 
     /// `auth`: identity providers.

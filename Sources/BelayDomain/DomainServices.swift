@@ -44,6 +44,12 @@ public struct DomainServices: Sendable {
     public let problems: ProblemService
     /// What members climbed: ticks, logbooks and summaries.
     public let logbook: LogbookService
+    /// Blocks, host bans and the club's terms.
+    public let safety: SafetyService
+    /// Members' reports.
+    public let reports: ReportService
+    /// The moderators' queue, actions and log.
+    public let moderation: ModerationService
 
     /// - Parameter webhookPayloads: writes the `data` of webhook events (the API's
     ///   representations); the default writes ids only.
@@ -60,7 +66,8 @@ public struct DomainServices: Sendable {
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
         meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
-                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone)
+                                creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen,
+                                newMemberDays: settings.moderation.newMemberDays)
         attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
         checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
         catalog = CatalogService(pool: pool, clock: clock)
@@ -72,7 +79,7 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
-        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter)
+        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
@@ -80,6 +87,9 @@ public struct DomainServices: Sendable {
         problems = ProblemService(pool: pool, clock: clock)
         logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone,
                                  policy: settings.logbook, events: emitter)
+        safety = SafetyService(pool: pool, clock: clock, policy: settings.moderation)
+        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
+        moderation = ModerationService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

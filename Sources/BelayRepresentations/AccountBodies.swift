@@ -8,6 +8,9 @@ public struct ProfileBody: JSONRepresentable {
     public let role: Role
     public var calendarURL: String?
     public var progress: MemberProgress?
+    /// For the member's own view: whether they moderate, and the terms they must accept
+    /// first (nil when none); left out when nil.
+    public var safety: (moderator: Bool, terms: (version: String, url: String?)?)?
 
     public init(profile: MemberProfile, calendarURL: String? = nil, progress: MemberProgress? = nil) {
         self.profile = profile
@@ -33,6 +36,18 @@ public struct ProfileBody: JSONRepresentable {
             if let progress {
                 json.key("progress")
                 ProgressBody(progress: progress).write(to: &json)
+            }
+            if let safety {
+                json.member("moderator", safety.moderator)
+                json.key("terms_to_accept")
+                if let terms = safety.terms {
+                    json.object { json in
+                        json.member("version", terms.version)
+                        json.member("url", terms.url)
+                    }
+                } else {
+                    json.null()
+                }
             }
         }
     }

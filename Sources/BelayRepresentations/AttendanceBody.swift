@@ -42,6 +42,7 @@ public struct AttendeeBody: JSONRepresentable {
             AttendanceBody(attendance: attendee.attendance, presentation: presentation).writeMembers(to: &json)
             json.member("handle", attendee.handle)
             json.member("display_name", attendee.displayName)
+            json.member("blocked_by_host", attendee.blockedByHost)
         }
     }
 

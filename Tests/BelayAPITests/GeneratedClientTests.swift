@@ -7,7 +7,7 @@ import Testing
 /// from the real binary's `/openapi.json` without a single warning, and a member's whole
 /// journey (sign in with Apple, profile, a meetup they create and host, join, the host's code,
 /// check-in, the reward, its share payload and images, a share, a session logged offline as one
-/// batch and its summary, the story redrawn with it, export, deletion) runs through
+/// batch and its summary, the story redrawn with it, a report and blocks, export, deletion) runs through
 /// that client alone (`scripts/testing/client-journey.py`). A schema that does not match a real
 /// answer fails the journey: the generated code refuses it, or drops a member it lacks.
 @Suite(.serialized) struct GeneratedClientTests {
@@ -63,7 +63,7 @@ import Testing
             "check_in 201", "get_reward 200", "share_payload 200", "sticker 200", "story 200", "holds 200", "hold_artwork 200",
             "share_event 201", "log_ticks 200", "log_ticks_again 200", "logbook_summary 200", "story_redrawn 200", "register_device 201", "list_devices 200", "notification_settings 200",
             "switch_off_reminders 200", "remove_device 204", "create_kiosk 201", "kiosk_state 200", "revoke_kiosk 200",
-            "export 200", "delete_me 204", "get_me_after_delete 401",
+            "report 201", "my_reports 200", "block_unknown 404", "list_blocks 200", "export 200", "delete_me 204", "get_me_after_delete 401",
         ])
         // Every member of every answer survived the generated models: the schemas have them all.
         #expect(summary["lost_members"]?.arrayValue == [], "members the schemas lack: \(summary["lost_members"].map { "\($0)" } ?? "")")
@@ -81,6 +81,8 @@ import Testing
         #expect(export["attendances"]?.intValue == 1)
         #expect(export["rewards"]?.intValue == 1)
         #expect(export["share_events"]?.intValue == 1)
+        #expect(export["reports"]?.intValue == 1)
+        #expect(export["blocks"]?.intValue == 0)
         #expect(export["reward_ids"]?.arrayValue?.compactMap(\.intValue) == [rewardID])
         for image in ["sticker", "story", "hold_artwork"] {
             #expect((summary["image_bytes"]?[image]?.intValue ?? 0) > 1_000, "\(image) was not downloaded")

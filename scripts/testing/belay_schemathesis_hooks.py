@@ -91,6 +91,20 @@ NOT_STATABLE = {
     ("GET /v1/me/logbook/pyramid.png", "from"): "compares with to",
     ("GET /v1/members/{id}/logbook/summary", "period"): "instead of from and to (several members)",
     ("GET /v1/members/{id}/logbook/summary", "from"): "compares with to",
+    ("GET /v1/me/reports", "cursor"): "given out by the server",
+    ("GET /v1/moderation/audit", "cursor"): "given out by the server",
+    ("GET /v1/moderation/audit", "subject_id"): "goes with subject_type (two parameters together)",
+    # Safety: a member blocks, bans and reports others, never themselves (compares with the caller).
+    ("PUT /v1/me/blocks/{user_id}", "user_id"): "compares with the caller",
+    ("PUT /v1/me/banned/{user_id}", "user_id"): "compares with the caller",
+    # A subject's id is a number or a slug as its `subject_type` says (two members together).
+    ("POST /v1/reports", "subject_id"): "its shape follows subject_type; not the caller",
+    ("POST /v1/moderation/actions", "subject_id"): "its shape follows subject_type; a subject with a member to suspend",
+    # What can be lifted, and when a suspension ends, are the subject's state and the clock.
+    ("POST /v1/moderation/actions", "action"): "lift needs a suspension or a hidden subject (stored state)",
+    ("POST /v1/moderation/actions", "until"): "compares with the clock",
+    # The terms to accept are the club's setting (`accounts.terms_version`).
+    ("POST /v1/me/terms", "version"): "the club's current version, a setting",
 }
 
 

@@ -249,11 +249,23 @@ def run(arguments, journey):
     if revoked.revoked != 1:
         raise StepFailed(f"revoke_kiosk: {revoked.to_dict()}")
 
+    # Safety: a report and its outcome, and blocks (an id nobody has is refused like any missing user).
+    _, report = journey.call(
+        "report", api("safety.file_report"), [201], models.Report, client=member,
+        body=models.ReportRequest(subject_type=models.ReportRequestSubjectType.MEETUP, subject_id=meetup.id,
+                                  reason=models.ReportRequestReason.SPAM, note="Selling coins at the wall"))
+    _, reports = journey.call("my_reports", api("safety.list_my_reports"), [200], models.ReportList, client=member)
+    if [item.id for item in reports.items] != [report.id] or reports.items[0].status.value != "open":
+        raise StepFailed(f"my_reports: {reports.to_dict()}")
+    journey.call("block_unknown", api("safety.block_member"), [404], models.Problem, client=member, user_id=987654321)
+    journey.call("list_blocks", api("safety.list_blocks"), [200], models.BlockedMemberList, client=member)
+
     _, export = journey.call("export", api("accounts.export_me"), [200], models.AccountExport, client=member)
     summary["export"] = {
         "format": export.format_.value, "handle": export.profile.handle, "identities": len(export.identities),
         "sessions": len(export.sessions), "attendances": len(export.attendances), "rewards": len(export.rewards),
         "share_events": len(export.share_events), "reward_ids": [item.id for item in export.rewards],
+        "reports": len(export.reports), "blocks": len(export.blocks),
     }
 
     journey.call("delete_me", api("accounts.delete_me"), [204], client=member)

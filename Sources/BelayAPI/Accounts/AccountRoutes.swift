@@ -12,10 +12,11 @@ extension APIRoutes {
     func registerAccountRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
         routes.get("/v1/me") { _, context in
             let caller = try context.caller()
-            return .api(ProfileBody(profile: try domain.accounts.profile(userID: caller.userID),
-                                    calendarURL: try calendarFeedURL(memberID: caller.userID),
-                                    progress: try domain.progress.progress(memberID: caller.userID)),
-                        headers: ["Cache-Control": "no-store"])
+            var body = ProfileBody(profile: try domain.accounts.profile(userID: caller.userID),
+                                   calendarURL: try calendarFeedURL(memberID: caller.userID),
+                                   progress: try domain.progress.progress(memberID: caller.userID))
+            body.safety = (try domain.moderation.isModerator(caller.actor), try domain.safety.termsToAccept(userID: caller.userID))
+            return .api(body, headers: ["Cache-Control": "no-store"])
         }
 
         routes.patch("/v1/me") { request, context in
@@ -195,6 +196,22 @@ extension APIRoutes {
                 done = cursor == nil
                 return page.items
             }) { TickBody(tick: $0, preferences: preferences) }
+            // Safety: the member's own reports (never who reported them), blocks, bans and terms.
+            cursor = nil
+            try writeArray("reports", pages: { done in
+                let page = try domain.reports.reports(of: userID, limit: 200, cursor: cursor)
+                cursor = page.nextCursor
+                done = cursor == nil
+                return page.items
+            }) { ReportBody(report: $0) }
+            let blocks = try domain.safety.blocks(of: userID)
+            try writeArray("blocks", pages: { done in done = true; return blocks }) { BlockedMemberBody(member: $0) }
+            let bans = try domain.safety.bans(of: userID)
+            try writeArray("bans", pages: { done in done = true; return bans }) { BlockedMemberBody(member: $0) }
+            let terms = try domain.safety.termsAcceptances(userID: userID)
+            try writeArray("terms_acceptances", pages: { done in done = true; return terms }) {
+                TermsAcceptanceBody(version: $0.version, acceptedAt: $0.acceptedAt)
+            }
             write("}")
         }
         let region = try FileRegion(path: path)

@@ -9,11 +9,12 @@ import BelayPipeline
 /// | reason | status |
 /// |---|---|
 /// | `*_not_found` | 404 |
-/// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog`, `invalid_problem_set`, `invalid_import` | 422 (with `field` when one is named) |
+/// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog`, `invalid_problem_set`, `invalid_import`, `content_refused` | 422 (with `field` when one is named) |
 /// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
 /// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
-/// | `not_a_session` | 403 |
+/// | `not_a_session`, `account_suspended` | 403 |
+/// | `report_limit` | 429 |
 /// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
 /// | `storage_failure` when the disk is full | 503 `storage_full` with `Retry-After` |
 /// | `storage_failure` otherwise, `lease_lost` | 500, logged, nothing internal shown |
@@ -41,15 +42,18 @@ public enum DomainProblems {
         let status: HTTPStatus
         switch reason {
         case .userNotFound, .tokenNotFound, .meetupNotFound, .rewardNotFound, .holdNotFound, .renderJobNotFound, .webhookNotFound,
-             .sessionNotFound, .inviteNotFound, .deviceNotFound, .gymNotFound, .problemNotFound, .tickNotFound:
+             .sessionNotFound, .inviteNotFound, .deviceNotFound, .gymNotFound, .problemNotFound, .tickNotFound,
+             .sharePageNotFound:
             status = .notFound
         case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused:
             status = .unauthorized
         case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
             status = .forbidden
-        case .notASession:
+        case .notASession, .accountSuspended:
             status = .forbidden
-        case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog, .invalidProblemSet, .invalidImport:
+        case .reportLimit:
+            status = .tooManyRequests
+        case .invalidInput, .badCode, .idempotencyKeyReused, .invalidCatalog, .invalidProblemSet, .invalidImport, .contentRefused:
             status = .unprocessableContent
         case .invalidCursor:
             status = .badRequest

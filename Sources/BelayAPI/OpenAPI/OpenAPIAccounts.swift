@@ -118,7 +118,10 @@ extension OpenAPIDocument {
                 "show_name_on_share_pages": Schema.boolean, "created_at": dateTime,
                 "calendar_url": Schema.string("The caller's private calendar feed (RFC 5545) to subscribe to."),
                 "progress": Schema.ref("Progress"),
-            ], optional: ["calendar_url", "progress"]),
+                "moderator": ["type": "boolean", "description": "The caller works the report queue (`GET /v1/moderation/reports`): an admin or a moderator."],
+                "terms_to_accept": Schema.nullable(Schema.object(["version": Schema.string, "url": Schema.nullable(Schema.string)],
+                                                                 description: "The club's terms the caller must accept (`POST /v1/me/terms`) before changing anything; null when none.")),
+            ], optional: ["calendar_url", "progress", "moderator", "terms_to_accept"]),
             "Session": Schema.object([
                 "id": Schema.integer, "device_name": Schema.string, "platform": Schema.string,
                 "sign_in_method": Schema.enumeration(SignInMethod.allCases.map(\.rawValue)),
@@ -149,6 +152,10 @@ extension OpenAPIDocument {
                 "share_events": Schema.array(of: Schema.ref("ShareEvent")),
                 "logbook_preferences": Schema.ref("LogbookPreferences"),
                 "ticks": Schema.array(of: Schema.ref("Tick")),
+                "reports": Schema.array(of: Schema.ref("Report")),
+                "blocks": Schema.array(of: Schema.ref("BlockedMember")),
+                "bans": Schema.array(of: Schema.ref("BlockedMember")),
+                "terms_acceptances": Schema.array(of: Schema.ref("TermsAcceptance")),
             ]),
         ]
     }()

@@ -10,7 +10,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -23,7 +23,7 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"], ["name": "accounts"], ["name": "notifications"], ["name": "logbook"]]),
+                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"], ["name": "accounts"], ["name": "notifications"], ["name": "logbook"], ["name": "safety"]]),
             "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
@@ -38,7 +38,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every schema group, in the order `components/schemas` takes them.
-    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas]
+    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas, safetySchemas]
 
     /// `components/schemas`: the groups merged (the first of two same-named schemas is kept;
     /// `duplicateSchemaNames` lets the tests make sure there are none).
@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -107,7 +107,7 @@ public enum OpenAPIDocument {
         ("headers_too_large", "431: the header section is larger than the server takes."),
         ("shutting_down", "503: the server is stopping; retry after `Retry-After` seconds (another node, or this one once restarted)."),
         ("not_found", "404: no such file."),
-    ] + kioskProblemCodes + identityTokenCodes.map { code in
+    ] + kioskProblemCodes + safetyProblemCodes + identityTokenCodes.map { code in
         (code.rawValue, code == .keysUnavailable ? "503: the identity provider's keys cannot be fetched now; retry after `Retry-After` seconds."
             : code == .malformedToken ? "422: the ID token is not a JWT." : "401: the ID token was refused.")
     } + RefusalReason.allCases.filter { $0 != .storageFailure && $0 != .leaseLost }.map { reason in
@@ -405,6 +405,8 @@ public enum OpenAPIDocument {
         }
         var problems = Set(operation.problems)
         if !operation.isPublic { problems.insert(401) }
+        // Until a member accepts the club's terms, every change answers 403 `terms_required`.
+        if !operation.isPublic && operation.method != .get && operation.method != .head { problems.insert(403) }
         // Changes are limited per member, the public pages per address (`rate_limits`).
         if operation.method != .get || ["/s/", "/issuer", "/badges/", "/holds/", "/.well-known/", "/assets/", "/k/", "/c/"].contains(where: operation.path.hasPrefix) {
             problems.insert(429)

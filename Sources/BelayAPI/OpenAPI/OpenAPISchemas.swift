@@ -127,6 +127,7 @@ extension OpenAPIDocument {
             "Attendance": Schema.object(attendanceMembers),
             "Attendee": Schema.object(pairs: attendanceMembers.map { ($0.key, $0.value) } + [
                 ("handle", Schema.string), ("display_name", Schema.string),
+                ("blocked_by_host", ["type": "boolean", "description": "The meetup's host has blocked this member (who stays on the list). Only the host's own block shows."]),
             ]),
             "AttendeeList": Schema.list(of: "Attendee"),
             "LeaveResult": Schema.object(["attendance": Schema.ref("Attendance"),

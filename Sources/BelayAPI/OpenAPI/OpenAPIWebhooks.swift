@@ -83,7 +83,7 @@ extension OpenAPIDocument {
             "WebhookEvent": Schema.object([
                 "type": Schema.enumeration(eventTypes),
                 "timestamp": Schema.dateTime,
-                "data": ["type": "object", "description": "The meetup (`meetup.*`), attendance (`attendance.*`, `check_in.*`) or reward (`reward.ready`) as the API shows it; for `tick.created`, `{\"user_id\": …, \"ticks\": [Tick…]}` with the ticks one request logged (not the private ones)."],
+                "data": ["type": "object", "description": "The meetup (`meetup.*`), attendance (`attendance.*`, `check_in.*`) or reward (`reward.ready`) as the API shows it; for `tick.created`, `{\"user_id\": …, \"ticks\": [Tick…]}` with the ticks one request logged (not the private ones); `report.created`: the report's `id`, `subject_type`, `subject_id` and `reason` (never the reporter); `content.hidden`: `subject_type`, `subject_id` and `automatic`; `member.suspended`: the member's `id` and `until` (null: for good)."],
             ], description: "What an endpoint receives, signed as Standard Webhooks 1.0 (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`)."),
         ]
     }()

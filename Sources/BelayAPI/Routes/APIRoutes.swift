@@ -28,6 +28,8 @@ public struct APIRoutes: Sendable {
     let calendarFeeds: CalendarFeedCache
     /// The issuer profile and the status lists as built, with what they were built from.
     let badgeAnswers = BadgeAnswerCache()
+    /// Refuses changes until the club's current terms are accepted.
+    let termsGate: TermsGate
 
     public init(services: APIServices, tokenCache: TokenCache, responseCache: ResponseCache = ResponseCache(),
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
@@ -39,6 +41,7 @@ public struct APIRoutes: Sendable {
         self.services = services
         self.tokenCache = tokenCache
         self.responseCache = responseCache
+        termsGate = TermsGate(safety: services.domain.safety)
         calendarFeeds = CalendarFeedCache(name: "\(services.presentation.clubName) meetups", settings: services.calendar, clock: clock)
         openAPIBytes = JSONOutput.bytes(of: OpenAPIDocument.document(serverURL: "/"))
     }
@@ -64,12 +67,13 @@ public struct APIRoutes: Sendable {
 
         let authenticated = router.group()
             .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
+            .add(middleware: termsGate.middleware())
             .add(middleware: limits.writesMiddleware())
             .add(middleware: limits.shareEventsMiddleware())
             .add(middleware: ResponseCacheInvalidation(cache: responseCache))
         authenticated.get("/metrics") { _, context in
             try context.requireRole([.admin], to: "read the server's metrics")
-            return .metrics(text: services.metricsText())
+            return .metrics(text: services.metricsText() + moderationMetricsText())
         }
         registerAuthRoutes(public: router, authenticated: authenticated)
         registerAccountRoutes(public: router, authenticated: authenticated)
@@ -90,6 +94,7 @@ public struct APIRoutes: Sendable {
         registerHostTaskRoutes(on: authenticated)
         registerKioskRoutes(public: publicPages, authenticated: authenticated)
         registerLogbookRoutes(on: authenticated)
+        registerSafetyRoutes(on: authenticated)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

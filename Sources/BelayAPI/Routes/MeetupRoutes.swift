@@ -7,7 +7,7 @@ extension APIRoutes {
     /// Meetups: list, get, create, update, cancel, attendees and the host's check-in code.
     func registerMeetupRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/meetups", query: ["limit", "cursor", "scope", "place", "host_id", "include_cancelled"]) { request, context in
-            _ = try context.caller()
+            let caller = try context.caller()
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             var query = MeetupQuery(scope: try request.query("scope", oneOf: MeetupQuery.Scope.self) ?? .upcoming,
                                     limit: page.limit, cursor: page.cursor)
@@ -15,6 +15,12 @@ extension APIRoutes {
             query.hostID = try request.query("host_id", as: Int64.self)
             query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
             query = try domain.meetups.canonical(query)
+            // A member with blocks (made or received) gets their own list, never a shared cached one.
+            if try domain.safety.hasBlocks(caller.userID) {
+                query.viewerID = caller.userID
+                let meetups = try domain.meetups.list(query)
+                return .json(bytes: ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor).jsonBytes)
+            }
             let key = ResponseCache.Key.meetupList(
                 "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")")
             if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }

@@ -114,6 +114,15 @@ enum SharePageLanguage: String, Sendable {
         }
     }
 
+    /// A page a moderator hid, or whose member is suspended.
+    var withheldDetail: String {
+        switch self {
+        case .korean: return "이 페이지는 클럽 운영진이 내렸어요."
+        case .japanese: return "このページはクラブの運営が取り下げました。"
+        case .english: return "The club's moderators took this page down."
+        }
+    }
+
     var unpublishedDetail: String {
         switch self {
         case .korean: return "공유한 사람이 이 페이지를 내렸어요."

@@ -47,6 +47,12 @@ extension APIRoutes {
         let settings = services.sharePageSettings
         let language = settings.language
         guard let found = try domain.sharePages.page(slug: slug) else {
+            if try domain.sharePages.isWithheld(slug: slug) {
+                let gone = CachedPage(status: .gone, html: SharePageDocument.message(
+                    title: language.goneTitle, detail: language.withheldDetail, settings: settings))
+                sharePageCache.store(gone, for: slug)
+                return htmlResponse(gone, request)
+            }
             if try domain.sharePages.wasUnpublished(slug: slug) {
                 let gone = CachedPage(status: .gone, html: SharePageDocument.message(
                     title: language.goneTitle, detail: language.unpublishedDetail, settings: settings))
@@ -92,6 +98,9 @@ extension APIRoutes {
     /// The sticker or the card of a shared reward, public like its page.
     private func sharePageImage(slug: String, card: Bool, _ request: Request) throws -> Response {
         guard let page = try domain.sharePages.page(slug: slug) else {
+            if try domain.sharePages.isWithheld(slug: slug) {
+                throw HTTPError(.gone, code: "share_page_withheld", detail: "The club's moderators took this page down; it is no longer shared.")
+            }
             if try domain.sharePages.wasUnpublished(slug: slug) {
                 throw HTTPError(.gone, code: "share_page_unpublished", detail: "The member who shared this reward took its page down; it is no longer shared.")
             }

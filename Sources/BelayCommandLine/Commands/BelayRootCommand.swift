@@ -33,6 +33,8 @@ struct BelayRootCommand: ParsableCommand {
         LogbookCommand.self,
         StatsCommand.self,
         WebhooksCommand.self,
+        ReportsCommand.self,
+        ModerationCommand.self,
         RenderCommand.self,
         BackfillCommand.self,
         GarbageCollectCommand.self,

@@ -14,12 +14,15 @@ public final class AccountService: Sendable {
     private let clock: any TimeSource
     public let policy: AccountPolicy
     private let events: WebhookEmitter
+    /// The club's blocked words, checked in display names and handles.
+    private let screen: (any ContentScreen)?
     /// Refresh tokens start with this, so that they are recognised in logs and never taken for access tokens.
     static let refreshTokenPrefix = "belay_r_"
     /// When this process last forgot expired ID tokens; at most once a minute, since it scans.
     private let lastUsedTokenPrune = Mutex<Date?>(nil)
 
-    init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: WebhookEmitter, screen: (any ContentScreen)? = nil) {
+        self.screen = screen
         self.pool = pool
         self.clock = clock
         self.policy = policy
@@ -108,6 +111,10 @@ public final class AccountService: Sendable {
             userID = try createAccount(for: identity, now: now, in: db).id
             try AccountRepository.insertIdentity(identity, userID: userID, now: now, in: db)
             created = true
+        }
+        if let until = try SafetyRepository.suspendedUntil(userID: userID, now: now, in: db) {
+            let end = until == .distantFuture ? "for good" : "until \(RFC3339.string(from: until, fraction: .none))"
+            throw DomainError(.accountSuspended, "This account is suspended \(end); write to the club to appeal")
         }
         if identity.method == .email || created || locale != nil {
             try AccountRepository.setAccountDetails(userID: userID, locale: created ? locale : nil,
@@ -376,7 +383,7 @@ public final class AccountService: Sendable {
     }
 
     /// Changes the member's display name, handle, language or share-page preference.
-    /// - Throws: `DomainError` `invalid_input` naming the field, `handle_taken`, `user_not_found`.
+    /// - Throws: `DomainError` `invalid_input` or `content_refused` naming the field, `handle_taken`, `user_not_found`.
     public func updateProfile(userID: Int64, _ change: ProfileChange) throws -> MemberProfile {
         var change = change
         if let name = change.displayName {
@@ -386,6 +393,8 @@ public final class AccountService: Sendable {
         if let handle = change.handle {
             change.handle = HandleRule.normalised(handle)
         }
+        try screen?.check(change.displayName, field: "display_name", noun: "The display name")
+        try screen?.check(change.handle, field: "handle", noun: "The handle")
         let update = change
         return try domainCall {
             do {
@@ -460,6 +469,9 @@ public final class AccountService: Sendable {
         }
         try AccountRepository.erase(userID: userID, now: now, in: db)
         try TickRepository.erase(userID: userID, in: db)
+        // Their blocks go; their reports stay for the moderators without who filed them.
+        try SafetyRepository.deleteAll(userID: userID, in: db)
+        try ReportRepository.forgetReporter(userID: userID, in: db)
         _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
         try events.emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
         return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)

@@ -29,7 +29,8 @@ public enum HandleRule {
             throw DomainError.invalid("handle", "A handle is 3–30 letters a–z, digits, '_', '.' or '-', starting with a letter or digit (got \(handle.debugDescription))")
         }
         guard folded != current?.lowercased() else { return }
-        guard !reserved.contains(folded), !folded.hasPrefix("deleted-") else {
+        // `deleted-N` marks a deleted account, `hidden-N` a handle the moderators hid.
+        guard !reserved.contains(folded), !folded.hasPrefix("deleted-"), !folded.hasPrefix("hidden-") else {
             throw DomainError.invalid("handle", "The handle \(handle) is reserved; choose another")
         }
     }

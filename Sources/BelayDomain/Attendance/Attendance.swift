@@ -47,11 +47,15 @@ public struct Attendee: Sendable, Hashable {
     public let attendance: Attendance
     public let handle: String
     public let displayName: String
+    /// The meetup's host has blocked this member (who stays on the list: a block made after
+    /// joining removes nobody). Only the host's own block shows, never the member's.
+    public var blockedByHost: Bool
 
-    public init(attendance: Attendance, handle: String, displayName: String) {
+    public init(attendance: Attendance, handle: String, displayName: String, blockedByHost: Bool = false) {
         self.attendance = attendance
         self.handle = handle
         self.displayName = displayName
+        self.blockedByHost = blockedByHost
     }
 }
 

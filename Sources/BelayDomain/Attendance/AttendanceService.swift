@@ -72,6 +72,15 @@ public final class AttendanceService: Sendable {
                 if let existing, existing.status != .cancelled {
                     return JoinResult(attendance: existing, changed: false)
                 }
+                // A block either way, or the host's ban, keeps the member out; the words say
+                // nothing of it. An admin recording who came is not held back.
+                if !actor.isAdmin, try SafetyRepository.separates(memberID: memberID, hostID: meetup.hostID, in: db) {
+                    throw DomainError(.notPermitted, "You cannot join meetup \(meetupID); look for another meetup")
+                }
+                // A hidden meetup takes nobody new while the moderators look at it.
+                if !actor.isAdmin, try ModerationRepository.meetupIsHidden(id: meetupID, in: db) {
+                    throw DomainError(.notPermitted, "Meetup \(meetupID) takes no new members while the club's moderators look at it; look for another meetup")
+                }
                 let (taken, waiting) = try AttendanceRepository.counts(meetupID: meetupID, in: db)
                 let status: AttendanceStatus = taken < meetup.capacity && waiting == 0 ? .going : .waitlisted
                 let position = try AttendanceRepository.nextQueuePosition(meetupID: meetupID, in: db)

@@ -88,13 +88,18 @@ public final class LogbookService: Sendable {
         }
         let now = clock.now()
         let checkIn = checkIn, zone = clubTimeZone
+        let times = ticks.map { $0.climbedAt ?? now }
+        let earliest = times.min() ?? now, latest = times.max() ?? now
         return DomainWrite(pool: pool, body: { [self] db in
             let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
+            let checkedIn = try TickRepository.meetupsCheckedIn(memberID: memberID, from: earliest, to: latest,
+                                                              opensBefore: TimeInterval(checkIn.opensMinutesBeforeStart * 60),
+                                                              closesAfter: TimeInterval(checkIn.closesMinutesAfterEnd * 60), in: db)
             let outcomes = try ticks.map { tick -> TickBatchOutcome in
                 let resolved: ResolvedTick
                 do {
                     resolved = try ResolvedTick(tick, memberID: memberID, preferences: preferences, checkIn: checkIn,
-                                                clubTimeZone: zone, now: now, in: db)
+                                                clubTimeZone: zone, now: now, meetups: checkedIn, in: db)
                 } catch let error as DomainError where error.reason != .storageFailure {
                     // A tick logged before answers as it was, even when it would be refused now.
                     if let earlier = try TickRepository.find(userID: memberID, clientTickID: tick.clientTickID, in: db) {

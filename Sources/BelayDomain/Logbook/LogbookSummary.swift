@@ -101,8 +101,18 @@ public struct LogbookSummary: Sendable {
             guard !inPeriod.filter({ $0.range.axis == axis }).isEmpty else { return nil }
             let scale = preferences.scale(axis)
             var steps: [String: (range: GradeRange, sends: Int, flashes: Int, colours: Set<String?>)] = [:]
+            // A grade's step is the same for every tick of that score: find it once.
+            var stepOfScore: [Int: GradeRange] = [:]
             for tick in topped {
-                let step = tick.levelPosition == nil ? Self.step(of: tick.range.lowest, in: scale) ?? tick.range : tick.range
+                let step: GradeRange
+                if tick.levelPosition != nil {
+                    step = tick.range
+                } else if let known = stepOfScore[tick.range.lowest] {
+                    step = known
+                } else {
+                    step = Self.step(of: tick.range.lowest, in: scale) ?? tick.range
+                    stepOfScore[tick.range.lowest] = step
+                }
                 let name = GradeTable.name(of: step, in: scale)
                 var entry = steps[name] ?? (step, 0, 0, [])
                 if tick.style == .flash { entry.flashes += 1 } else { entry.sends += 1 }

@@ -31,8 +31,10 @@ struct ResolvedTick: Sendable {
     static let futureLeeway: TimeInterval = 600
 
     /// - Throws: `DomainError`: `invalid_input` naming the field, `problem_not_found`, `gym_not_found`.
+    /// - Parameter meetups: the member's checked-in meetups around the tick's time, when the
+    ///   caller read them for a whole batch; nil reads the one holding the tick.
     init(_ tick: NewTick, memberID: Int64, preferences: LogbookPreferences, checkIn: CheckInPolicy, clubTimeZone: TimeZone,
-         now: Date, in db: Database) throws {
+         now: Date, meetups: [CheckedInMeetup]? = nil, in db: Database) throws {
         try TextRule.clientTickID.check(tick.clientTickID)
         try TextRule.tickNote.check(tick.note)
         try TextRule.tickRouteName.check(tick.routeName)
@@ -113,9 +115,14 @@ struct ResolvedTick: Sendable {
             feltScore = range.lowest
         }
 
-        let meetup = try TickRepository.meetupCheckedIn(memberID: memberID, at: climbedAt,
-                                                       opensBefore: TimeInterval(checkIn.opensMinutesBeforeStart * 60),
-                                                       closesAfter: TimeInterval(checkIn.closesMinutesAfterEnd * 60), in: db)
+        let meetup: (id: Int64, timeZone: String)?
+        if let meetups {
+            meetup = CheckedInMeetup.holding(climbedAt, in: meetups).map { ($0.id, $0.timeZone) }
+        } else {
+            meetup = try TickRepository.meetupCheckedIn(memberID: memberID, at: climbedAt,
+                                                        opensBefore: TimeInterval(checkIn.opensMinutesBeforeStart * 60),
+                                                        closesAfter: TimeInterval(checkIn.closesMinutesAfterEnd * 60), in: db)
+        }
         let zone = gym.flatMap { TimeZone(identifier: $0.timeZone) } ?? meetup.flatMap { TimeZone(identifier: $0.timeZone) } ?? clubTimeZone
 
         clientTickID = tick.clientTickID

@@ -96,6 +96,21 @@ enum TickRepository {
             """, [meetupID], decode)
     }
 
+    /// The meetups the member was checked in to whose check-in windows meet `earliest`…`latest`,
+    /// with their windows: what a batch's ticks are matched against, read once for the batch.
+    static func meetupsCheckedIn(memberID: Int64, from earliest: Date, to latest: Date, opensBefore: TimeInterval, closesAfter: TimeInterval,
+                                 in db: Database) throws -> [CheckedInMeetup] {
+        try db.query("""
+            SELECT m.id, m.time_zone, m.starts_at, m.ends_at FROM attendances a JOIN meetups m ON m.id = a.meetup_id
+            WHERE a.member_id = ? AND a.status = 'checked_in' AND m.starts_at <= ? AND m.ends_at >= ?
+            ORDER BY m.starts_at DESC
+            """, [memberID, latest.addingTimeInterval(opensBefore), earliest.addingTimeInterval(-closesAfter)]) {
+            CheckedInMeetup(id: try $0.get("id"), timeZone: try $0.get("time_zone"),
+                            opensAt: try $0.get("starts_at", as: Date.self).addingTimeInterval(-opensBefore),
+                            closesAt: try $0.get("ends_at", as: Date.self).addingTimeInterval(closesAfter))
+        }
+    }
+
     /// The meetup the member was checked in to whose check-in window holds `instant`, if any.
     static func meetupCheckedIn(memberID: Int64, at instant: Date, opensBefore: TimeInterval, closesAfter: TimeInterval,
                                 in db: Database) throws -> (id: Int64, timeZone: String)? {

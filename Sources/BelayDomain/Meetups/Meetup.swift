@@ -132,6 +132,9 @@ public struct MeetupQuery: Sendable, Hashable {
     public var limit: Int
     /// From a previous page's `nextCursor`.
     public var cursor: String?
+    /// The member the list is for: meetups hosted by someone they blocked, or who blocked
+    /// them, are left out. Nil lists every meetup (the command line, a viewer without blocks).
+    public var viewerID: Int64? = nil
 
     public init(scope: Scope = .upcoming, placeName: String? = nil, hostID: Int64? = nil,
                 includeCancelled: Bool = true, limit: Int = 20, cursor: String? = nil) {

@@ -93,8 +93,11 @@ enum MeetupRepository {
     static func list(_ query: MeetupQuery, now: Date, after cursor: Cursor?, limit: Int, in db: Database) throws -> [Meetup] {
         let filters = """
             (?1 IS NULL OR m.place_name = ?1) AND (?2 IS NULL OR m.host_id = ?2) AND (?3 = 1 OR m.status <> 'cancelled')
+            AND m.hidden_at IS NULL AND (?8 IS NULL OR NOT EXISTS (
+                SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ?8 AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?8)))
             """
         let common: [any DatabaseValueConvertible] = [query.placeName, query.hostID, query.includeCancelled]
+        let viewer: [any DatabaseValueConvertible] = [query.viewerID]
         let key = cursor?.key
         let id = cursor?.id
         switch query.scope {
@@ -103,19 +106,19 @@ enum MeetupRepository {
                 SELECT \(columns) FROM meetups m
                 WHERE \(filters) AND m.ends_at > ?4 AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
                 ORDER BY m.starts_at, m.id LIMIT ?7
-                """, common + [now, key, id, limit], decode)
+                """, common + [now, key, id, limit] + viewer, decode)
         case .past:
             return try db.query("""
                 SELECT \(columns) FROM meetups m
                 WHERE \(filters) AND m.ends_at <= ?4 AND (?5 IS NULL OR (m.starts_at, m.id) < (?5, ?6))
                 ORDER BY m.starts_at DESC, m.id DESC LIMIT ?7
-                """, common + [now, key, id, limit], decode)
+                """, common + [now, key, id, limit] + viewer, decode)
         case .all:
             return try db.query("""
                 SELECT \(columns) FROM meetups m
                 WHERE \(filters) AND ?4 IS NOT NULL AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
                 ORDER BY m.starts_at, m.id LIMIT ?7
-                """, common + [now, key, id, limit], decode)
+                """, common + [now, key, id, limit] + viewer, decode)
         }
     }
 }

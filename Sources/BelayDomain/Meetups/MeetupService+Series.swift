@@ -23,7 +23,7 @@ extension MeetupService {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let first = try Self.validated(try placedAtItsGym(new), clubTimeZone: clubTimeZone)
+        let first = try screened(try placedAtItsGym(new))
         let now = clock.now()
         guard first.endsAt > now else {
             throw DomainError.invalid("ends_at", "A recurring meetup starts with one still to come; its first occurrence would end in the past")

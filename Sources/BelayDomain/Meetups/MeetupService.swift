@@ -20,9 +20,15 @@ public final class MeetupService: Sendable {
     let creators: MeetupCreators
     /// The club's zone, in which meetups are also shown (share cards, stickers, statistics).
     let clubTimeZone: TimeZone
+    /// The club's blocked words, checked in titles, descriptions and place names.
+    let screen: (any ContentScreen)?
+    /// No links in the descriptions of members too new to the club.
+    let links: LinkRule
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
-         creators: MeetupCreators, clubTimeZone: TimeZone) {
+         creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil, newMemberDays: Int = 0) {
+        self.screen = screen
+        self.links = LinkRule(newMemberDays: newMemberDays)
         self.creators = creators
         self.clubTimeZone = clubTimeZone
         self.pool = pool
@@ -74,7 +80,7 @@ public final class MeetupService: Sendable {
         guard actor.isAdmin || actor.userID == new.hostID else {
             throw DomainError(.notPermitted, "A host creates meetups they host themselves; ask an admin to create one for another host")
         }
-        let meetup = try Self.validated(try placedAtItsGym(new), clubTimeZone: clubTimeZone)
+        let meetup = try screened(try placedAtItsGym(new))
         let secret = Crypto.randomBytes(32)
         let now = clock.now()
         let ended = meetup.endsAt <= now
@@ -89,8 +95,9 @@ public final class MeetupService: Sendable {
         }
         let windowClosed = policy.window(start: meetup.startsAt, end: meetup.endsAt).closesAt <= now
         return DomainWrite(pool: pool,
-            body: { [events, membersMayHost = creators == .members] db in
+            body: { [events, links, membersMayHost = creators == .members] db in
                 try Self.requireHost(meetup.hostID, membersMayHost: membersMayHost, in: db)
+                try links.check(description: meetup.description, hostID: meetup.hostID, by: actor, now: now, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
                 try events.meetup(.meetupCreated, id: id, now: now, in: db)
@@ -142,7 +149,10 @@ public final class MeetupService: Sendable {
                     if changes.timeZone == nil { merged.timeZone = "" }
                     merged = try Self.placed(merged, at: try GymService.require(gymID, in: db))
                 }
-                merged = try Self.validated(merged, clubTimeZone: clubTimeZone)
+                merged = try screened(merged)
+                if merged.description != current.description {
+                    try links.check(description: merged.description, hostID: merged.hostID, by: actor, now: now, in: db)
+                }
                 if merged.hostID != current.hostID {
                     guard actor.isAdmin else { throw DomainError(.notPermitted, "Only an admin hands a meetup to another host") }
                     try Self.requireHost(merged.hostID, membersMayHost: creators == .members, in: db)
@@ -183,13 +193,20 @@ public final class MeetupService: Sendable {
                 guard current.status != .completed else {
                     throw DomainError(.meetupCompleted, "Meetup \(id) is completed and cannot be cancelled")
                 }
-                // Told before their attendances end with the meetup.
-                try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
-                try MeetupRepository.setStatus(.cancelled, id: id, at: now, in: db)
-                _ = try AttendanceRepository.cancelOpen(meetupID: id, at: now, in: db)
-                try events.meetup(.meetupCancelled, id: id, now: now, in: db)
+                try Self.cancelInTransaction(current, events: events, now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             })
+    }
+
+    /// Cancels a scheduled meetup inside the caller's transaction: those going and waiting are
+    /// told, their attendances end, and `meetup.cancelled` goes out. Also used when a
+    /// moderator suspends the meetup's host.
+    static func cancelInTransaction(_ current: Meetup, events: WebhookEmitter, now: Date, in db: Database) throws {
+        // Told before their attendances end with the meetup.
+        try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
+        try MeetupRepository.setStatus(.cancelled, id: current.id, at: now, in: db)
+        _ = try AttendanceRepository.cancelOpen(meetupID: current.id, at: now, in: db)
+        try events.meetup(.meetupCancelled, id: current.id, now: now, in: db)
     }
 
     /// Completes every scheduled meetup whose check-in window has closed (up to `limit`, the
@@ -465,6 +482,17 @@ public final class MeetupService: Sendable {
 
     /// `input` trimmed and checked.
     /// - Throws: `DomainError` (`invalid_input`) naming the first field that is wrong.
+    /// `input` validated, and its title, description and place screened against the club's
+    /// blocked words.
+    /// - Throws: `DomainError` `invalid_input` or `content_refused`, naming the field.
+    func screened(_ input: NewMeetup) throws -> NewMeetup {
+        let meetup = try Self.validated(input, clubTimeZone: clubTimeZone)
+        try screen?.check(meetup.title, field: "title", noun: "The title")
+        try screen?.check(meetup.description, field: "description", noun: "The description")
+        try screen?.check(meetup.placeName, field: "place_name", noun: "The place name")
+        return meetup
+    }
+
     static func validated(_ input: NewMeetup, clubTimeZone: TimeZone) throws -> NewMeetup {
         var meetup = input
         meetup.title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -19,9 +19,14 @@ public enum NoticeKind: String, Sendable, CaseIterable, Codable {
     case meetupCancelled = "meetup_cancelled"
     /// The member's sticker is ready to share.
     case rewardReady = "reward_ready"
+    /// The club's moderators acted on something the member reported.
+    case reportOutcome = "report_outcome"
+    /// The club's moderators warned the member, suspended them or hid what they wrote, naming
+    /// the rule and where to appeal: always sent, never switchable.
+    case moderation = "moderation"
     /// `belay push test`: always sent, never switchable.
     case test = "test"
 
     /// The kinds a member can switch, in the order the API lists them.
-    public static let switchable: [NoticeKind] = allCases.filter { $0 != .test }
+    public static let switchable: [NoticeKind] = allCases.filter { $0 != .test && $0 != .moderation }
 }

@@ -13,8 +13,16 @@ struct NoticeText: Sendable, Hashable {
         let timeZone: TimeZone
     }
 
+    /// What a moderation notice says: what was done, the rule (the moderator's reason), and
+    /// where to appeal.
+    struct ModerationFacts: Sendable {
+        let action: ModerationActionKind
+        let rule: String
+        let appealAddress: String?
+    }
+
     static func make(_ kind: NoticeKind, locale: MemberLocale, meetup: MeetupFacts?, offerEndsAt: Date? = nil,
-                     warningMinutes: Int = 0, holdName: String = "") -> NoticeText {
+                     warningMinutes: Int = 0, holdName: String = "", moderation: ModerationFacts? = nil) -> NoticeText {
         let title = meetup?.title ?? ""
         let place = meetup?.placeName ?? ""
         let zone = meetup?.timeZone ?? .gmt
@@ -50,9 +58,37 @@ struct NoticeText: Sendable, Hashable {
         case (.rewardReady, .en): return NoticeText(title: "Your sticker is ready", body: "\(holdName) from \(title): share it to your story")
         case (.rewardReady, .ko): return NoticeText(title: "스티커가 준비됐어요", body: "\(title)에서 받은 \(holdName): 스토리에 공유해 보세요")
         case (.rewardReady, .ja): return NoticeText(title: "ステッカーができました", body: "\(title)で獲得した\(holdName)：ストーリーでシェアしよう")
+        case (.reportOutcome, _), (.moderation, _):
+            return moderationText(kind, locale: locale, facts: moderation)
         case (.test, .en): return NoticeText(title: "Belay test notice", body: "Notifications reach this phone.")
         case (.test, .ko): return NoticeText(title: "Belay 테스트 알림", body: "이 기기로 알림이 전달돼요.")
         case (.test, .ja): return NoticeText(title: "Belay テスト通知", body: "このデバイスに通知が届きます。")
+        }
+    }
+
+    /// The words of a report's outcome (to its reporter) and of a moderator's notice (to the member).
+    private static func moderationText(_ kind: NoticeKind, locale: MemberLocale, facts: ModerationFacts?) -> NoticeText {
+        let action = facts?.action ?? .dismiss
+        if kind == .reportOutcome {
+            let acted = action != .dismiss
+            switch locale {
+            case .en: return NoticeText(title: "Thank you for your report", body: acted ? "The club's moderators acted on it." : "The club's moderators looked and found nothing against the club's rules.")
+            case .ko: return NoticeText(title: "신고해 주셔서 고마워요", body: acted ? "클럽 운영진이 조치했어요." : "클럽 운영진이 확인했지만 규칙 위반은 없었어요.")
+            case .ja: return NoticeText(title: "ご報告ありがとうございます", body: acted ? "クラブの運営が対応しました。" : "クラブの運営が確認しましたが、規約違反は見つかりませんでした。")
+            }
+        }
+        let rule = facts?.rule ?? ""
+        let appeal = facts?.appealAddress
+        switch locale {
+        case .en:
+            let what = action == .suspend ? "Your account is suspended" : action == .hide ? "The club's moderators hid what you wrote" : "A warning from the club's moderators"
+            return NoticeText(title: what, body: "\(rule) To appeal, \(appeal.map { "write to \($0)" } ?? "write to the club").")
+        case .ko:
+            let what = action == .suspend ? "계정이 정지됐어요" : action == .hide ? "클럽 운영진이 작성하신 내용을 숨겼어요" : "클럽 운영진의 경고"
+            return NoticeText(title: what, body: "\(rule) 이의가 있으면 \(appeal.map { "\($0)(으)로" } ?? "클럽에") 연락해 주세요.")
+        case .ja:
+            let what = action == .suspend ? "アカウントが停止されました" : action == .hide ? "クラブの運営が投稿を非表示にしました" : "クラブの運営からの警告"
+            return NoticeText(title: what, body: "\(rule) 異議がある場合は\(appeal ?? "クラブ")までご連絡ください。")
         }
     }
 

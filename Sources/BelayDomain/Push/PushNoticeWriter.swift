@@ -25,7 +25,7 @@ public struct PushNoticeWriter: Sendable {
         case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
         case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
         case .waitlistPromoted: ("promoted-a\(attendanceID)", meetup.startsAt)
-        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .test:
+        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test:
             preconditionFailure("\(kind.rawValue) is not a notice about an attendance")
         }
         let facts = Self.facts(meetup)
@@ -64,7 +64,7 @@ public struct PushNoticeWriter: Sendable {
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
         case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
         case .meetupChanged: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
-        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .test:
+        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test:
             preconditionFailure("\(kind.rawValue) is not a notice about a meetup")
         }
         let facts = Self.facts(meetup)
@@ -83,6 +83,29 @@ public struct PushNoticeWriter: Sendable {
                   now: now, in: db) { locale in
             (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: policy.holdNames.name(of: reward.hold, locale: locale.rawValue)),
              [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
+        }
+    }
+
+    /// Tells each reporter of the closed reports what the moderators did (never who else reported).
+    func reportOutcome(reportIDs: [Int64], action: ModerationActionKind, now: Date, in db: Database) throws {
+        for (reporterID, reportID) in try ReportRepository.reporters(of: reportIDs, in: db) {
+            try queue(.reportOutcome, to: .member(reporterID), collapseID: "report-\(reportID)", expiresAt: now.addingTimeInterval(7 * 86_400),
+                      now: now, in: db) { locale in
+                (NoticeText.make(.reportOutcome, locale: locale, meetup: nil, moderation: NoticeText.ModerationFacts(action: action, rule: "", appealAddress: nil)),
+                 [("report_id", .int(reportID))], "/reports", nil)
+            }
+        }
+    }
+
+    /// Tells a member that the moderators warned them, suspended them or hid what they wrote,
+    /// with the rule and where to appeal.
+    func moderation(memberID: Int64, actionID: Int64, action: ModerationActionKind, rule: String, appealAddress: String?, now: Date,
+                    in db: Database) throws {
+        try queue(.moderation, to: .member(memberID), collapseID: "moderation-\(actionID)", expiresAt: now.addingTimeInterval(7 * 86_400),
+                  now: now, in: db) { locale in
+            (NoticeText.make(.moderation, locale: locale, meetup: nil,
+                             moderation: NoticeText.ModerationFacts(action: action, rule: rule, appealAddress: appealAddress)),
+             [("action", .string(action.rawValue))], "/", nil)
         }
     }
 

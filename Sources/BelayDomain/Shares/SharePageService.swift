@@ -57,6 +57,15 @@ public final class SharePageService: Sendable {
         return try domainCall { try pool.write { try SharePageRepository.unpublish(rewardID: reward.id, at: now, in: $0) } }
     }
 
+    /// Whether the page named `slug` is withheld: a moderator hid it, or its member is
+    /// suspended (it answers 410 Gone).
+    /// - Throws: `DomainError` `storage_failure`.
+    public func isWithheld(slug: String) throws -> Bool {
+        guard Self.couldBeSlug(slug) else { return false }
+        let now = clock.now()
+        return try domainCall { try pool.read { try ModerationRepository.sharePageIsWithheld(slug: slug, now: now, in: $0) } }
+    }
+
     /// Whether `slug` named a page its member took down (it answers 410 Gone, like a revoked reward's).
     /// - Throws: `DomainError` `storage_failure`.
     public func wasUnpublished(slug: String) throws -> Bool {
@@ -75,9 +84,11 @@ public final class SharePageService: Sendable {
     /// - Throws: `DomainError` `storage_failure`.
     public func page(slug: String) throws -> SharePage? {
         guard Self.couldBeSlug(slug) else { return nil }
+        let now = clock.now()
         return try domainCall {
             try pool.read { db -> SharePage? in
-                guard let found = try SharePageRepository.find(slug: slug, in: db),
+                guard try !ModerationRepository.sharePageIsWithheld(slug: slug, now: now, in: db),
+                      let found = try SharePageRepository.find(slug: slug, in: db),
                       let reward = try RewardRepository.find(id: found.rewardID, in: db) else { return nil }
                 return SharePage(slug: slug, reward: reward, memberName: found.showsName ? found.memberName : nil)
             }

@@ -18,6 +18,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case gymNotFound = "gym_not_found"
     case problemNotFound = "problem_not_found"
     case tickNotFound = "tick_not_found"
+    /// No published share page has this slug (a report of one).
+    case sharePageNotFound = "share_page_not_found"
 
     // Input.
     case invalidInput = "invalid_input"
@@ -25,6 +27,8 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case handleTaken = "handle_taken"
     case emailTaken = "email_taken"
     case invalidCatalog = "invalid_catalog"
+    /// A title, description, name or handle holds a word the club does not allow (`field` names it).
+    case contentRefused = "content_refused"
 
     // Permissions.
     case notPermitted = "not_permitted"
@@ -48,6 +52,12 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case recentSignInRequired = "recent_sign_in_required"
     /// The caller's token was made by an admin, not by signing in, so it has no session.
     case notASession = "not_a_session"
+    /// A moderator suspended the account: signing in is refused until the suspension ends.
+    case accountSuspended = "account_suspended"
+
+    // Safety.
+    /// The member filed as many reports today as `moderation.reports_per_member_per_day` allows.
+    case reportLimit = "report_limit"
 
     // Meetups and attendance.
     case meetupCancelled = "meetup_cancelled"

@@ -23,10 +23,15 @@ public struct DomainSettings: Sendable {
     public var push: PushPolicy
     /// The story's climbing line and gym rankings.
     public var logbook = LogbookPolicy()
+    /// Reports, the automatic hide and the club's terms.
+    public var moderation: ModerationPolicy
+    /// The club's blocked words, checked in titles, descriptions, names and handles; nil: none.
+    public var contentScreen: (any ContentScreen)? = nil
 
     public init(checkIn: CheckInPolicy, rewards: RewardPolicy, renderJobs: RenderJobPolicy, clubTimeZone: TimeZone,
                 webhooks: WebhookPolicy, waitlist: WaitlistPolicy, accounts: AccountPolicy, meetupCreators: MeetupCreators,
-                maxShareEventsPerReward: Int, push: PushPolicy) {
+                maxShareEventsPerReward: Int, push: PushPolicy, moderation: ModerationPolicy = .standard) {
+        self.moderation = moderation
         self.checkIn = checkIn
         self.rewards = rewards
         self.renderJobs = renderJobs
@@ -49,5 +54,6 @@ public struct DomainSettings: Sendable {
         try waitlist.validate()
         try accounts.validate()
         try push.validate()
+        try moderation.validate()
     }
 }

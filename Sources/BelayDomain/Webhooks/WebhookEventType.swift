@@ -19,6 +19,12 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable {
     case tickCreated = "tick.created"
     /// A member deleted their account (or an admin deleted it); `data` is only `{"id": …}`.
     case userDeleted = "user.deleted"
+    /// A member reported something; `data` names the report, its subject and reason, never the reporter.
+    case reportCreated = "report.created"
+    /// A moderator hid content, or enough reports hid it automatically; `data` names the subject.
+    case contentHidden = "content.hidden"
+    /// A moderator suspended a member; `data` has the member's id and until when (null: for good).
+    case memberSuspended = "member.suspended"
     /// Sent only by `WebhookService.sendTest`, to the one endpoint asked for.
     case webhookTest = "webhook.test"
 

@@ -11,5 +11,7 @@ struct WebhookSubject: Sendable, Hashable {
 
     static func member(_ id: Int64) -> WebhookSubject { WebhookSubject(key: "member:\(id)") }
     static func meetup(_ id: Int64) -> WebhookSubject { WebhookSubject(key: "meetup:\(id)") }
+    /// A reported subject's reports and moderation (`report:meetup:12`), in the order they happened.
+    static func reported(_ type: ReportSubjectType, _ id: String) -> WebhookSubject { WebhookSubject(key: "report:\(type.rawValue):\(id)") }
     static func endpoint(_ id: Int64) -> WebhookSubject { WebhookSubject(key: "endpoint:\(id)") }
 }
