@@ -48,7 +48,7 @@ extension APIRoutes {
 
         routes.get("/v1/gyms/{id}/ranking") { _, context in
             let caller = try context.caller()
-            let ranking = try domain.logbook.ranking(gymID: try context.id())
+            let ranking = try domain.logbook.ranking(gymID: try context.id(), viewerID: caller.userID)
             var users: [Int64: User] = [:]
             for entry in ranking.entries { users[entry.userID] = try domain.users.user(id: entry.userID) }
             return .api(GymRankingBody(ranking: ranking, users: users, preferences: try domain.logbook.preferences(memberID: caller.userID)))

@@ -224,7 +224,7 @@ public final class LogbookService: Sendable {
         }
         let ticks = try domainCall {
             try pool.read { db -> [Tick] in
-                try Self.requireUser(memberID, in: db)
+                try Self.requireUser(memberID, viewerID: viewerID, in: db)
                 return try TickRepository.list(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID), filter: filter,
                                                after: after, limit: limit + 1, in: db)
             }
@@ -248,7 +248,7 @@ public final class LogbookService: Sendable {
         if let from, from > end { throw DomainError.invalid("from", "The period starts (\(from)) after it ends (\(end))") }
         return try domainCall {
             try pool.read { db in
-                try Self.requireUser(memberID, in: db)
+                try Self.requireUser(memberID, viewerID: viewerID, in: db)
                 let preferences = try TickRepository.preferences(userID: viewerID, in: db) ?? LogbookPreferences()
                 let facts = try TickRepository.facts(userID: memberID, visibilities: Self.visibilities(of: memberID, to: viewerID), to: end, in: db)
                 var summary = LogbookSummary.make(ticks: facts, from: from, to: end, preferences: preferences)
@@ -292,16 +292,18 @@ public final class LogbookService: Sendable {
         }
     }
 
-    /// The gym's ranking over the last `logbook.ranking_days` days (in the gym's zone).
+    /// The gym's ranking over the last `logbook.ranking_days` days (in the gym's zone), as
+    /// `viewerID` sees it: members they blocked or were blocked by are left out.
     /// - Throws: `DomainError.gymNotFound`.
-    public func ranking(gymID: Int64) throws -> GymRanking {
+    public func ranking(gymID: Int64, viewerID: Int64? = nil) throws -> GymRanking {
         let now = clock.now()
         return try domainCall {
             try pool.read { db in
                 let gym = try GymService.require(gymID, in: db)
                 let today = CalendarDay(now, in: TimeZone(identifier: gym.timeZone) ?? clubTimeZone)
                 let from = today.adding(days: -(policy.rankingDays - 1)).description
-                let sends = try TickRepository.rankedSends(gymID: gymID, from: from, in: db)
+                let blocked = try viewerID.map { try SafetyRepository.blockedEitherWay(userID: $0, in: db) } ?? []
+                let sends = try TickRepository.rankedSends(gymID: gymID, from: from, in: db).filter { !blocked.contains($0.userID) }
                 return GymRanking.make(gymID: gymID, sends: sends, best: policy.rankingBest, from: from)
             }
         }
@@ -316,7 +318,8 @@ public final class LogbookService: Sendable {
                     throw DomainError(.meetupNotFound, "No meetup has id \(meetupID)")
                 }
                 let all = try TickRepository.list(meetupID: meetupID, visibilities: TickVisibility.allCases, in: db)
-                return all.filter { $0.userID == viewerID || $0.visibility != .private }
+                let blocked = try SafetyRepository.blockedEitherWay(userID: viewerID, in: db)
+                return all.filter { ($0.userID == viewerID || $0.visibility != .private) && !blocked.contains($0.userID) }
             }
         }
     }
@@ -344,8 +347,12 @@ public final class LogbookService: Sendable {
         memberID == viewerID ? TickVisibility.allCases : [.public, .members]
     }
 
-    private static func requireUser(_ id: Int64, in db: Database) throws {
-        guard try UserRepository.find(id: id, in: db) != nil else { throw DomainError(.userNotFound, "No member has id \(id)") }
+    /// - Throws: `DomainError.userNotFound` for a member who is not there, or who blocked the
+    ///   viewer or was blocked by them (answered as one who is not there).
+    private static func requireUser(_ id: Int64, viewerID: Int64, in db: Database) throws {
+        guard try UserRepository.find(id: id, in: db) != nil, try !SafetyRepository.blocked(between: id, and: viewerID, in: db) else {
+            throw DomainError(.userNotFound, "No member has id \(id)")
+        }
     }
 
     private static func requireOwn(_ tickID: Int64, memberID: Int64, in db: Database) throws -> Tick {

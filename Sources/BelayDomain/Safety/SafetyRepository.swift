@@ -14,6 +14,22 @@ enum SafetyRepository {
             """, [memberID, hostID]) { _ in true } ?? false
     }
 
+    /// Whether either member blocked the other.
+    static func blocked(between first: Int64, and second: Int64, in db: Database) throws -> Bool {
+        guard first != second else { return false }
+        return try db.queryOne("""
+            SELECT 1 AS found FROM member_blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1) LIMIT 1
+            """, [first, second]) { _ in true } ?? false
+    }
+
+    /// The members `userID` blocked or was blocked by.
+    static func blockedEitherWay(userID: Int64, in db: Database) throws -> Set<Int64> {
+        Set(try db.query("""
+            SELECT blocked_id AS other FROM member_blocks WHERE blocker_id = ?1
+            UNION SELECT blocker_id AS other FROM member_blocks WHERE blocked_id = ?1
+            """, [userID]) { try $0.get("other", as: Int64.self) })
+    }
+
     /// Whether the member has blocked anyone or been blocked by anyone (lists for them then
     /// leave meetups out).
     static func hasBlocks(userID: Int64, in db: Database) throws -> Bool {
