@@ -321,6 +321,44 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var fcm: FCM
     }
 
+    /// `images`: where reward images are kept and how they are served.
+    public struct Images: Sendable, Equatable {
+        /// Which store holds reward images.
+        public enum Store: String, Sendable, Equatable, CaseIterable {
+            /// Files under `data_directory` (a shared mount for several nodes).
+            case directory
+            /// A bucket of an S3-compatible object store.
+            case s3
+        }
+
+        /// `images.s3`: the bucket.
+        public struct S3: Sendable, Equatable {
+            /// `scheme://host[:port]`; empty for AWS S3 in `region`.
+            public var endpoint: String
+            public var bucket: String
+            public var region: String
+            /// Put before every key (empty, or ending in `/`).
+            public var prefix: String
+            /// Empty: `AWS_ACCESS_KEY_ID`.
+            public var accessKeyID: String
+            /// A file holding the secret key; empty: `AWS_SECRET_ACCESS_KEY`.
+            public var secretAccessKeyFile: String
+            /// The bucket in the path (MinIO, Ceph) rather than the host name.
+            public var pathStyle: Bool
+            /// How long a presigned image URL works.
+            public var presignSeconds: Int
+            /// Images are read from the bucket and sent by Belay rather than redirected to.
+            public var proxy: Bool
+            public var timeoutSeconds: Int
+            public var maxAttempts: Int
+        }
+
+        public var store: Store
+        /// With `s3`: image requests are redirected here followed by the object's key; empty: a presigned URL.
+        public var publicBaseURL: String
+        public var s3: S3
+    }
+
     /// `rate_limits`: how much one caller may ask of the server.
     public struct RateLimits: Sendable, Equatable {
         /// Requests to `/v1/auth/*` per minute from one client address.
@@ -404,6 +442,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var mail: Mail
     public var rateLimits: RateLimits
     public var push: Push
+    public var images: Images
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?
