@@ -191,6 +191,12 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let metricsRegistry = MetricsRegistry()
     let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
                                                  log: { line in logger.warning(line) })
+    // A bucket that refuses the key or does not exist stops the start, naming the setting;
+    // one that does not answer yet only delays renders, which wait for it.
+    let imageStorage = try ImageStorage(configuration: configuration, registry: metricsRegistry)
+    if let complaint = try imageStorage.checkAccess() {
+        logger.warning("the image store does not answer yet; renders wait for it: \(complaint)")
+    }
     let pipeline: PipelineComponents
     do {
         let rendering = RenderSettings(configuration: configuration)
@@ -198,7 +204,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         // A stored sticker queues its "ready" notice: the push worker sends it at once.
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),
-                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() })
+                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() },
+                                          imageStore: imageStorage.store)
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
@@ -222,10 +229,15 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
-        readiness: { readiness(of: database) },
+        readiness: {
+            var report = readiness(of: database)
+            // Said, not failed: check-ins work while the bucket is down, and renders wait for it.
+            if let images = imageStorage.readiness() { report.checks.append(("image_store", images)) }
+            return report
+        },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
         notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
-        assetsDirectory: configuration.assetsDirectory)
+        assetsDirectory: configuration.assetsDirectory, remoteImages: imageStorage.serving())
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
     let router = Router(context: APIContext.self, logger: httpLogger)

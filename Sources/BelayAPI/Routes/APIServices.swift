@@ -77,6 +77,8 @@ public struct APIServices: Sendable {
     public let calendar: CalendarSettings
     /// Where hold artwork is read from (`assets_directory`); nil when this server serves none.
     public let assetsDirectory: String?
+    /// How reward images in a bucket are served; nil when they are files under the data directory.
+    public let remoteImages: RemoteImageServing?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
@@ -85,7 +87,8 @@ public struct APIServices: Sendable {
                 readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
                 notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings,
-                assetsDirectory: String? = nil) {
+                assetsDirectory: String? = nil, remoteImages: RemoteImageServing? = nil) {
+        self.remoteImages = remoteImages
         self.shareCards = shareCards
         self.badges = badges
         self.sharePageSettings = sharePageSettings

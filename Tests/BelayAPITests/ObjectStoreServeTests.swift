@@ -1,0 +1,129 @@
+import BelayCore
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// `belay serve` with `images.store = s3` against an S3 server on loopback started by the
+/// tests (moto, signatures checked): renders land in the bucket with their type, cache policy
+/// and checksum, image requests redirect to a presigned URL a plain client can fetch (or are
+/// sent through), ETags and 304 stay, and a bad key or bucket stops the start naming the setting.
+@Suite(.serialized) struct ObjectStoreServeTests {
+    private static let started = Result { try S3ServerProcess() }
+
+    /// A served club whose images go to a fresh prefix of the loopback bucket.
+    static func club(prefix: String, secret: String? = nil, bucket: String? = nil, s3: [String: Any] = [:],
+                     images: [String: Any] = [:]) throws -> ClubWorkspace {
+        let store = try started.get()
+        let workspace = try ClubWorkspace.served()
+        let secretFile = workspace.directory.file("s3-secret")
+        try (secret ?? store.secretAccessKey).write(toFile: secretFile, atomically: true, encoding: .utf8)
+        let settings: [String: Any] = [
+            "endpoint": store.endpoint, "bucket": bucket ?? store.bucket, "region": store.region, "prefix": prefix,
+            "access_key_id": store.accessKeyID, "secret_access_key_file": secretFile, "path_style": 1,
+        ]
+        let section: [String: Any] = ["store": "s3", "s3": settings.merging(s3) { $1 }]
+        try workspace.rewriteConfig(adding: ["images": section.merging(images) { $1 }])
+        return workspace
+    }
+
+    @Test func rendersLandInTheBucketAndImageRequestsRedirectToAWorkingPresignedURL() throws {
+        let store = try Self.started.get()
+        let prefix = "club-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: prefix)
+        let server = try workspace.serve()
+        defer { _ = server.terminate() }
+        let (ana, _, reward) = try workspace.renderedReward(on: server, place: "Seoul Forest")
+        let rewardID = try #require(reward["id"]?.intValue)
+        let stickerHash = try #require(reward["images"]?["sticker"]?["hash"]?.stringValue)
+        let path = "/v1/rewards/\(rewardID)/sticker/\(stickerHash).png"
+
+        let redirect = try server.call("GET", path, token: ana.token)
+        #expect(redirect.status == 302)
+        #expect(redirect.header("ETag") == "\"\(stickerHash)\"")
+        let location = try #require(redirect.header("Location"))
+        #expect(location.hasPrefix("\(store.endpoint)/\(store.bucket)/\(prefix)images/\(stickerHash.prefix(2))/\(stickerHash).png?"))
+        #expect(location.contains("X-Amz-Signature="))
+        let fetched = try S3ServerProcess.fetch(location)
+        #expect(fetched.status == 200)
+        #expect(fetched.contentType == "image/png")
+        let file = workspace.directory.file("sticker.png")
+        try Data(fetched.body).write(to: URL(fileURLWithPath: file))
+        let size = try #require(PNGFile.dimensions(atPath: file), "the bucket's sticker is not a complete PNG")
+        #expect(size.width == 720 && size.height == 960)
+        #expect(Crypto.hex(Crypto.sha256(fetched.body)) != "")
+
+        let unchanged = try server.call("GET", path, token: ana.token, headers: [("If-None-Match", "\"\(stickerHash)\"")])
+        #expect(unchanged.status == 304)
+
+        // boto3 finds every object Belay wrote, whole, typed and cacheable for ever; none on this node's disk.
+        let objects = try #require(try server.poll(timeout: 60) { () -> [S3ServerProcess.ObjectReadBack]? in
+            let objects = try store.readBack(prefix: prefix)
+            return objects.count >= 2 ? objects : nil
+        }, "the story did not reach the bucket")
+        #expect(objects.contains { $0.key == "\(prefix)images/\(stickerHash.prefix(2))/\(stickerHash).png" && $0.sha256 == Crypto.hex(Crypto.sha256(fetched.body)) })
+        for object in objects {
+            #expect(object.cacheControl == "public, max-age=31536000, immutable", "\(object.key)")
+            #expect(object.contentType == "image/png", "\(object.key)")
+            #expect(object.size > 0)
+        }
+        let localImages = workspace.directory.file("data/images")
+        let files = (FileManager.default.enumerator(atPath: localImages)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".png") }
+        #expect(files.isEmpty, "images were written to the data directory too: \(files)")
+
+        let ready = try server.call("GET", "/readyz")
+        #expect(ready.status == 200)
+        #expect(ready.response.text.contains("image_store"))
+    }
+
+    @Test func withProxyTheImageIsSentThroughAndAPublicBaseURLIsRedirectedTo() throws {
+        let prefix = "proxy-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: prefix, s3: ["proxy": 1])
+        let server = try workspace.serve()
+        defer { _ = server.terminate() }
+        let (ana, _, reward) = try workspace.renderedReward(on: server, place: "Bukhansan")
+        let rewardID = try #require(reward["id"]?.intValue)
+        let stickerHash = try #require(reward["images"]?["sticker"]?["hash"]?.stringValue)
+        let sent = try server.call("GET", "/v1/rewards/\(rewardID)/sticker/\(stickerHash).png", token: ana.token)
+        #expect(sent.status == 200)
+        #expect(sent.header("Content-Type") == "image/png")
+        #expect(sent.header("Cache-Control") == "private, max-age=31536000, immutable")
+        #expect(Crypto.hex(Crypto.sha256(sent.response.body)).count == 64)
+        let stored = try Self.started.get().readBack(prefix: prefix)
+        #expect(stored.contains { $0.sha256 == Crypto.hex(Crypto.sha256(sent.response.body)) })
+        _ = server.terminate()
+
+        try workspace.rewriteConfig(adding: ["images": ["public_base_url": "https://cdn.club.example/"]])
+        let again = try workspace.serve()
+        defer { _ = again.terminate() }
+        let redirect = try again.call("GET", "/v1/rewards/\(rewardID)/sticker/\(stickerHash).png", token: ana.token)
+        #expect(redirect.status == 302)
+        #expect(redirect.header("Location") == "https://cdn.club.example/\(prefix)images/\(stickerHash.prefix(2))/\(stickerHash).png")
+    }
+
+    @Test func aWrongSecretStopsTheStartNamingTheSetting() throws {
+        let workspace = try Self.club(prefix: "x/", secret: "not-the-secret")
+        let result = try workspace.run("serve", "--config", workspace.configPath)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("images.s3.secret_access_key_file"), "\(result.standardError)")
+    }
+
+    @Test func aMissingBucketStopsTheStartNamingTheSetting() throws {
+        let workspace = try Self.club(prefix: "x/", bucket: "no-such-bucket")
+        let result = try workspace.run("serve", "--config", workspace.configPath)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("images.s3.bucket"), "\(result.standardError)")
+        #expect(result.standardError.contains("NoSuchBucket"), "\(result.standardError)")
+    }
+}
+
+extension ClubWorkspace {
+    /// Merges `sections` into config.json, section by section one level deep.
+    func rewriteConfig(adding sections: [String: [String: Any]]) throws {
+        let url = URL(fileURLWithPath: configPath)
+        var file = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        for (name, members) in sections {
+            file[name] = (file[name] as? [String: Any] ?? [:]).merging(members) { $1 }
+        }
+        try JSONSerialization.data(withJSONObject: file, options: [.prettyPrinted, .sortedKeys]).write(to: url)
+    }
+}
