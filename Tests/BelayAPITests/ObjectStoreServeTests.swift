@@ -100,6 +100,27 @@ import Testing
         #expect(redirect.header("Location") == "https://cdn.club.example/\(prefix)images/\(stickerHash.prefix(2))/\(stickerHash).png")
     }
 
+    @Test func aBucketThatIsDownMakesRendersWaitNotFailAndReadyzSaysSo() throws {
+        let store = try Self.started.get()
+        let proxy = try S3FaultProxyProcess(upstreamPort: store.port)
+        let prefix = "outage-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: prefix, s3: ["endpoint": proxy.endpoint, "max_attempts": 2])
+        let server = try workspace.serve()
+        defer { _ = server.terminate() }
+        try proxy.plan(.slowdown, count: -1)
+        let ready = try server.call("GET", "/readyz")
+        #expect(ready.response.text.contains("image_store"))
+        #expect(ready.response.text.contains("unreachable"), "\(ready.response.text)")
+        // The store comes back a few seconds after the check-in; the render waits for it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 4) { try? proxy.clear() }
+        let (_, admin, reward) = try workspace.renderedReward(on: server, place: "Outage Gym")
+        #expect(reward["render_status"]?.stringValue == "ready")
+        #expect(try proxy.stats().injected > 0)
+        let metrics = try server.call("GET", "/metrics", token: admin.token).response.text
+        #expect(metrics.contains("belay_object_store_errors_total{code=\"503\"}"), "\(metrics.prefix(300))")
+        #expect(try store.readBack(prefix: prefix).count >= 1)
+    }
+
     @Test func aWrongSecretStopsTheStartNamingTheSetting() throws {
         let workspace = try Self.club(prefix: "x/", secret: "not-the-secret")
         let result = try workspace.run("serve", "--config", workspace.configPath)
