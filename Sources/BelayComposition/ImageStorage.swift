@@ -50,6 +50,21 @@ public struct ImageStorage: Sendable {
         }
     }
 
+    /// The bucket `images.s3.*` names, whatever `images.store` says (`belay images copy`).
+    /// - Throws: `ApplicationError` naming the setting that cannot work.
+    public static func bucketStore(_ configuration: BelayConfiguration,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) throws -> S3ImageStore {
+        guard !configuration.images.s3.bucket.isEmpty else {
+            throw ApplicationError(.invalidSetting(key: "images.s3.bucket", message: "no bucket is named; set images.s3.bucket (and the other images.s3 settings) first"))
+        }
+        let settings = try objectStoreSettings(configuration, environment: environment)
+        do {
+            return S3ImageStore(client: try S3Client(settings: settings), prefix: configuration.images.s3.prefix)
+        } catch let error as ObjectStoreError {
+            throw ApplicationError(.invalidSetting(key: settingKey(of: error), message: "\(error)"))
+        }
+    }
+
     /// The bucket's address and key pair from `images.s3.*` and the environment.
     /// - Throws: `ApplicationError` when the secret key file cannot be read or no key is given.
     public static func objectStoreSettings(_ configuration: BelayConfiguration,

@@ -67,6 +67,6 @@ public struct PipelineComponents: Sendable {
                                         rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         shareCards = ShareCardService(settings: settings, clubName: configuration.club.name,
                                       rendererFactory: { try BelayRewardRenderer(settings: rendering) })
-        garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
+        garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock, imageStore: imageStore)
     }
 }

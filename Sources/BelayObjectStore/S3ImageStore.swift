@@ -60,6 +60,38 @@ public struct S3ImageStore: RewardImageStore {
         }
     }
 
+    public func storedImages() throws -> [StoredRewardImage] {
+        let folder = prefix + RenderPipelineSettings.imagesFolder + "/"
+        var images: [StoredRewardImage] = []
+        var continuation: String?
+        do {
+            repeat {
+                let page = try client.list(prefix: folder, continuation: continuation)
+                for object in page.objects {
+                    let name = object.key.split(separator: "/").last.map(String.init) ?? ""
+                    guard let dot = name.firstIndex(of: "."), object.key == key(digest: String(name[..<dot]), fileExtension: String(name[name.index(after: dot)...])) else {
+                        continue
+                    }
+                    images.append(StoredRewardImage(digest: String(name[..<dot]), fileExtension: String(name[name.index(after: dot)...]),
+                                                    size: object.size, modified: object.lastModified))
+                }
+                continuation = page.continuation
+            } while continuation != nil
+        } catch let error as ObjectStoreError {
+            throw ImageStoreError.unavailable(location, operation: "list", detail: "\(error)")
+        }
+        return images
+    }
+
+    public func removeImage(digest: String, fileExtension: String) throws {
+        let key = key(digest: digest, fileExtension: fileExtension)
+        do {
+            try client.delete(key)
+        } catch let error as ObjectStoreError {
+            throw ImageStoreError.unavailable(location, operation: "delete \(key) from", detail: "\(error)")
+        }
+    }
+
     public func imageBytes(digest: String, fileExtension: String) throws -> [UInt8] {
         let key = key(digest: digest, fileExtension: fileExtension)
         do {

@@ -28,6 +28,33 @@ public protocol RewardImageStore: Sendable {
     /// The stored image's bytes.
     /// - Throws: `ImageStoreError` (`.missing` when it is not stored).
     func imageBytes(digest: String, fileExtension: String) throws -> [UInt8]
+
+    /// Every complete image stored, in name order (leftover temporary files are not images).
+    /// - Throws: `ImageStoreError` when the store cannot be listed.
+    func storedImages() throws -> [StoredRewardImage]
+
+    /// Removes one image (one already gone is no error).
+    /// - Throws: `ImageStoreError` when it cannot be removed.
+    func removeImage(digest: String, fileExtension: String) throws
+}
+
+/// One image a `RewardImageStore` lists.
+public struct StoredRewardImage: Sendable, Equatable {
+    public let digest: String
+    public let fileExtension: String
+    public let size: Int64
+    /// When it was last written (or, in a directory, touched); nil when the store does not say.
+    public let modified: Date?
+
+    public init(digest: String, fileExtension: String, size: Int64, modified: Date?) {
+        self.digest = digest
+        self.fileExtension = fileExtension
+        self.size = size
+        self.modified = modified
+    }
+
+    /// The path a reward row names it by: `images/<fan-out>/<digest>.<extension>`.
+    public var rowPath: String { "\(RenderPipelineSettings.imagesFolder)/\(digest.prefix(2))/\(digest).\(fileExtension)" }
 }
 
 extension ImageStore: RewardImageStore {
@@ -47,5 +74,27 @@ extension ImageStore: RewardImageStore {
 
     public func imageBytes(digest: String, fileExtension: String) throws -> [UInt8] {
         try read(digest: digest, fileExtension: fileExtension)
+    }
+
+    public func storedImages() throws -> [StoredRewardImage] {
+        let files: [StoredImageFile]
+        do {
+            files = try storedFiles()
+        } catch let error as ImageStoreError {
+            throw error
+        } catch {
+            throw ImageStoreError.fromErrno(EIO, path: root.path, operation: "list")
+        }
+        return files.compactMap { file in
+            guard let digest = file.digest, let dot = file.name.firstIndex(of: ".") else { return nil }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.url.path))?[.modificationDate] as? Date
+            return StoredRewardImage(digest: digest, fileExtension: String(file.name[file.name.index(after: dot)...]), size: file.size,
+                                     modified: modified)
+        }
+    }
+
+    public func removeImage(digest: String, fileExtension: String) throws {
+        let url = url(digest: digest, fileExtension: fileExtension)
+        try remove(StoredImageFile(url: url, name: url.lastPathComponent, size: 0))
     }
 }
