@@ -113,7 +113,8 @@ let package = Package(
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks",
-                               "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush", "BelayObjectStore"]),
+                               "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush", "BelayObjectStore",
+                               "CDeflate"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         // The commands: they reach the database engines (BelaySQLite, BelayPostgres) only through BelayComposition.

@@ -7,6 +7,9 @@ import Testing
 @Suite(.serialized) struct ImagesCommandTests {
     private static let started = Result { try S3ServerProcess() }
 
+    /// The loopback S3 server these suites share.
+    static func server() throws -> S3ServerProcess { try started.get() }
+
     /// A migrated club whose `images.s3` names a fresh prefix of the loopback bucket.
     static func club(prefix: String, store: String = "directory") throws -> ClubWorkspace {
         let s3 = try started.get()
@@ -87,5 +90,58 @@ import Testing
         #expect(old.status == 0, "\(old)")
         #expect(old.standardOutput.split(separator: "\n").count == 2, "\(old)")
         #expect(try Self.started.get().readBack(prefix: prefix).isEmpty)
+    }
+}
+
+/// `belay db backup s3://…`, `belay db backups list` and `belay db restore` against the
+/// loopback S3 server: the restored file opens, passes the integrity check and answers as the
+/// live database does.
+@Suite(.serialized) struct BucketBackupTests {
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "a SQLite club's backups"))
+    func aBackupInTheBucketIsListedAndRestoresToTheSameClub() throws {
+        let prefix = "backups-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try ImagesCommandTests.club(prefix: "unused/")
+        _ = try workspace.user("ana")
+        _ = try workspace.user("admin", role: "admin")
+        let s3 = try ImagesCommandTests.server()
+        let location = "s3://\(s3.bucket)/\(prefix)"
+
+        let backup = try workspace.run("db", "backup", location)
+        #expect(backup.status == 0, "\(backup)")
+        let written = backup.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(written.hasPrefix(location + "belay-") && written.hasSuffix(".sqlite3.gz"), "\(backup)")
+        let objects = try s3.readBack(prefix: prefix)
+        #expect(objects.count == 1)
+        #expect(objects.first?.contentType == "application/gzip")
+
+        let list = try workspace.run("db", "backups", "list", location)
+        #expect(list.status == 0, "\(list)")
+        let name = String(written.dropFirst(location.count))
+        #expect(list.standardOutput.hasPrefix(name + "\t"), "\(list)")
+
+        let restored = workspace.directory.file("restored.sqlite3")
+        let restore = try workspace.run("db", "restore", location + name, restored)
+        #expect(restore.status == 0, "\(restore)")
+        #expect(restore.standardError.contains("integrity and foreign keys ok"))
+
+        // The restored file is a whole club: `db check` passes and it lists the same members.
+        let live = try workspace.run("users", "list")
+        var onRestored = workspace.environment
+        onRestored["BELAY_DATABASE_PATH"] = restored
+        let check = try BelayProcess.run(["--config", workspace.configPath, "db", "check"], environment: onRestored, in: workspace.path)
+        #expect(check.status == 0, "\(check)")
+        #expect(check.standardOutput == "ok\n")
+        let same = try BelayProcess.run(["--config", workspace.configPath, "users", "list"], environment: onRestored, in: workspace.path)
+        #expect(same.standardOutput == live.standardOutput)
+        #expect(live.standardOutput.contains("ana"))
+
+        let again = try workspace.run("db", "restore", location + name, restored)
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("already exists"))
+        let missing = try workspace.run("db", "restore", location + "belay-nothing.sqlite3.gz", workspace.directory.file("x.sqlite3"))
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("there is no backup"), "\(missing)")
+        let bad = try workspace.run("db", "backups", "list", "s3://Bad_Bucket/")
+        #expect(bad.status == 64)
     }
 }
