@@ -41,12 +41,15 @@ public final class BelayApplication: Sendable {
     private let backfillMetrics: RenderMetrics
     /// On PostgreSQL, wakes this node's workers when another node queues their work.
     private let wakeListener: PostgresWakeListener?
+    /// A SQLite club's scheduled backups into a bucket, when `database.backup_every_hours` is set.
+    public let backups: DatabaseBackupScheduler?
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
          webhookWorker: WebhookDeliveryWorker, pushWorker: PushDeliveryWorker?, completion: MeetupCompletionScheduler,
-         backfillMetrics: RenderMetrics, logger: Logger, wakeListener: PostgresWakeListener?) {
+         backfillMetrics: RenderMetrics, logger: Logger, wakeListener: PostgresWakeListener?, backups: DatabaseBackupScheduler? = nil) {
         self.wakeListener = wakeListener
+        self.backups = backups
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -148,9 +151,11 @@ public final class BelayApplication: Sendable {
         pushWorker?.start()
         completion.start()
         wakeListener?.start()
+        backups?.start()
     }
 
     private func stopBackground() {
+        backups?.stop()
         wakeListener?.stop()
         scheduler.stop()
         retention.stop()
@@ -266,7 +271,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                            WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
                                            WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
                                            WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
-                                       ]))
+                                       ]),
+                                       backups: try DatabaseBackupScheduler.make(configuration: configuration, database: database,
+                                                                                 log: { line in logger.info(line) }))
     applicationBox.set(application)
     return application
 }

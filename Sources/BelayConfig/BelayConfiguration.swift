@@ -119,6 +119,12 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var writerConnections: Int
         /// The longest one statement may run on the server, in milliseconds (0: no limit).
         public var statementTimeoutMilliseconds: Int
+        /// `s3://bucket/prefix/` for `belay serve`'s scheduled backups of a SQLite club; empty: none.
+        public var backupURL: String
+        /// Hours between scheduled backups; 0: none.
+        public var backupEveryHours: Int
+        /// Scheduled backups kept; older ones are deleted.
+        public var backupKeep: Int
 
         /// True when the data is on a PostgreSQL server.
         public var isPostgreSQL: Bool { !url.isEmpty }

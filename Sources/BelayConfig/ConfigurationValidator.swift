@@ -158,7 +158,16 @@ struct ConfigurationValidator {
             url: serverURL,
             maxConnections: integer("database.max_connections"),
             writerConnections: integer("database.writer_connections"),
-            statementTimeoutMilliseconds: integer("database.statement_timeout_ms"))
+            statementTimeoutMilliseconds: integer("database.statement_timeout_ms"),
+            backupURL: string("database.backup_url"), backupEveryHours: integer("database.backup_every_hours"),
+            backupKeep: integer("database.backup_keep"))
+        if database.backupEveryHours > 0 {
+            if database.backupURL.isEmpty {
+                refuse("database.backup_url", "must name s3://bucket/prefix/ when database.backup_every_hours is set; or set database.backup_every_hours to 0")
+            } else if database.isPostgreSQL {
+                refuse("database.backup_every_hours", "backs up the SQLite file only; on PostgreSQL use the server's own tools (pg_dump, base backups), and set it to 0")
+            }
+        }
         let fonts = BelayConfiguration.Fonts(
             bold: string("fonts.bold"),
             regular: string("fonts.regular"),

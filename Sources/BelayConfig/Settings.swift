@@ -166,6 +166,14 @@ extension SettingDeclaration {
                  shown: \.database.writerConnections),
         .integer("database.statement_timeout_ms", 5000, .atLeast(0, "milliseconds", why: "0 sets no limit"),
                  "the longest one statement may run on PostgreSQL", shown: \.database.statementTimeoutMilliseconds),
+        .string("database.backup_url", "", .text { url in
+                    url.isEmpty || (url.hasPrefix("s3://") && url.count > 5) ? nil
+                        : "\(JSONOutput.quoted(url)) is not s3://bucket/prefix/, or \"\" for no scheduled backups"
+                }, "where `belay serve` sends a SQLite club's scheduled backups", shown: \.database.backupURL),
+        .integer("database.backup_every_hours", 0, .atLeast(0, "hours", why: "0 turns scheduled backups off"),
+                 "how often `belay serve` backs the SQLite database up into `database.backup_url`", shown: \.database.backupEveryHours),
+        .integer("database.backup_keep", 7, .atLeast(1, "backup"), "the newest backups kept there; older ones are deleted",
+                 shown: \.database.backupKeep),
         .path("assets_directory", "./Assets", .nonEmpty(what: "the directory of backgrounds and hold artworks, e.g. ./Assets"),
               "hold and background artwork with their catalogues", shown: \.assetsDirectory),
         .path("migrations_directory", "./Migrations", .nonEmpty(what: "the directory of NNNN_name.sql migrations, e.g. ./Migrations"),

@@ -1,5 +1,8 @@
+import BelayComposition
+import BelayConfig
 import BelayCore
 import BelayTestSupport
+import Synchronization
 import Foundation
 import Testing
 
@@ -119,6 +122,32 @@ import Testing
         let metrics = try server.call("GET", "/metrics", token: admin.token).response.text
         #expect(metrics.contains("belay_object_store_errors_total{code=\"503\"}"), "\(metrics.prefix(300))")
         #expect(try store.readBack(prefix: prefix).count >= 1)
+    }
+
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "a SQLite club's scheduled backups"))
+    func scheduledBackupsGoToTheBucketAndOnlyTheNewestAreKept() throws {
+        let store = try Self.started.get()
+        let prefix = "scheduled-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: "unused/")
+        try workspace.succeed("migrate")
+        _ = try workspace.user("ana")
+        let configuration = try BelayConfiguration.load(configFile: workspace.configPath, environment: [:], currentDirectory: workspace.path)
+        let database = try ClubDatabase(configuration: configuration)
+        let file = try #require(database.file)
+        let location = try #require(BackupLocation("s3://\(store.bucket)/\(prefix)"))
+        let backups = try DatabaseBackups(configuration: configuration, location: location, environment: [:])
+        let lines = Mutex<[String]>([])
+        let scheduler = DatabaseBackupScheduler(backups: backups, file: file, interval: 1.1, keep: 2,
+                                                log: { line in lines.withLock { $0.append(line) } })
+        scheduler.start()
+        let deadline = Date().addingTimeInterval(30)
+        while scheduler.made.load(ordering: .relaxed) < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        scheduler.stop()
+        #expect(scheduler.made.load(ordering: .relaxed) >= 3, "\(lines.withLock { $0 })")
+        let kept = try backups.list()
+        #expect(kept.count == 2, "\(kept.map(\.name))")
+        #expect(try store.readBack(prefix: prefix).count == 2)
+        #expect(lines.withLock { $0 }.contains { $0.contains("removed 1 older backup") })
     }
 
     @Test func aWrongSecretStopsTheStartNamingTheSetting() throws {
