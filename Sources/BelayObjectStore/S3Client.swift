@@ -67,6 +67,22 @@ public final class S3Client: Sendable {
                             operation: "upload", target: key), operation: "upload", target: key)
     }
 
+    /// Copies the object at `key` onto itself with the same type and cache policy, which makes
+    /// the store date it now (so `belay gc`'s grace period starts again).
+    public func refresh(_ key: String, contentType: String, cacheControl: String?) throws {
+        var headers = [("Content-Type", contentType), ("x-amz-copy-source", SigV4Signer.encode("/\(settings.bucket)/\(key)", keepSlash: true)),
+                       ("x-amz-metadata-directive", "REPLACE")]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        let answer = try expect(send("PUT", path: settings.path(of: key), headers: headers, body: .upload([]), operation: "refresh", target: key),
+                                operation: "refresh", target: key)
+        // A copy can fail after its 200 has been sent: the error is then in the body.
+        let text = String(decoding: answer.body, as: UTF8.self)
+        if text.contains("<Error>") {
+            throw ObjectStoreError(.refused(status: 500, code: S3XML.value("Code", in: text) ?? "", message: S3XML.value("Message", in: text) ?? ""),
+                                   operation: "refresh", target: key)
+        }
+    }
+
     /// The object at `key`, or nil when there is none.
     public func head(_ key: String) throws -> StoredObject? {
         let answer = try send("HEAD", path: settings.path(of: key), operation: "head", target: key)

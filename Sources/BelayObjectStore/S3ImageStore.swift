@@ -14,13 +14,20 @@ public struct S3ImageStore: RewardImageStore {
     public let client: S3Client
     /// Put before every key: empty, or ending in `/`.
     public let prefix: String
+    /// An image older than this that a render finds and reuses is copied onto itself first,
+    /// so `belay gc` (which spares objects younger than its grace period) cannot remove it in
+    /// the moment before a reward row points at it.
+    public let refreshAge: TimeInterval
+    private let now: @Sendable () -> Date
 
     /// What an uploaded image's `Cache-Control` says.
     public static let cacheControl = "public, max-age=31536000, immutable"
 
-    public init(client: S3Client, prefix: String) {
+    public init(client: S3Client, prefix: String, refreshAge: TimeInterval = 3600, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
+        self.refreshAge = refreshAge
+        self.now = now
     }
 
     public var location: String { "s3://\(client.settings.bucket)/\(prefix)\(RenderPipelineSettings.imagesFolder)/" }
@@ -43,7 +50,15 @@ public struct S3ImageStore: RewardImageStore {
     }
 
     public func holdsImage(digest: String, fileExtension: String) -> Bool {
-        containsImage(digest: digest, fileExtension: fileExtension)
+        let key = key(digest: digest, fileExtension: fileExtension)
+        guard let object = try? client.head(key), object.size > 0 else { return false }
+        if let modified = object.lastModified, now().timeIntervalSince(modified) > refreshAge {
+            // Not refreshed: the render uploads the image again, which dates it as well.
+            guard (try? client.refresh(key, contentType: Self.contentType(forExtension: fileExtension), cacheControl: Self.cacheControl)) != nil else {
+                return false
+            }
+        }
+        return true
     }
 
     public func containsImage(digest: String, fileExtension: String) -> Bool {

@@ -74,6 +74,27 @@ import Testing
         }
     }
 
+    @Test func anOldImageARenderReusesIsDatedAgainWithItsTypeAndCachePolicy() throws {
+        let prefix = LoopbackStore.freshPrefix()
+        let client = try LoopbackStore.client()
+        let digest = Self.digest("old story")
+        try S3ImageStore(client: client, prefix: prefix).storeImage(Array("story".utf8), digest: digest, fileExtension: "jpg")
+        let store = S3ImageStore(client: client, prefix: prefix)
+        let key = store.key(digest: digest, fileExtension: "jpg")
+        let before = try #require(try client.head(key)?.lastModified)
+        Thread.sleep(forTimeInterval: 1.1)
+        #expect(store.holdsImage(digest: digest, fileExtension: "jpg"))
+        #expect(try client.head(key)?.lastModified == before, "a recent image is reused as it is")
+        let later = S3ImageStore(client: client, prefix: prefix, now: { Date().addingTimeInterval(7200) })
+        #expect(later.holdsImage(digest: digest, fileExtension: "jpg"))
+        let after = try #require(try client.head(key))
+        #expect(try #require(after.lastModified) > before)
+        #expect(after.contentType == "image/jpeg")
+        let readBack = try LoopbackStore.server().readBack(prefix: prefix)
+        #expect(readBack.first?.cacheControl == "public, max-age=31536000, immutable")
+        #expect(try client.get(key) == Array("story".utf8))
+    }
+
     @Test func aBucketThatDoesNotAnswerMakesTheWriteTransient() throws {
         let closed = try FreePort.next()
         let client = try S3Client(settings: try LoopbackStore.settings(maxAttempts: 2, endpoint: "http://127.0.0.1:\(closed)"))
