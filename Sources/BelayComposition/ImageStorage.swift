@@ -26,28 +26,27 @@ public struct ImageStorage: Sendable {
     public init(configuration: BelayConfiguration, registry: MetricsRegistry?,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let images = configuration.images
+        var bucket: S3ImageStore?
+        var probe: S3Client?
+        if images.store == .s3 {
+            let settings = try Self.objectStoreSettings(configuration, environment: environment)
+            do {
+                let client = try S3Client(settings: settings, metrics: ObjectStoreMetrics(registry: registry))
+                var brief = settings
+                brief.maxAttempts = 1
+                brief.timeoutSeconds = min(settings.timeoutSeconds, 3)
+                probe = try S3Client(settings: brief)
+                bucket = S3ImageStore(client: client, prefix: images.s3.prefix)
+            } catch let error as ObjectStoreError {
+                throw ApplicationError(.invalidSetting(key: Self.settingKey(of: error), message: "\(error)"))
+            }
+        }
+        self.bucket = bucket
+        self.probe = probe
+        store = bucket ?? ImageStore(root: RenderPipelineSettings(configuration: configuration).imagesDirectory)
         publicBaseURL = images.publicBaseURL
         presignSeconds = images.s3.presignSeconds
         proxy = images.s3.proxy
-        guard images.store == .s3 else {
-            store = ImageStore(root: RenderPipelineSettings(configuration: configuration).imagesDirectory)
-            bucket = nil
-            probe = nil
-            return
-        }
-        let settings = try Self.objectStoreSettings(configuration, environment: environment)
-        do {
-            let client = try S3Client(settings: settings, metrics: ObjectStoreMetrics(registry: registry))
-            var brief = settings
-            brief.maxAttempts = 1
-            brief.timeoutSeconds = min(settings.timeoutSeconds, 3)
-            probe = try S3Client(settings: brief)
-            let bucket = S3ImageStore(client: client, prefix: images.s3.prefix)
-            self.bucket = bucket
-            store = bucket
-        } catch let error as ObjectStoreError {
-            throw ApplicationError(.invalidSetting(key: Self.settingKey(of: error), message: "\(error)"))
-        }
     }
 
     /// The bucket `images.s3.*` names, whatever `images.store` says (`belay images copy`).

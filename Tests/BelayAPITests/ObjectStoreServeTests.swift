@@ -124,6 +124,63 @@ import Testing
         #expect(try store.readBack(prefix: prefix).count >= 1)
     }
 
+    @Test func checkInsThroughResetsSlowDownsAndAnOutageAllEndWithTheirImagesInTheBucket() throws {
+        let store = try Self.started.get()
+        let proxy = try S3FaultProxyProcess(upstreamPort: store.port)
+        let prefix = "burst-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: prefix, s3: ["endpoint": proxy.endpoint, "max_attempts": 3])
+        let server = try workspace.serve()
+        defer { _ = server.terminate() }
+        let members = 30
+        let admin = try workspace.user("admin", role: "admin")
+        _ = try workspace.user("host1", role: "host")
+        let tokensFile = workspace.directory.file("tokens.txt")
+        try workspace.cli(["dev", "seed-bench", "--members", String(members), "--capacity", String(members), "--upcoming", "0",
+                           "--tokens", tokensFile])
+        let tokens = try String(contentsOfFile: tokensFile, encoding: .utf8).split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        let now = Date()
+        let meetup = try workspace.cli(["meetups", "create", "--title", "Burst", "--place", "Seoul Forest",
+                                        "--starts", RFC3339.string(from: now.addingTimeInterval(-60), utcOffsetSeconds: 0),
+                                        "--ends", RFC3339.string(from: now.addingTimeInterval(3_600), utcOffsetSeconds: 0),
+                                        "--capacity", String(members), "--host", "host1"])
+        let meetupID = try #require(meetup["id"]?.intValue)
+        for token in tokens { #expect(try server.call("POST", "/v1/meetups/\(meetupID)/join", token: token).status == 201) }
+        let code = try #require(try server.call("GET", "/v1/meetups/\(meetupID)/check-in-code", token: admin.token)["code"]?.stringValue)
+
+        // Resets first, then SlowDown for every request for a while, then the store is back.
+        try proxy.plan(.reset, count: 6)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { try? proxy.plan(.slowdown, count: -1) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 8) { try? proxy.clear() }
+        let answers = Mutex<[(status: Int, reward: Int64?)]>([])
+        DispatchQueue.concurrentPerform(iterations: tokens.count) { index in
+            let answer = try? server.call("POST", "/v1/meetups/\(meetupID)/check-in", token: tokens[index], json: #"{"code": "\#(code)"}"#)
+            answers.withLock { $0.append((answer?.status ?? 0, answer?["reward"]?["id"]?.intValue)) }
+        }
+        let checkedIn = answers.withLock { $0 }
+        #expect(checkedIn.allSatisfy { $0.status == 201 }, "\(checkedIn.map(\.status))")
+        let rewardIDs = checkedIn.compactMap(\.reward)
+        #expect(rewardIDs.count == members)
+
+        var keys: Set<String> = []
+        for (index, rewardID) in rewardIDs.enumerated() {
+            let token = tokens[checkedIn.firstIndex { $0.reward == rewardID } ?? index]
+            let reward = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
+                let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: token)
+                #expect(reward["render_status"]?.stringValue != "failed", "reward \(rewardID) failed: \(reward.response.text)")
+                return reward["render_status"]?.stringValue == "ready" && reward["images"]?["story"] != .null ? reward.json : nil
+            }, "reward \(rewardID) was not rendered")
+            for image in ["sticker", "story"] {
+                let hash = try #require(reward["images"]?[image]?["hash"]?.stringValue)
+                keys.insert("\(prefix)images/\(hash.prefix(2))/\(hash).png")
+            }
+        }
+        #expect(try proxy.stats().injected > 6)
+        let stored = try store.readBack(prefix: prefix)
+        #expect(Set(stored.map(\.key)).isSuperset(of: keys), "missing: \(keys.subtracting(stored.map(\.key)))")
+        #expect(stored.count == Set(stored.map(\.key)).count)
+        #expect(stored.allSatisfy { $0.size > 0 && $0.contentType == "image/png" })
+    }
+
     @Test(.enabled(if: !TestDatabase.isPostgreSQL, "a SQLite club's scheduled backups"))
     func scheduledBackupsGoToTheBucketAndOnlyTheNewestAreKept() throws {
         let store = try Self.started.get()
