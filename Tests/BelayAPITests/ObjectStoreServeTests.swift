@@ -151,24 +151,26 @@ import Testing
         try proxy.plan(.reset, count: 6)
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { try? proxy.plan(.slowdown, count: -1) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 8) { try? proxy.clear() }
-        let answers = Mutex<[(status: Int, reward: Int64?)]>([])
+        let answers = Mutex<[(status: Int, reward: Int64?, member: Int)]>([])
         DispatchQueue.concurrentPerform(iterations: tokens.count) { index in
             let answer = try? server.call("POST", "/v1/meetups/\(meetupID)/check-in", token: tokens[index], json: #"{"code": "\#(code)"}"#)
-            answers.withLock { $0.append((answer?.status ?? 0, answer?["reward"]?["id"]?.intValue)) }
+            answers.withLock { $0.append((answer?.status ?? 0, answer?["reward"]?["id"]?.intValue, index)) }
         }
         let checkedIn = answers.withLock { $0 }
         #expect(checkedIn.allSatisfy { $0.status == 201 }, "\(checkedIn.map(\.status))")
-        let rewardIDs = checkedIn.compactMap(\.reward)
-        #expect(rewardIDs.count == members)
+        #expect(checkedIn.compactMap(\.reward).count == members)
 
         var keys: Set<String> = []
-        for (index, rewardID) in rewardIDs.enumerated() {
-            let token = tokens[checkedIn.firstIndex { $0.reward == rewardID } ?? index]
+        for answer in checkedIn {
+            guard let rewardID = answer.reward else { continue }
+            let token = tokens[answer.member]
+            var last = ""
             let reward = try #require(try server.poll(timeout: 120) { () -> JSONValue? in
                 let reward = try server.call("GET", "/v1/rewards/\(rewardID)", token: token)
+                last = reward.response.text
                 #expect(reward["render_status"]?.stringValue != "failed", "reward \(rewardID) failed: \(reward.response.text)")
                 return reward["render_status"]?.stringValue == "ready" && reward["images"]?["story"] != .null ? reward.json : nil
-            }, "reward \(rewardID) was not rendered")
+            }, "reward \(rewardID) was not rendered: \(last)\n\(server.standardError.suffix(20).joined(separator: "\n"))")
             for image in ["sticker", "story"] {
                 let hash = try #require(reward["images"]?[image]?["hash"]?.stringValue)
                 keys.insert("\(prefix)images/\(hash.prefix(2))/\(hash).png")
