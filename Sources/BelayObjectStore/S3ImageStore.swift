@@ -66,6 +66,15 @@ public struct S3ImageStore: RewardImageStore {
         return object.size > 0
     }
 
+    public func isMissingImage(digest: String, fileExtension: String) -> Bool {
+        do {
+            guard let object = try client.head(key(digest: digest, fileExtension: fileExtension)) else { return true }
+            return object.size == 0
+        } catch {
+            return false
+        }
+    }
+
     public func storeImage(_ bytes: [UInt8], digest: String, fileExtension: String) throws {
         let key = key(digest: digest, fileExtension: fileExtension)
         do {

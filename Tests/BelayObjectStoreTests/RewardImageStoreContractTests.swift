@@ -33,7 +33,9 @@ import Testing
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         #expect(!store.containsImage(digest: digest, fileExtension: "png"))
         #expect(!store.holdsImage(digest: digest, fileExtension: "png"))
+        #expect(store.isMissingImage(digest: digest, fileExtension: "png"))
         try store.storeImage(bytes, digest: digest, fileExtension: "png")
+        #expect(!store.isMissingImage(digest: digest, fileExtension: "png"))
         #expect(store.containsImage(digest: digest, fileExtension: "png"))
         #expect(store.holdsImage(digest: digest, fileExtension: "png"))
         #expect(!store.containsImage(digest: digest, fileExtension: "jpg"))
@@ -102,5 +104,6 @@ import Testing
         let error = try #require(throws: ImageStoreError.self) { try store.storeImage([1], digest: Self.digest("x"), fileExtension: "png") }
         #expect(error.isTransient)
         #expect(!store.holdsImage(digest: Self.digest("x"), fileExtension: "png"))
+        #expect(!store.isMissingImage(digest: Self.digest("x"), fileExtension: "png"), "a store that cannot be asked does not say missing")
     }
 }

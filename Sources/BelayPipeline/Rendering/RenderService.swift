@@ -68,10 +68,11 @@ public final class RenderService: Sendable {
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))
     }
 
-    /// True when the image a reward row names is in the image store (and not empty).
+    /// True when the image a reward row names is in the image store (and not empty), or the
+    /// store cannot say (a bucket that is down): only an image known to be gone is rendered again.
     public func rowFileExists(_ path: String) -> Bool {
         guard let image = image(forRowPath: path) else { return false }
-        return images.containsImage(digest: image.digest, fileExtension: image.fileExtension)
+        return !images.isMissingImage(digest: image.digest, fileExtension: image.fileExtension)
     }
 
     /// What the sticker and story of a job show: artwork paths resolved against the assets

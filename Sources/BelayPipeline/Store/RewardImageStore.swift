@@ -17,8 +17,13 @@ public protocol RewardImageStore: Sendable {
     /// and that write reports the store's trouble.
     func holdsImage(digest: String, fileExtension: String) -> Bool
 
-    /// True when the image is stored (nothing else changes).
+    /// True when the image is stored (nothing else changes); false also when the store cannot
+    /// be asked.
     func containsImage(digest: String, fileExtension: String) -> Bool
+
+    /// True only when the store says the image is not there: a store that cannot be asked
+    /// (a bucket that is down) does not make the backfill render everything again.
+    func isMissingImage(digest: String, fileExtension: String) -> Bool
 
     /// Stores `bytes` as the image with this digest, whole or not at all.
     /// - Throws: `ImageStoreError` (transient when the store is full, read-only, down or busy:
@@ -55,6 +60,12 @@ public struct StoredRewardImage: Sendable, Equatable {
 
     /// The path a reward row names it by: `images/<fan-out>/<digest>.<extension>`.
     public var rowPath: String { "\(RenderPipelineSettings.imagesFolder)/\(digest.prefix(2))/\(digest).\(fileExtension)" }
+}
+
+extension RewardImageStore {
+    public func isMissingImage(digest: String, fileExtension: String) -> Bool {
+        !containsImage(digest: digest, fileExtension: fileExtension)
+    }
 }
 
 extension ImageStore: RewardImageStore {
