@@ -90,7 +90,7 @@ public struct ImageStorage: Sendable {
         return ObjectStoreSettings(endpoint: s3.endpoint.isEmpty ? ObjectStoreSettings.awsEndpoint(region: s3.region) : s3.endpoint,
                                    bucket: s3.bucket, region: s3.region, pathStyle: s3.pathStyle,
                                    credentials: ObjectStoreCredentials(accessKeyID: accessKeyID, secretAccessKey: secret, sessionToken: token),
-                                   timeoutSeconds: Double(s3.timeoutSeconds), maxAttempts: s3.maxAttempts)
+                                   timeoutSeconds: Double(s3.timeoutSeconds), maxAttempts: s3.maxAttempts, caFile: s3.caFile)
     }
 
     /// Lists the bucket once, as `belay serve` and `belay worker` do before they start: wrong

@@ -357,6 +357,8 @@ public struct BelayConfiguration: Sendable, Equatable {
             public var proxy: Bool
             public var timeoutSeconds: Int
             public var maxAttempts: Int
+            /// A CA bundle trusted for the store instead of the system's; empty: the system's.
+            public var caFile: String
         }
 
         public var store: Store

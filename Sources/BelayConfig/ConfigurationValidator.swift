@@ -322,7 +322,8 @@ struct ConfigurationValidator {
                 prefix: prefix, accessKeyID: string("images.s3.access_key_id"),
                 secretAccessKeyFile: string("images.s3.secret_access_key_file"), pathStyle: integer("images.s3.path_style") == 1,
                 presignSeconds: integer("images.s3.presign_seconds"), proxy: integer("images.s3.proxy") == 1,
-                timeoutSeconds: integer("images.s3.timeout_seconds"), maxAttempts: integer("images.s3.max_attempts")))
+                timeoutSeconds: integer("images.s3.timeout_seconds"), maxAttempts: integer("images.s3.max_attempts"),
+                caFile: string("images.s3.ca_file")))
         if imageStore == .s3 && images.s3.bucket.trimmingCharacters(in: .whitespaces).isEmpty {
             refuse("images.s3.bucket", "must not be empty when images.store is \"s3\"; give the bucket's name, e.g. \"club-images\"")
         }

@@ -483,6 +483,10 @@ extension SettingDeclaration {
               "`1` sends images through Belay instead of redirecting", shown: \.images.s3.proxy),
         .integer("images.s3.timeout_seconds", 30, .atLeast(1, "second"), "one request to the store, connecting included",
                  shown: \.images.s3.timeoutSeconds),
+        .path("images.s3.ca_file", "", .text { file in
+                  file.isEmpty || FileManager.default.isReadableFile(atPath: file) ? nil
+                      : "\(JSONOutput.quoted(file)) does not exist or cannot be read; name a PEM bundle of the store's certificate authority, or \"\" for the system's"
+              }, "a CA bundle trusted for the store instead of the system's", shown: \.images.s3.caFile),
         .integer("images.s3.max_attempts", 4, .atLeast(1, "attempt"), "tries of a request the store failed with 500, 503 or no answer",
                  shown: \.images.s3.maxAttempts),
     ]
