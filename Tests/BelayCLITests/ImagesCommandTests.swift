@@ -69,6 +69,29 @@ import Testing
         }
     }
 
+    @Test func theKeyMayComeFromTheAWSVariablesAndNoKeyIsRefusedNamingTheSetting() throws {
+        let s3 = try Self.started.get()
+        let prefix = "env-\(UUID().uuidString.lowercased().prefix(8))/"
+        let workspace = try Self.club(prefix: prefix)
+        try workspace.rewriteConfig(adding: ["images": ["s3": ["endpoint": s3.endpoint, "bucket": s3.bucket, "region": s3.region,
+                                                               "prefix": prefix, "path_style": 1, "access_key_id": "",
+                                                               "secret_access_key_file": ""] as [String: Any]]])
+        _ = try Self.images(1, in: workspace)
+        // Set empty, so that variables of the machine running the tests cannot stand in.
+        workspace.environment["AWS_ACCESS_KEY_ID"] = ""
+        workspace.environment["AWS_SECRET_ACCESS_KEY"] = ""
+        let none = try workspace.run("images", "copy", "--to", "s3")
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("images.s3.access_key_id"), "\(none)")
+        workspace.environment["AWS_ACCESS_KEY_ID"] = s3.accessKeyID
+        let noSecret = try workspace.run("images", "copy", "--to", "s3")
+        #expect(noSecret.standardError.contains("AWS_SECRET_ACCESS_KEY"), "\(noSecret)")
+        workspace.environment["AWS_SECRET_ACCESS_KEY"] = s3.secretAccessKey
+        let copied = try workspace.run("images", "copy", "--to", "s3")
+        #expect(copied.status == 0, "\(copied)")
+        #expect(copied.standardOutput == "copied 1, already there 0, failed 0\n")
+    }
+
     @Test func aBadDestinationIsAUsageError() throws {
         let workspace = try Self.club(prefix: "x/")
         let result = try workspace.run("images", "copy", "--to", "bucket")
