@@ -3,41 +3,6 @@ import BelayObjectStore
 import BelaySQLite
 import Foundation
 
-/// A place for backups in a bucket: `s3://bucket/prefix/`.
-public struct BackupLocation: Sendable, Equatable, CustomStringConvertible {
-    public let bucket: String
-    /// Empty, or ending in `/`.
-    public let prefix: String
-
-    /// Parses `s3://bucket/prefix/`; nil for anything else.
-    public init?(_ text: String) {
-        guard text.hasPrefix("s3://") else { return nil }
-        let rest = text.dropFirst(5)
-        let bucket = String(rest.prefix { $0 != "/" })
-        guard S3Client.isBucketName(bucket) else { return nil }
-        var prefix = String(rest.dropFirst(bucket.count).drop { $0 == "/" })
-        if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
-        self.bucket = bucket
-        self.prefix = prefix
-    }
-
-    public var description: String { "s3://\(bucket)/\(prefix)" }
-}
-
-/// One backup in the bucket.
-public struct StoredBackup: Sendable, Equatable, Codable {
-    /// The object's name after the prefix: `belay-<UTC time>.sqlite3.gz`.
-    public let name: String
-    /// Compressed bytes.
-    public let size: Int64
-    public let created: Date?
-}
-
-/// Why a backup could not be made, listed or restored.
-public struct DatabaseBackupError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-}
-
 /// A SQLite club's backups in a bucket, reached with the `images.s3.*` endpoint and key (the
 /// bucket and prefix come from the `s3://` address): an online backup, gzip-compressed and
 /// uploaded (as a multipart upload when large), named by its UTC time so names sort by age;
