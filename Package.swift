@@ -15,6 +15,8 @@ import PackageDescription
 ///   BelayStorage + libpq ─► BelayPostgres (connections, migrations, `belay db copy`) ─► BelayComposition
 ///   libcurl ─► BelayOutbound (the libcurl easy handle and its pool) ─► BelayWebhooks, BelayIdentity
 ///   BelayDomain + BelayOutbound ─► BelayWebhooks (signed deliveries)
+///   BelayOutbound + BelayPipeline ─► BelayObjectStore (S3's REST protocol with SigV4; reward
+///                images and backups in a bucket) ─► BelayComposition
 ///   BelayCore + BelayOutbound + libcrypto ─► BelayIdentity (ID tokens of Apple and Google, Apple's
 ///                client secret and revocation, outbound mail over SMTP); knows nothing of the domain,
 ///                which consumes it through plain values
@@ -101,6 +103,8 @@ let package = Package(
         .target(name: "BelayPipeline", dependencies: ["BelayCore", "BelayDomain", "BelayRender", "CCrypto", "CDeflate"]),
         // The libcurl easy handle and its pool, shared by everything that calls out over the network.
         .target(name: "BelayOutbound", dependencies: ["CCurlShim"]),
+        // S3's REST protocol (SigV4, objects, listings, multipart uploads) and the image store on a bucket.
+        .target(name: "BelayObjectStore", dependencies: ["BelayCore", "BelayOutbound", "BelayPipeline", "CCurlShim"]),
         // Signed webhook delivery: signing, the libcurl client and the background worker.
         .target(name: "BelayWebhooks", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "CCurlShim"]),
         // Member sign-in's outside world: ID token verification against the providers' keys,
@@ -114,7 +118,8 @@ let package = Package(
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks", "BelayText",
-                               "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush"]),
+                               "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush", "BelayObjectStore",
+                               "CDeflate"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         // The commands: they reach the database engines (BelaySQLite, BelayPostgres) only through BelayComposition.
@@ -145,6 +150,7 @@ let package = Package(
         .testTarget(name: "BelayPipelineTests", dependencies: ["BelayPipeline", "BelayCore", "BelayDomain", "BelayRender", "BelayStorage", "BelaySQLite", "BelayTestSupport"]),
         .testTarget(name: "BelayWebhooksTests", dependencies: ["BelayWebhooks", "BelayCore", "BelayDomain", "BelayStorage", "CCurlShim", "BelayTestSupport"]),
         .testTarget(name: "BelayIdentityTests", dependencies: ["BelayIdentity", "BelayCore", "BelayTestSupport"]),
+        .testTarget(name: "BelayObjectStoreTests", dependencies: ["BelayObjectStore", "BelayPipeline", "BelayCore", "BelayTestSupport"]),
         .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelayTestSupport"]),
         // `belay` is there for the binary the tests run (BelayProcess), not for an import.
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",

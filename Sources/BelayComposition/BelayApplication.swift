@@ -41,12 +41,15 @@ public final class BelayApplication: Sendable {
     private let backfillMetrics: RenderMetrics
     /// On PostgreSQL, wakes this node's workers when another node queues their work.
     private let wakeListener: PostgresWakeListener?
+    /// A SQLite club's scheduled backups into a bucket, when `database.backup_every_hours` is set.
+    public let backups: DatabaseBackupScheduler?
 
     init(configuration: BelayConfiguration, domain: DomainServices, services: APIServices, responder: RouterResponder<APIContext>,
          server: HTTPServer, workers: RenderWorkerPool, scheduler: BackfillScheduler, retention: RetentionScheduler,
          webhookWorker: WebhookDeliveryWorker, pushWorker: PushDeliveryWorker?, completion: MeetupCompletionScheduler,
-         backfillMetrics: RenderMetrics, logger: Logger, wakeListener: PostgresWakeListener?) {
+         backfillMetrics: RenderMetrics, logger: Logger, wakeListener: PostgresWakeListener?, backups: DatabaseBackupScheduler? = nil) {
         self.wakeListener = wakeListener
+        self.backups = backups
         self.configuration = configuration
         self.domain = domain
         self.services = services
@@ -148,9 +151,11 @@ public final class BelayApplication: Sendable {
         pushWorker?.start()
         completion.start()
         wakeListener?.start()
+        backups?.start()
     }
 
     private func stopBackground() {
+        backups?.stop()
         wakeListener?.stop()
         scheduler.stop()
         retention.stop()
@@ -191,6 +196,12 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let metricsRegistry = MetricsRegistry()
     let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
                                                  log: { line in logger.warning(line) })
+    // A bucket that refuses the key or does not exist stops the start, naming the setting;
+    // one that does not answer yet only delays renders, which wait for it.
+    let imageStorage = try ImageStorage(configuration: configuration, registry: metricsRegistry)
+    if let complaint = try imageStorage.checkAccess() {
+        logger.warning("the image store does not answer yet; renders wait for it: \(complaint)")
+    }
     let pipeline: PipelineComponents
     let rendering = RenderSettings(configuration: configuration)
     do {
@@ -198,7 +209,8 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         // A stored sticker queues its "ready" notice: the push worker sends it at once.
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),
-                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() })
+                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() },
+                                          imageStore: imageStorage.store)
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
@@ -222,10 +234,15 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
-        readiness: { readiness(of: database) },
+        readiness: {
+            var report = readiness(of: database)
+            // Said, not failed: check-ins work while the bucket is down, and renders wait for it.
+            if let images = imageStorage.readiness() { report.checks.append(("image_store", images)) }
+            return report
+        },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
         notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
-        assetsDirectory: configuration.assetsDirectory)
+        assetsDirectory: configuration.assetsDirectory, remoteImages: imageStorage.serving())
     services.logbookPictures = LogbookPictureService(settings: rendering)
 
     let httpLogger = Logger(label: "http", sink: options.logSink)
@@ -255,7 +272,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                            WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
                                            WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
                                            WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
-                                       ]))
+                                       ]),
+                                       backups: try DatabaseBackupScheduler.make(configuration: configuration, database: database,
+                                                                                 log: { line in logger.info(line) }))
     applicationBox.set(application)
     return application
 }

@@ -37,12 +37,16 @@ public struct PipelineComponents: Sendable {
     ///   - log: one line per notable event of the workers and the scheduler.
     ///   - onRewardImages: called after a worker recorded a reward's sticker or story (to
     ///     wake the push worker for the "ready" notice).
+    ///   - imageStore: where reward images go (`ImageStorage.store`); nil for the directory
+    ///     under the data directory.
     /// - Throws: `PipelineError` naming a setting that cannot work.
     public init(configuration: BelayConfiguration, domain: DomainServices, rendererFactory: RewardImageRendererFactory? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {}) throws {
+                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {},
+                imageStore: (any RewardImageStore)? = nil) throws {
         settings = RenderPipelineSettings(configuration: configuration)
         badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
-        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges, logbook: domain.logbook)
+        service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges,
+                                    imageStore: imageStore, logbook: domain.logbook)
         let rendering = RenderSettings(configuration: configuration)
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
@@ -63,6 +67,6 @@ public struct PipelineComponents: Sendable {
                                         rendererFactory: { try BelayRewardRenderer(settings: rendering) })
         shareCards = ShareCardService(settings: settings, clubName: configuration.club.name,
                                       rendererFactory: { try BelayRewardRenderer(settings: rendering) })
-        garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock)
+        garbageCollector = ImageGarbageCollector(backfill: domain.backfill, settings: settings, clock: domain.clock, imageStore: imageStore)
     }
 }

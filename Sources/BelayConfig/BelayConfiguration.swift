@@ -121,6 +121,12 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var writerConnections: Int
         /// The longest one statement may run on the server, in milliseconds (0: no limit).
         public var statementTimeoutMilliseconds: Int
+        /// `s3://bucket/prefix/` for `belay serve`'s scheduled backups of a SQLite club; empty: none.
+        public var backupURL: String
+        /// Hours between scheduled backups; 0: none.
+        public var backupEveryHours: Int
+        /// Scheduled backups kept; older ones are deleted.
+        public var backupKeep: Int
 
         /// True when the data is on a PostgreSQL server.
         public var isPostgreSQL: Bool { !url.isEmpty }
@@ -350,6 +356,46 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var fcm: FCM
     }
 
+    /// `images`: where reward images are kept and how they are served.
+    public struct Images: Sendable, Equatable {
+        /// Which store holds reward images.
+        public enum Store: String, Sendable, Equatable, CaseIterable {
+            /// Files under `data_directory` (a shared mount for several nodes).
+            case directory
+            /// A bucket of an S3-compatible object store.
+            case s3
+        }
+
+        /// `images.s3`: the bucket.
+        public struct S3: Sendable, Equatable {
+            /// `scheme://host[:port]`; empty for AWS S3 in `region`.
+            public var endpoint: String
+            public var bucket: String
+            public var region: String
+            /// Put before every key (empty, or ending in `/`).
+            public var prefix: String
+            /// Empty: `AWS_ACCESS_KEY_ID`.
+            public var accessKeyID: String
+            /// A file holding the secret key; empty: `AWS_SECRET_ACCESS_KEY`.
+            public var secretAccessKeyFile: String
+            /// The bucket in the path (MinIO, Ceph) rather than the host name.
+            public var pathStyle: Bool
+            /// How long a presigned image URL works.
+            public var presignSeconds: Int
+            /// Images are read from the bucket and sent by Belay rather than redirected to.
+            public var proxy: Bool
+            public var timeoutSeconds: Int
+            public var maxAttempts: Int
+            /// A CA bundle trusted for the store instead of the system's; empty: the system's.
+            public var caFile: String
+        }
+
+        public var store: Store
+        /// With `s3`: image requests are redirected here followed by the object's key; empty: a presigned URL.
+        public var publicBaseURL: String
+        public var s3: S3
+    }
+
     /// `rate_limits`: how much one caller may ask of the server.
     public struct RateLimits: Sendable, Equatable {
         /// Requests to `/v1/auth/*` per minute from one client address.
@@ -435,6 +481,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var mail: Mail
     public var rateLimits: RateLimits
     public var push: Push
+    public var images: Images
     /// The configuration file these settings were read from; nil when only built-in defaults
     /// and the environment were used.
     public var sourceFile: String?

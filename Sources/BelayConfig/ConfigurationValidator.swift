@@ -170,7 +170,16 @@ struct ConfigurationValidator {
             url: serverURL,
             maxConnections: integer("database.max_connections"),
             writerConnections: integer("database.writer_connections"),
-            statementTimeoutMilliseconds: integer("database.statement_timeout_ms"))
+            statementTimeoutMilliseconds: integer("database.statement_timeout_ms"),
+            backupURL: string("database.backup_url"), backupEveryHours: integer("database.backup_every_hours"),
+            backupKeep: integer("database.backup_keep"))
+        if database.backupEveryHours > 0 {
+            if database.backupURL.isEmpty {
+                refuse("database.backup_url", "must name s3://bucket/prefix/ when database.backup_every_hours is set; or set database.backup_every_hours to 0")
+            } else if database.isPostgreSQL {
+                refuse("database.backup_every_hours", "backs up the SQLite file only; on PostgreSQL use the server's own tools (pg_dump, base backups), and set it to 0")
+            }
+        }
         let fonts = BelayConfiguration.Fonts(
             bold: string("fonts.bold"),
             regular: string("fonts.regular"),
@@ -331,6 +340,21 @@ struct ConfigurationValidator {
             reminderMinutesBefore: integer("push.reminder_minutes_before"), offerWarningMinutes: integer("push.offer_warning_minutes"),
             retentionDays: integer("push.retention_days"), caFile: string("push.ca_file"), apns: apns,
             fcm: BelayConfiguration.Push.FCM(serviceAccountFile: string("push.fcm.service_account_file"), url: string("push.fcm.url")))
+        let imageStore = BelayConfiguration.Images.Store(rawValue: string("images.store")) ?? .directory
+        var prefix = string("images.s3.prefix")
+        if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
+        let images = BelayConfiguration.Images(
+            store: imageStore, publicBaseURL: string("images.public_base_url"),
+            s3: BelayConfiguration.Images.S3(
+                endpoint: string("images.s3.endpoint"), bucket: string("images.s3.bucket"), region: string("images.s3.region"),
+                prefix: prefix, accessKeyID: string("images.s3.access_key_id"),
+                secretAccessKeyFile: string("images.s3.secret_access_key_file"), pathStyle: integer("images.s3.path_style") == 1,
+                presignSeconds: integer("images.s3.presign_seconds"), proxy: integer("images.s3.proxy") == 1,
+                timeoutSeconds: integer("images.s3.timeout_seconds"), maxAttempts: integer("images.s3.max_attempts"),
+                caFile: string("images.s3.ca_file")))
+        if imageStore == .s3 && images.s3.bucket.trimmingCharacters(in: .whitespaces).isEmpty {
+            refuse("images.s3.bucket", "must not be empty when images.store is \"s3\"; give the bucket's name, e.g. \"club-images\"")
+        }
         let waitlist = BelayConfiguration.Waitlist(
             claimMinutes: integer("waitlist.claim_minutes"), cutoffMinutes: integer("waitlist.cutoff_minutes"))
 
@@ -361,6 +385,7 @@ struct ConfigurationValidator {
             mail: mail,
             rateLimits: rateLimits,
             push: push,
+            images: images,
             sourceFile: sourceFile
         )
     }

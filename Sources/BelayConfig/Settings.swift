@@ -120,7 +120,7 @@ extension SettingDeclaration {
 
     /// Every setting, in the order of `config.json`.
     static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
-        + webhooks + meetups + logbook + accounts + moderation + auth + mail + rateLimits + push
+        + webhooks + meetups + logbook + accounts + moderation + auth + mail + rateLimits + push + images
 
     /// `server`: the HTTP listener.
     private static let server: [SettingDeclaration] = [
@@ -166,6 +166,14 @@ extension SettingDeclaration {
                  shown: \.database.writerConnections),
         .integer("database.statement_timeout_ms", 5000, .atLeast(0, "milliseconds", why: "0 sets no limit"),
                  "the longest one statement may run on PostgreSQL", shown: \.database.statementTimeoutMilliseconds),
+        .string("database.backup_url", "", .text { url in
+                    url.isEmpty || (url.hasPrefix("s3://") && url.count > 5) ? nil
+                        : "\(JSONOutput.quoted(url)) is not s3://bucket/prefix/, or \"\" for no scheduled backups"
+                }, "where `belay serve` sends a SQLite club's scheduled backups", shown: \.database.backupURL),
+        .integer("database.backup_every_hours", 0, .atLeast(0, "hours", why: "0 turns scheduled backups off"),
+                 "how often `belay serve` backs the SQLite database up into `database.backup_url`", shown: \.database.backupEveryHours),
+        .integer("database.backup_keep", 7, .atLeast(1, "backup"), "the newest backups kept there; older ones are deleted",
+                 shown: \.database.backupKeep),
         .path("assets_directory", "./Assets", .nonEmpty(what: "the directory of backgrounds and hold artworks, e.g. ./Assets"),
               "hold and background artwork with their catalogues", shown: \.assetsDirectory),
         .path("migrations_directory", "./Migrations", .nonEmpty(what: "the directory of NNNN_name.sql migrations, e.g. ./Migrations"),
@@ -483,6 +491,45 @@ extension SettingDeclaration {
         .path("push.fcm.service_account_file", "", .none, "the Firebase service account's JSON key", shown: \.push.fcm.serviceAccountFile),
         .string("push.fcm.url", "https://fcm.googleapis.com", .httpURL(example: "https://fcm.googleapis.com"), "FCM's address",
                 shown: \.push.fcm.url),
+    ]
+
+    /// `images`: where reward images are kept and how they are served.
+    private static let images: [SettingDeclaration] = [
+        .string("images.store", "directory",
+                .oneOf(BelayConfiguration.Images.Store.self, refusal: "is not an image store (directory: files under data_directory; s3: a bucket of an S3-compatible object store, set in images.s3)"),
+                "`directory` keeps images under `data_directory`; `s3` in a bucket every node shares", shown: \.images.store.rawValue),
+        .string("images.public_base_url", "", .httpURLOrEmpty(example: "https://images.club.example/"),
+                "with `s3`: image requests are redirected here (a CDN or public bucket) followed by the object's key",
+                shown: \.images.publicBaseURL),
+        .string("images.s3.endpoint", "", .httpURLOrEmpty(example: "https://s3.eu-central-1.amazonaws.com, or \"\" for AWS in images.s3.region"),
+                "the store's address; empty: AWS S3 in `images.s3.region`", shown: \.images.s3.endpoint),
+        .string("images.s3.bucket", "", .custom, "the bucket", shown: \.images.s3.bucket),
+        .string("images.s3.region", "us-east-1", .nonEmpty(what: "the bucket's region, e.g. eu-central-1 (auto for Cloudflare R2)"),
+                "the signing region (`auto` for R2)", shown: \.images.s3.region),
+        .string("images.s3.prefix", "", .text { prefix in
+                    prefix.hasPrefix("/") ? "\(JSONOutput.quoted(prefix)) starts with a slash; give a key prefix such as \"belay/\"" : nil
+                }, "put before every key, e.g. `club/`", shown: \.images.s3.prefix),
+        .string("images.s3.access_key_id", "", .none, "the access key; empty: `AWS_ACCESS_KEY_ID`", shown: \.images.s3.accessKeyID),
+        .path("images.s3.secret_access_key_file", "", .text { file in
+                  file.isEmpty || FileManager.default.isReadableFile(atPath: file) ? nil
+                      : "\(JSONOutput.quoted(file)) does not exist or cannot be read; name a file holding the secret access key, or \"\" to use AWS_SECRET_ACCESS_KEY"
+              }, "a file holding the secret key; empty: `AWS_SECRET_ACCESS_KEY`", shown: \.images.s3.secretAccessKeyFile),
+        .flag("images.s3.path_style", false,
+              refusal: "is not 1 (the bucket in the path: MinIO, Ceph RGW) or 0 (the bucket in the host name: AWS, R2)",
+              "`1` puts the bucket in the path (MinIO, Ceph RGW)", shown: \.images.s3.pathStyle),
+        .integer("images.s3.presign_seconds", 900, .atLeast(1, "second", atMost: 604_800) { "\($0) seconds is more than the 7 days a presigned URL may last" },
+                 "how long the presigned URL an image request is redirected to works", shown: \.images.s3.presignSeconds),
+        .flag("images.s3.proxy", false,
+              refusal: "is not 1 (Belay reads the image from the bucket and sends it) or 0 (a redirect)",
+              "`1` sends images through Belay instead of redirecting", shown: \.images.s3.proxy),
+        .integer("images.s3.timeout_seconds", 30, .atLeast(1, "second"), "one request to the store, connecting included",
+                 shown: \.images.s3.timeoutSeconds),
+        .path("images.s3.ca_file", "", .text { file in
+                  file.isEmpty || FileManager.default.isReadableFile(atPath: file) ? nil
+                      : "\(JSONOutput.quoted(file)) does not exist or cannot be read; name a PEM bundle of the store's certificate authority, or \"\" for the system's"
+              }, "a CA bundle trusted for the store instead of the system's", shown: \.images.s3.caFile),
+        .integer("images.s3.max_attempts", 4, .atLeast(1, "attempt"), "tries of a request the store failed with 500, 503 or no answer",
+                 shown: \.images.s3.maxAttempts),
     ]
 
     /// A Facebook App ID: digits, or empty when not set up.

@@ -157,6 +157,9 @@ public enum OpenAPIDocument {
                                    "Cache-Control": ["schema": Schema.string, "description": "`private, max-age=31536000, immutable`."]])
         }
         let notModified = Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)
+        let inBucket = Answer(status: 302, description: "With `images.store = s3`: the image is at `Location` (the bucket's CDN, or a presigned URL valid for `images.s3.presign_seconds`).",
+                              schema: nil, headers: ["Location": ["schema": Schema.string, "description": "Where the image's bytes are."],
+                                                     "ETag": ["schema": Schema.string, "description": "The content hash in quotes."]])
         let pending = Answer(status: 202, description: "The image is still being rendered (a reward's story follows its sticker); try again after `Retry-After` seconds.",
                              schema: Schema.ref("RenderPending"),
                              headers: ["Retry-After": ["schema": Schema.integer, "description": "Seconds to wait."]])
@@ -254,14 +257,14 @@ public enum OpenAPIDocument {
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/sticker/{hash}.png", operationID: "stickerImage",
                              summary: "The reward's sticker PNG (transparent outside its rounded corners).", tag: "rewards",
                              headerParameters: [ifNoneMatch],
-                             answers: [immutableImage("image/png"), pending, notModified], problems: [400, 403, 404, 409]),
+                             answers: [immutableImage("image/png"), inBucket, pending, notModified], problems: [400, 403, 404, 409, 503]),
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/story/{hash}.png", operationID: "storyImagePNG",
                              summary: "The reward's 1080x1920 story image.", tag: "rewards", headerParameters: [ifNoneMatch],
-                             answers: [immutableImage("image/png"), pending, notModified], problems: [400, 403, 404, 409]),
+                             answers: [immutableImage("image/png"), inBucket, pending, notModified], problems: [400, 403, 404, 409, 503]),
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/story/{hash}.jpg", operationID: "storyImageJPEG",
                              summary: "The reward's 1080x1920 story image, when the server stores stories as JPEG.", tag: "rewards",
                              headerParameters: [ifNoneMatch],
-                             answers: [immutableImage("image/jpeg"), pending, notModified], problems: [400, 403, 404, 409]),
+                             answers: [immutableImage("image/jpeg"), inBucket, pending, notModified], problems: [400, 403, 404, 409, 503]),
 
             OpenAPIOperation(method: .get, path: "/v1/rewards/{id}/stories-background/{hash}.png", operationID: "storiesBackgroundPNG",
                              summary: "The Stories background layer of the reward's colours (no sticker), as the share payload links it.",
@@ -316,7 +319,7 @@ public enum OpenAPIDocument {
                              summary: "The sticker of a shared reward (public, no token).", tag: "share pages", isPublic: true,
                              headerParameters: [ifNoneMatch],
                              answers: [Answer.bytes("The sticker PNG, cacheable for 30 seconds.", contentType: "image/png"),
-                                       notModified],
+                                       inBucket, notModified],
                              problems: [404, 410, 503]),
             OpenAPIOperation(method: .get, path: "/s/{slug}/card.png", operationID: "sharePageCard",
                              summary: "The 1200x630 link-preview card of a shared reward (`og:image`; public, no token).",

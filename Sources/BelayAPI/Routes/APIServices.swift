@@ -79,6 +79,8 @@ public struct APIServices: Sendable {
     public let assetsDirectory: String?
     /// Draws logbook pictures (the grade pyramid); nil when this server draws none.
     public var logbookPictures: LogbookPictureService?
+    /// How reward images in a bucket are served; nil when they are files under the data directory.
+    public let remoteImages: RemoteImageServing?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
                 notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
@@ -87,7 +89,8 @@ public struct APIServices: Sendable {
                 readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
                 notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings,
-                assetsDirectory: String? = nil) {
+                assetsDirectory: String? = nil, remoteImages: RemoteImageServing? = nil) {
+        self.remoteImages = remoteImages
         self.shareCards = shareCards
         self.badges = badges
         self.sharePageSettings = sharePageSettings

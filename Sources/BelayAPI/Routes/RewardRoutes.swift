@@ -113,6 +113,9 @@ extension APIRoutes {
         if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
+        if let remote = services.remoteImages {
+            return try remoteImage(remote, path: path, headers: headers, reward: reward, kind: kind, fileExtension: fileExtension)
+        }
         guard let file = services.imageFile(path) else {
             throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
         }
@@ -128,6 +131,38 @@ extension APIRoutes {
         }
         headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
         return Response(status: .ok, headers: headers, body: ResponseBody(file: region))
+    }
+
+    /// An image kept in a bucket: a redirect to its address, or its bytes read from the bucket.
+    /// One the bucket lost is rendered again (202, as for a file gone from the directory); a
+    /// bucket that does not answer is a 503 with `Retry-After`, never a 500.
+    private func remoteImage(_ remote: RemoteImageServing, path: String, headers: HTTPHeaders, reward: Reward, kind: RewardImageKind,
+                             fileExtension: String) throws -> Response {
+        var headers = headers
+        switch remote.mode {
+        case .redirect:
+            guard let address = remote.address(path) else {
+                throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
+            }
+            headers.replaceOrAdd(name: "Cache-Control", value: "private, max-age=\(remote.redirectMaxAge)")
+            headers.add(name: "Location", value: address)
+            return Response(status: .found, headers: headers)
+        case .proxy:
+            let bytes: [UInt8]
+            do {
+                bytes = try remote.bytes(path)
+            } catch let error as ImageStoreError where error.isMissing {
+                try domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
+                services.notifyRenderWorkers()
+                return Self.renderPending(rewardID: reward.id, status: .pending)
+            } catch let error as ImageStoreError where error.isTransient {
+                throw HTTPError(.serviceUnavailable, code: "image_store_unavailable",
+                                detail: "The image store does not answer; try again in \(renderRetryAfterSeconds) seconds.",
+                                headers: ["Retry-After": String(renderRetryAfterSeconds)])
+            }
+            headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
+            return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
+        }
     }
 
     /// 202 with `Retry-After`: the image is being rendered.

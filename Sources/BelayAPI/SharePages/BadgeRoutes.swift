@@ -88,11 +88,18 @@ extension APIRoutes {
         .json(bytes: bytes, headers: ["Cache-Control": "public, max-age=\(maxAge)"])
     }
 
+    /// The bytes of the sticker a reward row names, from the bucket or the directory; nil when
+    /// they cannot be read.
+    private func stickerBytes(_ path: String) -> [UInt8]? {
+        if let remote = services.remoteImages { return try? remote.bytes(path) }
+        guard let file = services.imageFile(path), let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return Array(data)
+    }
+
     /// The verdict on the badge baked into a shared reward's sticker, as the share page shows it.
     func badgeVerdict(of reward: Reward) -> BadgeVerification? {
-        guard let badges = services.badges, let images = reward.images, let file = services.imageFile(images.stickerPath),
-              let bytes = FileManager.default.contents(atPath: file.path),
-              let verdict = badges.verify(sticker: Array(bytes)) else { return nil }
+        guard let badges = services.badges, let images = reward.images, let bytes = stickerBytes(images.stickerPath),
+              let verdict = badges.verify(sticker: bytes) else { return nil }
         guard verdict.isValid else { return verdict }
         if verdict.rewardID != reward.id { return .invalid("it was issued for another reward") }
         return reward.isRevoked ? verdict.revoked() : verdict

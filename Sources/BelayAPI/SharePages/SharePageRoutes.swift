@@ -125,12 +125,38 @@ extension APIRoutes {
             }
             return .deferred(deferred)
         }
+        if let remote = services.remoteImages, let images = page.reward.images {
+            return try publicRemoteImage(remote, path: images.stickerPath, etag: "\"\(images.stickerHash)\"", request)
+        }
         guard let images = page.reward.images, let url = services.imageFile(images.stickerPath) else {
             throw HTTPError(.serviceUnavailable, code: "render_pending",
                             detail: "The sticker is still being rendered; try again in \(renderRetryAfterSeconds) seconds.",
                             headers: ["Retry-After": String(renderRetryAfterSeconds)])
         }
         return try publicImage(file: url, etag: "\"\(images.stickerHash)\"", rewardID: page.reward.id, request)
+    }
+
+    /// A shared reward's sticker kept in a bucket: a redirect to it (or its bytes), or 304 for a
+    /// current ETag.
+    private func publicRemoteImage(_ remote: RemoteImageServing, path: String, etag: String, _ request: Request) throws -> Response {
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=\(min(Self.sharePageMaxAge, remote.redirectMaxAge))",
+                                    "X-Content-Type-Options": "nosniff"]
+        if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let unavailable = HTTPError(.serviceUnavailable, code: "render_pending",
+                                    detail: "The sticker cannot be read just now; try again in \(renderRetryAfterSeconds) seconds.",
+                                    headers: ["Retry-After": String(renderRetryAfterSeconds)])
+        switch remote.mode {
+        case .redirect:
+            guard let address = remote.address(path) else { throw unavailable }
+            headers.add(name: "Location", value: address)
+            return Response(status: .found, headers: headers)
+        case .proxy:
+            guard let bytes = try? remote.bytes(path) else { throw unavailable }
+            headers.add(name: "Content-Type", value: "image/png")
+            return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
+        }
     }
 
     /// A shared reward's image file, public and briefly cacheable, or 304 for a current ETag.

@@ -38,6 +38,7 @@ struct BelayRootCommand: ParsableCommand {
         RenderCommand.self,
         BackfillCommand.self,
         GarbageCollectCommand.self,
+        ImagesCommand.self,
         MigrateCommand.self,
         DatabaseCommand.self,
         BadgesCommand.self,

@@ -18,8 +18,10 @@ import Foundation
 ///   spending an attempt; nothing is recorded.
 public final class RenderService: Sendable {
     public let settings: RenderPipelineSettings
-    /// Where reward images are stored.
+    /// The directory reward images are stored in when no other store is given.
     public let store: ImageStore
+    /// Where reward images are stored: `store`, or a bucket.
+    public let images: any RewardImageStore
     private let queue: RenderJobQueue
     private let clock: any TimeSource
     /// Signs each reward's badge, baked into its sticker; nil bakes none.
@@ -29,9 +31,11 @@ public final class RenderService: Sendable {
     /// What members climbed, for the line their stories lead with; nil leaves it out.
     private let logbook: LogbookService?
 
+    /// - Parameter imageStore: where reward images go; nil for the directory under the data
+    ///   directory (`settings.imagesDirectory`).
     /// - Throws: `PipelineError` for impossible settings.
     public init(queue: RenderJobQueue, clock: any TimeSource = SystemTimeSource(), settings: RenderPipelineSettings,
-                badges: BadgeIssuer? = nil, logbook: LogbookService? = nil) throws {
+                badges: BadgeIssuer? = nil, imageStore: (any RewardImageStore)? = nil, logbook: LogbookService? = nil) throws {
         try settings.validate()
         self.badges = badges
         self.logbook = logbook
@@ -39,6 +43,7 @@ public final class RenderService: Sendable {
         self.queue = queue
         self.clock = clock
         store = ImageStore(root: settings.imagesDirectory)
+        images = imageStore ?? store
     }
 
     /// The path stored in reward rows (relative to the data directory) for a digest.
@@ -57,12 +62,20 @@ public final class RenderService: Sendable {
         return settings.imagesDirectory.appendingPathComponent(String(parts[0])).appendingPathComponent(String(parts[1]))
     }
 
-    /// True when the file a reward row names exists and is not empty.
+    /// The digest and extension of a path stored in a reward row, or nil when the path does
+    /// not lie inside the image store.
+    public func image(forRowPath path: String) -> (digest: String, fileExtension: String)? {
+        guard let url = fileURL(forRowPath: path) else { return nil }
+        let name = url.lastPathComponent
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// True when the image a reward row names is in the image store (and not empty), or the
+    /// store cannot say (a bucket that is down): only an image known to be gone is rendered again.
     public func rowFileExists(_ path: String) -> Bool {
-        guard let url = fileURL(forRowPath: path),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              let size = attributes[.size] as? NSNumber else { return false }
-        return size.int64Value > 0
+        guard let image = image(forRowPath: path) else { return false }
+        return !images.isMissingImage(digest: image.digest, fileExtension: image.fileExtension)
     }
 
     /// What the sticker and story of a job show: artwork paths resolved against the assets
@@ -169,10 +182,8 @@ public final class RenderService: Sendable {
             }
             let keys = try worker.renderer.contentKeys(for: request)
             let storyExtension = settings.storyFormat.fileExtension
-            let storyStored = store.contains(digest: keys.story.digest, fileExtension: storyExtension)
-                && store.touch(digest: keys.story.digest, fileExtension: storyExtension)
-            let needSticker = !job.storyOnly && !(store.contains(digest: keys.sticker.digest, fileExtension: "png")
-                && store.touch(digest: keys.sticker.digest, fileExtension: "png"))
+            let storyStored = images.holdsImage(digest: keys.story.digest, fileExtension: storyExtension)
+            let needSticker = !job.storyOnly && !images.holdsImage(digest: keys.sticker.digest, fileExtension: "png")
             let needStory = !storyStored && (job.storyOnly || !storyLater)
             let renderStart = SystemTimeSource.monotonicNanoseconds()
             let cpuStart = Self.threadCPUSeconds()
@@ -239,8 +250,8 @@ public final class RenderService: Sendable {
         let storyExtension = settings.storyFormat.fileExtension
         let outcome: RenderJobOutcome
         do {
-            if let sticker = prepared.sticker { try store.write(sticker, digest: prepared.stickerDigest, fileExtension: "png") }
-            if let story = prepared.story { try store.write(story, digest: prepared.storyDigest, fileExtension: storyExtension) }
+            if let sticker = prepared.sticker { try images.storeImage(sticker, digest: prepared.stickerDigest, fileExtension: "png") }
+            if let story = prepared.story { try images.storeImage(story, digest: prepared.storyDigest, fileExtension: storyExtension) }
             let storyPath = rowPath(digest: prepared.storyDigest, fileExtension: storyExtension)
             let drawn = (prepared.sticker == nil ? 0 : 1) + (prepared.story == nil ? 0 : 1)
             if job.storyOnly {

@@ -34,11 +34,17 @@ public struct ImageGarbageCollector: Sendable {
     private let backfill: BackfillService
     private let settings: RenderPipelineSettings
     private let clock: any TimeSource
+    /// Where reward images are when not in the directory under the data directory (a bucket).
+    private let imageStore: (any RewardImageStore)?
 
-    public init(backfill: BackfillService, settings: RenderPipelineSettings, clock: any TimeSource = SystemTimeSource()) {
+    /// - Parameter imageStore: the reward image store when it is not the directory under the
+    ///   data directory (a bucket): its images are listed and removed page by page there.
+    public init(backfill: BackfillService, settings: RenderPipelineSettings, clock: any TimeSource = SystemTimeSource(),
+                imageStore: (any RewardImageStore)? = nil) {
         self.backfill = backfill
         self.settings = settings
         self.clock = clock
+        self.imageStore = imageStore is ImageStore ? nil : imageStore
     }
 
     /// Collects garbage.
@@ -52,6 +58,50 @@ public struct ImageGarbageCollector: Sendable {
                         collectionMaxAge: TimeInterval = 7 * 86_400) throws -> GarbageCollectionReport {
         var report = GarbageCollectionReport(dryRun: dryRun)
         let now = clock.now()
+        if let imageStore {
+            try collectImages(in: imageStore, dryRun: dryRun, minimumAge: minimumAge, now: now, report: &report)
+        } else {
+            try collectImageFiles(dryRun: dryRun, minimumAge: minimumAge, now: now, report: &report)
+        }
+        let collections = ImageStore(root: settings.collectionsDirectory)
+        for file in try listing(collections) {
+            let path = RenderPipelineSettings.collectionsFolder + "/" + file.url.deletingLastPathComponent().lastPathComponent + "/" + file.name
+            let age = now.timeIntervalSince(modificationDate(file.url) ?? now)
+            guard age >= (file.digest == nil ? minimumAge : collectionMaxAge) else { continue }
+            remove(file, as: path, store: collections, dryRun: dryRun, into: \.removedCollections, report: &report)
+        }
+        return report
+    }
+
+    /// Unreferenced reward images of a store other than the directory (a bucket), by the age
+    /// the store gives them.
+    private func collectImages(in store: any RewardImageStore, dryRun: Bool, minimumAge: TimeInterval, now: Date,
+                               report: inout GarbageCollectionReport) throws {
+        // Listed before the references are read, as for the directory.
+        let images = try store.storedImages()
+        let referenced = try backfill.referencedImagePaths()
+        for image in images {
+            let path = image.rowPath
+            if referenced.contains(path) {
+                report.keptReferenced += 1
+            } else if now.timeIntervalSince(image.modified ?? now) < minimumAge {
+                report.keptRecent += 1
+            } else {
+                if !dryRun {
+                    do {
+                        try store.removeImage(digest: image.digest, fileExtension: image.fileExtension)
+                    } catch {
+                        report.errors.append("\(path): \(error)")
+                        continue
+                    }
+                }
+                report.removedFiles.append(path)
+                report.removedBytes += image.size
+            }
+        }
+    }
+
+    private func collectImageFiles(dryRun: Bool, minimumAge: TimeInterval, now: Date, report: inout GarbageCollectionReport) throws {
         let images = ImageStore(root: settings.imagesDirectory)
         // List before reading the references: a row committed after the listing names a file
         // that is either listed-and-referenced or too recent to be removed.
@@ -71,15 +121,6 @@ public struct ImageGarbageCollector: Sendable {
                 remove(file, as: rowPath, store: images, dryRun: dryRun, into: \.removedFiles, report: &report)
             }
         }
-
-        let collections = ImageStore(root: settings.collectionsDirectory)
-        for file in try listing(collections) {
-            let path = RenderPipelineSettings.collectionsFolder + "/" + file.url.deletingLastPathComponent().lastPathComponent + "/" + file.name
-            let age = now.timeIntervalSince(modificationDate(file.url) ?? now)
-            guard age >= (file.digest == nil ? minimumAge : collectionMaxAge) else { continue }
-            remove(file, as: path, store: collections, dryRun: dryRun, into: \.removedCollections, report: &report)
-        }
-        return report
     }
 
     private func listing(_ store: ImageStore) throws -> [StoredImageFile] {

@@ -215,6 +215,12 @@ public struct ImageStore: Sendable {
 
 /// One file found in the image store.
 public struct StoredImageFile: Sendable, Equatable {
+    public init(url: URL, name: String, size: Int64) {
+        self.url = url
+        self.name = name
+        self.size = size
+    }
+
     /// Where it is.
     public let url: URL
     /// Its file name: `<digest>.<extension>`, or a leftover temporary `.…tmp` name.
