@@ -394,3 +394,24 @@ import Testing
         #expect(data["ticks"]?.arrayValue?.count == 4)
     }
 }
+
+/// Blocks reach the logbook: neither member sees the other's climbing.
+@Suite struct LogbookBlockTests {
+    @Test func aBlockHidesEachOthersLogbookTicksAndRankingPlace() throws {
+        let fixture = try DomainFixture()
+        let (ana, bo) = (try fixture.member("ana"), try fixture.member("bo"))
+        let gym = try fixture.domain.gyms.create(GymDraft(name: "Wall", timeZone: "Asia/Seoul"), by: .commandLine)
+        for user in [ana, bo] {
+            _ = try fixture.domain.logbook.setPreferences(LogbookPreferences(inRankings: true), memberID: user.id)
+            _ = try fixture.domain.logbook.log(NewTick(clientTickID: "t", gymID: gym.id, grade: "V3", style: .send), memberID: user.id)
+        }
+        #expect(try fixture.domain.logbook.logbook(memberID: bo.id, viewerID: ana.id, filter: TickFilter(), limit: 10, cursor: nil).items.count == 1)
+        #expect(try fixture.domain.logbook.ranking(gymID: gym.id, viewerID: ana.id).entries.count == 2)
+        _ = try fixture.domain.safety.block(bo.id, by: ana.id)
+        for (viewer, member) in [(ana, bo), (bo, ana)] {
+            #expect(refusal { _ = try fixture.domain.logbook.logbook(memberID: member.id, viewerID: viewer.id, filter: TickFilter(), limit: 10, cursor: nil) } == .userNotFound)
+            #expect(refusal { _ = try fixture.domain.logbook.summary(memberID: member.id, viewerID: viewer.id, from: nil, to: nil) } == .userNotFound)
+            #expect(try fixture.domain.logbook.ranking(gymID: gym.id, viewerID: viewer.id).entries.map(\.userID) == [viewer.id])
+        }
+    }
+}
