@@ -20,6 +20,12 @@ public struct GradeBody: JSONRepresentable {
         self.preferences = preferences
     }
 
+    /// A tick's grade as it was logged: its colour when it was a gym's level.
+    public init(tick: Tick, preferences: LogbookPreferences) {
+        self.init(text: tick.grade, scale: tick.gradeScale, colour: tick.levelPosition != nil ? tick.colour : nil, range: tick.range,
+                  preferences: preferences)
+    }
+
     public func write(to json: inout JSONOutput) {
         let shownIn = preferences.scale(range.axis)
         json.object { json in
@@ -175,8 +181,7 @@ public struct TickBody: JSONRepresentable {
             json.member("meetup_id", tick.meetupID)
             json.member("discipline", tick.discipline.rawValue)
             json.key("grade")
-            json.value(GradeBody(text: tick.grade, scale: tick.gradeScale, colour: tick.levelPosition != nil ? tick.colour : nil,
-                                 range: tick.range, preferences: preferences))
+            json.value(GradeBody(tick: tick, preferences: preferences))
             json.member("hold_colour", tick.levelPosition == nil ? tick.colour : nil)
             json.member("route_name", tick.routeName)
             json.member("crag", tick.crag)
@@ -281,8 +286,7 @@ public struct GymRankingBody: JSONRepresentable {
                     json.member("sends", entry.counted.count)
                     json.key("hardest")
                     if let hardest = entry.counted.first {
-                        json.value(GradeBody(text: hardest.grade, scale: hardest.gradeScale, colour: hardest.levelPosition != nil ? hardest.colour : nil,
-                                             range: hardest.range, preferences: preferences))
+                        json.value(GradeBody(tick: hardest, preferences: preferences))
                     } else {
                         json.null()
                     }

@@ -11,11 +11,7 @@ extension APIRoutes {
     func registerPyramidRoutes(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/me/logbook/pyramid.png", query: ["period", "from", "to", "axis"]) { request, context in
             let caller = try context.caller()
-            guard let pictures = services.logbookPictures else {
-                throw HTTPError(.serviceUnavailable, code: "picture_unavailable",
-                                detail: "This server cannot draw logbook pictures (its renderer did not start); try again later.",
-                                headers: ["Retry-After": "60"])
-            }
+            let pictures = try logbookPictures()
             let (from, to) = try summaryPeriod(request)
             let summary = try domain.logbook.summary(memberID: caller.userID, viewerID: caller.userID, from: from, to: to)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
@@ -31,11 +27,7 @@ extension APIRoutes {
     func registerRecapRoute(on routes: RouteGroup<APIContext>) {
         routes.get("/v1/me/logbook/recap.png", query: ["period", "from", "to"]) { request, context in
             let caller = try context.caller()
-            guard let pictures = services.logbookPictures else {
-                throw HTTPError(.serviceUnavailable, code: "picture_unavailable",
-                                detail: "This server cannot draw logbook pictures (its renderer did not start); try again later.",
-                                headers: ["Retry-After": "60"])
-            }
+            let pictures = try logbookPictures()
             let (from, to) = try summaryPeriod(request)
             let summary = try domain.logbook.summary(memberID: caller.userID, viewerID: caller.userID, from: from, to: to)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
@@ -48,6 +40,17 @@ extension APIRoutes {
             }
             return Self.deferredPicture(request) { pictures.recap(content, then: $0) }
         }
+    }
+
+    /// The service that draws logbook pictures.
+    /// - Throws: `HTTPError` 503 `picture_unavailable` when this server draws none.
+    private func logbookPictures() throws -> LogbookPictureService {
+        guard let pictures = services.logbookPictures else {
+            throw HTTPError(.serviceUnavailable, code: "picture_unavailable",
+                            detail: "This server cannot draw logbook pictures (its renderer did not start); try again later.",
+                            headers: ["Retry-After": "60"])
+        }
+        return pictures
     }
 
     /// Answers with the PNG `draw` makes off the request thread, its ETag its content's digest.

@@ -64,14 +64,7 @@ struct LogbookCommand: ParsableCommand {
             let axis = summary.axes.max { $0.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } < $1.pyramid.reduce(0) { $0 + $1.sends + $1.flashes } }
             let content = LogbookPictureService.pyramidContent(axis, summary: summary, name: member.displayName, preferences: preferences,
                                                                locale: services.configuration.club.locale, axisName: axis?.axis ?? .boulder)
-            let image = try LogbookPictureService(settings: RenderSettings(configuration: services.configuration)).pyramid(content)
-            let path = context.absolutePath(pyramid)
-            do {
-                try AtomicFile.write(image.bytes, to: path)
-            } catch {
-                throw CommandLineError.failure("Cannot write \(path): \(error)")
-            }
-            context.note("Drew the grade pyramid (\(image.width)x\(image.height)) into \(path).")
+            try Self.save(try pictures(services).pyramid(content), to: pyramid, what: "the grade pyramid", context)
         }
         if let recap {
             let language = String(services.configuration.club.locale.prefix(2))
@@ -81,14 +74,7 @@ struct LogbookCommand: ParsableCommand {
                                                              locale: services.configuration.club.locale) {
                 $0.gymID.flatMap { gymNames[$0] } ?? $0.crag ?? "–"
             }
-            let image = try LogbookPictureService(settings: RenderSettings(configuration: services.configuration)).recap(content)
-            let path = context.absolutePath(recap)
-            do {
-                try AtomicFile.write(image.bytes, to: path)
-            } catch {
-                throw CommandLineError.failure("Cannot write \(path): \(error)")
-            }
-            context.note("Drew the season recap (\(image.width)x\(image.height)) into \(path).")
+            try Self.save(try pictures(services).recap(content), to: recap, what: "the season recap", context)
         }
         if json {
             return context.printJSON(LogbookSummaryBody(summary: summary, preferences: preferences))
@@ -110,5 +96,21 @@ struct LogbookCommand: ParsableCommand {
             context.note("\(axis.axis.rawValue)s: hardest send \(hardest); \(pyramid)")
         }
         context.note("\(Plural.counted(summary.sessions.count, "session")), \(summary.sessionsPerWeek) a week; \(Plural.counted(summary.personalBests.count, "personal best")).")
+    }
+
+    private func pictures(_ services: ClubServices) -> LogbookPictureService {
+        LogbookPictureService(settings: RenderSettings(configuration: services.configuration))
+    }
+
+    /// Writes a drawn picture to `file` and says so.
+    /// - Throws: `CommandLineError.failure` naming the file when it cannot be written.
+    private static func save(_ image: RenderedImage, to file: String, what: String, _ context: CommandContext) throws {
+        let path = context.absolutePath(file)
+        do {
+            try AtomicFile.write(image.bytes, to: path)
+        } catch {
+            throw CommandLineError.failure("Cannot write \(path): \(error)")
+        }
+        context.note("Drew \(what) (\(image.width)x\(image.height)) into \(path).")
     }
 }
