@@ -175,22 +175,21 @@ public final class LogbookService: Sendable {
     public func update(tickID: Int64, memberID: Int64, style: TickStyle?, attempts: Int?, note: String??, stars: Int??,
                        feltGrade: String??, visibility: TickVisibility?) throws -> Tick {
         let now = clock.now()
-        let checkIn = checkIn, zone = clubTimeZone
         return try domainCall {
             try pool.write { db in
                 let current = try Self.requireOwn(tickID, memberID: memberID, in: db)
-                // The edited tick is checked by the same rules as a new one.
-                let draft = NewTick(clientTickID: current.clientTickID, problemID: nil, gymID: nil, level: nil,
-                                    discipline: current.discipline, grade: GradeTable.name(of: current.range.lowest, in: GradeScale.displayScales(for: current.range.axis)[0]),
-                                    gradeScale: GradeScale.displayScales(for: current.range.axis)[0], style: style ?? current.style,
-                                    attempts: attempts ?? (style == nil ? current.attempts : nil), climbedAt: current.climbedAt,
-                                    note: note ?? current.note, stars: stars ?? current.stars, feltGrade: feltGrade ?? current.feltGrade,
-                                    visibility: visibility ?? current.visibility)
+                // What may change is checked by the rules a new tick's are.
+                let newStyle = style ?? current.style
+                let newAttempts = try ResolvedTick.attempts(attempts ?? (style == nil ? current.attempts : nil), style: newStyle)
+                let newNote = (note ?? current.note).flatMap { $0.isEmpty ? nil : $0 }
+                try TextRule.tickNote.check(newNote)
+                let newStars = stars ?? current.stars
+                try ResolvedTick.checkStars(newStars)
+                let newFelt = feltGrade ?? current.feltGrade
                 let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
-                let checked = try ResolvedTick(draft, memberID: memberID, preferences: preferences, checkIn: checkIn, clubTimeZone: zone,
-                                               now: max(now, current.climbedAt), in: db)
-                try TickRepository.update(id: tickID, style: checked.style, attempts: checked.attempts, note: checked.note, stars: checked.stars,
-                                          feltGrade: checked.feltGrade, feltScore: checked.feltScore, visibility: checked.visibility, now: now, in: db)
+                let feltScore = try ResolvedTick.feltScore(newFelt, axis: current.range.axis, scale: current.gradeScale, preferences: preferences)
+                try TickRepository.update(id: tickID, style: newStyle, attempts: newAttempts, note: newNote, stars: newStars, feltGrade: newFelt,
+                                          feltScore: feltScore, visibility: visibility ?? current.visibility, now: now, in: db)
                 guard let updated = try TickRepository.find(id: tickID, in: db) else {
                     throw DomainError(.tickNotFound, "Tick \(tickID) is gone")
                 }
@@ -272,8 +271,8 @@ public final class LogbookService: Sendable {
                 let atMeetup = try TickRepository.list(meetupID: meetupID, visibilities: shared, in: db).filter { $0.userID == memberID }
                 guard let first = atMeetup.map(\.climbedOn).min(), let last = atMeetup.map(\.climbedOn).max() else { return nil }
                 let preferences = try TickRepository.preferences(userID: memberID, in: db) ?? LogbookPreferences()
-                let all = try TickRepository.list(userID: memberID, visibilities: shared, filter: TickFilter(to: last), after: nil,
-                                                  limit: Int.max / 2, in: db)
+                // Every render of the reward reads this: the history as the few columns a summary sums.
+                let all = try TickRepository.facts(userID: memberID, visibilities: shared, to: last, in: db)
                 let ids = Set(atMeetup.map(\.id))
                 let topped = atMeetup.filter { $0.style.topped }
                 let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }

@@ -44,18 +44,8 @@ struct ResolvedTick: Sendable {
             throw DomainError.invalid("climbed_at", "A climb cannot be logged for a time still to come (\(RFC3339.string(from: climbedAt, fraction: .none))); check the phone's clock")
         }
         guard climbedAt.timeIntervalSince1970 >= 0 else { throw DomainError.invalid("climbed_at", "A climb is logged for a time after 1970") }
-        let attempts: Int
-        switch (tick.style, tick.attempts) {
-        case (.flash, nil), (.flash, 1?): attempts = 1
-        case (.flash, let given?): throw DomainError.invalid("attempts", "A flash is topped on the first try, so it has 1 attempt (got \(given)); log it as a send")
-        case (.send, 1?): throw DomainError.invalid("attempts", "A send on the first try is a flash; log it with style flash")
-        case (_, let given?) where !(1...999).contains(given): throw DomainError.invalid("attempts", "Attempts are 1 to 999 (got \(given))")
-        case (.send, nil): attempts = 2
-        case (_, let given): attempts = given ?? 1
-        }
-        if let stars = tick.stars, !(1...5).contains(stars) {
-            throw DomainError.invalid("stars", "A rating is 1 to 5 stars (got \(stars))")
-        }
+        let attempts = try Self.attempts(tick.attempts, style: tick.style)
+        try Self.checkStars(tick.stars)
 
         let named = [tick.problemID != nil, tick.gymID != nil, tick.gymID == nil && tick.grade != nil].filter { $0 }.count
         guard named == 1 else {
@@ -106,14 +96,7 @@ struct ResolvedTick: Sendable {
             throw DomainError.invalid("discipline", "Problem \(tick.problemID ?? 0) at \(gym.name) is a \(discipline.rawValue); leave `discipline` out")
         }
 
-        var feltScore: Int?
-        if let felt = tick.feltGrade {
-            let scales = [grade.scale, preferences.scale(discipline.axis)].compactMap { $0 } + GradeScale.allCases.filter { $0.axis == discipline.axis }
-            guard let range = scales.lazy.compactMap({ GradeTable.range(of: felt, in: $0) }).first else {
-                throw DomainError.invalid("felt_grade", "`\(felt.prefix(20))` is not a \(discipline.axis.rawValue) grade of any scale Belay knows")
-            }
-            feltScore = range.lowest
-        }
+        let feltScore = try Self.feltScore(tick.feltGrade, axis: discipline.axis, scale: grade.scale, preferences: preferences)
 
         let meetup: (id: Int64, timeZone: String)?
         if let meetups {
@@ -147,6 +130,36 @@ struct ResolvedTick: Sendable {
         feltGrade = tick.feltGrade
         self.feltScore = feltScore
         visibility = tick.visibility ?? preferences.defaultVisibility
+    }
+
+    /// The attempts of a climb of `style`: a flash has 1, a send at least 2 (2 when not given).
+    /// - Throws: `DomainError.invalidInput` (`attempts`).
+    static func attempts(_ given: Int?, style: TickStyle) throws -> Int {
+        switch (style, given) {
+        case (.flash, nil), (.flash, 1?): return 1
+        case (.flash, let given?): throw DomainError.invalid("attempts", "A flash is topped on the first try, so it has 1 attempt (got \(given)); log it as a send")
+        case (.send, 1?): throw DomainError.invalid("attempts", "A send on the first try is a flash; log it with style flash")
+        case (_, let given?) where !(1...999).contains(given): throw DomainError.invalid("attempts", "Attempts are 1 to 999 (got \(given))")
+        case (.send, nil): return 2
+        case (_, let given): return given ?? 1
+        }
+    }
+
+    /// - Throws: `DomainError.invalidInput` (`stars`) outside 1…5.
+    static func checkStars(_ stars: Int?) throws {
+        if let stars, !(1...5).contains(stars) { throw DomainError.invalid("stars", "A rating is 1 to 5 stars (got \(stars))") }
+    }
+
+    /// The score of the grade the climber felt, read in the tick's own scale, then theirs, then
+    /// any scale of the axis.
+    /// - Throws: `DomainError.invalidInput` (`felt_grade`) for no grade of the axis.
+    static func feltScore(_ felt: String?, axis: GradeAxis, scale: GradeScale?, preferences: LogbookPreferences) throws -> Int? {
+        guard let felt else { return nil }
+        let scales = [scale, preferences.scale(axis)].compactMap { $0 } + GradeScale.allCases.filter { $0.axis == axis }
+        guard let range = scales.lazy.compactMap({ GradeTable.range(of: felt, in: $0) }).first else {
+            throw DomainError.invalid("felt_grade", "`\(felt.prefix(20))` is not a \(axis.rawValue) grade of any scale Belay knows")
+        }
+        return range.lowest
     }
 
     /// The tick as stored under `id`, without reading it back.

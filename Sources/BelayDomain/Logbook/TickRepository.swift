@@ -9,6 +9,9 @@ enum TickRepository {
         visibility, created_at, updated_at
         """
 
+    /// `columns` of the table aliased `t`, for a SELECT that joins another.
+    static let columnsOfT = columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
     static func decode(_ row: Row) throws -> Tick {
         let discipline = try row.get("discipline", as: Discipline.self)
         return Tick(id: try row.get("id"), userID: try row.get("user_id"), clientTickID: try row.get("client_tick_id"),
@@ -127,7 +130,7 @@ enum TickRepository {
     /// ticks kept private left out.
     static func rankedSends(gymID: Int64, from day: String, in db: Database) throws -> [Tick] {
         try db.query("""
-            SELECT \(columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
+            SELECT \(columnsOfT)
             FROM ticks t JOIN logbook_preferences p ON p.user_id = t.user_id
             WHERE t.gym_id = ? AND t.climbed_on >= ? AND t.style <> 'attempt' AND t.visibility <> 'private' AND p.in_rankings = 1
             """, [gymID, day], decode)
