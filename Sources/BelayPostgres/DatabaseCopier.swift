@@ -92,8 +92,11 @@ public struct DatabaseCopier {
     }
 
     static func tablesInDependencyOrder(_ database: Database) throws -> [Table] {
+        // Ordinary tables only: the search indexes (R*Tree, FTS5) and their shadow tables are
+        // built again on PostgreSQL by its own migrations from the rows copied.
         let names: [String] = try database.query("""
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'
+              AND name <> 'schema_migrations' ORDER BY name
             """) { try $0.get("name") }
         var tables: [String: Table] = [:]
         var dependencies: [String: Set<String>] = [:]

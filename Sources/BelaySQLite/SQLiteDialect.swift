@@ -20,6 +20,20 @@ struct SQLiteDialect: SQLDialect {
 
     func utcDay(ofEpochSeconds seconds: String) -> String { "date(\(seconds), 'unixepoch')" }
 
+    /// Through the R*Tree named `spatialIndex`.
+    func pointInBox(id: String, latitude: String, longitude: String, spatialIndex: String,
+                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64)) -> (sql: String, values: [Int64]) {
+        ("\(id) IN (SELECT id FROM \(spatialIndex) WHERE min_latitude >= ? AND max_latitude <= ? AND min_longitude >= ? AND max_longitude <= ?)",
+         [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
+    }
+
+    /// Through the FTS5 table named `textIndex`: each gram a quoted phrase, all
+    /// of them required (grams are letters and digits only, never a quote).
+    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String]) -> (sql: String, value: String) {
+        ("\(id) IN (SELECT rowid FROM \(textIndex) WHERE \(textIndex) MATCH ?)",
+         grams.map { "\"\($0)\"" }.joined(separator: " "))
+    }
+
     /// SQLite's planner keeps the order of a `CROSS JOIN`.
     var joinInWrittenOrder: String { "CROSS JOIN" }
 

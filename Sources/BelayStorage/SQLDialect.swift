@@ -26,6 +26,24 @@ public protocol SQLDialect: Sendable {
     /// The UTC day (`yyyy-MM-dd`) of the SQL expression `seconds`, seconds since 1970.
     func utcDay(ofEpochSeconds seconds: String) -> String
 
+    /// A condition that a row's point lies in a box of millionths of a degree, served by the
+    /// engine's spatial index, and the values it binds in the order it binds them.
+    /// - Parameters:
+    ///   - id: the row's integer id (an expression).
+    ///   - latitude, longitude: the row's millionths-of-a-degree columns (expressions).
+    ///   - spatialIndex: the name of the engine's index of those points (SQLite: the R*Tree
+    ///     table holding `id, min_latitude, max_latitude, min_longitude, max_longitude`).
+    func pointInBox(id: String, latitude: String, longitude: String, spatialIndex: String,
+                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64)) -> (sql: String, values: [Int64])
+
+    /// A condition that a row's gram text (space-separated grams) holds every one of `grams`,
+    /// served by the engine's text index, and the value it binds.
+    /// - Parameters:
+    ///   - id: the row's integer id (an expression).
+    ///   - gramsColumn: the column of space-separated grams (an expression).
+    ///   - textIndex: the name of the engine's index of it (SQLite: the FTS5 table whose rowid is the id).
+    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String]) -> (sql: String, value: String)
+
     /// The join keyword that keeps the tables in the order written (for a plan that must
     /// start from the small table); it takes an `ON`.
     var joinInWrittenOrder: String { get }

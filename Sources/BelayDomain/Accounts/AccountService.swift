@@ -469,6 +469,7 @@ public final class AccountService: Sendable {
         }
         try AccountRepository.erase(userID: userID, now: now, in: db)
         try TickRepository.erase(userID: userID, in: db)
+        try FollowRepository.erase(userID: userID, in: db)
         // Their blocks go; their reports stay for the moderators without who filed them.
         try SafetyRepository.deleteAll(userID: userID, in: db)
         try ReportRepository.forgetReporter(userID: userID, in: db)

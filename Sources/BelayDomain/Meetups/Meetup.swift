@@ -31,6 +31,15 @@ public struct Meetup: Sendable, Hashable {
     public var seriesID: Int64? = nil
     /// The gym it is at, whose name, address and zone it took; nil for a place of its own.
     public var gymID: Int64? = nil
+    /// Where it is: its gym's point, or one given; nil when neither.
+    public var location: GeoPoint? = nil
+    public var discipline: MeetupDiscipline? = nil
+    /// The level it is for; nil when open to every level.
+    public var level: MeetupLevel? = nil
+    public var tags: [MeetupTag] = []
+    public var visibility: MeetupVisibility = .public
+    /// Its public page (`/m/{slug}`), once its host published one; nil before.
+    public var page: MeetupPage? = nil
 
     /// Places left before joiners are waitlisted (0 when full or over capacity).
     public var placesLeft: Int { max(0, capacity - goingCount) }
@@ -62,6 +71,13 @@ public struct NewMeetup: Sendable, Hashable {
     /// A gym: the meetup then takes the gym's address and zone, and its name unless
     /// `placeName` is given (empty `placeName` and `timeZone` mean "the gym's").
     public var gymID: Int64?
+    /// Where it is; taken from the gym when it has one and this is nil.
+    public var location: GeoPoint? = nil
+    public var discipline: MeetupDiscipline? = nil
+    public var level: MeetupLevel? = nil
+    /// At most `MeetupTag.maximumPerMeetup`, each once.
+    public var tags: [MeetupTag] = []
+    public var visibility: MeetupVisibility = .public
 
     public init(title: String, description: String = "", placeName: String, address: String? = nil,
                 startsAt: Date, endsAt: Date, timeZone: String, capacity: Int, hostID: Int64, gymID: Int64? = nil) {
@@ -94,6 +110,12 @@ public struct MeetupChanges: Sendable, Hashable {
     /// `.some(id)` moves the meetup to a gym (taking its address and zone), `.some(nil)` makes
     /// its place its own again.
     public var gymID: Int64??
+    /// `.some(nil)` removes a location given by hand (a meetup at a gym keeps the gym's).
+    public var location: GeoPoint?? = nil
+    public var discipline: MeetupDiscipline?? = nil
+    public var level: MeetupLevel?? = nil
+    public var tags: [MeetupTag]? = nil
+    public var visibility: MeetupVisibility? = nil
 
     public init(title: String? = nil, description: String? = nil, placeName: String? = nil, address: String?? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil, capacity: Int? = nil,
@@ -135,6 +157,11 @@ public struct MeetupQuery: Sendable, Hashable {
     /// The member the list is for: meetups hosted by someone they blocked, or who blocked
     /// them, are left out. Nil lists every meetup (the command line, a viewer without blocks).
     public var viewerID: Int64? = nil
+    /// Lists private meetups too: the command line, and a host listing their own (`hostID`
+    /// is the caller). Every other list leaves them out.
+    public var includePrivate = false
+    /// The discovery filters; all nil lists as before.
+    public var search = MeetupSearch()
 
     public init(scope: Scope = .upcoming, placeName: String? = nil, hostID: Int64? = nil,
                 includeCancelled: Bool = true, limit: Int = 20, cursor: String? = nil) {

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayStorage
 import Foundation
 
@@ -9,18 +10,54 @@ enum MeetupRepository {
         m.id, m.title, m.description, m.place_name, m.address, m.starts_at, m.ends_at, m.time_zone, m.capacity,
         m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count,
         (SELECT count(*) FROM attendances c WHERE c.meetup_id = m.id AND c.status = 'checked_in') AS checked_in_count,
-        m.series_id, m.gym_id
+        m.series_id, m.gym_id, m.latitude_e6, m.longitude_e6, m.discipline, m.level_axis, m.level_scale, m.level_min, m.level_max,
+        m.level_min_score, m.level_max_score, m.tags, m.visibility, m.page_slug, m.page_published_at, m.page_shows_host
         """
 
     static func decode(_ row: Row) throws -> Meetup {
-        Meetup(id: try row.get("id"), title: try row.get("title"), description: try row.get("description"),
+        let id: Int64 = try row.get("id")
+        var meetup = Meetup(id: id, title: try row.get("title"), description: try row.get("description"),
                placeName: try row.get("place_name"), address: try row.get("address"), startsAt: try row.get("starts_at"),
                endsAt: try row.get("ends_at"), timeZone: try row.get("time_zone"), capacity: try row.get("capacity"),
                hostID: try row.get("host_id"), status: try row.get("status"),
                goingCount: try row.get("going_count"), waitlistCount: try row.get("waitlist_count"),
                checkedInCount: try row.get("checked_in_count"), createdAt: try row.get("created_at"),
                updatedAt: try row.get("updated_at"), seriesID: try row.get("series_id"), gymID: try row.get("gym_id"))
+        meetup.location = GeoPoint(latitudeE6: try row.get("latitude_e6"), longitudeE6: try row.get("longitude_e6"))
+        meetup.discipline = try row.get("discipline")
+        if let scale: GradeScale = try row.get("level_scale"), let axis: GradeAxis = try row.get("level_axis") {
+            meetup.level = MeetupLevel(scale: scale, lowestGrade: try row.get("level_min"), highestGrade: try row.get("level_max"),
+                                       range: GradeRange(axis: axis, lowest: try row.get("level_min_score"), highest: try row.get("level_max_score")))
+        }
+        meetup.tags = try MeetupTag.read(stored: try row.get("tags"), meetupID: id)
+        meetup.visibility = try row.get("visibility")
+        if let slug: String = try row.get("page_slug") {
+            meetup.page = MeetupPage(slug: slug, publishedAt: try row.get("page_published_at"), showsHost: try row.get("page_shows_host"))
+        }
+        return meetup
     }
+
+    /// The values of the discovery columns, in the order `discoveryAssignments` names them:
+    /// where, what, what level, tags, visibility and what text search reads.
+    private static func discoveryValues(_ meetup: NewMeetup, in db: Database) throws -> [any DatabaseValueConvertible] {
+        var rest = [meetup.title, meetup.description, meetup.placeName, meetup.address ?? ""]
+        if let gymID = meetup.gymID {
+            rest += try db.query("SELECT name, localized_names FROM gyms WHERE id = ?", [gymID]) { row -> [String] in
+                let names: String = try row.get("localized_names")
+                let localized = (try? JSONParser.parse(names))?.objectValue?.values.compactMap(\.stringValue) ?? []
+                return [try row.get("name", as: String.self)] + localized
+            }.flatMap { $0 }
+        }
+        let text = SearchText.folded(rest.joined(separator: "\n"))
+        return [meetup.location?.latitudeE6, meetup.location?.longitudeE6, meetup.discipline?.rawValue,
+                meetup.level?.range.axis.rawValue, meetup.level?.scale.rawValue, meetup.level?.lowestGrade, meetup.level?.highestGrade,
+                meetup.level.map { Int64($0.range.lowest) }, meetup.level.map { Int64($0.range.highest) },
+                MeetupTag.stored(meetup.tags), meetup.visibility.rawValue,
+                SearchText.folded(meetup.title), text, SearchText.indexedGrams(ofFolded: text)]
+    }
+
+    private static let discoveryColumns = ["latitude_e6", "longitude_e6", "discipline", "level_axis", "level_scale", "level_min", "level_max",
+                                           "level_min_score", "level_max_score", "tags", "visibility", "search_title", "search_text", "search_grams"]
 
     static func find(id: Int64, in db: Database) throws -> Meetup? {
         try db.queryOne("SELECT \(columns) FROM meetups m WHERE m.id = ?", [id], decode)
@@ -71,54 +108,126 @@ enum MeetupRepository {
     static func insert(_ meetup: NewMeetup, secret: [UInt8], at now: Date, in db: Database) throws -> Int64 {
         return try db.insertReturningID("""
             INSERT INTO meetups (title, description, place_name, address, starts_at, ends_at, time_zone, capacity,
-                                 host_id, status, check_in_secret, created_at, updated_at, gym_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?, ?) RETURNING id
+                                 host_id, status, check_in_secret, created_at, updated_at, gym_id, \(discoveryColumns.joined(separator: ", ")))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?, ?, ?, \(Array(repeating: "?", count: discoveryColumns.count).joined(separator: ", ")))
+            RETURNING id
             """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
-                  meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now, meetup.gymID])
+                  meetup.timeZone, meetup.capacity, meetup.hostID, Data(secret), now, now, meetup.gymID] + discoveryValues(meetup, in: db))
     }
 
     static func update(id: Int64, with meetup: NewMeetup, at now: Date, in db: Database) throws {
         try db.execute("""
             UPDATE meetups SET title = ?, description = ?, place_name = ?, address = ?, starts_at = ?, ends_at = ?,
-                               time_zone = ?, capacity = ?, host_id = ?, updated_at = ?, gym_id = ?
+                               time_zone = ?, capacity = ?, host_id = ?, updated_at = ?, gym_id = ?,
+                               \(discoveryColumns.map { "\($0) = ?" }.joined(separator: ", "))
             WHERE id = ?
             """, [meetup.title, meetup.description, meetup.placeName, meetup.address, meetup.startsAt, meetup.endsAt,
-                  meetup.timeZone, meetup.capacity, meetup.hostID, now, meetup.gymID, id])
+                  meetup.timeZone, meetup.capacity, meetup.hostID, now, meetup.gymID] + discoveryValues(meetup, in: db) + [id])
     }
 
     static func setStatus(_ status: MeetupStatus, id: Int64, at now: Date, in db: Database) throws {
         try db.execute("UPDATE meetups SET status = ?, updated_at = ? WHERE id = ?", [status.rawValue, now, id])
     }
 
-    static func list(_ query: MeetupQuery, now: Date, after cursor: Cursor?, limit: Int, in db: Database) throws -> [Meetup] {
-        let filters = """
-            (?1 IS NULL OR m.place_name = ?1) AND (?2 IS NULL OR m.host_id = ?2) AND (?3 = 1 OR m.status <> 'cancelled')
-            AND m.hidden_at IS NULL AND (?8 IS NULL OR NOT EXISTS (
-                SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ?8 AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?8)))
-            """
-        let common: [any DatabaseValueConvertible] = [query.placeName, query.hostID, query.includeCancelled]
-        let viewer: [any DatabaseValueConvertible] = [query.viewerID]
-        let key = cursor?.key
-        let id = cursor?.id
+    /// One row of a list: the meetup, whether its title matched the search's words (0) or only
+    /// the rest (1), and its distance key when the search is near a point.
+    struct Listed {
+        let meetup: Meetup
+        let titleRank: Int64
+        let distanceKey: Int64?
+    }
+
+    /// Where a list continues: after the row with these keys.
+    struct ListPosition {
+        let titleRank: Int64
+        let key: Int64
+        let id: Int64
+    }
+
+    /// A page of a list or search, in the list's order. Every filter is one condition of one
+    /// statement; the engine's indexes serve the point (R*Tree or GiST) and the words (FTS5 or GIN).
+    /// Days (`from`, `to`) are checked here only roughly (in UTC, a day wider each side); the
+    /// service keeps the meetups whose own zone's day is in range.
+    static func list(_ query: MeetupQuery, resolved: ResolvedMeetupSearch, now: Date, after position: ListPosition?, limit: Int,
+                     in db: Database) throws -> [Listed] {
+        let search = query.search
+        var conditions = ["m.hidden_at IS NULL"]
+        var values: [any DatabaseValueConvertible] = []
+        func add(_ condition: String, _ bound: [any DatabaseValueConvertible] = []) {
+            conditions.append(condition)
+            values += bound
+        }
+        if let place = query.placeName { add("m.place_name = ?", [place]) }
+        if let host = query.hostID { add("m.host_id = ?", [host]) }
+        if !query.includeCancelled || !search.isEmpty { add("m.status <> 'cancelled'") }
+        if !query.includePrivate { add("m.visibility = 'public'") }
+        if let viewer = query.viewerID {
+            add("""
+                NOT EXISTS (SELECT 1 FROM member_blocks b
+                            WHERE (b.blocker_id = ? AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?))
+                """, [viewer, viewer])
+        }
         switch query.scope {
-        case .upcoming:
-            return try db.query("""
-                SELECT \(columns) FROM meetups m
-                WHERE \(filters) AND m.ends_at > ?4 AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
-                ORDER BY m.starts_at, m.id LIMIT ?7
-                """, common + [now, key, id, limit] + viewer, decode)
-        case .past:
-            return try db.query("""
-                SELECT \(columns) FROM meetups m
-                WHERE \(filters) AND m.ends_at <= ?4 AND (?5 IS NULL OR (m.starts_at, m.id) < (?5, ?6))
-                ORDER BY m.starts_at DESC, m.id DESC LIMIT ?7
-                """, common + [now, key, id, limit] + viewer, decode)
-        case .all:
-            return try db.query("""
-                SELECT \(columns) FROM meetups m
-                WHERE \(filters) AND ?4 IS NOT NULL AND (?5 IS NULL OR (m.starts_at, m.id) > (?5, ?6))
-                ORDER BY m.starts_at, m.id LIMIT ?7
-                """, common + [now, key, id, limit] + viewer, decode)
+        case .upcoming: add("m.ends_at > ?", [now])
+        case .past: add("m.ends_at <= ?", [now])
+        case .all: break
+        }
+        if let gym = search.gymID { add("m.gym_id = ?", [gym]) }
+        if let discipline = search.discipline { add("m.discipline = ?", [discipline.rawValue]) }
+        if let tag = search.tag { add("m.tags LIKE ?", ["%,\(tag.rawValue),%"]) }
+        if search.hasSpots { add("m.going_count < m.capacity") }
+        if let from = search.from { add("m.starts_at >= ?", [Date(timeIntervalSince1970: Double(from.daysSinceEpoch) * 86_400 - 15 * 3_600)]) }
+        if let to = search.to { add("m.starts_at < ?", [Date(timeIntervalSince1970: Double(to.daysSinceEpoch + 1) * 86_400 + 15 * 3_600)]) }
+        if !resolved.levelRanges.isEmpty {
+            add("(" + resolved.levelRanges.map { _ in "(m.level_axis = ? AND m.level_min_score <= ? AND m.level_max_score >= ?)" }
+                .joined(separator: " OR ") + ")",
+                resolved.levelRanges.flatMap { [$0.axis.rawValue, Int64($0.highest), Int64($0.lowest)] as [any DatabaseValueConvertible] })
+        }
+        var distance = "NULL"
+        var distanceValues: [any DatabaseValueConvertible] = []
+        if let near = resolved.near {
+            let box = db.dialect.pointInBox(id: "m.id", latitude: "m.latitude_e6", longitude: "m.longitude_e6", spatialIndex: "meetup_locations",
+                                            box: near.boundingBoxE6(kilometres: resolved.radiusKilometres))
+            add(box.sql, box.values)
+            distance = "CAST((m.latitude_e6 - ?) * (m.latitude_e6 - ?) + ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) * ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) AS BIGINT)"
+            let scale = near.longitudeScale
+            distanceValues = [near.latitudeE6, near.latitudeE6, near.longitudeE6, scale, near.longitudeE6, scale]
+            add("\(distance) <= ?", distanceValues + [Int64(resolved.radiusKeySquared.rounded(.up))])
+        }
+        var titleRank = "0"
+        var titleValues: [any DatabaseValueConvertible] = []
+        if !resolved.words.isEmpty {
+            let grams = db.dialect.hasEveryGram(id: "m.id", gramsColumn: "m.search_grams", textIndex: "meetup_search", grams: resolved.grams)
+            add(grams.sql, [grams.value])
+            for word in resolved.words { add("\(db.dialect.position(of: "?", in: "m.search_text")) > 0", [word]) }
+            titleRank = "(CASE WHEN " + resolved.words.map { _ in "\(db.dialect.position(of: "?", in: "m.search_title")) > 0" }
+                .joined(separator: " AND ") + " THEN 0 ELSE 1 END)"
+            titleValues = resolved.words
+        }
+        // The order and the keyset: (title rank, start, id) or (distance, id).
+        let descending = query.scope == .past && search.sort == .startsAt
+        let direction = descending ? "DESC" : ""
+        let order: String
+        if search.sort == .distance {
+            order = "distance_key, m.id"
+            if let position {
+                add("(\(distance) > ? OR (\(distance) = ? AND m.id > ?))", distanceValues + [position.key] + distanceValues + [position.key, position.id])
+            }
+        } else {
+            order = "title_rank, m.starts_at \(direction), m.id \(direction)"
+            if let position {
+                let after = descending ? "<" : ">"
+                add("(\(titleRank) > ? OR (\(titleRank) = ? AND (m.starts_at \(after) ? OR (m.starts_at = ? AND m.id \(after) ?))))",
+                    titleValues + [position.titleRank] + titleValues + [position.titleRank, position.key, position.key, position.id])
+            }
+        }
+        let sql = """
+            SELECT \(columns), \(titleRank) AS title_rank, \(distance) AS distance_key FROM meetups m
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order) LIMIT ?
+            """
+        return try db.query(sql, titleValues + distanceValues + values + [limit]) { row in
+            Listed(meetup: try decode(row), titleRank: try row.get("title_rank"), distanceKey: try row.get("distance_key"))
         }
     }
 }

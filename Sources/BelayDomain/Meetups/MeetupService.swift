@@ -101,7 +101,9 @@ public final class MeetupService: Sendable {
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
                 try events.meetup(.meetupCreated, id: id, now: now, in: db)
-                return try MeetupRepository.find(id: id, in: db)!
+                let created = try MeetupRepository.find(id: id, in: db)!
+                if !ended { try events.notices.newMeetup(created, now: now, in: db) }
+                return created
             })
     }
 
@@ -142,11 +144,17 @@ public final class MeetupService: Sendable {
                                        capacity: changes.capacity ?? current.capacity,
                                        hostID: changes.hostID ?? current.hostID,
                                        gymID: changes.gymID ?? current.gymID)
+                merged.location = changes.location ?? current.location
+                merged.discipline = changes.discipline ?? current.discipline
+                merged.level = changes.level ?? current.level
+                merged.tags = changes.tags ?? current.tags
+                merged.visibility = changes.visibility ?? current.visibility
                 if let gymID = merged.gymID, changes.gymID != nil || changes.timeZone != nil {
                     // Moved to a gym, or its zone changed: the gym's address and zone hold.
                     if changes.placeName == nil, changes.gymID != nil { merged.placeName = "" }
                     if changes.address == nil { merged.address = nil }
                     if changes.timeZone == nil { merged.timeZone = "" }
+                    if changes.location == nil { merged.location = nil }
                     merged = try Self.placed(merged, at: try GymService.require(gymID, in: db))
                 }
                 merged = try screened(merged)
@@ -158,6 +166,9 @@ public final class MeetupService: Sendable {
                     try Self.requireHost(merged.hostID, membersMayHost: creators == .members, in: db)
                 }
                 try MeetupRepository.update(id: id, with: merged, at: now, in: db)
+                if merged.visibility == .private, current.page?.isPublished == true {
+                    try MeetupPageRepository.unpublish(meetupID: id, in: db)  // a private meetup has no public page
+                }
                 if merged.capacity > current.capacity {
                     try waitlist.fill(meetupID: id, capacity: merged.capacity, startsAt: merged.startsAt, now: now, in: db)
                 }
@@ -341,23 +352,57 @@ public final class MeetupService: Sendable {
         return canonical
     }
 
-    private static func listName(_ query: MeetupQuery) -> String { "meetups-\(query.scope.rawValue)" }
+    private static func listName(_ query: MeetupQuery) -> String {
+        query.search.isEmpty ? "meetups-\(query.scope.rawValue)" : "search-\(query.scope.rawValue)-\(query.search.sort.rawValue)"
+    }
 
-    /// A page of meetups (keyset pagination: stable while meetups are added).
-    /// - Throws: `DomainError` for a bad limit or cursor.
-    public func list(_ query: MeetupQuery) throws -> Page<Meetup> {
+    /// A start key holds the title rank above the milliseconds: rank × 10¹⁴ + milliseconds.
+    private static let rankStep: Int64 = 100_000_000_000_000
+
+    /// A page of meetups (keyset pagination: stable while meetups are added), filtered and
+    /// ordered by `query.search` when it has anything: near a point (the engine's spatial
+    /// index), by words (its text index, title matches first), days in each meetup's own zone,
+    /// level, discipline, tag, places left. Cancelled meetups are left out of a search, private
+    /// ones out of every list but the command line's and a host's own.
+    /// - Parameter preferences: the scales a searched-for grade is read in first.
+    /// - Throws: `DomainError` for a bad limit, cursor or search value (naming the parameter).
+    public func list(_ query: MeetupQuery, preferences: LogbookPreferences = LogbookPreferences()) throws -> Page<Meetup> {
         let limit = try validatedLimit(query.limit)
         let listName = Self.listName(query)
         let cursor = try query.cursor.map { try Cursor.decode($0, list: listName) }
+        let resolved = try ResolvedMeetupSearch(query.search, preferences: preferences)
         let now = clock.now()
-        let meetups = try domainCall {
-            try pool.read { try MeetupRepository.list(query, now: now, after: cursor, limit: limit + 1, in: $0) }
+        let byDistance = query.search.sort == .distance
+        var position = cursor.map { cursor in
+            byDistance ? MeetupRepository.ListPosition(titleRank: 0, key: cursor.key, id: cursor.id)
+                : MeetupRepository.ListPosition(titleRank: cursor.key / Self.rankStep, key: cursor.key % Self.rankStep, id: cursor.id)
         }
-        let page = Array(meetups.prefix(limit))
-        let next = meetups.count > limit
-            ? page.last.map { Cursor(list: listName, key: $0.startsAt.millisecondsSince1970, id: $0.id).encoded }
-            : nil
-        return Page(items: page, nextCursor: next)
+        let checksDays = query.search.from != nil || query.search.to != nil
+        var kept: [MeetupRepository.Listed] = []
+        // Days are matched roughly by the index and exactly here, in each meetup's own zone:
+        // read on until the page is full or the list ends.
+        while true {
+            let rows = try domainCall {
+                try pool.read { try MeetupRepository.list(query, resolved: resolved, now: now, after: position, limit: limit + 1, in: $0) }
+            }
+            for row in rows where kept.count <= limit {
+                if checksDays {
+                    let day = CalendarDay(row.meetup.startsAt, in: TimeZone(identifier: row.meetup.timeZone) ?? .gmt)
+                    if let from = query.search.from, day < from { continue }
+                    if let to = query.search.to, day > to { continue }
+                }
+                kept.append(row)
+            }
+            guard checksDays, kept.count <= limit, rows.count == limit + 1, let last = rows.last else { break }
+            position = MeetupRepository.ListPosition(titleRank: last.titleRank, key: byDistance ? last.distanceKey ?? 0 : last.meetup.startsAt.millisecondsSince1970,
+                                                     id: last.meetup.id)
+        }
+        let page = Array(kept.prefix(limit))
+        let next = kept.count > limit ? page.last.map { row in
+            Cursor(list: listName, key: byDistance ? row.distanceKey ?? 0 : row.titleRank * Self.rankStep + row.meetup.startsAt.millisecondsSince1970,
+                   id: row.meetup.id).encoded
+        } : nil
+        return Page(items: page.map(\.meetup), nextCursor: next)
     }
 
     /// The check-in window of a meetup under this service's policy.
@@ -477,6 +522,9 @@ public final class MeetupService: Sendable {
         placed.timeZone = gym.timeZone
         if meetup.placeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { placed.placeName = gym.name }
         if meetup.address == nil { placed.address = gym.address }
+        if meetup.location == nil, let latitude = gym.latitude, let longitude = gym.longitude {
+            placed.location = GeoPoint(latitude: latitude, longitude: longitude)
+        }
         return placed
     }
 
@@ -506,6 +554,12 @@ public final class MeetupService: Sendable {
         try TextRule.meetupAddress.check(meetup.address)
         guard meetup.endsAt > meetup.startsAt else {
             throw DomainError.invalid("ends_at", "The meetup must end after it starts")
+        }
+        guard Set(meetup.tags).count == meetup.tags.count, meetup.tags.count <= MeetupTag.maximumPerMeetup else {
+            throw DomainError.invalid("tags", "A meetup has at most \(MeetupTag.maximumPerMeetup) tags, each once (got \(meetup.tags.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let level = meetup.level, let axis = meetup.discipline?.axis, level.range.axis != axis {
+            throw DomainError.invalid("level_min", "The level \(level.lowestGrade)–\(level.highestGrade) grades \(level.range.axis.rawValue)s, and a \(meetup.discipline!.rawValue) meetup's level is on the \(axis.rawValue) axis; give grades of that axis or change the discipline")
         }
         guard meetup.endsAt.timeIntervalSince(meetup.startsAt) <= 14 * 86_400 else {
             throw DomainError.invalid("ends_at", "A meetup lasts at most 14 days")

@@ -19,6 +19,9 @@ public enum NoticeKind: String, Sendable, CaseIterable, Codable {
     case meetupCancelled = "meetup_cancelled"
     /// The member's sticker is ready to share.
     case rewardReady = "reward_ready"
+    /// A new meetup at a gym or by a host the member follows (at most one a day per gym or
+    /// host; later ones that day are told with the next).
+    case newMeetup = "new_meetup"
     /// The club's moderators acted on something the member reported.
     case reportOutcome = "report_outcome"
     /// The club's moderators warned the member, suspended them or hid what they wrote, naming

@@ -58,6 +58,8 @@ struct NoticeText: Sendable, Hashable {
         case (.rewardReady, .en): return NoticeText(title: "Your sticker is ready", body: "\(holdName) from \(title): share it to your story")
         case (.rewardReady, .ko): return NoticeText(title: "스티커가 준비됐어요", body: "\(title)에서 받은 \(holdName): 스토리에 공유해 보세요")
         case (.rewardReady, .ja): return NoticeText(title: "ステッカーができました", body: "\(title)で獲得した\(holdName)：ストーリーでシェアしよう")
+        case (.newMeetup, _):
+            return newMeetup(locale: locale, meetup: meetup ?? MeetupFacts(title: title, placeName: place, startsAt: Date(timeIntervalSince1970: 0), timeZone: zone), place: place, placesLeft: 0, folded: 0)
         case (.reportOutcome, _), (.moderation, _):
             return moderationText(kind, locale: locale, facts: moderation)
         case (.test, .en): return NoticeText(title: "Belay test notice", body: "Notifications reach this phone.")
@@ -89,6 +91,22 @@ struct NoticeText: Sendable, Hashable {
         case .ja:
             let what = action == .suspend ? "アカウントが停止されました" : action == .hide ? "クラブの運営が投稿を非表示にしました" : "クラブの運営からの警告"
             return NoticeText(title: what, body: "\(rule) 異議がある場合は\(appeal ?? "クラブ")までご連絡ください。")
+        }
+    }
+
+    /// "New meetup at 더클라임 강남점, Sat 7 pm, 6 places", with the meetups folded since the last one.
+    static func newMeetup(locale: MemberLocale, meetup: MeetupFacts, place: String, placesLeft: Int, folded: Int) -> NoticeText {
+        let when = dayAndTime(meetup.startsAt, meetup.timeZone, locale)
+        switch locale {
+        case .en:
+            let more = folded > 0 ? " (and \(folded) more since your last notice)" : ""
+            return NoticeText(title: "New meetup at \(place)", body: "\(meetup.title): \(when), \(placesLeft) \(placesLeft == 1 ? "place" : "places")\(more)")
+        case .ko:
+            let more = folded > 0 ? " (지난 알림 뒤로 \(folded)개 더)" : ""
+            return NoticeText(title: "\(place)에 새 모임", body: "\(meetup.title): \(when), \(placesLeft)자리\(more)")
+        case .ja:
+            let more = folded > 0 ? "（前回の通知以降ほかに\(folded)件）" : ""
+            return NoticeText(title: "\(place)で新しい会", body: "\(meetup.title)：\(when)、残り\(placesLeft)枠\(more)")
         }
     }
 

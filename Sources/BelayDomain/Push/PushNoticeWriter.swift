@@ -25,7 +25,7 @@ public struct PushNoticeWriter: Sendable {
         case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
         case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
         case .waitlistPromoted: ("promoted-a\(attendanceID)", meetup.startsAt)
-        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test:
+        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup:
             preconditionFailure("\(kind.rawValue) is not a notice about an attendance")
         }
         let facts = Self.facts(meetup)
@@ -64,12 +64,37 @@ public struct PushNoticeWriter: Sendable {
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
         case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
         case .meetupChanged: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
-        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test:
+        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup:
             preconditionFailure("\(kind.rawValue) is not a notice about a meetup")
         }
         let facts = Self.facts(meetup)
         try queue(kind, to: recipients, collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
             (NoticeText.make(kind, locale: locale, meetup: facts), [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+        }
+    }
+
+    /// Tells the followers of a new meetup's gym and host: one notice per member per gym (or
+    /// host) per day in the meetup's zone; a later one that day is folded and counted in the
+    /// next notice. Never the host, never a member blocked either way, never for a private meetup.
+    func newMeetup(_ meetup: Meetup, now: Date, in db: Database) throws {
+        guard meetup.visibility == .public, meetup.status == .scheduled, !policy.platforms.isEmpty else { return }
+        let zone = TimeZone(identifier: meetup.timeZone) ?? .gmt
+        let today = CalendarDay(now, in: zone).description
+        var told = Set<Int64>()
+        for follower in try FollowRepository.followersToTell(of: meetup, in: db) where told.insert(follower.userID).inserted {
+            if follower.notifiedOn == today {
+                try FollowRepository.fold(userID: follower.userID, follower.subject, in: db)
+                continue
+            }
+            try FollowRepository.markNotified(userID: follower.userID, follower.subject, on: today, in: db)
+            let facts = Self.facts(meetup)
+            let folded = Int(follower.folded)
+            let place = meetup.placeName
+            try queue(.newMeetup, to: .member(follower.userID), collapseID: "new-meetup-m\(meetup.id)-u\(follower.userID)",
+                      expiresAt: meetup.startsAt, now: now, in: db) { locale in
+                (NoticeText.newMeetup(locale: locale, meetup: facts, place: place, placesLeft: meetup.placesLeft, folded: folded),
+                 [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+            }
         }
     }
 

@@ -1,0 +1,62 @@
+/// Text folded for search and cut into the grams the search indexes hold.
+///
+/// Folding lower-cases, takes the compatibility form (full-width Latin and half-width kana
+/// become ordinary) and strips accents from Latin, Greek and Cyrillic letters only (a Japanese
+/// voiced mark is part of the kana, not an accent). Grams are every two neighbouring letters or
+/// digits within a word, and a one-letter word itself: a two-syllable Korean word such as 강남
+/// is one gram, so an index of grams finds it inside 더클라임강남점, which a word index (one
+/// token for the whole) and a trigram index (nothing shorter than three) cannot.
+public enum SearchText {
+    /// `text` folded: lower case, compatibility form, no Latin accents.
+    public static func folded(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var lastBase: Unicode.Scalar = " "
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark, lastBase.value < 0x0530 { continue }
+            lastBase = scalar
+            scalars.append(scalar)
+        }
+        return String(scalars).precomposedStringWithCompatibilityMapping.lowercased()
+    }
+
+    /// The words of folded text: runs of letters, marks and digits.
+    public static func words(ofFolded text: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let properties = scalar.properties
+            if properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
+                || properties.generalCategory == .spacingMark {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    /// The grams of one folded word: its neighbouring pairs of characters, or itself when it
+    /// is one character long.
+    public static func grams(ofWord word: String) -> [String] {
+        let characters = Array(word.unicodeScalars)
+        guard characters.count > 1 else { return characters.isEmpty ? [] : [word] }
+        return (0..<(characters.count - 1)).map { index in
+            var gram = String.UnicodeScalarView()
+            gram.append(characters[index])
+            gram.append(characters[index + 1])
+            return String(gram)
+        }
+    }
+
+    /// The distinct grams of folded text, space-separated in first-seen order: what the index holds.
+    public static func indexedGrams(ofFolded text: String) -> String {
+        var seen = Set<String>()
+        var distinct: [String] = []
+        for word in words(ofFolded: text) {
+            for gram in grams(ofWord: word) where seen.insert(gram).inserted { distinct.append(gram) }
+        }
+        return distinct.joined(separator: " ")
+    }
+}

@@ -1,0 +1,180 @@
+import BelayCore
+import BelayStorage
+import Foundation
+
+/// Finding meetups: who may see a private one, public pages, follows and the feed.
+extension MeetupService {
+    /// Whether `actor` may see `meetup`: every public meetup; a private one only its host,
+    /// co-hosts, admins and members with an attendance.
+    static func maySee(_ meetup: Meetup, _ actor: Actor?, in db: Database) throws -> Bool {
+        guard meetup.visibility == .private else { return true }
+        guard let actor else { return false }
+        if try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) { return true }
+        guard let userID = actor.userID else { return false }
+        return try db.queryOne("SELECT 1 AS found FROM attendances WHERE meetup_id = ? AND member_id = ?", [meetup.id, userID]) { _ in true } ?? false
+    }
+
+    /// The meetup if `actor` may see it (a private one answers as an unknown id to anyone else).
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func meetup(id: Int64, seenBy actor: Actor) throws -> Meetup {
+        try domainCall {
+            try pool.read { db in
+                let meetup = try Self.require(id, in: db)
+                guard try Self.maySee(meetup, actor, in: db) else { throw Self.notFound(id) }
+                return meetup
+            }
+        }
+    }
+
+    /// Publishes the meetup's public page, `/m/{slug}` (128 random bits; the same slug again
+    /// after unpublishing), naming its host only when `showsHost`.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (its host, co-hosts or an
+    ///   admin), `invalid_input` (`visibility`: a private meetup has no public page).
+    public func publishPage(meetupID: Int64, showsHost: Bool, by actor: Actor) throws -> Meetup {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireManager(of: meetup, actor, in: db)
+                guard meetup.visibility == .public else {
+                    throw DomainError.invalid("visibility", "Meetup \(meetupID) is private; a private meetup has no public page. Make it public first")
+                }
+                try MeetupPageRepository.publish(meetupID: meetupID, slug: Crypto.base64URL(Crypto.randomBytes(16)), showsHost: showsHost,
+                                                 at: now, in: db)
+                try events.meetup(.meetupUpdated, id: meetupID, now: now, in: db)
+                return try Self.require(meetupID, in: db)
+            }
+        }
+    }
+
+    /// Takes the public page down: its address answers 410 from then on. Twice is harmless.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`.
+    public func unpublishPage(meetupID: Int64, by actor: Actor) throws -> Meetup {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let meetup = try Self.require(meetupID, in: db)
+                try Self.requireManager(of: meetup, actor, in: db)
+                if meetup.page?.isPublished == true {
+                    try MeetupPageRepository.unpublish(meetupID: meetupID, in: db)
+                    try events.meetup(.meetupUpdated, id: meetupID, now: now, in: db)
+                }
+                return try Self.require(meetupID, in: db)
+            }
+        }
+    }
+
+    /// What `/m/{slug}` shows.
+    public enum PublicPage: Sendable {
+        /// The meetup, and its host's display name when the page shows it.
+        case published(Meetup, hostName: String?)
+        /// Unpublished, hidden by the moderators, or made private: 410.
+        case gone
+        case notFound
+    }
+
+    /// The meetup behind a public page's slug.
+    public func publicPage(slug: String) throws -> PublicPage {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupPageRepository.meetup(slug: slug, in: db) else { return .notFound }
+                let hidden = try db.queryOne("SELECT hidden_at FROM meetups WHERE id = ?", [meetup.id]) { try $0.get("hidden_at", as: Date?.self) } ?? nil
+                guard let page = meetup.page, page.isPublished, meetup.visibility == .public, hidden == nil else { return .gone }
+                let hostName = page.showsHost
+                    ? try db.queryOne("SELECT display_name FROM users WHERE id = ? AND deleted_at IS NULL", [meetup.hostID]) { try $0.get("display_name", as: String.self) }
+                    : nil
+                return .published(meetup, hostName: hostName)
+            }
+        }
+    }
+
+    // MARK: Follows
+
+    /// Follows a gym or a host (twice is harmless).
+    /// - Throws: `DomainError`: `gym_not_found`, `user_not_found` (no such host, or one
+    ///   blocked either way), `invalid_input` (oneself).
+    public func follow(_ subject: FollowSubject, by actor: Actor) throws -> [Follow] {
+        guard let userID = actor.userID else { throw DomainError(.notPermitted, "Only members follow gyms and hosts") }
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                switch subject {
+                case let .gym(id): _ = try GymService.require(id, in: db)
+                case let .host(id):
+                    guard id != userID else { throw DomainError.invalid("user_id", "A member does not follow themselves") }
+                    let known = try db.queryOne("""
+                        SELECT 1 AS found FROM users u WHERE u.id = ? AND u.deleted_at IS NULL
+                          AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ? AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = ?))
+                        """, [id, userID, userID]) { _ in true } ?? false
+                    guard known else { throw DomainError(.userNotFound, "No host \(id) to follow", field: "user_id") }
+                }
+                try FollowRepository.follow(userID: userID, subject, at: now, in: db)
+                return try FollowRepository.follows(userID: userID, in: db)
+            }
+        }
+    }
+
+    /// Stops following (harmless when not following).
+    public func unfollow(_ subject: FollowSubject, by actor: Actor) throws -> [Follow] {
+        guard let userID = actor.userID else { throw DomainError(.notPermitted, "Only members follow gyms and hosts") }
+        return try domainCall {
+            try pool.write { db in
+                try FollowRepository.unfollow(userID: userID, subject, in: db)
+                return try FollowRepository.follows(userID: userID, in: db)
+            }
+        }
+    }
+
+    /// What the member follows, oldest first.
+    public func follows(of userID: Int64) throws -> [Follow] {
+        try domainCall { try pool.read { db in try FollowRepository.follows(userID: userID, in: db) } }
+    }
+
+    /// The member's feed: upcoming public meetups from the gyms and hosts they follow, soonest
+    /// first; then, when they gave a location (`near`, remembered for next time) or gave one
+    /// before, upcoming meetups within `radiusKilometres` of it. Blocks apply both ways.
+    /// - Throws: `DomainError` for a bad limit or cursor.
+    public func feed(memberID: Int64, near: GeoPoint?, limit: Int, cursor: String?) throws -> Page<FeedItem> {
+        let limit = try validatedLimit(limit, maximum: 100)
+        let now = clock.now()
+        let position = try cursor.map { try Cursor.decode($0, list: "feed") }
+        if let near {
+            try domainCall { try pool.write { db in try FollowRepository.setLocation(userID: memberID, near, at: now, in: db) } }
+        }
+        let rows = try domainCall {
+            try pool.read { db -> [(Meetup, FeedReason, Int64)] in
+                let location = try near ?? FollowRepository.location(userID: memberID, in: db)
+                var nearby = "0"
+                var values: [any DatabaseValueConvertible] = [memberID, memberID]
+                if let location {
+                    let box = location.boundingBoxE6(kilometres: MeetupSearch.defaultRadiusKilometres)
+                    nearby = "(m.latitude_e6 BETWEEN ? AND ? AND m.longitude_e6 BETWEEN ? AND ?)"
+                    values += [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
+                }
+                // Rank 0: a followed gym; 1: a followed host; 2: near; the key is rank × 10¹⁴ + start.
+                let sql = """
+                    SELECT * FROM (
+                      SELECT \(MeetupRepository.columns),
+                             CASE WHEN EXISTS (SELECT 1 FROM follows f WHERE f.user_id = ? AND f.subject_type = 'gym' AND f.subject_id = m.gym_id) THEN 0
+                                  WHEN EXISTS (SELECT 1 FROM follows f WHERE f.user_id = ? AND f.subject_type = 'host' AND f.subject_id = m.host_id) THEN 1
+                                  WHEN \(nearby) THEN 2 ELSE 3 END AS feed_rank
+                      FROM meetups m
+                      WHERE m.ends_at > ? AND m.status = 'scheduled' AND m.visibility = 'public' AND m.hidden_at IS NULL AND m.host_id <> ?
+                        AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ? AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?))
+                    ) listed
+                    WHERE feed_rank < 3 AND (? IS NULL OR feed_rank * 100000000000000 + starts_at > ? OR (feed_rank * 100000000000000 + starts_at = ? AND id > ?))
+                    ORDER BY feed_rank, starts_at, id LIMIT ?
+                    """
+                values += [now, memberID, memberID, memberID, position?.key, position?.key, position?.key, position?.id ?? 0, limit + 1]
+                return try db.query(sql, values) { row in
+                    let rank: Int64 = try row.get("feed_rank")
+                    let reason: FeedReason = rank == 0 ? .followedGym : rank == 1 ? .followedHost : .nearby
+                    return (try MeetupRepository.decode(row), reason, rank)
+                }
+            }
+        }
+        let page = Array(rows.prefix(limit))
+        let next = rows.count > limit ? page.last.map { Cursor(list: "feed", key: $0.2 * 100_000_000_000_000 + $0.0.startsAt.millisecondsSince1970, id: $0.0.id).encoded } : nil
+        return Page(items: page.map { FeedItem(meetup: $0.0, reason: $0.1) }, nextCursor: next)
+    }
+}
