@@ -8,6 +8,10 @@ public struct MeetupBody: JSONRepresentable {
     public let meetup: Meetup
     public let window: CheckInWindow
     public let presentation: Presentation
+    /// The reader's scales: the level is shown in them too.
+    public var preferences = LogbookPreferences()
+    /// Kilometres from the point searched near, when the list was searched near one.
+    public var distanceKilometres: Double? = nil
 
     public func write(to json: inout JSONOutput) {
         let zone = presentation.zones.zone(meetup.timeZone)
@@ -34,6 +38,44 @@ public struct MeetupBody: JSONRepresentable {
             json.member("updated_at", meetup.updatedAt, offset: presentation.clubZone)
             json.member("series_id", meetup.seriesID)
             json.member("gym_id", meetup.gymID)
+            if let location = meetup.location {
+                json.member("location", object: { json in
+                        json.member("latitude", location.latitude)
+                        json.member("longitude", location.longitude)
+                })
+            } else {
+                json.member("location", nil as String?)
+            }
+            json.member("discipline", meetup.discipline?.rawValue)
+            if let level = meetup.level {
+                let shownIn = preferences.scale(level.range.axis)
+                json.member("level", object: { json in
+                        json.member("axis", level.range.axis.rawValue)
+                        json.member("scale", level.scale.rawValue)
+                        json.member("min", level.lowestGrade)
+                        json.member("max", level.highestGrade)
+                        json.member("display_scale", shownIn.rawValue)
+                        json.member("display_min", GradeTable.name(of: level.range.lowest, in: shownIn))
+                        json.member("display_max", GradeTable.name(of: level.range.highest, in: shownIn))
+                        json.member("score_min", level.range.lowest)
+                        json.member("score_max", level.range.highest)
+                })
+            } else {
+                json.member("level", nil as String?)
+            }
+            json.key("tags")
+            json.array(meetup.tags) { json, tag in json.string(tag.rawValue) }
+            json.member("visibility", meetup.visibility.rawValue)
+            if let page = meetup.page, let published = page.publishedAt {
+                json.member("public_page", object: { json in
+                        json.member("url", presentation.absoluteURL("/m/\(page.slug)"))
+                        json.member("published_at", published, offset: presentation.clubZone)
+                        json.member("shows_host", page.showsHost)
+                })
+            } else {
+                json.member("public_page", nil as String?)
+            }
+            if let distanceKilometres { json.member("distance_km", (distanceKilometres * 100).rounded() / 100) }
         }
     }
 

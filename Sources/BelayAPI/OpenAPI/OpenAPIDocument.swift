@@ -10,7 +10,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -23,7 +23,7 @@ public enum OpenAPIDocument {
             "servers": [["url": .string(serverURL)]],
             "security": [["bearerAuth": []]],
             "tags": .array(["health", "meetups", "attendance", "check-in", "rewards", "sharing", "statistics", "collections"]
-                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"], ["name": "accounts"], ["name": "notifications"], ["name": "logbook"], ["name": "safety"]]),
+                .map { ["name": .string($0)] } + [["name": "webhooks"], ["name": "calendars"], ["name": "accounts"], ["name": "notifications"], ["name": "logbook"], ["name": "safety"], ["name": "discovery"]]),
             "webhooks": outgoingWebhooks,
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
@@ -38,7 +38,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every schema group, in the order `components/schemas` takes them.
-    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas, safetySchemas]
+    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas, safetySchemas, discoverySchemas]
 
     /// `components/schemas`: the groups merged (the first of two same-named schemas is kept;
     /// `duplicateSchemaNames` lets the tests make sure there are none).
@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.
@@ -190,9 +190,9 @@ public enum OpenAPIDocument {
                                                        "`upcoming` (default, not yet ended, soonest first), `past` (most recent first) or `all`."),
                                 OpenAPIOperation.query("place", Schema.string, "Only meetups at this exact place name."),
                                 OpenAPIOperation.query("host_id", Schema.id(), "Only meetups of this host."),
-                                OpenAPIOperation.query("include_cancelled", Schema.boolean, "List cancelled meetups too (default true)."),
+                                OpenAPIOperation.query("include_cancelled", Schema.boolean, "List cancelled meetups too (default true; a search with any filter below never lists them)."),
                                 OpenAPIOperation.limit(20, 200), OpenAPIOperation.cursor,
-                             ],
+                             ] + meetupSearchParameters,
                              answers: [ok("A page of meetups.", "MeetupList")], problems: [400]),
             OpenAPIOperation(method: .post, path: "/v1/meetups", operationID: "createMeetup", summary: "Create a meetup (any member, unless the club lets only hosts and admins).",
                              tag: "meetups", description: "The caller creates meetups they host themselves (with `meetups.created_by` set to `hosts`, only hosts and admins may: 403 `not_permitted` for a member); an admin may name any host in `host_id`. A meetup whose end is in the past is refused (422, `field: ends_at`) unless an admin sets `record_past: true` to record one that happened; it is then `completed` at once when its check-in window has closed, and admins can add attendees and check them in with `checked_in_at`.",

@@ -16,6 +16,11 @@ enum Schema {
     static let color: JSONValue = ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
     static let uri: JSONValue = ["type": "string", "format": "uri"]
 
+    static func number(_ description: String) -> JSONValue { ["type": "number", "description": .string(description)] }
+    static let latitude: JSONValue = ["type": "number", "minimum": -90, "maximum": 90, "description": "Degrees north."]
+    static let longitude: JSONValue = ["type": "number", "minimum": -180, "maximum": 180, "description": "Degrees east."]
+    static let tags: JSONValue = ["type": "array", "maxItems": .int(Int64(MeetupTag.maximumPerMeetup)), "uniqueItems": true,
+                                  "items": enumeration(MeetupTag.allCases.map(\.rawValue))]
     static func string(_ description: String) -> JSONValue { ["type": "string", "description": .string(description)] }
     static func integer(_ description: String) -> JSONValue { ["type": "integer", "description": .string(description)] }
 

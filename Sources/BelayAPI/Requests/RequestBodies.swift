@@ -1,3 +1,4 @@
+import BelayDomain
 import BelayHTTP
 import Foundation
 
@@ -19,9 +20,20 @@ struct CreateMeetupRequest: Decodable {
     var recordPast: Bool?
     /// The gym it is at.
     var gymID: Int64?
+    var latitude: Double?
+    var longitude: Double?
+    var discipline: MeetupDiscipline?
+    var levelMin: String?
+    var levelMax: String?
+    var levelScale: GradeScale?
+    var tags: [MeetupTag]?
+    var visibility: MeetupVisibility?
 
     enum CodingKeys: String, CodingKey {
-        case title, description, address, capacity
+        case title, description, address, capacity, latitude, longitude, discipline, tags, visibility
+        case levelMin = "level_min"
+        case levelMax = "level_max"
+        case levelScale = "level_scale"
         case gymID = "gym_id"
         case recordPast = "record_past"
         case placeName = "place_name"
@@ -47,9 +59,22 @@ struct UpdateMeetupRequest: Decodable {
     var hostID: Int64?
     /// `.some(nil)`: the meetup's place is its own again.
     var gymID: Int64??
+    /// Both or neither; `null` for both removes a location given by hand.
+    var latitude: Double??
+    var longitude: Double??
+    var discipline: MeetupDiscipline??
+    /// Both or neither; `null` for both makes the meetup open to every level.
+    var levelMin: String??
+    var levelMax: String??
+    var levelScale: GradeScale?
+    var tags: [MeetupTag]?
+    var visibility: MeetupVisibility?
 
     enum CodingKeys: String, CodingKey {
-        case title, description, address, capacity
+        case title, description, address, capacity, latitude, longitude, discipline, tags, visibility
+        case levelMin = "level_min"
+        case levelMax = "level_max"
+        case levelScale = "level_scale"
         case placeName = "place_name"
         case startsAt = "starts_at"
         case endsAt = "ends_at"
@@ -76,6 +101,14 @@ struct UpdateMeetupRequest: Decodable {
         if container.contains(.gymID) {
             gymID = .some(try container.decodeNil(forKey: .gymID) ? nil : try container.decode(Int64.self, forKey: .gymID))
         }
+        latitude = try container.decodeNullable(Double.self, forKey: .latitude)
+        longitude = try container.decodeNullable(Double.self, forKey: .longitude)
+        discipline = try container.decodeNullable(MeetupDiscipline.self, forKey: .discipline)
+        levelMin = try container.decodeNullable(String.self, forKey: .levelMin)
+        levelMax = try container.decodeNullable(String.self, forKey: .levelMax)
+        levelScale = try container.decodeUnlessAbsent(GradeScale.self, forKey: .levelScale)
+        tags = try container.decodeUnlessAbsent([MeetupTag].self, forKey: .tags)
+        visibility = try container.decodeUnlessAbsent(MeetupVisibility.self, forKey: .visibility)
     }
 }
 
@@ -113,5 +146,13 @@ struct ShareEventRequest: Decodable {
         case target, completed, error
         case activityType = "activity_type"
         case clientEventID = "client_event_id"
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Absent: nil (unchanged); `null`: `.some(nil)` (removed); else the value.
+    func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T?? {
+        guard contains(key) else { return nil }
+        return .some(try decodeNil(forKey: key) ? nil : try decode(T.self, forKey: key))
     }
 }

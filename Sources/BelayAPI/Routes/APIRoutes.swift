@@ -95,6 +95,8 @@ public struct APIRoutes: Sendable {
         registerKioskRoutes(public: publicPages, authenticated: authenticated)
         registerLogbookRoutes(on: authenticated)
         registerSafetyRoutes(on: authenticated)
+        registerDiscoveryRoutes(on: authenticated)
+        registerMeetupPageRoutes(on: publicPages)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -91,7 +91,7 @@ extension APIRoutes {
     }
 
     /// `text/calendar` with an ETag of the content; 304 when `If-None-Match` has it.
-    private func calendarResponse(_ bytes: [UInt8], request: Request, fileName: String? = nil) -> Response {
+    func calendarResponse(_ bytes: [UInt8], request: Request, fileName: String? = nil) -> Response {
         let etag = ContentETag.of( bytes)
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
         if let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: etag) {

@@ -6,7 +6,8 @@ import Foundation
 extension APIRoutes {
     /// Meetups: list, get, create, update, cancel, attendees and the host's check-in code.
     func registerMeetupRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/meetups", query: ["limit", "cursor", "scope", "place", "host_id", "include_cancelled"]) { request, context in
+        routes.get("/v1/meetups", query: ["limit", "cursor", "scope", "place", "host_id", "include_cancelled", "near", "radius_km", "gym_id",
+                                          "from", "to", "q", "level", "discipline", "tag", "has_spots", "sort"]) { request, context in
             let caller = try context.caller()
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             var query = MeetupQuery(scope: try request.query("scope", oneOf: MeetupQuery.Scope.self) ?? .upcoming,
@@ -14,21 +15,34 @@ extension APIRoutes {
             if let place = request.query("place"), !place.isEmpty { query.placeName = place }
             query.hostID = try request.query("host_id", as: Int64.self)
             query.includeCancelled = try request.query("include_cancelled", as: Bool.self) ?? true
-            query = try domain.meetups.canonical(query)
-            // A member with blocks (made or received) gets their own list, never a shared cached one.
-            if try domain.safety.hasBlocks(caller.userID) {
-                query.viewerID = caller.userID
-                let meetups = try domain.meetups.list(query)
-                return .json(bytes: ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor).jsonBytes)
+            query.search = try meetupSearch(request)
+            // A host's own list holds their private meetups too, and is theirs alone.
+            query.includePrivate = query.hostID != nil && query.hostID == caller.userID
+            let preferences = try logbookPreferences(of: caller)
+            return try searchingQuery {
+                query = try domain.meetups.canonical(query)
+                let near = query.search.near
+                let render = { (meetups: Page<Meetup>) -> [UInt8] in
+                    ListBody(items: meetups.items.map { meetup in
+                        var body = meetupBody(meetup)
+                        body.preferences = preferences
+                        if let near, let location = meetup.location { body.distanceKilometres = near.distanceKilometres(to: location) }
+                        return body
+                    }, nextCursor: meetups.nextCursor).jsonBytes
+                }
+                // A member with blocks (made or received) gets their own list, never a shared cached one; so does a host's own.
+                if try query.includePrivate || domain.safety.hasBlocks(caller.userID) {
+                    query.viewerID = caller.userID
+                    return .json(bytes: render(try domain.meetups.list(query, preferences: preferences)))
+                }
+                let key = ResponseCache.Key.meetupList(
+                    "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")|\(query.search.key)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
+                if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }
+                let generation = responseCache.currentGeneration
+                let bytes = render(try domain.meetups.list(query, preferences: preferences))
+                responseCache.store(bytes, for: key, readGeneration: generation)
+                return .json(bytes: bytes)
             }
-            let key = ResponseCache.Key.meetupList(
-                "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")")
-            if let bytes = responseCache.body(for: key) { return .json(bytes: bytes) }
-            let generation = responseCache.currentGeneration
-            let meetups = try domain.meetups.list(query)
-            let bytes = ListBody(items: meetups.items.map(meetupBody), nextCursor: meetups.nextCursor).jsonBytes
-            responseCache.store(bytes, for: key, readGeneration: generation)
-            return .json(bytes: bytes)
         }
 
         routes.post("/v1/meetups") { request, context in
@@ -39,28 +53,44 @@ extension APIRoutes {
                 throw HTTPError(.unprocessableContent, code: "missing_field", detail: "`place_name` is required unless `gym_id` names the gym the meetup is at.",
                                 extensions: ["field": "place_name"])
             }
-            // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
-            let deferred = DeferredResponse()
-            domain.meetups.create(NewMeetup(
+            let preferences = try logbookPreferences(of: caller)
+            var new = NewMeetup(
                 title: body.title, description: body.description ?? "", placeName: body.placeName ?? "", address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt,
                 timeZone: body.timeZone ?? (body.gymID == nil ? presentation.clubZone.zone.identifier : ""),
-                capacity: body.capacity, hostID: body.hostID ?? caller.userID, gymID: body.gymID), recordPast: body.recordPast ?? false, by: caller.actor) { [self] outcome in
+                capacity: body.capacity, hostID: body.hostID ?? caller.userID, gymID: body.gymID)
+            new.location = try Self.location(latitude: body.latitude, longitude: body.longitude)
+            new.discipline = body.discipline
+            new.level = try Self.level(min: body.levelMin, max: body.levelMax, scale: body.levelScale, discipline: body.discipline, preferences: preferences)
+            new.tags = body.tags ?? []
+            new.visibility = body.visibility ?? .public
+            // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
+            let deferred = DeferredResponse()
+            domain.meetups.create(new, recordPast: body.recordPast ?? false, by: caller.actor) { [self] outcome in
                 deferred.complete {
                     let meetup = try outcome.get()
-                    return .api(meetupBody(meetup), status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
+                    var body = meetupBody(meetup)
+                    body.preferences = preferences
+                    return .api(body, status: .created, headers: ["Location": "/v1/meetups/\(meetup.id)"])
                 }
             }
             return .deferred(deferred)
         }
 
         routes.get("/v1/meetups/{id}") { _, context in
-            _ = try context.caller()
+            let caller = try context.caller()
             let id = try context.id()
-            if let bytes = responseCache.body(for: .meetup(id)) { return .json(bytes: bytes) }
+            let preferences = try logbookPreferences(of: caller)
+            let key = ResponseCache.Key.meetupList("one|\(id)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
+            let cacheKey: ResponseCache.Key = preferences == LogbookPreferences() ? .meetup(id) : key
+            if let bytes = responseCache.body(for: cacheKey) { return .json(bytes: bytes) }
             let generation = responseCache.currentGeneration
-            let bytes = meetupBody(try domain.meetups.meetup(id: id)).jsonBytes
-            responseCache.store(bytes, for: .meetup(id), readGeneration: generation)
+            let meetup = try domain.meetups.meetup(id: id, seenBy: caller.actor)
+            var body = meetupBody(meetup)
+            body.preferences = preferences
+            let bytes = body.jsonBytes
+            // A private meetup's answer depends on who asks: never shared through the cache.
+            if meetup.visibility == .public { responseCache.store(bytes, for: cacheKey, readGeneration: generation) }
             return .json(bytes: bytes)
         }
 
@@ -68,12 +98,29 @@ extension APIRoutes {
             let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
-            let deferred = DeferredResponse()
-            domain.meetups.update(id: id, MeetupChanges(
+            let preferences = try logbookPreferences(of: caller)
+            var changes = MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
-                hostID: body.hostID, gymID: body.gymID), by: caller.actor) { [self] outcome in
-                deferred.complete { .api(meetupBody(try outcome.get())) }
+                hostID: body.hostID, gymID: body.gymID)
+            if body.latitude != nil || body.longitude != nil {
+                changes.location = .some(try Self.location(latitude: body.latitude ?? nil, longitude: body.longitude ?? nil))
+            }
+            changes.discipline = body.discipline
+            if body.levelMin != nil || body.levelMax != nil {
+                let discipline = try body.discipline ?? domain.meetups.meetup(id: id, seenBy: caller.actor).discipline
+                changes.level = .some(try Self.level(min: body.levelMin ?? nil, max: body.levelMax ?? nil, scale: body.levelScale,
+                                                     discipline: discipline, preferences: preferences))
+            }
+            changes.tags = body.tags
+            changes.visibility = body.visibility
+            let deferred = DeferredResponse()
+            domain.meetups.update(id: id, changes, by: caller.actor) { [self] outcome in
+                deferred.complete {
+                    var body = meetupBody(try outcome.get())
+                    body.preferences = preferences
+                    return .api(body)
+                }
             }
             return .deferred(deferred)
         }

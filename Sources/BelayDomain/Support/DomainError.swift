@@ -122,7 +122,7 @@ public struct DomainError: Error, CustomStringConvertible, Sendable {
     }
 
     /// An `invalid_input` error naming the field.
-    static func invalid(_ field: String, _ message: String) -> DomainError {
+    public static func invalid(_ field: String, _ message: String) -> DomainError {
         DomainError(.invalidInput, message, field: field)
     }
 

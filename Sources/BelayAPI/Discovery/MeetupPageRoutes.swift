@@ -1,0 +1,60 @@
+import BelayDomain
+import BelayHTTP
+import BelayRepresentations
+import Foundation
+
+extension APIRoutes {
+    /// A meetup's public page, answered without a token: `/m/{slug}` (HTML), its calendar entry
+    /// (`/m/{slug}.ics`) and its link-preview card (`/m/{slug}/card.png`). Like share pages they
+    /// take any query string (messengers append their own) and are cached briefly, so a change
+    /// to the meetup shows within `sharePageMaxAge` seconds.
+    func registerMeetupPageRoutes(on router: RouteGroup<APIContext>) {
+        router.get("/m/{slug}", query: .any) { request, context in
+            let slug = try context.parameters.require("slug")
+            let settings = services.sharePageSettings
+            let language = settings.language
+            let page: CachedPage
+            switch try domain.meetups.publicPage(slug: Self.slug(slug)) {
+            case .notFound:
+                page = CachedPage(status: .notFound, html: SharePageDocument.message(title: language.notFoundTitle, detail: language.notFoundDetail,
+                                                                                     settings: settings))
+            case .gone:
+                page = CachedPage(status: .gone, html: SharePageDocument.message(title: language.goneTitle, detail: language.meetupGoneDetail,
+                                                                                 settings: settings))
+            case let .published(meetup, hostName):
+                let base = presentation.absoluteURL("/m/\(slug)")
+                page = CachedPage(status: .ok, html: MeetupPageDocument.page(
+                    meetup, hostName: hostName, settings: settings, pageURL: base, cardURL: base + "/card.png", icsURL: base + ".ics",
+                    appURL: presentation.absoluteURL("/meetups/\(meetup.id)")))
+            }
+            var headers = Self.publicPageHeaders
+            headers.add(name: "ETag", value: page.etag)
+            if page.status == .ok, let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: page.etag) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+            return Response(status: page.status, headers: headers, body: ResponseBody(bytes: page.bytes))
+        }
+        router.get("/m/{slug}.ics", query: .any) { request, context in
+            let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))
+            let entry = try domain.calendar.entry(meetupID: meetup.id)
+            return calendarResponse(CalendarFeedBody(name: meetup.title, entries: [entry], settings: services.calendar).bytes,
+                                    request: request, fileName: "meetup-\(meetup.id).ics")
+        }
+    }
+
+    /// The meetup of a published page.
+    /// - Throws: `HTTPError` 404 `meetup_page_not_found` or 410 `meetup_page_unpublished`.
+    func publishedMeetup(slug: String) throws -> Meetup {
+        switch try domain.meetups.publicPage(slug: Self.slug(slug)) {
+        case let .published(meetup, _): return meetup
+        case .gone: throw HTTPError(.gone, code: "meetup_page_unpublished", detail: "This meetup's page is no longer published.")
+        case .notFound: throw HTTPError(.notFound, code: "meetup_page_not_found", detail: "No meetup page has this link; check that it is complete.")
+        }
+    }
+
+    /// A slug as given, or "" for one that cannot be one (no database read for junk).
+    private static func slug(_ text: String) -> String {
+        text.count <= 64 && text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) ? text : ""
+    }
+}
