@@ -19,8 +19,8 @@ enum Schema {
     static func number(_ description: String) -> JSONValue { ["type": "number", "description": .string(description)] }
     static let latitude: JSONValue = ["type": "number", "minimum": -90, "maximum": 90, "description": "Degrees north."]
     static let longitude: JSONValue = ["type": "number", "minimum": -180, "maximum": 180, "description": "Degrees east."]
-    static let tags: JSONValue = ["type": "array", "maxItems": .int(Int64(MeetupTag.maximumPerMeetup)), "uniqueItems": true,
-                                  "items": enumeration(MeetupTag.allCases.map(\.rawValue))]
+    static let tags: JSONValue = ["type": "array", "items": enumeration(MeetupTag.allCases.map(\.rawValue)),
+                                  "description": .string("At most \(MeetupTag.maximumPerMeetup) tags, each once.")]
     static func string(_ description: String) -> JSONValue { ["type": "string", "description": .string(description)] }
     static func integer(_ description: String) -> JSONValue { ["type": "integer", "description": .string(description)] }
 
