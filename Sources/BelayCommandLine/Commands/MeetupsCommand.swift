@@ -15,7 +15,7 @@ struct MeetupsCommand: ParsableCommand {
 
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "meetups", abstract: "Create, list, change and cancel meetups; show the check-in code.",
-                             subcommands: [Create.self, List.self, Show.self, Update.self, Cancel.self, Code.self, Kiosk.self, Cohosts.self, AddCohost.self, RemoveCohost.self])
+                             subcommands: [Create.self, List.self, Search.self, Show.self, Update.self, Cancel.self, Code.self, Kiosk.self, Cohosts.self, AddCohost.self, RemoveCohost.self, Publish.self, Unpublish.self])
     }
 
     static let id = Argument<Int64>("meetup-id", help: "The meetup's id (see `belay meetups list`).")
@@ -43,7 +43,33 @@ struct MeetupsCommand: ParsableCommand {
         @Flag("past", help: "Record a meetup that already happened (then add its attendees and check them in with --at).") var past: Bool
         @OptionalOption("repeat", valueName: "weekly", help: "Make a series: the same meetup every week, at the same local time, up to --until.") var repeats: MeetupRepeat?
         @OptionalOption("until", valueName: "date", help: "The last day a --repeat series may have a meetup on (YYYY-MM-DD in the meetup's zone).") var until: String?
+        @OptionalOption("location", valueName: "lat,lon", help: "Where it is, in degrees, so that \"near me\" searches find it.") var location: String?
+        @OptionalOption("discipline", valueName: "kind", help: "bouldering, lead, top_rope or outdoor.") var discipline: MeetupDiscipline?
+        @OptionalOption("level", valueName: "LOW..HIGH", help: "The grades it is for, e.g. V3..V5 or 5.10a..5.11d.") var level: String?
+        @OptionalOption("tags", valueName: "list", help: "Comma-separated tags from the README's list, e.g. beginner_friendly,women.") var tags: String?
+        @Flag("private", help: "Invite-only: in no list, search, feed or follow notice.") var isPrivate: Bool
         @Flag(.json) var json: Bool
+
+        /// The discovery fields of the new meetup.
+        func discovery(_ meetup: NewMeetup) throws -> NewMeetup {
+            var meetup = meetup
+            meetup.location = try location.map { try GeoPoint(parsing: $0, field: "--location") }
+            meetup.discipline = discipline
+            if let level {
+                let bounds = level.components(separatedBy: "..")
+                guard bounds.count == 2 else { throw CommandLineError.usage("--level is LOW..HIGH, such as V3..V5 (got \"\(level)\")") }
+                meetup.level = try MeetupLevel.parse(lowest: bounds[0], highest: bounds[1], scale: nil, discipline: discipline,
+                                                     preferences: LogbookPreferences(), field: "--level")
+            }
+            meetup.tags = try (tags ?? "").split(separator: ",").map { name in
+                guard let tag = MeetupTag(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw CommandLineError.usage("--tags: \"\(name)\" is not a tag; the tags are \(MeetupTag.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return tag
+            }
+            meetup.visibility = isPrivate ? .private : .public
+            return meetup
+        }
 
         func validate() throws {
             guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
@@ -71,8 +97,8 @@ struct MeetupsCommand: ParsableCommand {
                 calendar.timeZone = zone
                 let endOfDay = calendar.dateInterval(of: .day, for: lastDay)?.end.addingTimeInterval(-1) ?? lastDay
                 let series = try services.meetups.createSeries(
-                    NewMeetup(title: title, description: description, placeName: place, address: address,
-                              startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
+                    try discovery(NewMeetup(title: title, description: description, placeName: place, address: address,
+                                            startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id)),
                     repeat: repeats, until: endOfDay, by: .commandLine)
                 if json { return context.printJSON(series.map(services.body)) }
                 var table = Table(columns: ["id", "starts", "ends", "title"])
@@ -84,8 +110,8 @@ struct MeetupsCommand: ParsableCommand {
                 return
             }
             let meetup = try services.meetups.create(
-                NewMeetup(title: title, description: description, placeName: place, address: address,
-                          startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id),
+                try discovery(NewMeetup(title: title, description: description, placeName: place, address: address,
+                                        startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id)),
                 recordPast: past, by: .commandLine)
             let window = services.meetups.checkInWindow(of: meetup)
             if json { return context.printJSON(services.body(meetup)) }
@@ -160,8 +186,9 @@ struct MeetupsCommand: ParsableCommand {
             let hostID = try host.map { try services.user($0).id }
             let domainScope: MeetupQuery.Scope = switch scope { case .upcoming: .upcoming; case .past: .past; case .all: .all }
             let meetups = try ClubServices.all {
-                try services.meetups.list(MeetupQuery(scope: domainScope, placeName: place, hostID: hostID,
-                                                      includeCancelled: !hideCancelled, limit: 200, cursor: $0))
+                var query = MeetupQuery(scope: domainScope, placeName: place, hostID: hostID, includeCancelled: !hideCancelled, limit: 200, cursor: $0)
+                query.includePrivate = true  // the club's own shell lists every meetup
+                return try services.meetups.list(query)
             }
             let handles = try MeetupsCommand.hostHandles(meetups, services)
             if json {
