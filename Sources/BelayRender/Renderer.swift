@@ -207,6 +207,14 @@ public final class Renderer {
         return try encodePNG(image, colorType: .rgb, report: StickerReport())
     }
 
+    /// Renders the `meetup-card` template (1200x630, opaque RGB PNG): a meetup's link-preview
+    /// card, with the same text engine (every script) as the sticker.
+    /// - Throws: `RenderError` for a failed layout or encode.
+    public func renderMeetupCard(_ content: MeetupCardContent) throws -> RenderedImage {
+        let image = try MeetupCardTemplate.draw(content, text: text)
+        return try encodePNG(image, colorType: .rgb, report: StickerReport())
+    }
+
     /// The achievement line and the club's mark (its file's digest), which stories and cards draw.
     private func addStoryExtras(_ content: StickerContent, to key: inout ContentKeyBuilder) throws {
         key.add("achievement", content.achievement)

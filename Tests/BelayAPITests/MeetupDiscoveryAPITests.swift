@@ -163,7 +163,8 @@ import Testing
         #expect(follows["items"]?.arrayValue?.map { $0["type"]?.stringValue } == ["gym", "host"])
 
         let atGym = try Self.meetup(fixture, as: fixture.host, """
-            "title": "Gym night", "gym_id": \(gymID), "starts_at": "2026-12-12T19:00:00+09:00", "ends_at": "2026-12-12T21:00:00+09:00"
+            "title": "Gym night", "gym_id": \(gymID), "starts_at": "2026-12-12T19:00:00+09:00", "ends_at": "2026-12-12T21:00:00+09:00",
+            "discipline": "bouldering", "level_min": "V2", "level_max": "V5", "tags": ["beginner_friendly"]
             """)
         let byHost = try Self.meetup(fixture, as: host, """
             "title": "Her night", "place_name": "Elsewhere", "starts_at": "2026-12-11T19:00:00+09:00", "ends_at": "2026-12-11T21:00:00+09:00"
@@ -206,6 +207,12 @@ import Testing
         let etag = try #require(page.headers["ETag"])
         #expect(fixture.get(path, headers: [("If-None-Match", etag)]).status == 304)
         #expect(fixture.get(path + ".ics").status == 200)
+        let card = fixture.get(path + "/card.png")
+        #expect(card.status == 200 && card.contentType == "image/png")
+        #expect(Array(card.bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        if let keep = ProcessInfo.processInfo.environment["BELAY_KEEP_MEETUP_CARD"] {
+            try Data(card.bytes).write(to: URL(fileURLWithPath: keep))
+        }
         // Private meetups have no page; unpublishing answers 410.
         let privateID = try Self.meetup(fixture, as: fixture.host, """
             "title": "Invite only", "place_name": "Home wall", "visibility": "private",

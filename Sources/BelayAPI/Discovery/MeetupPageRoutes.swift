@@ -1,5 +1,7 @@
 import BelayDomain
 import BelayHTTP
+import BelayPipeline
+import BelayRender
 import BelayRepresentations
 import Foundation
 
@@ -34,6 +36,22 @@ extension APIRoutes {
             }
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
             return Response(status: page.status, headers: headers, body: ResponseBody(bytes: page.bytes))
+        }
+        router.get("/m/{slug}/card.png", query: .any) { request, context in
+            let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))
+            guard let pictures = services.logbookPictures else {
+                throw HTTPError(.serviceUnavailable, code: "card_unavailable",
+                                detail: "This server cannot draw cards (its renderer did not start); try again later.", headers: ["Retry-After": "60"])
+            }
+            let settings = services.sharePageSettings
+            let zone = TimeZone(identifier: meetup.timeZone) ?? .gmt
+            let content = MeetupCardContent(
+                clubName: settings.clubName, title: meetup.title,
+                when: MeetupPageDocument.dateTime(meetup.startsAt, zone: zone, locale: settings.clubLocale), place: meetup.placeName,
+                level: meetup.level.map { "\($0.lowestGrade)–\($0.highestGrade)" } ?? "",
+                placesLeft: MeetupPageDocument.placesLeft(meetup.placesLeft, settings.language), language: settings.language.rawValue)
+            let response = Self.deferredPicture(request) { pictures.meetupCard(content, then: $0) }
+            return response
         }
         router.get("/m/{slug}.ics", query: .any) { request, context in
             let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))

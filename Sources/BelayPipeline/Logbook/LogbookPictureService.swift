@@ -75,6 +75,18 @@ public final class LogbookPictureService: Sendable {
 
     /// Draws `content` on the calling thread (the command line).
     /// - Throws: `RenderError`, or `PipelineError.rendererUnavailable` when the fonts cannot be opened.
+    /// Draws a meetup's link-preview card (`meetup-card`) off the calling thread; `completion`
+    /// gets the PNG, or `PipelineError.queueFull` when too many pictures wait already.
+    public func meetupCard(_ content: MeetupCardContent, then completion: @escaping Completion) {
+        let admitted = threads.submit { [self] in
+            completion(Result { try withRenderer { try $0.renderMeetupCard(content) } })
+        }
+        if !admitted {
+            completion(.failure(PipelineError(kind: .queueFull(what: "pictures", capacity: queueCapacity,
+                                                               retryAfterSeconds: Self.retryAfterSeconds))))
+        }
+    }
+
     public func pyramid(_ content: PyramidContent) throws -> RenderedImage {
         try withRenderer { try $0.renderPyramid(content) }
     }
