@@ -57,6 +57,48 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(leaves(shown, "") == keys, "config show prints exactly the declared keys, in their order")
     }
 
+    /// The configuration is built by walking the declarations: every property of
+    /// `BelayConfiguration` (but `sourceFile`) is filled by exactly one declaration, so none keeps
+    /// the blank value it starts from, and no setting is read anywhere by a spelling of its key.
+    @Test func everyPropertyIsFilledByExactlyOneDeclaration() throws {
+        func leaves(_ value: Any, _ path: String = "") -> [String: String] {
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .struct, !mirror.children.isEmpty else { return [path: String(describing: value)] }
+            var found: [String: String] = [:]
+            for child in mirror.children {
+                found.merge(leaves(child.value, path.isEmpty ? child.label ?? "?" : "\(path).\(child.label ?? "?")")) { first, _ in first }
+            }
+            return found
+        }
+        let blank = leaves(BelayConfiguration())
+        var filledBy: [String: String] = [:]
+        for setting in SettingDeclaration.all {
+            var samples: [JSONValue]
+            switch setting.type {
+            case .integer: samples = [.int(7), .int(1)]
+            case .string: samples = [.string("x-sample"), .string("07:30")]
+            case .stringList: samples = [.array([.string("/x-sample")])]
+            case .map(of: .string): samples = [.object(JSONObject([("3", .string("x-sample"))]))]
+            case .map(of: .integer): samples = [.object(JSONObject([("x-sample", .int(5))]))]
+            case .section: samples = []
+            }
+            if case let .oneOf(words, _) = setting.check { samples += words.map(JSONValue.string) }
+            var changed: Set<String> = []
+            for sample in samples where changed.isEmpty {
+                var configuration = BelayConfiguration()
+                setting.fill(sample, &configuration)
+                changed = Set(leaves(configuration).filter { blank[$0.key] != $0.value }.keys)
+            }
+            #expect(changed.count == 1, "\(setting.key) fills \(changed.sorted()), not one property")
+            for property in changed {
+                #expect(filledBy[property] == nil, "\(property) is filled by both \(filledBy[property] ?? "") and \(setting.key)")
+                filledBy[property] = setting.key
+            }
+        }
+        let unfilled = Set(blank.keys).subtracting(filledBy.keys).subtracting(["sourceFile"])
+        #expect(unfilled.isEmpty, "properties no declaration fills: \(unfilled.sorted())")
+    }
+
     /// The README's table of settings (under "Configuration") names every setting and no other,
     /// each row's meaning says what the key's declaration says (and may say more),
     /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.
