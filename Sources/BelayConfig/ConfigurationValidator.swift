@@ -8,11 +8,14 @@ import Foundation
 struct ConfigurationValidator {
     let tree: JSONValue
     let sources: [String: String]
+    /// The settings it walks, `SettingDeclaration.all` but in tests.
+    let settings: [SettingDeclaration]
     private(set) var problems: [ConfigurationError.Problem] = []
 
-    init(tree: JSONValue, sources: [String: String]) {
+    init(tree: JSONValue, sources: [String: String], settings: [SettingDeclaration] = SettingDeclaration.all) {
         self.tree = tree
         self.sources = sources
+        self.settings = settings
     }
 
     private func value(_ path: String) -> JSONValue? {
@@ -34,7 +37,7 @@ struct ConfigurationValidator {
     /// Records a refusal of the setting at `path` (a declared key, or a member of a declared
     /// map), naming where its value came from.
     private mutating func refuse(_ path: String, _ message: String) {
-        precondition(SettingDeclaration.all.contains { path == $0.key || path.hasPrefix($0.key + ".") }, "\(path) is no declared setting")
+        precondition(settings.contains { path == $0.key || path.hasPrefix($0.key + ".") }, "\(path) is no declared setting")
         let source = sources[path] ?? sources[String(path.prefix(while: { $0 != "." }))] ?? sources.first(where: { path.hasPrefix($0.key + ".") })?.value ?? "built-in default"
         problems.append(.init(source: source, key: path, message: message))
     }
@@ -116,7 +119,7 @@ struct ConfigurationValidator {
     /// several of them.
     mutating func configuration(sourceFile: String?) -> BelayConfiguration {
         var configuration = BelayConfiguration()
-        for setting in SettingDeclaration.all {
+        for setting in settings {
             check(setting)
             guard let value = value(setting.key) else { preconditionFailure("\(setting.key) is declared but not in the tree") }
             setting.fill(value, &configuration)

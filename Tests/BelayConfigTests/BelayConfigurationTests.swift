@@ -99,6 +99,31 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(unfilled.isEmpty, "properties no declaration fills: \(unfilled.sorted())")
     }
 
+    /// A setting is wired by its declaration alone: a throwaway one, declared here in place of
+    /// `server.port` and filling its property, has its default, is read from the file and from
+    /// `BELAY_THROWAWAY_KNOB`, is checked, is shown by `config show`, and a misspelling of it is
+    /// refused with a suggestion; nothing else was written for it.
+    @Test func aThrowawaySettingIsWiredByItsDeclarationAlone() throws {
+        let knob = SettingDeclaration.integer("throwaway.knob", 42, .atLeast(1, "knob"), "a throwaway setting of this test",
+                                              field: \.server.port)
+        let settings = SettingDeclaration.all.filter { $0.key != "server.port" } + [knob]
+        let directory = try TemporaryDirectory()
+        func loaded(_ json: String?, environment: [String: String] = [:]) throws -> BelayConfiguration {
+            var loader = ConfigurationLoader(environment: environment, currentDirectory: directory.path, settings: settings)
+            return try loader.load(configFile: try json.map { try write($0, to: directory) }, lookForDefaultFile: false)
+        }
+        func refusals(_ json: String) -> [String] { problems { _ = try loaded(json) } }
+
+        #expect(try loaded(nil).server.port == 42)
+        let fromFile = try loaded(#"{"throwaway": {"knob": 7}}"#)
+        #expect(fromFile.server.port == 7)
+        #expect(knob.shown(fromFile) == .int(7))
+        #expect(try loaded(nil, environment: ["BELAY_THROWAWAY_KNOB": "9"]).server.port == 9)
+        #expect(refusals(#"{"throwaway": {"knob": 0}}"#).contains { $0.contains("throwaway.knob") && $0.contains("too small") })
+        #expect(refusals(#"{"throwaway": {"nkob": 7}}"#).contains { $0.contains("did you mean \"throwaway.knob\"") })
+        #expect(refusals(#"{"server": {"port": 7}}"#).contains { $0.contains("server.port") && $0.contains("unknown key") })
+    }
+
     /// The README's table of settings (under "Configuration") names every setting and no other,
     /// each row's meaning says what the key's declaration says (and may say more),
     /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.
