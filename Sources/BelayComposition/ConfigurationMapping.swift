@@ -163,19 +163,6 @@ extension Presentation {
     }
 }
 
-extension Migrator {
-    /// The migrations under `migrations_directory`.
-    /// - Throws: `ApplicationError` naming the setting when the folder cannot be read or its
-    ///   migrations are malformed.
-    public init(configuration: BelayConfiguration) throws {
-        do {
-            self = try Migrator.sqlite(directory: configuration.migrationsDirectory)
-        } catch let error as DatabaseError {
-            throw ApplicationError(.invalidSetting(key: "migrations_directory", message: error.description))
-        }
-    }
-}
-
 extension DatabaseConfiguration {
     /// The SQLite settings from `config.json` (`database_durability`); the rest keep their defaults.
     public init(configuration: BelayConfiguration) {

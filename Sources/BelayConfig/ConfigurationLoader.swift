@@ -59,15 +59,19 @@ extension BelayConfiguration {
 struct ConfigurationLoader {
     let environment: [String: String]
     let currentDirectory: String
-    let schema = ConfigurationSchema.shared
+    /// The settings it knows, `SettingDeclaration.all` but in tests.
+    let settings: [SettingDeclaration]
+    let schema: ConfigurationSchema
 
     private var tree: JSONValue
     private var sources: [String: String] = [:]
     private var problems: [ConfigurationError.Problem] = []
 
-    init(environment: [String: String], currentDirectory: String) {
+    init(environment: [String: String], currentDirectory: String, settings: [SettingDeclaration] = SettingDeclaration.all) {
         self.environment = environment
         self.currentDirectory = currentDirectory
+        self.settings = settings
+        schema = ConfigurationSchema(settings)
         tree = schema.defaults
     }
 
@@ -113,7 +117,7 @@ struct ConfigurationLoader {
         applyEnvironment()
         guard problems.isEmpty else { throw ConfigurationError(.invalid(problems)) }
 
-        var validator = ConfigurationValidator(tree: tree, sources: sources)
+        var validator = ConfigurationValidator(tree: tree, sources: sources, settings: settings)
         let configuration = validator.configuration(sourceFile: file?.path)
         guard validator.problems.isEmpty else { throw ConfigurationError(.invalid(validator.problems)) }
         return configuration

@@ -437,6 +437,8 @@ public final class PostgresConnection {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
         let statement = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
-        return PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)")
+        let field = { (code: UInt8) in PQresultErrorField(result, Int32(code)).map { String(cString: $0) } }
+        let uniqueKey = state == "23505" ? DatabaseError.uniqueKey(table: field(UInt8(ascii: "t")), detail: field(UInt8(ascii: "D"))) : nil
+        return PostgresError(.statementFailed(sqlState: state), "PostgreSQL refused \(statement): \(message)", uniqueKey: uniqueKey)
     }
 }

@@ -333,7 +333,7 @@ public final class PostgresDatabase: Database {
 
     private func databaseError(_ error: PostgresError, sql: String) -> DatabaseError {
         if case let .statementFailed(state) = error.kind, !connection.isBroken, !state.isEmpty {
-            return .server(sqlState: state, message: error.message, sql: sql)
+            return .server(sqlState: state, message: error.message, sql: sql, uniqueKey: error.uniqueKey)
         }
         return .unavailable("The PostgreSQL server cannot be reached (\(error.message)); Belay reconnects on its own, try again shortly")
     }

@@ -16,10 +16,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     public let kind: Kind
     public let message: String
+    /// For a unique violation, the key's canonical name (`users.email`), when the server said.
+    public let uniqueKey: String?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, uniqueKey: String? = nil) {
         self.kind = kind
         self.message = message
+        self.uniqueKey = uniqueKey
     }
 
     public var description: String { message }

@@ -29,15 +29,35 @@ extension DatabaseError {
         let primary = code & 0xFF
         let label = primary == code ? "SQLite error \(code)" : "SQLite error \(primary) (extended \(code))"
         return .engine(label: label, code: String(code), message: message, sql: sql,
-                       cause: cause(extendedCode: code, systemErrorNumber: systemErrorNumber))
+                       cause: cause(extendedCode: code, message: message, systemErrorNumber: systemErrorNumber))
+    }
+
+    /// The canonical name of the unique constraint SQLite's message names
+    /// (`UNIQUE constraint failed: attendances.meetup_id, attendances.member_id` →
+    /// `attendances.meetup_id,member_id`); nil for a message of another form (an index on an
+    /// expression is named by its index).
+    static func uniqueConstraint(inMessage message: String) -> String? {
+        let prefix = "UNIQUE constraint failed: "
+        guard let start = message.range(of: prefix)?.upperBound else { return nil }
+        var table: String?
+        var columns: [String] = []
+        for item in message[start...].split(separator: ",") {
+            let parts = item.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, table == nil || table == parts[0] else { return nil }
+            table = parts[0]
+            columns.append(parts[1])
+        }
+        return table.map { "\($0).\(columns.joined(separator: ","))" }
     }
 
     /// What SQLite's code means to a caller.
-    private static func cause(extendedCode code: Int32, systemErrorNumber: Int32) -> Cause {
+    private static func cause(extendedCode code: Int32, message: String, systemErrorNumber: Int32) -> Cause {
         let primary = code & 0xFF
         switch primary {
         case SQLITE_CONSTRAINT:
-            if code == constraintUnique || code == constraintPrimaryKey { return .uniqueViolation }
+            if code == constraintUnique || code == constraintPrimaryKey {
+                return .uniqueViolation(constraint: uniqueConstraint(inMessage: message))
+            }
             if code == constraintForeignKey { return .foreignKeyViolation }
             return .otherConstraintViolation
         case SQLITE_BUSY, SQLITE_LOCKED:

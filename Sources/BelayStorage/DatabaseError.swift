@@ -12,8 +12,11 @@ import Foundation
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// What an engine's refusal means to a caller, whichever engine refused.
     public enum Cause: Sendable, Equatable {
-        /// A UNIQUE or PRIMARY KEY constraint.
-        case uniqueViolation
+        /// A UNIQUE or PRIMARY KEY constraint (or unique index), named the same on every
+        /// engine: `table.column`, or `table.column1,column2` for several columns, an
+        /// expression such as `lower(email)` named by its column (`users.email`); nil when the
+        /// engine did not say which.
+        case uniqueViolation(constraint: String?)
         /// A FOREIGN KEY constraint.
         case foreignKeyViolation
         /// Any other constraint (NOT NULL, CHECK, a trigger's refusal).
@@ -118,11 +121,22 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// True for any constraint violation (UNIQUE, NOT NULL, CHECK, FOREIGN KEY, …).
     public var isConstraintViolation: Bool {
-        [.uniqueViolation, .foreignKeyViolation, .otherConstraintViolation].contains(cause)
+        isUniqueConstraintViolation || [.foreignKeyViolation, .otherConstraintViolation].contains(cause)
     }
 
     /// True for a UNIQUE or PRIMARY KEY constraint violation.
-    public var isUniqueConstraintViolation: Bool { cause == .uniqueViolation }
+    public var isUniqueConstraintViolation: Bool {
+        if case .uniqueViolation = cause { return true }
+        return false
+    }
+
+    /// The unique constraint a statement violated, by its canonical name (`users.email`,
+    /// `attendances.meetup_id,member_id`: the same on every engine); nil for another error or
+    /// when the engine did not say.
+    public var violatedUniqueConstraint: String? {
+        if case let .uniqueViolation(constraint) = cause { return constraint }
+        return nil
+    }
 
     /// True for a FOREIGN KEY constraint violation.
     public var isForeignKeyViolation: Bool { cause == .foreignKeyViolation }

@@ -91,7 +91,7 @@ import Testing
         }
 
         func contentKey(for request: CollectionRequest) throws -> ContentKey {
-            ContentKey(canonical: "gated/\(request.scale)/\(request.memberName)")
+            ContentKey(canonical: "gated/\(request.scale)/\(request.content.memberName)")
         }
 
         func renderPNG(_ request: CollectionRequest, toFile path: String) throws {

@@ -57,6 +57,73 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(leaves(shown, "") == keys, "config show prints exactly the declared keys, in their order")
     }
 
+    /// The configuration is built by walking the declarations: every property of
+    /// `BelayConfiguration` (but `sourceFile`) is filled by exactly one declaration, so none keeps
+    /// the blank value it starts from, and no setting is read anywhere by a spelling of its key.
+    @Test func everyPropertyIsFilledByExactlyOneDeclaration() throws {
+        func leaves(_ value: Any, _ path: String = "") -> [String: String] {
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .struct, !mirror.children.isEmpty else { return [path: String(describing: value)] }
+            var found: [String: String] = [:]
+            for child in mirror.children {
+                found.merge(leaves(child.value, path.isEmpty ? child.label ?? "?" : "\(path).\(child.label ?? "?")")) { first, _ in first }
+            }
+            return found
+        }
+        let blank = leaves(BelayConfiguration())
+        var filledBy: [String: String] = [:]
+        for setting in SettingDeclaration.all {
+            var samples: [JSONValue]
+            switch setting.type {
+            case .integer: samples = [.int(7), .int(1)]
+            case .string: samples = [.string("x-sample"), .string("07:30")]
+            case .stringList: samples = [.array([.string("/x-sample")])]
+            case .map(of: .string): samples = [.object(JSONObject([("3", .string("x-sample"))]))]
+            case .map(of: .integer): samples = [.object(JSONObject([("x-sample", .int(5))]))]
+            case .section: samples = []
+            }
+            if case let .oneOf(words, _) = setting.check { samples += words.map(JSONValue.string) }
+            var changed: Set<String> = []
+            for sample in samples where changed.isEmpty {
+                var configuration = BelayConfiguration()
+                setting.fill(sample, &configuration)
+                changed = Set(leaves(configuration).filter { blank[$0.key] != $0.value }.keys)
+            }
+            #expect(changed.count == 1, "\(setting.key) fills \(changed.sorted()), not one property")
+            for property in changed {
+                #expect(filledBy[property] == nil, "\(property) is filled by both \(filledBy[property] ?? "") and \(setting.key)")
+                filledBy[property] = setting.key
+            }
+        }
+        let unfilled = Set(blank.keys).subtracting(filledBy.keys).subtracting(["sourceFile"])
+        #expect(unfilled.isEmpty, "properties no declaration fills: \(unfilled.sorted())")
+    }
+
+    /// A setting is wired by its declaration alone: a throwaway one, declared here in place of
+    /// `server.port` and filling its property, has its default, is read from the file and from
+    /// `BELAY_THROWAWAY_KNOB`, is checked, is shown by `config show`, and a misspelling of it is
+    /// refused with a suggestion; nothing else was written for it.
+    @Test func aThrowawaySettingIsWiredByItsDeclarationAlone() throws {
+        let knob = SettingDeclaration.integer("throwaway.knob", 42, .atLeast(1, "knob"), "a throwaway setting of this test",
+                                              field: \.server.port)
+        let settings = SettingDeclaration.all.filter { $0.key != "server.port" } + [knob]
+        let directory = try TemporaryDirectory()
+        func loaded(_ json: String?, environment: [String: String] = [:]) throws -> BelayConfiguration {
+            var loader = ConfigurationLoader(environment: environment, currentDirectory: directory.path, settings: settings)
+            return try loader.load(configFile: try json.map { try write($0, to: directory) }, lookForDefaultFile: false)
+        }
+        func refusals(_ json: String) -> [String] { problems { _ = try loaded(json) } }
+
+        #expect(try loaded(nil).server.port == 42)
+        let fromFile = try loaded(#"{"throwaway": {"knob": 7}}"#)
+        #expect(fromFile.server.port == 7)
+        #expect(knob.shown(fromFile) == .int(7))
+        #expect(try loaded(nil, environment: ["BELAY_THROWAWAY_KNOB": "9"]).server.port == 9)
+        #expect(refusals(#"{"throwaway": {"knob": 0}}"#).contains { $0.contains("throwaway.knob") && $0.contains("too small") })
+        #expect(refusals(#"{"throwaway": {"nkob": 7}}"#).contains { $0.contains("did you mean \"throwaway.knob\"") })
+        #expect(refusals(#"{"server": {"port": 7}}"#).contains { $0.contains("server.port") && $0.contains("unknown key") })
+    }
+
     /// The README's table of settings (under "Configuration") names every setting and no other,
     /// each row's meaning says what the key's declaration says (and may say more),
     /// and where a row gives its defaults as literals (`8080`, or "empty"), they are the built-in ones.

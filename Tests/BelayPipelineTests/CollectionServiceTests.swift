@@ -19,7 +19,7 @@ import Testing
         init(renders: Counter) { self.renders = renders }
 
         func contentKey(for request: CollectionRequest) throws -> ContentKey {
-            ContentKey(canonical: "collection/\(request.scale)/\(request.memberName)/" + request.entries.map { "\($0.holdName)@\($0.placeName)@\($0.dateText)" }.joined(separator: "|"))
+            ContentKey(canonical: "collection/\(request.scale)/\(request.content.memberName)/" + request.content.items.map { "\(($0.holdPath as NSString).lastPathComponent)@\($0.place)@\($0.date)" }.joined(separator: "|"))
         }
 
         func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
@@ -76,12 +76,12 @@ import Testing
         try fixture.history(meetups: 3, members: 1, place: { "Gym \($0)" })
         let member = try #require(try fixture.rewards().first?.memberID)
         let own = try service.request(memberID: member, scale: 2)
-        let progress = try #require(own.progress)
+        let progress = try #require(own.content.progress)
         let expected = try fixture.domain.progress.progress(memberID: member)
         #expect(progress.collected == expected.collected && progress.total == expected.total && progress.total > 0)
         #expect(progress.currentStreakWeeks == expected.streak.current)
         #expect(progress.longestStreakWeeks == expected.streak.longest && progress.longestStreakWeeks >= 1)
-        #expect(try service.request(memberID: member, scale: 2, hostedBy: fixture.host.id).progress == nil)
+        #expect(try service.request(memberID: member, scale: 2, hostedBy: fixture.host.id).content.progress == nil)
     }
 
     @Test func anUnknownMemberIsRefusedByName() throws {
@@ -96,7 +96,7 @@ import Testing
         let image = try service.image(memberID: member.id, scale: 1)
         #expect(image.holdCount == 0)
         let request = try service.request(memberID: member.id, scale: 1)
-        #expect(request.firstDateText == nil && request.lastDateText == nil)
+        #expect(request.content.firstDate == nil && request.content.lastDate == nil)
     }
 }
 
@@ -114,7 +114,7 @@ import Testing
         }
 
         func contentKey(for request: CollectionRequest) throws -> ContentKey {
-            ContentKey(canonical: "collection/\(request.scale)/\(request.memberName)/\(request.entries.count)")
+            ContentKey(canonical: "collection/\(request.scale)/\(request.content.memberName)/\(request.content.items.count)")
         }
 
         func renderPNG(_ request: CollectionRequest, toFile path: String) throws {

@@ -8,55 +8,7 @@ import Testing
 /// The two engines' migrations: both apply under the same rules, and the schemas they make
 /// have the same tables, columns, keys, constraints and indexes.
 @Suite(.serialized) struct PostgresSchemaTests {
-    static let migrations = BelayProcess.packageRoot.appendingPathComponent("Migrations").path
-
-    /// A table as both engines describe it.
-    struct TableShape: Equatable, CustomStringConvertible {
-        var columns: [String: Bool] = [:]   // name → NOT NULL
-        var primaryKey: [String] = []
-        var foreignKeys: Set<String> = []  // "column→table"
-        var checks = 0
-        var indexes: Set<String> = []      // "name(columns)[ unique][ partial]"
-        var description: String { "columns \(columns.sorted { $0.key < $1.key }), pk \(primaryKey), fk \(foreignKeys.sorted()), checks \(checks), indexes \(indexes.sorted())" }
-    }
-
-    static func sqliteShapes() throws -> [String: TableShape] {
-        let directory = try TemporaryDirectory()
-        let database = try SQLiteDatabase(path: directory.file("belay.sqlite3"))
-        try Migrator.sqlite(directory: migrations).migrate(database)
-        var shapes: [String: TableShape] = [:]
-        let tables: [(String, String)] = try database.query(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'") {
-            (try $0.get("name"), try $0.get("sql"))
-        }
-        for (table, sql) in tables {
-            var shape = TableShape()
-            let columns: [(String, Bool, Int)] = try database.query("SELECT name, \"notnull\", pk FROM pragma_table_info(?)", [table]) {
-                (try $0.get("name"), try $0.get("notnull"), try $0.get("pk"))
-            }
-            for (name, notNull, pk) in columns { shape.columns[name] = notNull || pk > 0 }
-            shape.primaryKey = columns.filter { $0.2 > 0 }.sorted { $0.2 < $1.2 }.map(\.0)
-            let foreign: [(String, String)] = try database.query("SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?)", [table]) {
-                (try $0.get("from"), try $0.get("table"))
-            }
-            shape.foreignKeys = Set(foreign.map { "\($0.0)→\($0.1)" })
-            shape.checks = sql.components(separatedBy: "CHECK (").count - 1
-            // Indexes: named ones as written; UNIQUE constraints (sqlite_autoindex_*) by their columns.
-            let indexes: [(String, Bool, Bool)] = try database.query(
-                "SELECT name, \"unique\", partial FROM pragma_index_list(?) WHERE origin <> 'pk'", [table]) {
-                (try $0.get("name"), try $0.get("unique"), try $0.get("partial"))
-            }
-            for (name, unique, partial) in indexes {
-                let indexColumns: [String?] = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name]) { try $0.get("name") }
-                let label = name.hasPrefix("sqlite_autoindex_") ? "unique" : name
-                // An index on an expression has no column name: a case-insensitive unique key.
-                let listed = indexColumns.map { $0 ?? "(expression)" }.joined(separator: ",")
-                shape.indexes.insert("\(label)(\(listed))\(unique ? " unique" : "")\(partial ? " partial" : "")")
-            }
-            shapes[table] = shape
-        }
-        return shapes
-    }
+    static let migrations = SchemaShapes.migrationsDirectory
 
     static func postgresShapes(_ cluster: PostgresCluster) throws -> [String: TableShape] {
         try cluster.createDatabase("shape")
@@ -69,9 +21,9 @@ import Testing
         for table in tables {
             var shape = TableShape()
             for row in try connection.execute("""
-                SELECT column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1
+                SELECT column_name, is_nullable, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1
                 """, [table]).rows {
-                shape.columns[row[0] ?? ""] = row[1] == "NO"
+                shape.columns[row[0] ?? ""] = TableShape.Column(notNull: row[1] == "NO", family: TableShape.TypeFamily(postgresqlType: row[2] ?? ""))
             }
             shape.primaryKey = try connection.execute("""
                 SELECT a.attname FROM pg_index i JOIN unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) ON true
@@ -104,34 +56,18 @@ import Testing
         return shapes
     }
 
-    /// The foreign keys SQLite keeps and PostgreSQL does not: each was a locking read of the
-    /// referenced row on every check-in, and the rows they point to are never deleted.
-    static let checkInReferencesLeftToBelayOnPostgreSQL: [String: Set<String>] = [
-        "rewards": ["attendance_id→attendances", "member_id→users", "meetup_id→meetups", "hold_id→holds", "background_id→backgrounds"],
-        "render_jobs": ["reward_id→rewards"],
-        "webhook_deliveries": ["endpoint_id→webhook_endpoints", "event_id→webhook_events"],
-    ]
-
+    /// What the PostgreSQL migrations make on a server is what the schema parity check
+    /// (`MigrationParityTests`, which needs no server) reads from their text, and SQLite's
+    /// schema differs from it only as `SchemaShapes` declares.
     @Test func bothEnginesMakeTheSameSchema() throws {
         let cluster = try PostgresCluster()
-        var sqlite = try Self.sqliteShapes()
         let postgres = try Self.postgresShapes(cluster)
-        // SQLite says "a unique column whatever its case" with COLLATE NOCASE UNIQUE; PostgreSQL
-        // with a unique index on lower(column): the same rule, written as each engine can.
-        sqlite["users"]?.indexes.remove("unique(handle) unique")
-        sqlite["users"]?.indexes.remove("unique(email) unique")
-        sqlite["users"]?.indexes.formUnion(["users_handle_nocase((expression)) unique", "users_email_nocase((expression)) unique"])
-        // The references of the rows a check-in writes are foreign keys on SQLite only (see
-        // Migrations/postgresql/0019_check_in_references_checked_by_belay.sql): the one difference.
-        for (table, references) in Self.checkInReferencesLeftToBelayOnPostgreSQL {
-            let kept = try #require(sqlite[table]).foreignKeys
-            #expect(references.isSubset(of: kept), "\(table): \(references.subtracting(kept).sorted()) is no foreign key on SQLite either")
-            sqlite[table]?.foreignKeys.subtract(references)
-        }
-        #expect(Set(sqlite.keys) == Set(postgres.keys))
-        for table in sqlite.keys.sorted() {
-            #expect(sqlite[table] == postgres[table], "\(table): SQLite \(String(describing: sqlite[table])) — PostgreSQL \(String(describing: postgres[table]))")
-        }
+        let read = try PostgreSQLMigrationReader.schema(migrations: Self.migrations)
+        let readDifferences = TableShape.differences(postgres, read, leftName: "the server", rightName: "the scripts as read")
+        #expect(readDifferences.isEmpty, "\(readDifferences.joined(separator: "\n"))")
+        let sqlite = try SchemaShapes.sqliteWithoutIntendedDifferences(try SchemaShapes.sqlite(migrations: Self.migrations))
+        let differences = TableShape.differences(sqlite, postgres, leftName: "SQLite", rightName: "PostgreSQL")
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         #expect(sqlite.count >= 20)
     }
 

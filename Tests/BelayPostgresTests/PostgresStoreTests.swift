@@ -73,6 +73,24 @@ import Testing
         #expect(!cluster.serverLog.contains("there is no transaction in progress"))
     }
 
+    /// A unique violation names its constraint as SQLite's store does (`table.column[,column…]`),
+    /// an expression index on `lower(email)` by its column.
+    @Test func aUniqueViolationNamesItsConstraintCanonically() throws {
+        let store = try store()
+        try store.write { db in
+            try db.execute("CREATE TABLE pairs (a BIGINT, b BIGINT, email TEXT, UNIQUE (a, b))")
+            try db.execute("CREATE UNIQUE INDEX pairs_email_nocase ON pairs (lower(email))")
+            try db.execute("INSERT INTO pairs VALUES (1, 2, 'x@example.com')")
+        }
+        let pair = try #require(throws: DatabaseError.self) { try store.write { try $0.execute("INSERT INTO pairs VALUES (1, 2, NULL)") } }
+        #expect(pair.violatedUniqueConstraint == "pairs.a,b")
+        let email = try #require(throws: DatabaseError.self) {
+            try store.write { try $0.execute("INSERT INTO pairs VALUES (3, 4, 'X@example.com')") }
+        }
+        #expect(email.violatedUniqueConstraint == "pairs.email")
+        #expect(DatabaseError.uniqueKey(table: "users", detail: "Key (lower(email::text))=(a@b) already exists.") == "users.email")
+    }
+
     @Test func serializableWritesOfOneNodeNeverAbortEachOther() throws {
         // Eight callers at once on a node with four writer connections: were two groups run at
         // once, these read-modify-writes of one row would abort each other.

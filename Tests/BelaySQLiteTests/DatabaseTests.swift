@@ -63,6 +63,19 @@ import Testing
         #expect(!duplicate.description.contains("hunter2-secret"))
     }
 
+    /// A unique violation names its constraint canonically, `table.column[,column…]`, as
+    /// PostgreSQL's store does (`PostgresStoreTests`), so the domain never reads an engine's message.
+    @Test func aUniqueViolationNamesItsConstraintCanonically() throws {
+        try database.execute("CREATE TABLE pairs (a INTEGER, b INTEGER, email TEXT COLLATE NOCASE UNIQUE, UNIQUE (a, b))")
+        try database.execute("INSERT INTO pairs VALUES (1, 2, 'x@example.com')")
+        let pair = try #require(throws: DatabaseError.self) { try database.execute("INSERT INTO pairs VALUES (1, 2, NULL)") }
+        #expect(pair.violatedUniqueConstraint == "pairs.a,b")
+        let email = try #require(throws: DatabaseError.self) { try database.execute("INSERT INTO pairs VALUES (3, 4, 'X@example.com')") }
+        #expect(email.violatedUniqueConstraint == "pairs.email")
+        let other = try #require(throws: DatabaseError.self) { try database.execute("INSERT INTO meetups (title, secret) VALUES (NULL, 'k')") }
+        #expect(other.violatedUniqueConstraint == nil)
+    }
+
     @Test func syntaxErrorsNameTheSql() throws {
         let error = try #require(throws: DatabaseError.self) { try database.execute("SELEC 1") }
         #expect(error.resultCode == 1)

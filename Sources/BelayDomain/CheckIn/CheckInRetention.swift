@@ -15,17 +15,14 @@ public final class CheckInRetention: Sendable {
     /// Days rows are kept (1 or more).
     public var retentionDays: Int { window.days }
     private let window: RetentionWindow
-    private let pool: any DatabaseStore
-    private let clock: any TimeSource
 
     /// - Parameters:
     ///   - retentionDays: days rows are kept (`check_in.retention_days`); at least 1.
     ///   - batchSize: rows deleted per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int, batchSize: Int = 1_000) throws {
-        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "a retried check-in must still find its idempotency key")
-        self.pool = pool
-        self.clock = clock
+        window = try RetentionWindow(pool: pool, clock: clock, days: retentionDays, batchSize: batchSize,
+                                     why: "a retried check-in must still find its idempotency key")
     }
 
     /// Deletes every idempotency key and wrong-code counter older than the window.
@@ -34,20 +31,22 @@ public final class CheckInRetention: Sendable {
     /// - Throws: `DomainError` when the database fails (what was deleted before stays deleted).
     @discardableResult
     public func prune() throws -> CheckInPruneReport {
-        let cutoff = window.cutoff(at: clock.now())
+        let cutoff = window.cutoff()
         var report = CheckInPruneReport(cutoff: cutoff)
-        let limit = window.batchSize
+        // Neither table is read in id order: a batch that deletes fewer rows than it may is the last.
         try domainCall {
-            while true {
-                let deleted = try pool.write { try CheckInRetentionRepository.deleteIdempotencyKeys(before: cutoff, limit: limit, in: $0) }
+            try window.inBatches({ _, limit, db in
+                try CheckInRetentionRepository.deleteIdempotencyKeys(before: cutoff, limit: limit, in: db)
+            }, next: { deleted in
                 report.idempotencyKeys += deleted
-                if deleted < limit { break }
-            }
-            while true {
-                let deleted = try pool.write { try CheckInRetentionRepository.deleteAttempts(before: cutoff, limit: limit, in: $0) }
+                return deleted < window.batchSize ? nil : 0
+            })
+            try window.inBatches({ _, limit, db in
+                try CheckInRetentionRepository.deleteAttempts(before: cutoff, limit: limit, in: db)
+            }, next: { deleted in
                 report.attempts += deleted
-                if deleted < limit { break }
-            }
+                return deleted < window.batchSize ? nil : 0
+            })
         }
         return report
     }

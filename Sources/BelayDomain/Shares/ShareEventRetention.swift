@@ -16,8 +16,6 @@ public final class ShareEventRetention: Sendable {
     /// Days events are kept (1 or more).
     public var retentionDays: Int { window.days }
     private let window: RetentionWindow
-    private let pool: any DatabaseStore
-    private let clock: any TimeSource
     private let day: ClubDay
 
     /// - Parameters:
@@ -27,9 +25,8 @@ public final class ShareEventRetention: Sendable {
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, clubTimeZone: TimeZone, retentionDays: Int,
                 batchSize: Int = 1_000) throws {
-        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "the day in progress is still counted event by event")
-        self.pool = pool
-        self.clock = clock
+        window = try RetentionWindow(pool: pool, clock: clock, days: retentionDays, batchSize: batchSize,
+                                     why: "the day in progress is still counted event by event")
         self.day = ClubDay(zone: clubTimeZone)
     }
 
@@ -41,20 +38,16 @@ public final class ShareEventRetention: Sendable {
     @discardableResult
     public func prune() throws -> ShareEventPruneReport {
         // Whole days only, so a day is never half counted and half kept.
-        let cutoff = day.start(of: window.cutoff(at: clock.now()))
+        let cutoff = day.start(of: window.cutoff())
         var report = ShareEventPruneReport(cutoff: cutoff)
-        let limit = window.batchSize
         try domainCall {
-            var after: Int64 = 0
-            while true {
-                let batch = try pool.write { db in
-                    try ShareRepository.pruneBatch(after: after, limit: limit, before: cutoff, day: day, in: db)
-                }
+            try window.inBatches({ [day] after, limit, db in
+                try ShareRepository.pruneBatch(after: after, limit: limit, before: cutoff, day: day, in: db)
+            }, next: { batch in
                 report.events += batch.deleted
                 report.days += batch.countsAdded
-                guard let last = batch.lastID, !batch.reachedCutoff else { break }
-                after = last
-            }
+                return batch.reachedCutoff ? nil : batch.lastID
+            })
         }
         return report
     }

@@ -44,7 +44,7 @@ public final class UserService: Sendable {
             do {
                 return try pool.write { try UserRepository.insert(user, at: now, in: $0) }
             } catch let error as DatabaseError where error.isUniqueConstraintViolation {
-                if let message = error.engineMessage, message.contains("users.email") || message.contains("users_email") {
+                if error.violatedUniqueConstraint == "users.email" {
                     throw DomainError(.emailTaken, "The email \(user.email ?? "") is already used by another user; use another or update that user", field: "email")
                 }
                 throw DomainError(.handleTaken, "The handle \(user.handle) is taken; choose another", field: "handle")

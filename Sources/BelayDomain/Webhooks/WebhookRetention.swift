@@ -15,17 +15,14 @@ public final class WebhookRetention: Sendable {
     /// Days deliveries are kept (1 or more).
     public var retentionDays: Int { window.days }
     private let window: RetentionWindow
-    private let pool: any DatabaseStore
-    private let clock: any TimeSource
 
     /// - Parameters:
     ///   - retentionDays: days deliveries are kept (`webhooks.retention_days`); at least 1.
     ///   - batchSize: deliveries looked at per write transaction.
     /// - Throws: `DomainError` (`invalid_input`) for a retention under 1 day or a batch under 1.
     public init(pool: any DatabaseStore, clock: any TimeSource, retentionDays: Int, batchSize: Int = 1_000) throws {
-        window = try RetentionWindow(days: retentionDays, batchSize: batchSize, why: "an endpoint's log must show its last day")
-        self.pool = pool
-        self.clock = clock
+        window = try RetentionWindow(pool: pool, clock: clock, days: retentionDays, batchSize: batchSize,
+                                     why: "an endpoint's log must show its last day")
     }
 
     /// Deletes every finished delivery (and delivery to a removed endpoint) created before the
@@ -34,20 +31,16 @@ public final class WebhookRetention: Sendable {
     /// - Throws: `DomainError` when the database fails (what was deleted before stays deleted).
     @discardableResult
     public func prune() throws -> WebhookPruneReport {
-        let cutoff = window.cutoff(at: clock.now())
+        let cutoff = window.cutoff()
         var report = WebhookPruneReport(cutoff: cutoff)
-        let limit = window.batchSize
         try domainCall {
-            var after: Int64 = 0
-            while true {
-                let batch = try pool.write { db in
-                    try WebhookRepository.pruneBatch(after: after, limit: limit, before: cutoff, in: db)
-                }
+            try window.inBatches({ after, limit, db in
+                try WebhookRepository.pruneBatch(after: after, limit: limit, before: cutoff, in: db)
+            }, next: { batch in
                 report.deliveries += batch.deliveries
                 report.events += batch.events
-                guard let last = batch.lastID, !batch.reachedCutoff else { break }
-                after = last
-            }
+                return batch.reachedCutoff ? nil : batch.lastID
+            })
         }
         return report
     }

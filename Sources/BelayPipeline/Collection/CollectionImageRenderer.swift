@@ -2,45 +2,17 @@ import BelayCore
 import BelayRender
 import Foundation
 
-/// One hold in a collection image.
-public struct CollectionEntry: Sendable, Hashable {
-    /// Absolute path of the hold artwork PNG.
-    public var holdArtworkPath: String
-    public var holdName: String
-    /// The meetup's place.
-    public var placeName: String
-    /// The meetup's date, formatted in its zone and the club's locale.
-    public var dateText: String
-
-    public init(holdArtworkPath: String, holdName: String, placeName: String, dateText: String) {
-        self.holdArtworkPath = holdArtworkPath
-        self.holdName = holdName
-        self.placeName = placeName
-        self.dateText = dateText
-    }
-}
-
-/// A member's whole collection, oldest hold first.
+/// A member's whole collection at a scale: what the `collection` template draws
+/// (`CollectionContent`, declared once in BelayRender, holds oldest first) and how large.
 public struct CollectionRequest: Sendable, Hashable {
-    public var memberName: String
-    public var entries: [CollectionEntry]
-    /// The first and last dates, as shown in the header (nil for an empty collection).
-    public var firstDateText: String?
-    public var lastDateText: String?
+    /// The header and the holds, as the template takes them.
+    public var content: CollectionContent
     /// 1, 2 or 3.
     public var scale: Int
-    /// The member's progress through the catalogue and weekly streak, shown in the header;
-    /// nil in a host's view, which shows only the holds from their meetups.
-    public var progress: CollectionProgress?
 
-    public init(memberName: String, entries: [CollectionEntry], firstDateText: String?, lastDateText: String?, scale: Int,
-                progress: CollectionProgress? = nil) {
-        self.memberName = memberName
-        self.entries = entries
-        self.firstDateText = firstDateText
-        self.lastDateText = lastDateText
+    public init(content: CollectionContent, scale: Int) {
+        self.content = content
         self.scale = scale
-        self.progress = progress
     }
 }
 

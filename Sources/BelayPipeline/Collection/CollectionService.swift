@@ -162,25 +162,25 @@ public final class CollectionService: Sendable {
 
         let worker = DateTextFormatter()
         let assets = URL(fileURLWithPath: settings.assetsDirectory, isDirectory: true)
-        let entries = rewards.map { reward in
-            CollectionEntry(holdArtworkPath: assets.appendingPathComponent(reward.hold.artworkPath).path, holdName: reward.hold.name,
-                            placeName: reward.placeName,
-                            dateText: worker.text(reward.meetupStartsAt, timeZone: reward.meetupTimeZone, locale: settings.clubLocale,
-                                                  pattern: settings.datePattern))
+        let items = rewards.map { reward in
+            CollectionItem(holdPath: assets.appendingPathComponent(reward.hold.artworkPath).path, place: reward.placeName,
+                           date: worker.text(reward.meetupStartsAt, timeZone: reward.meetupTimeZone, locale: settings.clubLocale,
+                                             pattern: settings.datePattern))
         }
         let progress = try hostID == nil ? domain.progress.progress(memberID: memberID) : nil
-        return CollectionRequest(memberName: member.displayName, entries: entries, firstDateText: entries.first?.dateText,
-                                 lastDateText: entries.last?.dateText, scale: scale,
-                                 progress: progress.map {
-                                     CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
-                                                                longestStreakWeeks: $0.streak.longest)
-                                 })
+        let content = CollectionContent(
+            memberName: member.displayName, items: items, firstDate: items.first?.date, lastDate: items.last?.date,
+            progress: progress.map {
+                CollectionProgress(collected: $0.collected, total: $0.total, currentStreakWeeks: $0.streak.current,
+                                   longestStreakWeeks: $0.streak.longest)
+            })
+        return CollectionRequest(content: content, scale: scale)
     }
 
     private func describe(_ digest: String, _ request: CollectionRequest, cached: Bool) throws -> CollectionImage {
         let url = store.url(digest: digest, fileExtension: "png")
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
-        return CollectionImage(url: url, digest: digest, byteCount: size?.int64Value ?? 0, holdCount: request.entries.count,
+        return CollectionImage(url: url, digest: digest, byteCount: size?.int64Value ?? 0, holdCount: request.content.items.count,
                                wasCached: cached)
     }
 

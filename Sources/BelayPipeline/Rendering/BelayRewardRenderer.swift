@@ -50,11 +50,11 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
     }
 
     public func contentKey(for request: CollectionRequest) throws -> ContentKey {
-        try renderer.collectionKey(Self.translate(request), scale: request.scale)
+        try renderer.collectionKey(request.content, scale: request.scale)
     }
 
     public func renderPNG(_ request: CollectionRequest, toFile path: String) throws {
-        try renderer.renderCollection(Self.translate(request), scale: request.scale, to: path)
+        try renderer.renderCollection(request.content, scale: request.scale, to: path)
     }
 
     public func contentKey(for request: ShareCardRequest) throws -> ContentKey {
@@ -85,13 +85,5 @@ public final class BelayRewardRenderer: RewardImageRenderer, CollectionImageRend
         case let .jpeg(quality): .jpeg(quality: quality)
         }
         return (content, StoryColors(top: top, bottom: bottom), format)
-    }
-
-    private static func translate(_ request: CollectionRequest) -> CollectionContent {
-        CollectionContent(
-            memberName: request.memberName,
-            items: request.entries.map { CollectionItem(holdPath: $0.holdArtworkPath, place: $0.placeName, date: $0.dateText) },
-            firstDate: request.firstDateText, lastDate: request.lastDateText,
-            progress: request.progress)
     }
 }
