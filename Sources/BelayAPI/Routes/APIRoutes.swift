@@ -95,6 +95,7 @@ public struct APIRoutes: Sendable {
         registerKioskRoutes(public: publicPages, authenticated: authenticated)
         registerLogbookRoutes(on: authenticated)
         registerSafetyRoutes(on: authenticated)
+        registerConsoleRoutes(on: router)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
