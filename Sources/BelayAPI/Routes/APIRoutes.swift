@@ -96,6 +96,7 @@ public struct APIRoutes: Sendable {
         registerLogbookRoutes(on: authenticated)
         registerSafetyRoutes(on: authenticated)
         registerConsoleRoutes(on: router)
+        registerFrontDoorRoutes(on: router)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
