@@ -127,6 +127,31 @@ public final class ChromiumPage: @unchecked Sendable {
         return nil
     }
 
+    /// The page's accessibility tree as Chromium computes it (`Accessibility.getFullAXTree`):
+    /// each node not ignored, with its role, its accessible name and its properties (`level`,
+    /// `focusable`, …) by name.
+    public func accessibilityTree() throws -> [(role: String, name: String, properties: [String: Any])] {
+        _ = try send("Accessibility.enable")
+        let answer = try send("Accessibility.getFullAXTree")
+        return (answer["nodes"] as? [[String: Any]] ?? []).compactMap { node in
+            guard node["ignored"] as? Bool != true else { return nil }
+            let role = (node["role"] as? [String: Any])?["value"] as? String ?? ""
+            let name = (node["name"] as? [String: Any])?["value"] as? String ?? ""
+            var properties: [String: Any] = [:]
+            for property in node["properties"] as? [[String: Any]] ?? [] {
+                if let name = property["name"] as? String { properties[name] = (property["value"] as? [String: Any])?["value"] }
+            }
+            return (role, name, properties)
+        }
+    }
+
+    /// Presses and releases `key` (`"Tab"`), as the keyboard would.
+    public func press(_ key: String, code: String? = nil, keyCode: Int = 9) throws {
+        for type in ["rawKeyDown", "keyUp"] {
+            _ = try send("Input.dispatchKeyEvent", ["type": type, "key": key, "code": code ?? key, "windowsVirtualKeyCode": keyCode])
+        }
+    }
+
     /// Console messages, uncaught exceptions and browser log entries (CSP violations, failed
     /// loads) since the page started, one line each.
     public var messages: [String] {

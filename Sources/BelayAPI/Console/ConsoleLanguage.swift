@@ -42,7 +42,7 @@ enum ConsoleWord: Sendable {
         case .search: return ("이름 검색", "名前で検索", "Search by name")
         case .searchHint: return ("이름이나 핸들 일부", "名前かハンドルの一部", "Part of a name or handle")
         case .checkIn: return ("체크인", "チェックイン", "Check in")
-        case .undo: return ("취소", "取り消す", "Undo")
+        case .undo: return ("체크인 취소", "チェックイン取消", "Undo check-in")
         case .add: return ("추가", "追加", "Add")
         case .addHint: return ("회원 추가 (핸들)", "メンバーを追加（ハンドル）", "Add a member (handle)")
         case .handle: return ("핸들", "ハンドル", "Handle")

@@ -1,0 +1,146 @@
+import BelayCore
+import BelayAPI
+import BelayDomain
+import BelayTestSupport
+import Foundation
+import Testing
+
+/// The console in Debian's headless Chromium against the application's real HTTP server on a
+/// loopback port (with the tests' manual clock), the sign-in code read from a local SMTP
+/// server, the kiosk's QR code read back with zbarimg. Set `BELAY_CONSOLE_SCREENSHOTS` to a
+/// directory to keep the screenshots (the README's come from here).
+@Suite(.serialized) struct ConsoleBrowserTests {
+    /// A club served on a free loopback port, in Korean.
+    struct Served {
+        let club: ConsoleFixture
+        let base: String
+        var fixture: APIFixture { club.fixture }
+
+        init(locale: String = "ko_KR") throws {
+            club = try ConsoleFixture(locale: locale, settings: [
+                "server": ["host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1"],
+            ])
+            let application = club.fixture.application
+            try application.server.start()
+            application.services.presentation.baseURL.adopt(boundPort: application.port)
+            base = "http://127.0.0.1:\(application.port)"
+        }
+
+        func stop() { club.fixture.application.server.stop(gracePeriod: .seconds(1)) }
+
+        /// Signs `page` in as the host through the forms, with the `number`th mail's code.
+        func signIn(_ page: ChromiumPage, email: String = "jisoo@example.com", number: Int = 1) throws {
+            try page.navigate(base + "/console")
+            #expect(try page.evaluate("location.pathname") as? String == "/console/sign-in")
+            try ConsoleBrowserTests.keep(page, "sign-in")
+            _ = try page.evaluate("document.getElementById('email').value = '\(email)'; document.querySelector('main form').submit(); 1")
+            #expect(try page.waitFor("document.getElementById('code') ? 'code' : ''", timeout: 10) { $0 == "code" } == "code")
+            let code = try ConsoleBrowserTests.mailedCode(club.smtp, number: number)
+            _ = try page.evaluate("document.getElementById('code').value = '\(code)'; document.querySelector('main form').submit(); 1")
+            #expect(try page.waitFor("location.pathname", timeout: 10) { $0 == "/console" } == "/console")
+        }
+    }
+
+    /// The six digits at the end of the `number`th mail's subject (in every language).
+    static func mailedCode(_ smtp: SMTPCaptureProcess, number: Int) throws -> String {
+        let messages = smtp.waitForMessages(count: number)
+        try #require(messages.count >= number)
+        return String(try #require(messages[number - 1].subject).suffix(6))
+    }
+
+    /// Copies a screenshot of `page` to `$BELAY_CONSOLE_SCREENSHOTS/<name>.png` when set.
+    static func keep(_ page: ChromiumPage, _ name: String) throws {
+        guard let directory = ProcessInfo.processInfo.environment["BELAY_CONSOLE_SCREENSHOTS"] else { return }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try page.screenshot(to: directory + "/" + name + ".png")
+    }
+
+    @Test func aHostsEveningFromSignInToTheCSV() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: KioskBrowserTests.zbarimg), "Debian's zbar-tools is needed: make test-deps installs it")
+        let served = try Served()
+        defer { served.stop() }
+        let fixture = served.fixture
+        let page = try ChromiumPage(width: 1280, height: 860, profile: fixture.directory.file("chromium-host"))
+        defer { page.close() }
+        try served.signIn(page)
+
+        // A new meetup from the form, starting in five minutes (19:05 in Seoul).
+        try page.navigate(served.base + "/console/meetups/new")
+        try Self.keep(page, "new-meetup")
+        _ = try page.evaluate("""
+            (function () {
+              function set(id, value) { document.getElementById(id).value = value; }
+              set('title', '목요일 볼더링 모임'); set('place_name', '서울숲 클라이밍'); set('starts_at', '2026-11-29T19:05');
+              set('ends_at', '2026-11-29T21:05'); set('capacity', '20');
+              document.querySelector('main form').submit(); return 1;
+            })()
+            """)
+        let doorPath = try #require(try page.waitFor("location.pathname", timeout: 10) { $0.hasPrefix("/console/meetups/") && $0 != "/console/meetups/new" })
+        let meetupID = try #require(Int64(doorPath.split(separator: "/").last ?? ""))
+        let meetup = try fixture.domain.meetups.meetup(id: meetupID)
+        #expect(meetup.title == "목요일 볼더링 모임")
+
+        let names = ["김하나", "이민준", "박서연"]
+        var members: [APIFixture.Member] = []
+        for (index, name) in names.enumerated() {
+            let user = try fixture.domain.users.createUser(NewUser(handle: "climber\(index + 1)", displayName: name))
+            let member = APIFixture.Member(user: user, token: try fixture.domain.users.issueToken(userID: user.id).secret)
+            #expect(fixture.post("/v1/meetups/\(meetupID)/join", as: member).status == 201)
+            members.append(member)
+        }
+
+        // The kiosk: a new link on the door list, opened in a second window.
+        try page.navigate(served.base + doorPath)
+        _ = try page.evaluate("document.querySelector('form[action$=\"/kiosk\"]').submit(); 1")
+        let kioskURL = try #require(try page.waitFor("(document.getElementById('kiosk-url') || {}).href || ''", timeout: 10) { !$0.isEmpty })
+        try Self.keep(page, "kiosk-link")
+        let kiosk = try ChromiumPage(width: 1280, height: 800, profile: fixture.directory.file("chromium-kiosk"))
+        defer { kiosk.close() }
+        try kiosk.navigate(kioskURL)
+        try kiosk.screenshot(to: fixture.directory.file("kiosk.png"))
+        let scanned = try #require(try KioskBrowserTests.qrTexts(in: fixture.directory.file("kiosk.png")).first)
+        let code = try #require(URLComponents(string: scanned)?.queryItems?.first { $0.name == "code" }?.value)
+
+        // The door list, open on the host's laptop, follows the check-ins without a reload.
+        try page.navigate(served.base + doorPath)
+        _ = try page.evaluate("window.sameDocument = 'yes'")
+        for member in members {
+            #expect(fixture.post("/v1/meetups/\(meetupID)/check-in", as: member, json: #"{"code": "\#(code)"}"#).status == 201)
+        }
+        let all = try page.waitFor("String(document.querySelectorAll('#door-rows tr[data-status=checked_in]').length)", timeout: 15) { $0 == "3" }
+        #expect(all == "3", "the door list did not follow the check-ins")
+        #expect(try page.evaluate("document.getElementById('counts').textContent") as? String == "3명 중 3명 체크인 · 참가 3 / 20 · 대기 0")
+        try Self.keep(page, "door-list")
+
+        // Undo one, in place.
+        let first = members[0].id
+        _ = try page.evaluate("document.querySelector('#door-rows tr[data-member=\"\(first)\"] form[action$=\"undo-check-in\"] button').click(); 1")
+        let undone = try page.waitFor("document.querySelector('#door-rows tr[data-member=\"\(first)\"]').getAttribute('data-status')", timeout: 10) { $0 == "going" }
+        #expect(undone == "going")
+        #expect(try fixture.domain.attendance.attendance(meetupID: meetupID, memberID: first)?.status == .going)
+
+        // Search as one types.
+        _ = try page.evaluate("var q = document.getElementById('q'); q.value = '민준'; q.dispatchEvent(new Event('input')); 1")
+        #expect(try page.evaluate("String(document.querySelectorAll('#door-rows tr[data-search]:not([hidden])').length)") as? String == "1")
+        try Self.keep(page, "door-search")
+        #expect(try page.evaluate("window.sameDocument") as? String == "yes", "the page was reloaded")
+
+        // The CSV, as the browser downloads it with the session's cookie.
+        let csv = try #require(try page.evaluate("""
+            (function () { var x = new XMLHttpRequest(); x.open('GET', document.querySelector('a[download]').href, false); x.send(); return x.responseText; })()
+            """) as? String)
+        let rows = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.first?.prefix(3) == ["handle", "display_name", "status"])
+        #expect(Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[0], $0[2]) }) == ["climber1": "going", "climber2": "checked_in", "climber3": "checked_in"])
+
+        // A phone at the front desk.
+        try page.setViewport(width: 390, height: 844, mobile: true)
+        _ = try page.evaluate("var q = document.getElementById('q'); q.value = ''; q.dispatchEvent(new Event('input')); 1")
+        try Self.keep(page, "door-list-phone")
+        try page.setViewport(width: 1280, height: 860)
+        try page.navigate(served.base + "/console")
+        try Self.keep(page, "meetups")
+
+        #expect(page.messages.filter { !$0.contains("favicon.ico") } == [], "console and log: \(page.messages)")
+    }
+}
