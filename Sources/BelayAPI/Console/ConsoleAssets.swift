@@ -196,6 +196,12 @@ enum ConsoleAssets {
     .qr { width: 220px; background: #fff; line-height: 0; }
     .qr svg { width: 100%; height: auto; }
     .empty { color: #4a5260; }
+    .report { background: #fff; border: 1px solid #d5d9e0; border-radius: 12px; padding: 12px 16px; margin: 12px 0; }
+    .report h2 { margin-top: 4px; }
+    .report blockquote { margin: 8px 0; padding: 8px 12px; border-left: 4px solid #8a93a2; background: #f6f7f9; white-space: pre-wrap; overflow-wrap: anywhere; }
+    form.act { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; }
+    form.act .error { flex: 1 1 100%; margin: 0; }
+    form.act .field { margin: 0; flex: 1 1 180px; }
     .chart-row { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
     .chart-row figure { margin: 0; flex: 1 1 360px; background: #fff; border: 1px solid #d5d9e0; border-radius: 12px; padding: 12px; }
     .chart-row svg { width: 100%; height: auto; }

@@ -94,17 +94,18 @@ enum ConsoleDocument {
     }
 
     /// A labelled text input, keeping what was typed, with its problem beside it.
-    static func field(name: String, label: String, value: String, type: String = "text", hint: String? = nil, error: String? = nil,
-                      required: Bool = true, extra: String = "") -> String {
-        let hintID = "\(name)-hint"
-        let errorID = "\(name)-error"
+    static func field(name: String, id: String? = nil, label: String, value: String, type: String = "text", hint: String? = nil,
+                      error: String? = nil, required: Bool = true, extra: String = "") -> String {
+        let id = id ?? name
+        let hintID = "\(id)-hint"
+        let errorID = "\(id)-error"
         var described: [String] = []
         if hint != nil { described.append(hintID) }
         if error != nil { described.append(errorID) }
-        var html = "<div class=\"field\"><label for=\"\(name)\">\(escaped(label))</label>"
+        var html = "<div class=\"field\"><label for=\"\(id)\">\(escaped(label))</label>"
         if let hint { html += "<span class=\"hint\" id=\"\(hintID)\">\(escaped(hint))</span>" }
         if let error { html += "<span class=\"field-error\" id=\"\(errorID)\">\(escaped(error))</span>" }
-        html += "<input id=\"\(name)\" name=\"\(name)\" type=\"\(type)\" value=\"\(escaped(value))\""
+        html += "<input id=\"\(id)\" name=\"\(name)\" type=\"\(type)\" value=\"\(escaped(value))\""
         if required { html += " required" }
         if error != nil { html += " aria-invalid=\"true\"" }
         if !described.isEmpty { html += " aria-describedby=\"\(described.joined(separator: " "))\"" }

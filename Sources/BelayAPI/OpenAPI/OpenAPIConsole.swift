@@ -75,6 +75,16 @@ extension OpenAPIDocument {
                  answers: [html(200, "The door list, saying so."), notYours, seeOther]),
             page(.post, "/console/meetups/{id}/cancel", "consoleCancelMeetup", "Cancels the meetup as `POST /v1/meetups/{id}/cancel` does.",
                  answers: [seeOther, html(409, "Refused (the door list, with the reason)."), notYours]),
+            page(.get, "/console/moderation", "consoleReportQueue", "The moderators' queue: subjects with open reports, the longest waiting first, with a form to act.",
+                 answers: [html(200, "The page."), html(404, "Not a moderator (the page that does not exist)."), seeOther]),
+            page(.post, "/console/moderation/actions", "consoleModerate", "Acts on a subject as `POST /v1/moderation/actions` does (dismiss, hide, warn, suspend, lift).",
+                 answers: [seeOther, html(404, "Not a moderator, or no such subject."), html(409, "Refused (shown on the form)."),
+                           html(422, "A bad value (shown on the form, with what was typed).")]),
+            page(.get, "/console/moderation/audit", "consoleAuditLog", "The moderation log, newest first.",
+                 answers: [html(200, "The page."), html(404, "Not a moderator."), seeOther]),
+            page(.get, "/console/members", "consoleMembers", "Members by name or handle, each with the form to suspend or lift (moderators).",
+                 query: [OpenAPIOperation.query("q", Schema.string, "Part of a name or handle.")],
+                 answers: [html(200, "The page."), html(404, "Not a moderator."), seeOther]),
         ]
     }()
 
