@@ -29,6 +29,19 @@ enum ConsoleAssets {
         if (searchForm) { searchForm.addEventListener("submit", function (event) { event.preventDefault(); filter(); }); }
       }
 
+      // A chosen CSV file is read into the text area it names (without script, paste it).
+      var files = document.querySelectorAll("input[type=file][data-into]");
+      for (var f = 0; f < files.length; f += 1) {
+        files[f].addEventListener("change", function (event) {
+          var input = event.target;
+          var target = byId(input.getAttribute("data-into"));
+          if (!target || !input.files || !input.files[0] || !window.FileReader) { return; }
+          var reader = new FileReader();
+          reader.onload = function () { target.value = reader.result; };
+          reader.readAsText(input.files[0]);
+        });
+      }
+
       var stateURL = body.getAttribute("data-state");
       var version = body.getAttribute("data-version") || "";
 
@@ -196,6 +209,9 @@ enum ConsoleAssets {
     .qr { width: 220px; background: #fff; line-height: 0; }
     .qr svg { width: 100%; height: auto; }
     .empty { color: #4a5260; }
+    textarea { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; }
+    tr.bad td { background: #fdecea; color: #8c1d18; }
+    .problems, .circuit { columns: 2 240px; }
     .report { background: #fff; border: 1px solid #d5d9e0; border-radius: 12px; padding: 12px 16px; margin: 12px 0; }
     .report h2 { margin-top: 4px; }
     .report blockquote { margin: 8px 0; padding: 8px 12px; border-left: 4px solid #8a93a2; background: #f6f7f9; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -61,6 +61,7 @@ enum ConsoleDocument {
         if let viewer {
             html += "<nav aria-label=\"\(escaped(language.word(.console)))\"><ul>"
             html += navItem("/console", language.word(.meetups), current: section == .meetups)
+            html += navItem("/console/gyms", language.word(.gyms), current: section == .gyms)
             if viewer.isModerator {
                 html += navItem("/console/moderation", language.word(.moderation), current: section == .moderation)
             }

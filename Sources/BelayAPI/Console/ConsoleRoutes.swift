@@ -101,6 +101,7 @@ extension APIRoutes {
 
         registerConsoleMeetupRoutes(on: router)
         registerConsoleModerationRoutes(on: router)
+        registerConsoleGymRoutes(on: router)
     }
 
     // MARK: Sessions

@@ -85,6 +85,14 @@ extension OpenAPIDocument {
             page(.get, "/console/members", "consoleMembers", "Members by name or handle, each with the form to suspend or lift (moderators).",
                  query: [OpenAPIOperation.query("q", Schema.string, "Part of a name or handle.")],
                  answers: [html(200, "The page."), html(404, "Not a moderator."), seeOther]),
+            page(.get, "/console/gyms", "consoleGyms", "The gyms the member manages (an admin: every gym).", answers: [html(200, "The page."), seeOther]),
+            page(.get, "/console/gyms/{id}", "consoleGym", "A gym: its details, circuit and current set by wall; the forms for a new set and retiring a wall.",
+                 answers: [html(200, "The page."), html(404, "No such gym, or one the member does not manage."), seeOther]),
+            page(.post, "/console/gyms/{id}/sets", "consoleProblemSet", "A set file: `step=preview` reads it without writing (every row, new or not, and every row's error); `step=write` adds it as `POST /v1/gyms/{id}/problem-sets` does.",
+                 answers: [html(200, "The preview, or the gym with the set added."), html(422, "Rows with errors (each with its line), the file kept."),
+                           html(404, "No such gym, or one the member does not manage."), seeOther]),
+            page(.post, "/console/gyms/{id}/retirements", "consoleRetireWall", "Retires every current problem on a wall.",
+                 answers: [html(200, "The gym, saying how many."), html(422, "A bad value (shown on the form)."), html(404, "No such gym, or one the member does not manage."), seeOther]),
         ]
     }()
 
