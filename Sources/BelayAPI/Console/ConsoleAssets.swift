@@ -221,7 +221,10 @@ enum ConsoleAssets {
     .chart-row { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
     .chart-row figure { margin: 0; flex: 1 1 360px; background: #fff; border: 1px solid #d5d9e0; border-radius: 12px; padding: 12px; }
     .chart-row svg { width: 100%; height: auto; }
-    .chart-row table { flex: 0 1 280px; width: auto; background: #fff; }
+    .chart-row table { flex: 0 1 280px; width: auto; background: #fff; border: 1px solid #d5d9e0; }
+    .chart-row figcaption { font-weight: 600; margin-bottom: 6px; }
+    caption { text-align: left; font-weight: 600; padding: 6px 12px; }
+    .heading .actions { margin: 0; }
     pre { background: #fff; border: 1px solid #d5d9e0; border-radius: 8px; padding: 12px; overflow-x: auto; font-size: 14px; }
     code { font-family: "Noto Sans Mono", "DejaVu Sans Mono", monospace; }
     .operation { background: #fff; border: 1px solid #d5d9e0; border-radius: 8px; margin: 6px 0; }

@@ -236,7 +236,8 @@ extension APIRoutes {
         let word = language.word
         let attendees = try allAttendees(meetup.id)
         let e = HTMLText.escaped
-        var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div>"
+        var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\"><a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
+        main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"
         if meetup.status == .cancelled { main += " · <span class=\"tag\">\(e(word(.cancelled)))</span>" }
         main += "</p>"

@@ -102,6 +102,7 @@ extension APIRoutes {
         registerConsoleMeetupRoutes(on: router)
         registerConsoleModerationRoutes(on: router)
         registerConsoleGymRoutes(on: router)
+        registerConsoleShareRoutes(on: router)
     }
 
     // MARK: Sessions
