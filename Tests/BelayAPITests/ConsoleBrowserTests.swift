@@ -163,4 +163,156 @@ import Testing
 
         #expect(page.messages.filter { !$0.contains("favicon.ico") } == [], "console and log: \(page.messages)")
     }
+
+    /// What the page fails of the accessibility checks, read from the browser itself: the
+    /// accessibility tree Chromium computes (every control named, one level-1 heading), the
+    /// focus ring of every focusable element, and the contrast of every text against the
+    /// background it is drawn on.
+    static func accessibilityProblems(_ page: ChromiumPage) throws -> [String] {
+        var problems: [String] = []
+        let tree = try page.accessibilityTree()
+        let controls: Set<String> = ["textbox", "searchbox", "combobox", "button", "spinbutton", "checkbox", "radio", "link", "ListBox", "listbox"]
+        for node in tree where controls.contains(node.role) && node.name.trimmingCharacters(in: .whitespaces).isEmpty {
+            problems.append("a \(node.role) without an accessible name")
+        }
+        let headings = tree.filter { $0.role == "heading" && "\($0.properties["level"] ?? "")" == "1" }
+        if headings.count != 1 { problems.append("\(headings.count) level-1 headings") }
+        let script = """
+            (function () {
+              var problems = [];
+              function rgba(text) { var m = text.match(/[0-9.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; }
+              function luminance(c) {
+                var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+                return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+              }
+              function background(element) {
+                for (var node = element; node && node.nodeType === 1; node = node.parentElement) {
+                  var c = rgba(getComputedStyle(node).backgroundColor);
+                  if (c[3] > 0.5) { return c; }
+                }
+                return [255, 255, 255, 1];
+              }
+              var all = document.body.querySelectorAll('*');
+              for (var i = 0; i < all.length; i += 1) {
+                var element = all[i];
+                var own = Array.prototype.some.call(element.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim() !== ''; });
+                if (!own || element.closest('svg') || element.offsetParent === null && getComputedStyle(element).position !== 'fixed') { continue; }
+                if (element.closest('.skip') || element.closest('.visually-hidden')) { continue; }
+                var style = getComputedStyle(element);
+                var fg = luminance(rgba(style.color)), bg = luminance(background(element));
+                var ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+                var size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
+                var needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+                if (ratio < needed) { problems.push('contrast ' + ratio.toFixed(2) + ' of ' + element.tagName + ' "' + element.textContent.trim().slice(0, 30) + '"'); }
+              }
+              var focusable = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea');
+              for (var j = 0; j < focusable.length; j += 1) {
+                var target = focusable[j];
+                if (target.offsetParent === null) { continue; }
+                target.focus({ focusVisible: true });
+                var ring = getComputedStyle(target);
+                if (document.activeElement === target && (ring.outlineStyle === 'none' || parseFloat(ring.outlineWidth) < 2)) {
+                  problems.push('no visible focus on ' + target.tagName + ' ' + (target.getAttribute('name') || target.textContent.trim().slice(0, 20)));
+                }
+                target.blur();
+              }
+              return problems.join('\\n');
+            })()
+            """
+        if let found = try page.evaluate(script) as? String, !found.isEmpty { problems += found.split(separator: "\n").map(String.init) }
+        return problems
+    }
+
+    @Test func aModeratorSuspendsAReportedMemberAndAGymManagerFixesABadRowEveryPageAccessible() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let fixture = served.fixture
+        let admin = try fixture.domain.users.createUser(NewUser(handle: "mina", displayName: "박미나", email: "mina@example.com", role: .admin))
+        let adminToken = try fixture.domain.users.issueToken(userID: admin.id).secret
+        let offender = try fixture.member(name: "troll")
+        let reporter = try fixture.member()
+        #expect(fixture.post("/v1/reports", as: reporter,
+                             json: #"{"subject_type": "member", "subject_id": "\#(offender.id)", "reason": "harassment", "note": "모임에서 반복해서 무례한 말을 했어요"}"#).status == 201)
+        let gym = fixture.send(.post, "/v1/gyms", token: adminToken, json: LogbookAPITests.gym)
+        let gymID = try #require(gym["id"]?.intValue)
+        let meetup = try fixture.meetup(capacity: 12, startsIn: 300, host: served.club.host)
+        for index in 1...3 {
+            let user = try fixture.domain.users.createUser(NewUser(handle: "climber\(index)", displayName: ["김하나", "이민준", "박서연"][index - 1]))
+            _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: user.id, by: user.actorForTests)
+        }
+
+        let page = try ChromiumPage(width: 1280, height: 860, profile: fixture.directory.file("chromium-moderator"))
+        defer { page.close() }
+        #expect(try Self.accessibilityProblems({ try page.navigate(served.base + "/console/sign-in"); return page }()) == [])
+        try served.signIn(page, email: "mina@example.com")
+
+        // The moderator: the report in the queue, a suspension with a reason, the log.
+        try page.navigate(served.base + "/console/moderation")
+        #expect(try Self.accessibilityProblems(page) == [], "queue")
+        try Self.keep(page, "moderation-queue")
+        let key = "member-\(offender.id)"
+        _ = try page.evaluate("""
+            (function () {
+              document.getElementById('action-\(key)').value = 'suspend';
+              document.getElementById('reason-\(key)').value = '규칙 2: 괴롭힘';
+              document.getElementById('reason-\(key)').form.submit(); return 1;
+            })()
+            """)
+        #expect(try page.waitFor("location.pathname", timeout: 10) { $0 == "/console/moderation" } != nil)
+        #expect(try page.waitFor("document.querySelector('main').textContent", timeout: 10) { $0.contains("열린 신고가 없어요.") } != nil)
+        #expect(fixture.get("/v1/me", as: offender).status == 401)
+        try page.navigate(served.base + "/console/moderation/audit")
+        #expect(try page.waitFor("(document.querySelector('tbody') || {}).textContent || ''", timeout: 10) { $0.contains("규칙 2: 괴롭힘") } != nil)
+        #expect(try Self.accessibilityProblems(page) == [], "audit")
+        try Self.keep(page, "moderation-audit")
+        try page.navigate(served.base + "/console/members?q=tro")
+        #expect(try Self.accessibilityProblems(page) == [], "members")
+        try Self.keep(page, "members")
+
+        // The gym manager (an admin here): a set with one bad row, fixed, then written.
+        try page.navigate(served.base + "/console/gyms/\(gymID)")
+        #expect(try Self.accessibilityProblems(page) == [], "gym")
+        let bad = "wall,colour,grade,set_on\\nCave,red,Red,2026-11-20\\nCave,pink,Purple,2026-11-20\\nSlab,blue,초록,2026-11-21\\n"
+        _ = try page.evaluate("document.getElementById('csv').value = '\(bad)'; document.querySelector('button[value=preview]').click(); 1")
+        #expect(try page.waitFor("String(document.querySelectorAll('tr.bad').length)", timeout: 10) { $0 == "1" } == "1")
+        #expect(try page.evaluate("document.querySelector('tr.bad td').textContent") as? String == "3")
+        #expect(try Self.accessibilityProblems(page) == [], "gym with a bad row")
+        try Self.keep(page, "gym-set-errors")
+        _ = try page.evaluate("var t = document.getElementById('csv'); t.value = t.value.replace('Cave,pink,Purple', 'Cave,pink,Yellow'); document.querySelector('button[value=preview]').click(); 1")
+        #expect(try page.waitFor("String(document.querySelectorAll('table.preview tbody tr').length)", timeout: 10) { $0 == "3" } == "3")
+        try Self.keep(page, "gym-set-preview")
+        _ = try page.evaluate("document.querySelector('button[value=write]').click(); 1")
+        #expect(try page.waitFor("String(document.querySelectorAll('ul.problems li').length)", timeout: 10) { $0 == "3" } == "3")
+
+        // The host's pages, the front door and the API document.
+        for (path, name) in [("/console", "meetups"), ("/console/meetups/new", "new-meetup"), ("/console/meetups/\(meetup.id)", "door-list"),
+                             ("/console/meetups/\(meetup.id)/shares", "shares-empty"), ("/console/gyms", "gyms"), ("/", "front-door"),
+                             ("/openapi.html", "openapi")] {
+            try page.navigate(served.base + path)
+            #expect(try Self.accessibilityProblems(page) == [], "\(path)")
+            if ["front-door", "openapi", "gyms"].contains(name) { try Self.keep(page, name) }
+        }
+        try page.setViewport(width: 390, height: 844, mobile: true)
+        try page.navigate(served.base + "/console/meetups/\(meetup.id)")
+        #expect(try Self.accessibilityProblems(page) == [], "door list on a phone")
+        // The checks see what they look for: a faint text, an unnamed input, a second h1, a hidden focus ring.
+        _ = try page.evaluate("""
+            (function () {
+              var main = document.querySelector('main');
+              var p = document.createElement('p'); p.textContent = 'faint'; p.style.color = '#bbbbbb'; main.appendChild(p);
+              var input = document.createElement('input'); input.type = 'text'; main.appendChild(input);
+              var button = document.createElement('button'); button.textContent = 'x'; button.className = 'no-ring'; main.appendChild(button);
+              button.style.outline = 'none';
+              var h = document.createElement('h1'); h.textContent = 'again'; main.appendChild(h); return 1;
+            })()
+            """)
+        let seeded = try Self.accessibilityProblems(page)
+        #expect(seeded.contains { $0.hasPrefix("contrast") && $0.contains("faint") }, "\(seeded)")
+        #expect(seeded.contains("a textbox without an accessible name"), "\(seeded)")
+        #expect(seeded.contains("2 level-1 headings"), "\(seeded)")
+        #expect(seeded.contains { $0.hasPrefix("no visible focus on BUTTON") }, "\(seeded)")
+
+        // The bad set's 422 is the answer the form expects; nothing else may be logged.
+        #expect(page.messages.filter { !$0.contains("favicon.ico") && !$0.contains("status of 422") } == [], "console and log: \(page.messages)")
+    }
 }

@@ -101,7 +101,19 @@ public final class ChromiumPage: @unchecked Sendable {
 
     /// Writes a PNG of the viewport to `path`.
     public func screenshot(to path: String) throws {
-        let answer = try send("Page.captureScreenshot", ["format": "png"])
+        var attempt = 0
+        var answer: [String: Any] = [:]
+        while true {
+            do {
+                answer = try send("Page.captureScreenshot", ["format": "png"])
+                break
+            } catch let failure as Failure where failure.description.contains("Not attached") && attempt < 10 {
+                // Just after the first navigation Chromium may still be moving the page to its
+                // renderer; the page is there a moment later.
+                attempt += 1
+                usleep(200_000)
+            }
+        }
         guard let base64 = answer["data"] as? String, let data = Data(base64Encoded: base64) else {
             throw Failure(description: "no image in the screenshot's answer")
         }
@@ -121,7 +133,11 @@ public final class ChromiumPage: @unchecked Sendable {
     public func waitFor(_ expression: String, timeout: TimeInterval, accept: (String) -> Bool) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            if let value = try evaluate(expression) as? String, accept(value) { return value }
+            do {
+                if let value = try evaluate(expression) as? String, accept(value) { return value }
+            } catch let failure as Failure where failure.description.contains("navigated or closed") || failure.description.contains("context") {
+                // A form sent just before: the page is being replaced; ask the next one.
+            }
             usleep(100_000)
         } while Date() < deadline
         return nil
