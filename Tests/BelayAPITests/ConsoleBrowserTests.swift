@@ -35,10 +35,11 @@ import Testing
             try page.navigate(base + "/console/sign-in")
             try ConsoleBrowserTests.keep(page, "sign-in")
             _ = try page.evaluate("document.getElementById('email').value = '\(email)'; document.querySelector('main form').submit(); 1")
-            #expect(try page.waitFor("document.getElementById('code') ? 'code' : ''", timeout: 10) { $0 == "code" } == "code")
+            #expect(try page.waitFor("document.readyState === 'complete' && document.getElementById('code') ? 'code' : ''", timeout: 10) { $0 == "code" } == "code")
             let code = try ConsoleBrowserTests.mailedCode(club.smtp, number: number)
             _ = try page.evaluate("document.getElementById('code').value = '\(code)'; document.querySelector('main form').submit(); 1")
-            #expect(try page.waitFor("location.pathname", timeout: 10) { $0 == "/console" } == "/console")
+            // Loaded, not only committed: a navigation sent now must not take this page's load event for its own.
+            #expect(try page.waitFor("location.pathname + ' ' + document.readyState", timeout: 10) { $0 == "/console complete" } == "/console complete")
         }
     }
 
@@ -76,7 +77,10 @@ import Testing
               document.querySelector('main form').submit(); return 1;
             })()
             """)
-        let doorPath = try #require(try page.waitFor("location.pathname", timeout: 10) { $0.hasPrefix("/console/meetups/") && $0 != "/console/meetups/new" })
+        let loaded = try #require(try page.waitFor("location.pathname + ' ' + document.readyState", timeout: 10) {
+            $0.hasPrefix("/console/meetups/") && !$0.hasPrefix("/console/meetups/new") && $0.hasSuffix(" complete")
+        })
+        let doorPath = String(loaded.dropLast(" complete".count))
         let meetupID = try #require(Int64(doorPath.split(separator: "/").last ?? ""))
         let meetup = try fixture.domain.meetups.meetup(id: meetupID)
         #expect(meetup.title == "목요일 볼더링 모임")
@@ -93,7 +97,7 @@ import Testing
         // The kiosk: a new link on the door list, opened in a second window.
         try page.navigate(served.base + doorPath)
         _ = try page.evaluate("document.querySelector('form[action$=\"/kiosk\"]').submit(); 1")
-        let kioskURL = try #require(try page.waitFor("(document.getElementById('kiosk-url') || {}).href || ''", timeout: 10) { !$0.isEmpty })
+        let kioskURL = try #require(try page.waitFor("document.readyState === 'complete' && document.getElementById('kiosk-url') ? document.getElementById('kiosk-url').href : ''", timeout: 10) { !$0.isEmpty })
         try Self.keep(page, "kiosk-link")
         let kiosk = try ChromiumPage(width: 1280, height: 800, profile: fixture.directory.file("chromium-kiosk"))
         defer { kiosk.close() }
@@ -258,7 +262,7 @@ import Testing
               document.getElementById('reason-\(key)').form.submit(); return 1;
             })()
             """)
-        #expect(try page.waitFor("location.pathname", timeout: 10) { $0 == "/console/moderation" } != nil)
+        #expect(try page.waitFor("location.pathname + ' ' + document.readyState", timeout: 10) { $0 == "/console/moderation complete" } != nil)
         #expect(try page.waitFor("document.querySelector('main').textContent", timeout: 10) { $0.contains("열린 신고가 없어요.") } != nil)
         #expect(fixture.get("/v1/me", as: offender).status == 401)
         try page.navigate(served.base + "/console/moderation/audit")
@@ -274,15 +278,15 @@ import Testing
         #expect(try Self.accessibilityProblems(page) == [], "gym")
         let bad = "wall,colour,grade,set_on\\nCave,red,Red,2026-11-20\\nCave,pink,Purple,2026-11-20\\nSlab,blue,초록,2026-11-21\\n"
         _ = try page.evaluate("document.getElementById('csv').value = '\(bad)'; document.querySelector('button[value=preview]').click(); 1")
-        #expect(try page.waitFor("String(document.querySelectorAll('tr.bad').length)", timeout: 10) { $0 == "1" } == "1")
+        #expect(try page.waitFor("document.readyState + ' ' + document.querySelectorAll('tr.bad').length", timeout: 10) { $0 == "complete 1" } == "complete 1")
         #expect(try page.evaluate("document.querySelector('tr.bad td').textContent") as? String == "3")
         #expect(try Self.accessibilityProblems(page) == [], "gym with a bad row")
         try Self.keep(page, "gym-set-errors")
         _ = try page.evaluate("var t = document.getElementById('csv'); t.value = t.value.replace('Cave,pink,Purple', 'Cave,pink,Yellow'); document.querySelector('button[value=preview]').click(); 1")
-        #expect(try page.waitFor("String(document.querySelectorAll('table.preview tbody tr').length)", timeout: 10) { $0 == "3" } == "3")
+        #expect(try page.waitFor("document.readyState + ' ' + document.querySelectorAll('table.preview tbody tr').length", timeout: 10) { $0 == "complete 3" } == "complete 3")
         try Self.keep(page, "gym-set-preview")
         _ = try page.evaluate("document.querySelector('button[value=write]').click(); 1")
-        #expect(try page.waitFor("String(document.querySelectorAll('ul.problems li').length)", timeout: 10) { $0 == "3" } == "3")
+        #expect(try page.waitFor("document.readyState + ' ' + document.querySelectorAll('ul.problems li').length", timeout: 10) { $0 == "complete 3" } == "complete 3")
 
         // The host's pages, the front door and the API document.
         for (path, name) in [("/console", "meetups"), ("/console/meetups/new", "new-meetup"), ("/console/meetups/\(meetup.id)", "door-list"),

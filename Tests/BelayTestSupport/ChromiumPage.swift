@@ -129,14 +129,16 @@ public final class ChromiumPage: @unchecked Sendable {
     }
 
     /// The string `expression` evaluates to in the page once `accept` takes it, evaluated every
-    /// tenth of a second; nil when none did within `timeout` seconds.
+    /// tenth of a second (an evaluation that throws, as while a new page loads, counts as not
+    /// yet); nil when none did within `timeout` seconds.
     public func waitFor(_ expression: String, timeout: TimeInterval, accept: (String) -> Bool) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             do {
                 if let value = try evaluate(expression) as? String, accept(value) { return value }
-            } catch let failure as Failure where failure.description.contains("navigated or closed") || failure.description.contains("context") {
-                // A form sent just before: the page is being replaced; ask the next one.
+            } catch is Failure {
+                // A form sent just before: the page is being replaced (or half loaded, so the
+                // expression threw); ask again. One that always throws times out (nil).
             }
             usleep(100_000)
         } while Date() < deadline
