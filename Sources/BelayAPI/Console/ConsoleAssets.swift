@@ -209,6 +209,9 @@ enum ConsoleAssets {
     .qr { width: 220px; background: #fff; line-height: 0; }
     .qr svg { width: 100%; height: auto; }
     .empty { color: #4a5260; }
+    dl.snapshot { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
+    dl.snapshot dt { color: #4a5260; }
+    dl.snapshot dd { margin: 0; overflow-wrap: anywhere; }
     textarea { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; }
     tr.bad td { background: #fdecea; color: #8c1d18; }
     .problems, .circuit { columns: 2 240px; }

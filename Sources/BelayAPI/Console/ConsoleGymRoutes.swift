@@ -83,7 +83,7 @@ extension APIRoutes {
         main += "boulder: \(e(gym.boulderGrading.rawValue)) · route: \(e(gym.routeGrading.rawValue))</p>"
         if let notice { main += "<p class=\"notice\" role=\"status\">\(e(notice))</p>" }
         if !gym.boulderLevels.isEmpty {
-            main += "<h2>Circuit</h2><ul class=\"circuit\">" + gym.boulderLevels.map {
+            main += "<h2>\(e(word(.circuit)))</h2><ul class=\"circuit\">" + gym.boulderLevels.map {
                 "<li><strong>\(e($0.localizedNames[visitor.language.rawValue] ?? $0.name))</strong> (\(e($0.colour)))</li>"
             }.joined() + "</ul>"
         }
@@ -107,7 +107,7 @@ extension APIRoutes {
 
         // A new set.
         let csv = upload?.form["csv"] ?? ""
-        main += "<h2 id=\"new-set\">CSV</h2>"
+        main += "<h2 id=\"new-set\">\(e(word(.setFile)))</h2>"
         main += "<form method=\"post\" action=\"/console/gyms/\(gym.id)/sets\" class=\"set\">" + ConsoleDocument.csrfField(visitor.formToken)
         main += ConsoleDocument.errorBox(upload?.error)
         if let upload, !upload.rowErrors.isEmpty {
@@ -126,9 +126,10 @@ extension APIRoutes {
             main += "</tbody></table></div>"
         }
         main += """
-        <div class="field"><label for="csv">CSV (wall, colour, grade, set_on[, name, setter])</label>
-        <input id="csv-file" type="file" accept=".csv,text/csv" aria-label="CSV file" data-into="csv">
-        <textarea id="csv" name="csv" rows="8" required>\(e(csv))</textarea></div>
+        <div class="field"><label for="csv-file">\(e(word(.chooseFile)))</label>
+        <input id="csv-file" type="file" accept=".csv,text/csv" data-into="csv"></div>
+        <div class="field"><label for="csv">CSV</label><span class="hint" id="csv-hint">\(e(word(.setFileHint)))</span>
+        <textarea id="csv" name="csv" rows="8" required aria-describedby="csv-hint">\(e(csv))</textarea></div>
         <div class="actions"><button type="submit" name="step" value="preview" class="secondary">\(e(word(.preview)))</button>
         """
         if let outcome = upload?.outcome, upload?.rowErrors.isEmpty == true, outcome.added > 0 {
@@ -136,8 +137,9 @@ extension APIRoutes {
         }
         main += "</div></form>"
 
-        main += "<h2>Retire</h2><form method=\"post\" action=\"/console/gyms/\(gym.id)/retirements\" class=\"add\">" + ConsoleDocument.csrfField(visitor.formToken)
-        main += ConsoleDocument.field(name: "wall", label: "Wall", value: "", error: retireError) + "<button type=\"submit\" class=\"danger\">Retire</button></form>"
+        main += "<h2>\(e(word(.retire)))</h2><form method=\"post\" action=\"/console/gyms/\(gym.id)/retirements\" class=\"add\">" + ConsoleDocument.csrfField(visitor.formToken)
+        main += ConsoleDocument.field(name: "wall", label: word(.wall), value: "", error: retireError)
+            + "<button type=\"submit\" class=\"danger\">\(e(word(.retire)))</button></form>"
         return Self.htmlPage(ConsoleDocument.page(title: gymName(gym, visitor.language), language: visitor.language, clubName: presentation.clubName,
                                                   viewer: visitor.viewer, section: .gyms, main: main), status: status)
     }

@@ -12,6 +12,7 @@ enum ConsoleWord: Sendable {
     case moderation, queue, audit, members, noReports, reason, act, dismiss, hide, warn, suspend, lift, until, forGood
     case reports, subject, action, who, whenDone, suspended, role, gyms, upload, preview, write, rows, problems
     case shares, byDay, byTarget, day, target, count, rewards, noShares, skip, waitlistOffers, noShows
+    case circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -93,8 +94,8 @@ enum ConsoleWord: Sendable {
         case .warn: return ("경고", "警告", "Warn")
         case .suspend: return ("정지", "利用停止", "Suspend")
         case .lift: return ("해제", "解除", "Lift")
-        case .until: return ("까지", "まで", "Until")
-        case .forGood: return ("영구", "無期限", "for good")
+        case .until: return ("정지 기한", "停止の期限", "Suspended until")
+        case .forGood: return ("정지할 때만. 비워 두면 영구 정지예요.", "停止のときだけ。空欄なら無期限です。", "Only for a suspension; empty means for good.")
         case .reports: return ("신고", "通報", "Reports")
         case .subject: return ("대상", "対象", "Subject")
         case .action: return ("조치", "措置", "Action")
@@ -119,6 +120,16 @@ enum ConsoleWord: Sendable {
         case .skip: return ("본문으로 건너뛰기", "本文へ移動", "Skip to the content")
         case .waitlistOffers: return ("대기 중 제안", "オファー中", "Offers")
         case .noShows: return ("노쇼", "無断欠席", "No-shows")
+        case .circuit: return ("난이도 색", "グレードの色", "Colour circuit")
+        case .retire: return ("벽 철거", "壁を撤去", "Retire a wall")
+        case .wall: return ("벽", "壁", "Wall")
+        case .setFile: return ("새 세트 (CSV)", "新しいセット (CSV)", "A new set (CSV)")
+        case .setFileHint: return ("한 줄에 문제 하나: wall, colour, grade, set_on[, name, setter]. 미리 보기 전에는 아무것도 저장되지 않아요.", "1行に課題1つ: wall, colour, grade, set_on[, name, setter]。プレビューの時点では何も保存されません。", "One problem a row: wall, colour, grade, set_on[, name, setter]. Nothing is saved by a preview.")
+        case .chooseFile: return ("CSV 파일", "CSVファイル", "CSV file")
+        case .subjectMeetup: return ("모임", "ミートアップ", "Meetup")
+        case .subjectMember: return ("회원", "メンバー", "Member")
+        case .subjectSharePage: return ("공유 페이지", "シェアページ", "Share page")
+        case .subjectMeetupPage: return ("모임 페이지", "ミートアップのページ", "Meetup page")
         }
     }
 }
@@ -137,6 +148,16 @@ extension SharePageLanguage {
     /// The language a member chose, else the club's.
     static func console(member: MemberLocale?, club: SharePageLanguage) -> SharePageLanguage {
         member.map { SharePageLanguage(locale: $0.rawValue) } ?? club
+    }
+
+    /// What kind of thing was reported.
+    func subject(_ type: ReportSubjectType) -> String {
+        switch type {
+        case .meetup: return word(.subjectMeetup)
+        case .member: return word(.subjectMember)
+        case .sharePage: return word(.subjectSharePage)
+        case .meetupPage: return word(.subjectMeetupPage)
+        }
     }
 
     /// The attendance status as the door list shows it.

@@ -32,6 +32,26 @@ extension APIRoutes {
         }
     }
 
+    /// The content as first reported: its fields one a line when it is a JSON object (as the
+    /// domain keeps it), else the text as it is.
+    static func snapshotHTML(_ snapshot: String) -> String {
+        let e = HTMLText.escaped
+        guard let members = (try? JSONParser.parse(snapshot))?.objectValue, !members.isEmpty else {
+            return "<blockquote>\(e(snapshot))</blockquote>"
+        }
+        var html = "<blockquote><dl class=\"snapshot\">"
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            let text: String
+            switch value {
+            case let .string(string): text = string
+            case .null: text = ""
+            default: text = String(decoding: JSONOutput.bytes(of: value), as: UTF8.self)
+            }
+            html += "<dt>\(e(key))</dt><dd>\(e(text))</dd>"
+        }
+        return html + "</dl></blockquote>"
+    }
+
     /// The page the refused form was on, with the form as it was sent and why.
     private func moderationFormFailed(_ visitor: ConsoleVisitor, _ form: ConsoleForm, _ message: String, _ status: HTTPStatus) throws -> Response {
         if form["return"] == "members" {
@@ -110,9 +130,9 @@ extension APIRoutes {
         if subjects.isEmpty { main += "<p class=\"empty\">\(e(word(.noReports)))</p>" }
         for subject in subjects {
             main += "<section class=\"report\" aria-labelledby=\"subject-\(e(subject.subjectType.rawValue))-\(e(subject.subjectID))\">"
-            main += "<h2 id=\"subject-\(e(subject.subjectType.rawValue))-\(e(subject.subjectID))\">\(e(subject.subjectType.rawValue)) \(e(subject.subjectID))"
+            main += "<h2 id=\"subject-\(e(subject.subjectType.rawValue))-\(e(subject.subjectID))\">\(e(language.subject(subject.subjectType))) \(e(subject.subjectID))"
             if subject.hidden { main += " <span class=\"tag\">\(e(word(.hide)))</span>" }
-            main += "</h2><blockquote>\(e(subject.snapshot))</blockquote>"
+            main += "</h2>" + Self.snapshotHTML(subject.snapshot)
             let reasons = subject.reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) × \($0.value)" }.joined(separator: ", ")
             main += "<p>\(e(word(.reports))): \(subject.reports.count) (\(e(reasons)))"
             if let first = subject.firstReportedAt {
@@ -139,7 +159,7 @@ extension APIRoutes {
         for action in actions {
             let who = action.moderatorID.flatMap { try? domain.users.user(id: $0) }.map { "@" + $0.handle } ?? "Belay"
             main += "<tr><td>\(e(KioskDocument.format(action.createdAt, template: "yMMMdjmm", zone: presentation.clubZone.zone, locale: language.localeIdentifier)))</td>"
-            main += "<td>\(e(action.action.rawValue))</td><td>\(e(action.subjectType.rawValue)) \(e(action.subjectID))</td>"
+            main += "<td>\(e(action.action.rawValue))</td><td>\(e(language.subject(action.subjectType))) \(e(action.subjectID))</td>"
             main += "<td>\(e(action.reason))</td><td>\(e(who))</td></tr>"
         }
         main += "</tbody></table></div>"
