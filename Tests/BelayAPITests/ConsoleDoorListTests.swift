@@ -76,6 +76,24 @@ import Testing
         #expect(lines.dropFirst().first { $0[0] == "minjun" }?[2] == "cancelled")
     }
 
+    @Test func aCompletedMeetupsDoorListCountsItsNoShows() throws {
+        let club = try ConsoleFixture()
+        let meetup = try club.fixture.meetup(capacity: 5, startsIn: 300, host: club.host)
+        let came = try club.fixture.member(name: "came")
+        let absent = try club.fixture.member(name: "absent")
+        for member in [came, absent] { #expect(club.fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201) }
+        let client = try club.signedInHost()
+        client.get("/console/meetups/\(meetup.id)")
+        #expect(client.post("/console/meetups/\(meetup.id)/check-in", [("user_id", String(came.id))]).status == 303)
+        #expect(!client.get("/console/meetups/\(meetup.id)").text.contains("No-shows"), "they may still come")
+        club.fixture.clock.advance(by: 24 * 3_600)
+        #expect(try club.fixture.domain.meetups.completeEnded().map(\.id) == [meetup.id])
+        let after = client.get("/console/meetups/\(meetup.id)")
+        #expect(after.text.contains("1 of 2 checked in · Going 2 / 5 · Waitlist 0 · No-shows 1"))
+        #expect(after.text.contains("data-member=\"\(absent.id)\" data-status=\"going\"><th scope=\"row\"><span class=\"name\">"))
+        #expect(after.text.contains("<span class=\"status going\">No-shows</span>"))
+    }
+
     @Test func aHostSeesOnlyTheirOwnMeetupsAndAnyOtherAnswersLikeNoPage() throws {
         let club = try ConsoleFixture()
         let mine = try club.fixture.meetup(host: club.host)

@@ -282,7 +282,9 @@ extension APIRoutes {
 
     func doorCounts(_ meetup: Meetup, _ language: SharePageLanguage) -> String {
         let word = language.word
-        return "\(language.checkedIn(meetup.checkedInCount, of: meetup.goingCount)) · \(word(.going)) \(meetup.goingCount) / \(meetup.capacity) · \(word(.waitlist)) \(meetup.waitlistCount)"
+        var text = "\(language.checkedIn(meetup.checkedInCount, of: meetup.goingCount)) · \(word(.going)) \(meetup.goingCount) / \(meetup.capacity) · \(word(.waitlist)) \(meetup.waitlistCount)"
+        if let noShows = meetup.noShows { text += " · \(word(.noShows)) \(noShows)" }
+        return text
     }
 
     /// Changes whenever a row or a count would.
@@ -309,6 +311,12 @@ extension APIRoutes {
             html += "<th scope=\"row\"><span class=\"name\">\(e(attendee.displayName))</span> <span class=\"handle\">@\(e(attendee.handle))</span></th>"
             var statusText = visitor.language.status(status)
             if let position = attendee.attendance.waitlistPosition, status == .waitlisted { statusText += " #\(position)" }
+            if let offer = attendee.attendance.offerExpiresAt {
+                let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
+                statusText += " · \(visitor.language.word(.waitlistOffers)) ~" + KioskDocument.format(offer, template: "jmm", zone: zone,
+                                                                                                  locale: visitor.language.localeIdentifier)
+            }
+            if meetup.status == .completed && status == .going { statusText = visitor.language.word(.noShows) }
             html += "<td><span class=\"status \(status.rawValue)\">\(e(statusText))</span></td><td class=\"row-actions\">"
             let label = "\(attendee.displayName) (@\(attendee.handle))"
             func button(_ action: DoorAction, _ text: String, _ style: String) -> String {
