@@ -64,7 +64,7 @@ final class ConsoleClient {
         #expect(get("/console/sign-in").status == 200)
         let sent = post("/console/sign-in", [("email", email)])
         #expect(sent.status == 200, "\(sent.text)")
-        let code = try SignInEndToEndTests.emailCode(smtp, number: mailNumber)
+        let code = try ConsoleBrowserTests.mailedCode(smtp, number: mailNumber)
         let signedIn = post("/console/sign-in/code", [("email", email), ("code", code)])
         #expect(signedIn.status == 303, "\(signedIn.text)")
         #expect(signedIn.headers["Location"] == "/console")

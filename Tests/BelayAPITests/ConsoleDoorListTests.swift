@@ -76,6 +76,20 @@ import Testing
         #expect(lines.dropFirst().first { $0[0] == "minjun" }?[2] == "cancelled")
     }
 
+    @Test func aKoreanClubsRefusalsAreInKorean() throws {
+        let club = try ConsoleFixture(locale: "ko_KR")
+        let meetup = try club.fixture.meetup(capacity: 1, startsIn: 300, host: club.host)
+        let first = try club.fixture.member()
+        let second = try club.fixture.member()
+        for member in [first, second] { #expect(club.fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201) }
+        let client = try club.signedInHost()
+        client.get("/console/meetups/\(meetup.id)")
+        let refused = client.post("/console/meetups/\(meetup.id)/check-in", [("user_id", String(second.id))])
+        #expect(refused.status == 409)
+        #expect(refused.text.contains("대기 중인 회원은 체크인할 수 없어요."))
+        #expect(refused.text.contains("<html lang=\"ko\">"))
+    }
+
     @Test func aCompletedMeetupsDoorListCountsItsNoShows() throws {
         let club = try ConsoleFixture()
         let meetup = try club.fixture.meetup(capacity: 5, startsIn: 300, host: club.host)

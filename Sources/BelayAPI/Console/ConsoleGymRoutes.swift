@@ -31,7 +31,7 @@ extension APIRoutes {
                     let retired = try domain.problems.retireWall(wall, gymID: gym.id, by: visitor.actor)
                     return try gymPage(visitor, gym, upload: nil, notice: "\(wall): \(retired)", status: .ok)
                 } catch let error as DomainError where error.reason != .notPermitted {
-                    let (status, message) = try Self.consoleMessage(for: error)
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     return try gymPage(visitor, gym, upload: nil, notice: nil, retireError: message, status: status)
                 }
             }
@@ -159,7 +159,7 @@ extension APIRoutes {
             upload.error = error.domainError.message
             return try gymPage(visitor, gym, upload: upload, notice: nil, status: .unprocessableContent)
         } catch let error as DomainError where error.reason != .notPermitted {
-            let (status, message) = try Self.consoleMessage(for: error)
+            let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
             upload.error = message
             return try gymPage(visitor, gym, upload: upload, notice: nil, status: status)
         }

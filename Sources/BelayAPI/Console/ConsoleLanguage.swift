@@ -150,6 +150,34 @@ extension SharePageLanguage {
         member.map { SharePageLanguage(locale: $0.rawValue) } ?? club
     }
 
+    /// A refusal in this language, for the reasons a console form meets most; nil in English
+    /// and for the rest (the domain's own message, which names the field and the value, is shown).
+    func refusal(_ reason: RefusalReason) -> String? {
+        let texts: (ko: String, ja: String)
+        switch reason {
+        case .invalidEmailCode: texts = ("코드가 맞지 않거나 만료되었어요. 메일의 여섯 자리를 다시 확인하거나 새 코드를 받으세요.", "コードが違うか期限切れです。メールの6桁を確かめるか、新しいコードを受け取ってください。")
+        case .tokenAlreadyUsed: texts = ("이미 쓴 코드예요. 새 코드를 받으세요.", "使用済みのコードです。新しいコードを受け取ってください。")
+        case .accountSuspended: texts = ("정지된 계정이에요. 클럽에 문의하세요.", "停止中のアカウントです。クラブに問い合わせてください。")
+        case .signUpClosed, .inviteRequired, .invalidInvite: texts = ("이 이메일로는 로그인할 수 없어요. 클럽 운영진에게 계정을 요청하세요.", "このアドレスではサインインできません。運営にアカウントを頼んでください。")
+        case .meetupCancelled: texts = ("취소된 모임이에요.", "中止されたミートアップです。")
+        case .meetupCompleted, .meetupOver: texts = ("이미 끝난 모임이에요.", "終了したミートアップです。")
+        case .notAttending: texts = ("이 모임의 참가자가 아니에요.", "このミートアップの参加者ではありません。")
+        case .waitlisted: texts = ("대기 중인 회원은 체크인할 수 없어요. 자리가 나면 참가로 바뀌어요.", "キャンセル待ちのメンバーはチェックインできません。")
+        case .alreadyCheckedIn: texts = ("이미 체크인했어요. 먼저 체크인을 취소하세요.", "チェックイン済みです。先にチェックインを取り消してください。")
+        case .notCheckedIn: texts = ("체크인하지 않은 회원이에요.", "チェックインしていないメンバーです。")
+        case .windowNotOpen: texts = ("아직 체크인 시간이 아니에요.", "まだチェックインの時間ではありません。")
+        case .windowClosed: texts = ("체크인 시간이 끝났어요.", "チェックインの時間は終わりました。")
+        case .tooManyAttempts: texts = ("시도가 너무 많아요. 잠시 뒤에 다시 하세요.", "試行が多すぎます。しばらくしてからもう一度。")
+        case .contentRefused: texts = ("클럽에서 허용하지 않는 표현이 있어요. 고쳐서 다시 보내 주세요.", "クラブで許可されていない表現があります。直して送ってください。")
+        default: return nil
+        }
+        switch self {
+        case .korean: return texts.ko
+        case .japanese: return texts.ja
+        case .english: return nil
+        }
+    }
+
     /// What kind of thing was reported.
     func subject(_ type: ReportSubjectType) -> String {
         switch type {

@@ -57,7 +57,7 @@ extension APIRoutes {
                     return try doorPage(visitor, meetup, query: "", notice: nil, error: nil, typedHandle: "",
                                         kioskURL: KioskLinkBody(link: link, presentation: presentation).url)
                 } catch let error as DomainError {
-                    let (status, message) = try Self.consoleMessage(for: error)
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     return try doorPage(visitor, meetup, query: "", notice: nil, error: message, typedHandle: "", status: status)
                 }
             }
@@ -77,7 +77,7 @@ extension APIRoutes {
                     services.notifyWebhookWorkers()
                     return Self.seeOther("/console/meetups/\(meetup.id)")
                 } catch let error as DomainError {
-                    let (status, message) = try Self.consoleMessage(for: error)
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     return try doorPage(visitor, meetup, query: "", notice: nil, error: message, typedHandle: "", status: status)
                 }
             }
@@ -203,7 +203,7 @@ extension APIRoutes {
             services.notifyWebhookWorkers()
             return Self.seeOther("/console/meetups/\(meetup.id)")
         } catch let error as DomainError where error.reason != .notPermitted {
-            let (status, message) = try Self.consoleMessage(for: error)
+            let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
             return newMeetupPage(visitor, form: form, error: message, field: error.field.map(Self.formField), status: status)
         }
     }
@@ -378,7 +378,7 @@ extension APIRoutes {
             }
             services.notifyWebhookWorkers()
         } catch {
-            let (status, message) = try Self.consoleMessage(for: error)
+            let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
             let current = (try? domain.meetups.meetup(id: meetup.id)) ?? meetup
             if wantsJSON { return try doorState(visitor, current, error: message, status: status) }
             return try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: handle, status: status)

@@ -16,7 +16,7 @@ extension APIRoutes {
                 do {
                     try moderate(visitor, form)
                 } catch let error as DomainError where error.reason != .notPermitted {
-                    let (status, message) = try Self.consoleMessage(for: error)
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     return try moderationFormFailed(visitor, form, message, status)
                 } catch let error as HTTPError {
                     return try moderationFormFailed(visitor, form, error.detail, error.status)

@@ -55,7 +55,7 @@ extension APIRoutes {
                 try signIn.limits.checkAddress(request.remoteAddress)
                 _ = try mailSignInCode(to: email, locale: nil, through: mail)
             } catch {
-                let (status, message) = try Self.consoleMessage(for: error)
+                let (status, message) = try Self.consoleMessage(for: error, in: clubLanguage)
                 return signInPage(request, step: .email, email: email, error: message, status: status)
             }
             return signInPage(request, step: .code, email: email, error: nil, status: .ok)
@@ -73,7 +73,7 @@ extension APIRoutes {
                 let identity = try domain.accounts.verifyEmailCode(email: email, code: code)
                 grant = try domain.accounts.signIn(identity, device: DeviceDescription(name: "Belay console", platform: "web"))
             } catch {
-                let (status, message) = try Self.consoleMessage(for: error)
+                let (status, message) = try Self.consoleMessage(for: error, in: clubLanguage)
                 return signInPage(request, step: .code, email: email, code: code, error: message, status: status)
             }
             // A new cookie with a new form secret: nothing from before signing in carries over.
@@ -252,11 +252,11 @@ extension APIRoutes {
 
     /// The status and words a form shows for a refusal: the domain's message (what was wrong
     /// and what to do), a limit's detail; anything unexpected is rethrown (a 500 revealing nothing).
-    static func consoleMessage(for error: any Error) throws -> (HTTPStatus, String) {
+    static func consoleMessage(for error: any Error, in language: SharePageLanguage = .english) throws -> (HTTPStatus, String) {
         switch error {
         case let error as DomainError:
             guard let problem = DomainProblems.httpError(for: error) else { throw error }
-            return (problem.status, error.message)
+            return (problem.status, language.refusal(error.reason) ?? error.message)
         case let error as HTTPError:
             return (error.status, error.detail)
         default:
