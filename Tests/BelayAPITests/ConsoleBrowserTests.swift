@@ -290,11 +290,11 @@ import Testing
 
         // The host's pages, the front door and the API document.
         for (path, name) in [("/console", "meetups"), ("/console/meetups/new", "new-meetup"), ("/console/meetups/\(meetup.id)", "door-list"),
-                             ("/console/meetups/\(meetup.id)/shares", "shares-empty"), ("/console/gyms", "gyms"), ("/", "front-door"),
+                             ("/console/meetups/\(meetup.id)/shares", "shares-empty"), ("/console/gyms", "gyms"), ("/console/server", "server"), ("/", "front-door"),
                              ("/openapi.html", "openapi")] {
             try page.navigate(served.base + path)
             #expect(try Self.accessibilityProblems(page) == [], "\(path)")
-            if ["front-door", "openapi", "gyms"].contains(name) { try Self.keep(page, name) }
+            if ["front-door", "openapi", "gyms", "server"].contains(name) { try Self.keep(page, name) }
         }
         try page.setViewport(width: 390, height: 844, mobile: true)
         try page.navigate(served.base + "/console/meetups/\(meetup.id)")

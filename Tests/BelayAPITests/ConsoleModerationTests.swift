@@ -30,6 +30,12 @@ import Testing
 
         let moderator = ConsoleClient(fixture)
         try moderator.signIn(email: moderatorUser.email ?? "", smtp: club.smtp, mailNumber: 2)
+        // The server at a glance, for admins only.
+        let server = moderator.get("/console/server")
+        #expect(server.status == 200)
+        #expect(server.text.contains("Reports waiting for a moderator, now.<span class=\"sub\">belay_reports_open</span></th><td></td><td class=\"number\">1</td>"))
+        #expect(server.text.contains("/readyz: ready"))
+        #expect(host.get("/console/server").status == 404)
         let queue = moderator.get("/console/moderation")
         #expect(queue.status == 200)
         #expect(queue.text.contains("harassment × 1"))

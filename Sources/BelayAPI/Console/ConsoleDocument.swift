@@ -23,7 +23,7 @@ enum ConsoleDocument {
     ]
 
     /// The sections of the navigation.
-    enum Section: Sendable { case meetups, moderation, members, gyms, none }
+    enum Section: Sendable { case meetups, moderation, members, gyms, server, none }
 
     /// Who the page is for (nil before signing in).
     struct Viewer: Sendable {
@@ -64,6 +64,9 @@ enum ConsoleDocument {
             html += navItem("/console/gyms", language.word(.gyms), current: section == .gyms)
             if viewer.isModerator {
                 html += navItem("/console/moderation", language.word(.moderation), current: section == .moderation)
+            }
+            if viewer.isAdmin {
+                html += navItem("/console/server", language.word(.server), current: section == .server)
             }
             html += "</ul></nav>\n"
             html += """

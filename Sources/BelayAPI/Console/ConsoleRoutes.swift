@@ -103,6 +103,7 @@ extension APIRoutes {
         registerConsoleModerationRoutes(on: router)
         registerConsoleGymRoutes(on: router)
         registerConsoleShareRoutes(on: router)
+        registerConsoleServerRoutes(on: router)
     }
 
     // MARK: Sessions

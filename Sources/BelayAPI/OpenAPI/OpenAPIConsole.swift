@@ -77,6 +77,8 @@ extension OpenAPIDocument {
                  answers: [seeOther, html(409, "Refused (the door list, with the reason)."), notYours]),
             page(.get, "/console/meetups/{id}/shares", "consoleShareCharts", "A meetup's shares by day and by target: bar charts drawn as SVG on the server, each with its numbers in a table.",
                  answers: [html(200, "The page."), notYours, seeOther]),
+            page(.get, "/console/server", "consoleServer", "The server at a glance (admins): what /readyz checks and what /metrics says of the queues and traffic, in words.",
+                 answers: [html(200, "The page."), html(404, "Not an admin."), seeOther]),
             page(.get, "/console/moderation", "consoleReportQueue", "The moderators' queue: subjects with open reports, the longest waiting first, with a form to act.",
                  answers: [html(200, "The page."), html(404, "Not a moderator (the page that does not exist)."), seeOther]),
             page(.post, "/console/moderation/actions", "consoleModerate", "Acts on a subject as `POST /v1/moderation/actions` does (dismiss, hide, warn, suspend, lift).",
