@@ -159,6 +159,35 @@ import Testing
         #expect(meetup.startsAt == Date(timeIntervalSince1970: 1_796_032_800))  // 2026-11-30 19:00 in Seoul
     }
 
+    @Test func aMeetupIsChangedThroughItsFormWithTheDomainsRules() throws {
+        let club = try ConsoleFixture()
+        let meetup = try club.fixture.meetup(capacity: 10, startsIn: 3_600, host: club.host)
+        let theirs = try club.fixture.meetup(host: club.fixture.host)
+        let client = try club.signedInHost()
+        let form = client.get("/console/meetups/\(meetup.id)/edit")
+        #expect(form.status == 200)
+        #expect(form.text.contains("value=\"Evening session\""))
+        #expect(form.text.contains("value=\"2026-11-29T20:00\""))  // an hour from now, in Seoul
+        #expect(client.get("/console/meetups/\(theirs.id)/edit").status == 404)
+
+        let tooSmall = client.post("/console/meetups/\(meetup.id)/edit", [("title", "Evening session"), ("place_name", "Seoul Forest Climbing"),
+                                                                         ("starts_at", "2026-11-29T20:00"), ("ends_at", "2026-11-29T22:00"),
+                                                                         ("time_zone", "Asia/Seoul"), ("capacity", "0")])
+        #expect(tooSmall.status == 422)
+        #expect(tooSmall.text.contains("value=\"0\" required aria-invalid=\"true\""), "the reason beside the capacity, 0 kept")
+        let changed = client.post("/console/meetups/\(meetup.id)/edit", [("title", "Late session"), ("place_name", "Seoul Forest Climbing"),
+                                                                        ("starts_at", "2026-11-29T20:30"), ("ends_at", "2026-11-29T22:00"),
+                                                                        ("time_zone", "Asia/Seoul"), ("capacity", "12")])
+        #expect(changed.status == 303)
+        let now = try club.fixture.domain.meetups.meetup(id: meetup.id)
+        #expect(now.title == "Late session" && now.capacity == 12)
+        #expect(now.startsAt == meetup.startsAt.addingTimeInterval(1_800))
+        #expect(client.post("/console/meetups/\(theirs.id)/edit", [("title", "Mine now"), ("place_name", "x"), ("starts_at", "2026-11-29T20:30"),
+                                                                   ("ends_at", "2026-11-29T22:00"), ("time_zone", "Asia/Seoul"),
+                                                                   ("capacity", "12")]).status == 404)
+        #expect(try club.fixture.domain.meetups.meetup(id: theirs.id).title == "Evening session")
+    }
+
     @Test func theKioskLinkIsShownOnceWithItsQRCodeAndCanBeTurnedOff() throws {
         let club = try ConsoleFixture()
         let meetup = try club.fixture.meetup(host: club.host)

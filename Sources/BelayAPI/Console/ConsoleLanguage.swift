@@ -12,7 +12,7 @@ enum ConsoleWord: Sendable {
     case moderation, queue, audit, members, noReports, reason, act, dismiss, hide, warn, suspend, lift, until, forGood
     case reports, subject, action, who, whenDone, suspended, role, gyms, upload, preview, write, rows, problems
     case shares, byDay, byTarget, day, target, count, rewards, noShares, skip, waitlistOffers, noShows
-    case server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
+    case edit, save, server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -120,6 +120,8 @@ enum ConsoleWord: Sendable {
         case .skip: return ("본문으로 건너뛰기", "本文へ移動", "Skip to the content")
         case .waitlistOffers: return ("대기 중 제안", "オファー中", "Offers")
         case .noShows: return ("노쇼", "無断欠席", "No-shows")
+        case .edit: return ("수정", "編集", "Edit")
+        case .save: return ("저장", "保存", "Save")
         case .server: return ("서버 상태", "サーバーの状態", "Server")
         case .value: return ("값", "値", "Value")
         case .check: return ("검사", "チェック", "Check")

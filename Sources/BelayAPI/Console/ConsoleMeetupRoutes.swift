@@ -15,10 +15,19 @@ extension APIRoutes {
             try consolePage(request) { visitor, _ in try dashboard(visitor, past: request.query("scope") == "past") }
         }
         router.get("/console/meetups/new") { request, _ in
-            try consolePage(request) { visitor, _ in newMeetupPage(visitor, form: ConsoleForm(), error: nil) }
+            try consolePage(request) { visitor, _ in meetupFormPage(visitor, form: ConsoleForm(), error: nil) }
         }
         router.post("/console/meetups") { request, _ in
-            try consolePage(request) { visitor, form in try createMeetup(visitor, form) }
+            try consolePage(request) { visitor, form in try saveMeetup(visitor, editing: nil, form) }
+        }
+        router.get("/console/meetups/{id}/edit") { request, context in
+            try consolePage(request) { visitor, _ in
+                let meetup = try managedMeetup(try context.id(), visitor)
+                return meetupFormPage(visitor, editing: meetup, form: meetupForm(meetup), error: nil)
+            }
+        }
+        router.post("/console/meetups/{id}/edit") { request, context in
+            try consolePage(request) { visitor, form in try saveMeetup(visitor, editing: try managedMeetup(try context.id(), visitor), form) }
         }
         router.get("/console/meetups/{id}", query: ["q"]) { request, context in
             try consolePage(request) { visitor, _ in
@@ -152,16 +161,19 @@ extension APIRoutes {
         return KioskDocument.format(meetup.startsAt, template: "yMMMdEjmm", zone: zone, locale: language.localeIdentifier)
     }
 
-    // MARK: A new meetup
+    // MARK: A new meetup, and changing one
 
-    private func newMeetupPage(_ visitor: ConsoleVisitor, form: ConsoleForm, error: String?, field: String? = nil,
-                               status: HTTPStatus = .ok) -> Response {
+    /// The form of a new meetup, or of `editing`'s changes, keeping what was typed.
+    private func meetupFormPage(_ visitor: ConsoleVisitor, editing: Meetup? = nil, form: ConsoleForm, error: String?, field: String? = nil,
+                                status: HTTPStatus = .ok) -> Response {
         let word = visitor.language.word
         func fieldError(_ name: String) -> String? { field == name ? error : nil }
         let zone = form["time_zone"] ?? presentation.clubZone.zone.identifier
+        let title = editing.map { "\(word(.edit)): \($0.title)" } ?? word(.newMeetup)
+        let action = editing.map { "/console/meetups/\($0.id)/edit" } ?? "/console/meetups"
         let main = """
-        <section class="narrow"><h1>\(HTMLText.escaped(word(.newMeetup)))</h1>
-        <form method="post" action="/console/meetups" novalidate>
+        <section class="narrow"><h1>\(HTMLText.escaped(title))</h1>
+        <form method="post" action="\(action)" novalidate>
         \(ConsoleDocument.csrfField(visitor.formToken))
         \(ConsoleDocument.errorBox(error))
         \(ConsoleDocument.field(name: "title", label: word(.title), value: form["title"] ?? "", error: fieldError("title")))
@@ -171,48 +183,78 @@ extension APIRoutes {
         \(ConsoleDocument.field(name: "time_zone", label: word(.timeZone), value: zone, error: fieldError("time_zone")))
         \(ConsoleDocument.field(name: "capacity", label: word(.capacity), value: form["capacity"] ?? "20", type: "number", error: fieldError("capacity"),
                                 extra: " min=\"1\" inputmode=\"numeric\""))
-        <button type="submit">\(HTMLText.escaped(word(.create)))</button>
+        <button type="submit">\(HTMLText.escaped(editing == nil ? word(.create) : word(.save)))</button>
         </form></section>
         """
-        return Self.htmlPage(ConsoleDocument.page(title: word(.newMeetup), language: visitor.language, clubName: presentation.clubName,
+        return Self.htmlPage(ConsoleDocument.page(title: title, language: visitor.language, clubName: presentation.clubName,
                                                   viewer: visitor.viewer, section: .meetups, main: main), status: status)
     }
 
-    private func createMeetup(_ visitor: ConsoleVisitor, _ form: ConsoleForm) throws -> Response {
+    /// The form of `meetup` as it is now, its times in its zone.
+    private func meetupForm(_ meetup: Meetup) -> ConsoleForm {
+        let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return ConsoleForm(fields: [("title", meetup.title), ("place_name", meetup.placeName), ("starts_at", formatter.string(from: meetup.startsAt)),
+                                    ("ends_at", formatter.string(from: meetup.endsAt)), ("time_zone", meetup.timeZone),
+                                    ("capacity", String(meetup.capacity))])
+    }
+
+    /// A meetup form's values, or the field at fault and why.
+    private struct MeetupFormValues {
+        let title: String, placeName: String, startsAt: Date, endsAt: Date, zone: TimeZone, capacity: Int
+    }
+
+    private func meetupFormValues(_ form: ConsoleForm) -> Result<MeetupFormValues, MeetupFormProblem> {
         let zoneName = form.trimmed("time_zone").isEmpty ? presentation.clubZone.zone.identifier : form.trimmed("time_zone")
         guard let zone = TimeZone(identifier: zoneName) else {
-            return newMeetupPage(visitor, form: form, error: "`\(zoneName)` is not an IANA time zone (e.g. Asia/Seoul).", field: "time_zone",
-                                 status: .unprocessableContent)
+            return .failure(MeetupFormProblem(field: "time_zone", message: "`\(zoneName)` is not an IANA time zone (e.g. Asia/Seoul)."))
         }
         guard let startsAt = Self.localTime(form.trimmed("starts_at"), zone: zone) else {
-            return newMeetupPage(visitor, form: form, error: "The start is a date and time such as 2026-12-05T19:00.", field: "starts_at",
-                                 status: .unprocessableContent)
+            return .failure(MeetupFormProblem(field: "starts_at", message: "The start is a date and time such as 2026-12-05T19:00."))
         }
         guard let endsAt = Self.localTime(form.trimmed("ends_at"), zone: zone) else {
-            return newMeetupPage(visitor, form: form, error: "The end is a date and time such as 2026-12-05T21:00.", field: "ends_at",
-                                 status: .unprocessableContent)
+            return .failure(MeetupFormProblem(field: "ends_at", message: "The end is a date and time such as 2026-12-05T21:00."))
         }
         guard let capacity = Int(form.trimmed("capacity")) else {
-            return newMeetupPage(visitor, form: form, error: "The capacity is a whole number of places, 1 or more.", field: "capacity",
-                                 status: .unprocessableContent)
+            return .failure(MeetupFormProblem(field: "capacity", message: "The capacity is a whole number of places, 1 or more."))
+        }
+        return .success(MeetupFormValues(title: form.trimmed("title"), placeName: form.trimmed("place_name"), startsAt: startsAt,
+                                         endsAt: endsAt, zone: zone, capacity: capacity))
+    }
+
+    private struct MeetupFormProblem: Error {
+        let field: String
+        let message: String
+    }
+
+    /// Creates (`editing` nil) or changes a meetup from its form, as `POST /v1/meetups` and
+    /// `PATCH /v1/meetups/{id}` do.
+    private func saveMeetup(_ visitor: ConsoleVisitor, editing: Meetup?, _ form: ConsoleForm) throws -> Response {
+        let values: MeetupFormValues
+        switch meetupFormValues(form) {
+        case let .success(read): values = read
+        case let .failure(problem):
+            return meetupFormPage(visitor, editing: editing, form: form, error: problem.message, field: problem.field, status: .unprocessableContent)
         }
         do {
-            let meetup = try domain.meetups.create(NewMeetup(title: form.trimmed("title"), placeName: form.trimmed("place_name"),
-                                                             startsAt: startsAt, endsAt: endsAt, timeZone: zone.identifier, capacity: capacity,
+            let meetup: Meetup
+            if let editing {
+                meetup = try domain.meetups.update(id: editing.id, MeetupChanges(
+                    title: values.title, placeName: values.placeName, startsAt: values.startsAt, endsAt: values.endsAt,
+                    timeZone: values.zone.identifier, capacity: values.capacity), by: visitor.actor)
+            } else {
+                meetup = try domain.meetups.create(NewMeetup(title: values.title, placeName: values.placeName, startsAt: values.startsAt,
+                                                             endsAt: values.endsAt, timeZone: values.zone.identifier, capacity: values.capacity,
                                                              hostID: visitor.user.userID), by: visitor.actor)
+            }
             services.notifyWebhookWorkers()
             return Self.seeOther("/console/meetups/\(meetup.id)")
         } catch let error as DomainError where error.reason != .notPermitted {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
-            return newMeetupPage(visitor, form: form, error: message, field: error.field.map(Self.formField), status: status)
-        }
-    }
-
-    /// The form's name of a field the domain names.
-    static func formField(_ domainField: String) -> String {
-        switch domainField {
-        case "starts_at", "ends_at", "title", "place_name", "capacity", "time_zone": return domainField
-        default: return domainField
+            return meetupFormPage(visitor, editing: editing, form: form, error: message, field: error.field, status: status)
         }
     }
 
@@ -236,7 +278,9 @@ extension APIRoutes {
         let word = language.word
         let attendees = try allAttendees(meetup.id)
         let e = HTMLText.escaped
-        var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\"><a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
+        var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\">"
+        if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
+        main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"
         if meetup.status == .cancelled { main += " · <span class=\"tag\">\(e(word(.cancelled)))</span>" }
