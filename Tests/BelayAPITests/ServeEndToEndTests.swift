@@ -88,6 +88,8 @@ extension BelayServerProcess {
         let curl = try #require(server.waitForOutputLine { $0.contains("curl -H \"Authorization: Bearer <token>\"") })
         #expect(curl.contains("http://127.0.0.1:\(server.port)/v1/me"))
         #expect(server.standardOutput.contains { $0.hasPrefix("First start: created") && $0.contains("holds") })
+        #expect(server.standardOutput.contains("console on http://127.0.0.1:\(server.port)/console"))
+        #expect(server.standardOutput.contains { $0.contains("work in the console at") && $0.hasSuffix("/console: they sign in with a code") })
         #expect(try server.call("GET", "/healthz").status == 200)
         let ready = try server.call("GET", "/readyz")
         #expect(ready.status == 200)

@@ -101,7 +101,19 @@ public final class ChromiumPage: @unchecked Sendable {
 
     /// Writes a PNG of the viewport to `path`.
     public func screenshot(to path: String) throws {
-        let answer = try send("Page.captureScreenshot", ["format": "png"])
+        var attempt = 0
+        var answer: [String: Any] = [:]
+        while true {
+            do {
+                answer = try send("Page.captureScreenshot", ["format": "png"])
+                break
+            } catch let failure as Failure where failure.description.contains("Not attached") && attempt < 10 {
+                // Just after the first navigation Chromium may still be moving the page to its
+                // renderer; the page is there a moment later.
+                attempt += 1
+                usleep(200_000)
+            }
+        }
         guard let base64 = answer["data"] as? String, let data = Data(base64Encoded: base64) else {
             throw Failure(description: "no image in the screenshot's answer")
         }
@@ -117,14 +129,45 @@ public final class ChromiumPage: @unchecked Sendable {
     }
 
     /// The string `expression` evaluates to in the page once `accept` takes it, evaluated every
-    /// tenth of a second; nil when none did within `timeout` seconds.
+    /// tenth of a second (an evaluation that throws, as while a new page loads, counts as not
+    /// yet); nil when none did within `timeout` seconds.
     public func waitFor(_ expression: String, timeout: TimeInterval, accept: (String) -> Bool) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            if let value = try evaluate(expression) as? String, accept(value) { return value }
+            do {
+                if let value = try evaluate(expression) as? String, accept(value) { return value }
+            } catch is Failure {
+                // A form sent just before: the page is being replaced (or half loaded, so the
+                // expression threw); ask again. One that always throws times out (nil).
+            }
             usleep(100_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// The page's accessibility tree as Chromium computes it (`Accessibility.getFullAXTree`):
+    /// each node not ignored, with its role, its accessible name and its properties (`level`,
+    /// `focusable`, …) by name.
+    public func accessibilityTree() throws -> [(role: String, name: String, properties: [String: Any])] {
+        _ = try send("Accessibility.enable")
+        let answer = try send("Accessibility.getFullAXTree")
+        return (answer["nodes"] as? [[String: Any]] ?? []).compactMap { node in
+            guard node["ignored"] as? Bool != true else { return nil }
+            let role = (node["role"] as? [String: Any])?["value"] as? String ?? ""
+            let name = (node["name"] as? [String: Any])?["value"] as? String ?? ""
+            var properties: [String: Any] = [:]
+            for property in node["properties"] as? [[String: Any]] ?? [] {
+                if let name = property["name"] as? String { properties[name] = (property["value"] as? [String: Any])?["value"] }
+            }
+            return (role, name, properties)
+        }
+    }
+
+    /// Presses and releases `key` (`"Tab"`), as the keyboard would.
+    public func press(_ key: String, code: String? = nil, keyCode: Int = 9) throws {
+        for type in ["rawKeyDown", "keyUp"] {
+            _ = try send("Input.dispatchKeyEvent", ["type": type, "key": key, "code": code ?? key, "windowsVirtualKeyCode": keyCode])
+        }
     }
 
     /// Console messages, uncaught exceptions and browser log entries (CSP violations, failed

@@ -25,6 +25,14 @@ public struct AuthRateLimits: Sendable {
         RateLimitMiddleware(policy: perAddress, limiter: limiter) { request, _ in ["ip:" + request.remoteAddress] }
     }
 
+    /// Counts one request from `address` against the limit per client address (the console's
+    /// sign-in forms, which answer HTML rather than go through the middleware).
+    /// - Throws: `HTTPError` 429 when the address has had its share.
+    func checkAddress(_ address: String) throws {
+        guard let perAddress else { return }
+        try limiter.check(perAddress, keys: ["ip:" + address])
+    }
+
     /// Counts one mailed code to `email`.
     /// - Throws: `HTTPError` 429 when the address has had its share.
     func checkEmail(_ email: String) throws {

@@ -40,17 +40,7 @@ extension APIRoutes {
         auth.post("/v1/auth/email") { request, _ in
             let body = try request.decodeJSON(as: EmailSignInRequest.self)
             guard let mail = signIn.mail else { throw Self.disabled("Sign-in by email", setting: "mail.smtp_url") }
-            let locale = try Self.locale(body.locale)
-            let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
-            try limits.checkEmail(email)
-            let challenge = try domain.accounts.startEmailSignIn(email: body.email, locale: locale)
-            let link = signIn.publicBaseURL + "/auth/email/" + challenge.linkToken
-            let minutes = Int(domain.accounts.policy.emailCodeLifetime / 60)
-            let message = SignInMail.message(to: challenge.email, challenge: challenge, link: link, clubName: signIn.clubName, minutes: minutes)
-            guard mail.enqueue(message) else {
-                throw HTTPError(.serviceUnavailable, code: "busy", detail: "Too much mail is waiting to go out; try again in a minute.",
-                                headers: ["Retry-After": "60"])
-            }
+            let minutes = try mailSignInCode(to: body.email, locale: try Self.locale(body.locale), through: mail)
             var json = JSONOutput()
             json.object { json in
                 json.member("status", "sent")
@@ -102,6 +92,25 @@ extension APIRoutes {
             appLinkPage(title: "Open the app to sign in",
                         detail: "This sign-in link works in the club's app. Open it on the phone where the app is installed, or type the six-digit code from the mail into the app.")
         }
+    }
+
+    /// Starts an email sign-in and queues its mail (the code and the link), with the limit per
+    /// address: what `POST /v1/auth/email` and the console's sign-in both do.
+    /// - Returns: the minutes the code lives.
+    /// - Throws: `HTTPError` 429 past the limit, 503 `busy` when too much mail waits;
+    ///   `DomainError` `invalid_input` (field `email`).
+    func mailSignInCode(to rawEmail: String, locale: MemberLocale?, through mail: SignInMailQueue) throws -> Int {
+        let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
+        try signIn.limits.checkEmail(email)
+        let challenge = try domain.accounts.startEmailSignIn(email: rawEmail, locale: locale)
+        let link = signIn.publicBaseURL + "/auth/email/" + challenge.linkToken
+        let minutes = Int(domain.accounts.policy.emailCodeLifetime / 60)
+        let message = SignInMail.message(to: challenge.email, challenge: challenge, link: link, clubName: signIn.clubName, minutes: minutes)
+        guard mail.enqueue(message) else {
+            throw HTTPError(.serviceUnavailable, code: "busy", detail: "Too much mail is waiting to go out; try again in a minute.",
+                            headers: ["Retry-After": "60"])
+        }
+        return minutes
     }
 
     /// The page a browser shows for a universal link meant for the app (a sign-in or invite

@@ -10,7 +10,7 @@ public enum OpenAPIDocument {
     /// The whole document, with `serverURL` as the one server (`/`: wherever the document was fetched from).
     public static func document(serverURL: String) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
-        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations {
+        for operation in operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations + consoleOperations {
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = describe(operation)
         }
         return [
@@ -38,7 +38,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every schema group, in the order `components/schemas` takes them.
-    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas, safetySchemas, discoverySchemas]
+    static let schemaGroups = [schemas, webhookSchemas, holdSchemas, cohostSchemas, seriesSchemas, accountSchemas, pushSchemas, kioskSchemas, logbookSchemas, safetySchemas, discoverySchemas, consoleSchemas]
 
     /// `components/schemas`: the groups merged (the first of two same-named schemas is kept;
     /// `duplicateSchemaNames` lets the tests make sure there are none).
@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
 
     /// Every documented operation's method and path, for the route check.
     public static var documentedRoutes: [(method: HTTPMethod, path: String)] {
-        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations).map { ($0.method, $0.path) }
+        (operations + webhookOperations + calendarOperations + attendeesExportOperations + holdOperations + cohostOperations + seriesOperations + waitlistOperations + accountOperations + pushOperations + kioskOperations + logbookOperations + safetyOperations + discoveryOperations + consoleOperations).map { ($0.method, $0.path) }
     }
 
     /// Every problem `code` the API answers with, and when.

@@ -97,6 +97,8 @@ public struct APIRoutes: Sendable {
         registerSafetyRoutes(on: authenticated)
         registerDiscoveryRoutes(on: authenticated)
         registerMeetupPageRoutes(on: publicPages)
+        registerConsoleRoutes(on: router)
+        registerFrontDoorRoutes(on: router)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

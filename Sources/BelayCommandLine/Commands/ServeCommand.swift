@@ -14,7 +14,7 @@ struct ServeCommand: ParsableCommand {
             abstract: "Run the API server (and its render workers and backfill schedule).",
             discussion: """
             Listens on server.host and server.port and prints `listening on http://HOST:PORT` once it
-            accepts connections. On the first start with an empty data directory it creates the
+            accepts connections, and the console's address (`console on http://HOST:PORT/console`). On the first start with an empty data directory it creates the
             database, applies the migrations and imports the hold catalogue, then says how to create
             an admin token. SIGTERM or SIGINT (Ctrl-C) stops it gracefully: no new connections,
             requests in flight get server.shutdown_grace_seconds to finish (one still waiting for its
@@ -53,7 +53,9 @@ struct ServeCommand: ParsableCommand {
             throw CommandLineError.failure(error.description)
         }
         let base = application.services.presentation.publicBaseURL
-        context.print("listening on http://\(displayHost(configuration.server.host)):\(application.port)")
+        let address = "http://\(displayHost(configuration.server.host)):\(application.port)"
+        context.print("listening on \(address)")
+        context.print("console on \(address)/console")
         if let firstStart {
             printFirstStart(firstStart, base: base, context)
         }
@@ -81,7 +83,9 @@ struct ServeCommand: ParsableCommand {
               \(program) users create admin --name "Club Admin" --role admin --token\(config)
             Then call the API with it:
               curl -H "Authorization: Bearer <token>" \(base)/v1/me
-            Every route is described at \(base)/openapi.json
+            Every route is described at \(base)/openapi.json (readable at \(base)/openapi.html).
+            Hosts, moderators and admins work in the console at \(base)/console: they sign in with a code
+            mailed to the account's email (give it with `users create … --email`, and set mail.smtp_url).
             """)
     }
 

@@ -50,16 +50,23 @@ public final class ProblemService: Sendable {
                 try GymService.requireManaged(gymID, by: actor, in: db)
                 let rows = try ProblemSetFile.read(text, gym: gym, discipline: discipline, expectedRemovalOn: expectedRemovalOn)
                 var added = 0, unchanged = 0
+                var preview: [ProblemSetRowPreview] = []
                 for row in rows {
                     if dryRun {
-                        if try ProblemRepository.id(gymID: gymID, naturalKey: row.problem.naturalKey, in: db) == nil { added += 1 } else { unchanged += 1 }
+                        let isNew = try ProblemRepository.id(gymID: gymID, naturalKey: row.problem.naturalKey, in: db) == nil
+                        if isNew { added += 1 } else { unchanged += 1 }
+                        let problem = row.problem
+                        preview.append(ProblemSetRowPreview(line: row.line, wall: problem.wall, holdColour: problem.holdColour, grade: problem.grade,
+                                                            setOn: problem.setOn, name: problem.name, setter: problem.setter, isNew: isNew))
                     } else if try ProblemRepository.insertIfNew(gymID: gymID, row.problem, now: now, in: db) != nil {
                         added += 1
                     } else {
                         unchanged += 1
                     }
                 }
-                return ProblemSetOutcome(rows: rows.count, added: added, unchanged: unchanged, dryRun: dryRun)
+                var outcome = ProblemSetOutcome(rows: rows.count, added: added, unchanged: unchanged, dryRun: dryRun)
+                outcome.preview = preview
+                return outcome
             }
             return dryRun ? try pool.read(body) : try pool.write(body)
         }
@@ -144,10 +151,26 @@ public struct ProblemSetOutcome: Sendable, Hashable {
     public let unchanged: Int
     public let dryRun: Bool
 
+    /// On a dry run, each row as it would be added (in file order), and whether it is new.
+    public var preview: [ProblemSetRowPreview] = []
+
     public init(rows: Int, added: Int, unchanged: Int, dryRun: Bool) {
         self.rows = rows
         self.added = added
         self.unchanged = unchanged
         self.dryRun = dryRun
     }
+}
+
+/// One row of a set file as a dry run read it.
+public struct ProblemSetRowPreview: Sendable, Hashable {
+    public let line: Int
+    public let wall: String
+    public let holdColour: String
+    public let grade: String
+    public let setOn: String
+    public let name: String?
+    public let setter: String?
+    /// False when the gym has this problem already (it would be left alone).
+    public let isNew: Bool
 }

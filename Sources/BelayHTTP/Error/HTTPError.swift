@@ -135,7 +135,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     static func routeNotFound(path: String) -> HTTPError {
         HTTPError(.notFound, code: "route_not_found",
-                  detail: "No route matches this path; check the URL against the API documentation.")
+                  detail: "No route matches this path; the API is described at /openapi.json (readable at /openapi.html).")
     }
 
     static func methodNotAllowed(_ method: HTTPMethod, allowed: [HTTPMethod]) -> HTTPError {

@@ -10,6 +10,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let noContent = HTTPStatus(code: 204)
     public static let movedPermanently = HTTPStatus(code: 301)
     public static let found = HTTPStatus(code: 302)
+    public static let seeOther = HTTPStatus(code: 303)
     public static let notModified = HTTPStatus(code: 304)
     public static let badRequest = HTTPStatus(code: 400)
     public static let unauthorized = HTTPStatus(code: 401)

@@ -1,0 +1,206 @@
+import BelayDomain
+
+/// The console's fixed words, each in Korean, Japanese and English.
+enum ConsoleWord: Sendable {
+    case console, signIn, signOut, email, sendCode, code, checkCode, codeSent, otherEmail, emailHelp, codeHelp
+    case meetups, upcoming, past, noMeetups, title, when, going, waitlist, checkedIn, capacity, open, status
+    case doorList, search, searchHint, checkIn, undo, add, addHint, handle, remove, noAttendees, exportCSV
+    case statusGoing, statusWaitlisted, statusCheckedIn, statusCancelled, kiosk, newKiosk, kioskHelp, turnOffKiosks, kiosksTurnedOff
+    case notFoundTitle, notFoundDetail, formExpired, errorTitle, errorDetail, signedInAs, live, reloadToUpdate
+    case newMeetup, place, startsAt, endsAt, create, description, cancelMeetup, cancelled, timeZone
+    case frontDoorTitle, frontDoorAPI, frontDoorHealth, frontDoorConsole, apiDocument, operations
+    case moderation, queue, audit, members, noReports, reason, act, dismiss, hide, warn, suspend, lift, until, forGood
+    case reports, subject, action, who, whenDone, suspended, role, gyms, upload, preview, write, rows, problems
+    case shares, byDay, byTarget, day, target, count, rewards, noShares, skip, waitlistOffers, noShows
+    case edit, save, server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
+
+    var texts: (ko: String, ja: String, en: String) {
+        switch self {
+        case .console: return ("콘솔", "コンソール", "Console")
+        case .signIn: return ("로그인", "サインイン", "Sign in")
+        case .signOut: return ("로그아웃", "サインアウト", "Sign out")
+        case .email: return ("이메일", "メールアドレス", "Email")
+        case .sendCode: return ("코드 받기", "コードを送る", "Send me a code")
+        case .code: return ("여섯 자리 코드", "6桁のコード", "Six-digit code")
+        case .checkCode: return ("로그인", "サインイン", "Sign in")
+        case .codeSent: return ("메일로 여섯 자리 코드를 보냈어요. 10분 안에 입력하세요.", "6桁のコードをメールで送りました。10分以内に入力してください。", "We mailed you a six-digit code. Type it within ten minutes.")
+        case .otherEmail: return ("다른 이메일로", "別のアドレスで", "Use another email")
+        case .emailHelp: return ("앱에서 쓰는 이메일 주소를 입력하세요.", "アプリで使っているメールアドレスを入力してください。", "The address you use in the app.")
+        case .codeHelp: return ("메일에 있는 숫자 여섯 개 (예: 842 337)", "メールに書かれた6桁の数字（例: 842 337）", "The six digits in the mail (e.g. 842 337)")
+        case .meetups: return ("모임", "ミートアップ", "Meetups")
+        case .upcoming: return ("다가오는 모임", "これからのミートアップ", "Upcoming")
+        case .past: return ("지난 모임", "過去のミートアップ", "Past")
+        case .noMeetups: return ("모임이 없어요.", "ミートアップはありません。", "No meetups here.")
+        case .title: return ("제목", "タイトル", "Title")
+        case .when: return ("일시", "日時", "When")
+        case .going: return ("참가", "参加", "Going")
+        case .waitlist: return ("대기", "キャンセル待ち", "Waitlist")
+        case .checkedIn: return ("체크인", "チェックイン済み", "Checked in")
+        case .capacity: return ("정원", "定員", "Capacity")
+        case .open: return ("열기", "開く", "Open")
+        case .status: return ("상태", "状態", "Status")
+        case .doorList: return ("출석부", "受付リスト", "Door list")
+        case .search: return ("이름 검색", "名前で検索", "Search by name")
+        case .searchHint: return ("이름이나 핸들 일부", "名前かハンドルの一部", "Part of a name or handle")
+        case .checkIn: return ("체크인", "チェックイン", "Check in")
+        case .undo: return ("체크인 취소", "チェックイン取消", "Undo check-in")
+        case .add: return ("추가", "追加", "Add")
+        case .addHint: return ("회원 추가 (핸들)", "メンバーを追加（ハンドル）", "Add a member (handle)")
+        case .handle: return ("핸들", "ハンドル", "Handle")
+        case .remove: return ("빼기", "外す", "Remove")
+        case .noAttendees: return ("아직 참가자가 없어요.", "まだ参加者はいません。", "Nobody has joined yet.")
+        case .exportCSV: return ("CSV로 내보내기", "CSVで書き出す", "Export CSV")
+        case .statusGoing: return ("참가", "参加", "going")
+        case .statusWaitlisted: return ("대기", "キャンセル待ち", "waitlisted")
+        case .statusCheckedIn: return ("체크인 완료", "チェックイン済み", "checked in")
+        case .statusCancelled: return ("취소", "取消", "cancelled")
+        case .kiosk: return ("키오스크", "キオスク", "Kiosk")
+        case .newKiosk: return ("키오스크 링크 만들기", "キオスクのリンクを作る", "Make a kiosk link")
+        case .kioskHelp: return ("이 링크를 프런트 태블릿에서 여세요. 지금 한 번만 보여요.", "このリンクを受付のタブレットで開いてください。表示は今回だけです。", "Open this link on the front desk tablet. It is shown this once.")
+        case .turnOffKiosks: return ("키오스크 모두 끄기", "キオスクをすべて止める", "Turn off every kiosk")
+        case .kiosksTurnedOff: return ("키오스크 링크를 모두 껐어요.", "キオスクのリンクをすべて止めました。", "Every kiosk link is off.")
+        case .notFoundTitle: return ("페이지를 찾을 수 없어요", "ページが見つかりません", "Page not found")
+        case .notFoundDetail: return ("주소가 틀렸거나 볼 수 없는 페이지예요.", "アドレスが違うか、見られないページです。", "The address is wrong, or this page is not yours to see.")
+        case .formExpired: return ("이 양식이 만료되었거나 다른 사이트에서 왔어요. 아무것도 바뀌지 않았어요. 다시 보내 주세요.", "このフォームは期限切れか、別のサイトから送られました。何も変わっていません。もう一度送ってください。", "This form has expired or came from another site, so nothing was changed. Send it again.")
+        case .errorTitle: return ("문제가 생겼어요", "問題が起きました", "Something went wrong")
+        case .errorDetail: return ("잠시 뒤에 다시 해 보세요.", "しばらくしてからもう一度お試しください。", "Try again in a moment.")
+        case .signedInAs: return ("로그인:", "サインイン中:", "Signed in as")
+        case .live: return ("실시간", "ライブ", "Live")
+        case .reloadToUpdate: return ("새로 고치면 최신 목록이 보여요.", "再読み込みで最新の一覧になります。", "Reload for the latest list.")
+        case .newMeetup: return ("새 모임", "新しいミートアップ", "New meetup")
+        case .place: return ("장소", "場所", "Place")
+        case .startsAt: return ("시작", "開始", "Starts")
+        case .endsAt: return ("끝", "終了", "Ends")
+        case .create: return ("만들기", "作成", "Create")
+        case .description: return ("설명", "説明", "Description")
+        case .cancelMeetup: return ("모임 취소", "ミートアップを中止", "Cancel the meetup")
+        case .cancelled: return ("취소됨", "中止", "cancelled")
+        case .timeZone: return ("시간대", "タイムゾーン", "Time zone")
+        case .frontDoorTitle: return ("클럽 서버", "クラブのサーバー", "The club's server")
+        case .frontDoorAPI: return ("API 문서", "API ドキュメント", "API document")
+        case .frontDoorHealth: return ("상태 확인", "ヘルスチェック", "Health checks")
+        case .frontDoorConsole: return ("호스트·운영진 콘솔", "ホスト・運営コンソール", "Console for hosts and moderators")
+        case .apiDocument: return ("API 문서", "API ドキュメント", "API document")
+        case .operations: return ("엔드포인트", "エンドポイント", "Endpoints")
+        case .moderation: return ("신고 처리", "通報対応", "Moderation")
+        case .queue: return ("신고 대기열", "通報キュー", "Report queue")
+        case .audit: return ("처리 기록", "対応記録", "Audit log")
+        case .members: return ("회원", "メンバー", "Members")
+        case .noReports: return ("열린 신고가 없어요.", "未対応の通報はありません。", "No open reports.")
+        case .reason: return ("사유", "理由", "Reason")
+        case .act: return ("처리", "対応", "Act")
+        case .dismiss: return ("문제 없음", "問題なし", "Dismiss")
+        case .hide: return ("숨기기", "非表示", "Hide")
+        case .warn: return ("경고", "警告", "Warn")
+        case .suspend: return ("정지", "利用停止", "Suspend")
+        case .lift: return ("해제", "解除", "Lift")
+        case .until: return ("정지 기한", "停止の期限", "Suspended until")
+        case .forGood: return ("정지할 때만. 비워 두면 영구 정지예요.", "停止のときだけ。空欄なら無期限です。", "Only for a suspension; empty means for good.")
+        case .reports: return ("신고", "通報", "Reports")
+        case .subject: return ("대상", "対象", "Subject")
+        case .action: return ("조치", "措置", "Action")
+        case .who: return ("처리자", "担当", "By")
+        case .whenDone: return ("시각", "日時", "At")
+        case .suspended: return ("정지됨", "停止中", "suspended")
+        case .role: return ("역할", "役割", "Role")
+        case .gyms: return ("암장", "ジム", "Gyms")
+        case .upload: return ("미리 보기", "プレビュー", "Preview")
+        case .preview: return ("미리 보기", "プレビュー", "Preview")
+        case .write: return ("이 세트 저장", "このセットを保存", "Save this set")
+        case .rows: return ("행", "行", "Rows")
+        case .problems: return ("문제", "課題", "Problems")
+        case .shares: return ("공유 통계", "シェア統計", "Share statistics")
+        case .byDay: return ("날짜별 공유", "日別のシェア", "Shares by day")
+        case .byTarget: return ("대상별 공유", "シェア先別", "Shares by target")
+        case .day: return ("날짜", "日付", "Day")
+        case .target: return ("공유 대상", "シェア先", "Target")
+        case .count: return ("횟수", "回数", "Shares")
+        case .rewards: return ("보상", "リワード", "Rewards")
+        case .noShares: return ("아직 공유가 없어요.", "まだシェアはありません。", "No shares yet.")
+        case .skip: return ("본문으로 건너뛰기", "本文へ移動", "Skip to the content")
+        case .waitlistOffers: return ("대기 중 제안", "オファー中", "Offers")
+        case .noShows: return ("노쇼", "無断欠席", "No-shows")
+        case .edit: return ("수정", "編集", "Edit")
+        case .save: return ("저장", "保存", "Save")
+        case .server: return ("서버 상태", "サーバーの状態", "Server")
+        case .value: return ("값", "値", "Value")
+        case .check: return ("검사", "チェック", "Check")
+        case .labels: return ("구분", "ラベル", "Labels")
+        case .circuit: return ("난이도 색", "グレードの色", "Colour circuit")
+        case .retire: return ("벽 철거", "壁を撤去", "Retire a wall")
+        case .wall: return ("벽", "壁", "Wall")
+        case .setFile: return ("새 세트 (CSV)", "新しいセット (CSV)", "A new set (CSV)")
+        case .setFileHint: return ("한 줄에 문제 하나: wall, colour, grade, set_on[, name, setter]. 미리 보기 전에는 아무것도 저장되지 않아요.", "1行に課題1つ: wall, colour, grade, set_on[, name, setter]。プレビューの時点では何も保存されません。", "One problem a row: wall, colour, grade, set_on[, name, setter]. Nothing is saved by a preview.")
+        case .chooseFile: return ("CSV 파일", "CSVファイル", "CSV file")
+        case .subjectMeetup: return ("모임", "ミートアップ", "Meetup")
+        case .subjectMember: return ("회원", "メンバー", "Member")
+        case .subjectSharePage: return ("공유 페이지", "シェアページ", "Share page")
+        case .subjectMeetupPage: return ("모임 페이지", "ミートアップのページ", "Meetup page")
+        }
+    }
+}
+
+extension SharePageLanguage {
+    /// The console's word `word` in this language.
+    func word(_ word: ConsoleWord) -> String {
+        let texts = word.texts
+        switch self {
+        case .korean: return texts.ko
+        case .japanese: return texts.ja
+        case .english: return texts.en
+        }
+    }
+
+    /// The language a member chose, else the club's.
+    static func console(member: MemberLocale?, club: SharePageLanguage) -> SharePageLanguage {
+        member.map { SharePageLanguage(locale: $0.rawValue) } ?? club
+    }
+
+    /// A refusal in this language, for the reasons a console form meets most; nil in English
+    /// and for the rest (the domain's own message, which names the field and the value, is shown).
+    func refusal(_ reason: RefusalReason) -> String? {
+        let texts: (ko: String, ja: String)
+        switch reason {
+        case .invalidEmailCode: texts = ("코드가 맞지 않거나 만료되었어요. 메일의 여섯 자리를 다시 확인하거나 새 코드를 받으세요.", "コードが違うか期限切れです。メールの6桁を確かめるか、新しいコードを受け取ってください。")
+        case .tokenAlreadyUsed: texts = ("이미 쓴 코드예요. 새 코드를 받으세요.", "使用済みのコードです。新しいコードを受け取ってください。")
+        case .accountSuspended: texts = ("정지된 계정이에요. 클럽에 문의하세요.", "停止中のアカウントです。クラブに問い合わせてください。")
+        case .signUpClosed, .inviteRequired, .invalidInvite: texts = ("이 이메일로는 로그인할 수 없어요. 클럽 운영진에게 계정을 요청하세요.", "このアドレスではサインインできません。運営にアカウントを頼んでください。")
+        case .meetupCancelled: texts = ("취소된 모임이에요.", "中止されたミートアップです。")
+        case .meetupCompleted, .meetupOver: texts = ("이미 끝난 모임이에요.", "終了したミートアップです。")
+        case .notAttending: texts = ("이 모임의 참가자가 아니에요.", "このミートアップの参加者ではありません。")
+        case .waitlisted: texts = ("대기 중인 회원은 체크인할 수 없어요. 자리가 나면 참가로 바뀌어요.", "キャンセル待ちのメンバーはチェックインできません。")
+        case .alreadyCheckedIn: texts = ("이미 체크인했어요. 먼저 체크인을 취소하세요.", "チェックイン済みです。先にチェックインを取り消してください。")
+        case .notCheckedIn: texts = ("체크인하지 않은 회원이에요.", "チェックインしていないメンバーです。")
+        case .windowNotOpen: texts = ("아직 체크인 시간이 아니에요.", "まだチェックインの時間ではありません。")
+        case .windowClosed: texts = ("체크인 시간이 끝났어요.", "チェックインの時間は終わりました。")
+        case .tooManyAttempts: texts = ("시도가 너무 많아요. 잠시 뒤에 다시 하세요.", "試行が多すぎます。しばらくしてからもう一度。")
+        case .contentRefused: texts = ("클럽에서 허용하지 않는 표현이 있어요. 고쳐서 다시 보내 주세요.", "クラブで許可されていない表現があります。直して送ってください。")
+        default: return nil
+        }
+        switch self {
+        case .korean: return texts.ko
+        case .japanese: return texts.ja
+        case .english: return nil
+        }
+    }
+
+    /// What kind of thing was reported.
+    func subject(_ type: ReportSubjectType) -> String {
+        switch type {
+        case .meetup: return word(.subjectMeetup)
+        case .member: return word(.subjectMember)
+        case .sharePage: return word(.subjectSharePage)
+        case .meetupPage: return word(.subjectMeetupPage)
+        }
+    }
+
+    /// The attendance status as the door list shows it.
+    func status(_ status: AttendanceStatus) -> String {
+        switch status {
+        case .going: return word(.statusGoing)
+        case .waitlisted: return word(.statusWaitlisted)
+        case .checkedIn: return word(.statusCheckedIn)
+        case .cancelled: return word(.statusCancelled)
+        }
+    }
+}

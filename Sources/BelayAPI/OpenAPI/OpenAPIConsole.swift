@@ -1,0 +1,118 @@
+import BelayCore
+import BelayDomain
+import BelayHTTP
+
+extension OpenAPIDocument {
+    /// The console's pages (HTML for a browser, not API operations) and the front door,
+    /// listed so that the document names every route the server answers. They take no bearer
+    /// token: the console's pages read the `belay_console` cookie a sign-in on
+    /// `/console/sign-in` sets, and send anyone without one to that page.
+    static let consoleOperations: [OpenAPIOperation] = {
+        typealias Answer = OpenAPIOperation.Answer
+        let html = { (status: Int, description: String) in Answer(status: status, description: description, schema: Schema.string, contentType: "text/html") }
+        let seeOther = Answer(status: 303, description: "Done, or not signed in: `Location` names the page to go to (the sign-in page without a live session cookie).",
+                              schema: nil, headers: ["Location": ["schema": Schema.string, "description": "Where to go next."]])
+        let cookie = "Needs the `belay_console` cookie of a console sign-in; without a live one the answer is 303 to `/console/sign-in`."
+        let form = "An HTML form (`application/x-www-form-urlencoded`) carrying `csrf`, the token of the page it came from; a form without it changes nothing (403 page)."
+        func page(_ method: HTTPMethod, _ path: String, _ id: String, _ summary: String, query: [JSONValue] = [], answers: [Answer]) -> OpenAPIOperation {
+            var answers = answers
+            if method == .post && !answers.contains(where: { $0.status == 403 }) {
+                answers.append(html(403, "The form's token is not the session's (an old page, or another site's form): nothing changed."))
+            }
+            return OpenAPIOperation(method: method, path: path, operationID: id, summary: summary, tag: "console",
+                             description: path.hasPrefix("/console/sign-in") ? form : (method == .post ? cookie + " " + form : cookie),
+                             isPublic: true, queryParameters: query, answers: answers)
+        }
+        let notYours = html(404, "No such meetup, or one the member does not manage (the same page).")
+        let actionAnswers = [seeOther, html(409, "Refused (the door list again, with the reason on it)."),
+                             html(422, "A bad value (the door list again, with the reason and what was typed)."), notYours,
+                             Answer(status: 200, description: "With `Accept: application/json` (the page's script): the door list's new state.",
+                                    schema: Schema.ref("ConsoleDoorState"))]
+        let asset = "The version the page names (a digest of the content); any value gets the current one."
+        return [
+            OpenAPIOperation(method: .get, path: "/", operationID: "frontDoor", summary: "The front door: the club's name and links to the console, the API document and the health checks.",
+                             tag: "console", isPublic: true, answers: [html(200, "The page.")]),
+            OpenAPIOperation(method: .get, path: "/openapi.html", operationID: "readableAPIDocument", summary: "This document as a readable HTML page, drawn by the server (no script).",
+                             tag: "console", isPublic: true, answers: [html(200, "The page.")]),
+            OpenAPIOperation(method: .get, path: "/assets/console.js", operationID: "consoleScript", summary: "The console's script.", tag: "console", isPublic: true,
+                             queryParameters: [OpenAPIOperation.query("v", Schema.string, asset)],
+                             answers: [Answer(status: 200, description: "JavaScript.", schema: Schema.string, contentType: "text/javascript")]),
+            OpenAPIOperation(method: .get, path: "/assets/console.css", operationID: "consoleStylesheet", summary: "The console's stylesheet.", tag: "console", isPublic: true,
+                             queryParameters: [OpenAPIOperation.query("v", Schema.string, asset)],
+                             answers: [Answer(status: 200, description: "CSS.", schema: Schema.string, contentType: "text/css")]),
+            page(.get, "/console/sign-in", "consoleSignInPage", "The console's sign-in page (an email address, then the mailed code).",
+                 answers: [html(200, "The form; sets the `belay_console_pre` cookie its token comes from."), seeOther]),
+            page(.post, "/console/sign-in", "consoleSendCode", "Mails a sign-in code, as `POST /v1/auth/email` does (the same limits).",
+                 answers: [html(200, "The form for the code."), html(403, "Sign-in by email is off, or the form's token is wrong."),
+                           html(422, "Not an email address (shown on the form)."), html(429, "Too many codes (shown on the form).")]),
+            page(.post, "/console/sign-in/code", "consoleVerifyCode", "Signs in with the mailed code: a new session (listed in `GET /v1/me/sessions`) in a new `belay_console` cookie.",
+                 answers: [seeOther, html(401, "A wrong or spent code (shown on the form, with what was typed)."),
+                           html(403, "A suspended account, a closed club, or the form's token is wrong."), html(422, "Not six digits."),
+                           html(429, "Too many tries.")]),
+            page(.post, "/console/sign-out", "consoleSignOut", "Ends the console's session in the store (a copy of the cookie stops working too).",
+                 answers: [seeOther, html(403, "The form's token is wrong.")]),
+            page(.get, "/console", "consoleMeetups", "The member's meetups (an admin's: every meetup) with going, capacity, waitlist and checked in.",
+                 query: [OpenAPIOperation.query("scope", Schema.enumeration(["upcoming", "past"]), "Which meetups; `upcoming` by default.")],
+                 answers: [html(200, "The page."), seeOther]),
+            page(.get, "/console/meetups/new", "consoleNewMeetupPage", "The form for a new meetup.", answers: [html(200, "The page."), seeOther]),
+            page(.post, "/console/meetups", "consoleCreateMeetup", "Creates a meetup as `POST /v1/meetups` does.",
+                 answers: [seeOther, html(403, "Not allowed to create meetups, or the form's token is wrong."),
+                           html(422, "A bad value (the form again, with the reason beside the field and what was typed).")]),
+            page(.get, "/console/meetups/{id}/edit", "consoleEditMeetupPage", "The form of a meetup's changes, as it is now.",
+                 answers: [html(200, "The page."), notYours, seeOther]),
+            page(.post, "/console/meetups/{id}/edit", "consoleEditMeetup", "Changes a meetup as `PATCH /v1/meetups/{id}` does.",
+                 answers: [seeOther, notYours, html(409, "Refused (shown on the form, with what was typed)."),
+                           html(422, "A bad value (the form again, with the reason beside the field and what was typed).")]),
+            page(.get, "/console/meetups/{id}", "consoleDoorList", "A meetup's door list: search, check in, undo, add, remove; the kiosk and the CSV.",
+                 query: [OpenAPIOperation.query("q", Schema.string, "Shows only members whose name or handle holds this text.")],
+                 answers: [html(200, "The page."), notYours, seeOther]),
+            page(.get, "/console/meetups/{id}/door.json", "consoleDoorState", "The door list's state, for the page's script.",
+                 answers: [Answer(status: 200, description: "The counts and the rows.", schema: Schema.ref("ConsoleDoorState")), notYours, seeOther]),
+            page(.get, "/console/meetups/{id}/attendees.csv", "consoleAttendeesCSV", "The attendees as `GET /v1/meetups/{id}/attendees.csv` gives them.",
+                 answers: [Answer(status: 200, description: "RFC 4180 CSV.", schema: Schema.string, contentType: "text/csv"), notYours, seeOther]),
+            page(.post, "/console/meetups/{id}/check-in", "consoleCheckIn", "Checks a member (`user_id`) in as their host.", answers: actionAnswers),
+            page(.post, "/console/meetups/{id}/undo-check-in", "consoleUndoCheckIn", "Undoes a member's (`user_id`) check-in.", answers: actionAnswers),
+            page(.post, "/console/meetups/{id}/add", "consoleAddAttendee", "Adds a member by `handle`.", answers: actionAnswers),
+            page(.post, "/console/meetups/{id}/remove", "consoleRemoveAttendee", "Takes a member (`user_id`) off the meetup.", answers: actionAnswers),
+            page(.post, "/console/meetups/{id}/kiosk", "consoleKioskLink", "Makes a kiosk link and shows it with its QR code, once.",
+                 answers: [html(200, "The door list with the link."), html(409, "Refused (check-in is over, the meetup is cancelled)."), notYours, seeOther]),
+            page(.post, "/console/meetups/{id}/kiosk/off", "consoleKioskOff", "Turns off every kiosk link of the meetup.",
+                 answers: [html(200, "The door list, saying so."), notYours, seeOther]),
+            page(.post, "/console/meetups/{id}/cancel", "consoleCancelMeetup", "Cancels the meetup as `POST /v1/meetups/{id}/cancel` does.",
+                 answers: [seeOther, html(409, "Refused (the door list, with the reason)."), notYours]),
+            page(.get, "/console/meetups/{id}/shares", "consoleShareCharts", "A meetup's shares by day and by target: bar charts drawn as SVG on the server, each with its numbers in a table.",
+                 answers: [html(200, "The page."), notYours, seeOther]),
+            page(.get, "/console/server", "consoleServer", "The server at a glance (admins): what /readyz checks and what /metrics says of the queues and traffic, in words.",
+                 answers: [html(200, "The page."), html(404, "Not an admin."), seeOther]),
+            page(.get, "/console/moderation", "consoleReportQueue", "The moderators' queue: subjects with open reports, the longest waiting first, with a form to act.",
+                 answers: [html(200, "The page."), html(404, "Not a moderator (the page that does not exist)."), seeOther]),
+            page(.post, "/console/moderation/actions", "consoleModerate", "Acts on a subject as `POST /v1/moderation/actions` does (dismiss, hide, warn, suspend, lift).",
+                 answers: [seeOther, html(404, "Not a moderator, or no such subject."), html(409, "Refused (shown on the form)."),
+                           html(422, "A bad value (shown on the form, with what was typed).")]),
+            page(.get, "/console/moderation/audit", "consoleAuditLog", "The moderation log, newest first.",
+                 answers: [html(200, "The page."), html(404, "Not a moderator."), seeOther]),
+            page(.get, "/console/members", "consoleMembers", "Members by name or handle, each with the form to suspend or lift (moderators).",
+                 query: [OpenAPIOperation.query("q", Schema.string, "Part of a name or handle.")],
+                 answers: [html(200, "The page."), html(404, "Not a moderator."), seeOther]),
+            page(.get, "/console/gyms", "consoleGyms", "The gyms the member manages (an admin: every gym).", answers: [html(200, "The page."), seeOther]),
+            page(.get, "/console/gyms/{id}", "consoleGym", "A gym: its details, circuit and current set by wall; the forms for a new set and retiring a wall.",
+                 answers: [html(200, "The page."), html(404, "No such gym, or one the member does not manage."), seeOther]),
+            page(.post, "/console/gyms/{id}/sets", "consoleProblemSet", "A set file: `step=preview` reads it without writing (every row, new or not, and every row's error); `step=write` adds it as `POST /v1/gyms/{id}/problem-sets` does.",
+                 answers: [html(200, "The preview, or the gym with the set added."), html(422, "Rows with errors (each with its line), the file kept."),
+                           html(404, "No such gym, or one the member does not manage."), seeOther]),
+            page(.post, "/console/gyms/{id}/retirements", "consoleRetireWall", "Retires every current problem on a wall.",
+                 answers: [html(200, "The gym, saying how many."), html(422, "A bad value (shown on the form)."), html(404, "No such gym, or one the member does not manage."), seeOther]),
+        ]
+    }()
+
+    static let consoleSchemas: [String: JSONValue] = [
+        "ConsoleDoorState": Schema.object([
+            "version": Schema.string("Changes whenever a row or a count does."),
+            "counts": Schema.string("\"12 of 20 checked in · …\", in the member's language."),
+            "checked_in": Schema.integer,
+            "going": Schema.integer,
+            "rows_html": Schema.string("The list's rows as HTML, every value escaped."),
+            "error": Schema.string("Why the form was refused, in words; only on a refusal."),
+        ], optional: ["error"]),
+    ]
+}
