@@ -85,6 +85,10 @@ public enum SchemaShapes {
             }
             shapes[table]?.foreignKeys.subtract(references)
         }
+        // Meetup search: SQLite's R*Tree and FTS5 tables (and their shadow tables) are what
+        // PostgreSQL's GiST and GIN indexes on the meetups table are.
+        for (table, _) in shapes where table.hasPrefix("meetup_locations") || table.hasPrefix("meetup_search") { shapes[table] = nil }
+        for index in ["meetups_by_grams((expression))", "meetups_by_location((expression)) partial"] { shapes["meetups"]?.indexes.insert(index) }
         return shapes
     }
 }
