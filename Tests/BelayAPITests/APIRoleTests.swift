@@ -14,7 +14,7 @@ import Testing
                                            "/s/{slug}/card.png", "/assets/share-page.css",
                                            "/.well-known/apple-app-site-association", "/.well-known/assetlinks.json",
                                            "/issuer", "/issuer/keys/{thumbprint}", "/badges/status/{thumbprint}", "/holds/{hold_id}/artwork.png",
-                                           "/k/{token}", "/k/{token}/state"]
+                                           "/k/{token}", "/k/{token}/state", "/m/{slug}", "/m/{slug}.ics", "/m/{slug}/card.png"]
         for route in fixture.application.routes {
             let path = route.pattern.replacingOccurrences(of: "{id}", with: "1")
                 .replacingOccurrences(of: "{hash}", with: String(repeating: "0", count: 64))
@@ -38,6 +38,10 @@ import Testing
                 // The feed's token in the URL is its credential (calendar apps send no header).
                 #expect(response.status == 404, "\(route) with a token that is not one")
                 #expect(response.problemCode == "calendar_not_found")
+            } else if route.pattern == "/" || route.pattern == "/openapi.html" || route.pattern.hasPrefix("/console") || route.pattern.hasPrefix("/assets/console") {
+                // The console and the front door: pages for a browser, signed in by cookie
+                // (ConsoleSessionTests and FrontDoorTests hold them to their own rules); never a bearer challenge.
+                #expect(response.headers["WWW-Authenticate"] == nil, "\(route)")
             } else if publicPatterns.contains(route.pattern) {
                 // Public, and answering "not found" for an unknown slug or an unconfigured app.
                 #expect(response.status == 404, "\(route) without a token")

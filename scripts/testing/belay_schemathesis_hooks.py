@@ -103,6 +103,27 @@ NOT_STATABLE = {
     # What can be lifted, and when a suspension ends, are the subject's state and the clock.
     ("POST /v1/moderation/actions", "action"): "lift needs a suspension or a hidden subject (stored state)",
     ("POST /v1/moderation/actions", "until"): "compares with the clock",
+    # Finding meetups: members that go in pairs, values read against a scale, and the caller.
+    ("GET /v1/me/feed", "cursor"): "given out by the server",
+    ("GET /v1/meetups", "sort"): "sort=distance needs near (two parameters)",
+    ("GET /v1/meetups", "radius_km"): "goes with near (two parameters)",
+    ("GET /v1/meetups", "to"): "compares with from (two parameters)",
+    ("GET /v1/meetups", "near"): "each number's range inside one text",
+    ("GET /v1/me/feed", "near"): "each number's range inside one text",
+    ("GET /v1/meetups", "q"): "needs a word of two letters or digits (after folding)",
+    ("GET /v1/meetups", "level"): "a grade of some scale of the discipline's axis",
+    ("POST /v1/meetups", "latitude"): "goes with longitude (two members)",
+    ("POST /v1/meetups", "longitude"): "goes with latitude (two members)",
+    ("PATCH /v1/meetups/{id}", "latitude"): "goes with longitude (two members)",
+    ("PATCH /v1/meetups/{id}", "longitude"): "goes with latitude (two members)",
+    ("POST /v1/meetups", "level_min"): "a grade range in a scale of the discipline's axis (members together)",
+    ("POST /v1/meetups", "level_max"): "goes with level_min (two members)",
+    ("PATCH /v1/meetups/{id}", "level_min"): "a grade range in a scale of the discipline's axis (members together)",
+    ("PATCH /v1/meetups/{id}", "level_max"): "goes with level_min (two members)",
+    ("POST /v1/meetups", "tags"): "each tag once (uniqueness the validator's keywords leave out)",
+    ("PATCH /v1/meetups/{id}", "tags"): "each tag once (uniqueness the validator's keywords leave out)",
+    ("PATCH /v1/meetups/{id}", "visibility"): "a published page goes with a public meetup (stored state)",
+    ("PUT /v1/me/follows/hosts/{id}", "user_id"): "not the caller",
     # The terms to accept are the club's setting (`accounts.terms_version`).
     ("POST /v1/me/terms", "version"): "the club's current version, a setting",
 }

@@ -84,6 +84,8 @@ public enum OpenAPIDocument {
         ("share_page_not_found", "404: no shared reward has this link."),
         ("reward_revoked", "410: the shared reward was revoked when its check-in was undone."),
         ("share_page_unpublished", "410: the member who shared the reward took its page down."),
+        ("meetup_page_not_found", "404: no meetup page has this link."),
+        ("meetup_page_unpublished", "410: the meetup's page was taken down, or the meetup made private or hidden."),
         ("card_unavailable", "503: this server cannot render share cards now."),
         ("render_pending", "503: a shared reward's sticker is still being rendered; retry after `Retry-After` seconds."),
         ("app_links_not_configured", "404: the club's app ids are not configured (`app_links` in config.json)."),
