@@ -23,6 +23,8 @@ extension DevCommand {
         @Option("capacity", valueName: "n", default: 10_000, help: "Members per meetup; more members spread over more meetups.") var capacity: Int
         @Option("upcoming", valueName: "n", default: 60, help: "Extra upcoming meetups for the list endpoint.") var listed: Int
         @Option("feed-meetups", valueName: "n", default: 0, help: "Upcoming meetups one more member goes to, for the calendar feed (at most the feed's limit, 500).") var feedMeetups: Int
+        @Option("gyms", valueName: "n", default: 0, help: "Gyms across Korea and Japan for the search rows (with --discovery-meetups).") var gyms: Int
+        @Option("discovery-meetups", valueName: "n", default: 0, help: "Meetups at those gyms over two years, a year past and a year to come, for the search rows.") var discoveryMeetups: Int
         @Option("tokens", valueName: "file", help: "Where to write one line per member: <token> <meetup id>.") var tokens: String
         @Flag(.json) var json: Bool
 
@@ -32,6 +34,11 @@ extension DevCommand {
             guard (0...10_000).contains(listed) else { throw CommandLineError.usage("--upcoming must be 0–10000 (got \(listed))") }
             guard (0...CalendarService.feedLimit).contains(feedMeetups) else {
                 throw CommandLineError.usage("--feed-meetups must be 0–\(CalendarService.feedLimit) (got \(feedMeetups))")
+            }
+            guard (0...100_000).contains(gyms) else { throw CommandLineError.usage("--gyms must be 0–100000 (got \(gyms))") }
+            guard (0...1_000_000).contains(discoveryMeetups) else { throw CommandLineError.usage("--discovery-meetups must be 0–1000000 (got \(discoveryMeetups))") }
+            guard (gyms == 0) == (discoveryMeetups == 0) else {
+                throw CommandLineError.usage("--gyms and --discovery-meetups go together: give both (e.g. --gyms 2000 --discovery-meetups 100000) or neither")
             }
         }
 
@@ -44,6 +51,8 @@ extension DevCommand {
             var tokensFile: String
             /// The path of the calendar feed of the member going to `--feed-meetups` meetups.
             var calendarFeedPath: String?
+            /// What the search rows ask for, with `--gyms` and `--discovery-meetups`.
+            var discovery: DiscoveryBenchSeed.Report?
         }
 
         func run(_ context: CommandContext) throws {
@@ -86,6 +95,18 @@ extension DevCommand {
                 calendarFeedPath = "/v1/calendar/\(try domain.calendar.feedToken(memberID: person.id)).ics"
             }
 
+            var discovery: DiscoveryBenchSeed.Report?
+            if discoveryMeetups > 0 {
+                let admin = try domain.users.createUser(NewUser(handle: "bench-admin-\(tag)", displayName: "Bench Admin", role: .admin))
+                let hosts = try (0..<200).map { index in
+                    try domain.users.createUser(NewUser(handle: "bench-host-\(tag)-\(index + 1)", displayName: "Host \(index + 1)", role: .host)).id
+                }
+                discovery = try DiscoveryBenchSeed(domain: domain, gymCount: gyms, meetupCount: discoveryMeetups, now: now)
+                    .run(admin: .user(admin.id, role: .admin), hosts: hosts) { count, make in
+                        try Self.concurrently(count: count, threads: Self.seedingThreads, make)
+                    }
+            }
+
             let path = context.absolutePath(tokens)
             guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
                 throw CommandLineError.failure("Cannot write \(path); choose a writable --tokens file.")
@@ -113,7 +134,7 @@ extension DevCommand {
 
             let report = Report(hostToken: try domain.users.issueToken(userID: host.id, label: "bench").secret, memberToken: firstToken,
                                 checkInMeetupIds: meetups.map(\.id), firstUpcomingMeetupId: firstUpcoming, members: members,
-                                tokensFile: path, calendarFeedPath: calendarFeedPath)
+                                tokensFile: path, calendarFeedPath: calendarFeedPath, discovery: discovery)
             if json { return try context.printJSON(report) }
             context.print("\(members) members going to meetups \(meetups.map { String($0.id) }.joined(separator: ", ")); tokens in \(path)")
             context.print("host token: \(report.hostToken)")
