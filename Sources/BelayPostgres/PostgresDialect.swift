@@ -22,13 +22,14 @@ struct PostgresDialect: SQLDialect {
 
     /// Through a GiST index on `point(longitude, latitude)`.
     func pointInBox(id: String, latitude: String, longitude: String, spatialIndex: String,
-                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64)) -> (sql: String, values: [Int64]) {
+                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64),
+                    leading: Bool) -> (sql: String, values: [Int64]) {
         ("point(\(longitude), \(latitude)) <@ box(point(?, ?), point(?, ?))",
          [box.minLongitude, box.minLatitude, box.maxLongitude, box.maxLatitude])
     }
 
     /// Through a GIN index on `string_to_array(gramsColumn, ' ')`.
-    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String]) -> (sql: String, value: String) {
+    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String], leading: Bool) -> (sql: String, value: String) {
         ("string_to_array(\(gramsColumn), ' ') @> string_to_array(?, ' ')", grams.joined(separator: " "))
     }
 

@@ -22,15 +22,21 @@ struct SQLiteDialect: SQLDialect {
 
     /// Through the R*Tree named `spatialIndex`.
     func pointInBox(id: String, latitude: String, longitude: String, spatialIndex: String,
-                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64)) -> (sql: String, values: [Int64]) {
-        ("\(id) IN (SELECT id FROM \(spatialIndex) WHERE min_latitude >= ? AND max_latitude <= ? AND min_longitude >= ? AND max_longitude <= ?)",
-         [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
+                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64),
+                    leading: Bool) -> (sql: String, values: [Int64]) {
+        guard leading else {
+            return ("\(latitude) BETWEEN ? AND ? AND \(longitude) BETWEEN ? AND ?", [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
+        }
+        return ("\(id) IN (SELECT id FROM \(spatialIndex) WHERE min_latitude >= ? AND max_latitude <= ? AND min_longitude >= ? AND max_longitude <= ?)",
+                [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
     }
 
     /// Through the FTS5 table named `textIndex`: each gram a quoted phrase, all
     /// of them required (grams are letters and digits only, never a quote).
-    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String]) -> (sql: String, value: String) {
-        ("\(id) IN (SELECT rowid FROM \(textIndex) WHERE \(textIndex) MATCH ?)",
+    /// Not leading, the unary `+` keeps SQLite from looking rows up by the subquery's ids: the
+    /// ids it finds are only checked against each row the other condition's index found.
+    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String], leading: Bool) -> (sql: String, value: String) {
+        ("\(leading ? "" : "+")\(id) IN (SELECT rowid FROM \(textIndex) WHERE \(textIndex) MATCH ?)",
          grams.map { "\"\($0)\"" }.joined(separator: " "))
     }
 

@@ -33,8 +33,13 @@ public protocol SQLDialect: Sendable {
     ///   - latitude, longitude: the row's millionths-of-a-degree columns (expressions).
     ///   - spatialIndex: the name of the engine's index of those points (SQLite: the R*Tree
     ///     table holding `id, min_latitude, max_latitude, min_longitude, max_longitude`).
+    ///   - leading: false when another condition of the query finds fewer rows (a window of a
+    ///     few days): the box is then checked on the rows that condition's index finds. SQLite
+    ///     keeps no statistics of its virtual tables and takes what it is told; PostgreSQL
+    ///     plans from its own statistics and ignores it.
     func pointInBox(id: String, latitude: String, longitude: String, spatialIndex: String,
-                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64)) -> (sql: String, values: [Int64])
+                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64),
+                    leading: Bool) -> (sql: String, values: [Int64])
 
     /// A condition that a row's gram text (space-separated grams) holds every one of `grams`,
     /// served by the engine's text index, and the value it binds.
@@ -42,7 +47,8 @@ public protocol SQLDialect: Sendable {
     ///   - id: the row's integer id (an expression).
     ///   - gramsColumn: the column of space-separated grams (an expression).
     ///   - textIndex: the name of the engine's index of it (SQLite: the FTS5 table whose rowid is the id).
-    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String]) -> (sql: String, value: String)
+    ///   - leading: as `pointInBox`'s: false when another condition finds fewer rows.
+    func hasEveryGram(id: String, gramsColumn: String, textIndex: String, grams: [String], leading: Bool) -> (sql: String, value: String)
 
     /// The join keyword that keeps the tables in the order written (for a plan that must
     /// start from the small table); it takes an `ON`.

@@ -47,8 +47,13 @@ import Testing
         let nonce = "journey-nonce-\(UInt64.random(in: 0...UInt64.max))"
         let token = try SignInEndToEndTests.appleToken(provider, subject: "000777.journey", nonce: nonce,
                                                        email: "journey@privaterelay.appleid.com")
+        let gym = try workspace.cli(["gyms", "add", "--name", "Seoul Forest Gym", "--names", "ko=서울숲 클라이밍",
+                                     "--location", "37.5445,127.0557", "--time-zone", "Asia/Seoul"])
+        let gymID = try #require(gym.arrayValue?.first?["id"]?.intValue, "\(gym)")
+        let host = try workspace.user("seoyeon", role: "host")
         let journey = try Self.python("client-journey.py", [
             "--base-url", "http://127.0.0.1:\(server.port)", "--package", package, "--identity-token", token, "--nonce", nonce,
+            "--gym-id", String(gymID), "--gym-location", "37.5445,127.0557", "--host-id", String(host.id),
         ], timeout: 300)
         let summary = try #require(try? JSONValue.parse(Array(journey.standardOutput.utf8)),
                                    "the journey printed no summary:\n\(journey.printed)")
@@ -63,11 +68,17 @@ import Testing
             "check_in 201", "get_reward 200", "share_payload 200", "sticker 200", "story 200", "holds 200", "hold_artwork 200",
             "share_event 201", "log_ticks 200", "log_ticks_again 200", "logbook_summary 200", "story_redrawn 200", "register_device 201", "list_devices 200", "notification_settings 200",
             "switch_off_reminders 200", "remove_device 204", "create_kiosk 201", "kiosk_state 200", "revoke_kiosk 200",
+            "create_listed_meetup 201", "search_meetups 200", "follow_gym 200", "follow_host 200", "list_follows 200", "feed 200",
+            "publish_page 200", "meetup_page 200", "unfollow_host 200",
             "report 201", "my_reports 200", "block_unknown 404", "list_blocks 200", "export 200", "delete_me 204", "get_me_after_delete 401",
         ])
         // Every member of every answer survived the generated models: the schemas have them all.
         #expect(summary["lost_members"]?.arrayValue == [], "members the schemas lack: \(summary["lost_members"].map { "\($0)" } ?? "")")
         #expect(summary["account_created"]?.boolValue == true)
+        if case let .number(distance)? = summary["search_distance_km"] { #expect(distance.doubleValue < 0.01) } else { Issue.record("no search distance") }
+        #expect(summary["follows"]?.arrayValue?.compactMap(\.stringValue) == ["gym", "host"])
+        #expect(summary["feed"]?.arrayValue?.first?.arrayValue?.last?.stringValue == "followed_gym")
+        #expect(summary["page_has_title"]?.boolValue == true)
         #expect(summary["handle"]?.stringValue == "jisoo_climbs")
         #expect(summary["share_event_target"]?.stringValue == "instagram_stories")
         #expect(summary["hardest_send"]?.stringValue == "V4")

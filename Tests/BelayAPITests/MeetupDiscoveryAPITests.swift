@@ -118,6 +118,30 @@ import Testing
         }
     }
 
+    @Test func aGymsNewNameAndPlaceReachItsMeetups() throws {
+        let fixture = try APIFixture()
+        let gymID = try #require(fixture.post("/v1/gyms", as: fixture.admin, json: Self.gym)["id"]?.intValue)
+        let meetup = try Self.meetup(fixture, as: fixture.host, """
+            "title": "Saturday session", "gym_id": \(gymID), "starts_at": "2026-12-12T19:00:00+09:00", "ends_at": "2026-12-12T22:00:00+09:00"
+            """)
+        let elsewhere = try Self.meetup(fixture, as: fixture.host, """
+            "title": "Across the road", "gym_id": \(gymID), "latitude": 37.4990, "longitude": 127.0290,
+            "starts_at": "2026-12-12T19:00:00+09:00", "ends_at": "2026-12-12T22:00:00+09:00"
+            """)
+        #expect(Self.ids(fixture.get("/v1/meetups?q=%EA%B0%95%EB%82%A8", as: fixture.host)) == [meetup, elsewhere])
+
+        // The gym takes a new Korean name and moves across the river.
+        let renamed = fixture.send(.patch, "/v1/gyms/\(gymID)", token: fixture.admin.token, json: """
+            {"names": {"ko": "더클라임 성수점"}, "location": {"latitude": 37.5445, "longitude": 127.0557}}
+            """)
+        #expect(renamed.status == 200, "\(String(decoding: renamed.bytes, as: UTF8.self))")
+        #expect(Self.ids(fixture.get("/v1/meetups?q=%EC%84%B1%EC%88%98", as: fixture.host)) == [meetup, elsewhere])
+        #expect(Self.ids(fixture.get("/v1/meetups?q=%EA%B0%95%EB%82%A8", as: fixture.host)).isEmpty)
+        // The meetup that stood at the gym moves with it; the one given its own place stays.
+        #expect(Self.ids(fixture.get("/v1/meetups?near=37.5445,127.0557&radius_km=1", as: fixture.host)) == [meetup])
+        #expect(Self.ids(fixture.get("/v1/meetups?near=37.4979,127.0276&radius_km=1", as: fixture.host)) == [elsewhere])
+    }
+
     @Test func theCursorWalksEveryMeetupOnceUnderBothOrders() throws {
         let fixture = try APIFixture()
         let host = try fixture.member(name: "hostess")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import BelayTestSupport
+import BelayCore
 
 /// Finding meetups at the shell: `belay meetups search` with its filters, a private meetup
 /// only in `list`, and `publish`/`unpublish` of a meetup's page.
@@ -37,5 +38,30 @@ import BelayTestSupport
         #expect(refused.status != 0 && refused.standardError.contains("private"), "\(refused.standardError)")
         let down = try workspace.run("meetups", "unpublish", "1")
         #expect(down.status == 0 && down.standardOutput == "1  unpublished\n")
+    }
+
+    @Test func aMeetupAtAGymTakesItsNamePlaceAndZone() throws {
+        let workspace = try ClubWorkspace()
+        try workspace.succeed("migrate")
+        try workspace.succeed("users", "create", "kenji", "--name", "Kenji", "--role", "host")
+        try workspace.succeed("gyms", "add", "--name", "B-PUMP Ogikubo", "--location", "35.7047,139.6197", "--time-zone", "Asia/Tokyo")
+        // Local times are read in the gym's zone, not the club's.
+        let created = try workspace.run("meetups", "create", "--title", "Evening session", "--gym", "1", "--host", "kenji",
+                                        "--starts", "2030-01-12 19:00", "--ends", "2030-01-12 21:00", "--capacity", "8", "--json")
+        #expect(created.status == 0, "\(created.standardError)")
+        let meetup = try JSONValue.parse(Array(created.standardOutput.utf8))
+        #expect(meetup["place_name"]?.stringValue == "B-PUMP Ogikubo")
+        #expect(meetup["time_zone"]?.stringValue == "Asia/Tokyo")
+        #expect(meetup["starts_at"]?.stringValue == "2030-01-12T19:00:00+09:00")
+        #expect(meetup["gym_id"]?.intValue == 1)
+        let found = try workspace.run("meetups", "search", "--near", "35.70,139.62", "--radius", "2", "--gym", "1")
+        #expect(found.status == 0 && found.standardOutput.contains("Evening session"), "\(found.standardOutput)\(found.standardError)")
+
+        let neither = try workspace.run("meetups", "create", "--title", "Nowhere", "--host", "kenji",
+                                        "--starts", "2030-01-12 19:00", "--ends", "2030-01-12 21:00", "--capacity", "8")
+        #expect(neither.status == 64 && neither.standardError.contains("--place NAME, or --gym ID"), "\(neither.standardError)")
+        let unknown = try workspace.run("meetups", "create", "--title", "Lost", "--gym", "99", "--host", "kenji",
+                                        "--starts", "2030-01-12 19:00", "--ends", "2030-01-12 21:00", "--capacity", "8")
+        #expect(unknown.status != 0 && unknown.standardError.contains("99"), "\(unknown.standardError)")
     }
 }

@@ -3,7 +3,8 @@ generated from the served /openapi.json, as an app built on that client would: s
 Apple, read and change the profile, create a meetup (so the member hosts it), join it, read the
 host's rotating code and check in with it, wait for the reward's images, read the share
 payload, download the sticker and the story, find the hold in the catalogue and download its
-artwork, report a share, export the account's data, delete the account, and find the token
+artwork, find a meetup next week with every search filter, follow its gym and a host, read the
+feed, publish the meetup's page and open it without a token, report a share, export the account's data, delete the account, and find the token
 refused afterwards.
 
     scripts/test-python scripts/testing/client-journey.py \\
@@ -249,6 +250,37 @@ def run(arguments, journey):
     if revoked.revoked != 1:
         raise StepFailed(f"revoke_kiosk: {revoked.to_dict()}")
 
+    # Finding meetups: a meetup next week at the club's gym, found by a search with every filter,
+    # the gym and a host followed, the feed, and the meetup's public page opened without a token.
+    next_week = now + datetime.timedelta(days=7)
+    _, listed = journey.call(
+        "create_listed_meetup", api("meetups.create_meetup"), [201], models.Meetup, client=member,
+        body=models.CreateMeetup(
+            title="성수 볼더링 번개", gym_id=arguments.gym_id, capacity=6, starts_at=next_week,
+            ends_at=next_week + datetime.timedelta(hours=3), discipline=models.CreateMeetupDiscipline.BOULDERING,
+            level_min="V2", level_max="V5", tags=[models.CreateMeetupTagsItem.BEGINNER_FRIENDLY]))
+    seoul_day = (next_week + datetime.timedelta(hours=9)).date()
+    _, found = journey.call(
+        "search_meetups", api("meetups.list_meetups"), [200], models.MeetupList, client=member,
+        near=arguments.gym_location, radius_km=5.0, gym_id=arguments.gym_id, from_=seoul_day, to=seoul_day, q="볼더링",
+        level="V3", discipline=models.ListMeetupsDiscipline.BOULDERING, tag=models.ListMeetupsTag.BEGINNER_FRIENDLY,
+        has_spots=True, sort=models.ListMeetupsSort.DISTANCE)
+    if [item.id for item in found.items] != [listed.id]:
+        raise StepFailed(f"search_meetups: {[item.id for item in found.items]}, expected [{listed.id}]")
+    summary["search_distance_km"] = found.items[0].distance_km
+    journey.call("follow_gym", api("discovery.follow_gym"), [200], models.FollowList, client=member, id=arguments.gym_id)
+    journey.call("follow_host", api("discovery.follow_host"), [200], models.FollowList, client=member, id=arguments.host_id)
+    _, follows = journey.call("list_follows", api("discovery.list_follows"), [200], models.FollowList, client=member)
+    summary["follows"] = [item.type_.value for item in follows.items]
+    _, feed = journey.call("feed", api("discovery.feed"), [200], models.FeedList, client=member, near=arguments.gym_location)
+    summary["feed"] = [(item.meetup.id, item.reason.value) for item in feed.items if item.meetup.id == listed.id]
+    _, published = journey.call("publish_page", api("discovery.publish_meetup_page"), [200], models.Meetup, client=member,
+                                id=listed.id, body=models.PublishMeetupPage(show_host=True))
+    slug = published.public_page.url.rsplit("/", 1)[-1]
+    page, _ = journey.call("meetup_page", api("discovery.meetup_page"), [200], client=anonymous, slug=slug)
+    summary["page_has_title"] = "성수 볼더링 번개" in page.content.decode("utf-8")
+    journey.call("unfollow_host", api("discovery.unfollow_host"), [200], models.FollowList, client=member, id=arguments.host_id)
+
     # Safety: a report and its outcome, and blocks (an id nobody has is refused like any missing user).
     _, report = journey.call(
         "report", api("safety.file_report"), [201], models.Report, client=member,
@@ -279,6 +311,9 @@ def main():
     parser.add_argument("--identity-token", required=True, help="an Apple identity token for a new member")
     parser.add_argument("--nonce", required=True, help="the raw nonce whose SHA-256 the token carries")
     parser.add_argument("--render-timeout", type=float, default=120)
+    parser.add_argument("--gym-id", type=int, required=True, help="a gym in Seoul the member's second meetup is at")
+    parser.add_argument("--gym-location", required=True, help="that gym's LAT,LON")
+    parser.add_argument("--host-id", type=int, required=True, help="a host the member follows")
     arguments = parser.parse_args()
 
     package_path = arguments.package.rstrip("/")

@@ -50,7 +50,9 @@ extension APIRoutes {
         routes.delete("/v1/meetups/{id}/page") { _, context in
             let caller = try context.caller()
             let id = try context.id()
-            return .api(meetupBody(try domain.meetups.unpublishPage(meetupID: id, by: caller.actor)))
+            let meetup = try domain.meetups.unpublishPage(meetupID: id, by: caller.actor)
+            sharePageCache.removeAll()
+            return .api(meetupBody(meetup))
         }
     }
 

@@ -13,6 +13,10 @@ extension APIRoutes {
     func registerMeetupPageRoutes(on router: RouteGroup<APIContext>) {
         router.get("/m/{slug}", query: .any) { request, context in
             let slug = try context.parameters.require("slug")
+            // Kept as the share pages are (briefly, emptied by an unpublish, an edit or a moderator's
+            // action), under a key no share page's slug can have.
+            let key = "m/" + slug
+            if let cached = sharePageCache.value(for: key) { return Self.pageResponse(cached, request) }
             let settings = services.sharePageSettings
             let language = settings.language
             let page: CachedPage
@@ -29,13 +33,8 @@ extension APIRoutes {
                     meetup, hostName: hostName, settings: settings, pageURL: base, cardURL: base + "/card.png", icsURL: base + ".ics",
                     appURL: presentation.absoluteURL("/meetups/\(meetup.id)")))
             }
-            var headers = Self.publicPageHeaders
-            headers.add(name: "ETag", value: page.etag)
-            if page.status == .ok, let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: page.etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-            headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
-            return Response(status: page.status, headers: headers, body: ResponseBody(bytes: page.bytes))
+            if page.status != .notFound { sharePageCache.store(page, for: key) }
+            return Self.pageResponse(page, request)
         }
         router.get("/m/{slug}/card.png", query: .any) { request, context in
             let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))
@@ -50,8 +49,8 @@ extension APIRoutes {
                 when: MeetupPageDocument.dateTime(meetup.startsAt, zone: zone, locale: settings.clubLocale), place: meetup.placeName,
                 level: meetup.level.map { "\($0.lowestGrade)–\($0.highestGrade)" } ?? "",
                 placesLeft: MeetupPageDocument.placesLeft(meetup.placesLeft, settings.language), language: settings.language.rawValue)
-            let response = Self.deferredPicture(request) { pictures.meetupCard(content, then: $0) }
-            return response
+            // Public like the page, so that a preview robot's proxy or a CDN keeps it as long.
+            return Self.deferredPicture(request, cacheControl: "public, max-age=\(Self.sharePageMaxAge)") { pictures.meetupCard(content, then: $0) }
         }
         router.get("/m/{slug}.ics", query: .any) { request, context in
             let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))

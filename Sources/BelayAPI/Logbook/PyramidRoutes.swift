@@ -54,14 +54,15 @@ extension APIRoutes {
     }
 
     /// Answers with the PNG `draw` makes off the request thread, its ETag its content's digest.
-    static func deferredPicture(_ request: Request, draw: (@escaping LogbookPictureService.Completion) -> Void) -> Response {
+    static func deferredPicture(_ request: Request, cacheControl: String = "private, no-cache",
+                                draw: (@escaping LogbookPictureService.Completion) -> Void) -> Response {
         let deferred = DeferredResponse()
         let ifNoneMatch = request.headers["If-None-Match"]
         draw { outcome in
             deferred.complete {
                 let image = try outcome.get()
                 let etag = ContentETag.of(image.bytes)
-                var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "private, no-cache"]
+                var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
                 if let ifNoneMatch, Self.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
                     return Response(status: .notModified, headers: headers)
                 }

@@ -160,6 +160,18 @@ enum SharePageDocument {
     .badge.verified { color: #7ee2a8; }
     .badge.unverified { color: #f0a0a0; }
     .message h1 { font-size: 1.5rem; }
+    .meetup .date { margin: 4px 0; }
+    .meetup .date.utc { font-size: .85rem; color: #8d96a5; margin-bottom: 20px; }
+    .meetup .address { color: #b8c0cc; margin: 4px 0; }
+    .meetup .places { display: inline-block; margin: 16px 0 4px; padding: 4px 14px; border-radius: 999px; background: #1f6f4a; font-weight: 600; }
+    .meetup .level { margin: 8px 0; font-weight: 600; }
+    .tags { list-style: none; padding: 0; margin: 8px 0 16px; display: flex; flex-wrap: wrap; gap: 8px; justify-content: center; }
+    .tags li { padding: 2px 12px; border-radius: 999px; background: #3a4354; font-size: .85rem; }
+    .meetup .host { color: #b8c0cc; }
+    .meetup .description { text-align: start; white-space: pre-line; background: rgba(255, 255, 255, .05); border-radius: 12px; padding: 12px 16px; }
+    .actions { margin: 20px 0; }
+    .actions .open { color: #11151c; background: #f4f6fa; text-decoration: none; padding: 10px 16px; border-radius: 10px; font-weight: 600; }
+    a { color: #9fc3ff; }
     footer { margin-top: 32px; color: #8d96a5; font-size: .9rem; }
     @media (min-width: 900px) { .sticker { width: 300px; } h1 { font-size: 2.4rem; } }
 

@@ -42,7 +42,7 @@ extension APIRoutes {
     private func sharePage(slug: String, _ request: Request) throws -> Response {
         let page: SharePage
         if let cached = sharePageCache.value(for: slug) {
-            return htmlResponse(cached, request)
+            return Self.pageResponse(cached, request)
         }
         let settings = services.sharePageSettings
         let language = settings.language
@@ -51,15 +51,15 @@ extension APIRoutes {
                 let gone = CachedPage(status: .gone, html: SharePageDocument.message(
                     title: language.goneTitle, detail: language.withheldDetail, settings: settings))
                 sharePageCache.store(gone, for: slug)
-                return htmlResponse(gone, request)
+                return Self.pageResponse(gone, request)
             }
             if try domain.sharePages.wasUnpublished(slug: slug) {
                 let gone = CachedPage(status: .gone, html: SharePageDocument.message(
                     title: language.goneTitle, detail: language.unpublishedDetail, settings: settings))
                 sharePageCache.store(gone, for: slug)
-                return htmlResponse(gone, request)
+                return Self.pageResponse(gone, request)
             }
-            return htmlResponse(CachedPage(status: .notFound, html: SharePageDocument.message(
+            return Self.pageResponse(CachedPage(status: .notFound, html: SharePageDocument.message(
                 title: language.notFoundTitle, detail: language.notFoundDetail, settings: settings)), request)
         }
         page = found
@@ -74,10 +74,11 @@ extension APIRoutes {
                 badge: badgeVerdict(of: page.reward)))
         }
         sharePageCache.store(rendered, for: slug)
-        return htmlResponse(rendered, request)
+        return Self.pageResponse(rendered, request)
     }
 
-    private func htmlResponse(_ page: CachedPage, _ request: Request) -> Response {
+    /// A public page's answer: 304 when the client holds it (`If-None-Match`), else the HTML.
+    static func pageResponse(_ page: CachedPage, _ request: Request) -> Response {
         var headers = Self.publicPageHeaders
         headers.add(name: "ETag", value: page.etag)
         if page.status == .ok, let match = request.headers["If-None-Match"], Self.matches(ifNoneMatch: match, etag: page.etag) {

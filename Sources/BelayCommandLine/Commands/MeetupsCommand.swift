@@ -32,7 +32,8 @@ struct MeetupsCommand: ParsableCommand {
         }
 
         @Option("title", valueName: "text", help: "The meetup's title.") var title: String
-        @Option("place", valueName: "name", help: "The gym or crag; drawn on the reward sticker.") var place: String
+        @OptionalOption("place", valueName: "name", help: "The gym or crag; drawn on the reward sticker (the gym's name with --gym).") var place: String?
+        @OptionalOption("gym", valueName: "id", help: "The gym it is at (see `belay gyms list`): its zone, location, address and name.") var gym: Int64?
         @OptionalOption("address", valueName: "text", help: "The street address.") var address: String?
         @Option("description", valueName: "text", default: "", help: "Details for members.") var description: String
         @Option("starts", valueName: "time", help: "When it starts: \(MeetupsCommand.timeHelp)") var starts: String
@@ -73,6 +74,7 @@ struct MeetupsCommand: ParsableCommand {
 
         func validate() throws {
             guard capacity >= 1 else { throw CommandLineError.usage("--capacity must be at least 1 (got \(capacity))") }
+            guard place != nil || gym != nil else { throw CommandLineError.usage("Give --place NAME, or --gym ID for a meetup at a gym (see `belay gyms list`)") }
             if (repeats == nil) != (until == nil) { throw CommandLineError.usage("--repeat and --until go together: --repeat weekly --until 2027-03-31") }
             if repeats != nil && past { throw CommandLineError.usage("--past records one meetup that happened; a --repeat series starts now or later") }
             if let timeZone, !MeetupService.isTimeZoneName(timeZone) {
@@ -82,7 +84,8 @@ struct MeetupsCommand: ParsableCommand {
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
-            let zoneName = timeZone ?? services.configuration.club.timeZone
+            let atGym = try gym.map { try services.domain.gyms.gym(id: $0) }
+            let zoneName = timeZone ?? atGym?.timeZone ?? services.configuration.club.timeZone
             let zone = TimeZone(identifier: zoneName) ?? services.configuration.club.zone
             let startsAt = try TimeFormatting.parse(starts, in: zone, option: "--starts")
             let endsAt = try TimeFormatting.parse(ends, in: zone, option: "--ends")
@@ -90,15 +93,17 @@ struct MeetupsCommand: ParsableCommand {
                 throw CommandLineError.usage("--ends (\(TimeFormatting.local(endsAt, in: zone))) must be after --starts (\(TimeFormatting.local(startsAt, in: zone)))")
             }
             let hostUser = try services.user(host)
-            MeetupsCommand.noteZone(of: [starts, ends], read: startsAt, in: zone, from: timeZone == nil ? "club.time_zone" : "--time-zone", context)
+            MeetupsCommand.noteZone(of: [starts, ends], read: startsAt, in: zone,
+                                    from: timeZone != nil ? "--time-zone" : atGym != nil ? "the gym's zone" : "club.time_zone", context)
             if let repeats, let until {
                 let lastDay = try TimeFormatting.parse(until, in: zone, option: "--until", allowDay: true)
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = zone
                 let endOfDay = calendar.dateInterval(of: .day, for: lastDay)?.end.addingTimeInterval(-1) ?? lastDay
                 let series = try services.meetups.createSeries(
-                    try discovery(NewMeetup(title: title, description: description, placeName: place, address: address,
-                                            startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id)),
+                    try discovery(NewMeetup(title: title, description: description, placeName: place ?? "", address: address,
+                                            startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id,
+                                            gymID: gym)),
                     repeat: repeats, until: endOfDay, by: .commandLine)
                 if json { return context.printJSON(series.map(services.body)) }
                 var table = Table(columns: ["id", "starts", "ends", "title"])
@@ -110,8 +115,9 @@ struct MeetupsCommand: ParsableCommand {
                 return
             }
             let meetup = try services.meetups.create(
-                try discovery(NewMeetup(title: title, description: description, placeName: place, address: address,
-                                        startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id)),
+                try discovery(NewMeetup(title: title, description: description, placeName: place ?? "", address: address,
+                                        startsAt: startsAt, endsAt: endsAt, timeZone: zoneName, capacity: capacity, hostID: hostUser.id,
+                                        gymID: gym)),
                 recordPast: past, by: .commandLine)
             let window = services.meetups.checkInWindow(of: meetup)
             if json { return context.printJSON(services.body(meetup)) }

@@ -75,6 +75,12 @@ public struct Gym: Sendable, Hashable {
     public let createdAt: Date
     public let updatedAt: Date
 
+    /// Where it is, when it gave its latitude and longitude.
+    public var location: GeoPoint? {
+        guard let latitude, let longitude else { return nil }
+        return GeoPoint(latitude: latitude, longitude: longitude)
+    }
+
     /// How `axis` is graded here.
     public func grading(_ axis: GradeAxis) -> GymGrading {
         axis == .boulder ? boulderGrading : routeGrading

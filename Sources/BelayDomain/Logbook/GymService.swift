@@ -40,7 +40,9 @@ public final class GymService: Sendable {
                 var gym = ValidatedGym(current)
                 try gym.apply(draft)
                 try GymRepository.update(id: id, gym, now: now, in: db)
-                return try Self.require(id, in: db)
+                let updated = try Self.require(id, in: db)
+                try MeetupRepository.followGym(id: id, movedFrom: current.location, to: updated.location, at: now, in: db)
+                return updated
             }
         }
     }
@@ -92,11 +94,7 @@ public final class GymService: Sendable {
 
     /// The great-circle distance from `point` to the gym (infinite for a gym with no location).
     public static func distanceKilometres(from point: (latitude: Double, longitude: Double), to gym: Gym) -> Double {
-        guard let latitude = gym.latitude, let longitude = gym.longitude else { return .infinity }
-        let radians = Double.pi / 180
-        let dLat = (latitude - point.latitude) * radians, dLon = (longitude - point.longitude) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(point.latitude * radians) * cos(latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6_371.0088 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        gym.location?.distanceKilometres(to: GeoPoint(latitude: point.latitude, longitude: point.longitude)) ?? .infinity
     }
 
     /// The gym's managers' user ids, in the order they were named.

@@ -40,20 +40,52 @@ enum MeetupRepository {
     /// The values of the discovery columns, in the order `discoveryAssignments` names them:
     /// where, what, what level, tags, visibility and what text search reads.
     private static func discoveryValues(_ meetup: NewMeetup, in db: Database) throws -> [any DatabaseValueConvertible] {
-        var rest = [meetup.title, meetup.description, meetup.placeName, meetup.address ?? ""]
-        if let gymID = meetup.gymID {
-            rest += try db.query("SELECT name, localized_names FROM gyms WHERE id = ?", [gymID]) { row -> [String] in
-                let names: String = try row.get("localized_names")
-                let localized = (try? JSONParser.parse(names))?.objectValue?.values.compactMap(\.stringValue) ?? []
-                return [try row.get("name", as: String.self)] + localized
-            }.flatMap { $0 }
-        }
-        let text = SearchText.folded(rest.joined(separator: "\n"))
+        let text = try searchText(title: meetup.title, description: meetup.description, placeName: meetup.placeName,
+                                  address: meetup.address, gymID: meetup.gymID, in: db)
         return [meetup.location?.latitudeE6, meetup.location?.longitudeE6, meetup.discipline?.rawValue,
                 meetup.level?.range.axis.rawValue, meetup.level?.scale.rawValue, meetup.level?.lowestGrade, meetup.level?.highestGrade,
                 meetup.level.map { Int64($0.range.lowest) }, meetup.level.map { Int64($0.range.highest) },
                 MeetupTag.stored(meetup.tags), meetup.visibility.rawValue,
                 SearchText.folded(meetup.title), text, SearchText.indexedGrams(ofFolded: text)]
+    }
+
+    /// What text search reads of a meetup, folded: its title, description, place, address and
+    /// its gym's names in every locale.
+    private static func searchText(title: String, description: String, placeName: String, address: String?, gymID: Int64?,
+                                   in db: Database) throws -> String {
+        var parts = [title, description, placeName, address ?? ""]
+        if let gymID {
+            parts += try db.query("SELECT name, localized_names FROM gyms WHERE id = ?", [gymID]) { row -> [String] in
+                let names: String = try row.get("localized_names")
+                let localized = (try? JSONParser.parse(names))?.objectValue?.values.compactMap(\.stringValue) ?? []
+                return [try row.get("name", as: String.self)] + localized
+            }.flatMap { $0 }
+        }
+        return SearchText.folded(parts.joined(separator: "\n"))
+    }
+
+    /// After a gym's edit: its meetups' search text takes the gym's new names, and those still
+    /// to come that stood where the gym stood (`previous`) move with it.
+    static func followGym(id gymID: Int64, movedFrom previous: GeoPoint?, to current: GeoPoint?, at now: Date, in db: Database) throws {
+        let meetups = try db.query("""
+            SELECT id, title, description, place_name, address, status, latitude_e6, longitude_e6 FROM meetups WHERE gym_id = ?
+            """, [gymID]) { row in
+            (id: try row.get("id", as: Int64.self), title: try row.get("title", as: String.self),
+             description: try row.get("description", as: String.self), placeName: try row.get("place_name", as: String.self),
+             address: try row.get("address", as: String?.self), status: try row.get("status", as: String.self),
+             latitudeE6: try row.get("latitude_e6", as: Int64?.self), longitudeE6: try row.get("longitude_e6", as: Int64?.self))
+        }
+        for meetup in meetups {
+            let text = try searchText(title: meetup.title, description: meetup.description, placeName: meetup.placeName,
+                                      address: meetup.address, gymID: gymID, in: db)
+            try db.execute("UPDATE meetups SET search_text = ?, search_grams = ? WHERE id = ? AND search_text <> ?",
+                           [text, SearchText.indexedGrams(ofFolded: text), meetup.id, text])
+            let stoodAtTheGym = meetup.latitudeE6 == previous?.latitudeE6 && meetup.longitudeE6 == previous?.longitudeE6
+            if previous != current, stoodAtTheGym, meetup.status == MeetupStatus.scheduled.rawValue {
+                try db.execute("UPDATE meetups SET latitude_e6 = ?, longitude_e6 = ?, updated_at = ? WHERE id = ?",
+                               [current?.latitudeE6, current?.longitudeE6, now, meetup.id])
+            }
+        }
     }
 
     private static let discoveryColumns = ["latitude_e6", "longitude_e6", "discipline", "level_axis", "level_scale", "level_min", "level_max",
@@ -183,11 +215,14 @@ enum MeetupRepository {
                 .joined(separator: " OR ") + ")",
                 resolved.levelRanges.flatMap { [$0.axis.rawValue, Int64($0.highest), Int64($0.lowest)] as [any DatabaseValueConvertible] })
         }
+        // A window of a few days finds fewer meetups than a place or a word (a city's gyms hold
+        // a year or two of them): then the start index leads and the box and the words are checked.
+        let narrowWindow = search.from.flatMap { from in search.to.map { $0.daysSinceEpoch - from.daysSinceEpoch <= 31 } } ?? false
         var distance = "NULL"
         var distanceValues: [any DatabaseValueConvertible] = []
         if let near = resolved.near {
             let box = db.dialect.pointInBox(id: "m.id", latitude: "m.latitude_e6", longitude: "m.longitude_e6", spatialIndex: "meetup_locations",
-                                            box: near.boundingBoxE6(kilometres: resolved.radiusKilometres))
+                                            box: near.boundingBoxE6(kilometres: resolved.radiusKilometres), leading: !narrowWindow)
             add(box.sql, box.values)
             distance = "CAST((m.latitude_e6 - ?) * (m.latitude_e6 - ?) + ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) * ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) AS BIGINT)"
             let scale = near.longitudeScale
@@ -197,7 +232,7 @@ enum MeetupRepository {
         var titleRank = "0"
         var titleValues: [any DatabaseValueConvertible] = []
         if !resolved.words.isEmpty {
-            let grams = db.dialect.hasEveryGram(id: "m.id", gramsColumn: "m.search_grams", textIndex: "meetup_search", grams: resolved.grams)
+            let grams = db.dialect.hasEveryGram(id: "m.id", gramsColumn: "m.search_grams", textIndex: "meetup_search", grams: resolved.grams, leading: !narrowWindow)
             add(grams.sql, [grams.value])
             for word in resolved.words { add("\(db.dialect.position(of: "?", in: "m.search_text")) > 0", [word]) }
             titleRank = "(CASE WHEN " + resolved.words.map { _ in "\(db.dialect.position(of: "?", in: "m.search_title")) > 0" }

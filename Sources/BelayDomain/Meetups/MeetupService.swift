@@ -522,9 +522,7 @@ public final class MeetupService: Sendable {
         placed.timeZone = gym.timeZone
         if meetup.placeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { placed.placeName = gym.name }
         if meetup.address == nil { placed.address = gym.address }
-        if meetup.location == nil, let latitude = gym.latitude, let longitude = gym.longitude {
-            placed.location = GeoPoint(latitude: latitude, longitude: longitude)
-        }
+        if meetup.location == nil { placed.location = gym.location }
         return placed
     }
 
