@@ -51,6 +51,10 @@ import Testing
                                      "--location", "37.5445,127.0557", "--time-zone", "Asia/Seoul"])
         let gymID = try #require(gym.arrayValue?.first?["id"]?.intValue, "\(gym)")
         let host = try workspace.user("seoyeon", role: "host")
+        // The host's meetup at the gym, which the member's feed shows once they follow the gym.
+        let nextWeek = Date().addingTimeInterval(8 * 86_400)
+        try workspace.cli(["meetups", "create", "--title", "Seongsu night", "--gym", String(gymID), "--host", "seoyeon", "--capacity", "10",
+                           "--starts", RFC3339.string(from: nextWeek, fraction: .none), "--ends", RFC3339.string(from: nextWeek.addingTimeInterval(7_200), fraction: .none)])
         let journey = try Self.python("client-journey.py", [
             "--base-url", "http://127.0.0.1:\(server.port)", "--package", package, "--identity-token", token, "--nonce", nonce,
             "--gym-id", String(gymID), "--gym-location", "37.5445,127.0557", "--host-id", String(host.id),
@@ -77,7 +81,8 @@ import Testing
         #expect(summary["account_created"]?.boolValue == true)
         if case let .number(distance)? = summary["search_distance_km"] { #expect(distance.doubleValue < 0.01) } else { Issue.record("no search distance") }
         #expect(summary["follows"]?.arrayValue?.compactMap(\.stringValue) == ["gym", "host"])
-        #expect(summary["feed"]?.arrayValue?.first?.arrayValue?.last?.stringValue == "followed_gym")
+        // The member's own meetup is not in their feed; the host's at the followed gym is.
+        #expect(summary["feed"]?.arrayValue?.map { $0.arrayValue?.compactMap(\.stringValue) ?? [] } == [["Seongsu night", "followed_gym"]])
         #expect(summary["page_has_title"]?.boolValue == true)
         #expect(summary["handle"]?.stringValue == "jisoo_climbs")
         #expect(summary["share_event_target"]?.stringValue == "instagram_stories")

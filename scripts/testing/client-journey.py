@@ -273,7 +273,7 @@ def run(arguments, journey):
     _, follows = journey.call("list_follows", api("discovery.list_follows"), [200], models.FollowList, client=member)
     summary["follows"] = [item.type_.value for item in follows.items]
     _, feed = journey.call("feed", api("discovery.feed"), [200], models.FeedList, client=member, near=arguments.gym_location)
-    summary["feed"] = [(item.meetup.id, item.reason.value) for item in feed.items if item.meetup.id == listed.id]
+    summary["feed"] = [[item.meetup.title, item.reason.value] for item in feed.items]
     _, published = journey.call("publish_page", api("discovery.publish_meetup_page"), [200], models.Meetup, client=member,
                                 id=listed.id, body=models.PublishMeetupPage(show_host=True))
     slug = published.public_page.url.rsplit("/", 1)[-1]
