@@ -91,8 +91,8 @@ extension MeetupService {
     // MARK: Follows
 
     /// Follows a gym or a host (twice is harmless).
-    /// - Throws: `DomainError`: `gym_not_found`, `user_not_found` (no such host, or one
-    ///   blocked either way), `invalid_input` (oneself).
+    /// - Throws: `DomainError`: `gym_not_found`, `user_not_found`, `not_permitted` (a host
+    ///   blocked either way, in words that say nothing of the block), `invalid_input` (oneself).
     public func follow(_ subject: FollowSubject, by actor: Actor) throws -> [Follow] {
         guard let userID = actor.userID else { throw DomainError(.notPermitted, "Only members follow gyms and hosts") }
         let now = clock.now()
@@ -102,11 +102,12 @@ extension MeetupService {
                 case let .gym(id): _ = try GymService.require(id, in: db)
                 case let .host(id):
                     guard id != userID else { throw DomainError.invalid("user_id", "A member does not follow themselves") }
-                    let known = try db.queryOne("""
-                        SELECT 1 AS found FROM users u WHERE u.id = ? AND u.deleted_at IS NULL
-                          AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ? AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = ?))
-                        """, [id, userID, userID]) { _ in true } ?? false
+                    let known = try db.queryOne("SELECT 1 AS found FROM users WHERE id = ? AND deleted_at IS NULL", [id]) { _ in true } ?? false
                     guard known else { throw DomainError(.userNotFound, "No host \(id) to follow", field: "user_id") }
+                    // A block either way: refused in the words a join is refused in, saying nothing of it.
+                    if try SafetyRepository.blocked(between: userID, and: id, in: db) {
+                        throw DomainError(.notPermitted, "You cannot follow host \(id); look for other hosts")
+                    }
                 }
                 try FollowRepository.follow(userID: userID, subject, at: now, in: db)
                 return try FollowRepository.follows(userID: userID, in: db)
@@ -125,7 +126,8 @@ extension MeetupService {
         }
     }
 
-    /// What the member follows, oldest first.
+    /// What the member follows, oldest first (never a host blocked either way: such a follow
+    /// stays stored, silent, and shows again when the block is lifted).
     public func follows(of userID: Int64) throws -> [Follow] {
         try domainCall { try pool.read { db in try FollowRepository.follows(userID: userID, in: db) } }
     }
