@@ -4,17 +4,25 @@ import Foundation
 
 /// Finding meetups: who may see a private one, public pages, follows and the feed.
 extension MeetupService {
-    /// Whether `actor` may see `meetup`: every public meetup; a private one only its host,
-    /// co-hosts, admins and members with an attendance.
+    /// Whether `actor` may see `meetup`. Its host, co-hosts and admins always; a member with an
+    /// attendance (going, waiting, or once) always. Anyone else: not a private meetup, not a
+    /// hidden one (moderators excepted, to look at it), and not one whose host blocked them or
+    /// whom they blocked: such a meetup answers as an unknown id.
     static func maySee(_ meetup: Meetup, _ actor: Actor?, in db: Database) throws -> Bool {
-        guard meetup.visibility == .private else { return true }
-        guard let actor else { return false }
+        let restricted = meetup.visibility == .private || meetup.hiddenAt != nil
+        guard let actor else { return !restricted }
+        guard let userID = actor.userID else { return actor.isAdmin || !restricted }
         if try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) { return true }
-        guard let userID = actor.userID else { return false }
-        return try db.queryOne("SELECT 1 AS found FROM attendances WHERE meetup_id = ? AND member_id = ?", [meetup.id, userID]) { _ in true } ?? false
+        if try db.queryOne("SELECT 1 AS found FROM attendances WHERE meetup_id = ? AND member_id = ?", [meetup.id, userID], { _ in true }) ?? false {
+            return true
+        }
+        if meetup.visibility == .private { return false }
+        if meetup.hiddenAt != nil, try !ModerationRepository.isModerator(userID: userID, in: db) { return false }
+        return try !SafetyRepository.blocked(between: userID, and: meetup.hostID, in: db)
     }
 
-    /// The meetup if `actor` may see it (a private one answers as an unknown id to anyone else).
+    /// The meetup if `actor` may see it (see `maySee`: a private or hidden meetup, or one of a
+    /// host blocked either way, answers as an unknown id).
     /// - Throws: `DomainError.meetupNotFound`.
     public func meetup(id: Int64, seenBy actor: Actor) throws -> Meetup {
         try domainCall {
@@ -78,8 +86,7 @@ extension MeetupService {
         try domainCall {
             try pool.read { db in
                 guard let meetup = try MeetupPageRepository.meetup(slug: slug, in: db) else { return .notFound }
-                let hidden = try db.queryOne("SELECT hidden_at FROM meetups WHERE id = ?", [meetup.id]) { try $0.get("hidden_at", as: Date?.self) } ?? nil
-                guard let page = meetup.page, page.isPublished, meetup.visibility == .public, hidden == nil else { return .gone }
+                guard let page = meetup.page, page.isPublished, meetup.visibility == .public, meetup.hiddenAt == nil else { return .gone }
                 let hostName = page.showsHost
                     ? try db.queryOne("SELECT display_name FROM users WHERE id = ? AND deleted_at IS NULL", [meetup.hostID]) { try $0.get("display_name", as: String.self) }
                     : nil
