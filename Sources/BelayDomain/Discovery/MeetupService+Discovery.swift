@@ -153,7 +153,7 @@ extension MeetupService {
         let rows = try domainCall {
             try pool.read { db -> [(Meetup, FeedReason, Int64)] in
                 let location = try near ?? FollowRepository.location(userID: memberID, in: db)
-                var nearby = "0"
+                var nearby = "1 = 0"  // a condition on both engines (PostgreSQL takes no integer as one)
                 var values: [any DatabaseValueConvertible] = [memberID, memberID]
                 if let location {
                     let box = location.boundingBoxE6(kilometres: MeetupSearch.defaultRadiusKilometres)
