@@ -76,6 +76,8 @@ public struct MeetupBody: JSONRepresentable {
                 json.member("public_page", nil as String?)
             }
             if let distanceKilometres { json.member("distance_km", (distanceKilometres * 100).rounded() / 100) }
+            // Only those who may still see a hidden meetup read it (its managers, moderators, its members).
+            if meetup.hiddenAt != nil { json.member("hidden", true) }
         }
     }
 

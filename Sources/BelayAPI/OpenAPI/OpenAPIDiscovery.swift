@@ -34,7 +34,8 @@ extension OpenAPIDocument {
         let ifNoneMatch = OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")
         return [
             OpenAPIOperation(method: .get, path: "/v1/me/follows", operationID: "listFollows", summary: "The gyms and hosts the caller follows.",
-                             tag: "discovery", answers: [follows]),
+                             tag: "discovery", description: "A host blocked either way is left out (the follow shows again, and notices resume, when the block is lifted).",
+                             answers: [follows]),
             OpenAPIOperation(method: .put, path: "/v1/me/follows/gyms/{id}", operationID: "followGym",
                              summary: "Follow a gym: a notice when a meetup there is created (at most one a day per gym).", tag: "discovery",
                              answers: [follows], problems: [400, 404]),
@@ -42,12 +43,13 @@ extension OpenAPIDocument {
                              tag: "discovery", answers: [follows], problems: [400]),
             OpenAPIOperation(method: .put, path: "/v1/me/follows/hosts/{id}", operationID: "followHost",
                              summary: "Follow a host: a notice when they create a meetup (at most one a day per host).", tag: "discovery",
-                             answers: [follows], problems: [400, 404, 422]),
+                             description: "A host the caller blocked, or who blocked the caller, cannot be followed: 403 `not_permitted`, in the words a join is refused in, saying nothing of the block.",
+                             answers: [follows], problems: [400, 403, 404, 422]),
             OpenAPIOperation(method: .delete, path: "/v1/me/follows/hosts/{id}", operationID: "unfollowHost", summary: "Stop following a host.",
                              tag: "discovery", answers: [follows], problems: [400]),
             OpenAPIOperation(method: .get, path: "/v1/me/feed", operationID: "feed", summary: "Upcoming meetups for the caller.",
                              tag: "discovery",
-                             description: "Upcoming public meetups at the gyms the caller follows, then by the hosts they follow, then within \(Int(MeetupSearch.defaultRadiusKilometres)) km of their last location (`near`, remembered until they give another), each soonest first. Blocks apply both ways; the caller's own meetups are left out.",
+                             description: "Upcoming public meetups at the gyms the caller follows, then by the hosts they follow, then within \(Int(MeetupSearch.defaultRadiusKilometres)) km of their last location (`near`, remembered until they give another), each soonest first. Blocks apply both ways (no meetup of a host the caller blocked or who blocked the caller); hidden and private meetups and the caller's own are left out.",
                              queryParameters: [
                                 OpenAPIOperation.query("near", ["type": "string", "pattern": "^-?[0-9.]+,-?[0-9.]+$"], "`LAT,LON`: the caller's location now (kept as their last location)."),
                                 OpenAPIOperation.limit(20, 100), OpenAPIOperation.cursor,

@@ -201,6 +201,7 @@ public enum OpenAPIDocument {
                              requestBody: "CreateMeetup",
                              answers: [created("The meetup; `Location` is its URL.", "Meetup")], problems: [400, 403, 404, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}", operationID: "getMeetup", summary: "One meetup.", tag: "meetups",
+                             description: "404 `meetup_not_found`, as for an unknown id, for a private meetup, a hidden one (`hidden`) and one whose host blocked the caller or whom the caller blocked, unless the caller manages it, has an attendance at it, or (a hidden one) moderates.",
                              answers: [ok("The meetup with its attendance counts.", "Meetup")], problems: [400, 404]),
             OpenAPIOperation(method: .patch, path: "/v1/meetups/{id}", operationID: "updateMeetup",
                              summary: "Change a meetup (its host or an admin).", tag: "meetups",

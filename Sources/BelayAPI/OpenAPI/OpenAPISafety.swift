@@ -48,8 +48,10 @@ extension OpenAPIDocument {
                                 reporter is never named to the subject, in the moderators' queue or in webhooks. At most \
                                 `moderation.reports_per_member_per_day` new reports a day (429 `report_limit`). When \
                                 `moderation.auto_hide_reports` members report one subject within `moderation.auto_hide_window_hours`, it \
-                                is hidden until a moderator looks. 404 `meetup_not_found`, `user_not_found`, `share_page_not_found` \
-                                (with `field` `subject_id`).
+                                is hidden until a moderator looks. A `meetup_page` is named by the slug of its link (`/m/{slug}`) or its \
+                                meetup's id and kept under the meetup's id (the answer's `subject_id`), so both land on one subject; its \
+                                snapshot has what the page showed (its link, the host's name when it named them). 404 `meetup_not_found` \
+                                (also for a slug no page has), `user_not_found`, `share_page_not_found` (with `field` `subject_id`).
                                 """,
                              requestBody: "ReportRequest",
                              answers: [Answer(status: 201, description: "Filed.", schema: Schema.ref("Report"), headers: noStore),
@@ -105,7 +107,7 @@ extension OpenAPIDocument {
         "BlockedMemberList": Schema.list(of: "BlockedMember"),
         "ReportRequest": Schema.object([
             "subject_type": Schema.enumeration(ReportSubjectType.allCases.map(\.rawValue)),
-            "subject_id": ["anyOf": [Schema.id("A meetup's or member's id."), Schema.string("A share page's slug, or an id as text.")]],
+            "subject_id": ["anyOf": [Schema.id("A meetup's or member's id (a `meetup_page`'s meetup id)."), Schema.string("A share page's slug (`/s/{slug}`), a meetup page's slug (`/m/{slug}`, kept as its meetup's id), or an id as text.")]],
             "reason": Schema.enumeration(ReportReason.allCases.map(\.rawValue)),
             "note": Schema.text(TextRule.reportNote, "What the moderators should know.", allowingEmpty: true),
         ], optional: ["note"]),
@@ -136,7 +138,7 @@ extension OpenAPIDocument {
         "ModerationActionRequest": Schema.object([
             "action": Schema.enumeration(ModerationActionKind.requestable.map(\.rawValue)),
             "subject_type": Schema.enumeration(ReportSubjectType.allCases.map(\.rawValue)),
-            "subject_id": ["anyOf": [Schema.id("A meetup's or member's id."), Schema.string("A share page's slug, or an id as text.")]],
+            "subject_id": ["anyOf": [Schema.id("A meetup's or member's id (a `meetup_page`'s meetup id)."), Schema.string("A share page's slug (`/s/{slug}`), a meetup page's slug (`/m/{slug}`, kept as its meetup's id), or an id as text.")]],
             "reason": Schema.text(TextRule.moderationReason, "Why: kept in the log."),
             "until": ["type": "string", "format": "date-time", "description": "For `suspend`: when it ends; leave out to suspend for good."],
         ], optional: ["until"]),

@@ -104,7 +104,8 @@ extension OpenAPIDocument {
                 "visibility": Schema.enumeration(MeetupVisibility.allCases.map(\.rawValue), description: "`private` meetups are in no list, search, feed or follow notice; only their host, co-hosts, admins and members with an attendance see them."),
                 "public_page": Schema.nullable(Schema.ref("MeetupPublicPage")),
                 "distance_km": Schema.number("In a search near a point: the great-circle distance from it, in kilometres."),
-            ], optional: ["distance_km"]),
+                "hidden": ["type": "boolean", "description": "Present, and true, only when the club's moderators, or enough reports, hid the meetup: it is in no list, search or feed, its public page answers 410 and it takes no new members. Only its host, co-hosts, moderators, admins and members with an attendance still read it; anyone else gets 404 `meetup_not_found`."],
+            ], optional: ["distance_km", "hidden"]),
             "MeetupList": Schema.list(of: "Meetup"),
             "CreateMeetup": Schema.object([
                 "title": Schema.text(.meetupTitle),

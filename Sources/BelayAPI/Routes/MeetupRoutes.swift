@@ -83,14 +83,16 @@ extension APIRoutes {
             let preferences = try logbookPreferences(of: caller)
             let key = ResponseCache.Key.meetupList("one|\(id)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
             let cacheKey: ResponseCache.Key = preferences == LogbookPreferences() ? .meetup(id) : key
-            if let bytes = responseCache.body(for: cacheKey) { return .json(bytes: bytes) }
+            // A cached body is of a public meetup shown to all, but for a member with blocks (made
+            // or received) the domain decides whether its host is one of them.
+            if let bytes = responseCache.body(for: cacheKey), try !domain.safety.hasBlocks(caller.userID) { return .json(bytes: bytes) }
             let generation = responseCache.currentGeneration
             let meetup = try domain.meetups.meetup(id: id, seenBy: caller.actor)
             var body = meetupBody(meetup)
             body.preferences = preferences
             let bytes = body.jsonBytes
-            // A private meetup's answer depends on who asks: never shared through the cache.
-            if meetup.visibility == .public { responseCache.store(bytes, for: cacheKey, readGeneration: generation) }
+            // A private or hidden meetup's answer depends on who asks: never shared through the cache.
+            if meetup.visibility == .public && meetup.hiddenAt == nil { responseCache.store(bytes, for: cacheKey, readGeneration: generation) }
             return .json(bytes: bytes)
         }
 

@@ -96,7 +96,9 @@ public final class AttendanceService: Sendable {
                 if status == .going {
                     try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
                 }
-                if status == .waitlisted && waitlist.policy.makesOffers && meetup.status == .scheduled {
+                // With places free, the line ahead holds only members passed over (blocked
+                // either way with the host, or banned): the line moves on to this one.
+                if status == .waitlisted && (waitlist.policy.makesOffers || taken < meetup.capacity) && meetup.status == .scheduled {
                     try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
                 }
                 return JoinResult(attendance: try AttendanceRepository.find(id: id, in: db)!, changed: true)

@@ -11,11 +11,17 @@ enum WaitlistRepository {
             """, [meetupID], as: Int.self) ?? 0
     }
 
-    /// The first `limit` waitlisted attendances without an offer, in line order.
+    /// The first `limit` waitlisted attendances without an offer, in line order, passing over
+    /// the members the host blocked or who blocked the host, and those the host banned: they
+    /// stay in line (nobody is removed for a block) but are offered nothing and told nothing.
     static func nextInLine(meetupID: Int64, limit: Int, in db: Database) throws -> [Int64] {
         try db.query("""
-            SELECT id FROM attendances WHERE meetup_id = ? AND status = 'waitlisted' AND offer_expires_at IS NULL
-            ORDER BY queue_position LIMIT ?
+            SELECT a.id FROM attendances a JOIN meetups m ON m.id = a.meetup_id
+            WHERE a.meetup_id = ? AND a.status = 'waitlisted' AND a.offer_expires_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM member_blocks b
+                              WHERE (b.blocker_id = a.member_id AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = a.member_id))
+              AND NOT EXISTS (SELECT 1 FROM host_bans h WHERE h.host_id = m.host_id AND h.member_id = a.member_id)
+            ORDER BY a.queue_position LIMIT ?
             """, [meetupID, limit]) { try $0.get("id") }
     }
 

@@ -14,13 +14,17 @@ enum FollowRepository {
         try db.execute("DELETE FROM follows WHERE user_id = ? AND subject_type = ? AND subject_id = ?", [userID, subject.type, subject.id])
     }
 
+    /// What the member follows, leaving out hosts blocked either way.
     static func follows(userID: Int64, in db: Database) throws -> [Follow] {
         try db.query("""
             SELECT f.subject_type, f.subject_id, f.created_at, COALESCE(g.name, u.display_name, '') AS name
             FROM follows f
             LEFT JOIN gyms g ON f.subject_type = 'gym' AND g.id = f.subject_id
             LEFT JOIN users u ON f.subject_type = 'host' AND u.id = f.subject_id
-            WHERE f.user_id = ? ORDER BY f.created_at, f.subject_type, f.subject_id
+            WHERE f.user_id = ?1
+              AND NOT (f.subject_type = 'host' AND EXISTS (SELECT 1 FROM member_blocks b
+                        WHERE (b.blocker_id = ?1 AND b.blocked_id = f.subject_id) OR (b.blocker_id = f.subject_id AND b.blocked_id = ?1)))
+            ORDER BY f.created_at, f.subject_type, f.subject_id
             """, [userID]) { row in
             let id: Int64 = try row.get("subject_id")
             let type: String = try row.get("subject_type")

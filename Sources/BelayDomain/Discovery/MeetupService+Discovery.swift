@@ -4,17 +4,25 @@ import Foundation
 
 /// Finding meetups: who may see a private one, public pages, follows and the feed.
 extension MeetupService {
-    /// Whether `actor` may see `meetup`: every public meetup; a private one only its host,
-    /// co-hosts, admins and members with an attendance.
+    /// Whether `actor` may see `meetup`. Its host, co-hosts and admins always; a member with an
+    /// attendance (going, waiting, or once) always. Anyone else: not a private meetup, not a
+    /// hidden one (moderators excepted, to look at it), and not one whose host blocked them or
+    /// whom they blocked: such a meetup answers as an unknown id.
     static func maySee(_ meetup: Meetup, _ actor: Actor?, in db: Database) throws -> Bool {
-        guard meetup.visibility == .private else { return true }
-        guard let actor else { return false }
+        let restricted = meetup.visibility == .private || meetup.hiddenAt != nil
+        guard let actor else { return !restricted }
+        guard let userID = actor.userID else { return actor.isAdmin || !restricted }
         if try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) { return true }
-        guard let userID = actor.userID else { return false }
-        return try db.queryOne("SELECT 1 AS found FROM attendances WHERE meetup_id = ? AND member_id = ?", [meetup.id, userID]) { _ in true } ?? false
+        if try db.queryOne("SELECT 1 AS found FROM attendances WHERE meetup_id = ? AND member_id = ?", [meetup.id, userID], { _ in true }) ?? false {
+            return true
+        }
+        if meetup.visibility == .private { return false }
+        if meetup.hiddenAt != nil, try !ModerationRepository.isModerator(userID: userID, in: db) { return false }
+        return try !SafetyRepository.blocked(between: userID, and: meetup.hostID, in: db)
     }
 
-    /// The meetup if `actor` may see it (a private one answers as an unknown id to anyone else).
+    /// The meetup if `actor` may see it (see `maySee`: a private or hidden meetup, or one of a
+    /// host blocked either way, answers as an unknown id).
     /// - Throws: `DomainError.meetupNotFound`.
     public func meetup(id: Int64, seenBy actor: Actor) throws -> Meetup {
         try domainCall {
@@ -78,8 +86,7 @@ extension MeetupService {
         try domainCall {
             try pool.read { db in
                 guard let meetup = try MeetupPageRepository.meetup(slug: slug, in: db) else { return .notFound }
-                let hidden = try db.queryOne("SELECT hidden_at FROM meetups WHERE id = ?", [meetup.id]) { try $0.get("hidden_at", as: Date?.self) } ?? nil
-                guard let page = meetup.page, page.isPublished, meetup.visibility == .public, hidden == nil else { return .gone }
+                guard let page = meetup.page, page.isPublished, meetup.visibility == .public, meetup.hiddenAt == nil else { return .gone }
                 let hostName = page.showsHost
                     ? try db.queryOne("SELECT display_name FROM users WHERE id = ? AND deleted_at IS NULL", [meetup.hostID]) { try $0.get("display_name", as: String.self) }
                     : nil
@@ -91,8 +98,8 @@ extension MeetupService {
     // MARK: Follows
 
     /// Follows a gym or a host (twice is harmless).
-    /// - Throws: `DomainError`: `gym_not_found`, `user_not_found` (no such host, or one
-    ///   blocked either way), `invalid_input` (oneself).
+    /// - Throws: `DomainError`: `gym_not_found`, `user_not_found`, `not_permitted` (a host
+    ///   blocked either way, in words that say nothing of the block), `invalid_input` (oneself).
     public func follow(_ subject: FollowSubject, by actor: Actor) throws -> [Follow] {
         guard let userID = actor.userID else { throw DomainError(.notPermitted, "Only members follow gyms and hosts") }
         let now = clock.now()
@@ -102,11 +109,12 @@ extension MeetupService {
                 case let .gym(id): _ = try GymService.require(id, in: db)
                 case let .host(id):
                     guard id != userID else { throw DomainError.invalid("user_id", "A member does not follow themselves") }
-                    let known = try db.queryOne("""
-                        SELECT 1 AS found FROM users u WHERE u.id = ? AND u.deleted_at IS NULL
-                          AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ? AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = ?))
-                        """, [id, userID, userID]) { _ in true } ?? false
+                    let known = try db.queryOne("SELECT 1 AS found FROM users WHERE id = ? AND deleted_at IS NULL", [id]) { _ in true } ?? false
                     guard known else { throw DomainError(.userNotFound, "No host \(id) to follow", field: "user_id") }
+                    // A block either way: refused in the words a join is refused in, saying nothing of it.
+                    if try SafetyRepository.blocked(between: userID, and: id, in: db) {
+                        throw DomainError(.notPermitted, "You cannot follow host \(id); look for other hosts")
+                    }
                 }
                 try FollowRepository.follow(userID: userID, subject, at: now, in: db)
                 return try FollowRepository.follows(userID: userID, in: db)
@@ -125,7 +133,8 @@ extension MeetupService {
         }
     }
 
-    /// What the member follows, oldest first.
+    /// What the member follows, oldest first (never a host blocked either way: such a follow
+    /// stays stored, silent, and shows again when the block is lifted).
     public func follows(of userID: Int64) throws -> [Follow] {
         try domainCall { try pool.read { db in try FollowRepository.follows(userID: userID, in: db) } }
     }
@@ -144,7 +153,7 @@ extension MeetupService {
         let rows = try domainCall {
             try pool.read { db -> [(Meetup, FeedReason, Int64)] in
                 let location = try near ?? FollowRepository.location(userID: memberID, in: db)
-                var nearby = "0"
+                var nearby = "1 = 0"  // a condition on both engines (PostgreSQL takes no integer as one)
                 var values: [any DatabaseValueConvertible] = [memberID, memberID]
                 if let location {
                     let box = location.boundingBoxE6(kilometres: MeetupSearch.defaultRadiusKilometres)

@@ -40,6 +40,10 @@ public struct Meetup: Sendable, Hashable {
     public var visibility: MeetupVisibility = .public
     /// Its public page (`/m/{slug}`), once its host published one; nil before.
     public var page: MeetupPage? = nil
+    /// When the club's moderators (or enough reports) hid it; nil while it is shown. A hidden
+    /// meetup is in no list, search or feed, its public page answers 410, and only those who
+    /// manage it, moderators and members with an attendance still see it.
+    public var hiddenAt: Date? = nil
 
     /// Places left before joiners are waitlisted (0 when full or over capacity).
     public var placesLeft: Int { max(0, capacity - goingCount) }

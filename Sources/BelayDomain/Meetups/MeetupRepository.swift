@@ -11,7 +11,7 @@ enum MeetupRepository {
         m.host_id, m.status, m.created_at, m.updated_at, m.going_count, m.waitlist_count,
         (SELECT count(*) FROM attendances c WHERE c.meetup_id = m.id AND c.status = 'checked_in') AS checked_in_count,
         m.series_id, m.gym_id, m.latitude_e6, m.longitude_e6, m.discipline, m.level_axis, m.level_scale, m.level_min, m.level_max,
-        m.level_min_score, m.level_max_score, m.tags, m.visibility, m.page_slug, m.page_published_at, m.page_shows_host
+        m.level_min_score, m.level_max_score, m.tags, m.visibility, m.page_slug, m.page_published_at, m.page_shows_host, m.hidden_at
         """
 
     static func decode(_ row: Row) throws -> Meetup {
@@ -31,6 +31,7 @@ enum MeetupRepository {
         }
         meetup.tags = try MeetupTag.read(stored: try row.get("tags"), meetupID: id)
         meetup.visibility = try row.get("visibility")
+        meetup.hiddenAt = try row.get("hidden_at")
         if let slug: String = try row.get("page_slug") {
             meetup.page = MeetupPage(slug: slug, publishedAt: try row.get("page_published_at"), showsHost: try row.get("page_shows_host"))
         }

@@ -66,7 +66,7 @@ public final class ModerationService: Sendable {
     ///   when it has neither a row nor an open report.
     public func subject(_ type: ReportSubjectType, _ id: String, by actor: Actor) throws -> ReportedSubject {
         try requireModerator(actor)
-        let id = try ReportService.checkedSubjectID(type, id)
+        let id = try ReportService.canonicalSubjectID(type, id, in: pool)
         let now = clock.now()
         return try domainCall {
             try pool.read { db in
@@ -99,7 +99,7 @@ public final class ModerationService: Sendable {
         var request = request
         request.reason = request.reason.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextRule.moderationReason.check(request.reason)
-        request.subjectID = try ReportService.checkedSubjectID(request.subjectType, request.subjectID)
+        request.subjectID = try ReportService.canonicalSubjectID(request.subjectType, request.subjectID, in: pool)
         let now = clock.now()
         if let until = request.until, request.action == .suspend, until <= now {
             throw DomainError.invalid("until", "A suspension ends in the future; give a later time, or none to suspend for good")

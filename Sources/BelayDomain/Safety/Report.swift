@@ -8,7 +8,9 @@ public enum ReportSubjectType: String, Sendable, CaseIterable, Hashable {
     case member
     /// A shared reward's public page; `subject_id` is its slug.
     case sharePage = "share_page"
-    /// A meetup's public page; `subject_id` is the meetup's id. Acted on as the meetup.
+    /// A meetup's public page, `/m/{slug}`; `subject_id` is the slug at the end of its link or
+    /// the meetup's id, kept as the meetup's id. Acted on as the meetup; its snapshot holds
+    /// what the page showed (the host's name when it named them, its link).
     case meetupPage = "meetup_page"
 }
 
@@ -30,7 +32,7 @@ public enum ReportStatus: String, Sendable, CaseIterable, Hashable {
 /// A report as its reporter files it.
 public struct NewReport: Sendable, Hashable {
     public var subjectType: ReportSubjectType
-    /// The meetup's or member's id in decimal, or the share page's slug.
+    /// The meetup's or member's id in decimal, the share page's slug, or a meetup page's slug or id.
     public var subjectID: String
     public var reason: ReportReason
     /// What the reporter wants the moderators to know; up to 2,000 characters.

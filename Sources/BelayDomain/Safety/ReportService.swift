@@ -30,7 +30,7 @@ public final class ReportService: Sendable {
         var report = report
         report.note = report.note.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextRule.reportNote.check(report.note)
-        report.subjectID = try Self.checkedSubjectID(report.subjectType, report.subjectID)
+        report.subjectID = try Self.canonicalSubjectID(report.subjectType, report.subjectID, in: pool)
         if report.subjectType == .member && report.subjectID == String(reporterID) {
             throw DomainError.invalid("subject_id", "You cannot report yourself; give the id of the member you mean")
         }
@@ -94,21 +94,43 @@ public final class ReportService: Sendable {
     }
 
     /// `id` checked for its subject type: a positive decimal id for meetups and members, a
-    /// slug (letters, digits, `-`, `_`; 22–64) for share pages.
+    /// slug (letters, digits, `-`, `_`; 22–64) for share pages, either for a meetup's page.
     static func checkedSubjectID(_ type: ReportSubjectType, _ id: String) throws -> String {
         let text = id.trimmingCharacters(in: .whitespaces)
         switch type {
+        case .meetupPage where isSlug(text):
+            return text
         case .meetup, .meetupPage, .member:
             guard let number = Int64(text), number > 0 else {
-                throw DomainError.invalid("subject_id", "A \(type.rawValue)'s subject_id is its id, a positive whole number (got \(text.prefix(80).debugDescription))")
+                let also = type == .meetupPage ? ", or the slug at the end of its link, /m/{slug}" : ""
+                throw DomainError.invalid("subject_id", "A \(type.rawValue)'s subject_id is its id, a positive whole number\(also) (got \(text.prefix(80).debugDescription))")
             }
             return String(number)
         case .sharePage:
-            guard (22...64).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            guard isSlug(text) else {
                 throw DomainError.invalid("subject_id", "A share page's subject_id is the slug at the end of its link, /s/{slug} (got \(text.prefix(80).debugDescription))")
             }
             return text
         }
+    }
+
+    /// `id` checked, and the one form a subject is kept under: a meetup's page reported by its
+    /// slug (what a reader of `/m/{slug}` has) is kept under its meetup's id, as when reported
+    /// by the id, so that both land on one subject in the queue (its slug never changes).
+    /// - Throws: `DomainError` `invalid_input` (`subject_id`), `meetup_not_found` (no page has the slug).
+    static func canonicalSubjectID(_ type: ReportSubjectType, _ id: String, in pool: any DatabaseStore) throws -> String {
+        let checked = try checkedSubjectID(type, id)
+        guard type == .meetupPage, isSlug(checked) else { return checked }
+        let meetupID = try domainCall { try pool.read { try MeetupPageRepository.meetup(slug: checked, in: $0)?.id } }
+        guard let meetupID else {
+            throw DomainError(.meetupNotFound, "No meetup page has the link /m/\(checked); check the link", field: "subject_id")
+        }
+        return String(meetupID)
+    }
+
+    /// A slug's shape (22–64 letters, digits, `-` and `_`): never a decimal id, which has at most 19 digits.
+    private static func isSlug(_ text: String) -> Bool {
+        (22...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     /// A report not found right after it was written in the same transaction: a defect of

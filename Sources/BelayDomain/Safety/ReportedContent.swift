@@ -3,7 +3,8 @@ import BelayStorage
 import Foundation
 
 /// What a report's subject is in the database: how it is read into a snapshot, whose it is,
-/// and how it is hidden and shown again. A `meetup_page` is its meetup.
+/// and how it is hidden and shown again. A `meetup_page` is its meetup (kept by the meetup's
+/// id), its snapshot with what the page showed besides.
 struct ReportedContent {
     /// The content as a JSON object, as it is now.
     let snapshot: String
@@ -18,6 +19,8 @@ struct ReportedContent {
             guard let meetupID = Int64(id), let meetup = try MeetupRepository.find(id: meetupID, in: db) else {
                 throw DomainError(.meetupNotFound, "No meetup has id \(id); report the meetup by the id the app shows", field: "subject_id")
             }
+            let hostName = type == .meetupPage && meetup.page?.showsHost == true
+                ? try AccountRepository.profile(userID: meetup.hostID, in: db)?.user.displayName : nil
             json.object { json in
                 json.member("title", meetup.title)
                 json.member("description", meetup.description)
@@ -25,6 +28,12 @@ struct ReportedContent {
                 json.member("address", meetup.address)
                 json.member("host_id", meetup.hostID)
                 json.member("starts_at", RFC3339.string(from: meetup.startsAt, fraction: .none))
+                // A page: what it showed besides, its link and whether it named the host.
+                if type == .meetupPage, let page = meetup.page {
+                    json.member("page", "/m/\(page.slug)")
+                    json.member("page_published", page.isPublished)
+                    json.member("host_name", page.showsHost ? hostName : nil)
+                }
             }
             return ReportedContent(snapshot: String(decoding: json.bytes, as: UTF8.self), userID: meetup.hostID)
         case .member:
