@@ -16,6 +16,8 @@ import threading
 import time
 
 BELAY, MEMBERS = sys.argv[1], int(sys.argv[2])
+# BURST_ONLY=1: only the 120-member burst, on the directory and on the bucket (no check-in runs, no reminders).
+BURST_ONLY = os.environ.get("BURST_ONLY", "") not in ("", "0")
 RUNS = 3  # check-in runs of each kind, alternating
 ROOT = os.getcwd()
 work = tempfile.mkdtemp(prefix="belay-bench-push.")
@@ -99,55 +101,9 @@ def give_devices(meetups):
     db.commit()
     db.close()
 
-
-try:
-    os.makedirs(os.path.join(work, "push"))
-    services = start(["nice", "-n", "19", os.path.join(ROOT, "scripts/test-python"), os.path.join(ROOT, "bench/apns-receiver.py"),
-                      os.path.join(work, "push")])
-    control = int(line_starting(services, "listening "))
-    tls = int(line_starting(services, "tls "))
-    url = f"https://127.0.0.1:{tls}"
-    config_path = os.path.join(work, "config.json")
-    with open(config_path, "w") as f:
-        json.dump({
-            "data_directory": os.path.join(work, "data"), "assets_directory": os.path.join(ROOT, "Assets"),
-            "migrations_directory": os.path.join(ROOT, "Migrations"),
-            "server": {"host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1:8080"},
-            "rate_limits": {"auth_per_address_per_minute": 100000000, "public_per_address_per_minute": 100000000},
-            "push": {"ca_file": os.path.join(work, "push", "ca.pem"),
-                     "apns": {"key_file": os.path.join(work, "push", "apns-key.p8"), "key_id": "PUSHKEY123", "team_id": "TEAM123456",
-                              "url": url, "sandbox_url": url}},
-        }, f)
-    belay("migrate")
-    belay("holds", "import")
-    print("Seeding: 120 members for the burst, 10,000 for the reminders, %d x %d for the check-in runs..." % (2 * RUNS, MEMBERS),
-          file=sys.stderr)
-    burst = seed(120, 120)
-    reminded = seed(10_000, 10_000)
-    runs = {kind: [seed(MEMBERS, 10_000) for _ in range(RUNS)] for kind in ("without", "with")}
-    give_devices(burst["check_in_meetup_ids"] + reminded["check_in_meetup_ids"])
-    # The reminded meetup starts in 100 minutes: inside push.reminder_minutes_before (120).
-    db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
-    soon = int((time.time() + 100 * 60) * 1000)
-    db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["check_in_meetup_ids"][0]))
-    db.commit()
-    db.close()
-
-    # --- Row 3: 10,000 reminders due at once -------------------------------------------------
-    server = start([BELAY, "serve", "--config", config_path])
-    started = time.time()
-    port = int(line_starting(server, "listening on http://127.0.0.1:"))
-    while True:
-        _, counts = request(control, "GET", "/counts")
-        if counts.get("meetup_reminder", 0) >= 10_000:
-            break
-        if time.time() - started > 300:
-            break
-        time.sleep(0.2)
-    reminders_seconds = time.time() - started
-    reminders_done = counts.get("meetup_reminder", 0)
-
-    # --- Row 2: 120 check-ins at once, to each "sticker ready" notice -------------------------
+def burst_row(port, burst):
+    """120 members of one meetup check in at once; from each check-in's answer to its "sticker
+    ready" notice arriving at the local APNs: the sorted lags and the span of the answers."""
     host = burst["host_token"]
     meetup = burst["check_in_meetup_ids"][0]
     _, code = request(port, "GET", f"/v1/meetups/{meetup}/check-in-code", host)
@@ -178,13 +134,95 @@ try:
         time.sleep(0.2)
     lags = sorted(ready[str(reward)] - at for reward, at in answered.items() if str(reward) in ready)
     if len(lags) < len(answered):
-        token_of = {body_reward: token for body_reward, token in reward_tokens.items()}
         missing = [reward for reward in answered if str(reward) not in ready][:3]
         for reward in missing:
-            status, body = request(port, "GET", f"/v1/rewards/{reward}", token_of.get(reward))
+            status, body = request(port, "GET", f"/v1/rewards/{reward}", reward_tokens.get(reward))
             print(f"warning: no ready notice for reward {reward}: {status} render_status={body.get('render_status') if body else None}",
                   file=sys.stderr)
         print(f"warning: notices received by kind: {request(control, 'GET', '/counts')[1]}", file=sys.stderr)
+    return lags, burst_span
+
+
+def percentiles(lags):
+    p50 = statistics.median(lags) if lags else float("nan")
+    p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))] if lags else float("nan")
+    return p50, p99
+
+
+try:
+    os.makedirs(os.path.join(work, "push"))
+    services = start(["nice", "-n", "19", os.path.join(ROOT, "scripts/test-python"), os.path.join(ROOT, "bench/apns-receiver.py"),
+                      os.path.join(work, "push")])
+    control = int(line_starting(services, "listening "))
+    tls = int(line_starting(services, "tls "))
+    url = f"https://127.0.0.1:{tls}"
+    config_path = os.path.join(work, "config.json")
+    with open(config_path, "w") as f:
+        json.dump(settings := {
+            "data_directory": os.path.join(work, "data"), "assets_directory": os.path.join(ROOT, "Assets"),
+            "migrations_directory": os.path.join(ROOT, "Migrations"),
+            "server": {"host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1:8080"},
+            "rate_limits": {"auth_per_address_per_minute": 100000000, "public_per_address_per_minute": 100000000},
+            "push": {"ca_file": os.path.join(work, "push", "ca.pem"),
+                     "apns": {"key_file": os.path.join(work, "push", "apns-key.p8"), "key_id": "PUSHKEY123", "team_id": "TEAM123456",
+                              "url": url, "sandbox_url": url}},
+        }, f)
+    belay("migrate")
+    belay("holds", "import")
+    print("Seeding: 120 members for the burst, 10,000 for the reminders, %d x %d for the check-in runs..." % (2 * RUNS, MEMBERS),
+          file=sys.stderr)
+    burst = seed(120, 120)
+    burst_bucket = seed(120, 120)
+    give_devices(burst["check_in_meetup_ids"] + burst_bucket["check_in_meetup_ids"])
+    if not BURST_ONLY:
+        reminded = seed(10_000, 10_000)
+        runs = {kind: [seed(MEMBERS, 10_000) for _ in range(RUNS)] for kind in ("without", "with")}
+        give_devices(reminded["check_in_meetup_ids"])
+        # The reminded meetup starts in 100 minutes: inside push.reminder_minutes_before (120).
+        db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
+        soon = int((time.time() + 100 * 60) * 1000)
+        db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["check_in_meetup_ids"][0]))
+        db.commit()
+        db.close()
+
+    # --- Row 3: 10,000 reminders due at once -------------------------------------------------
+    server = start([BELAY, "serve", "--config", config_path])
+    started = time.time()
+    port = int(line_starting(server, "listening on http://127.0.0.1:"))
+    while not BURST_ONLY:
+        _, counts = request(control, "GET", "/counts")
+        if counts.get("meetup_reminder", 0) >= 10_000:
+            break
+        if time.time() - started > 300:
+            break
+        time.sleep(0.2)
+    reminders_seconds = time.time() - started
+    reminders_done = counts.get("meetup_reminder", 0) if not BURST_ONLY else 0
+
+    # --- Row 2: 120 check-ins at once, to each "sticker ready" notice -------------------------
+    lags, burst_span = burst_row(port, burst)
+
+    # --- Row 2b: the same burst with images in a bucket ----------------------------------------
+    # The same club on the loopback S3 server the tests use (moto's server mode, signatures
+    # checked): a second `belay serve` with images.store = s3, after the first has stopped.
+    server.terminate()
+    server.wait(timeout=30)
+    store = start([os.path.join(ROOT, "scripts/test-python"), os.path.join(ROOT, "scripts/testing/s3-server.py"), "--bucket", "belay-bench"])
+    key_id, secret = line_starting(store, "key ").split()
+    store_port = int(line_starting(store, "listening "))
+    secret_file = os.path.join(work, "s3-secret")
+    with open(secret_file, "w") as f:
+        f.write(secret)
+    bucket_config = os.path.join(work, "config-s3.json")
+    with open(bucket_config, "w") as f:
+        json.dump(dict(settings, images={"store": "s3", "s3": {
+            "endpoint": f"http://127.0.0.1:{store_port}", "bucket": "belay-bench", "region": "us-east-1", "path_style": 1,
+            "access_key_id": key_id, "secret_access_key_file": secret_file}}), f)
+    set_aside_renders()
+    server = start([BELAY, "serve", "--config", bucket_config])
+    port = int(line_starting(server, "listening on http://127.0.0.1:"))
+    wait_until_idle(server.pid)
+    bucket_lags, bucket_span = burst_row(port, burst_bucket)
 
     # --- Row 1: check-ins with and without devices, alternating ------------------------------
     def members_file(report):
@@ -200,12 +238,13 @@ try:
     # The check-in runs' members get their phones only now: their meetups' "check-in is open"
     # notices (queued once, when the server started) would otherwise be 40,000 notices sent
     # during the runs, which is not what this row measures.
-    give_devices([m for r in runs["with"] for m in r["check_in_meetup_ids"]])
     rates = {"without": [], "with": []}
+    if not BURST_ONLY:
+        give_devices([m for r in runs["with"] for m in r["check_in_meetup_ids"]])
     # without, with, with, without, without, with: each kind as often early as late, and each run
     # after the last one's leftover renders are set aside and the server is idle again, so that a
     # run carries only its own stickers and notices, not the previous run's.
-    order = [("without", "with")[(index + index // 2) % 2] for index in range(2 * RUNS)]
+    order = [("without", "with")[(index + index // 2) % 2] for index in range(2 * RUNS)] if not BURST_ONLY else []
     for kind in order:
         set_aside_renders()
         wait_until_idle(server.pid)
@@ -215,7 +254,7 @@ try:
                                 check=True, capture_output=True, text=True).stdout
         rates[kind].append(float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)))
     # Medians: one run of either kind now and then lands far from the others.
-    without, with_devices = statistics.median(rates["without"]), statistics.median(rates["with"])
+    without, with_devices = (statistics.median(rates["without"]), statistics.median(rates["with"])) if not BURST_ONLY else (0, 0)
 
     def verdict(ok):
         return "PASS" if ok else "FAIL"
@@ -224,18 +263,23 @@ try:
     print(f"\nbench/push: {cores} cores; belay serve on its defaults (server threads = cores, 2 render workers); APNs on loopback "
           f"(bench/apns-receiver.py: python-h2, TLS, nice 19)")
     print(f"{'row':<78} {'measured':>22} {'anchor / target':>30}  verdict")
-    print(f"{'POST check-in, members without a device (anchor; median of 3 x 5 s)':<78} {without:>18.0f} /s {'':>30}")
-    share = with_devices / without
-    print(f"{'POST check-in, every member with an iPhone registered (median of 3 x 5 s)':<78} {with_devices:>18.0f} /s "
-          f"{f'{share:.0%} of anchor, target 90%':>30}  {verdict(share >= 0.9)}")
-    p50 = statistics.median(lags) if lags else float("nan")
-    p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))] if lags else float("nan")
+    if not BURST_ONLY:
+        print(f"{'POST check-in, members without a device (anchor; median of 3 x 5 s)':<78} {without:>18.0f} /s {'':>30}")
+        share = with_devices / without
+        print(f"{'POST check-in, every member with an iPhone registered (median of 3 x 5 s)':<78} {with_devices:>18.0f} /s "
+              f"{f'{share:.0%} of anchor, target 90%':>30}  {verdict(share >= 0.9)}")
+    p50, p99 = percentiles(lags)
     label = f"120 check-ins at once ({burst_span:.2f} s apart): answer -> 'sticker ready' at APNs"
     print(f"{label:<78} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>22} {'p50 < 0.5 s, p99 < 1 s':>30}  {verdict(len(lags) == 120 and p50 < 0.5 and p99 < 1)}")
-    label = f"10,000 reminders due at once: all delivered ({reminders_done} arrived)"
-    print(f"{label:<78} {f'{reminders_seconds:.1f} s':>22} {'60 s':>30}  {verdict(reminders_done >= 10_000 and reminders_seconds <= 60)}")
+    p50, p99 = percentiles(bucket_lags)
+    label = f"  the same, images.store = s3 (loopback moto, {bucket_span:.2f} s apart)"
+    print(f"{label:<78} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>22} {'p50 < 0.5 s, p99 < 1 s':>30}  "
+          f"{verdict(len(bucket_lags) == 120 and p50 < 0.5 and p99 < 1)}")
+    if not BURST_ONLY:
+        label = f"10,000 reminders due at once: all delivered ({reminders_done} arrived)"
+        print(f"{label:<78} {f'{reminders_seconds:.1f} s':>22} {'60 s':>30}  {verdict(reminders_done >= 10_000 and reminders_seconds <= 60)}")
     print(f"(check-in runs: without {', '.join(f'{r:.0f}' for r in rates['without'])}; with {', '.join(f'{r:.0f}' for r in rates['with'])} /s; "
-          f"{len(lags)} of 120 ready notices arrived)")
+          f"{len(lags)} + {len(bucket_lags)} of 120 + 120 ready notices arrived)")
 finally:
     for child in children:
         child.terminate()

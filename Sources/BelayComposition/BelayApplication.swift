@@ -198,7 +198,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                                  log: { line in logger.warning(line) })
     // A bucket that refuses the key or does not exist stops the start, naming the setting;
     // one that does not answer yet only delays renders, which wait for it.
-    let imageStorage = try ImageStorage(configuration: configuration, registry: metricsRegistry)
+    let imageStorage = try ImageStorage(configuration: configuration, registry: metricsRegistry, log: { line in logger.warning(line) })
     if let complaint = try imageStorage.checkAccess() {
         logger.warning("the image store does not answer yet; renders wait for it: \(complaint)")
     }
@@ -219,11 +219,21 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
         webhooks: try WebhookRetention(configuration: configuration, pool: pool, clock: options.clock),
         shares: try ShareEventRetention(configuration: configuration, pool: pool, clock: options.clock),
         clock: options.clock, log: { line in logger.info(line) })
-    // The club's badge key is made on the first start (mode 0600 under the data directory).
+    // The club's badge key is made on the first start (mode 0600 under the data directory);
+    // a directory every node holds a copy of must hold the key and member secret already.
+    let badgeKeys = pipeline.badges.keys
     do {
-        _ = try pipeline.badges.keys.current()
+        _ = try badgeKeys.current()
+        _ = try badgeKeys.memberSecret()
     } catch {
-        throw ApplicationError(.dataDirectoryUnusable(path: pipeline.badges.keys.directory.path, reason: "\(error)"))
+        if !badgeKeys.makesKeys { throw ApplicationError(.invalidSetting(key: "rewards.badge_keys_directory", message: "\(error)")) }
+        throw ApplicationError(.dataDirectoryUnusable(path: badgeKeys.directory.path, reason: "\(error)"))
+    }
+    if badgeKeys.makesKeys, configuration.images.store == .s3 {
+        logger.warning("""
+            badge keys are this node's own (\(badgeKeys.directory.path)): nodes on other machines make keys of their own, and a badge \
+            one node issued does not verify on another; give every node a copy of one directory in rewards.badge_keys_directory
+            """)
     }
     let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
     let apiMetrics = APIMetrics(registry: metricsRegistry)

@@ -240,11 +240,15 @@ extension CalendarSettings {
 }
 
 extension BadgeSettings {
-    /// The issuer from `config.json`: `server.public_base_url`, `club.name`, keys under `data_directory`.
+    /// The issuer from `config.json`: `server.public_base_url`, `club.name`, keys in
+    /// `rewards.badge_keys_directory` (which must hold them) or else made under `data_directory`.
     public init(configuration: BelayConfiguration) {
+        let shared = configuration.rewards.badgeKeysDirectory
         self.init(publicBaseURL: configuration.server.publicBaseURL, clubName: configuration.club.name,
-                  keysDirectory: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
-                      .appendingPathComponent("badge-keys", isDirectory: true))
+                  keysDirectory: shared.isEmpty
+                      ? URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true).appendingPathComponent("badge-keys", isDirectory: true)
+                      : URL(fileURLWithPath: shared, isDirectory: true),
+                  makesKeys: shared.isEmpty)
     }
 }
 

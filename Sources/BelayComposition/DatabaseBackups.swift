@@ -18,8 +18,10 @@ public struct DatabaseBackups: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         var settings = try ImageStorage.objectStoreSettings(configuration, environment: environment)
         settings.bucket = location.bucket
+        let credentials = try ImageStorage.credentialProvider(for: settings)
+        credentials?.startRefreshing()
         do {
-            client = try S3Client(settings: settings)
+            client = try S3Client(settings: settings, credentials: credentials)
         } catch let error as ObjectStoreError {
             throw ApplicationError(.invalidSetting(key: ImageStorage.settingKey(of: error), message: "\(error)"))
         }

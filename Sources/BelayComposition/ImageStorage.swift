@@ -21,21 +21,26 @@ public struct ImageStorage: Sendable {
 
     /// - Parameters:
     ///   - registry: where the bucket's request metrics go; nil keeps none.
-    ///   - environment: where `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are read.
+    ///   - environment: where `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are read,
+    ///     and the platform's credential sources are found (`PlatformCredentialSource.fromEnvironment`).
+    ///   - log: told when temporary credentials could not be refreshed (they are tried again).
     /// - Throws: `ApplicationError` naming the setting that cannot work.
     public init(configuration: BelayConfiguration, registry: MetricsRegistry?,
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let images = configuration.images
         var bucket: S3ImageStore?
         var probe: S3Client?
         if images.store == .s3 {
             let settings = try Self.objectStoreSettings(configuration, environment: environment)
+            let credentials = try Self.credentialProvider(for: settings, log: log)
+            credentials?.startRefreshing()
             do {
-                let client = try S3Client(settings: settings, metrics: ObjectStoreMetrics(registry: registry))
+                let client = try S3Client(settings: settings, credentials: credentials, metrics: ObjectStoreMetrics(registry: registry))
                 var brief = settings
                 brief.maxAttempts = 1
                 brief.timeoutSeconds = min(settings.timeoutSeconds, 3)
-                probe = try S3Client(settings: brief)
+                probe = try S3Client(settings: brief, credentials: client.credentials)
                 bucket = S3ImageStore(client: client, prefix: images.s3.prefix)
             } catch let error as ObjectStoreError {
                 throw ApplicationError(.invalidSetting(key: Self.settingKey(of: error), message: "\(error)"))
@@ -57,15 +62,19 @@ public struct ImageStorage: Sendable {
             throw ApplicationError(.invalidSetting(key: "images.s3.bucket", message: "no bucket is named; set images.s3.bucket (and the other images.s3 settings) first"))
         }
         let settings = try objectStoreSettings(configuration, environment: environment)
+        let credentials = try credentialProvider(for: settings)
+        credentials?.startRefreshing()
         do {
-            return S3ImageStore(client: try S3Client(settings: settings), prefix: configuration.images.s3.prefix)
+            return S3ImageStore(client: try S3Client(settings: settings, credentials: credentials), prefix: configuration.images.s3.prefix)
         } catch let error as ObjectStoreError {
             throw ApplicationError(.invalidSetting(key: settingKey(of: error), message: "\(error)"))
         }
     }
 
-    /// The bucket's address and key pair from `images.s3.*` and the environment.
-    /// - Throws: `ApplicationError` when the secret key file cannot be read or no key is given.
+    /// The bucket's address and key pair from `images.s3.*` and the environment. With no key
+    /// in either, the credentials are the platform's (`credentialSource`): web identity, the
+    /// container's, or the instance's metadata service.
+    /// - Throws: `ApplicationError` when the secret key file cannot be read, or only half a key is given.
     public static func objectStoreSettings(_ configuration: BelayConfiguration,
                                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ObjectStoreSettings {
         let s3 = configuration.images.s3
@@ -78,6 +87,17 @@ public struct ImageStorage: Sendable {
             }
             secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        let endpoint = s3.endpoint.isEmpty ? ObjectStoreSettings.awsEndpoint(region: s3.region) : s3.endpoint
+        if accessKeyID.isEmpty, secret.isEmpty {
+            guard let source = PlatformCredentialSource.fromEnvironment(environment) else {
+                throw ApplicationError(.invalidSetting(key: "images.s3.access_key_id",
+                                                       message: "no access key is given and AWS_EC2_METADATA_DISABLED turns the instance's credentials off; set images.s3.access_key_id or AWS_ACCESS_KEY_ID"))
+            }
+            return ObjectStoreSettings(endpoint: endpoint, bucket: s3.bucket, region: s3.region, pathStyle: s3.pathStyle,
+                                       credentials: ObjectStoreCredentials(accessKeyID: "", secretAccessKey: ""),
+                                       timeoutSeconds: Double(s3.timeoutSeconds), maxAttempts: s3.maxAttempts, caFile: s3.caFile,
+                                       credentialSource: source)
+        }
         guard !accessKeyID.isEmpty else {
             throw ApplicationError(.invalidSetting(key: "images.s3.access_key_id",
                                                    message: "no access key is given; set images.s3.access_key_id or AWS_ACCESS_KEY_ID"))
@@ -87,10 +107,27 @@ public struct ImageStorage: Sendable {
                                                    message: "no secret key is given; name a file holding it in images.s3.secret_access_key_file, or set AWS_SECRET_ACCESS_KEY"))
         }
         let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        return ObjectStoreSettings(endpoint: s3.endpoint.isEmpty ? ObjectStoreSettings.awsEndpoint(region: s3.region) : s3.endpoint,
-                                   bucket: s3.bucket, region: s3.region, pathStyle: s3.pathStyle,
+        return ObjectStoreSettings(endpoint: endpoint, bucket: s3.bucket, region: s3.region, pathStyle: s3.pathStyle,
                                    credentials: ObjectStoreCredentials(accessKeyID: accessKeyID, secretAccessKey: secret, sessionToken: token),
                                    timeoutSeconds: Double(s3.timeoutSeconds), maxAttempts: s3.maxAttempts, caFile: s3.caFile)
+    }
+
+    /// The platform's credentials for `settings`, fetched once now so that a start without
+    /// any stops with the settings named; nil when `settings` hold a key.
+    /// - Throws: `ApplicationError` naming `images.s3.access_key_id` and what was asked.
+    public static func credentialProvider(for settings: ObjectStoreSettings,
+                                          log: @escaping @Sendable (String) -> Void = { _ in }) throws -> ObjectStoreCredentialProvider? {
+        guard let source = settings.credentialSource else { return nil }
+        let provider = ObjectStoreCredentialProvider(source: source, onFailure: log)
+        do {
+            try provider.refresh()
+        } catch {
+            throw ApplicationError(.invalidSetting(key: "images.s3.access_key_id", message: """
+                no access key is given (images.s3.access_key_id, images.s3.secret_access_key_file or AWS_ACCESS_KEY_ID and \
+                AWS_SECRET_ACCESS_KEY), and \(source) gave no credentials: \(error)
+                """))
+        }
+        return provider
     }
 
     /// Lists the bucket once, as `belay serve` and `belay worker` do before they start: wrong
@@ -133,10 +170,16 @@ public struct ImageStorage: Sendable {
         guard let bucket else { return nil }
         let base = publicBaseURL.isEmpty || publicBaseURL.hasSuffix("/") ? publicBaseURL : publicBaseURL + "/"
         let presign = presignSeconds
-        let address: @Sendable (String) -> String? = { rowPath in
+        let address: @Sendable (String) throws -> String? = { rowPath in
             guard Self.isImageRowPath(rowPath) else { return nil }
             let key = bucket.key(forRowPath: rowPath)
-            return base.isEmpty ? bucket.client.presignedURL(key, seconds: presign) : base + key
+            guard base.isEmpty else { return base + key }
+            do {
+                return try bucket.client.presignedURL(key, seconds: presign)
+            } catch {
+                // Only temporary credentials the platform stopped giving end here.
+                throw ImageStoreError.unavailable(bucket.location, operation: "sign a link to \(key) in", detail: "\(error)")
+            }
         }
         let bytes: @Sendable (String) throws -> [UInt8] = { rowPath in
             guard Self.isImageRowPath(rowPath) else { throw ImageStoreError.missing(rowPath, operation: "read") }

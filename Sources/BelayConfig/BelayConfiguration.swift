@@ -100,6 +100,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var streakMilestones: [Int: String] = [:]
         /// Relative weight of each rarity in the ordinary weighted pick.
         public var rarityWeights: [String: Int] = [:]
+        /// Where the badge signing keys and member secret are; empty: `data_directory/badge-keys`,
+        /// made at the first start. Set, it must hold them already (nodes share one set).
+        public var badgeKeysDirectory: String = ""
     }
 
     /// `database_durability`: what a commit guarantees when it returns.

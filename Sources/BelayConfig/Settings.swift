@@ -362,6 +362,9 @@ extension SettingDeclaration {
         }, shown: { weights in
             weights.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { ($0.key, .int(Int64($0.value))) }
         }),
+        .path("rewards.badge_keys_directory", "", .none,
+              "the badge signing keys and member secret; empty: `data_directory/badge-keys`, made at the first start. Set: a copy of one directory on every node, which must already hold the keys (`belay badges rotate-key` makes them)",
+              field: \.rewards.badgeKeysDirectory),
     ]
 
     /// One member of a milestone map: a whole number from 1 and the hold it earns.

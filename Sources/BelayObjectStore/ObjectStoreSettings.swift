@@ -12,6 +12,9 @@ public struct ObjectStoreSettings: Sendable, Equatable {
     /// `false`: `bucket.endpoint/key` (AWS, R2).
     public var pathStyle: Bool
     public var credentials: ObjectStoreCredentials
+    /// Where temporary credentials come from when no key is configured (then `credentials`
+    /// is empty); nil: `credentials` is the key.
+    public var credentialSource: PlatformCredentialSource?
     /// Seconds one attempt may take, connecting included.
     public var timeoutSeconds: Double
     /// Attempts per request on a transient failure (connection reset, timeout, 500, 503 SlowDown).
@@ -22,7 +25,8 @@ public struct ObjectStoreSettings: Sendable, Equatable {
     public var caFile: String
 
     public init(endpoint: String, bucket: String, region: String, pathStyle: Bool, credentials: ObjectStoreCredentials,
-                timeoutSeconds: Double = 30, maxAttempts: Int = 4, retryBaseSeconds: Double = 0.2, caFile: String = "") {
+                timeoutSeconds: Double = 30, maxAttempts: Int = 4, retryBaseSeconds: Double = 0.2, caFile: String = "",
+                credentialSource: PlatformCredentialSource? = nil) {
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
         self.bucket = bucket
         self.region = region
@@ -32,6 +36,7 @@ public struct ObjectStoreSettings: Sendable, Equatable {
         self.maxAttempts = maxAttempts
         self.retryBaseSeconds = retryBaseSeconds
         self.caFile = caFile
+        self.credentialSource = credentialSource
     }
 
     /// AWS S3's endpoint in `region`.

@@ -12,7 +12,8 @@ import Foundation
 /// Thread-safe: every call takes its own handle.
 public final class S3Client: Sendable {
     public let settings: ObjectStoreSettings
-    private let signer: SigV4Signer
+    /// What requests are signed with (temporary credentials are refreshed there).
+    public let credentials: ObjectStoreCredentialProvider
     private let pool: CurlHandlePool
     private let metrics: ObjectStoreMetrics
     private let now: @Sendable () -> Date
@@ -22,23 +23,27 @@ public final class S3Client: Sendable {
     /// The most bytes one answer may carry (an image, a backup part).
     public static let responseLimit = 64 * 1024 * 1024
 
+    /// - Parameter credentials: where the credentials come from; nil: `settings.credentials`,
+    ///   which must then hold a key pair.
     /// - Throws: `ObjectStoreError` naming the setting when the endpoint or bucket cannot work.
-    public init(settings: ObjectStoreSettings, metrics: ObjectStoreMetrics = ObjectStoreMetrics(registry: nil),
-                now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(settings: ObjectStoreSettings, credentials: ObjectStoreCredentialProvider? = nil,
+                metrics: ObjectStoreMetrics = ObjectStoreMetrics(registry: nil), now: @escaping @Sendable () -> Date = { Date() }) throws {
         guard let location = settings.baseAndHost, ["http", "https"].contains(URLComponents(string: settings.endpoint)?.scheme ?? "") else {
             throw ObjectStoreError.setting("images.s3.endpoint", "\(JSONOutput.quoted(settings.endpoint)) is not an http(s) address such as https://s3.eu-central-1.amazonaws.com")
         }
         guard Self.isBucketName(settings.bucket) else {
             throw ObjectStoreError.setting("images.s3.bucket", "\(JSONOutput.quoted(settings.bucket)) is not a bucket name (3–63 lowercase letters, digits, dots and hyphens)")
         }
-        guard !settings.credentials.accessKeyID.isEmpty else {
-            throw ObjectStoreError.setting("images.s3.access_key_id", "is empty; give the store's access key id (or set AWS_ACCESS_KEY_ID)")
-        }
-        guard !settings.credentials.secretAccessKey.isEmpty else {
-            throw ObjectStoreError.setting("images.s3.secret_access_key_file", "gives no secret; name a file holding the secret access key (or set AWS_SECRET_ACCESS_KEY)")
+        if credentials == nil {
+            guard !settings.credentials.accessKeyID.isEmpty else {
+                throw ObjectStoreError.setting("images.s3.access_key_id", "is empty; give the store's access key id (or set AWS_ACCESS_KEY_ID)")
+            }
+            guard !settings.credentials.secretAccessKey.isEmpty else {
+                throw ObjectStoreError.setting("images.s3.secret_access_key_file", "gives no secret; name a file holding the secret access key (or set AWS_SECRET_ACCESS_KEY)")
+            }
         }
         self.settings = settings
-        signer = SigV4Signer(credentials: settings.credentials, region: settings.region)
+        self.credentials = credentials ?? ObjectStoreCredentialProvider(fixed: settings.credentials)
         pool = CurlHandlePool(responseLimit: Self.responseLimit)
         self.metrics = metrics
         self.now = now
@@ -132,10 +137,18 @@ public final class S3Client: Sendable {
         _ = try list(prefix: prefix, limit: 1)
     }
 
-    /// A URL anyone can `GET` `key` with until `seconds` from now.
-    public func presignedURL(_ key: String, seconds: Int) -> String {
+    /// A URL anyone can `GET` `key` with until `seconds` from now (no longer than temporary
+    /// credentials last: the URL carries their session token and ends with them).
+    /// - Throws: `ObjectStoreError` when the platform gives no credentials.
+    public func presignedURL(_ key: String, seconds: Int) throws -> String {
         let path = settings.path(of: key)
-        return base + SigV4Signer.encode(path, keepSlash: true) + "?" + signer.presignedQuery(host: host, path: path, expires: seconds, at: now())
+        let date = now()
+        let signer = try SigV4Signer(credentials: credentials.current(), region: settings.region)
+        var expires = seconds
+        if let expiration = credentials.expiration {
+            expires = max(1, min(seconds, Int(expiration.timeIntervalSince(date))))
+        }
+        return base + SigV4Signer.encode(path, keepSlash: true) + "?" + signer.presignedQuery(host: host, path: path, expires: expires, at: date)
     }
 
     // MARK: Multipart uploads
@@ -278,8 +291,16 @@ public final class S3Client: Sendable {
                           body: Body, payloadHash: String, operation: String, target: String) throws -> Answer {
         let handle = easy.handle
         let date = now()
+        let signing: ObjectStoreCredentials
+        do {
+            signing = try credentials.current()
+        } catch let error as ObjectStoreError where error.isTransient {
+            // The request was not sent: the platform may give credentials again later.
+            throw ObjectStoreError(.unreachable(detail: "no credentials: \(error)"), operation: operation, target: target)
+        }
+        let signer = SigV4Signer(credentials: signing, region: settings.region)
         var signed = headers + [("Host", host), ("x-amz-date", SigV4Signer.timestamp(date)), ("x-amz-content-sha256", payloadHash)]
-        if let token = settings.credentials.sessionToken, !token.isEmpty { signed.append(("x-amz-security-token", token)) }
+        if let token = signing.sessionToken, !token.isEmpty { signed.append(("x-amz-security-token", token)) }
         let request = SigV4Signer.Request(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
         for (name, value) in signed + [("Authorization", signer.authorization(for: request, at: date)), ("Expect", "")] {
             try easy.appendHeader("\(name): \(value)")

@@ -80,9 +80,14 @@ import Testing
         // Set empty, so that variables of the machine running the tests cannot stand in.
         workspace.environment["AWS_ACCESS_KEY_ID"] = ""
         workspace.environment["AWS_SECRET_ACCESS_KEY"] = ""
+        // With no key, the instance's metadata service is asked; here nothing listens there.
+        workspace.environment["AWS_EC2_METADATA_SERVICE_ENDPOINT"] = "http://127.0.0.1:\(try FreePort.next())"
         let none = try workspace.run("images", "copy", "--to", "s3")
         #expect(none.status == 1)
-        #expect(none.standardError.contains("images.s3.access_key_id"), "\(none)")
+        #expect(none.standardError.contains("images.s3.access_key_id") && none.standardError.contains("instance metadata"), "\(none)")
+        workspace.environment["AWS_EC2_METADATA_DISABLED"] = "true"
+        let disabled = try workspace.run("images", "copy", "--to", "s3")
+        #expect(disabled.status == 1 && disabled.standardError.contains("images.s3.access_key_id"), "\(disabled)")
         workspace.environment["AWS_ACCESS_KEY_ID"] = s3.accessKeyID
         let noSecret = try workspace.run("images", "copy", "--to", "s3")
         #expect(noSecret.standardError.contains("AWS_SECRET_ACCESS_KEY"), "\(noSecret)")
@@ -90,6 +95,38 @@ import Testing
         let copied = try workspace.run("images", "copy", "--to", "s3")
         #expect(copied.status == 0, "\(copied)")
         #expect(copied.standardOutput == "copied 1, already there 0, failed 0\n")
+    }
+
+    /// With no key anywhere, the platform's credentials: web identity exchanged at STS, then
+    /// the instance metadata service, each issued by moto's STS and checked by its S3 with
+    /// their session token.
+    @Test func withNoKeyThePlatformsCredentialsAreUsed() throws {
+        let platform = try S3ServerProcess(bucket: "belay-platform-cli", platformCredentials: true)
+        let workspace = try ClubWorkspace()
+        try workspace.rewriteConfig(adding: ["images": ["s3": ["endpoint": platform.endpoint, "bucket": platform.bucket, "region": platform.region,
+                                                               "prefix": "web/", "path_style": 1, "access_key_id": "",
+                                                               "secret_access_key_file": ""] as [String: Any]]])
+        try workspace.succeed("migrate")
+        _ = try Self.images(2, in: workspace)
+        workspace.environment["AWS_ACCESS_KEY_ID"] = ""
+        workspace.environment["AWS_SECRET_ACCESS_KEY"] = ""
+        let tokenFile = workspace.directory.file("web-identity-token")
+        try platform.webIdentityToken.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        workspace.environment["AWS_WEB_IDENTITY_TOKEN_FILE"] = tokenFile
+        workspace.environment["AWS_ROLE_ARN"] = platform.roleARN
+        workspace.environment["AWS_ENDPOINT_URL_STS"] = platform.endpoint
+        let web = try workspace.run("images", "copy", "--to", "s3")
+        #expect(web.status == 0 && web.standardOutput == "copied 2, already there 0, failed 0\n", "\(web)")
+        #expect(try platform.readBack(prefix: "web/").count == 2)
+
+        workspace.environment["AWS_WEB_IDENTITY_TOKEN_FILE"] = ""
+        workspace.environment["AWS_ROLE_ARN"] = ""
+        workspace.environment["AWS_EC2_METADATA_SERVICE_ENDPOINT"] = platform.instanceMetadataEndpoint
+        workspace.environment["BELAY_IMAGES_S3_PREFIX"] = "instance/"
+        let instance = try workspace.run("images", "copy", "--to", "s3")
+        #expect(instance.status == 0 && instance.standardOutput == "copied 2, already there 0, failed 0\n", "\(instance)")
+        #expect(try platform.readBack(prefix: "instance/").count == 2)
+        #expect((try platform.platformStats()["imds_credentials"] ?? 0) >= 1)
     }
 
     @Test func aBadDestinationIsAUsageError() throws {

@@ -94,6 +94,30 @@ import Testing
         }
     }
 
+    /// Nodes on separate machines share one key directory by copies: a node given a copy
+    /// never makes keys of its own, and verifies what the node holding another copy signed.
+    @Test func aCopiedKeyDirectoryIsUsedAsItIsAndAnEmptyOneIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let origin = issuer(directory)
+        try origin.keys.rotate()
+        let copyA = directory.file("keys-a"), copyB = directory.file("keys-b")
+        try FileManager.default.copyItem(atPath: directory.file("badge-keys"), toPath: copyA)
+        try FileManager.default.copyItem(atPath: directory.file("badge-keys"), toPath: copyB)
+        func node(_ path: String) -> BadgeIssuer {
+            BadgeIssuer(settings: BadgeSettings(publicBaseURL: "https://belay.example/", clubName: "Belay Climbing Club",
+                                                keysDirectory: URL(fileURLWithPath: path), makesKeys: false))
+        }
+        let token = try node(copyA).credential(facts())
+        #expect(node(copyB).verify(token).isValid)
+        #expect(try node(copyA).memberIdentity(memberID: 3) == node(copyB).memberIdentity(memberID: 3))
+
+        let empty = node(directory.file("keys-empty"))
+        let error = try #require(throws: PipelineError.self) { try empty.keys.current() }
+        #expect("\(error)".contains("rewards.badge_keys_directory"), "\(error)")
+        #expect(throws: PipelineError.self) { try empty.keys.memberSecret() }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("keys-empty")), "a node given a copy made keys of its own")
+    }
+
     @Test func aChangedTokenOrAForeignKeyDoesNotVerifyButARotatedOneDoes() throws {
         let directory = try TemporaryDirectory()
         let badges = issuer(directory)

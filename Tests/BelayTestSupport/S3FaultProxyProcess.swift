@@ -11,6 +11,8 @@ public final class S3FaultProxyProcess: @unchecked Sendable {
     /// How the planned requests fail.
     public enum Fault: String, Sendable {
         case slowdown, error500, denied, reset, stall
+        /// Each request at random: SlowDown, a reset, a stall or forwarded (the proxy's weights).
+        case mixed
     }
 
     private let script: ScriptProcess
@@ -23,8 +25,18 @@ public final class S3FaultProxyProcess: @unchecked Sendable {
     }
 
     /// The next `count` requests fail as `fault` (every one while `count` is -1).
-    public func plan(_ fault: Fault, count: Int) throws {
-        try post(["mode": fault.rawValue, "count": count])
+    /// - Parameter stallSeconds: how long a stalled request hangs before its reset.
+    public func plan(_ fault: Fault, count: Int, stallSeconds: Double = 5) throws {
+        try post(["mode": fault.rawValue, "count": count, "stall_seconds": stallSeconds])
+    }
+
+    /// The distinct bodies (SHA-256, hex) of the uploads the store took at each path.
+    public func uploads() throws -> [String: [String]] {
+        let answer = try HTTPTestClient.request(port: port, "GET", "/__faults/stats")
+        guard let object = answer.jsonObject, let uploads = object["uploads"] as? [String: [String]] else {
+            throw Failure(description: "no uploads: \(answer.text)")
+        }
+        return uploads
     }
 
     /// Every request is forwarded again.

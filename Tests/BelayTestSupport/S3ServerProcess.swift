@@ -15,6 +15,16 @@ public final class S3ServerProcess: @unchecked Sendable {
     public let secretAccessKey: String
     public let bucket: String
     public let region = "us-east-1"
+    /// With `platformCredentials`: the role moto's STS issues temporary credentials for, the
+    /// port of the instance metadata and container endpoints, and what they expect.
+    public private(set) var roleARN = ""
+    public private(set) var credentialsPort = 0
+    public let webIdentityToken = "belay-web-identity-token"
+    public let containerAuthorization = "belay-container-authorization"
+    /// The instance metadata service's address (for `AWS_EC2_METADATA_SERVICE_ENDPOINT`).
+    public var instanceMetadataEndpoint: String { "http://127.0.0.1:\(credentialsPort)" }
+    /// The container endpoint's address (for `AWS_CONTAINER_CREDENTIALS_FULL_URI`).
+    public var containerCredentialsURL: String { "http://127.0.0.1:\(credentialsPort)/ecs/credentials" }
 
     /// One object as boto3 read it back.
     public struct ObjectReadBack: Sendable, Equatable {
@@ -33,9 +43,18 @@ public final class S3ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// - Parameters:
+    ///   - platformCredentials: also issue temporary credentials (web identity on this port,
+    ///     instance metadata and container endpoints on `credentialsPort`), which the store
+    ///     refuses `credentialSeconds` after they were issued.
     /// - Throws: when Python, moto or boto3 cannot be set up, or the server does not listen.
-    public init(bucket: String = "belay-images") throws {
-        script = try ScriptProcess(script: "s3-server.py", arguments: ["--bucket", bucket])
+    public init(bucket: String = "belay-images", platformCredentials: Bool = false, credentialSeconds: Int = 3600) throws {
+        var arguments = ["--bucket", bucket]
+        if platformCredentials {
+            arguments += ["--credentials", "--credential-seconds", String(credentialSeconds), "--web-identity-token", webIdentityToken,
+                          "--container-authorization", containerAuthorization]
+        }
+        script = try ScriptProcess(script: "s3-server.py", arguments: arguments)
         guard let line = script.lines.first(where: { $0.hasPrefix("key ") }) else {
             throw Failure(description: "s3-server.py did not announce its key: \(script.lines)")
         }
@@ -44,6 +63,23 @@ public final class S3ServerProcess: @unchecked Sendable {
         accessKeyID = String(parts[1])
         secretAccessKey = String(parts[2])
         self.bucket = bucket
+        if platformCredentials {
+            guard let role = script.lines.first(where: { $0.hasPrefix("role ") }),
+                  let port = script.lines.first(where: { $0.hasPrefix("credentials ") }).flatMap({ Int($0.dropFirst("credentials ".count)) }) else {
+                throw Failure(description: "s3-server.py did not announce its role and credentials port: \(script.lines)")
+            }
+            roleARN = String(role.dropFirst("role ".count))
+            credentialsPort = port
+        }
+    }
+
+    /// What the instance metadata and container endpoints have done so far: `imds_tokens`,
+    /// `imds_credentials`, `imds_refused` (no or a wrong session token), `container_credentials`,
+    /// `container_refused`.
+    public func platformStats() throws -> [String: Int] {
+        let answer = try HTTPTestClient.request(port: credentialsPort, "GET", "/__credentials/stats")
+        guard let object = answer.jsonObject else { throw Failure(description: "no stats: \(answer.text)") }
+        return object.compactMapValues { $0 as? Int }
     }
 
     /// `GET url` by Python's standard library (a plain HTTP client, no S3 knowledge): the status,

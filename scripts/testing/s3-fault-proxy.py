@@ -7,11 +7,17 @@ unless a fault is planned: `POST /__faults/plan` with {"mode": M, "count": N} ma
 requests (every one while N is -1) fail as M:
   slowdown  503 with S3's SlowDown error       error500  500 InternalError
   reset     the connection is reset, nothing answered
-  denied    403 AccessDenied                   stall     no answer for 5 s, then a reset
-`GET /__faults/stats` answers {"forwarded": n, "injected": n}. Prints `listening PORT`."""
+  denied    403 AccessDenied                   stall     no answer for 5 s (or "stall_seconds"), then a reset
+  mixed     each request at random by "weights" ({"slowdown": 25, "reset": 15, "stall": 5,
+            "forward": 55} when not given): the faults of a store under load
+`GET /__faults/stats` answers {"forwarded": n, "injected": n, "uploads": {path: [sha256, …]}},
+the distinct bodies of the PUTs the store took at each path (an object written twice with
+different bytes has two). Prints `listening PORT`."""
 
 import argparse
+import hashlib
 import http.client
+import random
 import json
 import socket
 import struct
@@ -21,8 +27,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
-plan = {"mode": None, "count": 0}
+plan = {"mode": None, "count": 0, "weights": None, "stall_seconds": 5}
 stats = {"forwarded": 0, "injected": 0}
+uploads = {}
+MIXED = {"slowdown": 25, "reset": 15, "stall": 5, "forward": 55}
 ERRORS = {
     "slowdown": (503, "SlowDown", "Please reduce your request rate."),
     "error500": (500, "InternalError", "We encountered an internal error. Please try again."),
@@ -36,8 +44,14 @@ def take_fault():
             return None
         if plan["count"] > 0:
             plan["count"] -= 1
+        mode = plan["mode"]
+        if mode == "mixed":
+            weights = plan["weights"] or MIXED
+            mode = random.choices(list(weights), weights=list(weights.values()))[0]
+            if mode == "forward":
+                return None
         stats["injected"] += 1
-        return plan["mode"]
+        return mode
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -68,15 +82,19 @@ class Handler(BaseHTTPRequestHandler):
                 with lock:
                     plan["mode"] = wanted.get("mode")
                     plan["count"] = int(wanted.get("count", 0))
+                    plan["weights"] = wanted.get("weights")
+                    plan["stall_seconds"] = float(wanted.get("stall_seconds", 5))
                 return self.answer(200, b"{}", "application/json")
             with lock:
-                text = json.dumps(stats).encode()
+                text = json.dumps(dict(stats, uploads={path: sorted(hashes) for path, hashes in uploads.items()})).encode()
             return self.answer(200, text, "application/json")
         fault = take_fault()
         if fault == "reset":
             return self.reset()
         if fault == "stall":
-            time.sleep(5)
+            with lock:
+                seconds = plan["stall_seconds"]
+            time.sleep(seconds)
             return self.reset()
         if fault in ERRORS:
             status, code, message = ERRORS[fault]
@@ -91,6 +109,8 @@ class Handler(BaseHTTPRequestHandler):
         data = response.read()
         with lock:
             stats["forwarded"] += 1
+            if self.command == "PUT" and body and 200 <= response.status < 300:
+                uploads.setdefault(self.path.split("?")[0], set()).add(hashlib.sha256(body).hexdigest())
         self.send_response(response.status)
         for name, value in response.getheaders():
             if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):

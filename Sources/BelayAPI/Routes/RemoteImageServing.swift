@@ -14,7 +14,9 @@ public struct RemoteImageServing: Sendable {
     public let mode: Mode
     /// The public or presigned URL of the image a reward row names; nil when the path does
     /// not lie inside the image store.
-    public let address: @Sendable (String) -> String?
+    /// - Throws: `ImageStoreError` (transient) when no link can be made now (the platform's
+    ///   temporary credentials ran out and could not be had again).
+    public let address: @Sendable (String) throws -> String?
     /// The bytes of the image a reward row names.
     /// - Throws: `ImageStoreError` (`isMissing` when the bucket does not have it, transient
     ///   when the bucket does not answer).
@@ -22,7 +24,7 @@ public struct RemoteImageServing: Sendable {
     /// Seconds a redirect may be reused by the client (less than a presigned URL lasts).
     public let redirectMaxAge: Int
 
-    public init(mode: Mode, redirectMaxAge: Int, address: @escaping @Sendable (String) -> String?,
+    public init(mode: Mode, redirectMaxAge: Int, address: @escaping @Sendable (String) throws -> String?,
                 bytes: @escaping @Sendable (String) throws -> [UInt8]) {
         self.mode = mode
         self.redirectMaxAge = redirectMaxAge

@@ -141,7 +141,15 @@ extension APIRoutes {
         var headers = headers
         switch remote.mode {
         case .redirect:
-            guard let address = remote.address(path) else {
+            let found: String?
+            do {
+                found = try remote.address(path)
+            } catch let error as ImageStoreError where error.isTransient {
+                throw HTTPError(.serviceUnavailable, code: "image_store_unavailable",
+                                detail: "The image store does not answer; try again in \(renderRetryAfterSeconds) seconds.",
+                                headers: ["Retry-After": String(renderRetryAfterSeconds)])
+            }
+            guard let address = found else {
                 throw ImageStoreProblem(detail: "reward \(reward.id) names \(kind.rawValue) path \(path), outside the image store")
             }
             headers.replaceOrAdd(name: "Cache-Control", value: "private, max-age=\(remote.redirectMaxAge)")

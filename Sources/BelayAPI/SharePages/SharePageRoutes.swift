@@ -150,7 +150,7 @@ extension APIRoutes {
                                     headers: ["Retry-After": String(renderRetryAfterSeconds)])
         switch remote.mode {
         case .redirect:
-            guard let address = remote.address(path) else { throw unavailable }
+            guard let address = (try? remote.address(path)) ?? nil else { throw unavailable }
             headers.add(name: "Location", value: address)
             return Response(status: .found, headers: headers)
         case .proxy:

@@ -76,7 +76,7 @@ struct BadgesCommand: ParsableCommand {
             CommandConfiguration(
                 name: "rotate-key",
                 abstract: "Make a new badge signing key for new stickers; earlier keys stay published, so earlier badges still verify.",
-                discussion: "Keys live in <data_directory>/badge-keys (mode 0700). Stickers rendered from now on are signed with the new key.")
+                discussion: "Keys live in <data_directory>/badge-keys (mode 0700), or in rewards.badge_keys_directory when set; with several nodes, rotate in one directory and give every node a copy of it. Stickers rendered from now on are signed with the new key.")
         }
 
         func run(_ context: CommandContext) throws {

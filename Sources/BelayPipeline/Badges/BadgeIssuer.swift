@@ -9,15 +9,18 @@ public struct BadgeSettings: Sendable {
     /// The address the club is reached at (`server.public_base_url`): every id in a badge starts with it.
     public var publicBaseURL: String
     public var clubName: String
-    /// The signing keys' directory (`<data>/badge-keys`).
+    /// The signing keys' directory (`<data>/badge-keys`, or `rewards.badge_keys_directory`).
     public var keysDirectory: URL
+    /// Whether a missing key is made (a node's own directory) or refused (a copy every node holds).
+    public var makesKeys: Bool
 
-    public init(publicBaseURL: String, clubName: String, keysDirectory: URL) {
+    public init(publicBaseURL: String, clubName: String, keysDirectory: URL, makesKeys: Bool = true) {
         var base = publicBaseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.publicBaseURL = base
         self.clubName = clubName
         self.keysDirectory = keysDirectory
+        self.makesKeys = makesKeys
     }
 }
 
@@ -34,7 +37,7 @@ public final class BadgeIssuer: Sendable {
 
     public init(settings: BadgeSettings) {
         self.settings = settings
-        keys = BadgeKeyStore(directory: settings.keysDirectory)
+        keys = BadgeKeyStore(directory: settings.keysDirectory, makesKeys: settings.makesKeys)
     }
 
     public var issuerID: String { settings.publicBaseURL + "/issuer" }

@@ -13,16 +13,26 @@ import Synchronization
 ///
 /// Several processes (the server, the CLI) may use the same directory: files are written to
 /// a temporary name and renamed into place.
+///
+/// Nodes on separate machines must sign with the same keys and name members by the same
+/// secret, or a badge one node issued does not verify on another. Such nodes are given a copy
+/// of one directory (`rewards.badge_keys_directory`) and made with `makesKeys` false: a key or
+/// secret missing there is then refused rather than made, as a node that made its own would
+/// issue badges no other node knows.
 public struct BadgeKeyStore: Sendable {
     public let directory: URL
+    /// Whether the first use makes the key and secret (a node's own directory), or finds them
+    /// missing (a directory every node holds a copy of).
+    public let makesKeys: Bool
     /// The paths `revision()` looks at, worked out once: it runs on every request for a
     /// public badge answer, where building them from the URL cost more than the rest.
     private let directoryPath: String
     private let currentPath: String
     private let lastRevision = RevisionMemo()
 
-    public init(directory: URL) {
+    public init(directory: URL, makesKeys: Bool = true) {
         self.directory = directory
+        self.makesKeys = makesKeys
         directoryPath = directory.path
         currentPath = directory.appendingPathComponent("current").path
     }
@@ -35,6 +45,9 @@ public struct BadgeKeyStore: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
             return try key(thumbprint: name)
         }
+        guard makesKeys else {
+            throw PipelineError.invalidSetting("rewards.badge_keys_directory", "\(directory.path) holds no badge key; run `belay badges rotate-key` once and give every node a copy of the directory")
+        }
         return try rotate()
     }
 
@@ -46,6 +59,7 @@ public struct BadgeKeyStore: Sendable {
         try prepareDirectory()
         try write(Crypto.base64URL(key.seed) + "\n", to: "\(key.thumbprint).key")
         try write(key.thumbprint + "\n", to: "current")
+        _ = try memberSecret(making: true)
         return key
     }
 
@@ -81,8 +95,15 @@ public struct BadgeKeyStore: Sendable {
     /// When two processes make it at once, one file wins and both use it.
     /// - Throws: `PipelineError` when the directory refuses the file or the file is damaged.
     public func memberSecret() throws -> [UInt8] {
+        try memberSecret(making: makesKeys)
+    }
+
+    private func memberSecret(making: Bool) throws -> [UInt8] {
         let file = directory.appendingPathComponent(Self.memberSecretName)
         if FileManager.default.fileExists(atPath: file.path) { return try readMemberSecret(file) }
+        guard making else {
+            throw PipelineError.invalidSetting("rewards.badge_keys_directory", "\(directory.path) holds no member-secret; copy the whole directory from the node that made its keys")
+        }
         try prepareDirectory()
         let temporary = AtomicFile.temporaryPath(for: file.path)
         do {
