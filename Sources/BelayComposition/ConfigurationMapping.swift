@@ -63,7 +63,7 @@ extension DomainSettings {
                                          termsVersion: configuration.accounts.termsVersion, termsURL: configuration.accounts.termsURL)
         )
         logbook = LogbookPolicy(storyRefreshSeconds: configuration.logbook.storyRefreshSeconds, rankingBest: configuration.logbook.rankingBest,
-                                rankingDays: configuration.logbook.rankingDays)
+                                rankingDays: configuration.logbook.rankingDays, projectEndingDays: configuration.logbook.projectEndingDays)
         moderation.appealAddress = configuration.club.contactEmail.isEmpty ? nil : configuration.club.contactEmail
         moderation.newMemberDays = configuration.moderation.newMemberDays
         moderation.defaultLocale = MemberLocale(identifier: configuration.club.locale) ?? .en

@@ -239,6 +239,9 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var rankingBest: Int = 0
         /// …over this many days.
         public var rankingDays: Int = 0
+        /// Days before a problem's expected removal that a member who tried it and has not
+        /// sent it is told (0: never).
+        public var projectEndingDays: Int = 0
     }
 
     public struct Meetups: Sendable, Equatable {

@@ -499,6 +499,9 @@ extension SettingDeclaration {
                  "a gym's ranking sums each member's this many hardest sends", field: \.logbook.rankingBest),
         .integer("logbook.ranking_days", 60, .integer(1...3_660) { "\($0) is not a number of days from 1 to 3660" },
                  "over this many days", field: \.logbook.rankingDays),
+        .integer("logbook.project_ending_days", 3, .integer(0...30) { "\($0) is not a number of days from 0 to 30" },
+                 "a member who tried a problem and has not sent it is told this many days before its expected removal (0: never)",
+                 field: \.logbook.projectEndingDays),
     ]
 
     /// `accounts`: sign-up and sessions.

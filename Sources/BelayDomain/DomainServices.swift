@@ -81,7 +81,7 @@ public struct DomainServices: Sendable {
         calendar = CalendarService(pool: pool, clock: clock)
         accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
-        push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn)
+        push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn, logbook: settings.logbook)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         gyms = GymService(pool: pool, clock: clock)
         problems = ProblemService(pool: pool, clock: clock)

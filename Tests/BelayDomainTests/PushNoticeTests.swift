@@ -160,7 +160,7 @@ import Testing
                                                        device: DeviceDescription(name: "Ana's phone", platform: "android"))
         _ = try fixture.domain.accounts.deleteOwnAccount(userID: member.id, sessionID: again.session.id)
         #expect(try push.devices(userID: member.id).isEmpty)
-        #expect(try push.settings(userID: member.id).allSatisfy(\.enabled), "the member's choices went too")
+        #expect(try push.settings(userID: member.id).allSatisfy { $0.enabled == $0.kind.isOnByDefault }, "the member's choices went too")
         _ = ana
     }
 

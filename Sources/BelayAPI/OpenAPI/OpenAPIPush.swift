@@ -19,7 +19,7 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .delete, path: "/v1/me/devices/{id}", operationID: "removeDevice", summary: "Stop push notices to one device.", tag: "notifications",
                              answers: [Answer(status: 204, description: "The device is removed with the notices waiting for it.", schema: nil)], problems: [404]),
             OpenAPIOperation(method: .get, path: "/v1/me/notifications", operationID: "notificationSettings", summary: "Which notices the caller gets.", tag: "notifications",
-                             description: "Every kind is on until the member switches it off: \(kinds).",
+                             description: "Every kind is on until the member switches it off, except `personal_best`, which is off until the member switches it on: \(kinds).",
                              answers: [settings]),
             OpenAPIOperation(method: .put, path: "/v1/me/notifications", operationID: "updateNotificationSettings", summary: "Switch kinds of notice on or off.", tag: "notifications",
                              description: "Send the kinds to change, each `true` or `false`; kinds left out stay as they are. An unknown kind is 422 naming it.",

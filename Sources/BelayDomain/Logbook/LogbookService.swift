@@ -121,6 +121,13 @@ public final class LogbookService: Sendable {
                 return nil
             })
             try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
+            if let notices = events?.notices {
+                let created = outcomes.compactMap { outcome -> Tick? in
+                    if case let .created(tick) = outcome { return tick }
+                    return nil
+                }
+                try Self.tellPersonalBests(created, memberID: memberID, preferences: preferences, notices: notices, now: now, in: db)
+            }
             let shared = outcomes.compactMap { outcome -> Tick? in
                 if case let .created(tick) = outcome, tick.visibility != .private { return tick }
                 return nil
@@ -132,6 +139,26 @@ public final class LogbookService: Sendable {
             }
             return outcomes
         })
+    }
+
+    /// Tells the member (when they switched it on) of each axis's hardest new send that is
+    /// harder than every send they logged before. Only a send of the last day is news: an old
+    /// tick logged late is history, and a member's very first send beats nothing.
+    private static func tellPersonalBests(_ created: [Tick], memberID: Int64, preferences: LogbookPreferences, notices: PushNoticeWriter,
+                                          now: Date, in db: Database) throws {
+        let recent = created.filter { $0.style.topped && $0.climbedAt > now.addingTimeInterval(-86_400) }
+        guard let firstNew = created.map(\.id).min() else { return }
+        for axis in GradeAxis.allCases {
+            let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
+            guard let best = recent.filter({ $0.range.axis == axis }).max(by: order) else { continue }
+            // Ticks are numbered in the order they are logged: every earlier one has a lower id.
+            let before = try db.queryOne("""
+                SELECT max(score_min) AS best FROM ticks WHERE user_id = ? AND axis = ? AND style <> 'attempt' AND id < ?
+                """, [memberID, axis.rawValue, firstNew]) { try $0.get("best", as: Int64?.self) } ?? nil
+            guard let before, best.range.lowest > Int(before) else { continue }
+            let grade = GradeTable.display(best.range, from: best.gradeScale, in: preferences.scale(axis))
+            try notices.personalBest(best, grade: grade, memberID: memberID, now: now, in: db)
+        }
     }
 
     /// Imports another logbook's export (theCrag's logbook CSV or Mountain Project's tick

@@ -41,7 +41,8 @@ enum DeviceRepository {
             LEFT JOIN sessions s ON s.id = d.session_id
             WHERE \(members) AND u.deleted_at IS NULL AND d.platform IN (\(platformList))
               AND (d.session_id IS NULL OR (s.ended_at IS NULL AND s.expires_at > ?))
-              AND NOT EXISTS (SELECT 1 FROM notification_settings n WHERE n.user_id = d.user_id AND n.kind = ? AND n.enabled = 0)
+              AND \(kind.isOnByDefault ? "NOT EXISTS" : "EXISTS") (SELECT 1 FROM notification_settings n
+                                 WHERE n.user_id = d.user_id AND n.kind = ? AND n.enabled = \(kind.isOnByDefault ? 0 : 1))
             ORDER BY d.id
             """, arguments) { Recipient(id: try $0.get("id"), locale: try $0.get("locale")) }
     }
@@ -110,10 +111,16 @@ enum DeviceRepository {
 
     /// The kinds the member switched off. A kind this build does not know (a newer Belay's)
     /// is left out: it is never sent by this build, so whether it is off changes nothing here.
-    static func switchedOff(userID: Int64, in db: Database) throws -> Set<NoticeKind> {
-        Set(try db.query("SELECT kind FROM notification_settings WHERE user_id = ? AND enabled = 0", [userID]) {
-            NoticeKind(rawValue: try $0.get("kind", as: String.self))
-        }.compactMap { $0 })
+    /// The kinds the member switched to other than their default (a row of a kind this build
+    /// does not know, written by a newer Belay, is left alone).
+    static func choices(userID: Int64, in db: Database) throws -> [NoticeKind: Bool] {
+        var choices: [NoticeKind: Bool] = [:]
+        for (raw, enabled) in try db.query("SELECT kind, enabled FROM notification_settings WHERE user_id = ?", [userID], {
+            (try $0.get("kind", as: String.self), try $0.get("enabled", as: Int64.self) == 1)
+        }) {
+            if let kind = NoticeKind(rawValue: raw) { choices[kind] = enabled }
+        }
+        return choices
     }
 
     static func setEnabled(_ enabled: Bool, kind: NoticeKind, userID: Int64, in db: Database) throws {

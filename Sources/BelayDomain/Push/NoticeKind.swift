@@ -22,6 +22,10 @@ public enum NoticeKind: String, Sendable, CaseIterable, Codable {
     /// A new meetup at a gym or by a host the member follows (at most one a day per gym or
     /// host; later ones that day are told with the next).
     case newMeetup = "new_meetup"
+    /// The member's hardest send yet on an axis (off until the member switches it on).
+    case personalBest = "personal_best"
+    /// A problem the member tried and has not sent comes down in a few days.
+    case projectEnding = "project_ending"
     /// The club's moderators acted on something the member reported.
     case reportOutcome = "report_outcome"
     /// The club's moderators warned the member, suspended them or hid what they wrote, naming
@@ -32,4 +36,8 @@ public enum NoticeKind: String, Sendable, CaseIterable, Codable {
 
     /// The kinds a member can switch, in the order the API lists them.
     public static let switchable: [NoticeKind] = allCases.filter { $0 != .test && $0 != .moderation }
+
+    /// Whether a member who never chose gets this kind: every kind but a personal best, which
+    /// a member asks for.
+    public var isOnByDefault: Bool { self != .personalBest }
 }

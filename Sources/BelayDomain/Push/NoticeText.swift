@@ -1,3 +1,4 @@
+import BelayCore
 import Foundation
 
 /// The title and body of a notice in ko, ja or en, with times in the meetup's own zone.
@@ -60,6 +61,8 @@ struct NoticeText: Sendable, Hashable {
         case (.rewardReady, .ja): return NoticeText(title: "ステッカーができました", body: "\(title)で獲得した\(holdName)：ストーリーでシェアしよう")
         case (.newMeetup, _):
             return newMeetup(locale: locale, meetup: meetup ?? MeetupFacts(title: title, placeName: place, startsAt: Date(timeIntervalSince1970: 0), timeZone: zone), place: place, placesLeft: 0, folded: 0)
+        case (.personalBest, _), (.projectEnding, _):
+            preconditionFailure("\(kind.rawValue) notices are worded by NoticeText.\(kind == .personalBest ? "personalBest" : "projectEnding")")
         case (.reportOutcome, _), (.moderation, _):
             return moderationText(kind, locale: locale, facts: moderation)
         case (.test, .en): return NoticeText(title: "Belay test notice", body: "Notifications reach this phone.")
@@ -107,6 +110,30 @@ struct NoticeText: Sendable, Hashable {
         case .ja:
             let more = folded > 0 ? "（前回の通知以降ほかに\(folded)件）" : ""
             return NoticeText(title: "\(place)で新しい会", body: "\(meetup.title)：\(when)、残り\(placesLeft)枠\(more)")
+        }
+    }
+
+    /// "New personal best: your first V5 send", at the gym when the tick names one.
+    static func personalBest(locale: MemberLocale, grade: String, gym: String?) -> NoticeText {
+        switch locale {
+        case .en: return NoticeText(title: "New personal best!", body: "Your first \(grade) send" + (gym.map { " at \($0)" } ?? ""))
+        case .ko: return NoticeText(title: "개인 최고 기록!", body: "첫 \(grade) 완등" + (gym.map { " · \($0)" } ?? ""))
+        case .ja: return NoticeText(title: "自己ベスト更新！", body: "初めての\(grade)完登" + (gym.map { "・\($0)" } ?? ""))
+        }
+    }
+
+    /// "Last days for your project": a problem the member tried comes down on `removalDay`.
+    static func projectEnding(locale: MemberLocale, problem: String, gym: String, removalDay: CalendarDay) -> NoticeText {
+        let month = removalDay.month, day = removalDay.day
+        switch locale {
+        case .en:
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            return NoticeText(title: "Last days for your project",
+                              body: "\(problem) at \(gym) comes down on \(day) \(months[month - 1]). One more go?")
+        case .ko:
+            return NoticeText(title: "프로젝트가 곧 철거돼요", body: "\(gym) \(problem) 문제가 \(month)월 \(day)일에 철거될 예정이에요. 한 번 더 도전해 볼까요?")
+        case .ja:
+            return NoticeText(title: "プロジェクトがもうすぐ撤去されます", body: "\(gym)の\(problem)は\(month)月\(day)日に撤去予定です。もう一度トライしませんか？")
         }
     }
 

@@ -25,7 +25,8 @@ public struct PushNoticeWriter: Sendable {
         case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
         case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
         case .waitlistPromoted: ("promoted-a\(attendanceID)", meetup.startsAt)
-        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup:
+        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup,
+             .personalBest, .projectEnding:
             preconditionFailure("\(kind.rawValue) is not a notice about an attendance")
         }
         let facts = Self.facts(meetup)
@@ -64,7 +65,8 @@ public struct PushNoticeWriter: Sendable {
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
         case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
         case .meetupChanged: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
-        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup:
+        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup,
+             .personalBest, .projectEnding:
             preconditionFailure("\(kind.rawValue) is not a notice about a meetup")
         }
         let facts = Self.facts(meetup)
@@ -108,6 +110,31 @@ public struct PushNoticeWriter: Sendable {
                   now: now, in: db) { locale in
             (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: policy.holdNames.name(of: reward.hold, locale: locale.rawValue)),
              [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
+        }
+    }
+
+    /// Tells a member who switched it on that `tick` is their hardest send yet on its axis
+    /// ("your first V5 send"), the grade in their own scale. One notice per grade and axis,
+    /// however often it is logged again.
+    func personalBest(_ tick: Tick, grade: String, memberID: Int64, now: Date, in db: Database) throws {
+        let gym = try tick.gymID.flatMap { try GymRepository.find(id: $0, in: db) }
+        try queue(.personalBest, to: .member(memberID), collapseID: "best-u\(memberID)-\(tick.range.axis.rawValue)-\(tick.range.lowest)",
+                  expiresAt: now.addingTimeInterval(86_400), now: now, in: db) { locale in
+            (NoticeText.personalBest(locale: locale, grade: grade, gym: gym?.name(in: locale.rawValue)),
+             [("tick_id", .int(tick.id))], "/me/logbook", nil)
+        }
+    }
+
+    /// Tells a member that a problem they tried and have not sent comes down on `removalDay`.
+    func projectEnding(_ problem: Problem, memberID: Int64, removalDay: CalendarDay, now: Date, in db: Database) throws {
+        guard let gym = try GymRepository.find(id: problem.gymID, in: db) else { return }
+        let zone = TimeZone(identifier: gym.timeZone) ?? .gmt
+        let endOfRemovalDay = Date(timeIntervalSince1970: Double(removalDay.adding(days: 1).daysSinceEpoch) * 86_400 - Double(zone.secondsFromGMT(for: now)))
+        try queue(.projectEnding, to: .member(memberID), collapseID: "project-p\(problem.id)-u\(memberID)", expiresAt: endOfRemovalDay,
+                  now: now, in: db) { locale in
+            let what = problem.name ?? "\(problem.wall) · \(problem.holdColour) \(problem.grade)"
+            return (NoticeText.projectEnding(locale: locale, problem: what, gym: gym.name(in: locale.rawValue), removalDay: removalDay),
+                    [("problem_id", .int(problem.id)), ("gym_id", .int(gym.id))], "/gyms/\(gym.id)/problems/\(problem.id)", nil)
         }
     }
 

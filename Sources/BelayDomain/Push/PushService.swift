@@ -3,7 +3,7 @@ import BelayStorage
 import Foundation
 
 /// Members' devices and their choices of notices, the notices that fall due with time
-/// (reminders, check-in open, an offer about to run out), and the outbox the delivery workers
+/// (reminders, check-in open, an offer about to run out, a project about to come down), and the outbox the delivery workers
 /// claim from and report to.
 ///
 /// Threading: safe from any thread.
@@ -13,8 +13,11 @@ public final class PushService: Sendable {
     public let policy: PushPolicy
     private let writer: PushNoticeWriter
     private let checkInOpensMinutesBefore: Int
+    private let projectEndingDays: Int
 
-    init(pool: any DatabaseStore, clock: any TimeSource, writer: PushNoticeWriter, checkInPolicy: CheckInPolicy) {
+    init(pool: any DatabaseStore, clock: any TimeSource, writer: PushNoticeWriter, checkInPolicy: CheckInPolicy,
+         logbook: LogbookPolicy = LogbookPolicy()) {
+        self.projectEndingDays = logbook.projectEndingDays
         self.pool = pool
         self.clock = clock
         self.policy = writer.policy
@@ -74,10 +77,11 @@ public final class PushService: Sendable {
 
     // MARK: Choices
 
-    /// Whether each switchable kind of notice is on for the member.
+    /// Whether each switchable kind of notice is on for the member (a personal best only when
+    /// they switched it on).
     public func settings(userID: Int64) throws -> [(kind: NoticeKind, enabled: Bool)] {
-        let off = try domainCall { try pool.read { db in try DeviceRepository.switchedOff(userID: userID, in: db) } }
-        return NoticeKind.switchable.map { ($0, !off.contains($0)) }
+        let choices = try domainCall { try pool.read { db in try DeviceRepository.choices(userID: userID, in: db) } }
+        return NoticeKind.switchable.map { ($0, choices[$0] ?? $0.isOnByDefault) }
     }
 
     /// Switches kinds of notice on or off; kinds not named stay as they are.
@@ -121,8 +125,9 @@ public final class PushService: Sendable {
     // MARK: Notices that fall due with time
 
     /// Queues what time has made due: reminders `reminderMinutesBefore` a meetup starts, the
-    /// opening of check-in, and the warning before an offer runs out. Each is queued once per
-    /// meetup start (or offer end), so a meetup that moves is reminded again.
+    /// opening of check-in, the warning before an offer runs out, and a problem a member tried
+    /// and has not sent coming down within `logbook.project_ending_days`. Each is queued once per
+    /// meetup start (or offer end, or member and problem), so a meetup that moves is reminded again.
     /// - Returns: how many notices were queued.
     @discardableResult
     public func queueScheduled(limit: Int = 500) throws -> Int {
@@ -154,6 +159,49 @@ public final class PushService: Sendable {
                     }
                     queued += 1
                 }
+            }
+            if projectEndingDays > 0 { queued += try queueProjectsEnding(limit: limit, now: now) }
+        }
+        return queued
+    }
+
+    /// Tells each member who tried a current problem, and has not sent it, a few days before its
+    /// expected removal. A member and problem are marked by the member's first attempt there.
+    private func queueProjectsEnding(limit: Int, now: Date) throws -> Int {
+        // A day in any zone is within a day of the day in UTC; each gym's own day is checked below.
+        let utcToday = CalendarDay(now, in: .gmt)
+        let earliest = utcToday.adding(days: -1)
+        let latest = utcToday.adding(days: projectEndingDays + 1)
+        let once = Date(timeIntervalSince1970: 0)
+        let due = try pool.read { db in
+            try db.query("""
+                SELECT a.id AS tick_id, a.user_id, a.problem_id, p.expected_removal_on, g.time_zone FROM problems p
+                JOIN gyms g ON g.id = p.gym_id
+                JOIN ticks a ON a.problem_id = p.id AND a.style = 'attempt'
+                WHERE p.removed_on IS NULL AND p.expected_removal_on >= ? AND p.expected_removal_on <= ?
+                  AND NOT EXISTS (SELECT 1 FROM ticks e WHERE e.problem_id = a.problem_id AND e.user_id = a.user_id
+                                                         AND (e.style <> 'attempt' OR e.id < a.id))
+                  AND NOT EXISTS (SELECT 1 FROM push_schedule_marks k WHERE k.kind = ? AND k.subject_id = a.id AND k.due_at = ?)
+                ORDER BY p.expected_removal_on, a.id LIMIT ?
+                """, [earliest.description, latest.description, NoticeKind.projectEnding.rawValue, once, limit]) { row in
+                (tick: try row.get("tick_id", as: Int64.self), member: try row.get("user_id", as: Int64.self),
+                 problem: try row.get("problem_id", as: Int64.self), removal: try row.get("expected_removal_on", as: String.self),
+                 zone: try row.get("time_zone", as: String.self))
+            }
+        }
+        var queued = 0
+        for row in due {
+            guard let removal = CalendarDay(row.removal) else { continue }
+            let today = CalendarDay(now, in: TimeZone(identifier: row.zone) ?? .gmt)
+            let days = removal.daysSinceEpoch - today.daysSinceEpoch
+            // Not yet within the gym's own horizon: its turn comes on a later pass.
+            if days > projectEndingDays { continue }
+            try pool.write { db in
+                guard try mark(.projectEnding, subject: row.tick, dueAt: once, in: db) else { return }
+                // A day already past in the gym's zone is only marked: the problem came down.
+                guard days >= 0, let problem = try ProblemRepository.find(id: row.problem, in: db) else { return }
+                try writer.projectEnding(problem, memberID: row.member, removalDay: removal, now: now, in: db)
+                queued += 1
             }
         }
         return queued
