@@ -7,8 +7,8 @@ import Foundation
 
 extension SignInServices {
     /// Sign-in from `config.json`: Apple when `auth.apple.client_ids` is set (with revocation
-    /// when the team's key is), Google when `auth.google.client_ids` is set, email when
-    /// `mail.smtp_url` is, and the `rate_limits` of `/v1/auth/*`.
+    /// when the team's key is), Google when `auth.google.client_ids` is set, email through
+    /// `mail.smtp_url` or the development outbox (`mail.transport`), and the `rate_limits` of `/v1/auth/*`.
     /// - Throws: `ApplicationError` naming the key when Apple's key file cannot be used.
     public init(configuration: BelayConfiguration, clock: any TimeSource, log: @escaping @Sendable (String) -> Void) throws {
         let auth = configuration.auth
@@ -29,11 +29,17 @@ extension SignInServices {
             }
         }
         let mail = configuration.mail
-        let queue = mail.smtpURL.isEmpty ? nil : SignInMailQueue(
-            mailer: SMTPMailer(settings: SMTPSettings(url: mail.smtpURL, username: mail.username.isEmpty ? nil : mail.username,
-                                                      password: mail.password.isEmpty ? nil : mail.password, from: mail.from,
-                                                      requireTLS: mail.requireTLS), clock: clock),
-            log: log)
+        let mailer: (any MailSending)? = switch configuration.mailTransport {
+        case .smtp:
+            SMTPMailer(settings: SMTPSettings(url: mail.smtpURL, username: mail.username.isEmpty ? nil : mail.username,
+                                              password: mail.password.isEmpty ? nil : mail.password, from: mail.from,
+                                              requireTLS: mail.requireTLS), clock: clock)
+        case .outbox:
+            MailOutbox(directory: configuration.mailOutboxDirectory, clock: clock, log: log)
+        case .auto, .off:
+            nil
+        }
+        let queue = mailer.map { SignInMailQueue(mailer: $0, log: log) }
         let limits: AuthRateLimits
         do {
             limits = try AuthRateLimits(addressRequestsPerMinute: configuration.rateLimits.authPerAddressPerMinute,

@@ -322,6 +322,21 @@ public struct BelayConfiguration: Sendable, Equatable {
 
     /// `mail`: outgoing mail (sign-in codes) over SMTP.
     public struct Mail: Sendable, Equatable {
+        /// How sign-in mail leaves Belay.
+        public enum Transport: String, Sendable, Equatable, CaseIterable {
+            /// SMTP when `smtp_url` is set, else the outbox when `server.public_base_url` is on
+            /// this machine or a private network, else no email sign-in.
+            case auto
+            /// Through `smtp_url`.
+            case smtp
+            /// Written to files under `data_directory/mail-outbox` and to the log: for trying
+            /// Belay on one machine, never for members.
+            case outbox
+            /// No email sign-in.
+            case off
+        }
+
+        public var transport: Transport = .auto
         /// `smtps://host:465` or `smtp://host:587` (STARTTLS); empty turns email sign-in off.
         public var smtpURL: String = ""
         public var username: String = ""

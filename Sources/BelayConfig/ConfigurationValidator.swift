@@ -185,7 +185,13 @@ struct ConfigurationValidator {
             refuse("auth.apple.private_key_file", "team_id, key_id and private_key_file go together (the key Apple gave the team for Sign in with Apple); set all three or none")
         }
         let mail = configuration.mail
-        if !mail.smtpURL.isEmpty, !mail.from.contains("@") {
+        if mail.transport == .smtp, mail.smtpURL.isEmpty {
+            refuse("mail.smtp_url", "must not be empty when mail.transport is \"smtp\"; give smtps://host:465 or smtp://host:587")
+        }
+        if mail.transport == .outbox, !BelayConfiguration.isPrivate(urlString: configuration.server.publicBaseURL) {
+            refuse("mail.transport", "\"outbox\" writes sign-in codes to files and the log, for trying Belay on one machine, but server.public_base_url (\(configuration.server.publicBaseURL)) is public; set mail.smtp_url and mail.transport \"smtp\" (or \"auto\")")
+        }
+        if configuration.mailTransport == .smtp, !mail.from.contains("@") {
             refuse("mail.from", "\(JSONOutput.quoted(mail.from)) is not a sender address; give one such as \"Belay <no-reply@club.example>\"")
         }
         let apns = configuration.push.apns

@@ -566,8 +566,12 @@ extension SettingDeclaration {
                 "the OAuth client ids accepted as `aud`", field: \.auth.google.jwksURL),
     ]
 
-    /// `mail`: outgoing mail over SMTP.
+    /// `mail`: outgoing mail over SMTP, or the development outbox.
     private static let mail: [SettingDeclaration] = [
+        .choice("mail.transport", BelayConfiguration.Mail.Transport.auto,
+                refusal: "is not a mail transport (auto, smtp, outbox or off)",
+                "`auto`: SMTP when `smtp_url` is set, else the development outbox (files under `data_directory/mail-outbox` and the log) while `server.public_base_url` is on this machine or a private network; `smtp`, `outbox` or `off` to choose",
+                field: \.mail.transport),
         .string("mail.smtp_url", "", .text { url in
                     let parsed = URL(string: url)
                     let scheme = parsed?.scheme?.lowercased() ?? ""

@@ -39,14 +39,14 @@ public struct SignInServices: Sendable {
 /// Mail waiting to go out, sent one at a time on a background queue so that a slow SMTP
 /// server holds no request. At most `capacity` wait; beyond that new mail is refused.
 public final class SignInMailQueue: Sendable {
-    private let mailer: SMTPMailer
+    private let mailer: any MailSending
     private let queue = DispatchQueue(label: "belay.sign-in-mail", qos: .utility)
     private let waiting = Mutex(0)
     private let capacity: Int
     private let log: @Sendable (String) -> Void
 
     /// - Parameter log: told of each message that could not be sent (never the code).
-    public init(mailer: SMTPMailer, capacity: Int = 256, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(mailer: any MailSending, capacity: Int = 256, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.mailer = mailer
         self.capacity = capacity
         self.log = log

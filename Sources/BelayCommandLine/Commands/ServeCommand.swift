@@ -56,8 +56,11 @@ struct ServeCommand: ParsableCommand {
         let address = "http://\(displayHost(configuration.server.host)):\(application.port)"
         context.print("listening on \(address)")
         context.print("console on \(address)/console")
+        if configuration.mailTransport == .outbox {
+            context.print("sign-in mail goes to the development outbox: each code is printed in this log and kept in \(configuration.mailOutboxDirectory) (set mail.smtp_url to mail members)")
+        }
         if let firstStart {
-            printFirstStart(firstStart, base: base, context)
+            printFirstStart(firstStart, base: base, outbox: configuration.mailTransport == .outbox, context)
         }
 
         let signal = signals.wait()
@@ -71,7 +74,7 @@ struct ServeCommand: ParsableCommand {
         return host.contains(":") ? "[\(host)]" : host
     }
 
-    private func printFirstStart(_ report: FirstStartReport, base: String, _ context: CommandContext) {
+    private func printFirstStart(_ report: FirstStartReport, base: String, outbox: Bool, _ context: CommandContext) {
         let config = context.configFile.map { " --config \(shellQuoted($0))" } ?? ""
         // As it was invoked (`.build/release/belay` after `make run`), so the line can be pasted.
         let program = CommandLine.arguments.first.map(shellQuoted) ?? "belay"
@@ -85,8 +88,15 @@ struct ServeCommand: ParsableCommand {
               curl -H "Authorization: Bearer <token>" \(base)/v1/me
             Every route is described at \(base)/openapi.json (readable at \(base)/openapi.html).
             Hosts, moderators and admins work in the console at \(base)/console: they sign in with a code
-            mailed to the account's email (give it with `users create … --email`, and set mail.smtp_url).
+            mailed to the account's email (give it with `users create … --email`\(outbox ? "" : ", and set mail.smtp_url")).
             """)
+        if outbox {
+            context.print("""
+                Or sign up as a member the way the app does, with the code this log prints:
+                  curl -X POST \(base)/v1/auth/email -H 'Content-Type: application/json' -d '{"email": "you@example.com"}'
+                  curl -X POST \(base)/v1/auth/email/verify -H 'Content-Type: application/json' -d '{"email": "you@example.com", "code": "<code>"}'
+                """)
+        }
     }
 
     private func shellQuoted(_ text: String) -> String {
