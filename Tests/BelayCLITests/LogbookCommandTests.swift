@@ -24,6 +24,7 @@ import BelayTestSupport
                                       "--boulder-levels", "Yellow:#FFEB3B:VB..V0,Green:#4CAF50:V1..V2,Red:#E53935:V4..V5", "--json")
         #expect(added.status == 0, "\(added.standardError)")
         #expect(added.standardOutput.contains("\"boulder_grading\":\"circuit\""))
+        #expect(added.standardOutput.hasPrefix("{"), "one gym is one JSON object, as other add commands print: \(added.standardOutput)")
         #expect(added.standardError.contains("Added gym 1."))
 
         let listed = try workspace.run("gyms", "list", "--search", "강남")

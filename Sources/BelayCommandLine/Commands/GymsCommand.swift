@@ -93,6 +93,13 @@ struct GymsCommand: ParsableCommand {
                 gym.timeZone, grading, circuit.isEmpty ? "-" : circuit]
     }
 
+    /// One gym, as `add` and `edit` answer: a JSON object with `--json` (as other `add`
+    /// commands print), else a table of one row.
+    static func printGym(_ gym: Gym, json: Bool, _ context: CommandContext) {
+        if json { return context.printJSON(GymBody(gym: gym, preferences: LogbookPreferences())) }
+        printGyms([gym], json: false, context, empty: "")
+    }
+
     static func printGyms(_ gyms: [Gym], json: Bool, _ context: CommandContext, empty: String) {
         if json { return context.printJSON(gyms.map { GymBody(gym: $0, preferences: LogbookPreferences()) }) }
         var table = Table(columns: ["id", "name", "other names", "zone", "grading (boulders / routes)", "boulder circuit"])
@@ -118,7 +125,7 @@ struct GymsCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let gym = try services.domain.gyms.create(try options.draft(), by: .commandLine)
-            GymsCommand.printGyms([gym], json: json, context, empty: "")
+            GymsCommand.printGym(gym, json: json, context)
             context.note("Added gym \(gym.id). Name its managers with `belay gyms managers \(gym.id) --add HANDLE`.")
         }
     }
@@ -136,7 +143,7 @@ struct GymsCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let gym = try services.domain.gyms.update(id: gymID, try options.draft(), by: .commandLine)
-            GymsCommand.printGyms([gym], json: json, context, empty: "")
+            GymsCommand.printGym(gym, json: json, context)
             context.note("Changed gym \(gym.id).")
         }
     }
