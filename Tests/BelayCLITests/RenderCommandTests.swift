@@ -2,7 +2,7 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// `belay render sticker|story|card|collection`, run as the real binary.
+/// `belay render sticker|story|card|collection|pyramid`, run as the real binary.
 struct RenderCommandTests {
     static let fixtures = BelayProcess.packageRoot.appendingPathComponent("Tests/BelayRenderTests/Fixtures")
     static let background = fixtures.appendingPathComponent("bg_1.png").path
@@ -24,6 +24,19 @@ struct RenderCommandTests {
         #expect(report?["median_ms"] is Double && report?["min_ms"] is Double && report?["cold_ms"] is Double)
         #expect(report?["bytes"] as? Int == (try Data(contentsOf: URL(fileURLWithPath: workspace.directory.file("sticker.png")))).count)
         #expect(try pngSize(workspace.directory.file("sticker.png")) == (240, 320))
+    }
+
+    @Test func rendersAGradePyramidFromBarsAndRefusesABarItCannotRead() throws {
+        let workspace = try ClubWorkspace()
+        let report = try workspace.json(
+            "render", "pyramid", "--bars", "V5:2:1:#E53935,V4:6:2,V3:11:4", "--name", "김민지", "--out", "pyramid.png",
+            "--repeat", "2", "--threads", "1") as? [String: Any]
+        #expect(report?["cpu_ms"] is Double && report?["median_ms"] is Double, "\(report ?? [:])")
+        #expect(try pngSize(workspace.directory.file("pyramid.png")) == (1080, 1350))
+
+        let bad = try workspace.run("render", "pyramid", "--bars", "V5:2:1,V4:six:2", "--out", "bad.png")
+        #expect(bad.status == 64 && bad.standardError.contains("'V4:six:2' is not GRADE:SENDS:FLASHES"), "\(bad)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("bad.png")))
     }
 
     @Test func jsonReportSaysWhichFontDrewEachRunAndWhatWasMissing() throws {

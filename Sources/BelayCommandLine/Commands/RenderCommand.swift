@@ -7,18 +7,19 @@ import BelayDomain
 import BelayPipeline
 import BelayRender
 
-/// `belay render sticker|story|card|collection`: draw one image with Belay's templates.
+/// `belay render sticker|story|card|collection|pyramid`: draw one image with Belay's templates.
 struct RenderCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "render",
-            abstract: "Render a sticker, a story, a share card or a member's collection to a file.",
+            abstract: "Render a sticker, a story, a share card, a member's collection or a grade pyramid to a file.",
             discussion: """
             sticker, story and card take the artwork files and texts directly (no database): use them to try an
             artwork or a place name, and to benchmark (--repeat N --json). collection renders a member's
-            whole collection from the database, like GET /v1/me/collection.png.
+            whole collection from the database, like GET /v1/me/collection.png. pyramid draws the logbook's
+            grade pyramid from bars given on the command line (bench/render compares its CPU with the sticker's).
             """,
-            subcommands: [Sticker.self, Story.self, Card.self, Collection.self])
+            subcommands: [Sticker.self, Story.self, Card.self, Collection.self, Pyramid.self])
     }
 
     /// - Throws: `CommandLineError.usage` unless `scale` is 1, 2 or 3.
@@ -376,4 +377,63 @@ extension ZlibStrategy: ExpressibleByArgument {}
 /// The PNG compressors `--png-compressor` names.
 enum PNGCompressorName: String, CaseIterable, ExpressibleByArgument {
     case zlib, libdeflate, libpng
+}
+
+extension RenderCommand {
+    /// `belay render pyramid`: the logbook's grade pyramid from bars given on the command line.
+    struct Pyramid: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "pyramid", abstract: "Render a grade pyramid (1080x1350), as GET /v1/me/logbook/pyramid.png draws it.",
+                discussion: """
+                Each bar is GRADE:SENDS:FLASHES, with :#RRGGBB for a gym's colour level, hardest first.
+                Example:
+                  belay render pyramid --bars "V5:2:1:#E53935,V4:6:2,V3:11:4,V2:15:9" --name "김민지" --out pyramid.png
+                """
+            )
+        }
+
+        @Option("bars", valueName: "list", help: "GRADE:SENDS:FLASHES[:#RRGGBB], comma-separated, hardest first.") var bars: String
+        @Option("name", valueName: "text", default: "Belay", help: "The member's name in the title.") var name: String
+        @OptionalOption("period", valueName: "text", help: "The period in the subtitle (default: all time).") var period: String?
+        @Option("out", valueName: "file", help: "Where to write the image.") var out: String
+        @OptionalOption("locale", valueName: "id", help: "Language of the words (default: club.locale).") var locale: String?
+        @Option("repeat", valueName: "n", default: 1,
+                help: "Render n times after a warm-up render and report the timings (the file is written once).")
+        var repeatCount: Int
+        @Option("threads", valueName: "n", default: 0, help: "Cores one render may use for PNG compression (0: all).") var threads: Int
+        @Flag(.json) var json: Bool
+
+        func validate() throws {
+            guard repeatCount >= 1 else { throw CommandLineError.usage("--repeat must be 1 or more (got \(repeatCount))") }
+            try RenderCommand.validate(threads: threads)
+            _ = try steps()
+        }
+
+        /// The bars of `--bars`.
+        /// - Throws: `CommandLineError.usage` naming the bar that is not GRADE:SENDS:FLASHES[:#RRGGBB].
+        func steps() throws -> [PyramidContent.Step] {
+            let steps = try bars.split(separator: ",").map { bar -> PyramidContent.Step in
+                let parts = bar.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard (3...4).contains(parts.count), !parts[0].isEmpty, let sends = Int(parts[1]), let flashes = Int(parts[2]),
+                      sends >= 0, flashes >= 0, parts.count == 3 || Color(hex: parts[3]) != nil else {
+                    throw CommandLineError.usage("--bars: '\(bar)' is not GRADE:SENDS:FLASHES or GRADE:SENDS:FLASHES:#RRGGBB (e.g. V4:6:2:#E53935)")
+                }
+                return PyramidContent.Step(label: parts[0], sends: sends, flashes: flashes, colour: parts.count == 4 ? parts[3] : nil)
+            }
+            guard !steps.isEmpty else { throw CommandLineError.usage("--bars needs at least one bar, e.g. V4:6:2") }
+            return steps
+        }
+
+        func run(_ context: CommandContext) throws {
+            let configuration = try context.configuration()
+            let renderer = try Renderer(settings: RenderSettings(configuration: configuration, png: .default,
+                                                                 parallelism: RenderCommand.cores(threads)))
+            let content = LogbookPictureService.pyramidContent(steps: try steps(), name: name, period: period,
+                                                               locale: locale ?? configuration.club.locale, axisName: .boulder)
+            try RenderBenchmark(repeatCount: repeatCount, json: json).run(context, out: out, companion: { nil }, placeLayout: nil) {
+                try renderer.renderPyramid(content)
+            }
+        }
+    }
 }

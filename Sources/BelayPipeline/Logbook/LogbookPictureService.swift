@@ -106,8 +106,16 @@ public final class LogbookPictureService: Sendable {
             PyramidContent.Step(label: GradeTable.display(step.range, from: scale, in: scale), sends: step.sends, flashes: step.flashes,
                                 colour: step.colour)
         }
-        let period = summary.from.map { "\($0) – \(summary.to)" } ?? words.allTime
-        return PyramidContent(title: "\(name) · \(words.title)", subtitle: "\(axisName == .boulder ? words.boulders : words.routes) · \(period)",
+        return pyramidContent(steps: steps, name: name, period: summary.from.map { "\($0) – \(summary.to)" }, locale: locale, axisName: axisName)
+    }
+
+    /// A pyramid of `steps` (hardest first) titled with `name`, in the words of `locale`;
+    /// `period` nil says "all time".
+    public static func pyramidContent(steps: [PyramidContent.Step], name: String, period: String?, locale: String,
+                                      axisName: GradeAxis) -> PyramidContent {
+        let words = LogbookPictureWords(locale: locale)
+        return PyramidContent(title: "\(name) · \(words.title)",
+                              subtitle: "\(axisName == .boulder ? words.boulders : words.routes) · \(period ?? words.allTime)",
                               steps: steps, sendsWord: words.sends, flashesWord: words.flashes, language: words.language)
     }
 
