@@ -3,6 +3,7 @@ import BelayHTTP
 import BelayStorage
 import BelayTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `belay serve` signing members in against real protocol peers on loopback: a provider that
@@ -246,6 +247,39 @@ import Testing
         #expect(down["code"]?.stringValue == "keys_unavailable")
         #expect(down.response.header("Retry-After") != nil)
         #expect(down.isProblem)
+    }
+
+    /// Sign-ins that must fetch the provider's keys wait for it off the HTTP threads: with a key
+    /// server that answers after 10 s (past the 5 s fetch timeout), eight sign-ins naming keys
+    /// nobody knows hold neither of the server's two threads, and the keys are fetched once for all.
+    @Test func aSlowKeyServerHoldsOnlyTheSignInsThatNeedIt() throws {
+        let peers = try start()
+        let (server, provider) = (peers.server, peers.provider)
+        let member = try peers.workspace.user("climber")
+        try provider.setKeysDelay(10)
+        let answered = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        for index in 0..<8 {
+            let token = try Self.appleToken(provider, subject: "slow-\(index)", nonce: "n", kid: "unknown-\(index)", signingKey: "rsa-1")
+            let body = try Self.body(["identity_token": token, "nonce": "n"])
+            DispatchQueue.global().async(group: group) {
+                let status = (try? server.call("POST", "/v1/auth/apple", json: body))?.status ?? -1
+                answered.withLock { $0.append(status) }
+            }
+        }
+        // Let the sign-ins reach the server and the first start its fetch (held 10 s by the
+        // key server), so that each of the server's threads has taken one.
+        _ = server.poll(timeout: 5) { (try? provider.jwksFetches()).flatMap { $0 >= 1 ? true : nil } }
+        Thread.sleep(forTimeInterval: 1)
+        let health = try server.call("GET", "/healthz")
+        let meetups = try server.call("GET", "/v1/meetups", token: member.token)
+        let answeredMeanwhile = answered.withLock { $0 }
+        #expect(health.status == 200 && meetups.status == 200)
+        #expect(answeredMeanwhile.isEmpty, "other requests were answered while every sign-in still waited on the key server: \(answeredMeanwhile)")
+
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        #expect(answered.withLock { $0 }.allSatisfy { $0 == 503 }, "the fetch timed out: keys_unavailable, \(answered.withLock { $0 })")
+        #expect(try provider.jwksFetches() == 1, "one fetch for all eight")
     }
 
     @Test func emailSignInSendsAProperMessageAndItsCodeWorksOnce() throws {

@@ -274,6 +274,34 @@ import Testing
         #expect(try provider.jwksFetches() == 2)
     }
 
+    @Test func keptKeysPastHalfTheirAgeAreRefreshedInTheBackgroundWhileTheyAnswer() throws {
+        let verifier = IdentityTokenVerifier(settings: IdentityTokenVerifierSettings(provider: .apple, jwksURL: provider.jwksURL,
+                                                                                     clientIDs: [Self.appleClient], keysMaximumAge: 600),
+                                             clock: clock)
+        let token = try provider.sign(claims: appleClaims())
+        #expect(verifier.needsKeyFetch(token), "nothing is kept before the first fetch")
+        _ = try verifier.verify(token, nonce: Self.rawNonce)
+        #expect(try provider.jwksFetches() == 1)
+        #expect(!verifier.needsKeyFetch(token))
+        #expect(verifier.needsKeyFetch(try provider.sign(claims: appleClaims(), kid: "stranger-1", signingKey: "rsa-1")))
+        #expect(!verifier.needsKeyFetch("not a token"), "a token that cannot be read is refused as it is")
+
+        clock.advance(by: 200)
+        _ = try verifier.verify(try provider.sign(claims: appleClaims()), nonce: Self.rawNonce)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try provider.jwksFetches() == 1, "young keys are not refreshed")
+
+        clock.advance(by: 150)
+        _ = try verifier.verify(try provider.sign(claims: appleClaims()), nonce: Self.rawNonce)
+        let deadline = Date().addingTimeInterval(10)
+        while try provider.jwksFetches() < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try provider.jwksFetches() == 2, "keys past half their age are fetched again, in the background")
+
+        // Refreshed, they answer for another full age: 590 s after the refresh needs no fetch.
+        clock.advance(by: 590)
+        #expect(!verifier.needsKeyFetch(try provider.sign(claims: appleClaims())))
+    }
+
     @Test func theFirstVerificationFetchesTheKeysLazily() throws {
         let verifier = verifier()
         #expect(try provider.jwksFetches() == 0)

@@ -66,6 +66,9 @@ public final class IdentityProviderProcess: @unchecked Sendable {
     /// While down, the JWKS answers 503.
     public func setDown(_ down: Bool) throws { _ = try post(down ? "/down" : "/up", [:]) }
 
+    /// From now on the JWKS answers after `seconds` (0: at once), as a key server under strain.
+    public func setKeysDelay(_ seconds: Double) throws { _ = try post("/slow", ["seconds": seconds]) }
+
     /// How many times the JWKS was fetched.
     public func jwksFetches() throws -> Int {
         let response = try HTTPTestClient.request(port: port, "GET", "/stats")

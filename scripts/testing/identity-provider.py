@@ -15,6 +15,7 @@ key (kid "rsa-1") and an EC P-256 key (kid "ec-1"). Endpoints:
   POST /rotate         {kind: "rsa"|"ec", retire: [kid...]} -> {"kid"}: a new key served from now on
   POST /jwks-body      {body: "..."|null}: serve this text instead of the keys (null: the keys again)
   POST /down, /up      the JWKS answers 503 while down
+  POST /slow           {"seconds"}: the JWKS answers only after that long (0: at once)
   GET  /stats          {"jwks_fetches": N}
   POST /auth/token     Apple's code exchange: verifies the client secret (ES256, signed with the
                        team key, iss team, sub client, aud https://appleid.apple.com, kid key id)
@@ -52,7 +53,7 @@ options = parser.parse_args()
 lock = threading.Lock()
 keys = {}  # kid -> (alg, private key)
 counters = {"rsa": 1, "ec": 1}
-state = {"down": False, "jwks_body": None, "jwks_fetches": 0}
+state = {"down": False, "jwks_body": None, "jwks_fetches": 0, "slow": 0}
 revoked = []
 apple_requests = []
 
@@ -155,9 +156,15 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def do_GET(self):
+        if self.path == "/jwks":
+            with lock:
+                state["jwks_fetches"] += 1
+                delay = state["slow"]
+            # A slow key server (POST /slow): the wait holds only this request.
+            if delay:
+                time.sleep(delay)
         with lock:
             if self.path == "/jwks":
-                state["jwks_fetches"] += 1
                 if state["down"]:
                     return self.answer(503, {"error": "down"})
                 if state["jwks_body"] is not None:
@@ -192,6 +199,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, {"kid": kid})
             if self.path == "/jwks-body":
                 state["jwks_body"] = request.get("body")
+                return self.answer(200, {})
+            if self.path == "/slow":
+                state["slow"] = float(request.get("seconds", 0))
                 return self.answer(200, {})
             if self.path in ("/down", "/up"):
                 state["down"] = self.path == "/down"

@@ -16,25 +16,27 @@ extension APIRoutes {
         auth.post("/v1/auth/apple") { request, _ in
             let body = try request.decodeJSON(as: AppleSignInRequest.self)
             guard let verifier = signIn.apple else { throw Self.disabled("Sign in with Apple", setting: "auth.apple.client_ids") }
-            let token = try Self.verified { try verifier.verify(body.identityToken, nonce: body.nonce) }
-            var refreshToken: String?
-            if let code = body.authorizationCode, !code.isEmpty, let apple = signIn.appleAccounts {
+            let code = body.authorizationCode.flatMap { $0.isEmpty ? nil : $0 }
+            let exchange = code.flatMap { code in signIn.appleAccounts.map { apple in (apple, code) } }
+            let callsOut = exchange != nil || verifier.needsKeyFetch(body.identityToken)
+            return try signedIn(details: body, callingOut: callsOut) {
+                let token = try Self.verified { try verifier.verify(body.identityToken, nonce: body.nonce) }
                 // Kept only to be revoked when the member leaves; a failed exchange does not stop the sign-in.
-                refreshToken = try? apple.exchange(authorizationCode: code)
+                let refreshToken = exchange.flatMap { try? $0.0.exchange(authorizationCode: $0.1) }
+                return ProvenIdentity(method: .apple, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
+                                      name: body.name, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt,
+                                      appleRefreshToken: refreshToken)
             }
-            let identity = ProvenIdentity(method: .apple, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
-                                          name: body.name, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt,
-                                          appleRefreshToken: refreshToken)
-            return try signedIn(identity, details: body)
         }
 
         auth.post("/v1/auth/google") { request, _ in
             let body = try request.decodeJSON(as: GoogleSignInRequest.self)
             guard let verifier = signIn.google else { throw Self.disabled("Sign in with Google", setting: "auth.google.client_ids") }
-            let token = try Self.verified { try verifier.verify(body.idToken, nonce: body.nonce) }
-            let identity = ProvenIdentity(method: .google, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
-                                          name: nil, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt)
-            return try signedIn(identity, details: body)
+            return try signedIn(details: body, callingOut: verifier.needsKeyFetch(body.idToken)) {
+                let token = try Self.verified { try verifier.verify(body.idToken, nonce: body.nonce) }
+                return ProvenIdentity(method: .google, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
+                                      name: nil, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt)
+            }
         }
 
         auth.post("/v1/auth/email") { request, _ in
@@ -127,17 +129,48 @@ extension APIRoutes {
     /// a check-in, the write joins the writer's next group commit while the connection is
     /// suspended, so a burst of sign-ins holds no HTTP thread.
     private func signedIn(_ identity: ProvenIdentity, details: some SignInDetails) throws -> Response {
-        let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
         let deferred = DeferredResponse()
+        startSession(identity, details: details, locale: try Self.locale(details.locale), answering: deferred)
+        return .deferred(deferred)
+    }
+
+    /// Signs in with the identity `prove` establishes. When proving it calls a provider (keys to
+    /// fetch, a code to exchange), `prove` runs on the outbound threads and no HTTP thread waits
+    /// for the provider; otherwise here. Either way the answer waits for the write's commit
+    /// deferred, as check-ins do.
+    /// - Throws: 503 `busy` when too many sign-ins are waiting on providers; `prove`'s refusal
+    ///   when it ran here.
+    private func signedIn<Details: SignInDetails & Sendable>(details: Details, callingOut: Bool,
+                                                             prove: @escaping @Sendable () throws -> ProvenIdentity) throws -> Response {
+        let locale = try Self.locale(details.locale)
+        guard callingOut else { return try signedIn(try prove(), details: details) }
+        let deferred = DeferredResponse()
+        let admitted = signIn.outbound.submit { [self] in
+            do {
+                startSession(try prove(), details: details, locale: locale, answering: deferred)
+            } catch {
+                deferred.complete { throw error }
+            }
+        }
+        guard admitted else {
+            throw HTTPError(.serviceUnavailable, code: "busy",
+                            detail: "Too many sign-ins are waiting for the identity provider; try again in a few seconds.",
+                            headers: ["Retry-After": "5"])
+        }
+        return .deferred(deferred)
+    }
+
+    /// Opens the session of `identity` and completes `deferred` with its tokens once committed.
+    private func startSession(_ identity: ProvenIdentity, details: some SignInDetails, locale: MemberLocale?, answering deferred: DeferredResponse) {
+        let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
         let clock = domain.clock
-        domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: try Self.locale(details.locale)) { outcome in
+        domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: locale) { outcome in
             deferred.complete {
                 let grant = try outcome.get()
                 return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
                             headers: ["Cache-Control": "no-store"])
             }
         }
-        return .deferred(deferred)
     }
 
     static func locale(_ text: String?) throws -> MemberLocale? {

@@ -21,6 +21,9 @@ public struct SignInServices: Sendable {
     public var publicBaseURL: String
     /// The club's name, in mail.
     public var clubName: String
+    /// Runs the sign-ins that must call a provider (keys to fetch, a code to exchange) off the
+    /// HTTP threads.
+    public var outbound = SignInOutbound()
     /// Told what went wrong outside a request (a revocation at Apple that failed).
     public var log: @Sendable (String) -> Void = { _ in }
 

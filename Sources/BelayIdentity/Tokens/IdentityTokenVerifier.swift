@@ -44,7 +44,10 @@ public struct IdentityTokenVerifierSettings: Sendable {
 ///
 /// Threading: safe from any thread. Verifying with known keys takes a short lock; fetching
 /// the keys happens under a second lock, so concurrent tokens naming a new key cause one
-/// fetch, and tokens with known keys never wait for it.
+/// fetch, and tokens with known keys never wait for it. Kept keys past half their
+/// `keysMaximumAge` are refreshed on a background thread while they still answer, so a busy
+/// server never fetches on a request. A caller that must not wait on the network (an HTTP
+/// thread) asks `needsKeyFetch` first and verifies elsewhere when it says so.
 public final class IdentityTokenVerifier: Sendable {
     private struct KeyCache: Sendable {
         var keys: [String: JSONWebKey] = [:]
@@ -53,6 +56,8 @@ public final class IdentityTokenVerifier: Sendable {
         /// Monotonic nanoseconds of the last fetch tried, and its refusal when it failed.
         var attemptedAt: UInt64?
         var failure: IdentityTokenError?
+        /// A refresh ahead of expiry is under way on a background thread.
+        var refreshing = false
     }
 
     /// After a failed fetch, the next is tried after at most this long.
@@ -101,7 +106,47 @@ public final class IdentityTokenVerifier: Sendable {
         return try checkClaims(jws.claims, token: token, nonce: nonce)
     }
 
+    /// Whether verifying `token` may wait on the network: its key is not among the kept keys,
+    /// or they are too old to use. A token whose header cannot be read needs no fetch (it is
+    /// refused as it is).
+    public func needsKeyFetch(_ token: String) -> Bool {
+        guard let jws = try? CompactJWS.parse(token), let keyID = jws.header["kid"]?.stringValue else { return false }
+        let maximumAge = nanoseconds(settings.keysMaximumAge)
+        return cache.withLock { state in
+            guard let fetchedAt = state.fetchedAt, clock.monotonicNanoseconds() &- fetchedAt < maximumAge else { return true }
+            return state.keys[keyID] == nil
+        }
+    }
+
     // MARK: Keys
+
+    /// Starts a fetch of the keys on a background thread when the kept ones are past half their
+    /// maximum age (and no fetch was tried within `keysRefetchInterval`): they keep answering
+    /// meanwhile, and a fetch that fails leaves them as they are.
+    private func refreshAheadIfOld(now: UInt64) {
+        let starts = cache.withLock { state -> Bool in
+            guard !state.refreshing, let fetchedAt = state.fetchedAt,
+                  now &- fetchedAt >= nanoseconds(settings.keysMaximumAge / 2) else { return false }
+            if let attempted = state.attemptedAt, now &- attempted < nanoseconds(settings.keysRefetchInterval) { return false }
+            state.refreshing = true
+            return true
+        }
+        guard starts else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            fetching.withLock { _ in
+                let started = clock.monotonicNanoseconds()
+                do {
+                    let keys = try fetchKeys()
+                    cache.withLock { $0 = KeyCache(keys: keys, fetchedAt: started, attemptedAt: started, failure: nil) }
+                } catch {
+                    cache.withLock {
+                        $0.attemptedAt = started
+                        $0.refreshing = false
+                    }
+                }
+            }
+        }
+    }
 
     private func compatibleKey(_ key: JSONWebKey, algorithm: String) throws(IdentityTokenError) -> SignatureKey {
         if case let .unusable(reason) = key.material {
@@ -126,9 +171,11 @@ public final class IdentityTokenVerifier: Sendable {
     /// `keysRefetchInterval`, or per `failedFetchRetry` after a failure).
     private func key(named id: String) throws(IdentityTokenError) -> JSONWebKey {
         let maximumAge = nanoseconds(settings.keysMaximumAge)
+        let checkedAt = clock.monotonicNanoseconds()
         if let known = cache.withLock({ state in
-            state.fetchedAt.flatMap { clock.monotonicNanoseconds() &- $0 < maximumAge ? state.keys[id] : nil }
+            state.fetchedAt.flatMap { checkedAt &- $0 < maximumAge ? state.keys[id] : nil }
         }) {
+            refreshAheadIfOld(now: checkedAt)
             return known
         }
         return try fetching.withLock { _ throws(IdentityTokenError) -> JSONWebKey in
