@@ -195,7 +195,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
 
     let metricsRegistry = MetricsRegistry()
     let pushWorker = try PushDeliveryWorker.make(configuration: configuration, domain: domain, registry: metricsRegistry,
-                                                 log: { line in logger.warning(line) })
+                                                 log: { line in logger.warning(line) }, alarm: { line in logger.error(line) })
     // A bucket that refuses the key or does not exist stops the start, naming the setting;
     // one that does not answer yet only delays renders, which wait for it.
     let imageStorage = try ImageStorage(configuration: configuration, registry: metricsRegistry, log: { line in logger.warning(line) })

@@ -203,7 +203,8 @@ extension PushDeliveryWorker {
     /// neither APNs nor FCM is configured (then no notice is ever queued).
     /// - Throws: `ApplicationError` naming the setting when a key file cannot be used.
     public static func make(configuration: BelayConfiguration, domain: DomainServices, registry: MetricsRegistry,
-                            log: @escaping @Sendable (String) -> Void) throws -> PushDeliveryWorker? {
+                            log: @escaping @Sendable (String) -> Void,
+                            alarm: (@Sendable (String) -> Void)? = nil) throws -> PushDeliveryWorker? {
         let push = configuration.push
         var gateways: [DevicePlatform: any PushGateway] = [:]
         if push.apns.isConfigured {
@@ -226,7 +227,7 @@ extension PushDeliveryWorker {
         guard !gateways.isEmpty else { return nil }
         let identity = WorkerIdentity.current
         return PushDeliveryWorker(service: domain.push, gateways: gateways, clock: domain.clock, owner: "\(identity.host):\(identity.pid):push",
-                                  metrics: PushMetrics(registry: registry), log: log)
+                                  metrics: PushMetrics(registry: registry), log: log, alarm: alarm)
     }
 }
 

@@ -12,7 +12,8 @@ struct HTTP2Request {
 }
 
 /// Sends batches of POSTs over HTTP/2 (TLS with ALPN for https, prior knowledge for http),
-/// all of a batch at once as streams of one kept-open connection per host. Not thread-safe:
+/// all of a batch at once: over TLS as streams of one kept-open connection per host, in
+/// cleartext each on a connection of its own (kept open for later batches). Not thread-safe:
 /// one batch at a time (the delivery worker's thread).
 final class HTTP2Batch: @unchecked Sendable {
     private let multiplexer: CurlMultiplexer
@@ -66,14 +67,20 @@ final class HTTP2Batch: @unchecked Sendable {
         } catch {
             return "\(error)"
         }
-        let http2 = request.url.hasPrefix("https:") ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+        let overTLS = request.url.hasPrefix("https:")
+        let http2 = overTLS ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
         var codes: [CURLcode] = [
             belay_curl_setopt_string(handle, CURLOPT_URL, request.url),
             belay_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             belay_curl_setopt_string(handle, CURLOPT_USERAGENT, userAgent),
             belay_curl_setopt_string(handle, CURLOPT_NOPROXY, "*"),
             belay_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, http2),
-            belay_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1),
+            // Over TLS the batch's streams wait for one connection and share it. In cleartext
+            // (prior knowledge), libcurl 7.88 breaks the streams that wait for the first
+            // connection ("Error in the HTTP2 framing layer"): each starts at once instead, on a
+            // connection of its own or one kept from an earlier batch, as curl's own
+            // --parallel-immediate does.
+            belay_curl_setopt_long(handle, CURLOPT_PIPEWAIT, overTLS ? 1 : 0),
             belay_curl_setopt_long(handle, CURLOPT_POST, 1),
             belay_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             belay_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),

@@ -24,6 +24,7 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     private let gatherSeconds: Double
     private let metrics: PushMetrics
     private let log: @Sendable (String) -> Void
+    private let alarm: @Sendable (String) -> Void
     private let outage: OutageLog
     private let thread = BackgroundLoop(name: "belay-push")
     /// The worker thread's own schedule of queueing due notices and pruning old ones.
@@ -41,9 +42,11 @@ public final class PushDeliveryWorker: @unchecked Sendable {
     ///     each notice cost the database's one writer two writes (its claim and its outcome)
     ///     while check-ins queued behind them. Gathered, a burst's notices go out together, at
     ///     most this much later.
+    ///   - alarm: told of each notice given up for good (at error level); `log` when nil.
     public init(service: PushService, gateways: [DevicePlatform: any PushGateway], clock: any TimeSource, owner: String,
                 pollSeconds: Double = 0.2, batchSize: Int = 200, gatherSeconds: Double = 0.1, metrics: PushMetrics,
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (String) -> Void, alarm: (@Sendable (String) -> Void)? = nil) {
+        self.alarm = alarm ?? log
         self.service = service
         self.gateways = gateways
         self.clock = clock
@@ -155,6 +158,11 @@ public final class PushDeliveryWorker: @unchecked Sendable {
         let results = zip(batch, outcomes).map { ($0, $1 ?? .retry(after: nil, status: nil, error: "not sent")) }
         let summary = try service.record(results)
         metrics.record(results, summary: summary, now: clock.now())
+        for (noticeID, reason) in summary.givenUp {
+            // A notice lost for good, often to an error of the way out (a relay, the network):
+            // said at error level so that an operator's alert on the log sees it.
+            alarm("push: notice \(noticeID) was given up and will not be sent: \(reason)")
+        }
         for (delivery, outcome) in results {
             switch outcome {
             case let .removeDevice(_, reason, _): log("push: device \(delivery.deviceID) removed: \(reason)")

@@ -195,6 +195,42 @@ import Glibc
         _ = server.terminate()
     }
 
+    /// APNs and FCM reached in cleartext HTTP/2 with prior knowledge (a relay or an egress proxy
+    /// on the club's network): every notice of a batch of forty arrives, as over TLS.
+    @Test func aCleartextHTTP2RelayGetsEveryNoticeOfABatch() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push")
+        let services = try PushServicesProcess(in: directory)
+        let workspace = try ClubWorkspace.served(settings: ["push": services.pushSettings(cleartext: true)])
+        let server = try workspace.serve()
+        defer { _ = server.terminate() }
+        _ = try workspace.user("host1", role: "host")
+        let admin = try workspace.user("boss", role: "admin")
+        var members: [(token: String, platform: String, device: String)] = []
+        for index in 0..<40 {
+            let member = try workspace.user("relay\(index)")
+            let (platform, device) = index % 2 == 0 ? ("ios", "relay-ios-\(index)") : ("android", "relay-android-\(index)")
+            try register(server, member.token, platform: platform, device: device, locale: "en")
+            members.append((member.token, platform, device))
+        }
+        // Two batches of forty: the second goes over the connections the first left open.
+        for round in 1...2 {
+            let id = try meetup(workspace, title: "Relay night \(round)", startsIn: Double(4 + round) * 3_600, capacity: 40)
+            for member in members { #expect(try server.call("POST", "/v1/meetups/\(id)/join", token: member.token).status == 201) }
+            #expect(try server.call("POST", "/v1/meetups/\(id)/cancel", token: admin.token).status == 200)
+            let arrived = try server.poll(timeout: 45) { () -> Bool? in
+                let counts = try members.map { member in
+                    member.platform == "ios" ? try services.apns(token: member.device).count : try services.fcm(token: member.device).count
+                }
+                return counts.allSatisfy { $0 >= round } ? true : nil
+            }
+            #expect(arrived == true, "round \(round): every notice of the batch crossed the cleartext relay")
+        }
+        let failed = try workspace.store().read { db in
+            try db.queryOne("SELECT count(*) AS n FROM push_notices WHERE status <> 'sent'", []) { try $0.get("n", as: Int64.self) }
+        }
+        #expect(failed == 0, "every notice sent, none failed or waiting")
+    }
+
     @Test func aServerKilledMidDeliveryLosesNoNotice() throws {
         let directory = try TemporaryDirectory(prefix: "belay-push")
         let services = try PushServicesProcess(in: directory)

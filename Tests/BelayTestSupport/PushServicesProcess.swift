@@ -13,6 +13,8 @@ public final class PushServicesProcess: @unchecked Sendable {
     public var controlPort: Int { script.port }
     /// The HTTP/2 TLS port APNs and FCM answer on.
     public let tlsPort: Int
+    /// The same services in cleartext HTTP/2 with prior knowledge (h2c), as a relay answers.
+    public let cleartextPort: Int
     public let caFile: String
     public let apnsKeyFile: String
     public let serviceAccountFile: String
@@ -24,18 +26,24 @@ public final class PushServicesProcess: @unchecked Sendable {
         let folder = directory.file("push-services")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         script = try ScriptProcess(script: "push-services.py", arguments: ["--dir", folder, "--team-id", teamID, "--key-id", keyID])
-        guard let line = script.waitForLine(timeout: 60, where: { $0.hasPrefix("tls ") }), let port = Int(line.dropFirst(4)) else {
-            throw Failure(description: "push-services.py did not announce its TLS port: \(script.lines)")
+        guard let plain = script.waitForLine(timeout: 60, where: { $0.hasPrefix("plain ") }), let cleartext = Int(plain.dropFirst(6)),
+              let line = script.waitForLine(timeout: 60, where: { $0.hasPrefix("tls ") }), let port = Int(line.dropFirst(4)) else {
+            throw Failure(description: "push-services.py did not announce its ports: \(script.lines)")
         }
         tlsPort = port
+        cleartextPort = cleartext
         caFile = folder + "/ca.pem"
         apnsKeyFile = folder + "/apns-key.p8"
         serviceAccountFile = folder + "/fcm-service-account.json"
     }
 
     /// The `push` section of a config.json that sends everything here.
-    public var pushSettings: [String: Any] {
-        let url = "https://127.0.0.1:\(tlsPort)"
+    public var pushSettings: [String: Any] { pushSettings(cleartext: false) }
+
+    /// The `push` section that sends APNs and FCM messages here, in cleartext HTTP/2 (h2c) when
+    /// `cleartext` (FCM's access tokens still come over TLS, as from Google).
+    public func pushSettings(cleartext: Bool) -> [String: Any] {
+        let url = cleartext ? "http://127.0.0.1:\(cleartextPort)" : "https://127.0.0.1:\(tlsPort)"
         return ["ca_file": caFile,
                 "apns": ["key_file": apnsKeyFile, "key_id": keyID, "team_id": teamID, "url": url, "sandbox_url": url],
                 "fcm": ["service_account_file": serviceAccountFile, "url": url]]

@@ -25,7 +25,9 @@ RSA, its token_uri on this server), then serves with hypercorn:
                                    issued before T (seconds since 1970; now when absent)
     POST /revoke-access-tokens     FCM answers 401 to every access token granted so far
 
-Prints `listening CONTROL_PORT`, then `tls TLS_PORT`.
+  Cleartext port: the same services over HTTP/2 with prior knowledge (h2c).
+
+Prints `listening CONTROL_PORT`, then `plain PLAIN_PORT` and `tls TLS_PORT`.
 """
 import argparse
 import asyncio
@@ -95,6 +97,7 @@ def main():
     args = parser.parse_args()
     make_pki(args.dir)
     tls_port = free_port()
+    plain_port = free_port()
     apns_key = ec.generate_private_key(ec.SECP256R1())
     with open(os.path.join(args.dir, "apns-key.p8"), "wb") as f:
         f.write(private_pem(apns_key))
@@ -287,12 +290,16 @@ def main():
     config.certfile = os.path.join(args.dir, "server.pem")
     config.keyfile = os.path.join(args.dir, "server-key.pem")
     config.alpn_protocols = ["h2"]
+    # The same services in cleartext HTTP/2 with prior knowledge (h2c), as a relay or an
+    # egress proxy on the club's network answers them.
+    config.insecure_bind = [f"127.0.0.1:{plain_port}"]
     config.loglevel = "WARNING"
     config.accesslog = None
     print(f"listening {control.server_address[1]}", flush=True)
 
     async def run():
         loop = asyncio.get_running_loop()
+        loop.call_later(0.5, lambda: print(f"plain {plain_port}", flush=True))
         loop.call_later(0.5, lambda: print(f"tls {tls_port}", flush=True))
         await serve(app, config)
 

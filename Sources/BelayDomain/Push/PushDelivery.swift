@@ -63,6 +63,26 @@ public struct PushRecordSummary: Sendable, Hashable {
     public var failed = 0
     public var dropped = 0
     public var devicesRemoved = 0
+    /// The notices given up this time after being retried (attempts used up, or no time left),
+    /// each with the reason: what the worker reports loudly, since nobody else will.
+    public var givenUp: [(noticeID: Int64, reason: String)] = []
 
     public init() {}
+
+    public static func == (lhs: PushRecordSummary, rhs: PushRecordSummary) -> Bool {
+        (lhs.sent, lhs.retried, lhs.failed, lhs.dropped, lhs.devicesRemoved) == (rhs.sent, rhs.retried, rhs.failed, rhs.dropped, rhs.devicesRemoved)
+            && lhs.givenUp.map(\.noticeID) == rhs.givenUp.map(\.noticeID) && lhs.givenUp.map(\.reason) == rhs.givenUp.map(\.reason)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sent)
+        hasher.combine(retried)
+        hasher.combine(failed)
+        hasher.combine(dropped)
+        hasher.combine(devicesRemoved)
+        for notice in givenUp {
+            hasher.combine(notice.noticeID)
+            hasher.combine(notice.reason)
+        }
+    }
 }

@@ -284,7 +284,9 @@ public final class PushService: Sendable {
                         let retryAt = now.addingTimeInterval(after ?? policy.retryDelay(afterAttempt: delivery.attempt))
                         if delivery.attempt >= policy.maxAttempts || retryAt >= delivery.expiresAt {
                             let reason = delivery.attempt >= policy.maxAttempts ? "\(error) (gave up after \(delivery.attempt) attempts)" : "\(error) (its next try would be past its use)"
-                            _ = try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db)
+                            if try PushNoticeRepository.finish(id: id, owner: owner, status: "failed", statusCode: status, error: reason, now: now, in: db) {
+                                summary.givenUp.append((id, reason))
+                            }
                             summary.failed += 1
                         } else {
                             try PushNoticeRepository.retry(id: id, owner: owner, at: retryAt, statusCode: status, error: error, in: db)
