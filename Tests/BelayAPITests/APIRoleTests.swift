@@ -114,11 +114,13 @@ import Testing
         #expect(fixture.send(.patch, "/v1/meetups/\(id)", token: member.token, json: #"{"title": "Mine, renamed"}"#).status == 200)
         #expect(fixture.get("/v1/meetups/\(id)/attendees", as: member).status == 200)
         #expect(fixture.get("/v1/meetups/\(id)/attendees.csv", as: member).status == 200)
+        #expect(fixture.get("/v1/stats/shares?meetup_id=\(id)", as: member).status == 200, "a member who hosts sees their meetup's shares")
         #expect(fixture.post("/v1/meetups/\(id)/cancel", as: member).status == 200)
         // Another member has none of that on it.
         let other = try fixture.member()
         #expect(fixture.get("/v1/meetups/\(id)/check-in-code", as: other).status == 403)
         #expect(fixture.get("/v1/meetups/\(id)/attendees", as: other).status == 403)
+        #expect(fixture.get("/v1/stats/shares?meetup_id=\(id)", as: other).status == 403)
         // Not for someone else, though.
         let forHost = fixture.post("/v1/meetups", as: member, json: """
             {"title": "Theirs", "place_name": "Gym", "starts_at": "2026-12-01T19:00:00+09:00", "ends_at": "2026-12-01T21:00:00+09:00",

@@ -294,7 +294,7 @@ public enum OpenAPIDocument {
                              problems: [400, 403, 404, 409, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/stats/shares", operationID: "shareStatistics",
                              summary: "Share counts by meetup, target and day (hosts: their meetups; admins: all).", tag: "statistics",
-                             description: "With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
+                             description: "A member who hosts or co-hosts a meetup sees its counts by naming it with `meetup_id`; the host role and admins may also leave it out. With `by`, the counts are summed per day, per target or per meetup instead, every group in one page (no `cursor`); the fields summed over are null.",
                              queryParameters: [
                                 OpenAPIOperation.query("meetup_id", Schema.id(), "Only this meetup."),
                                 OpenAPIOperation.query("from", Schema.dateTime, "Only events at or after this time."),

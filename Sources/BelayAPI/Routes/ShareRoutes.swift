@@ -50,9 +50,12 @@ extension APIRoutes {
         }
 
         routes.get("/v1/stats/shares", query: ["limit", "cursor", "meetup_id", "from", "to", "by"]) { request, context in
-            let caller = try context.requireRole([.host, .admin], to: "see share statistics")
-            let page = try request.pagination(defaultLimit: 100, maximum: 500)
             let meetupID = try request.query("meetup_id", as: Int64.self)
+            // A member who hosts a meetup (members create their own) sees its counts by naming it;
+            // every meetup they host at once is for the host role and admins.
+            let caller = meetupID == nil ? try context.requireRole([.host, .admin], to: "see share statistics without naming a meetup_id they host")
+                                         : try context.caller()
+            let page = try request.pagination(defaultLimit: 100, maximum: 500)
             let from = try request.query("from", asDate: ())
             let to = try request.query("to", asDate: ())
             let grouping = try request.query("by", oneOf: ShareStatisticGrouping.self)
