@@ -10,9 +10,9 @@ deps:
 
 ## What the test suite starts besides: a throwaway PostgreSQL cluster, headless Chromium,
 ## nginx, Python's venv for the reference libraries the tests check Belay against, and
-## zbarimg to read the kiosk's QR code back from a screenshot.
+## zbarimg to read the kiosk's QR code back from a screenshot, and file for the README's walkthroughs.
 test-deps:
-	@scripts/install-deps postgresql chromium nginx python3 python3-venv time zbar-tools
+	@scripts/install-deps postgresql chromium nginx python3 python3-venv time zbar-tools file
 
 build: deps
 	$(SWIFT) build

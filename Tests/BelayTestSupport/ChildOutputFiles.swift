@@ -10,7 +10,7 @@ import Glibc
 /// pipe to its end then waits for that child as well, and a child reading its input waits
 /// for it to close the writing end: tests hung so, each waiting for the other's child. A
 /// file is read when the child has exited, whoever else holds it open.
-struct ChildOutputFiles {
+public struct ChildOutputFiles {
     private let directory: TemporaryDirectory
     private let output: FileHandle
     private let errors: FileHandle
@@ -53,7 +53,7 @@ struct ChildOutputFiles {
     /// sending it `stopSignal` should it still run after `timeout` seconds.
     /// - Returns: what it wrote, once it has exited (its status is on `process`).
     /// - Throws: when the files cannot be made or the process cannot start.
-    static func run(_ process: Process, input: Data?, timeout: TimeInterval, stopSignal: Int32) throws
+    public static func run(_ process: Process, input: Data?, timeout: TimeInterval, stopSignal: Int32) throws
         -> (standardOutput: String, standardError: String) {
         let name = process.executableURL?.lastPathComponent ?? "a child"
         let files = try ChildOutputFiles(input: input, for: name)
