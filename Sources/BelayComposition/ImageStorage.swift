@@ -196,12 +196,16 @@ public struct ImageStorage: Sendable {
 
     /// `images/<2 hex>/<64 hex>.<ext>`: a reward row can never name another key.
     static func isImageRowPath(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == Substring(RenderPipelineSettings.imagesFolder), parts[1].count == 2,
-              let dot = parts[2].firstIndex(of: ".") else { return false }
-        let digest = parts[2][..<dot]
-        let ext = parts[2][parts[2].index(after: dot)...]
-        return ContentDigest.isDigest(digest) && digest.hasPrefix(parts[1]) && ["png", "jpg", "jpeg"].contains(String(ext))
+        // On the UTF-8 bytes: it is asked on every image request, and splitting into
+        // Characters cost more than signing the redirect.
+        let folder = RenderPipelineSettings.imagesFolder.utf8
+        let bytes = Array(path.utf8)
+        let fanOut = folder.count + 1, digestStart = fanOut + 3, dot = digestStart + 64
+        guard bytes.count > dot + 1, bytes.starts(with: folder), bytes[folder.count] == 0x2F, bytes[fanOut + 2] == 0x2F,
+              bytes[dot] == 0x2E, bytes[digestStart..<dot].allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+              bytes[fanOut] == bytes[digestStart], bytes[fanOut + 1] == bytes[digestStart + 1] else { return false }
+        let fileExtension = bytes[(dot + 1)...]
+        return fileExtension.elementsEqual("png".utf8) || fileExtension.elementsEqual("jpg".utf8) || fileExtension.elementsEqual("jpeg".utf8)
     }
 
     /// The setting a refusal of the store points at.

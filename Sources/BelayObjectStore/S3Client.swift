@@ -19,6 +19,8 @@ public final class S3Client: Sendable {
     private let now: @Sendable () -> Date
     private let base: String
     private let host: String
+    /// The presigned URLs of the current signing window.
+    private let presigned = PresignedURLMemory()
 
     /// The most bytes one answer may carry (an image, a backup part).
     public static let responseLimit = 64 * 1024 * 1024
@@ -137,18 +139,29 @@ public final class S3Client: Sendable {
         _ = try list(prefix: prefix, limit: 1)
     }
 
-    /// A URL anyone can `GET` `key` with until `seconds` from now (no longer than temporary
-    /// credentials last: the URL carries their session token and ends with them).
+    /// A URL anyone can `GET` `key` with for `seconds` from the start of the current signing
+    /// window (a quarter of `seconds`, at most 5 minutes), so for at least three quarters of
+    /// `seconds` from now; no longer than temporary credentials last (the URL carries their
+    /// session token and ends with them). Within a window the same key gets the same URL,
+    /// signed once (`PresignedURLMemory`).
     /// - Throws: `ObjectStoreError` when the platform gives no credentials.
     public func presignedURL(_ key: String, seconds: Int) throws -> String {
+        let signing = try credentials.current()
+        let moment = now()
+        let window = Int64(max(1, min(seconds / 4, 300)))
+        let start = Int64(moment.timeIntervalSince1970.rounded(.down)) / window * window
+        let name = "\(signing.accessKeyID)\n\(credentials.expiration?.timeIntervalSince1970 ?? 0)\n\(seconds)\n\(key)"
+        if let url = presigned.url(name, windowStart: start) { return url }
+        let date = Date(timeIntervalSince1970: TimeInterval(start))
         let path = settings.path(of: key)
-        let date = now()
-        let signer = try SigV4Signer(credentials: credentials.current(), region: settings.region)
+        let signer = SigV4Signer(credentials: signing, region: settings.region)
         var expires = seconds
         if let expiration = credentials.expiration {
             expires = max(1, min(seconds, Int(expiration.timeIntervalSince(date))))
         }
-        return base + SigV4Signer.encode(path, keepSlash: true) + "?" + signer.presignedQuery(host: host, path: path, expires: expires, at: date)
+        let url = base + SigV4Signer.encode(path, keepSlash: true) + "?" + signer.presignedQuery(host: host, path: path, expires: expires, at: date)
+        presigned.keep(url, for: name, windowStart: start)
+        return url
     }
 
     // MARK: Multipart uploads

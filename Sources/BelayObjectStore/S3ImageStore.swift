@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Uploads carry the image's type, `Cache-Control: public, max-age=31536000, immutable` (the
 /// key names the content) and its SHA-256, which the store checks. A render asks first
-/// (`HEAD`) whether the image is there, so identical stickers are uploaded once. A store that
+/// (`HEAD`) whether the image is there, so identical stickers are uploaded once; what this
+/// process uploaded or found lately is not asked about again (`HeldImageMemory`). A store that
 /// does not answer, or answers 5xx after the client's retries, is reported as a transient
 /// `ImageStoreError`: the render waits and is tried again, and the job is not failed for it.
 public struct S3ImageStore: RewardImageStore {
@@ -15,15 +16,18 @@ public struct S3ImageStore: RewardImageStore {
     /// Put before every key: empty, or ending in `/`.
     public let prefix: String
     /// An image older than this that a render finds and reuses is copied onto itself first,
-    /// so `belay gc` (which spares objects younger than its grace period) cannot remove it in
-    /// the moment before a reward row points at it.
+    /// so `belay gc` (which spares objects younger than its grace period, `--min-age`, 10
+    /// minutes unless told otherwise) cannot remove it in the moment before a reward row points
+    /// at it. Half that grace period by default, as the directory store touches a file it reuses.
     public let refreshAge: TimeInterval
     private let now: @Sendable () -> Date
+    /// What this process uploaded or found lately, shared by the copies of this store.
+    private let held = HeldImageMemory()
 
     /// What an uploaded image's `Cache-Control` says.
     public static let cacheControl = "public, max-age=31536000, immutable"
 
-    public init(client: S3Client, prefix: String, refreshAge: TimeInterval = 3600, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(client: S3Client, prefix: String, refreshAge: TimeInterval = 300, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.refreshAge = refreshAge
@@ -51,13 +55,21 @@ public struct S3ImageStore: RewardImageStore {
 
     public func holdsImage(digest: String, fileExtension: String) -> Bool {
         let key = key(digest: digest, fileExtension: fileExtension)
-        guard let object = try? client.head(key), object.size > 0 else { return false }
-        if let modified = object.lastModified, now().timeIntervalSince(modified) > refreshAge {
-            // Not refreshed: the render uploads the image again, which dates it as well.
-            guard (try? client.refresh(key, contentType: Self.contentType(forExtension: fileExtension), cacheControl: Self.cacheControl)) != nil else {
-                return false
-            }
+        let moment = now()
+        if let dated = held.dated(key), moment.timeIntervalSince(dated) <= refreshAge { return true }
+        guard let object = try? client.head(key), object.size > 0 else {
+            held.forget(key)
+            return false
         }
+        if let modified = object.lastModified, moment.timeIntervalSince(modified) <= refreshAge {
+            held.remember(key, dated: modified)
+            return true
+        }
+        // Not refreshed: the render uploads the image again, which dates it as well.
+        guard (try? client.refresh(key, contentType: Self.contentType(forExtension: fileExtension), cacheControl: Self.cacheControl)) != nil else {
+            return false
+        }
+        held.remember(key, dated: moment)
         return true
     }
 
@@ -78,7 +90,10 @@ public struct S3ImageStore: RewardImageStore {
     public func storeImage(_ bytes: [UInt8], digest: String, fileExtension: String) throws {
         let key = key(digest: digest, fileExtension: fileExtension)
         do {
+            let started = now()
             try client.put(key, bytes: bytes, contentType: Self.contentType(forExtension: fileExtension), cacheControl: Self.cacheControl)
+            // Dated no earlier than the request's start.
+            held.remember(key, dated: started)
         } catch let error as ObjectStoreError where error.isTransient {
             throw ImageStoreError.unavailable(location, operation: "upload \(key) to", detail: "\(error)")
         }
@@ -109,6 +124,7 @@ public struct S3ImageStore: RewardImageStore {
 
     public func removeImage(digest: String, fileExtension: String) throws {
         let key = key(digest: digest, fileExtension: fileExtension)
+        held.forget(key)
         do {
             try client.delete(key)
         } catch let error as ObjectStoreError {

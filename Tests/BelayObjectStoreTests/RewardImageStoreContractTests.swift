@@ -58,6 +58,40 @@ import Testing
         #expect(error.isMissing && !error.isTransient)
     }
 
+    /// What `belay gc` relies on: every stored image listed once, in name order, with its size
+    /// and when it was written; one removed is gone from the listing and the store, and removing
+    /// it again is no error.
+    @Test(arguments: Kind.allCases) func storedImagesAreListedInNameOrderAndRemovedOneByOne(_ kind: Kind) throws {
+        let (store, keep) = try Self.store(kind)
+        defer { withExtendedLifetime(keep) {} }
+        #expect(try store.storedImages() == [])
+        let started = Date().addingTimeInterval(-60)
+        let images: [(digest: String, fileExtension: String, bytes: [UInt8])] = [
+            (Self.digest("first \(kind)"), "png", Array(repeating: 1, count: 1_000)),
+            (Self.digest("second \(kind)"), "jpg", Array(repeating: 2, count: 2_000)),
+            (Self.digest("third \(kind)"), "png", Array(repeating: 3, count: 3_000)),
+        ]
+        for image in images {
+            try store.storeImage(image.bytes, digest: image.digest, fileExtension: image.fileExtension)
+        }
+        let listed = try store.storedImages()
+        let expected = images.sorted { $0.digest < $1.digest }
+        #expect(listed.map(\.digest) == expected.map(\.digest))
+        #expect(listed.map(\.fileExtension) == expected.map(\.fileExtension))
+        #expect(listed.map(\.size) == expected.map { Int64($0.bytes.count) })
+        for image in listed {
+            let modified = try #require(image.modified, "\(kind) does not say when \(image.rowPath) was written")
+            #expect(modified > started)
+        }
+
+        let removed = images[1]
+        try store.removeImage(digest: removed.digest, fileExtension: removed.fileExtension)
+        #expect(!store.containsImage(digest: removed.digest, fileExtension: removed.fileExtension))
+        #expect(try store.storedImages().map(\.digest) == expected.map(\.digest).filter { $0 != removed.digest })
+        try store.removeImage(digest: removed.digest, fileExtension: removed.fileExtension)
+        #expect(try store.imageBytes(digest: images[0].digest, fileExtension: "png") == images[0].bytes)
+    }
+
     @Test func theBucketKeepsTheDirectorysNamesAndBoto3ReadsBackTypeAndCachePolicy() throws {
         let prefix = LoopbackStore.freshPrefix()
         let store = S3ImageStore(client: try LoopbackStore.client(), prefix: prefix)

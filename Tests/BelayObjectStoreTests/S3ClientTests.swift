@@ -2,6 +2,7 @@ import BelayCore
 import BelayObjectStore
 import BelayTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The S3 client against a real S3 server on loopback that checks signatures (moto), with
@@ -95,6 +96,43 @@ import Testing
         #expect(answer.contentType == "image/png")
         let tampered = url.replacingOccurrences(of: "X-Amz-Expires=300", with: "X-Amz-Expires=301")
         #expect(try S3ServerProcess.fetch(tampered).status == 403)
+    }
+
+    /// Within a signing window (a quarter of the URL's life, at most 5 minutes) a key gets the
+    /// same working URL, signed once, so caches in front of the bucket can keep it; the next
+    /// window signs anew, and another key never shares a URL.
+    @Test func aKeyAskedForAgainWithinItsSigningWindowGetsTheSameWorkingURL() throws {
+        let clock = MovableNow()
+        let client = try S3Client(settings: LoopbackStore.settings(), now: { clock.now() })
+        let prefix = LoopbackStore.freshPrefix()
+        let sticker = prefix + "images/ab/abcd.png", story = prefix + "images/ef/efab.jpg"
+        try client.put(sticker, bytes: Array("sticker".utf8), contentType: "image/png")
+        try client.put(story, bytes: Array("story".utf8), contentType: "image/jpeg")
+        let first = try client.presignedURL(sticker, seconds: 900)
+        #expect(try client.presignedURL(sticker, seconds: 900) == first)
+        let other = try client.presignedURL(story, seconds: 900)
+        #expect(other != first)
+        for (url, body) in [(first, "sticker"), (other, "story")] {
+            let answer = try S3ServerProcess.fetch(url)
+            #expect(answer.status == 200 && answer.body == Array(body.utf8), "\(answer.status)")
+        }
+        #expect(first.contains("X-Amz-Expires=900"))
+        // The window is 225 s for a 900 s URL: one 300 s later is the next.
+        clock.move(to: 300)
+        let next = try client.presignedURL(sticker, seconds: 900)
+        #expect(next != first)
+        #expect(Self.amzDate(next) > Self.amzDate(first))
+    }
+
+    static func amzDate(_ url: String) -> String {
+        URLComponents(string: url)?.queryItems?.first { $0.name == "X-Amz-Date" }?.value ?? ""
+    }
+
+    /// The real time plus a test's offset.
+    final class MovableNow: Sendable {
+        private let offset = Mutex<TimeInterval>(0)
+        func move(to seconds: TimeInterval) { offset.withLock { $0 = seconds } }
+        func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
     }
 
     @Test func aMultipartUploadJoinsItsParts() throws {

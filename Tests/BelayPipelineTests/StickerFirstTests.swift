@@ -144,6 +144,32 @@ import Testing
         }
     }
 
+    /// A badge makes each reward's sticker its own: the first render of an award does not ask
+    /// the store for it (a round trip to a bucket before the reward is ready), and asks only
+    /// about the story, which members share; a later render of the same reward still asks.
+    @Test func theFirstRenderOfABadgedStickerDoesNotAskTheStoreForIt() throws {
+        let fixture = try PipelineFixture()
+        let badges = BadgeIssuer(settings: BadgeSettings(publicBaseURL: "https://belay.example/", clubName: "Belay Climbing Club",
+                                                         keysDirectory: URL(fileURLWithPath: fixture.directory.file("badge-keys"))))
+        let store = AskingImageStore(root: fixture.settings.imagesDirectory)
+        let service = try RenderService(queue: fixture.domain.renderJobs, clock: fixture.clock, settings: fixture.settings, badges: badges,
+                                        imageStore: store)
+        try fixture.history(meetups: 1, members: 3)
+        let worker = fixture.workerContext()
+        while let job = try fixture.domain.renderJobs.claim(owner: worker.owner).first, !job.storyOnly {
+            #expect(job.reason == .award)
+            _ = runAsServer(fixture, service: service, job, worker)
+        }
+        let rewards = try fixture.rewards()
+        let stickers = Set(rewards.compactMap { $0.images?.stickerHash })
+        #expect(stickers.count == rewards.count && !stickers.isEmpty)
+        for sticker in stickers {
+            #expect(store.containsImage(digest: sticker, fileExtension: "png"))
+        }
+        #expect(Set(store.askedDigests).isDisjoint(with: stickers), "the store was asked about a reward's own sticker")
+        #expect(!store.askedDigests.isEmpty, "the shared story is still looked for")
+    }
+
     @Test func theRealRenderersBakedCopyIsByteForByteTheStickerRenderedWithTheCredential() throws {
         let renderer = try BelayRewardRenderer(settings: BuiltInSettings.render())
         var request = PipelineFixture.assetsRequest(hold: "jug-azure", background: "wall-dusk", place: "더클라임 강남점", stickerScale: 1)

@@ -88,6 +88,7 @@ public enum OpenAPIDocument {
         ("meetup_page_unpublished", "410: the meetup's page was taken down, or the meetup made private or hidden."),
         ("card_unavailable", "503: this server cannot render share cards now."),
         ("render_pending", "503: a shared reward's sticker is still being rendered; retry after `Retry-After` seconds."),
+        ("image_store_unavailable", "503: the bucket holding the images does not answer, or no link to an image in it can be signed now (the platform's temporary credentials ran out); retry after `Retry-After` seconds."),
         ("app_links_not_configured", "404: the club's app ids are not configured (`app_links` in config.json)."),
         ("badge_key_not_found", "404: the club never had a badge key with this thumbprint."),
         ("badges_not_issued", "404: this server issues no badges."),

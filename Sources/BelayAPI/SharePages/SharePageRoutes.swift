@@ -148,15 +148,25 @@ extension APIRoutes {
         let unavailable = HTTPError(.serviceUnavailable, code: "render_pending",
                                     detail: "The sticker cannot be read just now; try again in \(renderRetryAfterSeconds) seconds.",
                                     headers: ["Retry-After": String(renderRetryAfterSeconds)])
-        switch remote.mode {
-        case .redirect:
-            guard let address = (try? remote.address(path)) ?? nil else { throw unavailable }
-            headers.add(name: "Location", value: address)
-            return Response(status: .found, headers: headers)
-        case .proxy:
-            guard let bytes = try? remote.bytes(path) else { throw unavailable }
-            headers.add(name: "Content-Type", value: "image/png")
-            return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
+        do {
+            switch remote.mode {
+            case .redirect:
+                guard let address = try remote.address(path) else { throw unavailable }
+                headers.add(name: "Location", value: address)
+                return Response(status: .found, headers: headers)
+            case .proxy:
+                let bytes = try remote.bytes(path)
+                headers.add(name: "Content-Type", value: "image/png")
+                return Response(status: .ok, headers: headers, body: ResponseBody(bytes: bytes))
+            }
+        } catch let error as ImageStoreError where error.isTransient {
+            // The bucket does not answer, or no link to it can be signed now (the platform's
+            // credentials ran out): the client's retry will do, the sticker itself is fine.
+            throw HTTPError(.serviceUnavailable, code: "image_store_unavailable",
+                            detail: "The image store does not answer; try again in \(renderRetryAfterSeconds) seconds.",
+                            headers: ["Retry-After": String(renderRetryAfterSeconds)])
+        } catch {
+            throw unavailable
         }
     }
 

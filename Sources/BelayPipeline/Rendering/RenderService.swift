@@ -183,7 +183,11 @@ public final class RenderService: Sendable {
             let keys = try worker.renderer.contentKeys(for: request)
             let storyExtension = settings.storyFormat.fileExtension
             let storyStored = images.holdsImage(digest: keys.story.digest, fileExtension: storyExtension)
-            let needSticker = !job.storyOnly && !images.holdsImage(digest: keys.sticker.digest, fileExtension: "png")
+            // A sticker carrying its reward's badge is that reward's alone: at the reward's first
+            // render no other render can have stored it, so the store is not asked (for a bucket,
+            // a round trip before the reward is ready). Storing it again would only rewrite it.
+            let ownSticker = request.badgeCredential != nil && job.reason == .award
+            let needSticker = !job.storyOnly && (ownSticker || !images.holdsImage(digest: keys.sticker.digest, fileExtension: "png"))
             let needStory = !storyStored && (job.storyOnly || !storyLater)
             let renderStart = SystemTimeSource.monotonicNanoseconds()
             let cpuStart = Self.threadCPUSeconds()
