@@ -266,4 +266,37 @@ import Testing
             #expect(fixture.post(path, as: bystander).status == 201)
         }
     }
+
+    /// Every documented read of one meetup (`GET /v1/meetups/{id}…`) that a member who is not
+    /// attending can make answers across a block, either way and through a co-host too, exactly
+    /// as it answers for an id no meetup has: a new such route cannot forget the block.
+    @Test func everyReadOfOneMeetupAnswersAcrossABlockAsForAnUnknownId() throws {
+        let fixture = try APIFixture()
+        let cohost = try fixture.member(role: .host, name: "cohost")
+        let (blocker, shunned, bystander) = (try fixture.member(), try fixture.member(), try fixture.member())
+        let hosted = try fixture.meetup()
+        let cohosted = try fixture.meetup(host: bystander)
+        _ = try fixture.domain.meetups.addCohost(meetupID: cohosted.id, userID: cohost.id, by: .commandLine)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(fixture.host.id)", token: blocker.token).status == 201)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(shunned.id)", token: cohost.token).status == 201)
+
+        let reads = Self.operations().filter { $0.method == "get" && $0.path.hasPrefix("/v1/meetups/{id}") }
+            .filter { $0.path.replacingOccurrences(of: "{id}", with: "").contains("{") == false }
+        #expect(reads.contains { $0.path == "/v1/meetups/{id}" } && reads.contains { $0.path == "/v1/meetups/{id}.ics" })
+        var walked = 0
+        for read in reads {
+            let other = try fixture.member()
+            let unknown = fixture.get(read.path.replacingOccurrences(of: "{id}", with: "987654"), as: other)
+            for (member, meetup) in [(blocker, hosted.id), (shunned, cohosted.id)] {
+                let path = read.path.replacingOccurrences(of: "{id}", with: String(meetup))
+                // Only what a stranger to the meetup may read: the host's own routes refuse everyone else anyway.
+                guard (200..<300).contains(fixture.get(path, as: other).status) else { continue }
+                walked += 1
+                let answer = fixture.get(path, as: member)
+                #expect(answer.status == unknown.status && answer["code"] == unknown["code"],
+                        "GET \(read.path) across a block answers \(answer.status) \(answer["code"]?.stringValue ?? ""), an unknown id \(unknown.status) \(unknown["code"]?.stringValue ?? "")")
+            }
+        }
+        #expect(walked >= 4, "the walk read too few routes: \(walked)")
+    }
 }
