@@ -198,4 +198,105 @@ import Testing
                     "POST \(join.path) let the blocked host in")
         }
     }
+
+    /// A co-host counts as the host: a block either way with one keeps the member from the
+    /// meetup on every documented meetup list, feed, by id and join, and the attendee list
+    /// shows the co-host's block of a member already going, to the host and the co-host alike.
+    @Test func aCohostsBlockHoldsOnEveryMeetupListFeedAttendeeListAndJoin() throws {
+        let fixture = try APIFixture()
+        let cohost = try fixture.member(role: .host, name: "cohost")
+        let (shunned, blocker, bystander, going) = (try fixture.member(), try fixture.member(), try fixture.member(), try fixture.member())
+        let gym = try #require(fixture.post("/v1/gyms", as: fixture.admin, json: MeetupDiscoveryAPITests.gym)["id"]?.intValue)
+        let cohosted = try MeetupDiscoveryAPITests.meetup(fixture, as: fixture.host, """
+            "title": "Saturday session", "gym_id": \(gym), "place_name": "Seoul Forest Climbing",
+            "starts_at": "2026-12-12T19:00:00+09:00", "ends_at": "2026-12-12T21:00:00+09:00"
+            """)
+        _ = try fixture.domain.meetups.addCohost(meetupID: cohosted, userID: cohost.id, by: .commandLine)
+        for member in [shunned, blocker, bystander] {
+            #expect(fixture.send(.put, "/v1/me/follows/gyms/\(gym)", token: member.token).status == 200)
+        }
+        #expect(fixture.post("/v1/meetups/\(cohosted)/join", as: going).status == 201)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(shunned.id)", token: cohost.token).status == 201)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(cohost.id)", token: blocker.token).status == 201)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(going.id)", token: cohost.token).status == 201)
+
+        let operations = Self.operations()
+        let lists = operations.filter { $0.method == "get" && ($0.answer == "MeetupList" || $0.answer == "FeedList") }
+        #expect(lists.contains { $0.answer == "FeedList" } && lists.contains { $0.answer == "MeetupList" }, "the document lists no such operation any more")
+        for list in lists {
+            #expect(!list.path.contains("{"), "\(list.path): a list with path parameters needs a case here")
+            func ids(_ member: APIFixture.Member) -> [Int64] {
+                (fixture.get(list.path, as: member)["items"]?.arrayValue ?? []).compactMap { ($0["meetup"] ?? $0)["id"]?.intValue }
+            }
+            for member in [shunned, blocker] { #expect(!ids(member).contains(cohosted), "GET \(list.path) shows a meetup across its co-host's block") }
+            #expect(ids(bystander).contains(cohosted), "GET \(list.path) lost the meetup for a bystander")
+        }
+        for member in [shunned, blocker] {
+            let refused = fixture.get("/v1/meetups/\(cohosted)", as: member)
+            #expect(refused.status == 404 && refused["code"]?.stringValue == "meetup_not_found")
+        }
+        #expect(fixture.get("/v1/meetups/\(cohosted)", as: going).status == 200, "a member going still reads the meetup they attend")
+
+        let attendeeLists = operations.filter { $0.method == "get" && $0.answer == "AttendeeList" && $0.path.contains("{id}") }
+        #expect(!attendeeLists.isEmpty)
+        var flagged = 0
+        for list in attendeeLists {
+            let path = list.path.replacingOccurrences(of: "{id}", with: String(cohosted))
+            for reader in [fixture.host, cohost] {
+                let answer = fixture.get(path, as: reader)
+                guard answer.status == 200 else { continue }
+                for item in answer["items"]?.arrayValue ?? [] where item["user_id"]?.intValue == going.id {
+                    #expect(item["status"]?.stringValue == "going", "GET \(list.path): the member going was moved")
+                    #expect(item["blocked_by_host"] == .bool(true), "GET \(list.path) does not show the co-host's block")
+                    flagged += 1
+                }
+            }
+        }
+        #expect(flagged >= 2, "no attendee list showed the member who is going to the host and the co-host")
+
+        let joins = operations.filter { $0.method == "post" && $0.path.hasSuffix("/join") }
+        #expect(!joins.isEmpty)
+        for join in joins {
+            let path = join.path.replacingOccurrences(of: "{id}", with: String(cohosted))
+            for member in [shunned, blocker] {
+                let refused = fixture.post(path, as: member)
+                #expect(refused.status == 403 && refused["code"]?.stringValue == "not_permitted", "POST \(join.path) let a member in across a co-host's block")
+                #expect(refused["detail"]?.stringValue?.contains("block") == false, "the refusal speaks of the block")
+            }
+            #expect(fixture.post(path, as: bystander).status == 201)
+        }
+    }
+
+    /// Every documented read of one meetup (`GET /v1/meetups/{id}…`) that a member who is not
+    /// attending can make answers across a block, either way and through a co-host too, exactly
+    /// as it answers for an id no meetup has: a new such route cannot forget the block.
+    @Test func everyReadOfOneMeetupAnswersAcrossABlockAsForAnUnknownId() throws {
+        let fixture = try APIFixture()
+        let cohost = try fixture.member(role: .host, name: "cohost")
+        let (blocker, shunned, bystander) = (try fixture.member(), try fixture.member(), try fixture.member())
+        let hosted = try fixture.meetup()
+        let cohosted = try fixture.meetup(host: bystander)
+        _ = try fixture.domain.meetups.addCohost(meetupID: cohosted.id, userID: cohost.id, by: .commandLine)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(fixture.host.id)", token: blocker.token).status == 201)
+        #expect(fixture.send(.put, "/v1/me/blocks/\(shunned.id)", token: cohost.token).status == 201)
+
+        let reads = Self.operations().filter { $0.method == "get" && $0.path.hasPrefix("/v1/meetups/{id}") }
+            .filter { $0.path.replacingOccurrences(of: "{id}", with: "").contains("{") == false }
+        #expect(reads.contains { $0.path == "/v1/meetups/{id}" } && reads.contains { $0.path == "/v1/meetups/{id}.ics" })
+        var walked = 0
+        for read in reads {
+            let other = try fixture.member()
+            let unknown = fixture.get(read.path.replacingOccurrences(of: "{id}", with: "987654"), as: other)
+            for (member, meetup) in [(blocker, hosted.id), (shunned, cohosted.id)] {
+                let path = read.path.replacingOccurrences(of: "{id}", with: String(meetup))
+                // Only what a stranger to the meetup may read: the host's own routes refuse everyone else anyway.
+                guard (200..<300).contains(fixture.get(path, as: other).status) else { continue }
+                walked += 1
+                let answer = fixture.get(path, as: member)
+                #expect(answer.status == unknown.status && answer["code"] == unknown["code"],
+                        "GET \(read.path) across a block answers \(answer.status) \(answer["code"]?.stringValue ?? ""), an unknown id \(unknown.status) \(unknown["code"]?.stringValue ?? "")")
+            }
+        }
+        #expect(walked >= 4, "the walk read too few routes: \(walked)")
+    }
 }

@@ -7,7 +7,9 @@ import Testing
 /// from the real binary's `/openapi.json` without a single warning, and a member's whole
 /// journey (sign in with Apple, profile, a meetup they create and host, join, the host's code,
 /// check-in, the reward, its share payload and images, a share, a session logged offline as one
-/// batch and its summary, the story redrawn with it, a report and blocks, export, deletion) runs through
+/// batch and its summary, the story redrawn with it, a report, a second member signed in whose meetup
+/// the first blocks (gone from their list and search, joining it 403 `not_permitted`) and unblocks,
+/// export, deletion) runs through
 /// that client alone (`scripts/testing/client-journey.py`). A schema that does not match a real
 /// answer fails the journey: the generated code refuses it, or drops a member it lacks.
 @Suite(.serialized) struct GeneratedClientTests {
@@ -47,6 +49,10 @@ import Testing
         let nonce = "journey-nonce-\(UInt64.random(in: 0...UInt64.max))"
         let token = try SignInEndToEndTests.appleToken(provider, subject: "000777.journey", nonce: nonce,
                                                        email: "journey@privaterelay.appleid.com")
+        // The second member, who makes a meetup and is blocked by the first.
+        let secondNonce = "journey-nonce-\(UInt64.random(in: 0...UInt64.max))"
+        let secondToken = try SignInEndToEndTests.appleToken(provider, subject: "000778.journey", nonce: secondNonce,
+                                                             email: "journey-second@privaterelay.appleid.com")
         let gym = try workspace.cli(["gyms", "add", "--name", "Seoul Forest Gym", "--names", "ko=서울숲 클라이밍",
                                      "--location", "37.5445,127.0557", "--time-zone", "Asia/Seoul"])
         let gymID = try #require(gym.arrayValue?.first?["id"]?.intValue, "\(gym)")
@@ -58,6 +64,7 @@ import Testing
         let journey = try Self.python("client-journey.py", [
             "--base-url", "http://127.0.0.1:\(server.port)", "--package", package, "--identity-token", token, "--nonce", nonce,
             "--gym-id", String(gymID), "--gym-location", "37.5445,127.0557", "--host-id", String(host.id),
+            "--second-identity-token", secondToken, "--second-nonce", secondNonce,
         ], timeout: 300)
         let summary = try #require(try? JSONValue.parse(Array(journey.standardOutput.utf8)),
                                    "the journey printed no summary:\n\(journey.printed)")
@@ -74,7 +81,11 @@ import Testing
             "switch_off_reminders 200", "remove_device 204", "create_kiosk 201", "kiosk_state 200", "revoke_kiosk 200",
             "create_listed_meetup 201", "search_meetups 200", "follow_gym 200", "follow_host 200", "list_follows 200", "feed 200",
             "publish_page 200", "meetup_page 200", "unfollow_host 200",
-            "report 201", "my_reports 200", "block_unknown 404", "list_blocks 200", "export 200", "delete_me 204", "get_me_after_delete 401",
+            "report 201", "my_reports 200", "block_unknown 404",
+            "sign_in_second 201", "second_creates_meetup 201", "list_before_block 200", "search_before_block 200",
+            "block_member 201", "list_blocks 200", "list_after_block 200", "search_after_block 200", "join_blocked 403",
+            "unblock_member 200", "list_after_unblock 200", "search_after_unblock 200",
+            "export 200", "delete_me 204", "get_me_after_delete 401",
         ])
         // Every member of every answer survived the generated models: the schemas have them all.
         #expect(summary["lost_members"]?.arrayValue == [], "members the schemas lack: \(summary["lost_members"].map { "\($0)" } ?? "")")

@@ -114,6 +114,54 @@ import Testing
         _ = server.terminate()
     }
 
+    /// The issue's test: a suspended member's access token, refresh token, API token and
+    /// calendar feed all stop at the suspension, each refused at its first use after it, with no
+    /// wait (the suspension drops this node's cached authentications and answers).
+    @Test func aSuspendedMembersTokensRefreshTokenAndCalendarFeedStopTogether() throws {
+        let peers = try SignInEndToEndTests().start()
+        let (server, provider, workspace) = (peers.server, peers.provider, peers.workspace)
+        let token = try SignInEndToEndTests.appleToken(provider, subject: "000555.suspended", nonce: "suspend-nonce",
+                                                       email: "suspended@privaterelay.appleid.com")
+        let signIn = try server.call("POST", "/v1/auth/apple", json: try SignInEndToEndTests.body([
+            "identity_token": token, "nonce": "suspend-nonce", "name": "Dohyun Lee", "device_name": "Dohyun's phone",
+            "platform": "ios", "locale": "ko"]))
+        try #require(signIn.status == 201, "\(signIn.response.text)")
+        let access = try #require(signIn["access_token"]?.stringValue)
+        let refresh = try #require(signIn["refresh_token"]?.stringValue)
+        let userID = try #require(signIn["user"]?["id"]?.intValue)
+        let handle = try #require(signIn["user"]?["handle"]?.stringValue)
+        let apiToken = try #require(try workspace.cli(["users", "token", handle])["secret"]?.stringValue)
+        let me = try server.call("GET", "/v1/me", token: access)
+        let calendarURL = try #require(me["calendar_url"]?.stringValue, "\(me.response.text)")
+        let calendar = String(calendarURL[try #require(calendarURL.range(of: "/v1/calendar/")).lowerBound...])
+        // All four work, and are cached, before.
+        for _ in 0..<2 {
+            #expect(try server.call("GET", "/v1/me", token: access).status == 200)
+            #expect(try server.call("GET", "/v1/me", token: apiToken).status == 200)
+            #expect(try server.call("GET", calendar).status == 200)
+        }
+        let moderator = try workspace.user("hana")
+        try workspace.succeed("moderation", "grant", "hana")
+
+        let suspended = try server.call("POST", "/v1/moderation/actions", token: moderator.token,
+                                        json: #"{"action":"suspend","subject_type":"member","subject_id":\#(userID),"reason":"Rule 3: threats"}"#)
+        #expect(suspended.status == 201, "\(suspended.response.text)")
+        let byAccess = try server.call("GET", "/v1/me", token: access)
+        let byToken = try server.call("GET", "/v1/me", token: apiToken)
+        let feed = try server.call("GET", calendar)
+        let refreshed = try server.call("POST", "/v1/auth/refresh", json: try SignInEndToEndTests.body(["refresh_token": refresh]))
+        #expect(byAccess.status == 401, "the access token still works")
+        #expect(byToken.status == 401, "the API token still works")
+        #expect(feed.status == 404 && feed["code"]?.stringValue == "calendar_not_found", "the calendar feed still answers \(feed.status)")
+        #expect(refreshed.status == 401, "the refresh token still works: \(refreshed.status)")
+        // Signing in again is refused, naming the suspension.
+        let again = try server.call("POST", "/v1/auth/apple", json: try SignInEndToEndTests.body([
+            "identity_token": try SignInEndToEndTests.appleToken(provider, subject: "000555.suspended", nonce: "suspend-nonce-2"),
+            "nonce": "suspend-nonce-2", "platform": "ios"]))
+        #expect(again.status == 403 && again["code"]?.stringValue == "account_suspended", "\(again.response.text)")
+        _ = server.terminate()
+    }
+
     @Test func theClubsBlockedWordsAreRefusedWithTheFieldNamed() throws {
         let words = try TemporaryDirectory()
         try "# the club's list\nscammer\n".write(toFile: words.file("blocked.txt"), atomically: true, encoding: .utf8)

@@ -187,7 +187,7 @@ import Testing
             Issue.record("not created"); return
         }
         #expect(other.meetupID == nil, "a member not checked in climbs on their own")
-        #expect(try logbook.meetupTicks(meetupID: meetup.id, viewerID: friend.id).map(\.id) == [tick.id])
+        #expect(try logbook.meetupTicks(meetupID: meetup.id, seenBy: .user(friend.id, role: friend.role)).map(\.id) == [tick.id])
     }
 
     @Test func theSummaryCountsSessionsPyramidsAndPersonalBests() throws {

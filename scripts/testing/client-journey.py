@@ -4,12 +4,15 @@ Apple, read and change the profile, create a meetup (so the member hosts it), jo
 host's rotating code and check in with it, wait for the reward's images, read the share
 payload, download the sticker and the story, find the hold in the catalogue and download its
 artwork, find a meetup next week with every search filter, follow its gym and a host, read the
-feed, publish the meetup's page and open it without a token, report a share, export the account's data, delete the account, and find the token
-refused afterwards.
+feed, publish the meetup's page and open it without a token, report a meetup, block a second member
+who signed in and made a meetup of their own (it leaves the first member's list and search and
+joining it is refused with 403 `not_permitted`) and lift the block (it comes back), export the
+account's data, delete the account, and find the token refused afterwards.
 
     scripts/test-python scripts/testing/client-journey.py \\
         --base-url http://127.0.0.1:PORT --package /tmp/x/belay_client \\
-        --identity-token JWT --nonce RAW_NONCE
+        --identity-token JWT --nonce RAW_NONCE \\
+        --second-identity-token JWT --second-nonce RAW_NONCE
 
 Every step must answer the status the document promises for it, parsed into the generated
 model; every JSON answer must keep all its members through the model (a member the schema
@@ -290,7 +293,51 @@ def run(arguments, journey):
     if [item.id for item in reports.items] != [report.id] or reports.items[0].status.value != "open":
         raise StepFailed(f"my_reports: {reports.to_dict()}")
     journey.call("block_unknown", api("safety.block_member"), [404], models.Problem, client=member, user_id=987654321)
-    journey.call("list_blocks", api("safety.list_blocks"), [200], models.BlockedMemberList, client=member)
+
+    # A real second member signs in and makes a meetup; the first finds it, blocks its host (the
+    # `host_id` of a meetup is the member to block), and it is gone from their list and search,
+    # and joining it is refused in words that say nothing of the block; lifting the block brings it back.
+    _, second_grant = journey.call(
+        "sign_in_second", api("accounts.sign_in_with_apple"), [201], models.SessionGrant, client=anonymous,
+        body=models.AppleSignInRequest(
+            identity_token=arguments.second_identity_token, nonce=arguments.second_nonce, name="Minho Park",
+            device_name="Minho's phone", platform=models.AppleSignInRequestPlatform.ANDROID,
+            locale=models.AppleSignInRequestLocale.KO))
+    second = client_module.AuthenticatedClient(base_url=arguments.base_url, token=second_grant.access_token,
+                                               raise_on_unexpected_status=True)
+    crag_day = now + datetime.timedelta(days=9)
+    _, strangers = journey.call(
+        "second_creates_meetup", api("meetups.create_meetup"), [201], models.Meetup, client=second,
+        body=models.CreateMeetup(
+            title="북한산 인수봉 등반", place_name="Bukhansan Insubong", capacity=4, time_zone="Asia/Seoul",
+            starts_at=crag_day, ends_at=crag_day + datetime.timedelta(hours=6)))
+
+    def finds(step, expected):
+        """Lists the first member's upcoming meetups and searches the second's title; `expected`
+        says whether the second member's meetup must be in both."""
+        _, listed_now = journey.call(f"list_{step}", api("meetups.list_meetups"), [200], models.MeetupList, client=member,
+                                     limit=100)
+        _, searched = journey.call(f"search_{step}", api("meetups.list_meetups"), [200], models.MeetupList, client=member,
+                                   q="인수봉")
+        found = [strangers.id in [item.id for item in page.items] for page in (listed_now, searched)]
+        if found != [expected, expected]:
+            raise StepFailed(f"{step}: the second member's meetup {strangers.id} in the list and the search: {found}, expected {expected}")
+        return searched
+
+    found_before = finds("before_block", True)
+    host_to_block = next(item.host_id for item in found_before.items if item.id == strangers.id)
+    if host_to_block == me.id:
+        raise StepFailed("search_before_block: the second member's meetup names the first member as its host")
+    journey.call("block_member", api("safety.block_member"), [201], models.BlockState, client=member, user_id=host_to_block)
+    _, blocks = journey.call("list_blocks", api("safety.list_blocks"), [200], models.BlockedMemberList, client=member)
+    if [item.user_id for item in blocks.items] != [host_to_block]:
+        raise StepFailed(f"list_blocks: {blocks.to_dict()}")
+    finds("after_block", False)
+    _, refused = journey.call("join_blocked", api("attendance.join_meetup"), [403], models.Problem, client=member, id=strangers.id)
+    if getattr(refused.code, "value", refused.code) != "not_permitted" or "block" in (refused.detail or "").lower():
+        raise StepFailed(f"join_blocked: {refused.to_dict()}")
+    journey.call("unblock_member", api("safety.unblock_member"), [200], models.BlockState, client=member, user_id=host_to_block)
+    finds("after_unblock", True)
 
     _, export = journey.call("export", api("accounts.export_me"), [200], models.AccountExport, client=member)
     summary["export"] = {
@@ -314,6 +361,8 @@ def main():
     parser.add_argument("--gym-id", type=int, required=True, help="a gym in Seoul the member's second meetup is at")
     parser.add_argument("--gym-location", required=True, help="that gym's LAT,LON")
     parser.add_argument("--host-id", type=int, required=True, help="a host the member follows")
+    parser.add_argument("--second-identity-token", required=True, help="an Apple identity token for a second new member, the one blocked")
+    parser.add_argument("--second-nonce", required=True, help="the raw nonce whose SHA-256 the second token carries")
     arguments = parser.parse_args()
 
     package_path = arguments.package.rstrip("/")

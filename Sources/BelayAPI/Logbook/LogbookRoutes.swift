@@ -238,7 +238,7 @@ extension APIRoutes {
 
         routes.get("/v1/meetups/{id}/ticks") { _, context in
             let caller = try context.caller()
-            let ticks = try domain.logbook.meetupTicks(meetupID: try context.id(), viewerID: caller.userID)
+            let ticks = try domain.logbook.meetupTicks(meetupID: try context.id(), seenBy: caller.actor)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
             return .api(ListBody(items: ticks.map { TickBody(tick: $0, preferences: preferences) }, nextCursor: nil))
         }

@@ -16,6 +16,7 @@ extension OpenAPIDocument {
                              isPublic: true, headerParameters: [ifNoneMatch], answers: [calendar, notModified], problems: [404]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}.ics", operationID: "meetupCalendar",
                              summary: "One meetup as an RFC 5545 calendar, to add it to a calendar app.", tag: "calendars",
+                             description: "A meetup the caller may not read with `GET /v1/meetups/{id}` (private, hidden, or across a block) answers 404 `meetup_not_found` here too, as an unknown id.",
                              headerParameters: [ifNoneMatch], answers: [calendar, notModified], problems: [404]),
             OpenAPIOperation(method: .post, path: "/v1/me/calendar/revoke", operationID: "revokeCalendarFeed",
                              summary: "Revoke the caller's calendar feed URL; the answer has the new one.", tag: "calendars",

@@ -130,7 +130,8 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .put, path: "/v1/me/logbook/preferences", operationID: "setLogbookPreferences", summary: "Choose grade scales and default visibility.",
                              tag: "logbook", requestBody: "LogbookPreferencesRequest", answers: [ok("The preferences.", "LogbookPreferences")], problems: [400, 413, 415, 422]),
             OpenAPIOperation(method: .get, path: "/v1/meetups/{id}/ticks", operationID: "meetupTicks", summary: "What was climbed at a meetup.", tag: "logbook",
-                             description: visibility, answers: [ok("The ticks, by member and time.", "TickList")], problems: [400, 404]),
+                             description: visibility + " A meetup the caller may not read with `GET /v1/meetups/{id}` (private, hidden, or across a block) answers 404 `meetup_not_found`, as an unknown id.",
+                             answers: [ok("The ticks, by member and time.", "TickList")], problems: [400, 404]),
         ]
     }()
 

@@ -14,9 +14,10 @@ extension OpenAPIDocument {
             OpenAPIOperation(method: .put, path: "/v1/me/blocks/{user_id}", operationID: "blockMember",
                              summary: "Block a member, both ways.", tag: "safety",
                              description: """
-                                Neither member sees the other's meetups in lists from then on, and neither can join a meetup the other \
-                                hosts: the join is refused with 403 `not_permitted` in words that say nothing of the block. A member \
-                                already going stays; the host sees their own block on the attendee list (`blocked_by_host`). Blocking \
+                                Neither member sees the other's meetups in lists from then on, and neither can join (or claim an offered \
+                                place at) a meetup the other hosts or co-hosts: refused with 403 `not_permitted` in words that say nothing \
+                                of the block. A member already going stays; the host and co-hosts see their side of the block on the \
+                                attendee list (`blocked_by_host`). Blocking \
                                 again changes nothing (200). 422 `invalid_input` for oneself; 404 `user_not_found`.
                                 """,
                              answers: [blockState(201, "Blocked now."), blockState(200, "Already blocked.")],

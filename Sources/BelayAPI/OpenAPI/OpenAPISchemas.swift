@@ -150,7 +150,7 @@ extension OpenAPIDocument {
             "Attendance": Schema.object(attendanceMembers),
             "Attendee": Schema.object(pairs: attendanceMembers.map { ($0.key, $0.value) } + [
                 ("handle", Schema.string), ("display_name", Schema.string),
-                ("blocked_by_host", ["type": "boolean", "description": "The meetup's host has blocked this member (who stays on the list). Only the host's own block shows."]),
+                ("blocked_by_host", ["type": "boolean", "description": "The meetup's current host or one of its co-hosts has blocked this member (who stays on the list, also when the host changed or a co-host was added after they joined). Only the hosts' side of a block shows, never the member's."]),
             ]),
             "AttendeeList": Schema.list(of: "Attendee"),
             "LeaveResult": Schema.object(["attendance": Schema.ref("Attendance"),

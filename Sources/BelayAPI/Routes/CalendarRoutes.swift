@@ -14,8 +14,8 @@ extension APIRoutes {
         }
 
         routes.get("/v1/meetups/{id}.ics") { request, context in
-            _ = try context.caller()
-            let entry = try domain.calendar.entry(meetupID: try context.id())
+            let caller = try context.caller()
+            let entry = try domain.calendar.entry(meetupID: try context.id(), seenBy: caller.actor)
             return calendarResponse(CalendarFeedBody(name: entry.meetup.title, entries: [entry], settings: services.calendar).bytes,
                                     request: request, fileName: "meetup-\(entry.meetup.id).ics")
         }

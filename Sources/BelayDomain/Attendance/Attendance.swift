@@ -47,8 +47,9 @@ public struct Attendee: Sendable, Hashable {
     public let attendance: Attendance
     public let handle: String
     public let displayName: String
-    /// The meetup's host has blocked this member (who stays on the list: a block made after
-    /// joining removes nobody). Only the host's own block shows, never the member's.
+    /// The meetup's current host or one of its co-hosts has blocked this member (who stays on
+    /// the list: a block made after joining, or a host changed or a co-host added since, removes
+    /// nobody). Only the hosts' side of a block shows, never the member's.
     public var blockedByHost: Bool
 
     public init(attendance: Attendance, handle: String, displayName: String, blockedByHost: Bool = false) {

@@ -144,9 +144,8 @@ enum AttendanceRepository {
                           in db: Database) throws -> [(position: Int64, attendee: Attendee)] {
         try db.query("""
             SELECT \(columns), a.queue_position, u.handle, u.display_name,
-                   CASE WHEN EXISTS (SELECT 1 FROM meetups m JOIN member_blocks b ON b.blocker_id = m.host_id
-                                     WHERE m.id = a.meetup_id AND b.blocked_id = a.member_id) THEN 1 ELSE 0 END AS blocked_by_host
-            FROM attendances a JOIN users u ON u.id = a.member_id
+                   CASE WHEN \(SafetyRepository.blockedByRunnersSQL(member: "a.member_id")) THEN 1 ELSE 0 END AS blocked_by_host
+            FROM attendances a JOIN users u ON u.id = a.member_id JOIN meetups m ON m.id = a.meetup_id
             WHERE a.meetup_id = ?1 AND (?2 IS NULL OR a.status = ?2) AND a.queue_position > ?3
             ORDER BY a.queue_position LIMIT ?4
             """, [meetupID, status?.rawValue, afterPosition, limit]) { row in

@@ -72,9 +72,9 @@ public final class AttendanceService: Sendable {
                 if let existing, existing.status != .cancelled {
                     return JoinResult(attendance: existing, changed: false)
                 }
-                // A block either way, or the host's ban, keeps the member out; the words say
-                // nothing of it. An admin recording who came is not held back.
-                if !actor.isAdmin, try SafetyRepository.separates(memberID: memberID, hostID: meetup.hostID, in: db) {
+                // A block either way with the host or a co-host, or a ban by one of them, keeps
+                // the member out; the words say nothing of it. An admin recording who came is not held back.
+                if !actor.isAdmin, try SafetyRepository.keptApart(memberID: memberID, meetupID: meetupID, hostID: meetup.hostID, bans: true, in: db) {
                     throw DomainError(.notPermitted, "You cannot join meetup \(meetupID); look for another meetup")
                 }
                 // A hidden meetup takes nobody new while the moderators look at it.
@@ -153,12 +153,19 @@ public final class AttendanceService: Sendable {
 
     /// Claims the place the member was offered: they are `going`. Offers that ran out are
     /// passed on first, so a claim after the window fails even before the scheduler runs.
+    ///
+    /// Blocks are checked again at the claim, against the meetup's host and co-hosts as they
+    /// are now: an offer made before a block (either way), a ban, a new host or a new co-host
+    /// is withdrawn, the place is offered to (or, without offers, given to) the next in line,
+    /// and the claim is refused with the neutral `not_permitted` a join across a block gets.
+    /// The member stays in line, passed over, as a blocked member on the waitlist is.
     /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted`, `not_attending`,
     ///   `no_offer` (never offered, or the offer ran out), `meetup_cancelled`.
     public func claim(meetupID: Int64, memberID: Int64, by actor: Actor) throws -> Attendance {
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db in
+        // nil: the offer was withdrawn across a block, committed before the refusal is thrown.
+        let claimed: Attendance? = try domainCall {
+            try pool.write { db -> Attendance? in
                 let meetup = try Self.requireMeetup(meetupID, in: db)
                 try Self.requireActing(for: memberID, at: meetup, actor, in: db)
                 guard meetup.status != .cancelled else { throw DomainError(.meetupCancelled, "Meetup \(meetupID) is cancelled") }
@@ -172,13 +179,24 @@ public final class AttendanceService: Sendable {
                         ? "\(UserRepository.handle(id: memberID, in: db)) is no longer on the waitlist of meetup \(meetupID) (an offer not claimed in time ends the place in line); join again to queue up"
                         : "\(UserRepository.handle(id: memberID, in: db)) has no offer of a place at meetup \(meetupID) yet; an offer comes when a place frees up")
                 }
+                if !actor.isAdmin, try SafetyRepository.keptApart(memberID: memberID, meetupID: meetupID, hostID: meetup.hostID, bans: true, in: db) {
+                    try WaitlistRepository.withdrawOffer(id: attendance.id, now: now, in: db)
+                    if meetup.status == .scheduled {
+                        try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
+                    }
+                    return nil
+                }
                 try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
                 try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db)
                 try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
                 try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
-                return try AttendanceRepository.find(id: attendance.id, in: db)!
+                return try AttendanceRepository.find(id: attendance.id, in: db) ?? attendance
             }
         }
+        guard let claimed else {
+            throw DomainError(.notPermitted, "You cannot join meetup \(meetupID); look for another meetup")
+        }
+        return claimed
     }
 
     /// Passes on every offer that ran out (the server's scheduler runs this): each member

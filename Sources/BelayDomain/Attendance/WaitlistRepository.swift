@@ -12,21 +12,24 @@ enum WaitlistRepository {
     }
 
     /// The first `limit` waitlisted attendances without an offer, in line order, passing over
-    /// the members the host blocked or who blocked the host, and those the host banned: they
-    /// stay in line (nobody is removed for a block) but are offered nothing and told nothing.
+    /// the members blocked either way with the host or a co-host, and those one of them banned:
+    /// they stay in line (nobody is removed for a block) but are offered nothing and told nothing.
     static func nextInLine(meetupID: Int64, limit: Int, in db: Database) throws -> [Int64] {
         try db.query("""
             SELECT a.id FROM attendances a JOIN meetups m ON m.id = a.meetup_id
             WHERE a.meetup_id = ? AND a.status = 'waitlisted' AND a.offer_expires_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM member_blocks b
-                              WHERE (b.blocker_id = a.member_id AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = a.member_id))
-              AND NOT EXISTS (SELECT 1 FROM host_bans h WHERE h.host_id = m.host_id AND h.member_id = a.member_id)
+              AND NOT \(SafetyRepository.keptApartSQL(member: .sql("a.member_id"), bans: true).sql)
             ORDER BY a.queue_position LIMIT ?
             """, [meetupID, limit]) { try $0.get("id") }
     }
 
     static func offer(id: Int64, until: Date, now: Date, in db: Database) throws {
         try db.execute("UPDATE attendances SET offer_expires_at = ?, updated_at = ? WHERE id = ?", [until, now, id])
+    }
+
+    /// Withdraws an offer (the member stays waitlisted, in their place in line, without it).
+    static func withdrawOffer(id: Int64, now: Date, in db: Database) throws {
+        try db.execute("UPDATE attendances SET offer_expires_at = NULL, updated_at = ? WHERE id = ?", [now, id])
     }
 
     /// Offers that ran out at `now`, oldest first, in one meetup or every meetup.

@@ -115,7 +115,24 @@ public final class CalendarService: Sendable {
         return rows.sorted { ($0.startsAt, $0.meetupID) < ($1.startsAt, $1.meetupID) }
     }
 
-    /// One meetup as a calendar entry.
+    /// One meetup as a calendar entry for `actor`: a meetup they may not see (private, hidden,
+    /// or run by someone blocked either way; see `MeetupService.maySee`) answers as an unknown id,
+    /// as `GET /v1/meetups/{id}` does.
+    /// - Throws: `DomainError.meetupNotFound`.
+    public func entry(meetupID: Int64, seenBy actor: Actor) throws -> CalendarEntry {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.find(id: meetupID, in: db), try MeetupService.maySee(meetup, actor, in: db),
+                      let sequence = try CalendarRepository.sequence(meetupID: meetupID, in: db) else {
+                    throw MeetupService.notFound(meetupID)
+                }
+                return CalendarEntry(meetup: meetup, sequence: sequence, attendanceStatus: nil)
+            }
+        }
+    }
+
+    /// One meetup as a calendar entry for its public page (`/m/{slug}.ics`), whose route has
+    /// already decided the page may be shown.
     /// - Throws: `DomainError.meetupNotFound`.
     public func entry(meetupID: Int64) throws -> CalendarEntry {
         try domainCall {

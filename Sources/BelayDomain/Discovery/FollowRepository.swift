@@ -33,15 +33,17 @@ enum FollowRepository {
     }
 
     /// The followers of a new meetup's gym or host who may be told of it: not its host, not
-    /// blocked either way, not suspended; each once (the gym when they follow both).
+    /// blocked either way with its host or a co-host, not suspended; each once (the gym when
+    /// they follow both).
     static func followersToTell(of meetup: Meetup, in db: Database) throws -> [(userID: Int64, subject: FollowSubject, notifiedOn: String?, folded: Int64)] {
-        try db.query("""
+        let apart = SafetyRepository.keptApartSQL(member: .sql("f.user_id"), meetup: .value(meetup.id), host: .value(meetup.hostID), bans: false)
+        return try db.query("""
             SELECT f.user_id, f.subject_type, f.subject_id, f.notified_on, f.folded FROM follows f JOIN users u ON u.id = f.user_id
             WHERE ((f.subject_type = 'gym' AND f.subject_id = ?) OR (f.subject_type = 'host' AND f.subject_id = ?))
               AND f.user_id <> ? AND u.suspended_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = f.user_id AND b.blocked_id = ?) OR (b.blocker_id = ? AND b.blocked_id = f.user_id))
+              AND NOT \(apart.sql)
             ORDER BY f.user_id, f.subject_type DESC
-            """, [meetup.gymID ?? -1, meetup.hostID, meetup.hostID, meetup.hostID, meetup.hostID]) { row in
+            """, [meetup.gymID ?? -1, meetup.hostID, meetup.hostID] + apart.values) { row in
             let id: Int64 = try row.get("subject_id")
             let type: String = try row.get("subject_type")
             return (try row.get("user_id"), type == "gym" ? .gym(id) : .host(id), try row.get("notified_on"), try row.get("folded"))

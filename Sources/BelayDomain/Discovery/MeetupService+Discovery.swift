@@ -6,8 +6,8 @@ import Foundation
 extension MeetupService {
     /// Whether `actor` may see `meetup`. Its host, co-hosts and admins always; a member with an
     /// attendance (going, waiting, or once) always. Anyone else: not a private meetup, not a
-    /// hidden one (moderators excepted, to look at it), and not one whose host blocked them or
-    /// whom they blocked: such a meetup answers as an unknown id.
+    /// hidden one (moderators excepted, to look at it), and not one whose host or a co-host
+    /// blocked them or whom they blocked: such a meetup answers as an unknown id.
     static func maySee(_ meetup: Meetup, _ actor: Actor?, in db: Database) throws -> Bool {
         let restricted = meetup.visibility == .private || meetup.hiddenAt != nil
         guard let actor else { return !restricted }
@@ -18,7 +18,7 @@ extension MeetupService {
         }
         if meetup.visibility == .private { return false }
         if meetup.hiddenAt != nil, try !ModerationRepository.isModerator(userID: userID, in: db) { return false }
-        return try !SafetyRepository.blocked(between: userID, and: meetup.hostID, in: db)
+        return try !SafetyRepository.keptApart(memberID: userID, meetupID: meetup.id, hostID: meetup.hostID, bans: false, in: db)
     }
 
     /// The meetup if `actor` may see it (see `maySee`: a private or hidden meetup, or one of a
@@ -160,6 +160,7 @@ extension MeetupService {
                     nearby = "(m.latitude_e6 BETWEEN ? AND ? AND m.longitude_e6 BETWEEN ? AND ?)"
                     values += [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
                 }
+                let apart = SafetyRepository.keptApartSQL(member: .value(memberID), bans: false)
                 // Rank 0: a followed gym; 1: a followed host; 2: near; the key is rank × 10¹⁴ + start.
                 let sql = """
                     SELECT * FROM (
@@ -169,12 +170,13 @@ extension MeetupService {
                                   WHEN \(nearby) THEN 2 ELSE 3 END AS feed_rank
                       FROM meetups m
                       WHERE m.ends_at > ? AND m.status = 'scheduled' AND m.visibility = 'public' AND m.hidden_at IS NULL AND m.host_id <> ?
-                        AND NOT EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = ? AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?))
+                        AND NOT \(apart.sql)
                     ) listed
                     WHERE feed_rank < 3 AND (? IS NULL OR feed_rank * 100000000000000 + starts_at > ? OR (feed_rank * 100000000000000 + starts_at = ? AND id > ?))
                     ORDER BY feed_rank, starts_at, id LIMIT ?
                     """
-                values += [now, memberID, memberID, memberID, position?.key, position?.key, position?.key, position?.id ?? 0, limit + 1]
+                values += [now, memberID] + apart.values
+                values += [position?.key, position?.key, position?.key, position?.id ?? 0, limit + 1]
                 return try db.query(sql, values) { row in
                     let rank: Int64 = try row.get("feed_rank")
                     let reason: FeedReason = rank == 0 ? .followedGym : rank == 1 ? .followedHost : .nearby

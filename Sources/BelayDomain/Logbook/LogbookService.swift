@@ -335,16 +335,20 @@ public final class LogbookService: Sendable {
         }
     }
 
-    /// The ticks climbed at a meetup that `viewerID` may see.
+    /// The ticks climbed at a meetup that `actor` may see: none of a meetup they may not see
+    /// (private, hidden, or run by someone blocked either way; see `MeetupService.maySee`),
+    /// which answers as an unknown id; of the others, their own and those not private, leaving
+    /// out members blocked either way.
     /// - Throws: `DomainError.meetupNotFound`.
-    public func meetupTicks(meetupID: Int64, viewerID: Int64) throws -> [Tick] {
+    public func meetupTicks(meetupID: Int64, seenBy actor: Actor) throws -> [Tick] {
         try domainCall {
             try pool.read { db in
-                guard try MeetupRepository.find(id: meetupID, in: db) != nil else {
-                    throw DomainError(.meetupNotFound, "No meetup has id \(meetupID)")
+                guard let meetup = try MeetupRepository.find(id: meetupID, in: db), try MeetupService.maySee(meetup, actor, in: db) else {
+                    throw MeetupService.notFound(meetupID)
                 }
                 let all = try TickRepository.list(meetupID: meetupID, visibilities: TickVisibility.allCases, in: db)
-                let blocked = try SafetyRepository.blockedEitherWay(userID: viewerID, in: db)
+                let viewerID = actor.userID
+                let blocked = try viewerID.map { try SafetyRepository.blockedEitherWay(userID: $0, in: db) } ?? []
                 return all.filter { ($0.userID == viewerID || $0.visibility != .private) && !blocked.contains($0.userID) }
             }
         }

@@ -195,10 +195,8 @@ enum MeetupRepository {
         if !query.includeCancelled || !search.isEmpty { add("m.status <> 'cancelled'") }
         if !query.includePrivate { add("m.visibility = 'public'") }
         if let viewer = query.viewerID {
-            add("""
-                NOT EXISTS (SELECT 1 FROM member_blocks b
-                            WHERE (b.blocker_id = ? AND b.blocked_id = m.host_id) OR (b.blocker_id = m.host_id AND b.blocked_id = ?))
-                """, [viewer, viewer])
+            let apart = SafetyRepository.keptApartSQL(member: .value(viewer), bans: false)
+            add("NOT " + apart.sql, apart.values)
         }
         switch query.scope {
         case .upcoming: add("m.ends_at > ?", [now])

@@ -3,15 +3,55 @@ import Foundation
 
 /// SQL for blocks, host bans and terms acceptances.
 enum SafetyRepository {
-    /// Whether a block either way between the member and the host, or the host's ban of the
-    /// member, keeps them apart.
-    static func separates(memberID: Int64, hostID: Int64, in db: Database) throws -> Bool {
-        guard memberID != hostID else { return false }
-        return try db.queryOne("""
-            SELECT 1 AS found FROM member_blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)
-            UNION ALL SELECT 1 AS found FROM host_bans WHERE host_id = ?2 AND member_id = ?1
-            LIMIT 1
-            """, [memberID, hostID]) { _ in true } ?? false
+    /// A member, meetup or host in a block condition: SQL of the statement it goes into (a
+    /// column such as `a.member_id`, or a numbered placeholder such as `?1`), or a value bound
+    /// where it stands (for statements with plain `?` placeholders).
+    enum Operand {
+        case sql(String)
+        case value(Int64)
+    }
+
+    /// SQL true when a block either way, and with `bans` a ban, keeps `member` apart from the
+    /// people who run the meetup: its host (`host`, the meetup's current host) and its
+    /// co-hosts (of the meetup `meetup`). A co-host counts as the host: a member blocked by one,
+    /// or who blocked one, is kept from the meetup as from the host's own.
+    ///
+    /// The one statement of the rule: joining and claiming, the waitlist's line, lists and
+    /// searches, the feed, what a member may see by id and whom a new meetup's notice reaches
+    /// all take their condition from here.
+    /// - Returns: the condition and the values its `?` placeholders bind, in order.
+    static func keptApartSQL(member: Operand, meetup: Operand = .sql("m.id"), host: Operand = .sql("m.host_id"),
+                             bans: Bool) -> (sql: String, values: [any DatabaseValueConvertible]) {
+        var values: [any DatabaseValueConvertible] = []
+        func text(_ operand: Operand) -> String {
+            switch operand {
+            case let .sql(sql): return sql
+            case let .value(value): values.append(value); return "?"
+            }
+        }
+        // Each operand is written where it is bound, so plain `?` placeholders bind in order.
+        var sql = "(EXISTS (SELECT 1 FROM member_blocks b WHERE (b.blocker_id = \(text(member)) AND (b.blocked_id = \(text(host)) OR b.blocked_id IN (SELECT c.user_id FROM meetup_cohosts c WHERE c.meetup_id = \(text(meetup)))))"
+        sql += " OR (b.blocked_id = \(text(member)) AND (b.blocker_id = \(text(host)) OR b.blocker_id IN (SELECT c.user_id FROM meetup_cohosts c WHERE c.meetup_id = \(text(meetup))))))"
+        if bans {
+            sql += " OR EXISTS (SELECT 1 FROM host_bans h WHERE h.member_id = \(text(member)) AND (h.host_id = \(text(host)) OR h.host_id IN (SELECT c.user_id FROM meetup_cohosts c WHERE c.meetup_id = \(text(meetup)))))"
+        }
+        return (sql + ")", values)
+    }
+
+    /// SQL true when the meetup's host or one of its co-hosts blocked `member` (what the
+    /// attendee list shows them: their own side of a block, never the attendee's).
+    static func blockedByRunnersSQL(member: String, meetup: String = "m.id", host: String = "m.host_id") -> String {
+        """
+        EXISTS (SELECT 1 FROM member_blocks b WHERE b.blocked_id = \(member)
+                AND (b.blocker_id = \(host) OR b.blocker_id IN (SELECT c.user_id FROM meetup_cohosts c WHERE c.meetup_id = \(meetup))))
+        """
+    }
+
+    /// Whether a block either way between the member and the meetup's host or one of its
+    /// co-hosts, or (with `bans`) a ban by one of them, keeps the member from the meetup.
+    static func keptApart(memberID: Int64, meetupID: Int64, hostID: Int64, bans: Bool, in db: Database) throws -> Bool {
+        let condition = keptApartSQL(member: .sql("?1"), meetup: .sql("?2"), host: .sql("?3"), bans: bans)
+        return try db.queryOne("SELECT 1 AS found WHERE \(condition.sql)", [memberID, meetupID, hostID]) { _ in true } ?? false
     }
 
     /// Whether either member blocked the other.

@@ -6,9 +6,10 @@ import Foundation
 /// host, and accepting the club's terms.
 ///
 /// A block works both ways: neither member sees the other's meetups in lists, and neither can
-/// join a meetup the other hosts (refused with a neutral `not_permitted` that says nothing of
-/// the block). A member already going stays; the host sees their own block on the attendee
-/// list. A host's ban keeps the member out of every meetup the host hosts from then on.
+/// join a meetup the other hosts or co-hosts (refused with a neutral `not_permitted` that says
+/// nothing of the block). A member already going stays; the host and co-hosts see their side
+/// of the block on the attendee list. A host's ban keeps the member out of every meetup the
+/// host hosts (or co-hosts) from then on. The rule's SQL is `SafetyRepository.keptApartSQL`.
 public final class SafetyService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
