@@ -55,7 +55,7 @@ import Testing
                                                              email: "journey-second@privaterelay.appleid.com")
         let gym = try workspace.cli(["gyms", "add", "--name", "Seoul Forest Gym", "--names", "ko=서울숲 클라이밍",
                                      "--location", "37.5445,127.0557", "--time-zone", "Asia/Seoul"])
-        let gymID = try #require(gym.arrayValue?.first?["id"]?.intValue, "\(gym)")
+        let gymID = try #require(gym["id"]?.intValue, "\(gym)")
         let host = try workspace.user("seoyeon", role: "host")
         // The host's meetup at the gym, which the member's feed shows once they follow the gym.
         let nextWeek = Date().addingTimeInterval(8 * 86_400)

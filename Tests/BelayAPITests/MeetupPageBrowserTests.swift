@@ -41,7 +41,7 @@ import Testing
         let gym = try workspace.cli(["gyms", "add", "--name", "The Climb Gangnam", "--names", "ko=더클라임 강남점",
                                      "--address", "서울 강남구 테헤란로 123", "--country", "KR", "--location", "37.4979,127.0276",
                                      "--time-zone", "Asia/Seoul"])
-        let gymID = try #require(gym.arrayValue?.first?["id"]?.intValue, "\(gym)")
+        let gymID = try #require(gym["id"]?.intValue, "\(gym)")
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
         let day = calendar.startOfDay(for: Date().addingTimeInterval(7 * 86_400))
