@@ -85,8 +85,8 @@ enum TickRepository {
             FROM ticks WHERE user_id = ? AND climbed_on <= ? AND visibility IN (\(visibilities.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
             """, [userID, day]) { row in
             TickFacts(id: try row.get(0), climbedOn: try row.get(1), climbedAt: try row.get(2),
-                      style: try row.get("style", as: TickStyle.self),
-                      range: GradeRange(axis: try row.get("axis", as: GradeAxis.self), lowest: try row.get(5), highest: try row.get(6)),
+                      style: try row.get(3, as: TickStyle.self),
+                      range: GradeRange(axis: try row.get(4, as: GradeAxis.self), lowest: try row.get(5), highest: try row.get(6)),
                       gymID: try row.get(7), crag: try row.get(8), meetupID: try row.get(9), levelPosition: try row.get(10), colour: try row.get(11))
         }
     }
