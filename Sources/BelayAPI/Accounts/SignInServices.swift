@@ -23,7 +23,7 @@ public struct SignInServices: Sendable {
     public var clubName: String
     /// Runs the sign-ins that must call a provider (keys to fetch, a code to exchange) off the
     /// HTTP threads.
-    public var outbound = SignInOutbound()
+    public var outbound = BoundedWorkQueue(label: "belay.sign-in-outbound", concurrent: true, capacity: 64)
     /// Told what went wrong outside a request (a revocation at Apple that failed).
     public var log: @Sendable (String) -> Void = { _ in }
 
@@ -43,40 +43,30 @@ public struct SignInServices: Sendable {
 /// server holds no request. At most `capacity` wait; beyond that new mail is refused.
 public final class SignInMailQueue: Sendable {
     private let mailer: any MailSending
-    private let queue = DispatchQueue(label: "belay.sign-in-mail", qos: .utility)
-    private let waiting = Mutex(0)
-    private let capacity: Int
+    private let queue: BoundedWorkQueue
     private let log: @Sendable (String) -> Void
 
     /// - Parameter log: told of each message that could not be sent (never the code).
     public init(mailer: any MailSending, capacity: Int = 256, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.mailer = mailer
-        self.capacity = capacity
+        queue = BoundedWorkQueue(label: "belay.sign-in-mail", concurrent: false, qos: .utility, capacity: capacity)
         self.log = log
     }
 
     /// Queues `message`; false when `capacity` messages are already waiting.
     public func enqueue(_ message: MailMessage) -> Bool {
-        let accepted = waiting.withLock { count -> Bool in
-            guard count < capacity else { return false }
-            count += 1
-            return true
-        }
-        guard accepted else { return false }
-        queue.async { [self] in
-            defer { waiting.withLock { $0 -= 1 } }
+        queue.submit { [mailer, log] in
             do {
                 try mailer.send(message)
             } catch {
                 log("sign-in mail to \(Self.masked(message.to)) was not sent: \(error)")
             }
         }
-        return true
     }
 
     /// Waits until every queued message has been tried (tests, shutdown).
     public func drain() {
-        queue.sync {}
+        queue.drain()
     }
 
     /// `j***@example.com`: enough to tell addresses apart in a log, not enough to read them.
