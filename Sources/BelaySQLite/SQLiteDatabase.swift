@@ -312,6 +312,12 @@ public final class SQLiteDatabase: Database {
         return sqlite3_last_insert_rowid(connection)
     }
 
+    /// Runs the `INSERT` and answers the row id it wrote, or nil when it changed nothing.
+    public func insertedID(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int64? {
+        try execute(sql, arguments)
+        return changes == 1 ? lastInsertRowID : nil
+    }
+
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
     public var changes: Int {
         guard let connection else { return 0 }

@@ -31,6 +31,13 @@ public protocol Database: AnyObject {
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
     var changes: Int { get }
 
+    /// Runs one `INSERT` of a single row into a table whose key is `id`, which may insert
+    /// nothing (`ON CONFLICT … DO NOTHING`), and answers the new row's `id`; nil when it
+    /// inserted none. `sql` has no `RETURNING`: the engine reads the id its own cheapest way
+    /// (SQLite's last row id, where `RETURNING` would build a temporary table per statement).
+    /// - Throws: as `execute`.
+    func insertedID(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int64?
+
     /// Runs a script of several `;`-separated statements without arguments (migrations).
     /// - Throws: `DatabaseError` naming the statement that failed.
     func executeScript(_ script: String) throws
@@ -89,6 +96,11 @@ extension Database {
     /// Runs the statement at once: the engine does not pipeline.
     public func executeWithNextChange(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
         try executeLater(sql, arguments, failure: nil)
+    }
+
+    /// Appends `RETURNING id` and reads the row it returns.
+    public func insertedID(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int64? {
+        try queryOne(sql + " RETURNING id", arguments) { try $0.get("id", as: Int64.self) }
     }
 
     /// `executeLater` for a statement whose errors mean nothing more than themselves.

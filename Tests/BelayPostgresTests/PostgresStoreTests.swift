@@ -419,6 +419,17 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT 3", as: Int64.self) } == 3, "the connection is still usable")
     }
 
+    @Test func anInsertThatMayDoNothingAnswersTheNewIDOrNil() throws {
+        let store = try store()
+        try store.write { try $0.execute("CREATE TABLE names (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
+        let insert = "INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING"
+        let first = try store.write { try $0.insertedID(insert, ["flash"]) }
+        let second = try store.write { try $0.insertedID(insert, ["send"]) }
+        let again = try store.write { try $0.insertedID(insert, ["flash"]) }
+        #expect(first != nil && second != nil && first != second)
+        #expect(again == nil)
+    }
+
     @Test func valuesReadBackAsTheRepositoriesReadThem() throws {
         let store = try store()
         try store.write { db in

@@ -163,6 +163,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
     }
 
+    @Test func anInsertThatMayDoNothingAnswersTheNewIDOrNil() throws {
+        try pool.write { try $0.execute("CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
+        let insert = "INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING"
+        let first = try pool.write { try $0.insertedID(insert, ["flash"]) }
+        let second = try pool.write { try $0.insertedID(insert, ["send"]) }
+        let again = try pool.write { try $0.insertedID(insert, ["flash"]) }
+        #expect(first != nil && second != nil && first != second)
+        #expect(again == nil, "a row already there is no new id, not the last one written")
+        #expect(try pool.read { try $0.scalar("SELECT id FROM names WHERE name = 'send'", as: Int64.self) } == second)
+    }
+
     @Test func aQueuedWriteReportsItsCommittedResultOrItsErrorWithoutHoldingTheCaller() throws {
         struct Refused: Error {}
         let results = Mutex<[Int: Result<Int64, any Error>]>([:])

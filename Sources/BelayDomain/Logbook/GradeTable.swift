@@ -22,6 +22,11 @@ public enum GradeTable {
     /// Fontainebleau (boulders) and French (routes) name their grades alike, two scores a grade.
     private static let fontainebleauLike = "1a:0-1 1a+:2-3 1b:4-5 1b+:6-7 1c:8-9 1c+:10-11 2a:12-13 2a+:14-15 2b:16-17 2b+:18-19 2c:20-21 2c+:22-23 3a:24-25 3a+:26-27 3b:28-29 3b+:30-31 3c:32-33 3c+:34-35 4a:36-37 4a+:38-39 4b:40-41 4b+:42-43 4c:44-45 4c+:46-47 5a:48-49 5a+:50-51 5b:52-53 5b+:54-55 5c:56-57 5c+:58-59 6a:60-61 6a+:62-63 6b:64-65 6b+:66-67 6c:68-69 6c+:70-71 7a:72-73 7a+:74-75 7b:76-77 7b+:78-79 7c:80-81 7c+:82-83 8a:84-85 8a+:86-87 8b:88-89 8b+:90-91 8c:92-93 8c+:94-95 9a:96-97 9a+:98-99 9b:100-101 9b+:102-103 9c:104-105 9c+:106-107"
 
+    /// Each scale's grades by their lowercased name: the lookup every read of a grade makes.
+    private static let scoresByName: [GradeScale: [String: (lowest: Int, highest: Int)]] = grades.mapValues { table in
+        Dictionary(table.map { ($0.name.lowercased(), ($0.lowest, $0.highest)) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The highest score of either axis.
     public static let maximumScore = 107
 
@@ -44,7 +49,7 @@ public enum GradeTable {
     /// (`5.10`) spans a to d, and `5.10-`/`5.10+` take the lower or upper half; nil when
     /// `grade` is no grade of the scale.
     public static func range(of grade: String, in scale: GradeScale) -> GradeRange? {
-        let text = grade.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
+        let text = withoutSpaces(grade)
         guard !text.isEmpty, text.count <= 20 else { return nil }
         if let exact = exactRange(text, scale) { return exact }
         if scale == .yds, let range = ydsWithoutLetter(text) { return range }
@@ -67,10 +72,22 @@ public enum GradeTable {
     }
 
     private static func exactRange(_ text: String, _ scale: GradeScale) -> GradeRange? {
-        guard let table = grades[scale] else { return nil }
-        let wanted = text.lowercased()
-        guard let entry = table.first(where: { $0.name.lowercased() == wanted }) else { return nil }
+        guard let entry = scoresByName[scale]?[text.lowercased()] else { return nil }
         return GradeRange(axis: scale.axis, lowest: entry.lowest, highest: entry.highest)
+    }
+
+    /// `grade` without the blanks at its ends (spaces and tabs) and without the spaces inside
+    /// it (`V 5` is `V5`): a grade as typed, ready to be looked up.
+    private static func withoutSpaces(_ grade: String) -> String {
+        let isBlank: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        let scalars = grade.unicodeScalars
+        guard scalars.contains(where: isBlank) else { return grade }
+        let start = scalars.firstIndex { !isBlank($0) } ?? scalars.endIndex
+        let end = scalars.lastIndex { !isBlank($0) }.map(scalars.index(after:)) ?? start
+        guard start < end else { return "" }
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars[start..<end].lazy.filter { $0 != " " })
+        return String(trimmed)
     }
 
     /// `5.10`, `5.10-`, `5.10+` (Mountain Project's habit): the letters a–d, or their halves.

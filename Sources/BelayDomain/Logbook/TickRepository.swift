@@ -38,17 +38,17 @@ enum TickRepository {
     /// Inserts the tick unless the member has one with its `client_tick_id`.
     /// - Returns: the new id, or nil when it was recorded before.
     static func insertIfNew(_ tick: ResolvedTick, userID: Int64, now: Date, in db: Database) throws -> Int64? {
-        try db.queryOne("""
+        try db.insertedID("""
             INSERT INTO ticks (user_id, client_tick_id, kind, problem_id, gym_id, meetup_id, discipline, axis, grade, grade_scale,
                                level_position, colour, score_min, score_max, route_name, crag, style, attempts, climbed_at, climbed_on,
                                note, stars, felt_grade, felt_score, visibility, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, client_tick_id) DO NOTHING RETURNING id
+            ON CONFLICT (user_id, client_tick_id) DO NOTHING
             """, [userID, tick.clientTickID, tick.kind.rawValue, tick.problemID, tick.gymID, tick.meetupID, tick.discipline.rawValue,
                   tick.discipline.axis.rawValue, tick.grade, tick.gradeScale?.rawValue, tick.levelPosition, tick.colour,
                   tick.range.lowest, tick.range.highest, tick.routeName, tick.crag, tick.style.rawValue, tick.attempts,
                   tick.climbedAt, tick.climbedOn, tick.note, tick.stars, tick.feltGrade, tick.feltScore,
-                  tick.visibility.rawValue, now, now]) { try $0.get("id", as: Int64.self) }
+                  tick.visibility.rawValue, now, now])
     }
 
     static func update(id: Int64, style: TickStyle, attempts: Int, note: String?, stars: Int?, feltGrade: String?, feltScore: Int?,

@@ -100,7 +100,6 @@ public final class LogbookPictureService: Sendable {
     /// The pyramid of one axis of `summary`, in the club's language and the member's scale.
     public static func pyramidContent(_ axis: LogbookSummary.Axis?, summary: LogbookSummary, name: String, preferences: LogbookPreferences,
                                locale: String, axisName: GradeAxis) -> PyramidContent {
-        let words = LogbookPictureWords(locale: locale)
         let scale = preferences.scale(axisName)
         let steps = (axis?.pyramid ?? []).map { step in
             PyramidContent.Step(label: GradeTable.display(step.range, from: scale, in: scale), sends: step.sends, flashes: step.flashes,
