@@ -27,7 +27,8 @@ public final class Renderer {
     ///   1–3, or a failed encode.
     public func renderSticker(_ content: StickerContent, scale: Int = 3) throws -> RenderedImage {
         var report = StickerReport()
-        let sticker = try drawSticker(content, scale: scale, report: &report)
+        try Self.check(scale: scale)
+        let sticker = try drawSticker(content, scale: Double(scale), report: &report)
         return try baked(try encodePNG(sticker, colorType: .rgba, report: report), content)
     }
 
@@ -54,7 +55,7 @@ public final class Renderer {
     /// - Throws: like `renderSticker`.
     public func renderStory(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> RenderedImage {
         var report = StickerReport()
-        let sticker = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &report)
+        let sticker = try drawSticker(content, scale: Double(StoryTemplate.stickerScale), report: &report)
         return try encodeStory(sticker: sticker, content: content, colors: colors, format: format, report: report)
     }
 
@@ -64,12 +65,13 @@ public final class Renderer {
         _ content: StickerContent, stickerScale: Int = 3, colors: StoryColors, format: StoryFormat = .png
     ) throws -> (sticker: RenderedImage, story: RenderedImage) {
         var storyReport = StickerReport()
-        let story3x = try drawSticker(content, scale: StoryTemplate.stickerScale, report: &storyReport)
+        try Self.check(scale: stickerScale)
+        let story3x = try drawSticker(content, scale: Double(StoryTemplate.stickerScale), report: &storyReport)
         var stickerReport = storyReport
         var sticker = story3x
         if stickerScale != StoryTemplate.stickerScale {
             stickerReport = StickerReport()
-            sticker = try drawSticker(content, scale: stickerScale, report: &stickerReport)
+            sticker = try drawSticker(content, scale: Double(stickerScale), report: &stickerReport)
         }
         return (
             try baked(try encodePNG(sticker, colorType: .rgba, report: stickerReport), content),
@@ -108,7 +110,7 @@ public final class Renderer {
     /// first time in this renderer (opening the fonts it needs), and the median of `repeat`
     /// layouts after that without the label cache (what a new label costs on a warm worker).
     public func placeLayoutMicroseconds(_ content: StickerContent, scale: Int = 3, repeat count: Int = 50) throws -> (first: Double, warm: Double) {
-        let style = StickerTemplate.placeStyle(scale: scale, language: content.language)
+        let style = StickerTemplate.placeStyle(scale: Double(scale), language: content.language)
         let fit = LabelFit(
             maxWidth: StickerTemplate.placeMaxWidth * Double(scale), minimumScale: StickerTemplate.placeMinimumScale,
             scaleStep: StickerTemplate.placeScaleStep, maxLines: StickerTemplate.placeMaxLines)
@@ -131,7 +133,7 @@ public final class Renderer {
     /// - Throws: `RenderError` when a font of the chain cannot be opened.
     public func missingCharacters(_ content: StickerContent) throws -> [Character] {
         var report = StickerReport()
-        try StickerTemplate.layoutLabels(place: content.place, date: content.date, language: content.language, scale: 1, text: text, report: &report)
+        try StickerTemplate.layoutLabels(place: content.place, date: content.date, language: content.language, scale: 1.0, text: text, report: &report)
         var seen = Set<Character>()
         return report.labels.flatMap(\.missingCharacters).filter { seen.insert($0).inserted }
     }
@@ -140,7 +142,8 @@ public final class Renderer {
     /// - Throws: `RenderError` when an artwork file cannot be read.
     public func stickerKey(_ content: StickerContent, scale: Int = 3) throws -> ContentKey {
         var key = ContentKeyBuilder(template: .holdSticker)
-        try addSticker(content, scale: scale, to: &key)
+        try Self.check(scale: scale)
+        try addSticker(content, scale: Double(scale), to: &key)
         if let credential = content.badgeCredential { key.add("badge", credential) }
         return key.finish()
     }
@@ -149,7 +152,7 @@ public final class Renderer {
     /// - Throws: `RenderError` when an artwork file cannot be read.
     public func storyKey(_ content: StickerContent, colors: StoryColors, format: StoryFormat = .png) throws -> ContentKey {
         var key = ContentKeyBuilder(template: .story)
-        try addSticker(content, scale: StoryTemplate.stickerScale, to: &key)
+        try addSticker(content, scale: Double(StoryTemplate.stickerScale), to: &key)
         key.add("story-version", String(StoryTemplate.version))
         key.add("club", content.clubName)
         key.add("hold-name", content.holdName)
@@ -172,7 +175,7 @@ public final class Renderer {
         var report = StickerReport()
         let sticker = try drawSticker(content.sticker, scale: ShareCardTemplate.stickerScale, report: &report)
         let card = try ShareCardTemplate.draw(sticker: sticker, content: content, colors: colors, logo: try clubLogo(content.sticker.clubLogoPath, side: ShareCardTemplate.markSide),
-                                              text: text, parallelism: settings.parallelism, report: &report)
+                                              text: text, report: &report)
         return try encodePNG(card, colorType: .rgb, report: report)
     }
 
@@ -221,15 +224,14 @@ public final class Renderer {
         key.add("club-logo", content.clubLogoPath.isEmpty ? "" : try artwork.fingerprint(content.clubLogoPath))
     }
 
-    private func addSticker(_ content: StickerContent, scale: Int, to key: inout ContentKeyBuilder) throws {
-        try Self.check(scale: scale)
+    private func addSticker(_ content: StickerContent, scale: Double, to key: inout ContentKeyBuilder) throws {
         key.add("sticker-version", String(StickerTemplate.version))
         key.add("background", try artwork.fingerprint(content.backgroundPath))
         key.add("hold", try artwork.fingerprint(content.holdPath))
         key.add("place", content.place)
         key.add("date", content.date)
         key.add("language", content.language)
-        key.add("scale", String(scale))
+        key.add("scale", scale == scale.rounded() ? String(Int(scale)) : String(scale))
         key.add("fonts", fontIdentity)
     }
 
@@ -237,11 +239,12 @@ public final class Renderer {
     /// `renderSticker` would, without drawing: the next render of them skips that work.
     /// - Throws: `RenderError` naming an artwork file that cannot be read or decoded.
     public func preloadArtwork(_ content: StickerContent, scale: Int = 3) throws {
-        _ = try stickerArtwork(content, scale: scale)
+        try Self.check(scale: scale)
+        _ = try stickerArtwork(content, scale: Double(scale))
     }
 
-    private func stickerArtwork(_ content: StickerContent, scale: Int) throws -> (background: Pixmap, hold: Pixmap) {
-        try Self.check(scale: scale)
+    /// The background and hold of a sticker at `scale` (1–3, or the share card's), decoded and fitted once.
+    private func stickerArtwork(_ content: StickerContent, scale: Double) throws -> (background: Pixmap, hold: Pixmap) {
         let parallelism = settings.parallelism
         let background = try artwork.pixmap(content.backgroundPath, variant: "sticker-card@\(scale)x") {
             StickerTemplate.cardBackground($0, scale: scale, parallelism: parallelism)
@@ -252,7 +255,7 @@ public final class Renderer {
         return (background, hold)
     }
 
-    private func drawSticker(_ content: StickerContent, scale: Int, report: inout StickerReport) throws -> Pixmap {
+    private func drawSticker(_ content: StickerContent, scale: Double, report: inout StickerReport) throws -> Pixmap {
         let (background, hold) = try stickerArtwork(content, scale: scale)
         return try StickerTemplate.draw(
             cardBackground: background, fittedHold: hold, place: content.place, date: content.date, language: content.language,

@@ -13,7 +13,7 @@ struct ArtworkStoreTests {
         var fitted: [Pixmap] = []
         for name in backgrounds {
             let path = BelayProcess.packageRoot.appendingPathComponent("Assets/backgrounds/\(name)").path
-            fitted.append(try store.pixmap(path, variant: "sticker-card@3x") { StickerTemplate.cardBackground($0, scale: 3, parallelism: 1) })
+            fitted.append(try store.pixmap(path, variant: "sticker-card@3x") { StickerTemplate.cardBackground($0, scale: 3.0, parallelism: 1) })
         }
         // The full-size photographs (1080x1440, 6 MB each decoded) were read only to be fitted:
         // keeping them pushed the fitted ones out, and each burst's first stickers decoded again.

@@ -2,18 +2,20 @@
 /// KakaoTalk, iMessage, Slack or X unfold a share link into, in the story's style.
 ///
 /// The background's two colours as a vertical gradient, darkened on the right so white text
-/// reads on any pair; the sticker (drawn at 2x and fitted to the card's height) on the left;
+/// reads on any pair; the sticker (drawn at the scale that fits its box) on the left;
 /// on the right the line of what the day meant, the hold's name (in the club's language), the
 /// place and the date, and at the bottom the club's mark and name.
 enum ShareCardTemplate {
     /// Bump on any change to how a card looks (the sticker's own version counts separately).
     /// 2: the achievement line, the club's mark, Inter with Noto Sans CJK, as the story.
-    static let version = 2
+    /// 3: the sticker drawn at its size in the card, no longer drawn at 2x and scaled down.
+    static let version = 3
 
     static let width = 1200
     static let height = 630
-    static let stickerScale = 2
     static let stickerBox = (x: 64, y: 40, width: 412, height: 550)
+    /// The sticker's scale that fills its box (about 1.7x).
+    static let stickerScale = min(Double(stickerBox.width) / StickerTemplate.width, Double(stickerBox.height) / StickerTemplate.height)
     static let column = (left: 540.0, right: 1140.0)
     static let shade = Color(red: 0, green: 0, blue: 0, alpha: 96)
     static let achievementSize = 30.0
@@ -41,15 +43,14 @@ enum ShareCardTemplate {
     /// are ellipsised, like the sticker's place name.
     static func draw(
         sticker: Pixmap, content: ShareCardContent, colors: StoryColors, logo: Pixmap?,
-        text: TextEngine, parallelism: Int, report: inout StickerReport
+        text: TextEngine, report: inout StickerReport
     ) throws -> Pixmap {
         var card = Pixmap(width: width, height: height)
         card.fillVerticalGradient(top: colors.top, bottom: colors.bottom)
         let shadeWidth = Double(width) - column.left + 40
         card.fill(RoundedRectangle(x: column.left - 40, y: 0, width: shadeWidth, height: Double(height), radius: 0), color: shade)
 
-        let fitted = sticker.resizedToFit(width: stickerBox.width, height: stickerBox.height, parallelism: parallelism)
-        card.draw(fitted, x: stickerBox.x + (stickerBox.width - fitted.width) / 2, y: stickerBox.y + (stickerBox.height - fitted.height) / 2)
+        card.draw(sticker, x: stickerBox.x + (stickerBox.width - sticker.width) / 2, y: stickerBox.y + (stickerBox.height - sticker.height) / 2)
 
         let centerX = (column.left + column.right) / 2
         let maxWidth = column.right - column.left

@@ -1,4 +1,5 @@
-/// `hold-sticker`: the app's share view as a card. 240x320 pt, drawn at 1x, 2x or 3x.
+/// `hold-sticker`: the app's share view as a card. 240x320 pt, drawn at 1x, 2x or 3x (and, inside
+/// the share card, at the scale that fits its box, so that it is drawn once at its final size).
 ///
 /// The background artwork fills the card (centre-cropped) inside a rounded rectangle, with
 /// transparency outside it; the hold artwork is fitted into a square box; the place name
@@ -38,16 +39,16 @@ enum StickerTemplate {
     static let textArea = (top: 205.0, left: width / 2 - placeMaxWidth / 2 - 4, right: width / 2 + placeMaxWidth / 2 + 4)
     static let scrimFade = 36.0
 
-    static func pixelSize(scale: Int) -> (width: Int, height: Int) {
-        (Int(width) * scale, Int(height) * scale)
+    static func pixelSize(scale: Double) -> (width: Int, height: Int) {
+        (Int((width * scale).rounded()), Int((height * scale).rounded()))
     }
 
     /// The background artwork scaled to cover the card at `scale`, with the scrim behind the
     /// text where the artwork needs one (kept by the artwork store).
-    static func cardBackground(_ background: Pixmap, scale: Int, parallelism: Int) -> Pixmap {
+    static func cardBackground(_ background: Pixmap, scale: Double, parallelism: Int) -> Pixmap {
         let size = pixelSize(scale: scale)
         var card = background.resizedToCover(width: size.width, height: size.height, parallelism: parallelism)
-        let s = Double(scale)
+        let s = scale
         scrim.apply(
             to: &card, top: Int(textArea.top * s),
             columns: max(0, Int(textArea.left * s))..<min(size.width, Int((textArea.right * s).rounded(.up))),
@@ -56,18 +57,18 @@ enum StickerTemplate {
     }
 
     /// The hold artwork fitted into the hold box at `scale` (kept by the artwork store).
-    static func fittedHold(_ hold: Pixmap, scale: Int, parallelism: Int) -> Pixmap {
-        let box = Int(holdBox.side * Double(scale))
+    static func fittedHold(_ hold: Pixmap, scale: Double, parallelism: Int) -> Pixmap {
+        let box = Int(holdBox.side * scale)
         return hold.resizedToFit(width: box, height: box, parallelism: parallelism)
     }
 
     /// Draws the sticker at `scale` as a premultiplied pixmap, from the background already
     /// scaled to the card (`cardBackground`) and the hold already fitted (`fittedHold`).
     static func draw(
-        cardBackground: Pixmap, fittedHold fitted: Pixmap, place: String, date: String, language: String, scale: Int,
+        cardBackground: Pixmap, fittedHold fitted: Pixmap, place: String, date: String, language: String, scale: Double,
         text: TextEngine, report: inout StickerReport
     ) throws -> Pixmap {
-        let s = Double(scale)
+        let s = scale
         let size = pixelSize(scale: scale)
         var card = cardBackground
         card.clip(to: RoundedRectangle(x: 0, y: 0, width: Double(size.width), height: Double(size.height), radius: cornerRadius * s))
@@ -84,17 +85,17 @@ enum StickerTemplate {
     }
 
     /// How the place name is set at `scale`.
-    static func placeStyle(scale: Int, language: String) -> TextStyle {
-        TextStyle(weight: .bold, pixelSize: placeSize * Double(scale), language: language,
+    static func placeStyle(scale: Double, language: String) -> TextStyle {
+        TextStyle(weight: .bold, pixelSize: placeSize * scale, language: language,
                   tracking: TextStyle.displayTracking(points: placeSize))
     }
 
     /// Lays out the place and date labels at `scale` and adds them to `report`.
     @discardableResult
     static func layoutLabels(
-        place: String, date: String, language: String, scale: Int, text: TextEngine, report: inout StickerReport
+        place: String, date: String, language: String, scale: Double, text: TextEngine, report: inout StickerReport
     ) throws -> (place: TextLabel, date: TextLabel) {
-        let s = Double(scale)
+        let s = scale
         let placeLabel = try text.layoutLabel(
             place, style: placeStyle(scale: scale, language: language),
             fit: LabelFit(maxWidth: placeMaxWidth * s, minimumScale: placeMinimumScale, scaleStep: placeScaleStep, maxLines: placeMaxLines))
