@@ -44,6 +44,9 @@ import Testing
         #expect(GradeTable.name(of: minus, in: .yds) == "5.10a–5.10b")
         #expect(try #require(GradeTable.range(of: "5.10a/b", in: .yds)) == minus)
         #expect(GradeTable.range(of: " v5 ", in: .v) == GradeTable.range(of: "V5", in: .v))
+        #expect(GradeTable.range(of: "V 5", in: .v) == GradeTable.range(of: "V5", in: .v), "spaces inside a grade as typed")
+        #expect(GradeTable.range(of: "\t5.10 a\u{00A0}", in: .yds) == GradeTable.range(of: "5.10a", in: .yds), "tabs and no-break spaces at the ends")
+        #expect(GradeTable.range(of: " \t ", in: .v) == nil)
         #expect(GradeTable.range(of: "V99", in: .v) == nil)
         #expect(GradeTable.range(of: "6c", in: .v) == nil, "a Font grade is not a V grade")
     }
