@@ -209,6 +209,9 @@ enum ConsoleAssets {
     .qr { width: 220px; background: #fff; line-height: 0; }
     .qr svg { width: 100%; height: auto; }
     .empty { color: #4a5260; }
+    code.secret { font-size: 18px; letter-spacing: .05em; overflow-wrap: anywhere; }
+    ol.recovery-codes { columns: 2 160px; font-size: 18px; padding-left: 28px; }
+    ol.recovery-codes li { margin: 2px 0; }
     dl.snapshot { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
     dl.snapshot dt { color: #4a5260; }
     dl.snapshot dd { margin: 0; overflow-wrap: anywhere; }

@@ -23,7 +23,7 @@ enum ConsoleDocument {
     ]
 
     /// The sections of the navigation.
-    enum Section: Sendable { case meetups, moderation, members, gyms, server, none }
+    enum Section: Sendable { case meetups, moderation, members, gyms, server, secondFactor, none }
 
     /// Who the page is for (nil before signing in).
     struct Viewer: Sendable {
@@ -68,6 +68,7 @@ enum ConsoleDocument {
             if viewer.isAdmin {
                 html += navItem("/console/server", language.word(.server), current: section == .server)
             }
+            html += navItem("/console/second-factor", language.word(.secondFactor), current: section == .secondFactor)
             html += "</ul></nav>\n"
             html += """
             <form class="who" method="post" action="/console/sign-out">

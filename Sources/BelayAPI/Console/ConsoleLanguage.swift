@@ -13,6 +13,9 @@ enum ConsoleWord: Sendable {
     case reports, subject, action, who, whenDone, suspended, role, gyms, upload, preview, write, rows, problems
     case shares, byDay, byTarget, day, target, count, rewards, noShares, skip, waitlistOffers, noShows
     case edit, save, server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
+    case secondFactor, secondFactorAsked, secondFactorCode, secondFactorCodeHint, verify, setUp, enrolledSince, notEnrolled, mustEnrol
+    case scanQR, setupKey, appCode, appCodeHint, confirmEnrolment, recoveryCodes, recoveryCodesHelp, recoveryCodesLeft, resetHelp
+    case recoveryCodeSpent, toConsole, startOver
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -136,6 +139,27 @@ enum ConsoleWord: Sendable {
         case .subjectMember: return ("회원", "メンバー", "Member")
         case .subjectSharePage: return ("공유 페이지", "シェアページ", "Share page")
         case .subjectMeetupPage: return ("모임 페이지", "ミートアップのページ", "Meetup page")
+        case .secondFactor: return ("2단계 인증", "2段階認証", "Second factor")
+        case .secondFactorAsked: return ("이 계정은 2단계 인증을 써요. 인증 앱을 열어 지금 코드를 입력하세요.", "このアカウントは2段階認証を使っています。認証アプリを開いて今のコードを入力してください。", "This account has a second factor. Open your authenticator app and type its current code.")
+        case .secondFactorCode: return ("인증 앱 코드 또는 복구 코드", "認証アプリのコードまたはリカバリーコード", "Authenticator code or recovery code")
+        case .secondFactorCodeHint: return ("앱에 보이는 여섯 자리. 휴대폰이 없다면 복구 코드 (예: k7m2q-x9tfa)", "アプリに表示された6桁。スマホがなければリカバリーコード（例: k7m2q-x9tfa）", "The six digits the app shows; without your phone, a recovery code (e.g. k7m2q-x9tfa)")
+        case .verify: return ("확인", "確認", "Verify")
+        case .setUp: return ("인증 앱 등록하기", "認証アプリを登録する", "Set up an authenticator app")
+        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every console sign-in asks for its code. Since")
+        case .notEnrolled: return ("등록된 인증 앱이 없어요. 로그인할 때 메일 코드만 물어요.", "認証アプリは登録されていません。サインインではメールのコードだけを聞きます。", "No authenticator app is set up: signing in asks for the mailed code only.")
+        case .mustEnrol: return ("관리자는 콘솔을 쓰기 전에 인증 앱을 등록해야 해요.", "管理者はコンソールを使う前に認証アプリを登録してください。", "Admins set up an authenticator app before using the console.")
+        case .scanQR: return ("인증 앱 (Google Authenticator, 1Password 등)으로 이 QR 코드를 찍거나 설정 키를 입력하세요.", "認証アプリ（Google Authenticator、1Password など）でこのQRコードを読むか、セットアップキーを入力してください。", "Scan this QR code with an authenticator app (Google Authenticator, 1Password, …) or type the setup key.")
+        case .setupKey: return ("설정 키", "セットアップキー", "Setup key")
+        case .appCode: return ("앱에 보이는 여섯 자리 코드", "アプリに表示された6桁のコード", "The six digits the app shows")
+        case .appCodeHint: return ("코드가 맞으면 등록이 끝나요.", "コードが合えば登録完了です。", "A right code finishes the setup.")
+        case .confirmEnrolment: return ("등록 완료", "登録する", "Finish setup")
+        case .recoveryCodes: return ("복구 코드", "リカバリーコード", "Recovery codes")
+        case .recoveryCodesHelp: return ("지금 한 번만 보여요. 안전한 곳에 적어 두세요. 휴대폰이 없을 때 코드 하나로 한 번 로그인할 수 있어요.", "表示は今回だけです。安全な場所に控えてください。スマホがないとき、1つのコードで1回サインインできます。", "Shown this once: write them down somewhere safe. Each signs you in once without your phone.")
+        case .recoveryCodesLeft: return ("남은 복구 코드", "残りのリカバリーコード", "Recovery codes left")
+        case .resetHelp: return ("휴대폰을 바꾸거나 잃었다면 관리자에게 초기화를 부탁하세요 (belay users reset-second-factor).", "スマホを替えたりなくしたりしたら、管理者にリセットを頼んでください（belay users reset-second-factor）。", "New or lost phone? Ask an admin to reset it (belay users reset-second-factor).")
+        case .recoveryCodeSpent: return ("복구 코드 하나를 썼어요. 남은 복구 코드:", "リカバリーコードを1つ使いました。残り:", "You used a recovery code. Recovery codes left:")
+        case .toConsole: return ("콘솔로 가기", "コンソールへ", "Go to the console")
+        case .startOver: return ("처음부터 다시 로그인", "最初からサインインし直す", "Sign in again from the start")
         }
     }
 }
@@ -161,6 +185,7 @@ extension SharePageLanguage {
     func refusal(_ reason: RefusalReason) -> String? {
         let texts: (ko: String, ja: String)
         switch reason {
+        case .invalidSecondFactorCode: texts = ("코드가 맞지 않거나 이미 쓴 코드예요. 앱의 지금 코드나 쓰지 않은 복구 코드를 입력하세요.", "コードが違うか使用済みです。アプリの今のコードか未使用のリカバリーコードを入力してください。")
         case .invalidEmailCode: texts = ("코드가 맞지 않거나 만료되었어요. 메일의 여섯 자리를 다시 확인하거나 새 코드를 받으세요.", "コードが違うか期限切れです。メールの6桁を確かめるか、新しいコードを受け取ってください。")
         case .tokenAlreadyUsed: texts = ("이미 쓴 코드예요. 새 코드를 받으세요.", "使用済みのコードです。新しいコードを受け取ってください。")
         case .accountSuspended: texts = ("정지된 계정이에요. 클럽에 문의하세요.", "停止中のアカウントです。クラブに問い合わせてください。")
