@@ -167,7 +167,7 @@ enum ConsoleAssets {
     .field label { font-weight: 600; }
     .hint { color: #4a5260; font-size: 14px; }
     .field-error { color: #b3261e; font-size: 14px; font-weight: 600; }
-    input[type=text], input[type=email], input[type=search], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
+    input[type=text], input[type=email], input[type=url], input[type=search], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
       font: inherit; padding: 10px 12px; border: 1px solid #8a93a2; border-radius: 8px; background: #fff; color: #1b1f24; width: 100%;
     }
     input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
@@ -199,6 +199,9 @@ enum ConsoleAssets {
     .status { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 14px; background: #eef1f5; color: #1b1f24; }
     .status.checked_in { background: #e7f4ec; color: #155c35; }
     .status.waitlisted { background: #fff4d6; color: #6b4e00; }
+    .status.failed { background: #fdecea; color: #8c1d18; }
+    form.narrow-form { max-width: 640px; }
+    td.answer { overflow-wrap: anywhere; max-width: 320px; font-size: 14px; }
     .row-actions { text-align: right; white-space: nowrap; }
     .row-actions form { display: inline; margin-left: 6px; }
     form.add { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 16px 0; }

@@ -16,6 +16,10 @@ enum ConsoleWord: Sendable {
     case secondFactor, secondFactorAsked, secondFactorCode, secondFactorCodeHint, verify, setUp, enrolledSince, notEnrolled, mustEnrol
     case scanQR, setupKey, appCode, appCodeHint, confirmEnrolment, recoveryCodes, recoveryCodesHelp, recoveryCodesLeft, resetHelp
     case recoveryCodeSpent, toConsole, startOver
+    case invites, newInvite, inviteHelp, uses, usesHint, days, daysHint, inviteCode, link, expires, used, revoke, revoked, expired, noInvites
+    case inviteCreated, webhooks, newWebhook, url, urlHint, events, eventsHint, noWebhooks, secretOnce, deliveries, noDeliveries, redeliver
+    case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
+    case deliveryFailed, devices, noDevices, platform, app, registered, updated, sendTest, testQueued, testNothing, token, webhookAdded
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -160,6 +164,55 @@ enum ConsoleWord: Sendable {
         case .recoveryCodeSpent: return ("복구 코드 하나를 썼어요. 남은 복구 코드:", "リカバリーコードを1つ使いました。残り:", "You used a recovery code. Recovery codes left:")
         case .toConsole: return ("콘솔로 가기", "コンソールへ", "Go to the console")
         case .startOver: return ("처음부터 다시 로그인", "最初からサインインし直す", "Sign in again from the start")
+        case .invites: return ("초대", "招待", "Invites")
+        case .newInvite: return ("새 초대 코드", "新しい招待コード", "New invite code")
+        case .inviteHelp: return ("가입이 초대제일 때 (accounts.sign_up = invite) 처음 로그인하는 사람은 이 코드가 필요해요.", "招待制（accounts.sign_up = invite）のとき、初めてサインインする人にはこのコードが必要です。", "While sign-up is by invite (accounts.sign_up = invite), a first sign-in needs one of these codes.")
+        case .uses: return ("사용 횟수", "使える回数", "Uses")
+        case .usesHint: return ("이 코드로 가입할 수 있는 사람 수 (1–10000)", "このコードで登録できる人数（1〜10000）", "How many people it admits (1 to 10000)")
+        case .days: return ("유효 기간 (일)", "有効期間（日）", "Valid for (days)")
+        case .daysHint: return ("1–365일", "1〜365日", "1 to 365 days")
+        case .inviteCode: return ("코드", "コード", "Code")
+        case .link: return ("링크", "リンク", "Link")
+        case .expires: return ("만료", "期限", "Expires")
+        case .used: return ("사용", "使用", "Used")
+        case .revoke: return ("취소", "取り消す", "Revoke")
+        case .revoked: return ("취소됨", "取消済み", "revoked")
+        case .expired: return ("만료됨", "期限切れ", "expired")
+        case .noInvites: return ("초대 코드가 없어요.", "招待コードはありません。", "No invite codes yet.")
+        case .inviteCreated: return ("초대 코드를 만들었어요:", "招待コードを作りました:", "New invite code:")
+        case .webhooks: return ("웹훅", "Webhook", "Webhooks")
+        case .newWebhook: return ("새 웹훅", "新しいWebhook", "New webhook")
+        case .url: return ("받는 주소 (URL)", "送信先のURL", "URL")
+        case .urlHint: return ("https://로 시작하는 받는 쪽 주소", "受け取る側の https:// アドレス", "The receiver's https:// address")
+        case .events: return ("이벤트", "イベント", "Events")
+        case .eventsHint: return ("쉼표로 구분해요. 비워 두면 모든 이벤트를 보내요.", "カンマ区切り。空欄ならすべてのイベント。", "Comma-separated; empty for every event.")
+        case .noWebhooks: return ("등록된 웹훅이 없어요.", "登録されたWebhookはありません。", "No webhooks yet.")
+        case .secretOnce: return ("서명 비밀 키예요. 지금 한 번만 보여요. 받는 쪽에 설정하세요.", "署名のシークレットです。表示は今回だけです。受け取る側に設定してください。", "The signing secret, shown this once: give it to the receiver.")
+        case .deliveries: return ("최근 전송", "最近の配信", "Recent deliveries")
+        case .noDeliveries: return ("아직 전송이 없어요.", "まだ配信はありません。", "Nothing sent yet.")
+        case .redeliver: return ("다시 보내기", "再送する", "Send again")
+        case .redelivered: return ("다시 보내도록 대기열에 넣었어요.", "再送を待ち行列に入れました。", "Queued to be sent again.")
+        case .removeWebhook: return ("이 웹훅 삭제", "このWebhookを削除", "Remove this webhook")
+        case .webhookRemoved: return ("웹훅을 삭제했어요. 기록은 남아요.", "Webhookを削除しました。記録は残ります。", "The webhook is removed; its log is kept.")
+        case .attempts: return ("시도", "試行", "Attempts")
+        case .answer: return ("응답", "応答", "Answer")
+        case .event: return ("이벤트", "イベント", "Event")
+        case .enabled: return ("사용 중", "有効", "enabled")
+        case .disabled: return ("중지됨", "停止中", "disabled")
+        case .deliveryPending: return ("대기", "待機中", "pending")
+        case .deliverySucceeded: return ("성공", "成功", "delivered")
+        case .deliveryFailed: return ("실패", "失敗", "failed")
+        case .devices: return ("푸시 기기", "プッシュ通知の端末", "Push devices")
+        case .noDevices: return ("등록된 기기가 없어요.", "登録された端末はありません。", "No devices registered.")
+        case .platform: return ("플랫폼", "プラットフォーム", "Platform")
+        case .app: return ("앱", "アプリ", "App")
+        case .registered: return ("등록", "登録", "Registered")
+        case .updated: return ("갱신", "更新", "Updated")
+        case .sendTest: return ("테스트 알림 보내기", "テスト通知を送る", "Send a test notice")
+        case .testQueued: return ("테스트 알림을 보냈어요. 기기 수:", "テスト通知を送りました。端末数:", "Test notice queued. Devices:")
+        case .testNothing: return ("보낼 기기가 없어요 (기기가 없거나 서버에 APNs·FCM 설정이 없어요).", "送れる端末がありません（端末がないか、サーバーにAPNs・FCMの設定がありません）。", "No device could be told (none registered, or APNs and FCM are not set up on the server).")
+        case .token: return ("토큰", "トークン", "Token")
+        case .webhookAdded: return ("웹훅을 등록했어요.", "Webhookを登録しました。", "The webhook is registered.")
         }
     }
 }

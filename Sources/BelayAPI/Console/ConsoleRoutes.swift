@@ -17,7 +17,7 @@ struct ConsoleVisitor: Sendable {
     var isAdmin: Bool { user.role == .admin }
     var viewer: ConsoleDocument.Viewer {
         ConsoleDocument.Viewer(handle: user.handle, displayName: user.displayName, formToken: formToken, isModerator: isModerator,
-                               isAdmin: isAdmin)
+                               isAdmin: isAdmin, isHost: user.role != .member)
     }
 }
 
@@ -137,6 +137,9 @@ extension APIRoutes {
         registerConsoleShareRoutes(on: router)
         registerConsoleServerRoutes(on: router)
         registerConsoleSecondFactorRoutes(on: router)
+        registerConsoleInviteRoutes(on: router)
+        registerConsoleWebhookRoutes(on: router)
+        registerConsoleDeviceRoutes(on: router)
     }
 
     // MARK: Sessions
@@ -218,7 +221,8 @@ extension APIRoutes {
         var response: Response
         do {
             response = try body(visitor, form)
-        } catch let error as DomainError where [.meetupNotFound, .notPermitted, .userNotFound, .gymNotFound].contains(error.reason) {
+        } catch let error as DomainError where [.meetupNotFound, .notPermitted, .userNotFound, .gymNotFound, .webhookNotFound, .inviteNotFound,
+                                                   .deviceNotFound].contains(error.reason) {
             // Anything not theirs answers like a page that does not exist.
             response = notFoundPage(visitor)
         } catch is ConsolePageNotFound {
