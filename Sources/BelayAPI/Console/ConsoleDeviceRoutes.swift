@@ -16,12 +16,14 @@ extension APIRoutes {
                 let userID = try context.id()
                 let queued = try domain.push.queueTest(userID: userID, by: visitor.actor)
                 let word = visitor.language.word
-                return try devicesPage(visitor, userID: userID, notice: queued.isEmpty ? word(.testNothing) : "\(word(.testQueued)) \(queued.count)")
+                if !queued.isEmpty { return try devicesPage(visitor, userID: userID, notice: ("\(word(.testQueued)) \(queued.count)", false)) }
+                let none = try domain.push.devices(userID: userID, by: visitor.actor).isEmpty
+                return try devicesPage(visitor, userID: userID, notice: (word(none ? .noDevices : .testNothing), true))
             }
         }
     }
 
-    private func devicesPage(_ visitor: ConsoleVisitor, userID: Int64, notice: String?) throws -> Response {
+    private func devicesPage(_ visitor: ConsoleVisitor, userID: Int64, notice: (text: String, warning: Bool)?) throws -> Response {
         let e = HTMLText.escaped
         let language = visitor.language
         let word = language.word
@@ -31,7 +33,7 @@ extension APIRoutes {
         let member = try domain.users.user(id: userID)
         var main = "<p class=\"sub\"><a href=\"/console/members?q=\(ConsoleForm.encoded(member.handle))\">\(e(word(.members)))</a></p>"
         main += "<h1>\(e(word(.devices))): \(e(member.displayName)) <span class=\"handle\">@\(e(member.handle))</span></h1>"
-        if let notice { main += "<p class=\"notice\" role=\"status\" id=\"device-notice\">\(e(notice))</p>" }
+        if let notice { main += "<p class=\"notice\(notice.warning ? " warn" : "")\" role=\"status\" id=\"device-notice\">\(e(notice.text))</p>" }
         if devices.isEmpty {
             main += "<p class=\"empty\">\(e(word(.noDevices)))</p>"
         } else {

@@ -75,8 +75,11 @@ extension APIRoutes {
         } else {
             main += "<div class=\"table-wrap\"><table><caption class=\"visually-hidden\">\(e(word(.invites)))</caption><thead><tr>"
             main += "<th scope=\"col\">\(e(word(.inviteCode)))</th><th scope=\"col\" class=\"number\">\(e(word(.used)))</th>"
-            main += "<th scope=\"col\">\(e(word(.expires)))</th><th scope=\"col\">\(e(word(.status)))</th>"
+            main += "<th scope=\"col\">\(e(word(.expires)))</th>"
+            if visitor.isAdmin { main += "<th scope=\"col\">\(e(word(.createdBy)))</th>" }
+            main += "<th scope=\"col\">\(e(word(.status)))</th>"
             main += "<th scope=\"col\"><span class=\"visually-hidden\">\(e(word(.act)))</span></th></tr></thead><tbody>"
+            var makers: [Int64: String] = [:]
             for invite in invites {
                 let state: String
                 if invite.revokedAt != nil { state = word(.revoked) } else if now >= invite.expiresAt { state = word(.expired) }
@@ -85,6 +88,12 @@ extension APIRoutes {
                 main += "<span class=\"sub\"><a href=\"\(e(inviteLink(invite.code)))\">\(e(word(.link)))</a></span></th>"
                 main += "<td class=\"number\">\(invite.uses) / \(invite.maxUses)</td>"
                 main += "<td>\(e(KioskDocument.format(invite.expiresAt, template: "yMMMdjmm", zone: zone, locale: language.localeIdentifier)))</td>"
+                if visitor.isAdmin {
+                    // Everyone's invites: who made each (the command line makes some).
+                    let maker = invite.createdBy.flatMap { id in makers[id] ?? (try? domain.users.user(id: id)).map { "@" + $0.handle } } ?? "belay"
+                    if let id = invite.createdBy { makers[id] = maker }
+                    main += "<td>\(e(maker))</td>"
+                }
                 main += "<td><span class=\"status\">\(e(state))</span></td><td class=\"row-actions\">"
                 if invite.isUsable(at: now) {
                     main += "<form method=\"post\" action=\"/console/invites/\(invite.id)/revoke\">\(ConsoleDocument.csrfField(visitor.formToken))"

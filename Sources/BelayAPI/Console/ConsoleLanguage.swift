@@ -20,6 +20,7 @@ enum ConsoleWord: Sendable {
     case inviteCreated, webhooks, newWebhook, url, urlHint, events, eventsHint, noWebhooks, secretOnce, deliveries, noDeliveries, redeliver
     case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
     case deliveryFailed, devices, noDevices, platform, app, registered, updated, sendTest, testQueued, testNothing, token, webhookAdded
+    case signingSecret, createdBy, nextAttempt, allEvents
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -187,7 +188,7 @@ enum ConsoleWord: Sendable {
         case .events: return ("이벤트", "イベント", "Events")
         case .eventsHint: return ("쉼표로 구분해요. 비워 두면 모든 이벤트를 보내요.", "カンマ区切り。空欄ならすべてのイベント。", "Comma-separated; empty for every event.")
         case .noWebhooks: return ("등록된 웹훅이 없어요.", "登録されたWebhookはありません。", "No webhooks yet.")
-        case .secretOnce: return ("서명 비밀 키예요. 지금 한 번만 보여요. 받는 쪽에 설정하세요.", "署名のシークレットです。表示は今回だけです。受け取る側に設定してください。", "The signing secret, shown this once: give it to the receiver.")
+        case .secretOnce: return ("지금 한 번만 보여요. 받는 쪽에 설정해 요청의 서명을 확인하게 하세요.", "表示は今回だけです。受け取る側に設定して、リクエストの署名を確かめてもらってください。", "Shown this once: give it to the receiver, which checks each request's signature with it.")
         case .deliveries: return ("최근 전송", "最近の配信", "Recent deliveries")
         case .noDeliveries: return ("아직 전송이 없어요.", "まだ配信はありません。", "Nothing sent yet.")
         case .redeliver: return ("다시 보내기", "再送する", "Send again")
@@ -210,8 +211,12 @@ enum ConsoleWord: Sendable {
         case .updated: return ("갱신", "更新", "Updated")
         case .sendTest: return ("테스트 알림 보내기", "テスト通知を送る", "Send a test notice")
         case .testQueued: return ("테스트 알림을 보냈어요. 기기 수:", "テスト通知を送りました。端末数:", "Test notice queued. Devices:")
-        case .testNothing: return ("보낼 기기가 없어요 (기기가 없거나 서버에 APNs·FCM 설정이 없어요).", "送れる端末がありません（端末がないか、サーバーにAPNs・FCMの設定がありません）。", "No device could be told (none registered, or APNs and FCM are not set up on the server).")
+        case .testNothing: return ("보내지 못했어요: 이 서버에는 이 기기들의 푸시 서비스(APNs·FCM) 설정이 없어요.", "送れませんでした: このサーバーにはこれらの端末のプッシュサービス（APNs・FCM）の設定がありません。", "Nothing was sent: this server has no push service (APNs, FCM) set up for these devices.")
         case .token: return ("토큰", "トークン", "Token")
+        case .signingSecret: return ("서명 비밀 키", "署名シークレット", "Signing secret")
+        case .createdBy: return ("만든 사람", "作成者", "Made by")
+        case .nextAttempt: return ("다음 시도", "次の試行", "Next attempt")
+        case .allEvents: return ("고르지 않으면 모든 이벤트를 보내요.", "選ばなければすべてのイベントを送ります。", "Choose none for every event.")
         case .webhookAdded: return ("웹훅을 등록했어요.", "Webhookを登録しました。", "The webhook is registered.")
         }
     }

@@ -253,7 +253,7 @@ extension APIRoutes {
                                                                           secure: secureCookies))
         }
         let token = ConsoleCookies.formToken(secret: secret)
-        var main = "<section class=\"narrow\"><h1>\(HTMLText.escaped(word(.signIn)))</h1>"
+        var main = "<section class=\"narrow\"><h1>\(HTMLText.escaped(word(step == .secondFactor ? .secondFactor : .signIn)))</h1>"
         switch step {
         case .email:
             main += """

@@ -15,7 +15,8 @@ extension APIRoutes {
             try consolePage(request) { visitor, form in
                 let endpoint: WebhookEndpoint
                 do {
-                    let events = try WebhookEventType.parseList(form.trimmed("events"))
+                    let chosen = form.fields.filter { $0.name == "events" }.map(\.value).joined(separator: ",")
+                    let events = try WebhookEventType.parseList(chosen)
                     endpoint = try domain.webhooks.add(url: form.trimmed("url"), description: form.trimmed("description"), events: events,
                                                        by: visitor.actor)
                 } catch let error as DomainError where error.reason == .invalidInput {
@@ -74,7 +75,7 @@ extension APIRoutes {
             }
             main += "</tbody></table></div>"
         }
-        let chosen = form["events"] ?? ""
+        let chosen = Set(form.fields.filter { $0.name == "events" }.map(\.value))
         main += "<h2>\(e(word(.newWebhook)))</h2>"
         main += """
         <form method="post" action="/console/webhooks" novalidate class="narrow-form">
@@ -84,8 +85,7 @@ extension APIRoutes {
                                 extra: " autocomplete=\"off\" spellcheck=\"false\""))
         \(ConsoleDocument.field(name: "description", label: word(.description), value: form["description"] ?? "", error: fieldError("description"),
                                 required: false))
-        \(ConsoleDocument.field(name: "events", label: word(.events), value: chosen, hint: word(.eventsHint) + " (" + Self.knownEvents + ")",
-                                error: fieldError("events"), required: false, extra: " autocomplete=\"off\" spellcheck=\"false\""))
+        \(eventChoices(chosen, error: fieldError("events"), language))
         <button type="submit">\(e(word(.newWebhook)))</button>
         </form>
         """
@@ -93,7 +93,25 @@ extension APIRoutes {
                                                   viewer: visitor.viewer, section: .webhooks, main: main), status: status)
     }
 
-    private static let knownEvents = WebhookEventType.allCases.filter { $0 != .webhookTest }.map(\.rawValue).joined(separator: ", ")
+    /// A checkbox per event type, the ones sent checked again; none checked means every type.
+    private func eventChoices(_ chosen: Set<String>, error: String?, _ language: SharePageLanguage) -> String {
+        let e = HTMLText.escaped
+        var html = "<fieldset class=\"choices\" aria-describedby=\"events-hint\(error == nil ? "" : " events-error")\"><legend>\(e(language.word(.events)))</legend>"
+        html += "<span class=\"hint\" id=\"events-hint\">\(e(language.word(.allEvents)))</span>"
+        if let error { html += " <span class=\"field-error\" id=\"events-error\">\(e(error))</span>" }
+        html += "<div class=\"options\">"
+        for type in WebhookEventType.allCases where type != .webhookTest {
+            let id = "event-" + type.rawValue.replacingOccurrences(of: ".", with: "-")
+            html += "<label for=\"\(id)\"><input type=\"checkbox\" id=\"\(id)\" name=\"events\" value=\"\(e(type.rawValue))\""
+            html += chosen.contains(type.rawValue) ? " checked>" : ">"
+            html += "\(e(type.rawValue))</label>"
+        }
+        // A value no checkbox has (sent by hand) is kept, so the refusal names what was sent.
+        for other in chosen.subtracting(WebhookEventType.allCases.map(\.rawValue)).sorted() {
+            html += "<label><input type=\"checkbox\" name=\"events\" value=\"\(e(other))\" checked aria-invalid=\"true\">\(e(other))</label>"
+        }
+        return html + "</div></fieldset>"
+    }
 
     private static func eventList(_ endpoint: WebhookEndpoint) -> String {
         endpoint.eventTypes.isEmpty ? "*" : endpoint.eventTypes.map(\.rawValue).sorted().joined(separator: ", ")
@@ -118,8 +136,8 @@ extension APIRoutes {
         if let notice { main += "<p class=\"notice\" role=\"status\">\(e(notice))</p>" }
         main += ConsoleDocument.errorBox(error)
         if let shownSecret {
-            main += "<section class=\"kiosk-link\" aria-labelledby=\"secret-heading\"><h2 id=\"secret-heading\">\(e(word(.secretOnce)))</h2>"
-            main += "<p><code class=\"secret\" id=\"webhook-secret\">\(e(shownSecret))</code></p></section>"
+            main += "<section class=\"kiosk-link\" aria-labelledby=\"secret-heading\"><h2 id=\"secret-heading\">\(e(word(.signingSecret)))</h2>"
+            main += "<p>\(e(word(.secretOnce)))</p><p><code class=\"secret\" id=\"webhook-secret\">\(e(shownSecret))</code></p></section>"
         }
         main += "<h2>\(e(word(.deliveries)))</h2>"
         if deliveries.isEmpty {
@@ -138,7 +156,12 @@ extension APIRoutes {
                 main += "<tr id=\"delivery-\(delivery.id)\"><th scope=\"row\">\(e(delivery.eventType))<span class=\"sub\">"
                 main += "\(e(KioskDocument.format(at, template: "yMMMdjmmss", zone: zone, locale: language.localeIdentifier))) · \(e(delivery.messageID))</span></th>"
                 main += "<td><span class=\"status \(style)\">\(e(word(label)))</span></td><td class=\"number\">\(delivery.attempts)</td>"
-                let answer = [delivery.lastStatusCode.map { "HTTP \($0)" }, delivery.lastError].compactMap { $0 }.joined(separator: " · ")
+                // The error names the status when there is one ("the endpoint answered HTTP 503: …").
+                var answer = delivery.lastError ?? delivery.lastStatusCode.map { "HTTP \($0)" } ?? ""
+                if let next = delivery.nextAttemptAt {
+                    let when = "\(word(.nextAttempt)): \(KioskDocument.format(next, template: "jmmss", zone: zone, locale: language.localeIdentifier))"
+                    answer = answer.isEmpty ? when : answer + " · " + when
+                }
                 main += "<td class=\"answer\">\(e(answer))</td><td class=\"row-actions\">"
                 if delivery.status != .pending && endpoint.isEnabled {
                     main += "<form method=\"post\" action=\"/console/webhooks/\(endpoint.id)/deliveries/\(delivery.id)/redeliver\">"
