@@ -113,6 +113,15 @@ import Testing
         #expect(try ConsoleBrowserTests.accessibilityProblems(page) == [], "devices")
         try Self.keep(page, "member-devices")
 
+        // A meetup's co-hosts: an admin names a host by handle.
+        let meetup = try fixture.meetup(capacity: 12, startsIn: 3_600, host: served.club.host)
+        _ = try fixture.domain.users.createUser(NewUser(handle: "minho", displayName: "이민호", role: .host))
+        try page.navigate(served.base + "/console/meetups/\(meetup.id)/cohosts")
+        _ = try page.evaluate("document.getElementById('handle').value = '@minho'; document.querySelector('form.add').submit(); 1")
+        #expect(try page.waitFor("document.readyState === 'complete' && document.getElementById('cohost-notice') ? 'added' : ''", timeout: 10) { $0 == "added" } == "added")
+        #expect(try ConsoleBrowserTests.accessibilityProblems(page) == [], "co-hosts")
+        try Self.keep(page, "cohosts")
+
         // The second factor as it stands, on a phone.
         try page.setViewport(width: 390, height: 844, mobile: true)
         try page.navigate(served.base + "/console/second-factor")

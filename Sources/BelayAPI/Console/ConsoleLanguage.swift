@@ -20,7 +20,7 @@ enum ConsoleWord: Sendable {
     case inviteCreated, webhooks, newWebhook, url, urlHint, events, eventsHint, noWebhooks, secretOnce, deliveries, noDeliveries, redeliver
     case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
     case deliveryFailed, devices, noDevices, platform, app, registered, updated, sendTest, testQueued, testNothing, token, webhookAdded
-    case signingSecret, createdBy, nextAttempt, allEvents
+    case signingSecret, createdBy, nextAttempt, allEvents, cohosts, cohostsHelp, addCohost, noCohosts, cohostAdded, noSuchHandle, hostedBy
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -213,6 +213,13 @@ enum ConsoleWord: Sendable {
         case .testQueued: return ("테스트 알림을 보냈어요. 기기 수:", "テスト通知を送りました。端末数:", "Test notice queued. Devices:")
         case .testNothing: return ("보내지 못했어요: 이 서버에는 이 기기들의 푸시 서비스(APNs·FCM) 설정이 없어요.", "送れませんでした: このサーバーにはこれらの端末のプッシュサービス（APNs・FCM）の設定がありません。", "Nothing was sent: this server has no push service (APNs, FCM) set up for these devices.")
         case .token: return ("토큰", "トークン", "Token")
+        case .cohosts: return ("공동 호스트", "共同ホスト", "Co-hosts")
+        case .cohostsHelp: return ("공동 호스트는 이 모임을 호스트처럼 관리해요 (수정, 출석부, 체크인, 키오스크). 호스트나 관리자인 회원만 될 수 있고, 정하는 건 호스트와 관리자예요.", "共同ホストはこのミートアップをホストと同じように管理します（編集、受付リスト、チェックイン、キオスク）。ホストか管理者のメンバーだけがなれ、決めるのはホストと管理者です。", "Co-hosts manage this meetup as its host does (changes, the door list, check-ins, the kiosk). Only hosts and admins can be one, and only the host and admins name them.")
+        case .addCohost: return ("공동 호스트 추가 (핸들)", "共同ホストを追加（ハンドル）", "Add a co-host (handle)")
+        case .noCohosts: return ("공동 호스트가 없어요.", "共同ホストはいません。", "No co-hosts.")
+        case .cohostAdded: return ("공동 호스트를 추가했어요.", "共同ホストを追加しました。", "Co-host added.")
+        case .noSuchHandle: return ("이 핸들로 추가할 수 있는 회원이 없어요.", "このハンドルで追加できるメンバーはいません。", "No member you can add has this handle.")
+        case .hostedBy: return ("호스트", "ホスト", "Host")
         case .signingSecret: return ("서명 비밀 키", "署名シークレット", "Signing secret")
         case .createdBy: return ("만든 사람", "作成者", "Made by")
         case .nextAttempt: return ("다음 시도", "次の試行", "Next attempt")
@@ -274,6 +281,21 @@ extension SharePageLanguage {
         case .member: return word(.subjectMember)
         case .sharePage: return word(.subjectSharePage)
         case .meetupPage: return word(.subjectMeetupPage)
+        }
+    }
+
+    /// A member's role in words.
+    func role(_ role: Role) -> String {
+        let texts: (ko: String, ja: String, en: String)
+        switch role {
+        case .member: texts = ("회원", "メンバー", "member")
+        case .host: texts = ("호스트", "ホスト", "host")
+        case .admin: texts = ("관리자", "管理者", "admin")
+        }
+        switch self {
+        case .korean: return texts.ko
+        case .japanese: return texts.ja
+        case .english: return texts.en
         }
     }
 

@@ -140,6 +140,7 @@ extension APIRoutes {
         registerConsoleInviteRoutes(on: router)
         registerConsoleWebhookRoutes(on: router)
         registerConsoleDeviceRoutes(on: router)
+        registerConsoleCohostRoutes(on: router)
     }
 
     // MARK: Sessions
