@@ -293,6 +293,19 @@ public struct BelayConfiguration: Sendable, Equatable {
         public var newMemberDays: Int = 0
     }
 
+    /// `console`: the web console's sign-in.
+    public struct Console: Sendable, Equatable {
+        /// Whether admins must have a second factor before the console shows them anything else.
+        public enum AdminSecondFactor: String, Sendable, Equatable, CaseIterable {
+            /// Admins may enrol; those who did are asked for a code at each sign-in.
+            case optional
+            /// Admins without one enrol before any other page.
+            case required
+        }
+
+        public var adminSecondFactor: AdminSecondFactor = .optional
+    }
+
     /// `auth`: the identity providers members sign in with.
     public struct Auth: Sendable, Equatable {
         /// `auth.apple`: Sign in with Apple.
@@ -500,6 +513,7 @@ public struct BelayConfiguration: Sendable, Equatable {
     public var waitlist: Waitlist = Waitlist()
     public var accounts: Accounts = Accounts()
     public var moderation: Moderation = Moderation()
+    public var console: Console = Console()
     public var auth: Auth = Auth()
     public var mail: Mail = Mail()
     public var rateLimits: RateLimits = RateLimits()

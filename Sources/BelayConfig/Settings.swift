@@ -215,7 +215,7 @@ extension SettingDeclaration {
 
     /// Every setting, in the order of `config.json`.
     static let all: [SettingDeclaration] = server + data + fonts + club + checkIn + rewards + render + backfill + share + appLinks
-        + webhooks + meetups + logbook + accounts + moderation + auth + mail + rateLimits + push + images
+        + webhooks + meetups + logbook + accounts + moderation + console + auth + mail + rateLimits + push + images
 
     /// `server`: the HTTP listener.
     private static let server: [SettingDeclaration] = [
@@ -531,6 +531,14 @@ extension SettingDeclaration {
                         : "\(JSONOutput.quoted(address)) is not an http(s) URL such as https://club.example/{locale}/terms, or \"\" for none"
                 }, "where members read the terms",
                 field: \.accounts.termsURL),
+    ]
+
+    /// `console`: the web console's sign-in.
+    private static let console: [SettingDeclaration] = [
+        .choice("console.admin_second_factor", BelayConfiguration.Console.AdminSecondFactor.optional,
+                refusal: "is not \"optional\" (admins may enrol an authenticator) or \"required\" (admins enrol before any other console page)",
+                "whether admins must enrol an authenticator app (TOTP) before any other console page (`required`) or may (`optional`)",
+                field: \.console.adminSecondFactor),
     ]
 
     /// `moderation`: reports and the automatic hide.

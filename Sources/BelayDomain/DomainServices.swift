@@ -34,6 +34,8 @@ public struct DomainServices: Sendable {
     public let accounts: AccountService
     /// Invite codes for sign-up by invite.
     public let invites: InviteService
+    /// Console sign-ins' second factor (TOTP and recovery codes).
+    public let secondFactors: SecondFactorService
     /// Members' devices, their choices of notices, and the push notice outbox.
     public let push: PushService
     /// Front-desk kiosk links showing a meetup's check-in code.
@@ -81,6 +83,7 @@ public struct DomainServices: Sendable {
         calendar = CalendarService(pool: pool, clock: clock)
         accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
+        secondFactors = SecondFactorService(pool: pool, clock: clock, policy: settings.accounts)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn, logbook: settings.logbook)
         kiosks = KioskService(pool: pool, clock: clock, checkInPolicy: settings.checkIn)
         gyms = GymService(pool: pool, clock: clock)

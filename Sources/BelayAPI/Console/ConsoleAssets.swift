@@ -153,7 +153,8 @@ enum ConsoleAssets {
     header.top a { color: #fff; }
     header.top .club { margin: 0; font-weight: 700; }
     header.top .club a { text-decoration: none; }
-    header.top nav ul { display: flex; gap: 16px; list-style: none; margin: 0; padding: 0; }
+    header.top nav ul { display: flex; flex-wrap: wrap; gap: 4px 16px; list-style: none; margin: 0; padding: 0; }
+    header.top nav a { white-space: nowrap; }
     header.top nav a[aria-current] { font-weight: 700; text-decoration-thickness: 3px; }
     header.top .who { margin-left: auto; display: flex; gap: 10px; align-items: center; font-size: 14px; }
     main { max-width: 1080px; margin: 0 auto; padding: 20px; }
@@ -167,7 +168,7 @@ enum ConsoleAssets {
     .field label { font-weight: 600; }
     .hint { color: #4a5260; font-size: 14px; }
     .field-error { color: #b3261e; font-size: 14px; font-weight: 600; }
-    input[type=text], input[type=email], input[type=search], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
+    input[type=text], input[type=email], input[type=url], input[type=search], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
       font: inherit; padding: 10px 12px; border: 1px solid #8a93a2; border-radius: 8px; background: #fff; color: #1b1f24; width: 100%;
     }
     input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
@@ -199,6 +200,9 @@ enum ConsoleAssets {
     .status { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 14px; background: #eef1f5; color: #1b1f24; }
     .status.checked_in { background: #e7f4ec; color: #155c35; }
     .status.waitlisted { background: #fff4d6; color: #6b4e00; }
+    .status.failed { background: #fdecea; color: #8c1d18; }
+    form.narrow-form { max-width: 640px; }
+    td.answer { overflow-wrap: anywhere; max-width: 320px; font-size: 14px; }
     .row-actions { text-align: right; white-space: nowrap; }
     .row-actions form { display: inline; margin-left: 6px; }
     form.add { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 16px 0; }
@@ -209,6 +213,16 @@ enum ConsoleAssets {
     .qr { width: 220px; background: #fff; line-height: 0; }
     .qr svg { width: 100%; height: auto; }
     .empty { color: #4a5260; }
+    code.secret { display: block; margin: 4px 0 0; font-size: 18px; letter-spacing: .05em; overflow-wrap: anywhere; }
+    ol.recovery-codes { columns: 2 160px; font-size: 18px; margin: 8px 0 16px; padding-left: 36px; }
+    ol.recovery-codes li { margin: 0; padding: 2px 0; break-inside: avoid; }
+    th .sub { font-weight: 400; }
+    .notice.warn { background: #fff4d6; color: #6b4e00; border-color: #e8d08a; }
+    fieldset.choices { border: 1px solid #d5d9e0; border-radius: 8px; padding: 8px 12px 12px; margin: 0 0 14px; background: #fff; }
+    fieldset.choices legend { font-weight: 600; padding: 0 4px; }
+    fieldset.choices .options { display: grid; grid-template-columns: repeat(auto-fill, minmax(210px, 1fr)); gap: 2px 12px; margin-top: 6px; }
+    fieldset.choices label { display: flex; gap: 8px; align-items: center; min-height: 32px; font-family: "DejaVu Sans Mono", monospace; font-size: 14px; }
+    fieldset.choices input { width: 18px; height: 18px; }
     dl.snapshot { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
     dl.snapshot dt { color: #4a5260; }
     dl.snapshot dd { margin: 0; overflow-wrap: anywhere; }

@@ -12,12 +12,17 @@ import Foundation
 ///   token too. It never becomes a session: signing in writes a new cookie with a new secret
 ///   and removes this one (no session fixation).
 ///
-/// Both are `HttpOnly`, `SameSite=Lax`, `Path=/console`, and `Secure` when the public address
+/// - `belay_console_held` (between the emailed code and the second factor, for members who
+///   enrolled one): the token of the held sign-in, which `SecondFactorService` knows by its
+///   SHA-256 only. It is no session: only the right code turns it into one.
+///
+/// All are `HttpOnly`, `SameSite=Lax`, `Path=/console`, and `Secure` when the public address
 /// is https. Every form carries `csrf`, derived from the secret of the cookie the page was
 /// made for; a form without the right one changes nothing.
 enum ConsoleCookies {
     static let sessionName = "belay_console"
     static let preSignInName = "belay_console_pre"
+    static let heldSignInName = "belay_console_held"
     static let path = "/console"
 
     /// What the session cookie carries.

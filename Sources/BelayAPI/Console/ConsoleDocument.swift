@@ -23,7 +23,7 @@ enum ConsoleDocument {
     ]
 
     /// The sections of the navigation.
-    enum Section: Sendable { case meetups, moderation, members, gyms, server, none }
+    enum Section: Sendable { case meetups, moderation, members, gyms, server, invites, webhooks, secondFactor, none }
 
     /// Who the page is for (nil before signing in).
     struct Viewer: Sendable {
@@ -32,6 +32,8 @@ enum ConsoleDocument {
         let formToken: String
         let isModerator: Bool
         let isAdmin: Bool
+        /// Hosts and admins (who make invites).
+        var isHost: Bool = false
     }
 
     static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
@@ -65,9 +67,14 @@ enum ConsoleDocument {
             if viewer.isModerator {
                 html += navItem("/console/moderation", language.word(.moderation), current: section == .moderation)
             }
+            if viewer.isHost {
+                html += navItem("/console/invites", language.word(.invites), current: section == .invites)
+            }
             if viewer.isAdmin {
+                html += navItem("/console/webhooks", language.word(.webhooks), current: section == .webhooks)
                 html += navItem("/console/server", language.word(.server), current: section == .server)
             }
+            html += navItem("/console/second-factor", language.word(.secondFactor), current: section == .secondFactor)
             html += "</ul></nav>\n"
             html += """
             <form class="who" method="post" action="/console/sign-out">

@@ -13,6 +13,14 @@ enum ConsoleWord: Sendable {
     case reports, subject, action, who, whenDone, suspended, role, gyms, upload, preview, write, rows, problems
     case shares, byDay, byTarget, day, target, count, rewards, noShares, skip, waitlistOffers, noShows
     case edit, save, server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
+    case secondFactor, secondFactorAsked, secondFactorCode, secondFactorCodeHint, verify, setUp, enrolledSince, notEnrolled, mustEnrol
+    case scanQR, setupKey, appCode, appCodeHint, confirmEnrolment, recoveryCodes, recoveryCodesHelp, recoveryCodesLeft, resetHelp
+    case recoveryCodeSpent, toConsole, startOver
+    case invites, newInvite, inviteHelp, uses, usesHint, days, daysHint, inviteCode, link, expires, used, revoke, revoked, expired, noInvites
+    case inviteCreated, webhooks, newWebhook, url, urlHint, events, eventsHint, noWebhooks, secretOnce, deliveries, noDeliveries, redeliver
+    case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
+    case deliveryFailed, devices, noDevices, platform, app, registered, updated, sendTest, testQueued, testNothing, token, webhookAdded
+    case signingSecret, createdBy, nextAttempt, allEvents, cohosts, cohostsHelp, addCohost, noCohosts, cohostAdded, noSuchHandle, hostedBy
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -136,6 +144,87 @@ enum ConsoleWord: Sendable {
         case .subjectMember: return ("회원", "メンバー", "Member")
         case .subjectSharePage: return ("공유 페이지", "シェアページ", "Share page")
         case .subjectMeetupPage: return ("모임 페이지", "ミートアップのページ", "Meetup page")
+        case .secondFactor: return ("2단계 인증", "2段階認証", "Second factor")
+        case .secondFactorAsked: return ("이 계정은 2단계 인증을 써요. 인증 앱을 열어 지금 코드를 입력하세요.", "このアカウントは2段階認証を使っています。認証アプリを開いて今のコードを入力してください。", "This account has a second factor. Open your authenticator app and type its current code.")
+        case .secondFactorCode: return ("인증 앱 코드 또는 복구 코드", "認証アプリのコードまたはリカバリーコード", "Authenticator code or recovery code")
+        case .secondFactorCodeHint: return ("앱에 보이는 여섯 자리. 휴대폰이 없다면 복구 코드 (예: k7m2q-x9tfa)", "アプリに表示された6桁。スマホがなければリカバリーコード（例: k7m2q-x9tfa）", "The six digits the app shows; without your phone, a recovery code (e.g. k7m2q-x9tfa)")
+        case .verify: return ("확인", "確認", "Verify")
+        case .setUp: return ("인증 앱 등록하기", "認証アプリを登録する", "Set up an authenticator app")
+        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every console sign-in asks for its code. Since")
+        case .notEnrolled: return ("등록된 인증 앱이 없어요. 로그인할 때 메일 코드만 물어요.", "認証アプリは登録されていません。サインインではメールのコードだけを聞きます。", "No authenticator app is set up: signing in asks for the mailed code only.")
+        case .mustEnrol: return ("관리자는 콘솔을 쓰기 전에 인증 앱을 등록해야 해요.", "管理者はコンソールを使う前に認証アプリを登録してください。", "Admins set up an authenticator app before using the console.")
+        case .scanQR: return ("인증 앱 (Google Authenticator, 1Password 등)으로 이 QR 코드를 찍거나 설정 키를 입력하세요.", "認証アプリ（Google Authenticator、1Password など）でこのQRコードを読むか、セットアップキーを入力してください。", "Scan this QR code with an authenticator app (Google Authenticator, 1Password, …) or type the setup key.")
+        case .setupKey: return ("설정 키", "セットアップキー", "Setup key")
+        case .appCode: return ("앱에 보이는 여섯 자리 코드", "アプリに表示された6桁のコード", "The six digits the app shows")
+        case .appCodeHint: return ("코드가 맞으면 등록이 끝나요.", "コードが合えば登録完了です。", "A right code finishes the setup.")
+        case .confirmEnrolment: return ("등록 완료", "登録する", "Finish setup")
+        case .recoveryCodes: return ("복구 코드", "リカバリーコード", "Recovery codes")
+        case .recoveryCodesHelp: return ("지금 한 번만 보여요. 안전한 곳에 적어 두세요. 휴대폰이 없을 때 코드 하나로 한 번 로그인할 수 있어요.", "表示は今回だけです。安全な場所に控えてください。スマホがないとき、1つのコードで1回サインインできます。", "Shown this once: write them down somewhere safe. Each signs you in once without your phone.")
+        case .recoveryCodesLeft: return ("남은 복구 코드", "残りのリカバリーコード", "Recovery codes left")
+        case .resetHelp: return ("휴대폰을 바꾸거나 잃었다면 관리자에게 초기화를 부탁하세요 (belay users reset-second-factor).", "スマホを替えたりなくしたりしたら、管理者にリセットを頼んでください（belay users reset-second-factor）。", "New or lost phone? Ask an admin to reset it (belay users reset-second-factor).")
+        case .recoveryCodeSpent: return ("복구 코드 하나를 썼어요. 남은 복구 코드:", "リカバリーコードを1つ使いました。残り:", "You used a recovery code. Recovery codes left:")
+        case .toConsole: return ("콘솔로 가기", "コンソールへ", "Go to the console")
+        case .startOver: return ("처음부터 다시 로그인", "最初からサインインし直す", "Sign in again from the start")
+        case .invites: return ("초대", "招待", "Invites")
+        case .newInvite: return ("새 초대 코드", "新しい招待コード", "New invite code")
+        case .inviteHelp: return ("가입이 초대제일 때 (accounts.sign_up = invite) 처음 로그인하는 사람은 이 코드가 필요해요.", "招待制（accounts.sign_up = invite）のとき、初めてサインインする人にはこのコードが必要です。", "While sign-up is by invite (accounts.sign_up = invite), a first sign-in needs one of these codes.")
+        case .uses: return ("사용 횟수", "使える回数", "Uses")
+        case .usesHint: return ("이 코드로 가입할 수 있는 사람 수 (1–10000)", "このコードで登録できる人数（1〜10000）", "How many people it admits (1 to 10000)")
+        case .days: return ("유효 기간 (일)", "有効期間（日）", "Valid for (days)")
+        case .daysHint: return ("1–365일", "1〜365日", "1 to 365 days")
+        case .inviteCode: return ("코드", "コード", "Code")
+        case .link: return ("링크", "リンク", "Link")
+        case .expires: return ("만료", "期限", "Expires")
+        case .used: return ("사용", "使用", "Used")
+        case .revoke: return ("취소", "取り消す", "Revoke")
+        case .revoked: return ("취소됨", "取消済み", "revoked")
+        case .expired: return ("만료됨", "期限切れ", "expired")
+        case .noInvites: return ("초대 코드가 없어요.", "招待コードはありません。", "No invite codes yet.")
+        case .inviteCreated: return ("초대 코드를 만들었어요:", "招待コードを作りました:", "New invite code:")
+        case .webhooks: return ("웹훅", "Webhook", "Webhooks")
+        case .newWebhook: return ("새 웹훅", "新しいWebhook", "New webhook")
+        case .url: return ("받는 주소 (URL)", "送信先のURL", "URL")
+        case .urlHint: return ("https://로 시작하는 받는 쪽 주소", "受け取る側の https:// アドレス", "The receiver's https:// address")
+        case .events: return ("이벤트", "イベント", "Events")
+        case .eventsHint: return ("쉼표로 구분해요. 비워 두면 모든 이벤트를 보내요.", "カンマ区切り。空欄ならすべてのイベント。", "Comma-separated; empty for every event.")
+        case .noWebhooks: return ("등록된 웹훅이 없어요.", "登録されたWebhookはありません。", "No webhooks yet.")
+        case .secretOnce: return ("지금 한 번만 보여요. 받는 쪽에 설정해 요청의 서명을 확인하게 하세요.", "表示は今回だけです。受け取る側に設定して、リクエストの署名を確かめてもらってください。", "Shown this once: give it to the receiver, which checks each request's signature with it.")
+        case .deliveries: return ("최근 전송", "最近の配信", "Recent deliveries")
+        case .noDeliveries: return ("아직 전송이 없어요.", "まだ配信はありません。", "Nothing sent yet.")
+        case .redeliver: return ("다시 보내기", "再送する", "Send again")
+        case .redelivered: return ("다시 보내도록 대기열에 넣었어요.", "再送を待ち行列に入れました。", "Queued to be sent again.")
+        case .removeWebhook: return ("이 웹훅 삭제", "このWebhookを削除", "Remove this webhook")
+        case .webhookRemoved: return ("웹훅을 삭제했어요. 기록은 남아요.", "Webhookを削除しました。記録は残ります。", "The webhook is removed; its log is kept.")
+        case .attempts: return ("시도", "試行", "Attempts")
+        case .answer: return ("응답", "応答", "Answer")
+        case .event: return ("이벤트", "イベント", "Event")
+        case .enabled: return ("사용 중", "有効", "enabled")
+        case .disabled: return ("중지됨", "停止中", "disabled")
+        case .deliveryPending: return ("대기", "待機中", "pending")
+        case .deliverySucceeded: return ("성공", "成功", "delivered")
+        case .deliveryFailed: return ("실패", "失敗", "failed")
+        case .devices: return ("푸시 기기", "プッシュ通知の端末", "Push devices")
+        case .noDevices: return ("등록된 기기가 없어요.", "登録された端末はありません。", "No devices registered.")
+        case .platform: return ("플랫폼", "プラットフォーム", "Platform")
+        case .app: return ("앱", "アプリ", "App")
+        case .registered: return ("등록", "登録", "Registered")
+        case .updated: return ("갱신", "更新", "Updated")
+        case .sendTest: return ("테스트 알림 보내기", "テスト通知を送る", "Send a test notice")
+        case .testQueued: return ("테스트 알림을 보냈어요. 기기 수:", "テスト通知を送りました。端末数:", "Test notice queued. Devices:")
+        case .testNothing: return ("보내지 못했어요: 이 서버에는 이 기기들의 푸시 서비스(APNs·FCM) 설정이 없어요.", "送れませんでした: このサーバーにはこれらの端末のプッシュサービス（APNs・FCM）の設定がありません。", "Nothing was sent: this server has no push service (APNs, FCM) set up for these devices.")
+        case .token: return ("토큰", "トークン", "Token")
+        case .cohosts: return ("공동 호스트", "共同ホスト", "Co-hosts")
+        case .cohostsHelp: return ("공동 호스트는 이 모임을 호스트처럼 관리해요 (수정, 출석부, 체크인, 키오스크). 호스트나 관리자인 회원만 될 수 있고, 정하는 건 호스트와 관리자예요.", "共同ホストはこのミートアップをホストと同じように管理します（編集、受付リスト、チェックイン、キオスク）。ホストか管理者のメンバーだけがなれ、決めるのはホストと管理者です。", "Co-hosts manage this meetup as its host does (changes, the door list, check-ins, the kiosk). Only hosts and admins can be one, and only the host and admins name them.")
+        case .addCohost: return ("공동 호스트 추가 (핸들)", "共同ホストを追加（ハンドル）", "Add a co-host (handle)")
+        case .noCohosts: return ("공동 호스트가 없어요.", "共同ホストはいません。", "No co-hosts.")
+        case .cohostAdded: return ("공동 호스트를 추가했어요.", "共同ホストを追加しました。", "Co-host added.")
+        case .noSuchHandle: return ("이 핸들로 추가할 수 있는 회원이 없어요.", "このハンドルで追加できるメンバーはいません。", "No member you can add has this handle.")
+        case .hostedBy: return ("호스트", "ホスト", "Host")
+        case .signingSecret: return ("서명 비밀 키", "署名シークレット", "Signing secret")
+        case .createdBy: return ("만든 사람", "作成者", "Made by")
+        case .nextAttempt: return ("다음 시도", "次の試行", "Next attempt")
+        case .allEvents: return ("고르지 않으면 모든 이벤트를 보내요.", "選ばなければすべてのイベントを送ります。", "Choose none for every event.")
+        case .webhookAdded: return ("웹훅을 등록했어요.", "Webhookを登録しました。", "The webhook is registered.")
         }
     }
 }
@@ -161,6 +250,7 @@ extension SharePageLanguage {
     func refusal(_ reason: RefusalReason) -> String? {
         let texts: (ko: String, ja: String)
         switch reason {
+        case .invalidSecondFactorCode: texts = ("코드가 맞지 않거나 이미 쓴 코드예요. 앱의 지금 코드나 쓰지 않은 복구 코드를 입력하세요.", "コードが違うか使用済みです。アプリの今のコードか未使用のリカバリーコードを入力してください。")
         case .invalidEmailCode: texts = ("코드가 맞지 않거나 만료되었어요. 메일의 여섯 자리를 다시 확인하거나 새 코드를 받으세요.", "コードが違うか期限切れです。メールの6桁を確かめるか、新しいコードを受け取ってください。")
         case .tokenAlreadyUsed: texts = ("이미 쓴 코드예요. 새 코드를 받으세요.", "使用済みのコードです。新しいコードを受け取ってください。")
         case .accountSuspended: texts = ("정지된 계정이에요. 클럽에 문의하세요.", "停止中のアカウントです。クラブに問い合わせてください。")
@@ -191,6 +281,21 @@ extension SharePageLanguage {
         case .member: return word(.subjectMember)
         case .sharePage: return word(.subjectSharePage)
         case .meetupPage: return word(.subjectMeetupPage)
+        }
+    }
+
+    /// A member's role in words.
+    func role(_ role: Role) -> String {
+        let texts: (ko: String, ja: String, en: String)
+        switch role {
+        case .member: texts = ("회원", "メンバー", "member")
+        case .host: texts = ("호스트", "ホスト", "host")
+        case .admin: texts = ("관리자", "管理者", "admin")
+        }
+        switch self {
+        case .korean: return texts.ko
+        case .japanese: return texts.ja
+        case .english: return texts.en
         }
     }
 

@@ -129,7 +129,9 @@ extension APIRoutes {
         let language = visitor.language
         let word = language.word
         var query = MeetupQuery(scope: past ? .past : .upcoming, limit: 200)
-        if !visitor.isAdmin { query.hostID = visitor.user.userID }
+        // Every meetup the visitor manages, private ones and those they co-host included.
+        query.includePrivate = true
+        if !visitor.isAdmin { query.managerID = visitor.user.userID }
         let meetups = try domain.meetups.list(try domain.meetups.canonical(query)).items
         var main = "<div class=\"heading\"><h1>\(HTMLText.escaped(word(.meetups)))</h1>"
         main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div>"
@@ -280,6 +282,7 @@ extension APIRoutes {
         let e = HTMLText.escaped
         var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\">"
         if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
+        main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/cohosts\">\(e(word(.cohosts)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"

@@ -196,7 +196,9 @@ extension APIRoutes {
         """
         for user in found.prefix(50) {
             main += "<section class=\"report\" aria-labelledby=\"member-\(user.id)\"><h2 id=\"member-\(user.id)\">\(e(user.displayName)) "
-            main += "<span class=\"handle\">@\(e(user.handle))</span></h2><p>\(e(word(.role))): \(e(user.role.rawValue))</p>"
+            main += "<span class=\"handle\">@\(e(user.handle))</span></h2><p>\(e(word(.role))): \(e(language.role(user.role)))"
+            if visitor.isAdmin { main += " · <a href=\"/console/members/\(user.id)/devices\">\(e(word(.devices)))</a>" }
+            main += "</p>"
             main += actionForm(visitor, type: .member, id: String(user.id), failed: failed, extra: [("return", "members"), ("q", query)])
             main += "</section>"
         }

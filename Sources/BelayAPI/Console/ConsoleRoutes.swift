@@ -17,7 +17,7 @@ struct ConsoleVisitor: Sendable {
     var isAdmin: Bool { user.role == .admin }
     var viewer: ConsoleDocument.Viewer {
         ConsoleDocument.Viewer(handle: user.handle, displayName: user.displayName, formToken: formToken, isModerator: isModerator,
-                               isAdmin: isAdmin)
+                               isAdmin: isAdmin, isHost: user.role != .member)
     }
 }
 
@@ -71,18 +71,50 @@ extension APIRoutes {
             do {
                 try signIn.limits.checkAddress(request.remoteAddress)
                 let identity = try domain.accounts.verifyEmailCode(email: email, code: code)
+                // An account with a second factor is held here: no session exists until its code is given.
+                if let held = try domain.secondFactors.holdSignIn(identity) {
+                    var response = signInPage(request, step: .secondFactor, email: email, error: nil, status: .ok)
+                    response.headers.add(name: "Set-Cookie", value: ConsoleCookies.setCookie(
+                        name: ConsoleCookies.heldSignInName, value: held, maxAge: Int(domain.accounts.policy.emailCodeLifetime), secure: secureCookies))
+                    return response
+                }
                 grant = try domain.accounts.signIn(identity, device: DeviceDescription(name: "Belay console", platform: "web"))
             } catch {
                 let (status, message) = try Self.consoleMessage(for: error, in: clubLanguage)
                 return signInPage(request, step: .code, email: email, code: code, error: message, status: status)
             }
-            // A new cookie with a new form secret: nothing from before signing in carries over.
-            let session = ConsoleCookies.Session(accessToken: grant.accessToken, refreshToken: grant.refreshToken)
-            var response = Self.seeOther("/console")
-            response.headers.add(name: "Set-Cookie", value: sessionCookie(session))
-            response.headers.add(name: "Set-Cookie", value: ConsoleCookies.setCookie(name: ConsoleCookies.preSignInName, value: "", maxAge: 0,
-                                                                                   secure: secureCookies))
-            return response
+            return signedIn(grant, notice: nil)
+        }
+        router.get("/console/sign-in/second-factor") { request, _ in
+            guard let held = ConsoleCookies.values(in: request)[ConsoleCookies.heldSignInName], try domain.secondFactors.isHeld(token: held) else {
+                return Self.seeOther("/console/sign-in")
+            }
+            return signInPage(request, step: .secondFactor, email: "", error: nil, status: .ok)
+        }
+        router.post("/console/sign-in/second-factor") { request, _ in
+            let form = ConsoleForm(body: request.body)
+            let code = form.trimmed("code")
+            guard preSignInFormIsGenuine(request, form) else {
+                return signInPage(request, step: .secondFactor, email: "", code: code, error: clubLanguage.word(.formExpired), status: .forbidden)
+            }
+            guard let held = ConsoleCookies.values(in: request)[ConsoleCookies.heldSignInName] else { return Self.seeOther("/console/sign-in") }
+            let grant: SessionGrant
+            let pass: SecondFactorPass
+            do {
+                try signIn.limits.checkAddress(request.remoteAddress)
+                pass = try domain.secondFactors.completeSignIn(token: held, code: code)
+                grant = try domain.accounts.signIn(pass.identity, device: DeviceDescription(name: "Belay console", platform: "web"))
+            } catch let error as DomainError where error.reason == .invalidSecondFactorCode && error.field == "sign_in" {
+                // Expired, or too many wrong codes: back to the start, the held sign-in forgotten.
+                var response = signInPage(request, step: .email, email: "", error: error.message, status: .unauthorized)
+                response.headers.add(name: "Set-Cookie", value: ConsoleCookies.setCookie(name: ConsoleCookies.heldSignInName, value: "", maxAge: 0,
+                                                                                       secure: secureCookies))
+                return response
+            } catch {
+                let (status, message) = try Self.consoleMessage(for: error, in: clubLanguage)
+                return signInPage(request, step: .secondFactor, email: "", code: code, error: message, status: status)
+            }
+            return signedIn(grant, notice: pass.usedRecoveryCode ? pass.recoveryCodesLeft : nil)
         }
         router.post("/console/sign-out") { request, _ in
             let form = ConsoleForm(body: request.body)
@@ -104,9 +136,27 @@ extension APIRoutes {
         registerConsoleGymRoutes(on: router)
         registerConsoleShareRoutes(on: router)
         registerConsoleServerRoutes(on: router)
+        registerConsoleSecondFactorRoutes(on: router)
+        registerConsoleInviteRoutes(on: router)
+        registerConsoleWebhookRoutes(on: router)
+        registerConsoleDeviceRoutes(on: router)
+        registerConsoleCohostRoutes(on: router)
     }
 
     // MARK: Sessions
+
+    /// The answer to a finished sign-in: a new cookie with a new form secret (nothing from
+    /// before signing in carries over), the pre-sign-in and held cookies removed. After a
+    /// recovery code, the second-factor page says how many are left.
+    private func signedIn(_ grant: SessionGrant, notice recoveryCodesLeft: Int?) -> Response {
+        let session = ConsoleCookies.Session(accessToken: grant.accessToken, refreshToken: grant.refreshToken)
+        var response = Self.seeOther(recoveryCodesLeft.map { "/console/second-factor?recovery_codes_left=\($0)" } ?? "/console")
+        response.headers.add(name: "Set-Cookie", value: sessionCookie(session))
+        for name in [ConsoleCookies.preSignInName, ConsoleCookies.heldSignInName] {
+            response.headers.add(name: "Set-Cookie", value: ConsoleCookies.setCookie(name: name, value: "", maxAge: 0, secure: secureCookies))
+        }
+        return response
+    }
 
     var clubLanguage: SharePageLanguage { services.sharePageSettings.language }
     /// `Secure` cookies when the club is reached over https.
@@ -148,9 +198,19 @@ extension APIRoutes {
 
     /// Runs `body` for a signed-in member: sends anyone else to the sign-in page (a GET) or
     /// refuses (a POST whose form token is not the session's), and turns refusals into pages.
-    func consolePage(_ request: Request, _ body: (ConsoleVisitor, ConsoleForm) throws -> Response) throws -> Response {
+    ///
+    /// With `console.admin_second_factor` `required`, an admin without a second factor is sent
+    /// to enrol instead (pages that are part of enrolling pass `secondFactorPage`).
+    func consolePage(_ request: Request, secondFactorPage: Bool = false,
+                     _ body: (ConsoleVisitor, ConsoleForm) throws -> Response) throws -> Response {
         guard let visitor = try consoleVisitor(request) else {
             return Self.seeOther("/console/sign-in")
+        }
+        if !secondFactorPage, visitor.isAdmin, domain.secondFactors.rule == .required,
+           try !domain.secondFactors.state(userID: visitor.user.userID).enrolled {
+            var response = Self.seeOther("/console/second-factor")
+            if let cookie = visitor.refreshedCookie { response.headers.add(name: "Set-Cookie", value: cookie) }
+            return response
         }
         let form = request.method == .post ? ConsoleForm(body: request.body) : ConsoleForm()
         if request.method == .post {
@@ -162,7 +222,8 @@ extension APIRoutes {
         var response: Response
         do {
             response = try body(visitor, form)
-        } catch let error as DomainError where [.meetupNotFound, .notPermitted, .userNotFound, .gymNotFound].contains(error.reason) {
+        } catch let error as DomainError where [.meetupNotFound, .notPermitted, .userNotFound, .gymNotFound, .webhookNotFound, .inviteNotFound,
+                                                   .deviceNotFound].contains(error.reason) {
             // Anything not theirs answers like a page that does not exist.
             response = notFoundPage(visitor)
         } catch is ConsolePageNotFound {
@@ -180,7 +241,7 @@ extension APIRoutes {
 
     // MARK: Pages
 
-    enum SignInStep { case email, code }
+    enum SignInStep { case email, code, secondFactor }
 
     private func signInPage(_ request: Request, step: SignInStep, email: String, code: String = "", error: String?, status: HTTPStatus) -> Response {
         let language = clubLanguage
@@ -193,7 +254,7 @@ extension APIRoutes {
                                                                           secure: secureCookies))
         }
         let token = ConsoleCookies.formToken(secret: secret)
-        var main = "<section class=\"narrow\"><h1>\(HTMLText.escaped(word(.signIn)))</h1>"
+        var main = "<section class=\"narrow\"><h1>\(HTMLText.escaped(word(step == .secondFactor ? .secondFactor : .signIn)))</h1>"
         switch step {
         case .email:
             main += """
@@ -218,6 +279,18 @@ extension APIRoutes {
             <button type="submit">\(HTMLText.escaped(word(.checkCode)))</button>
             </form>
             <p><a href="/console/sign-in">\(HTMLText.escaped(word(.otherEmail)))</a></p>
+            """
+        case .secondFactor:
+            main += """
+            <p>\(HTMLText.escaped(word(.secondFactorAsked)))</p>
+            <form method="post" action="/console/sign-in/second-factor" novalidate>
+            \(ConsoleDocument.csrfField(token))
+            \(ConsoleDocument.errorBox(error))
+            \(ConsoleDocument.field(name: "code", label: word(.secondFactorCode), value: code, hint: word(.secondFactorCodeHint), error: error,
+                                    extra: " autocomplete=\"one-time-code\" autocapitalize=\"off\" spellcheck=\"false\" autofocus"))
+            <button type="submit">\(HTMLText.escaped(word(.verify)))</button>
+            </form>
+            <p><a href="/console/sign-in">\(HTMLText.escaped(word(.startOver)))</a></p>
             """
         }
         main += "</section>"

@@ -12,7 +12,7 @@ import BelayPipeline
 /// | `invalid_input`, `bad_code`, `idempotency_key_reused`, `invalid_catalog`, `invalid_problem_set`, `invalid_import`, `content_refused` | 422 (with `field` when one is named) |
 /// | `invalid_cursor` | 400 (with `parameter`) |
 /// | `not_permitted`, `sign_up_closed`, `invite_required`, `invalid_invite`, `recent_sign_in_required` | 403 |
-/// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused` | 401 |
+/// | `token_already_used`, `invalid_email_code`, `invalid_refresh_token`, `refresh_token_reused`, `invalid_second_factor_code` | 401 |
 /// | `not_a_session`, `account_suspended` | 403 |
 /// | `report_limit` | 429 |
 /// | `storage_failure` when the database is busy | 503 `busy` with `Retry-After` |
@@ -45,7 +45,7 @@ public enum DomainProblems {
              .sessionNotFound, .inviteNotFound, .deviceNotFound, .gymNotFound, .problemNotFound, .tickNotFound,
              .sharePageNotFound:
             status = .notFound
-        case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused:
+        case .tokenAlreadyUsed, .invalidEmailCode, .invalidRefreshToken, .refreshTokenReused, .invalidSecondFactorCode:
             status = .unauthorized
         case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
             status = .forbidden

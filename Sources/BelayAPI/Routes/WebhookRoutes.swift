@@ -55,6 +55,13 @@ extension APIRoutes {
             return .api(WebhookDeliveryBody(delivery: delivery, presentation: presentation), status: .accepted)
         }
 
+        routes.post("/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver") { _, context in
+            let caller = try context.requireRole([.admin], to: "manage webhooks")
+            let delivery = try domain.webhooks.redeliver(deliveryID: try context.id("delivery_id"), endpointID: try context.id(), by: caller.actor)
+            services.notifyWebhookWorkers()
+            return .api(WebhookDeliveryBody(delivery: delivery, presentation: presentation), status: .accepted)
+        }
+
         routes.get("/v1/webhooks/{id}/deliveries", query: ["limit", "cursor"]) { request, context in
             let caller = try context.requireRole([.admin], to: "manage webhooks")
             let page = try request.pagination(defaultLimit: 50, maximum: 500)

@@ -7,7 +7,8 @@ import BelayDomain
 struct UsersCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(name: "users", abstract: "Create users, change roles, issue and revoke API tokens, delete accounts.",
-                             subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self, Delete.self])
+                             subcommands: [Create.self, List.self, Role.self, ShareName.self, Token.self, Tokens.self, Revoke.self, ResetSecondFactor.self,
+                                           Delete.self])
     }
 
     static let handle = Argument<String>("handle", help: "The user's handle, e.g. jisoo.")
@@ -242,6 +243,40 @@ struct UsersCommand: ParsableCommand {
                 context.print(String(count))
                 context.note(count == 0 ? "\(user.handle) had no active tokens." : "Revoked \(Plural.counted(count, "token")) of \(user.handle).")
             }
+        }
+    }
+
+    /// `belay users reset-second-factor`.
+    struct ResetSecondFactor: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "reset-second-factor",
+                abstract: "Remove a member's console second factor (a lost or new phone).",
+                discussion: """
+                    Removes the member's authenticator secret and recovery codes, and any console sign-in waiting for them: \
+                    the member signs in to the console with the emailed code alone and may enrol again (with \
+                    console.admin_second_factor "required", an admin is sent to enrol at once). Check who is asking first.
+                    Example: belay users reset-second-factor jisoo
+                    """
+            )
+        }
+
+        @Argument(UsersCommand.handle) var handle: String
+        @Flag(.json) var json: Bool
+
+        struct Output: Encodable {
+            var id: Int64
+            var handle: String
+            var hadSecondFactor: Bool
+        }
+
+        func run(_ context: CommandContext) throws {
+            let services = try context.services()
+            let user = try services.user(handle)
+            let had = try services.domain.secondFactors.reset(userID: user.id)
+            if json { return try context.printJSON(Output(id: user.id, handle: user.handle, hadSecondFactor: had)) }
+            context.print(had ? "Reset \(user.handle)'s second factor." : "\(user.handle) had no second factor.")
+            if had { context.note("\(user.handle) signs in to the console with the emailed code alone until they enrol again.") }
         }
     }
 

@@ -1,7 +1,7 @@
 import CCrypto
 import Foundation
 
-/// SHA-256, HMAC-SHA256, hex and base64url, and random bytes: from OpenSSL's libcrypto and
+/// SHA-256, HMAC-SHA256 (and HMAC-SHA1 for one-time passwords), hex and base64url, and random bytes: from OpenSSL's libcrypto and
 /// the system RNG. Belay's one place for these; content names are in `ContentDigest`.
 public enum Crypto {
     /// The 32-byte SHA-256 digest of `bytes`.
@@ -21,6 +21,20 @@ public enum Crypto {
         key.withUnsafeBufferPointer { keyBuffer in
             message.withUnsafeBufferPointer { messageBuffer in
                 _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
+                         messageBuffer.baseAddress, messageBuffer.count, &digest, &length)
+            }
+        }
+        return digest
+    }
+
+    /// The 20-byte HMAC-SHA1 of `message` under `key`: only for TOTP (RFC 6238), whose
+    /// authenticator apps compute SHA-1 codes; everything else uses `hmacSHA256`.
+    public static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 20)
+        var length: UInt32 = 20
+        key.withUnsafeBufferPointer { keyBuffer in
+            message.withUnsafeBufferPointer { messageBuffer in
+                _ = HMAC(EVP_sha1(), keyBuffer.baseAddress, Int32(keyBuffer.count),
                          messageBuffer.baseAddress, messageBuffer.count, &digest, &length)
             }
         }

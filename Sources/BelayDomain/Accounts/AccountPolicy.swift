@@ -33,10 +33,13 @@ public struct AccountPolicy: Sendable, Equatable {
     public var recentSignInWindow: TimeInterval
     /// The language of mail and texts for members who have not chosen one (`ko`, `ja`, `en`).
     public var defaultLocale: MemberLocale
+    /// Whether the console sends admins without a second factor to enrol (`console.admin_second_factor`).
+    public var adminSecondFactor: AdminSecondFactorRule
 
     public init(signUp: SignUpMode, accessTokenLifetime: TimeInterval, refreshTokenIdleLifetime: TimeInterval,
                 emailCodeLifetime: TimeInterval, maxWrongEmailCodes: Int, recentSignInWindow: TimeInterval,
-                defaultLocale: MemberLocale) {
+                defaultLocale: MemberLocale, adminSecondFactor: AdminSecondFactorRule = .optional) {
+        self.adminSecondFactor = adminSecondFactor
         self.signUp = signUp
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenIdleLifetime = refreshTokenIdleLifetime

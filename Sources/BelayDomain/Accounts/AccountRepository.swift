@@ -94,6 +94,7 @@ enum AccountRepository {
             WHERE id = ?
             """, ["deleted-\(userID)", now, userID])
         try db.execute("DELETE FROM identities WHERE user_id = ?", [userID])
+        _ = try SecondFactorRepository.erase(userID: userID, in: db)
         try DeviceRepository.deleteAll(userID: userID, in: db)
         try db.execute("DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", [userID])
         try db.execute("DELETE FROM api_tokens WHERE user_id = ?", [userID])

@@ -153,6 +153,8 @@ public struct MeetupQuery: Sendable, Hashable {
     public var placeName: String?
     /// Only meetups of this host.
     public var hostID: Int64?
+    /// Only meetups this member hosts or co-hosts (the console's list of a host's meetups).
+    public var managerID: Int64? = nil
     /// Also list cancelled meetups (default true, so clients can show them struck through).
     public var includeCancelled: Bool
     public var limit: Int

@@ -192,6 +192,7 @@ enum MeetupRepository {
         }
         if let place = query.placeName { add("m.place_name = ?", [place]) }
         if let host = query.hostID { add("m.host_id = ?", [host]) }
+        if let manager = query.managerID { add("m.id IN (\(MeetupHostRepository.managedMeetupIDs("?")))", [manager, manager]) }
         if !query.includeCancelled || !search.isEmpty { add("m.status <> 'cancelled'") }
         if !query.includePrivate { add("m.visibility = 'public'") }
         if let viewer = query.viewerID {

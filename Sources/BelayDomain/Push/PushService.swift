@@ -62,6 +62,27 @@ public final class PushService: Sendable {
         try domainCall { try pool.read { db in try DeviceRepository.list(userID: userID, in: db) } }
     }
 
+    /// A member's devices as `actor` may see them: their own, or anyone's for an admin.
+    /// - Throws: `DomainError` `not_permitted` for anyone else, `user_not_found`.
+    public func devices(userID: Int64, by actor: Actor) throws -> [Device] {
+        try Self.requireAdminOrSelf(userID, actor)
+        return try devices(userID: userID)
+    }
+
+    /// Queues a test notice to every device of a member, as `queueTest(userID:)`, asked by
+    /// `actor`: the member themself or an admin.
+    /// - Throws: `DomainError` `not_permitted` for anyone else.
+    public func queueTest(userID: Int64, by actor: Actor) throws -> [Int64] {
+        try Self.requireAdminOrSelf(userID, actor)
+        return try queueTest(userID: userID)
+    }
+
+    private static func requireAdminOrSelf(_ userID: Int64, _ actor: Actor) throws {
+        guard actor.isAdmin || actor.userID == userID else {
+            throw DomainError(.notPermitted, "Only admins see and test another member's devices")
+        }
+    }
+
     /// Removes one of the member's devices (the app signing out of notices on that phone).
     /// - Throws: `DomainError` `device_not_found` when the member has no device `id`.
     public func removeDevice(id: Int64, userID: Int64) throws {

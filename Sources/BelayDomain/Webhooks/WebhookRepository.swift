@@ -187,6 +187,22 @@ enum WebhookRepository {
             """, [endpointID, beforeID, limit], decodeDelivery)
     }
 
+    /// Queues a delivery that is over (delivered or given up) again, as it was (the same
+    /// event and `webhook-id`), with a fresh round of attempts, after whatever is already
+    /// pending about its subject.
+    /// - Returns: false when it is still pending (it will be sent anyway).
+    static func requeue(deliveryID: Int64, endpointID: Int64, now: Date, in db: Database) throws -> Bool {
+        try db.execute("""
+            UPDATE webhook_deliveries
+            SET status = 'pending', attempts = 0, next_attempt_at = ?1, lease_owner = NULL, lease_expires_at = NULL, delivered_at = NULL,
+                turn = \(nextTurn(endpoint: "?2", subject: "webhook_deliveries.subject"))
+            WHERE id = ?3 AND endpoint_id = ?2 AND status <> 'pending'
+            """, [now, endpointID, deliveryID])
+        guard db.changes > 0 else { return false }
+        try WorkNotification.send(.webhookDeliveries, in: db)
+        return true
+    }
+
     /// The head of the queue of the endpoint `e`: its first pending delivery by (turn, id).
     static let queueHead = """
         (SELECT p.id FROM webhook_deliveries p WHERE p.endpoint_id = e.id AND p.status = 'pending' ORDER BY p.turn, p.id LIMIT 1)

@@ -135,6 +135,31 @@ public final class WebhookService: Sendable {
         }
     }
 
+    /// Sends one of the endpoint's deliveries again (a receiver that was down, or lost what it
+    /// got): the same event with the same `webhook-id` (receivers that keep ids see a repeat),
+    /// queued after what is already pending about its subject, with a fresh round of attempts.
+    /// A delivery still pending is left as it is.
+    /// - Returns: the delivery, pending.
+    /// - Throws: `DomainError`: `not_permitted`, `webhook_not_found` (also for a delivery of
+    ///   another endpoint), `invalid_input` when the endpoint is disabled (enable it first).
+    public func redeliver(deliveryID: Int64, endpointID: Int64, by actor: Actor) throws -> WebhookDelivery {
+        try Self.requireAdmin(actor)
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                let endpoint = try Self.require(endpointID, in: db)
+                guard let delivery = try WebhookRepository.delivery(id: deliveryID, in: db), delivery.endpointID == endpointID else {
+                    throw DomainError(.webhookNotFound, "Webhook \(endpointID) has no delivery \(deliveryID); list them with GET /v1/webhooks/\(endpointID)/deliveries")
+                }
+                guard endpoint.isEnabled else {
+                    throw DomainError.invalid("id", "Webhook \(endpointID) is disabled (\(endpoint.disabledReason ?? "by an admin")); enable it first with `belay webhooks enable \(endpointID)`")
+                }
+                _ = try WebhookRepository.requeue(deliveryID: deliveryID, endpointID: endpointID, now: now, in: db)
+                return try WebhookRepository.delivery(id: deliveryID, in: db) ?? delivery
+            }
+        }
+    }
+
     /// An endpoint's delivery log, newest first.
     /// - Throws: `DomainError`: `not_permitted`, `webhook_not_found`, a bad limit or cursor.
     public func deliveries(endpointID: Int64, limit: Int = 50, cursor: String? = nil, by actor: Actor) throws -> Page<WebhookDelivery> {
