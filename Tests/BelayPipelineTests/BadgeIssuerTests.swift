@@ -20,6 +20,28 @@ import Testing
                           checkedInAt: Date(timeIntervalSince1970: 1_795_962_600))
     }
 
+    @Test func theKeysRevisionFollowsAKeyMadeHereAtOnceAndOneMadeElsewhereWithinASecond() throws {
+        let directory = try TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.file("badge-keys"))
+        let store = BadgeKeyStore(directory: url)
+        _ = try store.current()
+        let first = store.revision()
+        #expect(store.revision() == first)
+        _ = try store.rotate()
+        let afterOwnRotation = store.revision()
+        #expect(afterOwnRotation != first, "a key this store made shows at once")
+
+        // Another process's store on the same directory, as `belay badges rotate-key` is.
+        _ = try BadgeKeyStore(directory: url).rotate()
+        let deadline = Date().addingTimeInterval(3)
+        var seen = store.revision()
+        while seen == afterOwnRotation && Date() < deadline {
+            usleep(100_000)
+            seen = store.revision()
+        }
+        #expect(seen != afterOwnRotation, "a key made elsewhere shows within a second")
+    }
+
     @Test func tokensAreSignedReproduciblyAndVerify() throws {
         let directory = try TemporaryDirectory()
         let badges = issuer(directory)

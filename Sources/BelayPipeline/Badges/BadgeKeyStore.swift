@@ -75,12 +75,16 @@ public struct BadgeKeyStore: Sendable {
     /// A stamp that changes whenever the keys may have: the device, inode, size and change
     /// and modification times of the directory and of `current`. Key files are written under
     /// a temporary name and renamed into place, which changes the directory; a key file's
-    /// content is checked against its name, so it cannot change unseen. Two `stat` calls:
-    /// cheap enough to ask on every request, so that what is built from the keys (the issuer
-    /// profile, the status lists) is kept exactly until they change.
+    /// content is checked against its name, so it cannot change unseen. The two `stat` calls
+    /// are made at most once a second (on every request they were a tenth of a public badge
+    /// answer's CPU): what is built from the keys (the issuer profile, the status lists) is
+    /// kept until they change, a key made by another process (`belay badges rotate-key`)
+    /// showing within a second, and one made through this store at once.
     public func revision() -> String {
+        let now = SystemTimeSource.monotonicNanoseconds()
+        if let recent = lastRevision.recent(at: now) { return recent }
         let stamps = FileStamps(directory: FileStamp(path: directoryPath), current: FileStamp(path: currentPath))
-        return lastRevision.text(for: stamps)
+        return lastRevision.text(for: stamps, at: now)
     }
 
     /// The key with this thumbprint, or nil when there is none.
@@ -159,6 +163,7 @@ public struct BadgeKeyStore: Sendable {
         } catch {
             throw PipelineError.invalidSetting("badge key", "cannot write \(target.path) (\(error.reason)); check that the data directory is writable")
         }
+        lastRevision.forget()
     }
 }
 
@@ -193,15 +198,33 @@ private struct FileStamps: Equatable {
     let current: FileStamp
 }
 
-/// The revision text of the stamps seen last, so that unchanged keys cost two `stat` calls
-/// and a comparison rather than a string built on every request.
+/// The revision text of the stamps seen last and when they were looked at, so that within a
+/// second the files are not looked at again, and unchanged keys cost a comparison rather than
+/// a string built anew.
 private final class RevisionMemo: Sendable {
-    private let last = Mutex<(stamps: FileStamps, text: String)?>(nil)
+    /// How long a look at the files answers for, in nanoseconds.
+    static let lookInterval: UInt64 = 1_000_000_000
 
-    func text(for stamps: FileStamps) -> String {
-        if let known = last.withLock({ $0 }), known.stamps == stamps { return known.text }
-        let text = stamps.directory.text + "|" + stamps.current.text
-        last.withLock { $0 = (stamps, text) }
-        return text
+    private let last = Mutex<(stamps: FileStamps, text: String, lookedAt: UInt64)?>(nil)
+
+    /// The text of the last look when it was made less than `lookInterval` before `now`.
+    func recent(at now: UInt64) -> String? {
+        last.withLock { known in
+            guard let known, now &- known.lookedAt < Self.lookInterval else { return nil }
+            return known.text
+        }
+    }
+
+    func text(for stamps: FileStamps, at now: UInt64) -> String {
+        last.withLock { known in
+            let text = known.flatMap { $0.stamps == stamps ? $0.text : nil } ?? stamps.directory.text + "|" + stamps.current.text
+            known = (stamps, text, now)
+            return text
+        }
+    }
+
+    /// Makes the next `revision()` look at the files (this process has just written one).
+    func forget() {
+        last.withLock { $0 = nil }
     }
 }
