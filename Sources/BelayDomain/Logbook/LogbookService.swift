@@ -143,11 +143,14 @@ public final class LogbookService: Sendable {
 
     /// Tells the member (when they switched it on) of each axis's hardest new send that is
     /// harder than every send they logged before. Only a send of the last day is news: an old
-    /// tick logged late is history, and a member's very first send beats nothing.
+    /// tick logged late is history, and a member's very first send beats nothing. The member's
+    /// earlier sends are read only when the notice would reach one of their devices: for most
+    /// members (the kind is off by default) a batch reads none.
     private static func tellPersonalBests(_ created: [Tick], memberID: Int64, preferences: LogbookPreferences, notices: PushNoticeWriter,
                                           now: Date, in db: Database) throws {
         let recent = created.filter { $0.style.topped && $0.climbedAt > now.addingTimeInterval(-86_400) }
-        guard let firstNew = created.map(\.id).min() else { return }
+        guard let firstNew = created.map(\.id).min(), !recent.isEmpty,
+              try notices.reaches(.personalBest, memberID: memberID, now: now, in: db) else { return }
         for axis in GradeAxis.allCases {
             let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
             guard let best = recent.filter({ $0.range.axis == axis }).max(by: order) else { continue }

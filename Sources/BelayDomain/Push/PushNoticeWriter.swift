@@ -116,6 +116,15 @@ public struct PushNoticeWriter: Sendable {
     /// Tells a member who switched it on that `tick` is their hardest send yet on its axis
     /// ("your first V5 send"), the grade in their own scale. One notice per grade and axis,
     /// however often it is logged again.
+    /// Whether a notice of `kind` to the member would reach any device: push is set up for a
+    /// platform they have a device on, and they did not switch the kind off (or, for a kind
+    /// that is off by default, switched it on). Lets a caller skip reading what only the
+    /// notice needs.
+    func reaches(_ kind: NoticeKind, memberID: Int64, now: Date, in db: Database) throws -> Bool {
+        guard !policy.platforms.isEmpty else { return false }
+        return try !DeviceRepository.recipients(.member(memberID), kind: kind, platforms: policy.platforms, now: now, in: db).isEmpty
+    }
+
     func personalBest(_ tick: Tick, grade: String, memberID: Int64, now: Date, in db: Database) throws {
         let gym = try tick.gymID.flatMap { try GymRepository.find(id: $0, in: db) }
         try queue(.personalBest, to: .member(memberID), collapseID: "best-u\(memberID)-\(tick.range.axis.rawValue)-\(tick.range.lowest)",
