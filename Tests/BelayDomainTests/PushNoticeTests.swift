@@ -172,6 +172,11 @@ import Testing
         _ = try push.record([(offer[0], .retry(after: 30, status: 503, error: "APNs answered 503")),
                              (cancellation[0], .retry(after: 10, status: 503, error: "APNs answered 503"))])
         #expect(try push.nextDue() == fixture.clock.now().addingTimeInterval(10))
+        // All due again: one batch, its most pressing notices first (its streams start in this order).
+        fixture.clock.advance(by: Double(push.policy.leaseSeconds) + 1)
+        let batch = try push.claim(owner: "b", limit: 100)
+        #expect(batch.map(\.kind) == [.waitlistOffer, .meetupCancelled] + Array(repeating: .meetupReminder, count: 30))
+        #expect(batch.dropFirst(2).map(\.noticeID) == reminders)
     }
 
     /// Each kind's priority as NoticeKind gives it is the one the README's table of notices says.

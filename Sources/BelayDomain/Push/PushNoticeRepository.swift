@@ -34,8 +34,9 @@ enum PushNoticeRepository {
 
     /// Claims up to `limit` due notices (of `only`, when given) for `owner` until `leaseUntil`:
     /// the highest priority first (the lowest number), oldest due first within a priority, read
-    /// in that order from `push_notices_due_by_priority`. A notice of a kind this build does not
-    /// know is never sent as another kind: it is ended `failed` in the same transaction and
+    /// in that order from `push_notices_due_by_priority`, and returned in that order, so that a
+    /// batch's streams start with its most pressing notices. A notice of a kind this build does
+    /// not know is never sent as another kind: it is ended `failed` in the same transaction and
     /// returned in `unknown`.
     static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil,
                       in db: Database) throws -> (deliveries: [PushDelivery], unknown: [UnknownKind]) {
@@ -53,7 +54,7 @@ enum PushNoticeRepository {
             SELECT n.id, n.kind, n.collapse_id, n.payload, n.expires_at, n.attempts, n.created_at, n.lease_owner,
                    d.id AS device_id, d.platform, d.token, d.app_id, d.environment
             FROM push_notices n JOIN devices d ON d.id = n.device_id
-            WHERE n.id IN (\(placeholders)) ORDER BY n.id
+            WHERE n.id IN (\(placeholders)) ORDER BY n.priority, n.id
             """, ids) { row -> PushDelivery? in
             let word = try row.get("kind", as: String.self)
             guard let kind = NoticeKind(rawValue: word) else {
