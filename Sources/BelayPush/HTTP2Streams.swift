@@ -75,15 +75,9 @@ final class HTTP2Streams: @unchecked Sendable {
     /// The answers that came since the last call, each with its stream's tag. When none has,
     /// waits for one at most `seconds` (less after `interrupt`); may return none.
     func collect(waitingAtMost seconds: Double) -> [(tag: Int, answer: PushAnswer)] {
-        var answers = kept
+        let answers = kept
         kept = []
-        guard !underWay.isEmpty else { return answers }
-        for (easy, code) in multiplexer.collect(waitingAtMost: answers.isEmpty ? seconds : 0) {
-            idle.append(easy)
-            guard let stream = underWay.removeValue(forKey: ObjectIdentifier(easy)) else { continue }
-            answers.append((stream.tag, answer(easy, code: code, url: stream.url)))
-        }
-        return answers
+        return answers + drive(waitingAtMost: answers.isEmpty ? seconds : 0)
     }
 
     /// Ends a `collect` that is waiting, at once. Safe from any thread.
@@ -97,17 +91,36 @@ final class HTTP2Streams: @unchecked Sendable {
         let tags = requests.map { start($0) }
         var answers: [Int: PushAnswer] = [:]
         let wanted = Set(tags)
+        // Requests libcurl refused were answered at once.
+        kept.removeAll { known in
+            guard wanted.contains(known.tag) else { return false }
+            answers[known.tag] = known.answer
+            return true
+        }
         // Each stream ends within its own timeout; the deadline only guards against a transfer
         // libcurl never reports.
         let deadline = Deadline(after: timeout + 5)
         while answers.count < tags.count && !deadline.hasPassed {
-            for (tag, answer) in collect(waitingAtMost: min(0.5, max(0.001, deadline.secondsLeft))) {
+            for (tag, answer) in drive(waitingAtMost: min(0.5, max(0.001, deadline.secondsLeft))) {
                 if wanted.contains(tag) { answers[tag] = answer } else { kept.append((tag, answer)) }
             }
         }
         return zip(tags, requests).map { tag, request in
             answers[tag] ?? PushAnswer(status: nil, body: [], retryAfter: nil, failure: "\(request.url) could not be reached: no answer within \(timeout) s")
         }
+    }
+
+    /// Runs the streams under way and turns those that finished into answers; waits as
+    /// `CurlMultiplexer.collect` does.
+    private func drive(waitingAtMost seconds: Double) -> [(tag: Int, answer: PushAnswer)] {
+        guard !underWay.isEmpty else { return [] }
+        var answers: [(tag: Int, answer: PushAnswer)] = []
+        for (easy, code) in multiplexer.collect(waitingAtMost: seconds) {
+            idle.append(easy)
+            guard let stream = underWay.removeValue(forKey: ObjectIdentifier(easy)) else { continue }
+            answers.append((stream.tag, answer(easy, code: code, url: stream.url)))
+        }
+        return answers
     }
 
     private func answer(_ easy: CurlEasyHandle, code: CURLcode, url: String) -> PushAnswer {

@@ -1,4 +1,3 @@
-import BelayCore
 import BelayDomain
 
 /// A push gateway whose notices go out as streams answered one by one: the delivery worker
