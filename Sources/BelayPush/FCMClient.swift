@@ -115,7 +115,7 @@ public final class FCMClient: StreamingPushGateway, @unchecked Sendable {
         ])), keyID: nil, type: "JWT")
         let form = "grant_type=" + Self.formEscaped("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + assertion
         let answer = streams.send([HTTP2Request(url: account.tokenURI, headers: [], body: Array(form.utf8),
-                                              contentType: "application/x-www-form-urlencoded")])[0]
+                                                contentType: "application/x-www-form-urlencoded")])[0]
         guard let status = answer.status else {
             throw FCMTokenError(description: "the FCM token endpoint \(account.tokenURI) could not be reached: \(answer.failure ?? "no answer")")
         }
