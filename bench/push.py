@@ -18,6 +18,8 @@ import time
 BELAY, MEMBERS = sys.argv[1], int(sys.argv[2])
 # BURST_ONLY=1: only the 120-member burst, on the directory and on the bucket (no check-in runs, no reminders).
 BURST_ONLY = os.environ.get("BURST_ONLY", "") not in ("", "0")
+# FLOOD_ONLY=1: only the 120-member burst while 10,000 reminders are due.
+FLOOD_ONLY = os.environ.get("FLOOD_ONLY", "") not in ("", "0")
 RUNS = 3  # check-in runs of each kind, alternating
 ROOT = os.getcwd()
 work = tempfile.mkdtemp(prefix="belay-bench-push.")
@@ -133,6 +135,7 @@ def burst_row(port, burst):
             break
         time.sleep(0.2)
     lags = sorted(ready[str(reward)] - at for reward, at in answered.items() if str(reward) in ready)
+    burst["answered"], burst["ready"] = answered, ready
     if len(lags) < len(answered):
         missing = [reward for reward in answered if str(reward) not in ready][:3]
         for reward in missing:
@@ -141,6 +144,77 @@ def burst_row(port, burst):
                   file=sys.stderr)
         print(f"warning: notices received by kind: {request(control, 'GET', '/counts')[1]}", file=sys.stderr)
     return lags, burst_span
+
+
+def move_meetup(meetup, minutes):
+    """Moves `meetup` to start `minutes` from now (for two hours); its members are reminded
+    again for the new start once it is within push.reminder_minutes_before (120)."""
+    db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"), timeout=30)
+    starts = int((time.time() + minutes * 60) * 1000)
+    db.execute("UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (starts, starts + 7_200_000, meetup))
+    db.commit()
+    db.close()
+
+
+def flood_row(port, burst, reminded):
+    """The 120-member burst while 10,000 reminders are due: the reminded meetup is moved to 100
+    minutes ahead (the server queues all its reminders on its next look at the schedule, within
+    5 s) and the burst checks in the moment the first of them reaches APNs. Returns the burst's
+    lags and span, how many reminders had arrived when it began and when its last "sticker
+    ready" did, and how long all 10,000 took from the first."""
+    before = request(control, "GET", "/counts")[1].get("meetup_reminder", 0)
+    move_meetup(reminded["check_in_meetup_ids"][0], 100 + (1 if before else 0))
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        counts = request(control, "GET", "/counts")[1]
+        if counts.get("meetup_reminder", 0) > before:
+            break
+        time.sleep(0.01)
+    flood_began = time.time()
+    at_burst = counts.get("meetup_reminder", 0) - before
+    lags, span = burst_row(port, burst)
+    at_last_ready = request(control, "GET", "/counts")[1].get("meetup_reminder", 0) - before
+    stored, sent = split_lags(burst)
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        done = request(control, "GET", "/counts")[1].get("meetup_reminder", 0) - before
+        if done >= 10_000:
+            break
+        time.sleep(0.1)
+    return lags, span, at_burst, at_last_ready, done, time.time() - flood_began, stored, sent
+
+
+def split_lags(burst):
+    """Each lag of the last burst split in two: from the check-in's answer to its "sticker
+    ready" being queued (the sticker rendered and stored), and from there to APNs (the push
+    worker's part, which the flood competes for): the sorted lags of each."""
+    db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"), timeout=30)
+    queued = {json.loads(payload).get("reward_id"): created / 1000
+              for payload, created in db.execute("SELECT payload, created_at FROM push_notices WHERE kind = 'reward_ready'")}
+    db.close()
+    answered, ready = burst["answered"], burst["ready"]
+    stored = sorted(queued[r] - answered[r] for r in answered if r in queued)
+    sent = sorted(ready[str(r)] - queued[r] for r in answered if r in queued and str(r) in ready)
+    return stored, sent
+
+
+def print_flood_rows(lags, span, alone_stored, alone_sent, flood):
+    """FLOOD_ONLY's table: the burst alone (the anchor), the burst while 10,000 reminders are
+    due (the target), and each split where its time went."""
+    def split(stored, sent):
+        return f"answer -> queued (sticker stored) p50 {percentiles(stored)[0]:.3f} / p99 {percentiles(stored)[1]:.3f} s, " \
+               f"queued -> at APNs p50 {percentiles(sent)[0]:.3f} / p99 {percentiles(sent)[1]:.3f} s"
+    p50, p99 = percentiles(lags)
+    label = f"120 check-ins at once ({span:.2f} s apart): answer -> 'sticker ready' at APNs (anchor)"
+    print(f"{label:<96} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>26} {'':>22}")
+    p50, p99 = percentiles(flood[0])
+    label = f"the same ({flood[1]:.2f} s apart) while 10,000 reminders are due"
+    print(f"{label:<96} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>26} {'p99 < 1 s':>22}  "
+          f"{'PASS' if len(flood[0]) == 120 and p99 < 1 else 'FAIL'}")
+    print(f"(alone: {split(alone_stored, alone_sent)}; {len(lags)} of 120 ready notices arrived)")
+    print(f"(with the reminders: {split(flood[6], flood[7])}; {len(flood[0])} of 120 ready notices arrived)")
+    print(f"(reminders at APNs: {flood[2]} when the burst began, {flood[3]} when its last 'sticker ready' arrived, {flood[4]} of 10,000 "
+          f"{flood[5]:.1f} s after the first)")
 
 
 def percentiles(lags):
@@ -171,25 +245,30 @@ try:
     belay("holds", "import")
     print("Seeding: 120 members for the burst, 10,000 for the reminders, %d x %d for the check-in runs..." % (2 * RUNS, MEMBERS),
           file=sys.stderr)
-    burst = seed(120, 120)
-    burst_bucket = seed(120, 120)
-    give_devices(burst["check_in_meetup_ids"] + burst_bucket["check_in_meetup_ids"])
-    if not BURST_ONLY:
+    if FLOOD_ONLY:
+        burst = seed(120, 120)
+        burst_flood = seed(120, 120)
+        reminded = seed(10_000, 10_000)
+        give_devices(burst["check_in_meetup_ids"] + burst_flood["check_in_meetup_ids"] + reminded["check_in_meetup_ids"])
+        # Six hours ahead: nothing is due for the reminded meetup until the flood row moves it.
+        move_meetup(reminded["check_in_meetup_ids"][0], 360)
+    else:
+        burst = seed(120, 120)
+        burst_bucket = seed(120, 120)
+        give_devices(burst["check_in_meetup_ids"] + burst_bucket["check_in_meetup_ids"])
+    if not BURST_ONLY and not FLOOD_ONLY:
+        burst_flood = seed(120, 120)
         reminded = seed(10_000, 10_000)
         runs = {kind: [seed(MEMBERS, 10_000) for _ in range(RUNS)] for kind in ("without", "with")}
-        give_devices(reminded["check_in_meetup_ids"])
+        give_devices(burst_flood["check_in_meetup_ids"] + reminded["check_in_meetup_ids"])
         # The reminded meetup starts in 100 minutes: inside push.reminder_minutes_before (120).
-        db = sqlite3.connect(os.path.join(work, "data", "belay.sqlite3"))
-        soon = int((time.time() + 100 * 60) * 1000)
-        db.execute(f"UPDATE meetups SET starts_at = ?, ends_at = ? WHERE id = ?", (soon, soon + 7_200_000, reminded["check_in_meetup_ids"][0]))
-        db.commit()
-        db.close()
+        move_meetup(reminded["check_in_meetup_ids"][0], 100)
 
     # --- Row 3: 10,000 reminders due at once -------------------------------------------------
     server = start([BELAY, "serve", "--config", config_path])
     started = time.time()
     port = int(line_starting(server, "listening on http://127.0.0.1:"))
-    while not BURST_ONLY:
+    while not BURST_ONLY and not FLOOD_ONLY:
         _, counts = request(control, "GET", "/counts")
         if counts.get("meetup_reminder", 0) >= 10_000:
             break
@@ -197,10 +276,28 @@ try:
             break
         time.sleep(0.2)
     reminders_seconds = time.time() - started
-    reminders_done = counts.get("meetup_reminder", 0) if not BURST_ONLY else 0
+    reminders_done = counts.get("meetup_reminder", 0) if not BURST_ONLY and not FLOOD_ONLY else 0
+
+    if FLOOD_ONLY:
+        # The burst alone first, as the anchor, then the same while 10,000 reminders are due.
+        wait_until_idle(server.pid)
+        lags, burst_span = burst_row(port, burst)
+        alone_stored, alone_sent = split_lags(burst)
+        wait_until_idle(server.pid)
+        flood = flood_row(port, burst_flood, reminded)
+        print(f"\nbench/push: {os.cpu_count()} cores; belay serve on its defaults (server threads = cores, 2 render workers); APNs on loopback "
+              f"(bench/apns-receiver.py: python-h2, TLS, nice 19)")
+        print(f"{'row':<96} {'measured':>26} {'target':>22}  verdict")
+        print_flood_rows(lags, burst_span, alone_stored, alone_sent, flood)
+        sys.exit(0)
 
     # --- Row 2: 120 check-ins at once, to each "sticker ready" notice -------------------------
     lags, burst_span = burst_row(port, burst)
+
+    # --- Row 4: the same burst while 10,000 reminders are due ----------------------------------
+    if not BURST_ONLY:
+        wait_until_idle(server.pid)
+        flood = flood_row(port, burst_flood, reminded)
 
     # --- Row 2b: the same burst with images in a bucket ----------------------------------------
     # The same club on the loopback S3 server the tests use (moto's server mode, signatures
@@ -276,8 +373,14 @@ try:
     print(f"{label:<78} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>22} {'p50 < 0.5 s, p99 < 1 s':>30}  "
           f"{verdict(len(bucket_lags) == 120 and p50 < 0.5 and p99 < 1)}")
     if not BURST_ONLY:
+        p50, p99 = percentiles(flood[0])
+        label = f"  the same on the directory, while 10,000 reminders are due ({flood[1]:.2f} s apart)"
+        print(f"{label:<78} {f'p50 {p50:.3f} s, p99 {p99:.3f} s':>22} {'p99 < 1 s':>30}  {verdict(len(flood[0]) == 120 and p99 < 1)}")
         label = f"10,000 reminders due at once: all delivered ({reminders_done} arrived)"
         print(f"{label:<78} {f'{reminders_seconds:.1f} s':>22} {'60 s':>30}  {verdict(reminders_done >= 10_000 and reminders_seconds <= 60)}")
+        print(f"(the burst beside reminders: {flood[2]} of them at APNs when it began, {flood[3]} when its last 'sticker ready' arrived, "
+              f"{flood[4]} of 10,000 {flood[5]:.1f} s after the first; queued -> at APNs p99 {percentiles(flood[7])[1]:.3f} s, "
+              f"answer -> queued (sticker stored) p99 {percentiles(flood[6])[1]:.3f} s)")
     print(f"(check-in runs: without {', '.join(f'{r:.0f}' for r in rates['without'])}; with {', '.join(f'{r:.0f}' for r in rates['with'])} /s; "
           f"{len(lags)} + {len(bucket_lags)} of 120 + 120 ready notices arrived)")
 finally:

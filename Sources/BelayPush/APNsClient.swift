@@ -4,14 +4,20 @@ import BelayIdentity
 import Foundation
 import Synchronization
 
-/// Sends notices to iPhones through APNs: HTTP/2 with token authentication, each batch's
-/// notices as streams of one connection per host (production and sandbox), kept open.
+/// Sends notices to iPhones through APNs: HTTP/2 with token authentication, each notice a
+/// stream of one kept-open connection per host (production and sandbox), answered on its own.
 ///
-/// Threading: `send` from one thread at a time (the delivery worker's).
-public final class APNsClient: PushGateway, @unchecked Sendable {
+/// Threading: `start` and `collect` (or `send`) from one thread at a time (the delivery
+/// worker's); `interrupt` from any thread.
+public final class APNsClient: StreamingPushGateway, @unchecked Sendable {
     public let settings: APNsSettings
     private let providerToken: APNsProviderToken
-    private let batch: HTTP2Batch
+    private let streams: HTTP2Streams
+    /// The notices under way, by stream: each with the provider token it went with, and whether
+    /// it is already the second try after APNs refused the first token.
+    private var underWay: [Int: (delivery: PushDelivery, token: String, isRenewal: Bool)] = [:]
+    /// Outcomes known without an answer (a provider token that cannot be signed).
+    private var decided: [(PushDelivery, PushOutcome)] = []
 
     /// Reads the team's key.
     /// - Throws: `JWTSigningKeyError` or `PushSetupError` when the `.p8` file cannot be read or is not an EC P-256
@@ -23,27 +29,46 @@ public final class APNsClient: PushGateway, @unchecked Sendable {
         }
         self.settings = settings
         providerToken = APNsProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID, clock: clock)
-        batch = try HTTP2Batch(caFile: settings.caFile, timeout: settings.timeoutSeconds)
+        streams = try HTTP2Streams(caFile: settings.caFile, timeout: settings.timeoutSeconds)
     }
 
-    public func send(_ deliveries: [PushDelivery]) -> [PushOutcome] {
+    public func start(_ deliveries: [PushDelivery]) {
         let token: String
         do {
             token = try providerToken.token()
         } catch {
-            return deliveries.map { _ in .retry(after: 300, status: nil, error: "the APNs provider token could not be signed: \(error)") }
+            decided += deliveries.map { ($0, .retry(after: 300, status: nil, error: "the APNs provider token could not be signed: \(error)")) }
+            return
         }
-        var outcomes = judge(deliveries, batch.send(deliveries.map { request(for: $0, token: token) }))
-        // An expired or refused provider token: made again (at most every 20 minutes) and the
-        // refused notices sent once more with it.
-        let refused = outcomes.indices.filter { if case .retry(_, 403, _) = outcomes[$0] { true } else { false } }
-        if !refused.isEmpty, (try? providerToken.renew(after: token)) != nil, let renewed = try? providerToken.token(), renewed != token {
-            let again = refused.map { deliveries[$0] }
-            for (index, outcome) in zip(refused, judge(again, batch.send(again.map { request(for: $0, token: renewed) }))) {
-                outcomes[index] = outcome
+        for delivery in deliveries { stream(delivery, token: token, isRenewal: false) }
+    }
+
+    public func collect(waitingAtMost seconds: Double) -> [(PushDelivery, PushOutcome)] {
+        var outcomes = decided
+        decided = []
+        for (tag, answer) in streams.collect(waitingAtMost: outcomes.isEmpty ? seconds : 0) {
+            guard let sent = underWay.removeValue(forKey: tag) else { continue }
+            let outcome = judge(answer)
+            // An expired or refused provider token: made again (at most every 20 minutes) and
+            // the notice sent once more with it.
+            if case .retry(_, 403, _) = outcome, !sent.isRenewal, (try? providerToken.renew(after: sent.token)) != nil,
+               let renewed = try? providerToken.token(), renewed != sent.token {
+                stream(sent.delivery, token: renewed, isRenewal: true)
+                continue
             }
+            outcomes.append((sent.delivery, outcome))
         }
         return outcomes
+    }
+
+    public var unanswered: Int { underWay.count + decided.count }
+
+    public func interrupt() {
+        streams.interrupt()
+    }
+
+    private func stream(_ delivery: PushDelivery, token: String, isRenewal: Bool) {
+        underWay[streams.start(request(for: delivery, token: token))] = (delivery, token, isRenewal)
     }
 
     func request(for delivery: PushDelivery, token: String) -> HTTP2Request {
@@ -70,20 +95,18 @@ public final class APNsClient: PushGateway, @unchecked Sendable {
         return JSONValue.object(JSONObject(members)).jsonBytes
     }
 
-    private func judge(_ deliveries: [PushDelivery], _ answers: [PushAnswer]) -> [PushOutcome] {
-        zip(deliveries, answers).map { _, answer in
-            guard let status = answer.status else { return .retry(after: nil, status: nil, error: answer.failure ?? "APNs gave no answer") }
-            let body = try? JSONParser.parse(answer.body)
-            let reason = body?["reason"]?.stringValue ?? ""
-            let said = "APNs answered \(status)" + (reason.isEmpty ? "" : " \(reason)")
-            switch (status, reason) {
-            case (200, _): return .sent(status: status)
-            case (410, _): return .removeDevice(status: status, reason: said, unregisteredAt: Self.lastValid(body))
-            case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): return .removeDevice(status: status, reason: said)
-            case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"): return .retry(after: nil, status: 403, error: said)
-            case (429, _), (503, _), (500...599, _): return .retry(after: answer.retryAfter, status: status, error: said)
-            default: return .failed(status: status, error: said)
-            }
+    private func judge(_ answer: PushAnswer) -> PushOutcome {
+        guard let status = answer.status else { return .retry(after: nil, status: nil, error: answer.failure ?? "APNs gave no answer") }
+        let body = try? JSONParser.parse(answer.body)
+        let reason = body?["reason"]?.stringValue ?? ""
+        let said = "APNs answered \(status)" + (reason.isEmpty ? "" : " \(reason)")
+        switch (status, reason) {
+        case (200, _): return .sent(status: status)
+        case (410, _): return .removeDevice(status: status, reason: said, unregisteredAt: Self.lastValid(body))
+        case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): return .removeDevice(status: status, reason: said)
+        case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"): return .retry(after: nil, status: 403, error: said)
+        case (429, _), (503, _), (500...599, _): return .retry(after: answer.retryAfter, status: status, error: said)
+        default: return .failed(status: status, error: said)
         }
     }
 

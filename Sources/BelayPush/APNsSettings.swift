@@ -10,7 +10,7 @@ public struct APNsSettings: Sendable, Hashable {
     public var sandboxURL: String
     /// A CA bundle to trust instead of the system's (a local test server); empty for the system's.
     public var caFile: String
-    /// The longest a batch of notices may take.
+    /// The longest one notice's stream may take, connecting included; it holds no other.
     public var timeoutSeconds: Double
 
     public init(keyFile: String, keyID: String, teamID: String, url: String, sandboxURL: String, caFile: String,
@@ -33,6 +33,7 @@ public struct FCMSettings: Sendable, Hashable {
     public var url: String
     /// A CA bundle to trust instead of the system's; empty for the system's.
     public var caFile: String
+    /// The longest one message's stream may take, connecting included; it holds no other.
     public var timeoutSeconds: Double
 
     public init(serviceAccountFile: String, url: String, caFile: String, timeoutSeconds: Double = 10) {

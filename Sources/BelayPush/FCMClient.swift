@@ -5,18 +5,24 @@ import Foundation
 
 /// Sends notices to Android phones through Firebase Cloud Messaging's HTTP v1 API: an OAuth
 /// access token from the service account (the JWT-bearer grant at its `token_uri`), kept
-/// until a minute before it expires, then each batch's messages as HTTP/2 streams of one
-/// kept-open connection.
+/// until a minute before it expires, then each message an HTTP/2 stream of one kept-open
+/// connection, answered on its own.
 ///
-/// Threading: `send` from one thread at a time (the delivery worker's).
-public final class FCMClient: PushGateway, @unchecked Sendable {
+/// Threading: `start` and `collect` (or `send`) from one thread at a time (the delivery
+/// worker's); `interrupt` from any thread.
+public final class FCMClient: StreamingPushGateway, @unchecked Sendable {
     public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
 
     public let settings: FCMSettings
     private let clock: any TimeSource
     private let account: ServiceAccount
-    private let batch: HTTP2Batch
+    private let streams: HTTP2Streams
     private var accessToken: (token: String, expiresAt: Date)?
+    /// The messages under way, by stream: each with the access token it went with, and whether
+    /// it is already the second try after FCM refused the first token.
+    private var underWay: [Int: (delivery: PushDelivery, token: String, isRenewal: Bool)] = [:]
+    /// Outcomes known without an answer (no access token to be had).
+    private var decided: [(PushDelivery, PushOutcome)] = []
 
     struct ServiceAccount {
         let projectID: String
@@ -32,7 +38,7 @@ public final class FCMClient: PushGateway, @unchecked Sendable {
         self.settings = settings
         self.clock = clock
         account = try Self.readServiceAccount(settings.serviceAccountFile)
-        batch = try HTTP2Batch(caFile: settings.caFile, timeout: settings.timeoutSeconds)
+        streams = try HTTP2Streams(caFile: settings.caFile, timeout: settings.timeoutSeconds)
     }
 
     static func readServiceAccount(_ path: String) throws -> ServiceAccount {
@@ -54,26 +60,47 @@ public final class FCMClient: PushGateway, @unchecked Sendable {
                               tokenURI: fields["token_uri"] ?? "", key: key)
     }
 
-    public func send(_ deliveries: [PushDelivery]) -> [PushOutcome] {
+    public func start(_ deliveries: [PushDelivery]) {
         let token: String
         do {
             token = try currentAccessToken()
         } catch {
-            return deliveries.map { _ in .retry(after: 60, status: nil, error: "\(error)") }
+            decided += deliveries.map { ($0, .retry(after: 60, status: nil, error: "\(error)")) }
+            return
         }
-        var outcomes = judge(batch.send(deliveries.map { request(for: $0, token: token) }))
-        // A refused access token (revoked, or the clock moved): a new one, and the refused sent again.
-        let refused = outcomes.indices.filter { if case .retry(_, 401, _) = outcomes[$0] { true } else { false } }
-        if !refused.isEmpty {
-            accessToken = nil
-            if let renewed = try? currentAccessToken() {
-                let again = refused.map { deliveries[$0] }
-                for (index, outcome) in zip(refused, judge(batch.send(again.map { request(for: $0, token: renewed) }))) {
-                    outcomes[index] = outcome
+        for delivery in deliveries { stream(delivery, token: token, isRenewal: false) }
+    }
+
+    public func collect(waitingAtMost seconds: Double) -> [(PushDelivery, PushOutcome)] {
+        var outcomes = decided
+        decided = []
+        var noNewToken = false
+        for (tag, answer) in streams.collect(waitingAtMost: outcomes.isEmpty ? seconds : 0) {
+            guard let sent = underWay.removeValue(forKey: tag) else { continue }
+            let outcome = judge(answer)
+            // A refused access token (revoked, or the clock moved): a new one (once for all the
+            // messages refused with it), and the message sent once more with it.
+            if case .retry(_, 401, _) = outcome, !sent.isRenewal, !noNewToken {
+                if accessToken?.token == sent.token { accessToken = nil }
+                if let renewed = try? currentAccessToken(), renewed != sent.token {
+                    stream(sent.delivery, token: renewed, isRenewal: true)
+                    continue
                 }
+                noNewToken = true
             }
+            outcomes.append((sent.delivery, outcome))
         }
         return outcomes
+    }
+
+    public var unanswered: Int { underWay.count + decided.count }
+
+    public func interrupt() {
+        streams.interrupt()
+    }
+
+    private func stream(_ delivery: PushDelivery, token: String, isRenewal: Bool) {
+        underWay[streams.start(request(for: delivery, token: token))] = (delivery, token, isRenewal)
     }
 
     /// The access token, asked for again a minute before it expires.
@@ -87,8 +114,8 @@ public final class FCMClient: PushGateway, @unchecked Sendable {
             ("iat", .int(issuedAt)), ("exp", .int(issuedAt + 3_600)),
         ])), keyID: nil, type: "JWT")
         let form = "grant_type=" + Self.formEscaped("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + assertion
-        let answer = batch.send([HTTP2Request(url: account.tokenURI, headers: [], body: Array(form.utf8),
-                                              contentType: "application/x-www-form-urlencoded")])[0]
+        let answer = streams.send([HTTP2Request(url: account.tokenURI, headers: [], body: Array(form.utf8),
+                                                contentType: "application/x-www-form-urlencoded")])[0]
         guard let status = answer.status else {
             throw FCMTokenError(description: "the FCM token endpoint \(account.tokenURI) could not be reached: \(answer.failure ?? "no answer")")
         }
@@ -130,19 +157,17 @@ public final class FCMClient: PushGateway, @unchecked Sendable {
         ])))])).jsonBytes
     }
 
-    private func judge(_ answers: [PushAnswer]) -> [PushOutcome] {
-        answers.map { answer in
-            guard let status = answer.status else { return .retry(after: nil, status: nil, error: answer.failure ?? "FCM gave no answer") }
-            let error = (try? JSONParser.parse(answer.body))?["error"]
-            let code = error?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first ?? error?["status"]?.stringValue ?? ""
-            let said = "FCM answered \(status)" + (code.isEmpty ? "" : " \(code)")
-            switch (status, code) {
-            case (200, _): return .sent(status: status)
-            case (_, "UNREGISTERED"), (404, _): return .removeDevice(status: status, reason: said)
-            case (401, _): return .retry(after: nil, status: 401, error: said)
-            case (429, _), (503, _), (500...599, _): return .retry(after: answer.retryAfter, status: status, error: said)
-            default: return .failed(status: status, error: said)
-            }
+    private func judge(_ answer: PushAnswer) -> PushOutcome {
+        guard let status = answer.status else { return .retry(after: nil, status: nil, error: answer.failure ?? "FCM gave no answer") }
+        let error = (try? JSONParser.parse(answer.body))?["error"]
+        let code = error?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first ?? error?["status"]?.stringValue ?? ""
+        let said = "FCM answered \(status)" + (code.isEmpty ? "" : " \(code)")
+        switch (status, code) {
+        case (200, _): return .sent(status: status)
+        case (_, "UNREGISTERED"), (404, _): return .removeDevice(status: status, reason: said)
+        case (401, _): return .retry(after: nil, status: 401, error: said)
+        case (429, _), (503, _), (500...599, _): return .retry(after: answer.retryAfter, status: status, error: said)
+        default: return .failed(status: status, error: said)
         }
     }
 

@@ -2,8 +2,12 @@ import BelayDomain
 
 /// Sends claimed notices to a push service and says what became of each. Never throws: a
 /// failure is an outcome (retry, remove the device, give up).
+///
+/// A gateway that is only this sends a batch and answers for all of it at once; the delivery
+/// worker waits for it. APNs and FCM are `StreamingPushGateway`s, whose notices are answered
+/// one by one.
 public protocol PushGateway: Sendable {
-    /// Sends `deliveries` (all for this gateway's platform) together.
+    /// Sends `deliveries` (all for this gateway's platform) together and waits for every answer.
     /// - Returns: one outcome per delivery, in order.
     func send(_ deliveries: [PushDelivery]) -> [PushOutcome]
 }

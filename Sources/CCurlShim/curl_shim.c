@@ -134,40 +134,36 @@ CURLM *belay_curl_multi_multiplexing(void) {
     return multi;
 }
 
-static long elapsed_ms(const struct timespec *start) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+/* Reads the finished transfers' messages, removing each from `multi`, up to `capacity`. */
+static int collect_finished(CURLM *multi, CURL **done, CURLcode *results, int capacity) {
+    int count = 0;
+    int queued;
+    CURLMsg *message;
+    while (count < capacity && (message = curl_multi_info_read(multi, &queued)) != NULL) {
+        if (message->msg != CURLMSG_DONE) continue;
+        CURL *easy = message->easy_handle;
+        done[count] = easy;
+        results[count] = message->data.result;
+        count++;
+        curl_multi_remove_handle(multi, easy);
+    }
+    return count;
 }
 
-CURLMcode belay_curl_multi_perform_all(CURLM *multi, CURL **handles, int count, CURLcode *results, long timeout_ms) {
-    CURLMcode code = CURLM_OK;
-    int added = 0;
-    for (; added < count; added++) {
-        results[added] = CURLE_OPERATION_TIMEDOUT;
-        code = curl_multi_add_handle(multi, handles[added]);
-        if (code != CURLM_OK) break;
-    }
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    int running = added;
-    while (code == CURLM_OK && running > 0) {
-        code = curl_multi_perform(multi, &running);
-        if (code != CURLM_OK) break;
-        int queued;
-        CURLMsg *message;
-        while ((message = curl_multi_info_read(multi, &queued)) != NULL) {
-            if (message->msg != CURLMSG_DONE) continue;
-            for (int i = 0; i < added; i++) {
-                if (handles[i] == message->easy_handle) results[i] = message->data.result;
-            }
-        }
-        long left = timeout_ms - elapsed_ms(&start);
-        if (running == 0 || left <= 0) break;
-        code = curl_multi_poll(multi, NULL, 0, left < 100 ? (int)left : 100, NULL);
-    }
-    for (int i = 0; i < added; i++) curl_multi_remove_handle(multi, handles[i]);
-    return code;
+CURLMcode belay_curl_multi_drive(CURLM *multi, long wait_ms, CURL **done, CURLcode *results, int capacity, int *finished,
+                                 int *running) {
+    *finished = 0;
+    *running = 0;
+    CURLMcode code = curl_multi_perform(multi, running);
+    if (code != CURLM_OK) return code;
+    *finished = collect_finished(multi, done, results, capacity);
+    if (*finished > 0 || *running == 0 || wait_ms <= 0) return CURLM_OK;
+    code = curl_multi_poll(multi, NULL, 0, wait_ms > 60000 ? 60000 : (int)wait_ms, NULL);
+    if (code != CURLM_OK) return code;
+    code = curl_multi_perform(multi, running);
+    if (code != CURLM_OK) return code;
+    *finished = collect_finished(multi, done, results, capacity);
+    return CURLM_OK;
 }
 
 void belay_curl_body_free(belay_curl_body *body) {

@@ -132,6 +132,63 @@ import Testing
         #expect(try notices().last?.kind == "check_in_open")
     }
 
+    /// A flood queued first (thirty reminders) does not hold back what matters: the outbox
+    /// claims a waitlist offer, then a cancellation, then the reminders, oldest first within a
+    /// priority; when the next notice is due looks at every priority.
+    @Test func theNoticeThatMattersIsClaimedBeforeAFloodQueuedEarlier() throws {
+        let flood = try fixture.meetup(capacity: 40, startsIn: 100 * 60, title: "Flood")
+        for index in 0..<30 {
+            let member = try fixture.member("flood\(index)")
+            _ = try device(member, "flood-phone-\(index)")
+            try join(member, flood)
+        }
+        #expect(try push.queueScheduled() == 1, "the flood's reminders, 100 minutes ahead")
+        let cancelled = try fixture.meetup(capacity: 5, startsIn: 5 * 3_600, title: "Cancelled")
+        let cat = try fixture.member("cat")
+        let catPhone = try device(cat, "cat-phone")
+        try join(cat, cancelled)
+        _ = try fixture.domain.meetups.cancel(id: cancelled.id, by: fixture.hostActor)
+        let offered = try fixture.meetup(capacity: 1, startsIn: 86_400, title: "Offered")
+        let (ana, ben) = (try fixture.member("ana"), try fixture.member("ben"))
+        let benPhone = try device(ben, "ben-phone")
+        try join(ana, offered)
+        try join(ben, offered)
+        try leave(ana, offered)
+        #expect(try notices().map(\.kind).suffix(2) == ["meetup_cancelled", "waitlist_offer"], "queued after the reminders")
+
+        let offer = try push.claim(owner: "a", limit: 1)
+        #expect(offer.map(\.kind) == [.waitlistOffer] && offer.map(\.deviceID) == [benPhone.id])
+        let cancellation = try push.claim(owner: "a", limit: 1)
+        #expect(cancellation.map(\.kind) == [.meetupCancelled] && cancellation.map(\.deviceID) == [catPhone.id])
+        let reminders = try fixture.pool.read { db in
+            try db.query("SELECT id FROM push_notices WHERE kind = 'meetup_reminder' ORDER BY id", []) { try $0.get("id", as: Int64.self) }
+        }
+        #expect(reminders.count == 30)
+        #expect(try push.claim(owner: "a", limit: 10).map(\.noticeID) == Array(reminders.prefix(10)), "first in, first out within a priority")
+        #expect(try push.claim(owner: "a", limit: 100).map(\.noticeID) == Array(reminders.dropFirst(10)))
+
+        // The reminders are held until their lease ends (60 s); the offer is retried in 30 s and
+        // the cancellation in 10 s: the next due is the cancellation, whatever its priority.
+        _ = try push.record([(offer[0], .retry(after: 30, status: 503, error: "APNs answered 503")),
+                             (cancellation[0], .retry(after: 10, status: 503, error: "APNs answered 503"))])
+        #expect(try push.nextDue() == fixture.clock.now().addingTimeInterval(10))
+        // All due again: one batch, its most pressing notices first (its streams start in this order).
+        fixture.clock.advance(by: Double(push.policy.leaseSeconds) + 1)
+        let batch = try push.claim(owner: "b", limit: 100)
+        #expect(batch.map(\.kind) == [.waitlistOffer, .meetupCancelled] + Array(repeating: .meetupReminder, count: 30))
+        #expect(batch.dropFirst(2).map(\.noticeID) == reminders)
+    }
+
+    /// Each kind's priority as NoticeKind gives it is the one the README's table of notices says.
+    @Test func theReadmeGivesEachKindItsPriority() throws {
+        let readme = try String(contentsOf: BelayProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for kind in NoticeKind.allCases where kind != .test {
+            let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(kind.rawValue)` |") }
+            let written = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces)
+            #expect(written == "\(kind.priority)", "README's row of \(kind.rawValue): \(row ?? "missing")")
+        }
+    }
+
     @Test func aSwitchedOffKindASignedOutSessionAndADeletedAccountTellNothing() throws {
         let meetup = try fixture.meetup(capacity: 5, startsIn: 86_400)
         let ana = try fixture.member("ana")

@@ -6,8 +6,8 @@ import Foundation
 import Testing
 
 /// The APNs and FCM clients against the loopback services (HTTP/2 over TLS): provider and
-/// access tokens kept and renewed by the rules of each service, and a batch multiplexed on
-/// one connection.
+/// access tokens kept and renewed by the rules of each service, a batch multiplexed on one
+/// connection, and each stream answered on its own.
 @Suite(.serialized) struct PushGatewayTests {
     private func delivery(_ token: String, platform: DevicePlatform, id: Int64 = 1) -> PushDelivery {
         PushDelivery(noticeID: id, deviceID: id, platform: platform, token: token, appID: "club.belay.app", environment: .production,
@@ -25,6 +25,43 @@ import Testing
         #expect(again == [.sent(status: 200)])
         let ports = Set(((try services.received()["apns"] as? [[String: Any]]) ?? []).compactMap { $0["client_port"] as? Int })
         #expect(ports.count == 1, "one kept-open connection for every stream: \(ports)")
+    }
+
+    /// One stream that APNs never answers holds only itself: the notices started with it are
+    /// handed back as they are answered (a 503 with its Retry-After, a 200), a notice started
+    /// after them goes out and comes back beside it, and it ends on its own timeout.
+    @Test func aStalledStreamHoldsOnlyItself() throws {
+        let directory = try TemporaryDirectory(prefix: "belay-push-gateway")
+        let services = try PushServicesProcess(in: directory)
+        let client = try services.apnsClient(clock: SystemTimeSource(), timeout: 4)
+        try services.stall("apns", token: "stalled", seconds: 60)
+        try services.answer("apns", token: "busy", status: 503, reason: "ServiceUnavailable", retryAfter: 2)
+        client.start([delivery("stalled", platform: .ios, id: 1), delivery("busy", platform: .ios, id: 2), delivery("fine", platform: .ios, id: 3)])
+        var outcomes: [Int64: PushOutcome] = [:]
+        func collect(until done: () -> Bool) {
+            // Each stream ends within its 4 s timeout: a bound on the loop, never a measure.
+            let deadline = Date().addingTimeInterval(30)
+            while !done() && Date() < deadline {
+                for (delivery, outcome) in client.collect(waitingAtMost: 0.5) { outcomes[delivery.noticeID] = outcome }
+            }
+        }
+        collect { outcomes[2] != nil && outcomes[3] != nil }
+        #expect(outcomes[2] == .retry(after: 2, status: 503, error: "APNs answered 503 ServiceUnavailable"))
+        #expect(outcomes[3] == .sent(status: 200))
+        #expect(outcomes[1] == nil && client.unanswered == 1, "the stalled stream is still under way: \(outcomes)")
+
+        client.start([delivery("next", platform: .ios, id: 4)])
+        collect { outcomes[4] != nil }
+        #expect(outcomes[4] == .sent(status: 200))
+        #expect(outcomes[1] == nil, "a notice started after the stalled one came back before it")
+
+        collect { outcomes[1] != nil }
+        guard case let .retry(after, status, error)? = outcomes[1] else {
+            Issue.record("the stalled stream did not end on its timeout: \(outcomes)")
+            return
+        }
+        #expect(after == nil && status == nil && error.contains("no answer within 4.0 s"), "\(error)")
+        #expect(client.unanswered == 0)
     }
 
     @Test func theProviderTokenIsKept50MinutesAndRenewedAtMostEvery20() throws {

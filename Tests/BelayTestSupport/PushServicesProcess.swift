@@ -57,6 +57,14 @@ public final class PushServicesProcess: @unchecked Sendable {
         return object
     }
 
+    /// How many notices of each kind APNs and FCM received: cheaper to ask often than
+    /// `received`, which carries every request.
+    public func counts() throws -> [String: Int] {
+        let response = try HTTPTestClient.request(port: controlPort, "GET", "/counts")
+        guard let object = response.jsonObject else { throw Failure(description: "no counts: \(response.text)") }
+        return object.compactMapValues { $0 as? Int }
+    }
+
     /// The APNs requests received for `token`.
     public func apns(token: String) throws -> [[String: Any]] {
         ((try received()["apns"] as? [[String: Any]]) ?? []).filter { $0["token"] as? String == token }
@@ -77,6 +85,12 @@ public final class PushServicesProcess: @unchecked Sendable {
         if let errorCode { request["error_code"] = errorCode }
         if let retryAfter { request["retry_after"] = retryAfter }
         try post("/answer", request)
+    }
+
+    /// The next `times` requests for `token` to `service` ("apns" or "fcm") stall: they are
+    /// answered `status` only after `seconds`, while every other stream is answered at once.
+    public func stall(_ service: String, token: String, seconds: Double, status: Int = 200, times: Int = 1) throws {
+        try post("/answer", ["service": service, "token": token, "status": status, "stall_seconds": seconds, "times": times])
     }
 
     /// APNs answers 403 ExpiredProviderToken to every provider token issued before `instant`.

@@ -19,8 +19,10 @@ RSA, its token_uri on this server), then serves with hypercorn:
     GET  /counts        {kind: notices received}
     GET  /ready-times   {reward id: when its first reward_ready notice arrived at APNs}
     POST /answer        {"service": "apns"|"fcm", "token": T, "status": S, "reason": R,
-                         "retry_after": N?, "timestamp": MS?, "times": K}: the next K requests for T get
-                        that answer (APNs: with `timestamp`, milliseconds since 1970, in its body)
+                         "retry_after": N?, "timestamp": MS?, "stall_seconds": W?, "times": K}: the next K
+                        requests for T get that answer (APNs: with `timestamp`, milliseconds since 1970,
+                        in its body); with `stall_seconds`, only after that long (a stream that stalls
+                        while the others of its connection are answered; status 200 unless given)
     POST /expire-provider-tokens   {"before": T?}: APNs answers 403 ExpiredProviderToken to tokens
                                    issued before T (seconds since 1970; now when absent)
     POST /revoke-access-tokens     FCM answers 401 to every access token granted so far
@@ -196,7 +198,9 @@ def main():
         if missing or not isinstance(record["payload"], dict) or "aps" not in record["payload"]:
             return await respond(send, 400, json.dumps({"reason": "BadRequest", "missing": missing}).encode())
         answer = next_answer("apns", device)
-        if answer:
+        if answer and answer.get("stall_seconds"):
+            await asyncio.sleep(answer["stall_seconds"])
+        if answer and answer.get("status", 200) != 200:
             extra = [("retry-after", str(answer["retry_after"]))] if answer.get("retry_after") is not None else []
             said = {"reason": answer.get("reason", "")}
             if answer.get("timestamp") is not None:
@@ -230,7 +234,9 @@ def main():
         with lock:
             state["fcm"].append({"message": message, "time": time.time()})
         answer = next_answer("fcm", message.get("token"))
-        if answer:
+        if answer and answer.get("stall_seconds"):
+            await asyncio.sleep(answer["stall_seconds"])
+        if answer and answer.get("status", 200) != 200:
             error = {"code": answer["status"], "status": answer.get("reason", "")}
             if answer.get("error_code"):
                 error["details"] = [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": answer["error_code"]}]

@@ -40,4 +40,19 @@ public enum NoticeKind: String, Sendable, CaseIterable, Codable {
     /// Whether a member who never chose gets this kind: every kind but a personal best, which
     /// a member asks for.
     public var isOnByDefault: Bool { self != .personalBest }
+
+    /// How soon it goes out when many notices are due at once (the README's table says why each).
+    public var priority: NoticePriority {
+        switch self {
+        // The member is at the wall waiting to share, or has a claim window running out.
+        case .rewardReady, .waitlistOffer, .waitlistOfferExpiring, .waitlistPromoted: .high
+        // Someone ran `belay push test` and is reading its answers.
+        case .test: .high
+        // A plan the member made changed: the meetup moved, was cancelled, opened check-in, or
+        // the place they were offered went to someone else; a moderator acted on them.
+        case .meetupChanged, .meetupCancelled, .checkInOpen, .waitlistOfferExpired, .moderation: .normal
+        // Reminders (hours ahead), fan-outs to followers and the logbook's news keep for minutes.
+        case .meetupReminder, .newMeetup, .personalBest, .projectEnding, .reportOutcome: .low
+        }
+    }
 }

@@ -6,15 +6,17 @@ import Foundation
 /// moved to the end of its lease: a worker that dies mid-attempt loses nothing, the notice is
 /// due again when the lease runs out.
 enum PushNoticeRepository {
-    /// Queues a notice; nil when the device already has one with `collapseID`.
+    /// Queues a notice at its kind's priority; nil when the device already has one with `collapseID`.
     static func insert(deviceID: Int64, kind: NoticeKind, collapseID: String, payload: [UInt8], expiresAt: Date, now: Date,
                        in db: Database) throws -> Int64? {
         try db.queryOne("""
-            INSERT INTO push_notices (device_id, kind, collapse_id, payload, expires_at, status, next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)
+            INSERT INTO push_notices (device_id, kind, priority, collapse_id, payload, expires_at, status, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
             ON CONFLICT (device_id, collapse_id) DO NOTHING
             RETURNING id
-            """, [deviceID, kind.rawValue, collapseID, Data(payload), expiresAt, now, now]) { try $0.get("id", as: Int64.self) }
+            """, [deviceID, kind.rawValue, kind.priority.rawValue, collapseID, Data(payload), expiresAt, now, now]) {
+            try $0.get("id", as: Int64.self)
+        }
     }
 
     /// A claimed notice whose kind this build does not know (written by a newer Belay, or by
@@ -30,16 +32,19 @@ enum PushNoticeRepository {
         }
     }
 
-    /// Claims up to `limit` due notices (of `only`, when given) for `owner` until `leaseUntil`,
-    /// oldest due first. A notice of a kind this build does not know is never sent as another
-    /// kind: it is ended `failed` in the same transaction and returned in `unknown`.
+    /// Claims up to `limit` due notices (of `only`, when given) for `owner` until `leaseUntil`:
+    /// the highest priority first (the lowest number), oldest due first within a priority, read
+    /// in that order from `push_notices_due_by_priority`, and returned in that order, so that a
+    /// batch's streams start with its most pressing notices. A notice of a kind this build does
+    /// not know is never sent as another kind: it is ended `failed` in the same transaction and
+    /// returned in `unknown`.
     static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil,
                       in db: Database) throws -> (deliveries: [PushDelivery], unknown: [UnknownKind]) {
         let chosen = only.map { " AND id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
         let ids = try db.query("""
             UPDATE push_notices SET lease_owner = ?, lease_expires_at = ?, next_attempt_at = ?, attempts = attempts + 1
             WHERE id IN (SELECT id FROM push_notices WHERE status = 'pending' AND next_attempt_at <= ?\(chosen)
-                         ORDER BY next_attempt_at, id LIMIT ?\(db.dialect.skippingLockedRows(of: "push_notices")))
+                         ORDER BY priority, next_attempt_at, id LIMIT ?\(db.dialect.skippingLockedRows(of: "push_notices")))
             RETURNING id
             """, [owner, leaseUntil, leaseUntil, now] + (only ?? []) + [limit]) { try $0.get("id", as: Int64.self) }
         guard !ids.isEmpty else { return ([], []) }
@@ -49,7 +54,7 @@ enum PushNoticeRepository {
             SELECT n.id, n.kind, n.collapse_id, n.payload, n.expires_at, n.attempts, n.created_at, n.lease_owner,
                    d.id AS device_id, d.platform, d.token, d.app_id, d.environment
             FROM push_notices n JOIN devices d ON d.id = n.device_id
-            WHERE n.id IN (\(placeholders)) ORDER BY n.id
+            WHERE n.id IN (\(placeholders)) ORDER BY n.priority, n.id
             """, ids) { row -> PushDelivery? in
             let word = try row.get("kind", as: String.self)
             guard let kind = NoticeKind(rawValue: word) else {
@@ -86,9 +91,15 @@ enum PushNoticeRepository {
             """, [retryAt, statusCode, error, id, owner])
     }
 
-    /// When the next pending notice is due, or nil when none is pending.
+    /// When the next pending notice is due, or nil when none is pending: the earliest of each
+    /// priority's first entry in `push_notices_due_by_priority` (one index step each; a plain
+    /// `min` over the index, led by the priority, would read every pending notice).
     static func nextDue(in db: Database) throws -> Date? {
-        try db.queryOne("SELECT min(next_attempt_at) AS due FROM push_notices WHERE status = 'pending'", []) {
+        let firsts = NoticePriority.allCases.map { _ in
+            "SELECT (SELECT next_attempt_at FROM push_notices WHERE status = 'pending' AND priority = ? ORDER BY next_attempt_at LIMIT 1) AS due"
+        }
+        return try db.queryOne("SELECT min(due) AS due FROM (\(firsts.joined(separator: " UNION ALL "))) AS firsts",
+                               NoticePriority.allCases.map(\.rawValue)) {
             try $0.get("due", as: Date?.self)
         } ?? nil
     }

@@ -44,10 +44,14 @@ CURLcode belay_curl_capture_headers(CURL *handle, belay_curl_body *headers);
 /// HTTP/2 streams (CURLMOPT_PIPELINING = CURLPIPE_MULTIPLEX); its connections stay open
 /// between batches. NULL when libcurl cannot make one.
 CURLM *belay_curl_multi_multiplexing(void);
-/// Runs `count` configured easy handles at once on `multi` until all are done, waiting at
-/// most `timeout_ms` in all; `results[i]` is the outcome of `handles[i]` (CURLE_OPERATION_TIMEDOUT
-/// for one still running at the end). The handles are removed from `multi` before it returns.
-CURLMcode belay_curl_multi_perform_all(CURLM *multi, CURL **handles, int count, CURLcode *results, long timeout_ms);
+/// Runs the transfers added to `multi` as far as they can go without waiting; when none has
+/// finished, waits once for activity (at most `wait_ms`, less when libcurl's own timers or
+/// `curl_multi_wakeup` end it) and runs them again. Each finished transfer is removed from
+/// `multi` and written to `done[i]` with its outcome in `results[i]`, at most `capacity` of them
+/// (the rest are reported by the next call); `*finished` is how many were, `*running` how many
+/// transfers are still under way.
+CURLMcode belay_curl_multi_drive(CURLM *multi, long wait_ms, CURL **done, CURLcode *results, int capacity, int *finished,
+                                 int *running);
 
 /// Sets a list option (CURLOPT_MAIL_RCPT, …); the list must outlive the transfer.
 CURLcode belay_curl_setopt_list(CURL *handle, CURLoption option, struct curl_slist *list);
