@@ -1,4 +1,4 @@
--- Push notices by priority, as Migrations/sqlite/0023_push_priority.sql: the outbox claims every
+-- Push notices by priority, as Migrations/sqlite/0024_push_priority.sql: the outbox claims every
 -- due notice of a higher priority before any of a lower one, oldest due first within one; each
 -- takes its kind's priority when it is written (NoticeKind.priority: 0 high, 1 normal, 2 low;
 -- the lowest number goes first). Forward-only: never edit once shipped.
