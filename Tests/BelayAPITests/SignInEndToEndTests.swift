@@ -183,7 +183,7 @@ import Testing
         let deleted = try server.call("DELETE", "/v1/me", token: token)
         #expect(deleted.status == 204, "\(deleted.response.text)")
         var left: [String] = []
-        let clean = try server.poll(timeout: 30) { () -> Bool? in
+        let clean = server.poll(timeout: 30) { () -> Bool? in
             left = Self.filesHolding([email, name, handle], in: peers.workspace)
             return left.isEmpty ? true : nil
         }
