@@ -348,7 +348,10 @@ extension APIRoutes {
         let word = visitor.language.word
         if attendees.isEmpty { return "<tr><td colspan=\"3\">\(e(word(.noAttendees)))</td></tr>" }
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
+        // The same hidden field in every row's forms: escaped once for the page.
+        let csrf = ConsoleDocument.csrfField(visitor.formToken)
         var html = ""
+        html.reserveCapacity(attendees.count * 900)
         for attendee in attendees {
             let member = attendee.attendance.memberID
             let searchText = (attendee.displayName + " " + attendee.handle).lowercased()
@@ -367,7 +370,7 @@ extension APIRoutes {
             html += "<td><span class=\"status \(status.rawValue)\">\(e(statusText))</span></td><td class=\"row-actions\">"
             let label = "\(attendee.displayName) (@\(attendee.handle))"
             func button(_ action: DoorAction, _ text: String, _ style: String) -> String {
-                "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(ConsoleDocument.csrfField(visitor.formToken))"
+                "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(csrf)"
                     + "<input type=\"hidden\" name=\"user_id\" value=\"\(member)\"><button type=\"submit\" class=\"\(style)\" aria-label=\"\(e(text)): \(e(label))\">\(e(text))</button></form>"
             }
             switch status {
@@ -399,6 +402,9 @@ extension APIRoutes {
 
     private func doorAction(_ action: DoorAction, _ visitor: ConsoleVisitor, _ meetup: Meetup, form: ConsoleForm, wantsJSON: Bool) throws -> Response {
         let handle = form.trimmed("handle")
+        if action == .checkIn, let memberID = try? Self.memberID(form) {
+            return deferredCheckIn(memberID: memberID, visitor, meetup, wantsJSON: wantsJSON)
+        }
         do {
             switch action {
             case .checkIn:
@@ -433,6 +439,36 @@ extension APIRoutes {
         let current = try domain.meetups.meetup(id: meetup.id)
         if wantsJSON { return try doorState(visitor, current) }
         return Self.seeOther("/console/meetups/\(meetup.id)")
+    }
+
+    /// A check-in from the door list, answered as `POST /v1/meetups/{id}/check-in` is: the
+    /// write joins the writer's next group commit while the connection waits suspended, so a
+    /// host ticking off a queue at the door holds no HTTP thread. The answer (303 to the list,
+    /// its state as JSON for the script, or the page with the refusal) is made on an HTTP thread.
+    private func deferredCheckIn(memberID: Int64, _ visitor: ConsoleVisitor, _ meetup: Meetup, wantsJSON: Bool) -> Response {
+        let deferred = DeferredResponse()
+        domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: memberID, proof: .host), by: visitor.actor) { outcome in
+            deferred.complete {
+                var response: Response
+                do {
+                    _ = try Self.checkInResponse(outcome, services: services, presentation: presentation)
+                    if wantsJSON {
+                        response = try doorState(visitor, try domain.meetups.meetup(id: meetup.id))
+                    } else {
+                        response = Self.seeOther("/console/meetups/\(meetup.id)")
+                    }
+                } catch {
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
+                    let current = (try? domain.meetups.meetup(id: meetup.id)) ?? meetup
+                    response = wantsJSON ? try doorState(visitor, current, error: message, status: status)
+                        : try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: "", status: status)
+                }
+                // The placeholder answered now carries no headers of its own: the refreshed cookie goes here.
+                if let cookie = visitor.refreshedCookie { response.headers.add(name: "Set-Cookie", value: cookie) }
+                return response
+            }
+        }
+        return .deferred(deferred)
     }
 
     static func memberID(_ form: ConsoleForm) throws -> Int64 {
