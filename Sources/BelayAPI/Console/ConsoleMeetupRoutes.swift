@@ -134,7 +134,8 @@ extension APIRoutes {
         if !visitor.isAdmin { query.managerID = visitor.user.userID }
         let meetups = try domain.meetups.list(try domain.meetups.canonical(query)).items
         var main = "<div class=\"heading\"><h1>\(HTMLText.escaped(word(.meetups)))</h1>"
-        main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div>"
+        main += "<div class=\"actions\"><a class=\"button secondary\" href=\"/console/series\">\(HTMLText.escaped(word(.series)))</a>"
+        main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div></div>"
         main += "<nav class=\"tabs\" aria-label=\"\(HTMLText.escaped(word(.meetups)))\"><a href=\"/console\"\(past ? "" : " aria-current=\"page\"")>\(HTMLText.escaped(word(.upcoming)))</a>"
         main += "<a href=\"/console?scope=past\"\(past ? " aria-current=\"page\"" : "")>\(HTMLText.escaped(word(.past)))</a></nav>"
         if meetups.isEmpty {
@@ -284,6 +285,7 @@ extension APIRoutes {
         if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/cohosts\">\(e(word(.cohosts)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
+        if let seriesID = meetup.seriesID { main += "<a class=\"button secondary\" href=\"/console/series/\(seriesID)\">\(e(word(.series)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"
         if meetup.status == .cancelled { main += " · <span class=\"tag\">\(e(word(.cancelled)))</span>" }

@@ -151,6 +151,7 @@ extension APIRoutes {
         registerConsoleWebhookRoutes(on: router)
         registerConsoleDeviceRoutes(on: router)
         registerConsoleCohostRoutes(on: router)
+        registerConsoleSeriesRoutes(on: router)
     }
 
     // MARK: Sessions

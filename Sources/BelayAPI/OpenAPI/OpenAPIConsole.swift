@@ -148,6 +148,20 @@ extension OpenAPIDocument {
                            html(404, "No such gym, or one the member does not manage."), seeOther]),
             page(.post, "/console/gyms/{id}/retirements", "consoleRetireWall", "Retires every current problem on a wall.",
                  answers: [html(200, "The gym, saying how many."), html(422, "A bad value (shown on the form)."), html(404, "No such gym, or one the member does not manage."), seeOther]),
+            page(.get, "/console/series", "consoleSeriesList", "The recurring series whose first meetup the member hosts or co-hosts (an admin: every series), the latest first.",
+                 answers: [html(200, "The page."), seeOther]),
+            page(.get, "/console/series/new", "consoleNewSeries", "The form of a weekly series: a weekday, a start and end time, a number of weeks, at a gym or a place.",
+                 answers: [html(200, "The page."), seeOther]),
+            page(.post, "/console/series", "consoleCreateSeries",
+                 "Makes a weekly series as `POST /v1/meetups/series` does: `weekday` (1 Sunday … 7 Saturday), `start_time` and `end_time` (`19:00`), `weeks` (2–104), `title`, `gym_id` or `place_name`, `time_zone`, `capacity`; the first meetup is on the next such weekday still to come.",
+                 answers: [seeOther, html(422, "A bad value (shown beside the field, with what was typed)."), html(404, "Not a host.")]),
+            page(.get, "/console/series/{id}", "consoleSeries", "A series (its id is its first meetup's): its meetups and the form to cancel the rest of it.",
+                 query: [OpenAPIOperation.query("cancelled", Schema.integer, "How many meetups a cancellation just cancelled, said on the page.")],
+                 answers: [html(200, "The page."), html(404, "No such series, or one the member does not manage."), seeOther]),
+            page(.post, "/console/series/{id}/cancel-rest", "consoleCancelRestOfSeries",
+                 "Cancels the meetup `from` and every later scheduled one of the series, as cancelling each does (those going and waiting are told).",
+                 answers: [seeOther, html(409, "The meetup chosen is no longer scheduled (shown on the form)."),
+                           html(422, "`from` is no meetup of this series (shown on the form)."), html(404, "No such series, or one the member does not manage.")]),
         ]
     }()
 
