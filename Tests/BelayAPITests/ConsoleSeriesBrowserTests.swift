@@ -5,12 +5,13 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// A host's series in Chromium, in Korean: a series form refused and then made at a gym, and
-/// the rest of the series cancelled; every page checked for accessibility and kept as a
+/// A host's series and a meetup's rewards in Chromium, in Korean: a series form refused and
+/// then made at a gym, the rest of the series cancelled, and the rewards of an evening with
+/// stickers drawn by the real renderer; every page checked for accessibility and kept as a
 /// screenshot with `BELAY_CONSOLE_SCREENSHOTS`.
 @Suite(.serialized) struct ConsoleSeriesBrowserTests {
     @Test func aHostMakesASeriesAtAGymAndCancelsItsRest() throws {
-        let served = try ConsoleBrowserTests.Served()
+        let served = try ConsoleBrowserTests.Served(realStickers: true)
         defer { served.stop() }
         let fixture = served.fixture
         let gym = fixture.post("/v1/gyms", as: fixture.admin, json: LogbookAPITests.gym)
@@ -48,5 +49,29 @@ import Testing
         try ConsoleAdminBrowserTests.keep(page, "series-list")
         // The refused form's 422 is the answer it expects; nothing else may be logged.
         #expect(page.messages.filter { !$0.contains("favicon.ico") && !$0.contains("status of 422") } == [], "console and log: \(page.messages)")
+    }
+
+    @Test func aHostLooksAtAnEveningsRewardsWithTheirStickers() throws {
+        let served = try ConsoleBrowserTests.Served(realStickers: true)
+        defer { served.stop() }
+        let fixture = served.fixture
+        let page = try ChromiumPage(width: 1280, height: 860, profile: fixture.directory.file("chromium-rewards"))
+        defer { page.close() }
+        try served.signIn(page)
+
+        // Three members checked in, their stickers drawn by the real renderer.
+        let meetup = try fixture.meetup(capacity: 12, startsIn: 600, host: served.club.host, place: "더클라임 강남점")
+        for (index, name) in ["김보라", "서다미", "Alex Kim"].enumerated() {
+            let member = try fixture.domain.users.createUser(NewUser(handle: "climber\(index + 1)", displayName: name))
+            _ = try fixture.domain.attendance.join(meetupID: meetup.id, memberID: member.id, by: member.actorForTests)
+            _ = try fixture.domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: member.id, proof: .host),
+                                                    by: served.club.host.user.actorForTests)
+        }
+        try fixture.renderJobs(count: 3)
+        try page.navigate(served.base + "/console/meetups/\(meetup.id)/rewards")
+        #expect(try page.waitFor("Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0).length + ''", timeout: 10) { $0 == "3" } == "3")
+        #expect(try ConsoleBrowserTests.accessibilityProblems(page) == [], "rewards")
+        try ConsoleAdminBrowserTests.keep(page, "rewards")
+        #expect(page.messages.filter { !$0.contains("favicon.ico") } == [], "console and log: \(page.messages)")
     }
 }

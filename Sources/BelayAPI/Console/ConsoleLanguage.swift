@@ -23,7 +23,7 @@ enum ConsoleWord: Sendable {
     case signingSecret, createdBy, nextAttempt, allEvents, cohosts, cohostsHelp, addCohost, noCohosts, cohostAdded, noSuchHandle, hostedBy
     case series, newSeries, noSeries, seriesHelp, gym, noGym, placeHint, weekday, startTime, endTime, weeks, weeksHint, timeInvalid
     case weeksInvalid, schedule, nextMeetup, left, cancelRest, cancelRestHeading, cancelRestHelp, cancelFrom, seriesCancelled, nothingLeft, notInSeries
-    case scheduled, completed
+    case scheduled, completed, noRewards, sticker, hold, stickerReady, rendering, renderFailed
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -254,6 +254,12 @@ enum ConsoleWord: Sendable {
         case .notInSeries: return ("이 반복 모임의 예정된 모임을 고르세요.", "この定期ミートアップの予定の回を選んでください。", "Choose a scheduled meetup of this series.")
         case .scheduled: return ("예정", "予定", "scheduled")
         case .completed: return ("끝남", "終了", "completed")
+        case .noRewards: return ("아직 받은 보상이 없어요. 체크인하면 홀드를 받아요.", "まだリワードはありません。チェックインするとホールドがもらえます。", "No rewards yet: each check-in earns a hold.")
+        case .sticker: return ("스티커", "ステッカー", "Sticker")
+        case .hold: return ("홀드", "ホールド", "Hold")
+        case .stickerReady: return ("준비됨", "準備完了", "ready")
+        case .rendering: return ("그리는 중", "描画中", "rendering")
+        case .renderFailed: return ("그리기 실패", "描画に失敗", "render failed")
         }
     }
 }
@@ -275,6 +281,15 @@ extension SharePageLanguage {
         case .korean: return "매주 \(weekday) \(time)"
         case .japanese: return "毎週\(weekday) \(time)"
         case .english: return "Every \(weekday) at \(time)"
+        }
+    }
+
+    /// A milestone reward: the member's `number`th check-in.
+    func milestone(_ number: Int) -> String {
+        switch self {
+        case .korean: return "\(number)번째 체크인"
+        case .japanese: return "\(number)回目のチェックイン"
+        case .english: return "check-in no. \(number)"
         }
     }
 

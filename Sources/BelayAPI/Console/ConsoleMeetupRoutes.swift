@@ -284,6 +284,7 @@ extension APIRoutes {
         var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\">"
         if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/cohosts\">\(e(word(.cohosts)))</a>"
+        main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/rewards\">\(e(word(.rewards)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
         if let seriesID = meetup.seriesID { main += "<a class=\"button secondary\" href=\"/console/series/\(seriesID)\">\(e(word(.series)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"

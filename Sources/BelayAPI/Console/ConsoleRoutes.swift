@@ -152,6 +152,7 @@ extension APIRoutes {
         registerConsoleDeviceRoutes(on: router)
         registerConsoleCohostRoutes(on: router)
         registerConsoleSeriesRoutes(on: router)
+        registerConsoleRewardRoutes(on: router)
     }
 
     // MARK: Sessions

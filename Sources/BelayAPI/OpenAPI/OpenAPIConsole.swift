@@ -162,6 +162,19 @@ extension OpenAPIDocument {
                  "Cancels the meetup `from` and every later scheduled one of the series, as cancelling each does (those going and waiting are told).",
                  answers: [seeOther, html(409, "The meetup chosen is no longer scheduled (shown on the form)."),
                            html(422, "`from` is no meetup of this series (shown on the form)."), html(404, "No such series, or one the member does not manage.")]),
+            page(.get, "/console/meetups/{id}/rewards", "consoleMeetupRewards", "A meetup's rewards: who checked in, the hold they earned and a thumbnail of their sticker.",
+                 answers: [html(200, "The page."), notYours, seeOther]),
+            OpenAPIOperation(method: .get, path: "/console/rewards/{id}/sticker/{hash}.png", operationID: "consoleStickerImage",
+                             summary: "A reward's sticker for the console's pages, as `GET /v1/rewards/{id}/sticker/{hash}.png` serves it, to those who manage its meetup.",
+                             tag: "console", description: cookie, isPublic: true,
+                             answers: [Answer.bytes("The sticker; cache it forever (the URL changes when the image does).", contentType: "image/png"),
+                                       Answer(status: 302, description: "With `images.store = s3`: the sticker is at `Location`.", schema: nil,
+                                              headers: ["Location": ["schema": Schema.string, "description": "Where the image's bytes are."]]),
+                                       Answer(status: 202, description: "The sticker is still being rendered.", schema: Schema.ref("RenderPending"),
+                                              headers: ["Retry-After": ["schema": Schema.integer, "description": "Seconds to wait."]]),
+                                       Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil),
+                                       html(404, "No such reward or sticker, or one of a meetup the member does not manage (the same page)."), seeOther],
+                             problems: [409, 503]),
         ]
     }()
 
