@@ -53,6 +53,13 @@ extension APIRoutes {
         for action in DoorAction.allCases {
             router.post("/console/meetups/{id}/\(action.rawValue)") { request, context in
                 try consolePage(request) { visitor, form in
+                    let wantsJSON = request.headers["Accept"] == "application/json"
+                    if action == .checkIn, let memberID = try? Self.memberID(form) {
+                        // The check-in decides who may check members in (the meetup's managers, the API's
+                        // rule) inside its own transaction: no read of the meetup before it, whose
+                        // checked-in count is a count of its check-ins.
+                        return deferredCheckIn(meetupID: try context.id(), memberID: memberID, visitor, wantsJSON: wantsJSON)
+                    }
                     let meetup = try managedMeetup(try context.id(), visitor)
                     return try doorAction(action, visitor, meetup, form: form, wantsJSON: request.headers["Accept"] == "application/json")
                 }
@@ -405,9 +412,6 @@ extension APIRoutes {
 
     private func doorAction(_ action: DoorAction, _ visitor: ConsoleVisitor, _ meetup: Meetup, form: ConsoleForm, wantsJSON: Bool) throws -> Response {
         let handle = form.trimmed("handle")
-        if action == .checkIn, let memberID = try? Self.memberID(form) {
-            return deferredCheckIn(memberID: memberID, visitor, meetup, wantsJSON: wantsJSON)
-        }
         do {
             switch action {
             case .checkIn:
@@ -448,21 +452,26 @@ extension APIRoutes {
     /// write joins the writer's next group commit while the connection waits suspended, so a
     /// host ticking off a queue at the door holds no HTTP thread. The answer (303 to the list,
     /// its state as JSON for the script, or the page with the refusal) is made on an HTTP thread.
-    private func deferredCheckIn(memberID: Int64, _ visitor: ConsoleVisitor, _ meetup: Meetup, wantsJSON: Bool) -> Response {
+    ///
+    /// A meetup that does not exist and one the visitor does not manage answer the page that
+    /// does not exist, as every other door-list form does.
+    private func deferredCheckIn(meetupID: Int64, memberID: Int64, _ visitor: ConsoleVisitor, wantsJSON: Bool) -> Response {
         let deferred = DeferredResponse()
-        domain.checkIns.checkIn(CheckInRequest(meetupID: meetup.id, memberID: memberID, proof: .host), by: visitor.actor) { outcome in
+        domain.checkIns.checkIn(CheckInRequest(meetupID: meetupID, memberID: memberID, proof: .host), by: visitor.actor) { outcome in
             deferred.complete {
                 var response: Response
                 do {
                     _ = try Self.checkInResponse(outcome, services: services, presentation: presentation)
                     if wantsJSON {
-                        response = try doorState(visitor, try domain.meetups.meetup(id: meetup.id))
+                        response = try doorState(visitor, try domain.meetups.meetup(id: meetupID))
                     } else {
-                        response = Self.seeOther("/console/meetups/\(meetup.id)")
+                        response = Self.seeOther("/console/meetups/\(meetupID)")
                     }
+                } catch let error as DomainError where error.reason == .meetupNotFound || error.reason == .notPermitted {
+                    response = notFoundPage(visitor)
                 } catch {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
-                    let current = (try? domain.meetups.meetup(id: meetup.id)) ?? meetup
+                    let current = try domain.meetups.meetup(id: meetupID)
                     response = wantsJSON ? try doorState(visitor, current, error: message, status: status)
                         : try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: "", status: status)
                 }
