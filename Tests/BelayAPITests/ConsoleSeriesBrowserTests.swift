@@ -11,7 +11,7 @@ import Testing
 /// screenshot with `BELAY_CONSOLE_SCREENSHOTS`.
 @Suite(.serialized) struct ConsoleSeriesBrowserTests {
     @Test func aHostMakesASeriesAtAGymAndCancelsItsRest() throws {
-        let served = try ConsoleBrowserTests.Served(realStickers: true)
+        let served = try ConsoleBrowserTests.Served()
         defer { served.stop() }
         let fixture = served.fixture
         let gym = fixture.post("/v1/gyms", as: fixture.admin, json: LogbookAPITests.gym)
