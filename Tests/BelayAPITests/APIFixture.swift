@@ -37,8 +37,9 @@ final class APIFixture: @unchecked Sendable {
     ///   - responseCacheLifetime: how long meetup bodies are cached; off by default because tests
     ///     change data behind the server's back (through the domain, as the CLI would).
     ///   - collections: renders collection images (a fake that writes small files when nil).
+    ///   - realStickers: draws stickers with the real renderer (for screenshots) instead of the fake.
     init(settings: [String: Any] = [:], tokenCacheLifetime: Duration = .seconds(1), responseCacheLifetime: Duration = .zero,
-         collections: (any CollectionImageSource)? = nil) throws {
+         collections: (any CollectionImageSource)? = nil, realStickers: Bool = false) throws {
         directory = try TemporaryDirectory(prefix: "belay-api")
         var file: [String: Any] = [
             "data_directory": directory.file("data"),
@@ -55,7 +56,7 @@ final class APIFixture: @unchecked Sendable {
         clock = ManualTimeSource(Self.start)
         _ = try prepareDataDirectory(configuration, clock: clock)
         application = try buildApplication(configuration, options: ApplicationOptions(
-            rendererFactory: { FakeStickerRenderer() }, collections: collections ?? FakeCollectionSource(directory: directory.file("collections")),
+            rendererFactory: realStickers ? nil : { @Sendable in FakeStickerRenderer() }, collections: collections ?? FakeCollectionSource(directory: directory.file("collections")),
             logSink: DiscardingLogSink(), clock: clock, tokenCacheLifetime: tokenCacheLifetime,
             responseCacheLifetime: responseCacheLifetime, sharePageCacheLifetime: .zero))
         let users = application.domain.users

@@ -16,10 +16,10 @@ import Testing
         let base: String
         var fixture: APIFixture { club.fixture }
 
-        init(locale: String = "ko_KR") throws {
+        init(locale: String = "ko_KR", realStickers: Bool = false) throws {
             club = try ConsoleFixture(locale: locale, settings: [
                 "server": ["host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1"],
-            ])
+            ], realStickers: realStickers)
             let application = club.fixture.application
             try application.server.start()
             application.services.presentation.baseURL.adopt(boundPort: application.port)

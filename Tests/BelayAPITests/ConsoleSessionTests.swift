@@ -14,14 +14,14 @@ struct ConsoleFixture {
     /// A host with `jisoo@example.com` and a bearer token.
     let host: APIFixture.Member
 
-    init(locale: String = "en_US", settings: [String: Any] = [:]) throws {
+    init(locale: String = "en_US", settings: [String: Any] = [:], realStickers: Bool = false) throws {
         smtp = try SMTPCaptureProcess()
         var all: [String: Any] = [
             "mail": ["smtp_url": smtp.url, "from": "Belay Climbing Club <no-reply@climb.example>", "require_tls": 0],
             "club": ["name": "Belay Climbing Club", "locale": locale, "time_zone": "Asia/Seoul"],
         ]
         all.merge(settings) { _, new in new }
-        fixture = try APIFixture(settings: all)
+        fixture = try APIFixture(settings: all, realStickers: realStickers)
         let user = try fixture.domain.users.createUser(NewUser(handle: "jisoo", displayName: "Jisoo Kim", email: "jisoo@example.com", role: .host))
         host = APIFixture.Member(user: user, token: try fixture.domain.users.issueToken(userID: user.id).secret)
     }

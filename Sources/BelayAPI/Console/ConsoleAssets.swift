@@ -168,10 +168,14 @@ enum ConsoleAssets {
     .field label { font-weight: 600; }
     .hint { color: #4a5260; font-size: 14px; }
     .field-error { color: #b3261e; font-size: 14px; font-weight: 600; }
-    input[type=text], input[type=email], input[type=url], input[type=search], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
+    input[type=text], input[type=email], input[type=url], input[type=search], input[type=number], input[type=datetime-local], input[type=time], input[type=file], select, textarea {
       font: inherit; padding: 10px 12px; border: 1px solid #8a93a2; border-radius: 8px; background: #fff; color: #1b1f24; width: 100%;
     }
-    input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
+    input[aria-invalid=true], select[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
+    td.thumb { width: 80px; }
+    td.thumb img, td.thumb .placeholder { display: block; width: 72px; height: 96px; object-fit: contain; }
+    .cancel-rest select { max-width: 420px; }
+    td.thumb .placeholder { border: 1px dashed #8a93a2; border-radius: 8px; }
     button, .button {
       font: inherit; font-weight: 600; display: inline-block; padding: 9px 16px; border-radius: 8px; border: 1px solid #0b57d0;
       background: #0b57d0; color: #fff; cursor: pointer; text-decoration: none; min-height: 44px;

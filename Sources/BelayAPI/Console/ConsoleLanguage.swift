@@ -21,6 +21,9 @@ enum ConsoleWord: Sendable {
     case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
     case deliveryFailed, devices, noDevices, platform, app, registered, updated, sendTest, testQueued, testNothing, token, webhookAdded
     case signingSecret, createdBy, nextAttempt, allEvents, cohosts, cohostsHelp, addCohost, noCohosts, cohostAdded, noSuchHandle, hostedBy
+    case series, newSeries, noSeries, seriesHelp, gym, noGym, placeHint, weekday, startTime, endTime, weeks, weeksHint, timeInvalid
+    case weeksInvalid, schedule, nextMeetup, left, cancelRest, cancelRestHeading, cancelRestHelp, cancelFrom, seriesCancelled, nothingLeft, notInSeries
+    case scheduled, completed, noRewards, sticker, hold, stickerReady, rendering, renderFailed
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -225,6 +228,38 @@ enum ConsoleWord: Sendable {
         case .nextAttempt: return ("다음 시도", "次の試行", "Next attempt")
         case .allEvents: return ("고르지 않으면 모든 이벤트를 보내요.", "選ばなければすべてのイベントを送ります。", "Choose none for every event.")
         case .webhookAdded: return ("웹훅을 등록했어요.", "Webhookを登録しました。", "The webhook is registered.")
+        case .series: return ("반복 모임", "定期ミートアップ", "Series")
+        case .newSeries: return ("새 반복 모임", "新しい定期ミートアップ", "New series")
+        case .noSeries: return ("반복 모임이 없어요.", "定期ミートアップはありません。", "No series yet.")
+        case .seriesHelp: return ("고른 요일의 같은 시각에 매주 모임을 만들어요. 가장 가까운 그 요일부터 시작하고, 모임마다 출석부와 체크인 코드가 따로 있어요.", "選んだ曜日の同じ時刻に毎週ミートアップを作ります。いちばん近いその曜日から始まり、回ごとに受付リストとチェックインコードがあります。", "Makes a meetup every week on the chosen weekday at the same time, from the next such day; each has its own door list and check-in code.")
+        case .gym: return ("암장", "ジム", "Gym")
+        case .noGym: return ("암장 없음 (아래에 장소 입력)", "ジムなし（下に場所を入力）", "No gym (type the place below)")
+        case .placeHint: return ("암장을 고르면 비워 둬도 돼요.", "ジムを選んだら空欄でかまいません。", "May stay empty when a gym is chosen.")
+        case .weekday: return ("요일", "曜日", "Weekday")
+        case .startTime: return ("시작 시각", "開始時刻", "Starts at")
+        case .endTime: return ("끝 시각", "終了時刻", "Ends at")
+        case .weeks: return ("몇 주 동안", "何週間", "For how many weeks")
+        case .weeksHint: return ("매주 한 번, 2–104주", "毎週1回、2〜104週", "Once a week, 2 to 104 weeks")
+        case .timeInvalid: return ("시각은 19:00처럼 입력하세요.", "時刻は 19:00 のように入力してください。", "A time of day such as 19:00.")
+        case .weeksInvalid: return ("2에서 104 사이의 주 수를 입력하세요.", "2〜104の週数を入力してください。", "A number of weeks from 2 to 104.")
+        case .schedule: return ("일정", "日程", "Schedule")
+        case .nextMeetup: return ("다음 모임", "次回", "Next")
+        case .left: return ("예정", "予定", "Scheduled")
+        case .cancelRest: return ("이 모임부터 모두 취소", "この回から後をすべて中止", "Cancel from this meetup on")
+        case .cancelRestHeading: return ("남은 모임 취소", "残りの回を中止", "Cancel the rest of the series")
+        case .cancelRestHelp: return ("고른 모임과 그 뒤의 예정된 모임이 모두 취소되고, 참가자와 대기자에게 알림이 가요. 이미 한 체크인과 보상은 그대로예요.", "選んだ回とその後の予定の回がすべて中止になり、参加者とキャンセル待ちの人に知らせが届きます。済んだチェックインとリワードはそのままです。", "The chosen meetup and every later scheduled one are cancelled, and those going or waiting are told. Check-ins made and their rewards stay.")
+        case .cancelFrom: return ("여기부터 취소", "ここから中止", "Cancel from")
+        case .seriesCancelled: return ("취소한 모임 수:", "中止した回数:", "Meetups cancelled:")
+        case .nothingLeft: return ("취소할 수 있는 예정된 모임이 없어요.", "中止できる予定の回はありません。", "No scheduled meetup is left to cancel.")
+        case .notInSeries: return ("이 반복 모임의 예정된 모임을 고르세요.", "この定期ミートアップの予定の回を選んでください。", "Choose a scheduled meetup of this series.")
+        case .scheduled: return ("예정", "予定", "scheduled")
+        case .completed: return ("끝남", "終了", "completed")
+        case .noRewards: return ("아직 받은 보상이 없어요. 체크인하면 홀드를 받아요.", "まだリワードはありません。チェックインするとホールドがもらえます。", "No rewards yet: each check-in earns a hold.")
+        case .sticker: return ("스티커", "ステッカー", "Sticker")
+        case .hold: return ("홀드", "ホールド", "Hold")
+        case .stickerReady: return ("준비됨", "準備完了", "ready")
+        case .rendering: return ("그리는 중", "描画中", "rendering")
+        case .renderFailed: return ("그리기 실패", "描画に失敗", "render failed")
         }
     }
 }
@@ -237,6 +272,24 @@ extension SharePageLanguage {
         case .korean: return texts.ko
         case .japanese: return texts.ja
         case .english: return texts.en
+        }
+    }
+
+    /// `매주 화요일 오후 7:00`: a weekly series' day and time, both already in this language.
+    func weekly(weekday: String, time: String) -> String {
+        switch self {
+        case .korean: return "매주 \(weekday) \(time)"
+        case .japanese: return "毎週\(weekday) \(time)"
+        case .english: return "Every \(weekday) at \(time)"
+        }
+    }
+
+    /// A milestone reward: the member's `number`th check-in.
+    func milestone(_ number: Int) -> String {
+        switch self {
+        case .korean: return "\(number)번째 체크인"
+        case .japanese: return "\(number)回目のチェックイン"
+        case .english: return "check-in no. \(number)"
         }
     }
 

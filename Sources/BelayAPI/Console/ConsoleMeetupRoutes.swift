@@ -53,6 +53,13 @@ extension APIRoutes {
         for action in DoorAction.allCases {
             router.post("/console/meetups/{id}/\(action.rawValue)") { request, context in
                 try consolePage(request) { visitor, form in
+                    let wantsJSON = request.headers["Accept"] == "application/json"
+                    if action == .checkIn, let memberID = try? Self.memberID(form) {
+                        // The check-in decides who may check members in (the meetup's managers, the API's
+                        // rule) inside its own transaction: no read of the meetup before it, whose
+                        // checked-in count is a count of its check-ins.
+                        return deferredCheckIn(meetupID: try context.id(), memberID: memberID, visitor, wantsJSON: wantsJSON)
+                    }
                     let meetup = try managedMeetup(try context.id(), visitor)
                     return try doorAction(action, visitor, meetup, form: form, wantsJSON: request.headers["Accept"] == "application/json")
                 }
@@ -134,7 +141,8 @@ extension APIRoutes {
         if !visitor.isAdmin { query.managerID = visitor.user.userID }
         let meetups = try domain.meetups.list(try domain.meetups.canonical(query)).items
         var main = "<div class=\"heading\"><h1>\(HTMLText.escaped(word(.meetups)))</h1>"
-        main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div>"
+        main += "<div class=\"actions\"><a class=\"button secondary\" href=\"/console/series\">\(HTMLText.escaped(word(.series)))</a>"
+        main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div></div>"
         main += "<nav class=\"tabs\" aria-label=\"\(HTMLText.escaped(word(.meetups)))\"><a href=\"/console\"\(past ? "" : " aria-current=\"page\"")>\(HTMLText.escaped(word(.upcoming)))</a>"
         main += "<a href=\"/console?scope=past\"\(past ? " aria-current=\"page\"" : "")>\(HTMLText.escaped(word(.past)))</a></nav>"
         if meetups.isEmpty {
@@ -283,7 +291,9 @@ extension APIRoutes {
         var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\">"
         if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/cohosts\">\(e(word(.cohosts)))</a>"
+        main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/rewards\">\(e(word(.rewards)))</a>"
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/shares\">\(e(word(.shares)))</a>"
+        if let seriesID = meetup.seriesID { main += "<a class=\"button secondary\" href=\"/console/series/\(seriesID)\">\(e(word(.series)))</a>" }
         main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/attendees.csv\" download>\(e(word(.exportCSV)))</a></div></div>"
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"
         if meetup.status == .cancelled { main += " · <span class=\"tag\">\(e(word(.cancelled)))</span>" }
@@ -348,7 +358,10 @@ extension APIRoutes {
         let word = visitor.language.word
         if attendees.isEmpty { return "<tr><td colspan=\"3\">\(e(word(.noAttendees)))</td></tr>" }
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
+        // The same hidden field in every row's forms: escaped once for the page.
+        let csrf = ConsoleDocument.csrfField(visitor.formToken)
         var html = ""
+        html.reserveCapacity(attendees.count * 900)
         for attendee in attendees {
             let member = attendee.attendance.memberID
             let searchText = (attendee.displayName + " " + attendee.handle).lowercased()
@@ -367,7 +380,7 @@ extension APIRoutes {
             html += "<td><span class=\"status \(status.rawValue)\">\(e(statusText))</span></td><td class=\"row-actions\">"
             let label = "\(attendee.displayName) (@\(attendee.handle))"
             func button(_ action: DoorAction, _ text: String, _ style: String) -> String {
-                "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(ConsoleDocument.csrfField(visitor.formToken))"
+                "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(csrf)"
                     + "<input type=\"hidden\" name=\"user_id\" value=\"\(member)\"><button type=\"submit\" class=\"\(style)\" aria-label=\"\(e(text)): \(e(label))\">\(e(text))</button></form>"
             }
             switch status {
@@ -433,6 +446,41 @@ extension APIRoutes {
         let current = try domain.meetups.meetup(id: meetup.id)
         if wantsJSON { return try doorState(visitor, current) }
         return Self.seeOther("/console/meetups/\(meetup.id)")
+    }
+
+    /// A check-in from the door list, answered as `POST /v1/meetups/{id}/check-in` is: the
+    /// write joins the writer's next group commit while the connection waits suspended, so a
+    /// host ticking off a queue at the door holds no HTTP thread. The answer (303 to the list,
+    /// its state as JSON for the script, or the page with the refusal) is made on an HTTP thread.
+    ///
+    /// A meetup that does not exist and one the visitor does not manage answer the page that
+    /// does not exist, as every other door-list form does.
+    private func deferredCheckIn(meetupID: Int64, memberID: Int64, _ visitor: ConsoleVisitor, wantsJSON: Bool) -> Response {
+        let deferred = DeferredResponse()
+        domain.checkIns.checkIn(CheckInRequest(meetupID: meetupID, memberID: memberID, proof: .host), by: visitor.actor) { outcome in
+            deferred.complete {
+                var response: Response
+                do {
+                    _ = try Self.checkInResponse(outcome, services: services, presentation: presentation)
+                    if wantsJSON {
+                        response = try doorState(visitor, try domain.meetups.meetup(id: meetupID))
+                    } else {
+                        response = Self.seeOther("/console/meetups/\(meetupID)")
+                    }
+                } catch let error as DomainError where error.reason == .meetupNotFound || error.reason == .notPermitted {
+                    response = notFoundPage(visitor)
+                } catch {
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
+                    let current = try domain.meetups.meetup(id: meetupID)
+                    response = wantsJSON ? try doorState(visitor, current, error: message, status: status)
+                        : try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: "", status: status)
+                }
+                // The placeholder answered now carries no headers of its own: the refreshed cookie goes here.
+                if let cookie = visitor.refreshedCookie { response.headers.add(name: "Set-Cookie", value: cookie) }
+                return response
+            }
+        }
+        return .deferred(deferred)
     }
 
     static func memberID(_ form: ConsoleForm) throws -> Int64 {

@@ -11,8 +11,18 @@ struct ConsoleVisitor: Sendable {
     let isModerator: Bool
     /// A new `Set-Cookie` when this request refreshed the session's tokens.
     var refreshedCookie: String?
+    /// What every form of the page carries (an HMAC of the session's secret, made once per request).
+    let formToken: String
 
-    var formToken: String { ConsoleCookies.formToken(secret: session.formSecret) }
+    init(user: AuthenticatedUser, session: ConsoleCookies.Session, language: SharePageLanguage, isModerator: Bool, refreshedCookie: String?) {
+        self.user = user
+        self.session = session
+        self.language = language
+        self.isModerator = isModerator
+        self.refreshedCookie = refreshedCookie
+        formToken = ConsoleCookies.formToken(secret: session.formSecret)
+    }
+
     var actor: Actor { user.actor }
     var isAdmin: Bool { user.role == .admin }
     var viewer: ConsoleDocument.Viewer {
@@ -141,6 +151,8 @@ extension APIRoutes {
         registerConsoleWebhookRoutes(on: router)
         registerConsoleDeviceRoutes(on: router)
         registerConsoleCohostRoutes(on: router)
+        registerConsoleSeriesRoutes(on: router)
+        registerConsoleRewardRoutes(on: router)
     }
 
     // MARK: Sessions

@@ -202,10 +202,6 @@ enum KioskDocument {
     /// `instant` written with a localized template (`jmm`: the hour and minutes as the locale
     /// writes them) in `zone`.
     static func format(_ instant: Date, template: String, zone: TimeZone, locale: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
-        formatter.timeZone = zone
-        formatter.setLocalizedDateFormatFromTemplate(template)
-        return formatter.string(from: instant)
+        LocalizedDateFormatters.shared.string(from: instant, template: template, zone: zone, locale: locale)
     }
 }

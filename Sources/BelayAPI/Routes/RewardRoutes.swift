@@ -78,13 +78,24 @@ extension APIRoutes {
     /// pending the answer is 202 with `Retry-After`; so it is when the file has gone from the
     /// store, while a render job makes it again.
     private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
+        let hash = try Self.imageHash(context)
+        return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableReward(context), request)
+    }
+
+    /// The `hash` path parameter: 64 lowercase hex digits, else 400.
+    static func imageHash(_ context: APIContext) throws -> String {
         let hash = try context.parameters.require("hash")
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             throw HTTPError(.badRequest, code: "invalid_path_parameter",
                             detail: "Path parameter `hash` must be the 64 lowercase hex digits of an image's content hash, as in the reward's image URL.",
                             extensions: ["parameter": "hash", "expected": "64 lowercase hex digits"])
         }
-        let reward = try readableReward(context)
+        return hash
+    }
+
+    /// Serves `reward`'s image of `kind` whose content hash is `hash`, for a caller already
+    /// allowed to see the reward (the API's image routes, the console's thumbnails).
+    func rewardImage(_ kind: RewardImageKind, fileExtension: String, hash: String, of reward: Reward, _ request: Request) throws -> Response {
         guard let images = reward.images else {
             if reward.renderStatus == .failed {
                 throw HTTPError(.conflict, code: "render_failed",

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import BelayAPI
 import BelayArguments
 import BelayDomain
 
@@ -14,7 +15,10 @@ extension DevCommand {
                 discussion: """
                 The meetups started five minutes ago and last three hours, so their check-in windows are open.
                 Prints the host's token, the meetups' ids and the other numbers bench/http needs, as JSON with --json.
+                With --console-meetups, the host also gets that many upcoming meetups (the first with --console-going
+                members going) and a console session, whose cookie and form token are printed.
                 Example: belay dev seed-bench --members 60000 --tokens /tmp/tokens.txt --json
+                Example: belay dev seed-bench --members 1000 --tokens /tmp/tokens.txt --member-ids /tmp/ids.txt --console-meetups 200 --json
                 """
             )
         }
@@ -26,6 +30,9 @@ extension DevCommand {
         @Option("gyms", valueName: "n", default: 0, help: "Gyms across Korea and Japan for the search rows (with --discovery-meetups).") var gyms: Int
         @Option("discovery-meetups", valueName: "n", default: 0, help: "Meetups at those gyms over two years, a year past and a year to come, for the search rows.") var discoveryMeetups: Int
         @Option("tokens", valueName: "file", help: "Where to write one line per member: <token> <meetup id>.") var tokens: String
+        @OptionalOption("member-ids", valueName: "file", help: "Where to write one line per member, in the --tokens file's order: <meetup id> <user id>.") var memberIDs: String?
+        @Option("console-meetups", valueName: "n", default: 0, help: "Upcoming meetups of the host for the console's dashboard, and a console session for the host.") var consoleMeetups: Int
+        @Option("console-going", valueName: "n", default: 300, help: "Members going to the first of the --console-meetups (its door list).") var consoleGoing: Int
         @Flag(.json) var json: Bool
 
         func validate() throws {
@@ -37,6 +44,8 @@ extension DevCommand {
             }
             guard (0...100_000).contains(gyms) else { throw CommandLineError.usage("--gyms must be 0–100000 (got \(gyms))") }
             guard (0...1_000_000).contains(discoveryMeetups) else { throw CommandLineError.usage("--discovery-meetups must be 0–1000000 (got \(discoveryMeetups))") }
+            guard (0...10_000).contains(consoleMeetups) else { throw CommandLineError.usage("--console-meetups must be 0–10000 (got \(consoleMeetups))") }
+            guard (1...10_000).contains(consoleGoing) else { throw CommandLineError.usage("--console-going must be 1–10000 (got \(consoleGoing))") }
             guard (gyms == 0) == (discoveryMeetups == 0) else {
                 throw CommandLineError.usage("--gyms and --discovery-meetups go together: give both (e.g. --gyms 2000 --discovery-meetups 100000) or neither")
             }
@@ -53,6 +62,18 @@ extension DevCommand {
             var calendarFeedPath: String?
             /// What the search rows ask for, with `--gyms` and `--discovery-meetups`.
             var discovery: DiscoveryBenchSeed.Report?
+            /// The host's console session and pages, with `--console-meetups`.
+            var console: ConsoleReport?
+        }
+
+        /// What the console rows need: the host's session cookie (`Cookie` header) and form
+        /// token, and the meetup whose door list has `--console-going` members.
+        struct ConsoleReport: Encodable {
+            var cookie: String
+            var formToken: String
+            var doorListMeetupId: Int64
+            var going: Int
+            var meetups: Int
         }
 
         func run(_ context: CommandContext) throws {
@@ -60,7 +81,8 @@ extension DevCommand {
             let domain = services.domain
             let zone = services.configuration.club.zone
             let tag = String(UInt32.random(in: 0 ... .max), radix: 36)
-            let host = try domain.users.createUser(NewUser(handle: "bench-host-\(tag)", displayName: "Bench Host", role: .host))
+            let hostEmail = "bench-host-\(tag)@bench.example"
+            let host = try domain.users.createUser(NewUser(handle: "bench-host-\(tag)", displayName: "Bench Host", email: hostEmail, role: .host))
             let hostActor = Actor.user(host.id, role: .host)
             let now = context.now()
 
@@ -95,6 +117,11 @@ extension DevCommand {
                 calendarFeedPath = "/v1/calendar/\(try domain.calendar.feedToken(memberID: person.id)).ics"
             }
 
+            var console: ConsoleReport?
+            if consoleMeetups > 0 {
+                console = try seedConsole(domain: domain, host: host.id, email: hostEmail, zone: zone, now: now, tag: tag)
+            }
+
             var discovery: DiscoveryBenchSeed.Report?
             if discoveryMeetups > 0 {
                 let admin = try domain.users.createUser(NewUser(handle: "bench-admin-\(tag)", displayName: "Bench Admin", role: .admin))
@@ -119,7 +146,7 @@ extension DevCommand {
                 let person = try domain.users.createUser(NewUser(handle: "bench-\(tag)-\(index + 1)", displayName: "Climber \(index + 1)"))
                 let token = try domain.users.issueToken(userID: person.id, label: "bench").secret
                 _ = try domain.attendance.join(meetupID: meetup.id, memberID: person.id, by: .user(person.id, role: .member))
-                return (token: token, meetupID: meetup.id)
+                return (token: token, meetupID: meetup.id, userID: person.id)
             }
             let firstToken = seeded.first?.token ?? ""
             var buffer = ""
@@ -131,13 +158,50 @@ extension DevCommand {
                 }
             }
             try file.write(contentsOf: Data(buffer.utf8))
+            if let memberIDs {
+                let idsPath = context.absolutePath(memberIDs)
+                let lines = seeded.map { "\($0.meetupID) \($0.userID)\n" }.joined()
+                guard FileManager.default.createFile(atPath: idsPath, contents: Data(lines.utf8)) else {
+                    throw CommandLineError.failure("Cannot write \(idsPath); choose a writable --member-ids file.")
+                }
+            }
 
             let report = Report(hostToken: try domain.users.issueToken(userID: host.id, label: "bench").secret, memberToken: firstToken,
                                 checkInMeetupIds: meetups.map(\.id), firstUpcomingMeetupId: firstUpcoming, members: members,
-                                tokensFile: path, calendarFeedPath: calendarFeedPath, discovery: discovery)
+                                tokensFile: path, calendarFeedPath: calendarFeedPath, discovery: discovery, console: console)
             if json { return try context.printJSON(report) }
             context.print("\(members) members going to meetups \(meetups.map { String($0.id) }.joined(separator: ", ")); tokens in \(path)")
             context.print("host token: \(report.hostToken)")
+            if let console {
+                context.print("console: door list /console/meetups/\(console.doorListMeetupId) (\(console.going) going), \(console.meetups) upcoming meetups")
+                context.print("console cookie: \(console.cookie)")
+                context.print("console form token: \(console.formToken)")
+            }
+        }
+
+        /// The host's upcoming meetups for the console's dashboard, the first with
+        /// `consoleGoing` members going (its door list), and a console session for the host,
+        /// signed in by email as the console's sign-in would.
+        private func seedConsole(domain: DomainServices, host: Int64, email: String, zone: TimeZone, now: Date, tag: String) throws -> ConsoleReport {
+            let hostActor = Actor.user(host, role: .host)
+            let meetups = try (0..<consoleMeetups).map { index in
+                let start = now.addingTimeInterval(Double(index + 2) * 86_400 + 3_600)
+                return try domain.meetups.create(NewMeetup(title: "저녁 볼더링 \(index + 1)", description: "Bring chalk.",
+                                                           placeName: "더클라임 신림점", address: "Seoul", startsAt: start,
+                                                           endsAt: start.addingTimeInterval(10_800), timeZone: zone.identifier,
+                                                           capacity: index == 0 ? consoleGoing : 24, hostID: host), by: hostActor)
+            }
+            let door = meetups[0]
+            _ = try Self.concurrently(count: consoleGoing, threads: Self.seedingThreads) { index in
+                let person = try domain.users.createUser(NewUser(handle: "bench-door-\(tag)-\(index + 1)", displayName: "클라이머 \(index + 1)"))
+                _ = try domain.attendance.join(meetupID: door.id, memberID: person.id, by: .user(person.id, role: .member))
+                return person.id
+            }
+            let grant = try domain.accounts.signIn(ProvenIdentity(method: .email, subject: email, email: email, emailVerified: true),
+                                                   device: DeviceDescription(name: "Belay console", platform: "web"))
+            let cookie = ConsoleSessionCookie(grant: grant)
+            return ConsoleReport(cookie: cookie.header, formToken: cookie.formToken, doorListMeetupId: door.id, going: consoleGoing,
+                                 meetups: consoleMeetups)
         }
 
         private static let seedingThreads = 8

@@ -96,6 +96,49 @@ extension MeetupService {
         }
     }
 
+    /// Cancels a meetup of a series and every later scheduled one, in one transaction, each as
+    /// `cancel(id:by:)` does (those going and waiting are told, `meetup.cancelled` goes out).
+    /// Meetups already cancelled, completed or started before it are left as they are. On a
+    /// meetup that is not part of a series this cancels that meetup alone.
+    /// - Returns: the meetups cancelled now, soonest first.
+    /// - Throws: `DomainError`: `meetup_not_found`, `not_permitted` (the caller must manage every
+    ///   one of them; then none changes), `meetup_cancelled` / `meetup_completed` for a first
+    ///   meetup that is no longer scheduled.
+    public func cancelFollowing(id: Int64, by actor: Actor) throws -> [Meetup] {
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { [events] db in
+                let current = try Self.require(id, in: db)
+                try Self.requireManager(of: current, actor, in: db)
+                try Self.requireOpen(current)
+                let ids = try current.seriesID.map { try MeetupSeriesRepository.following(seriesID: $0, startingFrom: current.startsAt, in: db) }
+                    ?? [current.id]
+                var cancelled: [Meetup] = []
+                for meetupID in ids {
+                    let meetup = try Self.require(meetupID, in: db)
+                    try Self.requireManager(of: meetup, actor, in: db)
+                    try Self.cancelInTransaction(meetup, events: events, now: now, in: db)
+                    cancelled.append(try Self.require(meetupID, in: db))
+                }
+                return cancelled
+            }
+        }
+    }
+
+    /// The series whose first meetup `managerID` hosts or co-hosts, or every series (nil: for
+    /// admins), the latest first, at most `limit`.
+    public func series(managerID: Int64?, limit: Int = 200) throws -> [MeetupSeriesSummary] {
+        let limit = try validatedLimit(limit, maximum: 1_000)
+        let now = clock.now()
+        return try domainCall { try pool.read { try MeetupSeriesRepository.summaries(managerID: managerID, now: now, limit: limit, in: $0) } }
+    }
+
+    /// Every meetup of the series `seriesID` (the id of its first meetup), whatever its
+    /// status, soonest first; empty for an id that names no series.
+    public func seriesMeetups(seriesID: Int64) throws -> [Meetup] {
+        try domainCall { try pool.read { try MeetupSeriesRepository.meetups(seriesID: seriesID, in: $0) } }
+    }
+
     /// Seconds since 1970 on the zone's wall clock (the local time read as if it were UTC).
     static func wallClock(_ instant: Date, _ zone: TimeZone) -> TimeInterval {
         instant.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: instant))

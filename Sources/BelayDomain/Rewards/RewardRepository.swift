@@ -73,6 +73,11 @@ enum RewardRepository {
                             [memberID, includeRevoked, beforeID, limit], decode)
     }
 
+    /// The rewards of a meetup's check-ins, revoked ones included, in the order they were awarded.
+    static func list(meetupID: Int64, limit: Int, in db: Database) throws -> [Reward] {
+        try db.query("\(select) WHERE r.meetup_id = ? ORDER BY r.id LIMIT ?", [meetupID, limit], decode)
+    }
+
     struct Standing {
         let id: Int64
         let revoked: Bool

@@ -47,6 +47,23 @@ public final class RewardService: Sendable {
         throw DomainError(.rewardNotFound, "No reward has id \(id)")
     }
 
+    /// The rewards of a meetup's check-ins (revoked ones included), in the order they were
+    /// awarded, when `actor` manages the meetup (its host, a co-host, an admin): the rule of
+    /// `reward(id:visibleTo:)` for a host. At most `limit` (a meetup holds up to 10,000).
+    /// - Throws: `DomainError.meetupNotFound`, alike for a meetup that does not exist and one
+    ///   the actor does not manage.
+    public func rewards(meetupID: Int64, visibleTo actor: Actor, limit: Int = 10_000) throws -> [Reward] {
+        try domainCall {
+            try pool.read { db in
+                guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db),
+                      try HostRights.manages(actor, meetupID: meetup.id, hostID: meetup.hostID, in: db) else {
+                    throw DomainError(.meetupNotFound, "No meetup has id \(meetupID)")
+                }
+                return try RewardRepository.list(meetupID: meetupID, limit: max(1, min(limit, 10_000)), in: db)
+            }
+        }
+    }
+
     /// The ids of every revoked reward and the highest reward id: what the badge revocation
     /// list publishes.
     /// - Throws: `DomainError` `storage_failure`.
