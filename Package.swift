@@ -123,7 +123,7 @@ let package = Package(
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         // The commands: they reach the database engines (BelaySQLite, BelayPostgres) only through BelayComposition.
-        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayAPI", "BelayComposition", "BelayConfig", "BelayDomain", "BelayPipeline",
+        .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayConfig", "BelayDomain", "BelayPipeline",
                                                      "BelayRender", "BelayRepresentations", "BelayWebhooks", "BelayPush"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import BelayAPI
 import BelayArguments
+import BelayComposition
 import BelayDomain
 
 extension DevCommand {
@@ -199,7 +199,7 @@ extension DevCommand {
             }
             let grant = try domain.accounts.signIn(ProvenIdentity(method: .email, subject: email, email: email, emailVerified: true),
                                                    device: DeviceDescription(name: "Belay console", platform: "web"))
-            let cookie = ConsoleSessionCookie(grant: grant)
+            let cookie = ConsoleSignInCookie.make(for: grant)
             return ConsoleReport(cookie: cookie.header, formToken: cookie.formToken, doorListMeetupId: door.id, going: consoleGoing,
                                  meetups: consoleMeetups)
         }
