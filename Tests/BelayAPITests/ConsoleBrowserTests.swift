@@ -119,14 +119,15 @@ import Testing
 
         // Undo one, in place.
         let first = members[0].id
-        _ = try page.evaluate("document.querySelector('#door-rows tr[data-member=\"\(first)\"] form[action$=\"undo-check-in\"] button').click(); 1")
+        _ = try page.evaluate("document.querySelector('#door-rows tr[data-member=\"\(first)\"] button[form=\"door-undo-check-in\"]').click(); 1")
         let undone = try page.waitFor("document.querySelector('#door-rows tr[data-member=\"\(first)\"]').getAttribute('data-status')", timeout: 10) { $0 == "going" }
         #expect(undone == "going")
         #expect(try fixture.domain.attendance.attendance(meetupID: meetupID, memberID: first)?.status == .going)
 
         // Search as one types.
         _ = try page.evaluate("var q = document.getElementById('q'); q.value = '민준'; q.dispatchEvent(new Event('input')); 1")
-        #expect(try page.evaluate("String(document.querySelectorAll('#door-rows tr[data-search]:not([hidden])').length)") as? String == "1")
+        let matching = try page.waitFor("String(document.querySelectorAll('#door-rows tr[data-search]').length)", timeout: 10) { $0 == "1" }
+        #expect(matching == "1", "the search did not narrow the list to 민준")
         try Self.keep(page, "door-search")
         #expect(try page.evaluate("window.sameDocument") as? String == "yes", "the page was reloaded")
 

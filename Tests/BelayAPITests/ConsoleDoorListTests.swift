@@ -76,6 +76,80 @@ import Testing
         #expect(lines.dropFirst().first { $0[0] == "minjun" }?[2] == "cancelled")
     }
 
+    @Test func aLongDoorListShowsFiftyRowsAPageAndTheServerSearchesThemAll() throws {
+        let club = try ConsoleFixture()
+        let meetup = try club.fixture.meetup(capacity: 200, startsIn: 300, host: club.host)
+        var members: [APIFixture.Member] = []
+        for index in 1...120 {
+            let member = try club.fixture.member(name: index == 97 ? "jiwoo" : "climber\(index)")
+            #expect(club.fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+            members.append(member)
+        }
+        let client = try club.signedInHost()
+        func rows(_ text: String) -> Int { text.components(separatedBy: "<tr data-search=").count - 1 }
+
+        let first = client.get("/console/meetups/\(meetup.id)")
+        #expect(first.status == 200)
+        #expect(rows(first.text) == 50)
+        #expect(first.text.contains("1–50 of 120"))
+        #expect(first.text.contains("href=\"/console/meetups/\(meetup.id)?page=2\""))
+        // The rows carry no form token: their buttons submit the page's three forms, which do.
+        let token = try #require(first.text.range(of: #"name="csrf" value="[^"]+""#, options: .regularExpression).map { String(first.text[$0]) })
+        #expect(first.text.components(separatedBy: token).count - 1 == 8, "three row forms, add, two kiosk forms, cancel and signing out")
+        #expect(first.text.contains("<button type=\"submit\" form=\"door-check-in\" name=\"user_id\" value=\"\(members[0].id)\""))
+
+        let last = client.get("/console/meetups/\(meetup.id)?page=3")
+        #expect(rows(last.text) == 20)
+        #expect(last.text.contains("101–120 of 120"))
+        #expect(!last.text.contains("rel=\"next\""))
+        #expect(rows(client.get("/console/meetups/\(meetup.id)?page=9").text) == 20, "a page past the end shows the last")
+
+        // The server searches every row, not only those of the page.
+        let found = client.get("/console/meetups/\(meetup.id)?q=JIWOO")
+        #expect(rows(found.text) == 1)
+        #expect(found.text.contains("@jiwoo"))
+        let none = client.get("/console/meetups/\(meetup.id)?q=nobody")
+        #expect(rows(none.text) == 0)
+        #expect(none.text.contains("Nobody matches."))
+        let state = client.get("/console/meetups/\(meetup.id)/door.json?q=climber1&page=1")
+        #expect(state["query"]?.stringValue == "climber1")
+        // climber1, climber10–19 and climber100–120: 32 rows, one page.
+        #expect(state["pager_html"]?.stringValue == "", "one page needs no pager")
+        #expect(state["rows_html"]?.stringValue.map(rows) == 32)
+
+        // A check-in through the API shows on the next page read, made again at once.
+        #expect(client.post("/console/meetups/\(meetup.id)/check-in", [("user_id", String(members[96].id))]).status == 303)
+        #expect(client.get("/console/meetups/\(meetup.id)?q=jiwoo").text.contains("data-member=\"\(members[96].id)\" data-status=\"checked_in\""))
+        #expect(club.fixture.post("/v1/meetups/\(meetup.id)/check-in", as: club.host, json: #"{"user_id": \#(members[0].id)}"#).status == 201)
+        let after = client.get("/console/meetups/\(meetup.id)")
+        #expect(after.text.contains("data-member=\"\(members[0].id)\" data-status=\"checked_in\""))
+        #expect(after.text.contains("2 of 120 checked in"))
+    }
+
+    @Test func theDashboardListsFiftyMeetupsAPageInStartOrder() throws {
+        let club = try ConsoleFixture()
+        var meetups: [Meetup] = []
+        for index in 1...60 { meetups.append(try club.fixture.meetup(startsIn: TimeInterval(600 * index), host: club.host)) }
+        let client = try club.signedInHost()
+        func listed(_ text: String) -> [String] {
+            text.components(separatedBy: "<tr><th scope=\"row\"><a href=\"/console/meetups/").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        }
+        let first = client.get("/console")
+        #expect(listed(first.text) == meetups.prefix(50).map { String($0.id) })
+        let next = try #require(first.text.range(of: #"href="/console\?cursor=[^"]+""#, options: .regularExpression).map {
+            String(first.text[$0].dropFirst("href=\"".count).dropLast())
+        })
+        #expect(listed(client.get(next).text) == meetups.suffix(10).map { String($0.id) })
+        #expect(!client.get(next).text.contains("rel=\"next\""))
+        // A cursor that is not this list's shows the first page rather than an error.
+        #expect(listed(client.get("/console?cursor=nonsense").text).count == 50)
+
+        // Joining through the API shows on the next read (the table is made again at once).
+        let member = try club.fixture.member()
+        #expect(club.fixture.post("/v1/meetups/\(meetups[0].id)/join", as: member).status == 201)
+        #expect(client.get("/console").text.contains("<td class=\"number\">1 / 10</td>"))
+    }
+
     @Test func aKoreanClubsRefusalsAreInKorean() throws {
         let club = try ConsoleFixture(locale: "ko_KR")
         let meetup = try club.fixture.meetup(capacity: 1, startsIn: 300, host: club.host)

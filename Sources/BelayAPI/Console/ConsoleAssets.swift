@@ -1,7 +1,7 @@
 /// The console's script and stylesheet, served by Belay beside the pages (their
 /// Content-Security-Policy allows scripts, styles and requests from the page's own origin only).
 enum ConsoleAssets {
-    /// Filters the door list as one types, sends its forms without leaving the page, and
+    /// Asks for the door list's matching rows as one types, sends its forms without leaving the page, and
     /// polls the list's state so that check-ins made elsewhere (the kiosk, another host's
     /// laptop) show without a reload. Plain ES5, nothing from elsewhere; every page works without it.
     static let script = #"""
@@ -9,25 +9,6 @@ enum ConsoleAssets {
     (function () {
       var body = document.body;
       function byId(id) { return document.getElementById(id); }
-
-      // Search as one types: rows carry their lower-cased name and handle.
-      function filter() {
-        var input = byId("q");
-        var rows = byId("door-rows");
-        if (!input || !rows) { return; }
-        var needle = input.value.trim().toLowerCase();
-        var items = rows.querySelectorAll("tr[data-search]");
-        for (var i = 0; i < items.length; i += 1) {
-          var text = items[i].getAttribute("data-search") || "";
-          items[i].hidden = needle !== "" && text.indexOf(needle) === -1;
-        }
-      }
-      var search = byId("q");
-      if (search) {
-        search.addEventListener("input", filter);
-        var searchForm = search.form;
-        if (searchForm) { searchForm.addEventListener("submit", function (event) { event.preventDefault(); filter(); }); }
-      }
 
       // A chosen CSV file is read into the text area it names (without script, paste it).
       var files = document.querySelectorAll("input[type=file][data-into]");
@@ -44,6 +25,8 @@ enum ConsoleAssets {
 
       var stateURL = body.getAttribute("data-state");
       var version = body.getAttribute("data-version") || "";
+      // The rows shown: those matching the search, one page of them (as the server made the page).
+      var view = { query: body.getAttribute("data-query") || "", page: body.getAttribute("data-page") || "1" };
 
       function showError(message) {
         var box = byId("door-error");
@@ -52,18 +35,27 @@ enum ConsoleAssets {
         box.hidden = !message;
       }
 
-      function apply(state) {
+      function viewURL() {
+        var url = stateURL + "?page=" + encodeURIComponent(view.page);
+        if (view.query) { url += "&q=" + encodeURIComponent(view.query); }
+        return url;
+      }
+
+      // A state made for another view (a form's answer is made for the first page of all rows)
+      // brings the counts; the rows of the view shown are asked for again.
+      function apply(state, force) {
         if (state.error !== undefined) { showError(state.error); } else { showError(""); }
-        if (state.version === version) { return; }
-        version = state.version;
+        var sameView = state.query === view.query && String(state.page) === String(view.page);
+        if (state.version === version && sameView && !force) { return; }
         var counts = byId("counts");
         if (counts) { counts.textContent = state.counts; }
+        if (!sameView) { load(); return; }
+        version = state.version;
         var rows = byId("door-rows");
-        if (rows) {
-          // Made by the server with every value escaped, from the same code as the page.
-          rows.innerHTML = state.rows_html;
-          filter();
-        }
+        // Made by the server with every value escaped, from the same code as the page.
+        if (rows) { rows.innerHTML = state.rows_html; }
+        var pager = byId("door-pager");
+        if (pager) { pager.innerHTML = state.pager_html; }
         body.setAttribute("data-version", version);
       }
 
@@ -83,12 +75,48 @@ enum ConsoleAssets {
         xhr.send(data);
       }
 
-      function encode(form) {
+      function load() {
+        var asked = viewURL();
+        request("GET", asked, null, function (status, answer) {
+          if (status === 200 && answer && asked === viewURL()) {
+            var keep = byId("door-error");
+            var shown = keep && !keep.hidden ? keep.textContent : "";
+            apply(answer, true);
+            if (shown) { showError(shown); }
+          }
+        });
+      }
+
+      // Search as one types: the server filters (the list may hold more rows than a page shows).
+      var search = byId("q");
+      var typing = null;
+      if (search && stateURL) {
+        search.addEventListener("input", function () {
+          if (typing) { clearTimeout(typing); }
+          typing = setTimeout(function () {
+            view = { query: search.value.trim(), page: "1" };
+            load();
+          }, 150);
+        });
+        if (search.form) {
+          search.form.addEventListener("submit", function (event) {
+            event.preventDefault();
+            view = { query: search.value.trim(), page: "1" };
+            load();
+          });
+        }
+      }
+
+      function encode(form, submitter) {
         var parts = [];
         for (var i = 0; i < form.elements.length; i += 1) {
           var field = form.elements[i];
-          if (!field.name || field.disabled) { continue; }
+          // A row's buttons belong to the form they name; only the one pressed is sent.
+          if (!field.name || field.disabled || field.type === "submit") { continue; }
           parts.push(encodeURIComponent(field.name) + "=" + encodeURIComponent(field.value));
+        }
+        if (submitter && submitter.name) {
+          parts.push(encodeURIComponent(submitter.name) + "=" + encodeURIComponent(submitter.value));
         }
         return parts.join("&");
       }
@@ -98,28 +126,36 @@ enum ConsoleAssets {
         var form = event.target;
         if (!stateURL || !form.hasAttribute || !form.hasAttribute("data-inline")) { return; }
         event.preventDefault();
-        var button = form.querySelector("button");
+        var submitter = event.submitter;
+        var button = submitter || form.querySelector("button");
         if (button) { button.disabled = true; }
-        request("POST", form.getAttribute("action"), encode(form), function (status, answer) {
+        request("POST", form.getAttribute("action"), encode(form, submitter), function (status, answer) {
           if (button) { button.disabled = false; }
           if (answer && answer.rows_html !== undefined) {
-            apply(answer);
+            apply(answer, false);
             if (status < 300 && form.classList.contains("add")) { form.reset(); }
           } else if (status === 0) {
             showError(body.getAttribute("data-offline") || "Offline");
           } else {
+            if (submitter && submitter.name) {
+              var pressed = document.createElement("input");
+              pressed.type = "hidden";
+              pressed.name = submitter.name;
+              pressed.value = submitter.value;
+              form.appendChild(pressed);
+            }
             form.submit();
           }
         });
       });
 
       function poll() {
-        request("GET", stateURL, null, function (status, answer) {
-          if (status === 200 && answer) {
-            if (answer.error === undefined) { answer.error = undefined; }
+        var asked = viewURL();
+        request("GET", asked, null, function (status, answer) {
+          if (status === 200 && answer && asked === viewURL()) {
             var keep = byId("door-error");
             var shown = keep && !keep.hidden ? keep.textContent : "";
-            apply(answer);
+            apply(answer, false);
             if (shown) { showError(shown); }
           }
           setTimeout(poll, 2000);

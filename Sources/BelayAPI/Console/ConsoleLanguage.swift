@@ -24,6 +24,7 @@ enum ConsoleWord: Sendable {
     case series, newSeries, noSeries, seriesHelp, gym, noGym, placeHint, weekday, startTime, endTime, weeks, weeksHint, timeInvalid
     case weeksInvalid, schedule, nextMeetup, left, cancelRest, cancelRestHeading, cancelRestHelp, cancelFrom, seriesCancelled, nothingLeft, notInSeries
     case scheduled, completed, noRewards, sticker, hold, stickerReady, rendering, renderFailed
+    case noMatches, previousPage, nextPage, pages
 
     var texts: (ko: String, ja: String, en: String) {
         switch self {
@@ -260,6 +261,10 @@ enum ConsoleWord: Sendable {
         case .stickerReady: return ("준비됨", "準備完了", "ready")
         case .rendering: return ("그리는 중", "描画中", "rendering")
         case .renderFailed: return ("그리기 실패", "描画に失敗", "render failed")
+        case .noMatches: return ("찾는 이름이 없어요.", "該当する人はいません。", "Nobody matches.")
+        case .previousPage: return ("이전", "前へ", "Previous")
+        case .nextPage: return ("다음", "次へ", "Next")
+        case .pages: return ("페이지", "ページ", "Pages")
         }
     }
 }
@@ -272,6 +277,15 @@ extension SharePageLanguage {
         case .korean: return texts.ko
         case .japanese: return texts.ja
         case .english: return texts.en
+        }
+    }
+
+    /// `300명 중 1–50`: which of a list's rows a page shows.
+    func shown(from first: Int, to last: Int, of total: Int) -> String {
+        switch self {
+        case .korean: return "\(total)명 중 \(first)–\(last)"
+        case .japanese: return "\(total)人中 \(first)–\(last)"
+        case .english: return "\(first)–\(last) of \(total)"
         }
     }
 

@@ -11,8 +11,10 @@ extension APIRoutes {
     /// The host's pages: their meetups, a new meetup, the door list (search, check in, undo,
     /// add, remove, live updates), the CSV export, the kiosk and cancelling.
     func registerConsoleMeetupRoutes(on router: Router<APIContext>) {
-        router.get("/console", query: ["scope"]) { request, _ in
-            try consolePage(request) { visitor, _ in try dashboard(visitor, past: request.query("scope") == "past") }
+        router.get("/console", query: ["scope", "cursor"]) { request, _ in
+            try consolePage(request) { visitor, _ in
+                try dashboard(visitor, past: request.query("scope") == "past", cursor: request.query("cursor"))
+            }
         }
         router.get("/console/meetups/new") { request, _ in
             try consolePage(request) { visitor, _ in meetupFormPage(visitor, form: ConsoleForm(), error: nil) }
@@ -29,16 +31,16 @@ extension APIRoutes {
         router.post("/console/meetups/{id}/edit") { request, context in
             try consolePage(request) { visitor, form in try saveMeetup(visitor, editing: try managedMeetup(try context.id(), visitor), form) }
         }
-        router.get("/console/meetups/{id}", query: ["q"]) { request, context in
+        router.get("/console/meetups/{id}", query: ["q", "page"]) { request, context in
             try consolePage(request) { visitor, _ in
-                let meetup = try managedMeetup(try context.id(), visitor)
-                return try doorPage(visitor, meetup, query: request.query("q") ?? "", notice: nil, error: nil, typedHandle: "")
+                let meetup = try managedMeetup(try context.id(), visitor, cached: true)
+                return try doorPage(visitor, meetup, view: DoorView(request), notice: nil, error: nil, typedHandle: "")
             }
         }
-        router.get("/console/meetups/{id}/door.json") { request, context in
+        router.get("/console/meetups/{id}/door.json", query: ["q", "page"]) { request, context in
             try consolePage(request) { visitor, _ in
-                let meetup = try managedMeetup(try context.id(), visitor)
-                return try doorState(visitor, meetup)
+                let meetup = try managedMeetup(try context.id(), visitor, cached: true)
+                return try doorState(visitor, meetup, view: DoorView(request))
             }
         }
         router.get("/console/meetups/{id}/attendees.csv") { request, context in
@@ -70,11 +72,11 @@ extension APIRoutes {
                 let meetup = try managedMeetup(try context.id(), visitor)
                 do {
                     let link = try domain.kiosks.createLink(meetupID: meetup.id, by: visitor.actor)
-                    return try doorPage(visitor, meetup, query: "", notice: nil, error: nil, typedHandle: "",
+                    return try doorPage(visitor, meetup, notice: nil, error: nil, typedHandle: "",
                                         kioskURL: KioskLinkBody(link: link, presentation: presentation).url)
                 } catch let error as DomainError {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
-                    return try doorPage(visitor, meetup, query: "", notice: nil, error: message, typedHandle: "", status: status)
+                    return try doorPage(visitor, meetup, notice: nil, error: message, typedHandle: "", status: status)
                 }
             }
         }
@@ -82,7 +84,7 @@ extension APIRoutes {
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 _ = try domain.kiosks.revokeLinks(meetupID: meetup.id, by: visitor.actor)
-                return try doorPage(visitor, meetup, query: "", notice: visitor.language.word(.kiosksTurnedOff), error: nil, typedHandle: "")
+                return try doorPage(visitor, meetup, notice: visitor.language.word(.kiosksTurnedOff), error: nil, typedHandle: "")
             }
         }
         router.post("/console/meetups/{id}/cancel") { request, context in
@@ -94,7 +96,7 @@ extension APIRoutes {
                     return Self.seeOther("/console/meetups/\(meetup.id)")
                 } catch let error as DomainError {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
-                    return try doorPage(visitor, meetup, query: "", notice: nil, error: message, typedHandle: "", status: status)
+                    return try doorPage(visitor, meetup, notice: nil, error: message, typedHandle: "", status: status)
                 }
             }
         }
@@ -109,7 +111,16 @@ extension APIRoutes {
     }
 
     /// The meetup when the visitor manages it (its host, a co-host, an admin), as the API's
-    /// `requireManager` decides; anything else is `ConsolePageNotFound`.
+    /// `requireManager` decides; anything else is `ConsolePageNotFound`. A page that only shows
+    /// the meetup passes `cached`: it is then read once a moment (the response cache's rule).
+    func managedMeetup(_ id: Int64, _ visitor: ConsoleVisitor, cached: Bool) throws -> Meetup {
+        guard cached else { return try managedMeetup(id, visitor) }
+        return try responseCache.value(for: .consoleManagedMeetup(meetup: id, member: visitor.user.userID), cost: { _ in 1_024 }) {
+            try managedMeetup(id, visitor)
+        }
+    }
+
+    /// The meetup, read now, when the visitor manages it; anything else is `ConsolePageNotFound`.
     func managedMeetup(_ id: Int64, _ visitor: ConsoleVisitor) throws -> Meetup {
         let meetup: Meetup
         do { meetup = try domain.meetups.meetup(id: id) } catch let error as DomainError where error.reason == .meetupNotFound {
@@ -132,37 +143,58 @@ extension APIRoutes {
 
     // MARK: The dashboard
 
-    private func dashboard(_ visitor: ConsoleVisitor, past: Bool) throws -> Response {
+    /// Meetups a dashboard page lists at most; the next ones are a link away.
+    static let dashboardPageSize = 50
+
+    /// The visitor's meetups (every meetup for an admin), 50 a page in start order, with going,
+    /// capacity, waitlist and checked in. The table is made once a moment for each manager, tab
+    /// and page (the response cache's rule). A cursor that is not one of this list's shows the first page.
+    private func dashboard(_ visitor: ConsoleVisitor, past: Bool, cursor: String?) throws -> Response {
         let language = visitor.language
         let word = language.word
-        var query = MeetupQuery(scope: past ? .past : .upcoming, limit: 200)
+        var query = MeetupQuery(scope: past ? .past : .upcoming, limit: Self.dashboardPageSize, cursor: cursor)
         // Every meetup the visitor manages, private ones and those they co-host included.
         query.includePrivate = true
         if !visitor.isAdmin { query.managerID = visitor.user.userID }
-        let meetups = try domain.meetups.list(try domain.meetups.canonical(query)).items
+        if (try? domain.meetups.canonical(query)) == nil { query.cursor = nil }
+        let key = ResponseCache.Key.consoleDashboard(manager: visitor.isAdmin ? 0 : visitor.user.userID, past: past, cursor: query.cursor ?? "",
+                                                     language: language.rawValue)
+        let table = try responseCache.value(for: key, cost: { $0.utf8.count }) {
+            try dashboardTable(domain.meetups.list(try domain.meetups.canonical(query)), past: past, language)
+        }
         var main = "<div class=\"heading\"><h1>\(HTMLText.escaped(word(.meetups)))</h1>"
         main += "<div class=\"actions\"><a class=\"button secondary\" href=\"/console/series\">\(HTMLText.escaped(word(.series)))</a>"
         main += "<a class=\"button\" href=\"/console/meetups/new\">\(HTMLText.escaped(word(.newMeetup)))</a></div></div>"
         main += "<nav class=\"tabs\" aria-label=\"\(HTMLText.escaped(word(.meetups)))\"><a href=\"/console\"\(past ? "" : " aria-current=\"page\"")>\(HTMLText.escaped(word(.upcoming)))</a>"
         main += "<a href=\"/console?scope=past\"\(past ? " aria-current=\"page\"" : "")>\(HTMLText.escaped(word(.past)))</a></nav>"
-        if meetups.isEmpty {
-            main += "<p class=\"empty\">\(HTMLText.escaped(word(.noMeetups)))</p>"
-        } else {
-            main += "<div class=\"table-wrap\"><table class=\"meetups\"><thead><tr><th scope=\"col\">\(HTMLText.escaped(word(.title)))</th>"
-            main += "<th scope=\"col\">\(HTMLText.escaped(word(.when)))</th><th scope=\"col\" class=\"number\">\(HTMLText.escaped(word(.going)))</th>"
-            main += "<th scope=\"col\" class=\"number\">\(HTMLText.escaped(word(.waitlist)))</th><th scope=\"col\" class=\"number\">\(HTMLText.escaped(word(.checkedIn)))</th></tr></thead><tbody>"
-            for meetup in meetups {
-                let cancelled = meetup.status == .cancelled ? " <span class=\"tag\">\(HTMLText.escaped(word(.cancelled)))</span>" : ""
-                main += "<tr><th scope=\"row\"><a href=\"/console/meetups/\(meetup.id)\">\(HTMLText.escaped(meetup.title))</a>\(cancelled)"
-                main += "<span class=\"sub\">\(HTMLText.escaped(meetup.placeName))</span></th>"
-                main += "<td>\(HTMLText.escaped(when(meetup, language)))</td>"
-                main += "<td class=\"number\">\(meetup.goingCount) / \(meetup.capacity)</td><td class=\"number\">\(meetup.waitlistCount)</td>"
-                main += "<td class=\"number\">\(meetup.checkedInCount)</td></tr>"
-            }
-            main += "</tbody></table></div>"
-        }
+        main += table
         return Self.htmlPage(ConsoleDocument.page(title: word(.meetups), language: language, clubName: presentation.clubName,
                                                   viewer: visitor.viewer, section: .meetups, main: main))
+    }
+
+    /// One page of the dashboard's table, and the link to the next page when there is one.
+    private func dashboardTable(_ page: Page<Meetup>, past: Bool, _ language: SharePageLanguage) -> String {
+        let word = language.word
+        let e = HTMLText.escaped
+        guard !page.items.isEmpty else { return "<p class=\"empty\">\(e(word(.noMeetups)))</p>" }
+        var html = "<div class=\"table-wrap\"><table class=\"meetups\"><thead><tr><th scope=\"col\">\(e(word(.title)))</th>"
+        html += "<th scope=\"col\">\(e(word(.when)))</th><th scope=\"col\" class=\"number\">\(e(word(.going)))</th>"
+        html += "<th scope=\"col\" class=\"number\">\(e(word(.waitlist)))</th><th scope=\"col\" class=\"number\">\(e(word(.checkedIn)))</th></tr></thead><tbody>"
+        for meetup in page.items {
+            let cancelled = meetup.status == .cancelled ? " <span class=\"tag\">\(e(word(.cancelled)))</span>" : ""
+            html += "<tr><th scope=\"row\"><a href=\"/console/meetups/\(meetup.id)\">\(e(meetup.title))</a>\(cancelled)"
+            html += "<span class=\"sub\">\(e(meetup.placeName))</span></th>"
+            html += "<td>\(e(when(meetup, language)))</td>"
+            html += "<td class=\"number\">\(meetup.goingCount) / \(meetup.capacity)</td><td class=\"number\">\(meetup.waitlistCount)</td>"
+            html += "<td class=\"number\">\(meetup.checkedInCount)</td></tr>"
+        }
+        html += "</tbody></table></div>"
+        if let next = page.nextCursor {
+            let scope = past ? "scope=past&" : ""
+            let cursor = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? next
+            html += "<nav class=\"pager\" aria-label=\"\(e(word(.pages)))\"><a rel=\"next\" href=\"/console?\(scope)cursor=\(cursor)\">\(e(word(.nextPage)))</a></nav>"
+        }
+        return html
     }
 
     /// `2026. 11. 29. (일) 오후 7:00` in the meetup's zone, as the visitor's language writes it.
@@ -282,11 +314,45 @@ extension APIRoutes {
 
     // MARK: The door list
 
-    func doorPage(_ visitor: ConsoleVisitor, _ meetup: Meetup, query: String, notice: String?, error: String?, typedHandle: String,
+    /// Which rows of the door list a page shows: those matching `query`, one page of them.
+    struct DoorView: Sendable {
+        var query = ""
+        var page = 1
+
+        init(query: String = "", page: Int = 1) {
+            self.query = query
+            self.page = page
+        }
+
+        /// From `?q=` and `?page=` (a page that is not a positive number is the first).
+        init(_ request: Request) {
+            query = request.query("q") ?? ""
+            page = request.query("page").flatMap { Int($0) }.map { max(1, $0) } ?? 1
+        }
+
+        /// The door list's address for `page` of this view.
+        func path(_ meetupID: Int64, page: Int) -> String {
+            var items: [String] = []
+            if !query.isEmpty { items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+            if page > 1 { items.append("page=\(page)") }
+            return "/console/meetups/\(meetupID)" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        }
+    }
+
+    /// The door list of `meetup` in `language`, made once a moment (the response cache's rule:
+    /// any change through this server makes it again at once).
+    func doorList(_ meetup: Meetup, _ language: SharePageLanguage) throws -> ConsoleDoorList {
+        try responseCache.value(for: .consoleDoorList(meetup: meetup.id, language: language.rawValue), cost: { $0.bytes }) {
+            ConsoleDoorList(meetup: meetup, attendees: try allAttendees(meetup.id), language: language,
+                            zone: TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone)
+        }
+    }
+
+    func doorPage(_ visitor: ConsoleVisitor, _ meetup: Meetup, view: DoorView = DoorView(), notice: String?, error: String?, typedHandle: String,
                   kioskURL: String? = nil, status: HTTPStatus = .ok) throws -> Response {
         let language = visitor.language
         let word = language.word
-        let attendees = try allAttendees(meetup.id)
+        let list = try doorList(meetup, language)
         let e = HTMLText.escaped
         var main = "<div class=\"heading\"><h1>\(e(meetup.title))</h1><div class=\"actions\">"
         if meetup.status == .scheduled { main += "<a class=\"button secondary\" href=\"/console/meetups/\(meetup.id)/edit\">\(e(word(.edit)))</a>" }
@@ -298,7 +364,7 @@ extension APIRoutes {
         main += "<p class=\"sub\">\(e(meetup.placeName)) · \(e(when(meetup, language)))"
         if meetup.status == .cancelled { main += " · <span class=\"tag\">\(e(word(.cancelled)))</span>" }
         main += "</p>"
-        main += "<p class=\"counts\" id=\"counts\" aria-live=\"polite\">\(e(doorCounts(meetup, language)))</p>"
+        main += "<p class=\"counts\" id=\"counts\" aria-live=\"polite\">\(e(list.counts))</p>"
         if let notice { main += "<p class=\"notice\" role=\"status\">\(e(notice))</p>" }
         main += "<p class=\"error\" role=\"alert\" id=\"door-error\"\(error == nil ? " hidden" : "")>\(e(error ?? ""))</p>"
         if let kioskURL, let qr = QRCode(kioskURL) {
@@ -306,105 +372,80 @@ extension APIRoutes {
             main += "<p>\(e(word(.kioskHelp)))</p><p><a id=\"kiosk-url\" href=\"\(e(kioskURL))\" target=\"_blank\" rel=\"noopener\">\(e(kioskURL))</a></p>"
             main += "<div class=\"qr\">\(qr.svg(label: word(.kiosk)))</div></section>"
         }
-        // Search: the server filters without script; the script filters as one types.
+        // Search: the server filters without script; the script asks it as one types.
         main += """
         <form class="search" method="get" action="/console/meetups/\(meetup.id)" role="search">
         <label for="q">\(e(word(.search)))</label>
-        <input id="q" name="q" type="search" value="\(e(query))" placeholder="\(e(word(.searchHint)))" autocomplete="off" data-filter="door-rows">
+        <input id="q" name="q" type="search" value="\(e(view.query))" placeholder="\(e(word(.searchHint)))" autocomplete="off" data-filter="door-rows">
         <button type="submit" class="secondary">\(e(word(.search)))</button>
         </form>
         """
+        // The rows' buttons submit these forms (`form=`), so the rows carry no token of their own.
+        let csrf = ConsoleDocument.csrfField(visitor.formToken)
+        for action in [DoorAction.checkIn, .undo, .remove] {
+            main += "<form id=\"\(ConsoleDoorList.formID(action))\" method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(csrf)</form>"
+        }
+        let shown = list.view(query: view.query, page: view.page)
         main += "<div class=\"table-wrap\"><table class=\"door\"><caption class=\"visually-hidden\">\(e(word(.doorList)))</caption><thead><tr>"
         main += "<th scope=\"col\">\(e(word(.members)))</th><th scope=\"col\">\(e(word(.status)))</th><th scope=\"col\"><span class=\"visually-hidden\">\(e(word(.act)))</span></th></tr></thead>"
-        main += "<tbody id=\"door-rows\">" + doorRows(visitor, meetup, attendees, query: query) + "</tbody></table></div>"
+        main += "<tbody id=\"door-rows\">" + doorRows(list, shown.rows, query: view.query, language) + "</tbody></table></div>"
+        main += "<nav class=\"pager\" id=\"door-pager\" aria-label=\"\(e(word(.pages)))\">" + doorPager(meetup.id, view, shown, language) + "</nav>"
         main += """
         <form class="add" method="post" action="/console/meetups/\(meetup.id)/add" data-inline>
-        \(ConsoleDocument.csrfField(visitor.formToken))
+        \(csrf)
         \(ConsoleDocument.field(name: "handle", label: word(.addHint), value: typedHandle, extra: " autocomplete=\"off\""))
         <button type="submit">\(e(word(.add)))</button>
         </form>
         <div class="actions">
-        <form method="post" action="/console/meetups/\(meetup.id)/kiosk">\(ConsoleDocument.csrfField(visitor.formToken))<button type="submit" class="secondary">\(e(word(.newKiosk)))</button></form>
-        <form method="post" action="/console/meetups/\(meetup.id)/kiosk/off">\(ConsoleDocument.csrfField(visitor.formToken))<button type="submit" class="secondary">\(e(word(.turnOffKiosks)))</button></form>
+        <form method="post" action="/console/meetups/\(meetup.id)/kiosk">\(csrf)<button type="submit" class="secondary">\(e(word(.newKiosk)))</button></form>
+        <form method="post" action="/console/meetups/\(meetup.id)/kiosk/off">\(csrf)<button type="submit" class="secondary">\(e(word(.turnOffKiosks)))</button></form>
         """
         if meetup.status == .scheduled {
-            main += "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/cancel\">\(ConsoleDocument.csrfField(visitor.formToken))<button type=\"submit\" class=\"danger\">\(e(word(.cancelMeetup)))</button></form>"
+            main += "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/cancel\">\(csrf)<button type=\"submit\" class=\"danger\">\(e(word(.cancelMeetup)))</button></form>"
         }
         main += "</div>"
         let html = ConsoleDocument.page(title: meetup.title, language: language, clubName: presentation.clubName, viewer: visitor.viewer,
                                         section: .meetups, main: main,
-                                        bodyData: [("state", "/console/meetups/\(meetup.id)/door.json"), ("version", doorVersion(meetup, attendees))])
+                                        bodyData: [("state", "/console/meetups/\(meetup.id)/door.json"), ("version", list.version),
+                                                   ("query", view.query), ("page", String(shown.page))])
         return Self.htmlPage(html, status: status)
     }
 
-    func doorCounts(_ meetup: Meetup, _ language: SharePageLanguage) -> String {
-        let word = language.word
-        var text = "\(language.checkedIn(meetup.checkedInCount, of: meetup.goingCount)) · \(word(.going)) \(meetup.goingCount) / \(meetup.capacity) · \(word(.waitlist)) \(meetup.waitlistCount)"
-        if let noShows = meetup.noShows { text += " · \(word(.noShows)) \(noShows)" }
-        return text
+    /// The rows a view shows, or why it shows none.
+    private func doorRows(_ list: ConsoleDoorList, _ rows: ArraySlice<ConsoleDoorList.Row>, query: String, _ language: SharePageLanguage) -> String {
+        let empty = list.rows.isEmpty || query.trimmingCharacters(in: .whitespaces).isEmpty
+            ? list.emptyRow : "<tr><td colspan=\"3\">\(HTMLText.escaped(language.word(.noMatches)))</td></tr>"
+        return ConsoleDoorList.html(rows, empty: empty)
     }
 
-    /// Changes whenever a row or a count would.
-    func doorVersion(_ meetup: Meetup, _ attendees: [Attendee]) -> String {
-        var text = "\(meetup.status.rawValue)|\(meetup.goingCount)|\(meetup.checkedInCount)|\(meetup.waitlistCount)"
-        for attendee in attendees { text += "|\(attendee.attendance.memberID):\(attendee.attendance.status.rawValue):\(attendee.displayName)" }
-        return String(ContentDigest.hex(of: Array(text.utf8)).prefix(16))
-    }
-
-    /// The rows of the door list; those that do not match `query` are hidden (the script
-    /// shows them again as the search changes).
-    func doorRows(_ visitor: ConsoleVisitor, _ meetup: Meetup, _ attendees: [Attendee], query: String) -> String {
+    /// `300명 중 51–100 · 이전 · 다음`: where the page is in the list, with links to its neighbours.
+    private func doorPager(_ meetupID: Int64, _ view: DoorView, _ shown: (rows: ArraySlice<ConsoleDoorList.Row>, page: Int, pages: Int, matching: Int),
+                           _ language: SharePageLanguage) -> String {
+        guard shown.pages > 1 else { return "" }
         let e = HTMLText.escaped
-        let word = visitor.language.word
-        if attendees.isEmpty { return "<tr><td colspan=\"3\">\(e(word(.noAttendees)))</td></tr>" }
-        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
-        // The same hidden field in every row's forms: escaped once for the page.
-        let csrf = ConsoleDocument.csrfField(visitor.formToken)
-        var html = ""
-        html.reserveCapacity(attendees.count * 900)
-        for attendee in attendees {
-            let member = attendee.attendance.memberID
-            let searchText = (attendee.displayName + " " + attendee.handle).lowercased()
-            let hidden = !needle.isEmpty && !searchText.contains(needle)
-            let status = attendee.attendance.status
-            html += "<tr data-search=\"\(e(searchText))\" data-member=\"\(member)\" data-status=\"\(status.rawValue)\"\(hidden ? " hidden" : "")>"
-            html += "<th scope=\"row\"><span class=\"name\">\(e(attendee.displayName))</span> <span class=\"handle\">@\(e(attendee.handle))</span></th>"
-            var statusText = visitor.language.status(status)
-            if let position = attendee.attendance.waitlistPosition, status == .waitlisted { statusText += " #\(position)" }
-            if let offer = attendee.attendance.offerExpiresAt {
-                let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
-                statusText += " · \(visitor.language.word(.waitlistOffers)) ~" + KioskDocument.format(offer, template: "jmm", zone: zone,
-                                                                                                  locale: visitor.language.localeIdentifier)
-            }
-            if meetup.status == .completed && status == .going { statusText = visitor.language.word(.noShows) }
-            html += "<td><span class=\"status \(status.rawValue)\">\(e(statusText))</span></td><td class=\"row-actions\">"
-            let label = "\(attendee.displayName) (@\(attendee.handle))"
-            func button(_ action: DoorAction, _ text: String, _ style: String) -> String {
-                "<form method=\"post\" action=\"/console/meetups/\(meetup.id)/\(action.rawValue)\" data-inline>\(csrf)"
-                    + "<input type=\"hidden\" name=\"user_id\" value=\"\(member)\"><button type=\"submit\" class=\"\(style)\" aria-label=\"\(e(text)): \(e(label))\">\(e(text))</button></form>"
-            }
-            switch status {
-            case .going: html += button(.checkIn, word(.checkIn), "primary") + button(.remove, word(.remove), "secondary")
-            case .checkedIn: html += button(.undo, word(.undo), "secondary")
-            case .waitlisted: html += button(.remove, word(.remove), "secondary")
-            case .cancelled: break
-            }
-            html += "</td></tr>"
-        }
+        let first = (shown.page - 1) * ConsoleDoorList.pageSize + 1
+        var html = "<span>\(e(language.shown(from: first, to: first + shown.rows.count - 1, of: shown.matching)))</span>"
+        if shown.page > 1 { html += " <a rel=\"prev\" href=\"\(e(view.path(meetupID, page: shown.page - 1)))\">\(e(language.word(.previousPage)))</a>" }
+        if shown.page < shown.pages { html += " <a rel=\"next\" href=\"\(e(view.path(meetupID, page: shown.page + 1)))\">\(e(language.word(.nextPage)))</a>" }
         return html
     }
 
-    /// What the door list's script asks every few seconds: the counts, and the rows as HTML
-    /// made here (so that the page and the script show the same thing).
-    private func doorState(_ visitor: ConsoleVisitor, _ meetup: Meetup, error: String? = nil, status: HTTPStatus = .ok) throws -> Response {
-        let attendees = try allAttendees(meetup.id)
+    /// What the door list's script asks every few seconds and as one types: the counts, and the
+    /// rows of the view as HTML made here (so that the page and the script show the same thing).
+    private func doorState(_ visitor: ConsoleVisitor, _ meetup: Meetup, view: DoorView = DoorView(), error: String? = nil,
+                           status: HTTPStatus = .ok) throws -> Response {
+        let list = try doorList(meetup, visitor.language)
+        let shown = list.view(query: view.query, page: view.page)
         var json = JSONOutput()
         json.object { json in
-            json.member("version", doorVersion(meetup, attendees))
-            json.member("counts", doorCounts(meetup, visitor.language))
+            json.member("version", list.version)
+            json.member("query", view.query)
+            json.member("page", shown.page)
+            json.member("counts", list.counts)
             json.member("checked_in", meetup.checkedInCount)
             json.member("going", meetup.goingCount)
-            json.member("rows_html", doorRows(visitor, meetup, attendees, query: ""))
+            json.member("rows_html", doorRows(list, shown.rows, query: view.query, visitor.language))
+            json.member("pager_html", doorPager(meetup.id, view, shown, visitor.language))
             if let error { json.member("error", error) }
         }
         return .json(bytes: json.bytes, status: status, headers: ["Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"])
@@ -441,7 +482,7 @@ extension APIRoutes {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
             let current = (try? domain.meetups.meetup(id: meetup.id)) ?? meetup
             if wantsJSON { return try doorState(visitor, current, error: message, status: status) }
-            return try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: handle, status: status)
+            return try doorPage(visitor, current, notice: nil, error: message, typedHandle: handle, status: status)
         }
         let current = try domain.meetups.meetup(id: meetup.id)
         if wantsJSON { return try doorState(visitor, current) }
@@ -473,7 +514,7 @@ extension APIRoutes {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     let current = try domain.meetups.meetup(id: meetupID)
                     response = wantsJSON ? try doorState(visitor, current, error: message, status: status)
-                        : try doorPage(visitor, current, query: "", notice: nil, error: message, typedHandle: "", status: status)
+                        : try doorPage(visitor, current, notice: nil, error: message, typedHandle: "", status: status)
                 }
                 // The placeholder answered now carries no headers of its own: the refreshed cookie goes here.
                 if let cookie = visitor.refreshedCookie { response.headers.add(name: "Set-Cookie", value: cookie) }

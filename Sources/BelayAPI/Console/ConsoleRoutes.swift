@@ -195,10 +195,20 @@ extension APIRoutes {
         }
         // Only a session's tokens make a console session, never an admin's API token.
         guard let user, user.sessionID != nil else { return nil }
-        let locale = try? domain.accounts.profile(userID: user.userID).locale
-        let language = SharePageLanguage.console(member: locale ?? nil, club: clubLanguage)
-        let moderator = user.role == .admin ? true : ((try? domain.moderation.isModerator(user.actor)) ?? false)
-        return ConsoleVisitor(user: user, session: session, language: language, isModerator: moderator, refreshedCookie: refreshed)
+        // Read once a moment per member, as the API's busiest reads are (the response cache's rule).
+        let facts = responseCache.value(for: .consoleMember(user.userID), cost: { _ in 64 }) {
+            ConsoleMemberFacts(locale: (try? domain.accounts.profile(userID: user.userID).locale) ?? nil,
+                               isModerator: user.role == .admin ? true : ((try? domain.moderation.isModerator(user.actor)) ?? false))
+        }
+        let language = SharePageLanguage.console(member: facts.locale, club: clubLanguage)
+        return ConsoleVisitor(user: user, session: session, language: language, isModerator: facts.isModerator, refreshedCookie: refreshed)
+    }
+
+    /// What a console page needs to know of its member besides the session: their language and
+    /// whether they moderate.
+    struct ConsoleMemberFacts: Sendable {
+        let locale: MemberLocale?
+        let isModerator: Bool
     }
 
     private func authenticatedConsoleUser(token: String) throws -> AuthenticatedUser? {

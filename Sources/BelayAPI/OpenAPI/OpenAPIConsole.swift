@@ -28,6 +28,8 @@ extension OpenAPIDocument {
                              html(422, "A bad value (the door list again, with the reason and what was typed)."), notYours,
                              Answer(status: 200, description: "With `Accept: application/json` (the page's script): the door list's new state.",
                                     schema: Schema.ref("ConsoleDoorState"))]
+        let doorView = [OpenAPIOperation.query("q", Schema.string, "Shows only members whose name or handle holds this text (any case)."),
+                        OpenAPIOperation.query("page", Schema.integer, "Which page of 50 rows, from 1 (default 1; past the end, the last).")]
         let asset = "The version the page names (a digest of the content); any value gets the current one."
         return [
             OpenAPIOperation(method: .get, path: "/", operationID: "frontDoor", summary: "The front door: the club's name and links to the console, the API document and the health checks.",
@@ -57,8 +59,9 @@ extension OpenAPIDocument {
                            html(403, "The form's token is wrong."), html(429, "Too many tries.")]),
             page(.post, "/console/sign-out", "consoleSignOut", "Ends the console's session in the store (a copy of the cookie stops working too).",
                  answers: [seeOther, html(403, "The form's token is wrong.")]),
-            page(.get, "/console", "consoleMeetups", "The member's meetups (an admin's: every meetup) with going, capacity, waitlist and checked in.",
-                 query: [OpenAPIOperation.query("scope", Schema.enumeration(["upcoming", "past"]), "Which meetups; `upcoming` by default.")],
+            page(.get, "/console", "consoleMeetups", "The member's meetups (an admin's: every meetup), 50 a page, with going, capacity, waitlist and checked in.",
+                 query: [OpenAPIOperation.query("scope", Schema.enumeration(["upcoming", "past"]), "Which meetups; `upcoming` by default."),
+                         OpenAPIOperation.query("cursor", Schema.string, "The next page, from the page's own link (one that is not this list's shows the first page).")],
                  answers: [html(200, "The page."), seeOther]),
             page(.get, "/console/meetups/new", "consoleNewMeetupPage", "The form for a new meetup.", answers: [html(200, "The page."), seeOther]),
             page(.post, "/console/meetups", "consoleCreateMeetup", "Creates a meetup as `POST /v1/meetups` does.",
@@ -69,10 +72,11 @@ extension OpenAPIDocument {
             page(.post, "/console/meetups/{id}/edit", "consoleEditMeetup", "Changes a meetup as `PATCH /v1/meetups/{id}` does.",
                  answers: [seeOther, notYours, html(409, "Refused (shown on the form, with what was typed)."),
                            html(422, "A bad value (the form again, with the reason beside the field and what was typed).")]),
-            page(.get, "/console/meetups/{id}", "consoleDoorList", "A meetup's door list: search, check in, undo, add, remove; the kiosk and the CSV.",
-                 query: [OpenAPIOperation.query("q", Schema.string, "Shows only members whose name or handle holds this text.")],
+            page(.get, "/console/meetups/{id}", "consoleDoorList", "A meetup's door list, 50 members a page: search, check in, undo, add, remove; the kiosk and the CSV.",
+                 query: doorView,
                  answers: [html(200, "The page."), notYours, seeOther]),
-            page(.get, "/console/meetups/{id}/door.json", "consoleDoorState", "The door list's state, for the page's script.",
+            page(.get, "/console/meetups/{id}/door.json", "consoleDoorState", "The door list's state, for the page's script: the counts and the rows of one view.",
+                 query: doorView,
                  answers: [Answer(status: 200, description: "The counts and the rows.", schema: Schema.ref("ConsoleDoorState")), notYours, seeOther]),
             page(.get, "/console/meetups/{id}/attendees.csv", "consoleAttendeesCSV", "The attendees as `GET /v1/meetups/{id}/attendees.csv` gives them.",
                  answers: [Answer(status: 200, description: "RFC 4180 CSV.", schema: Schema.string, contentType: "text/csv"), notYours, seeOther]),
@@ -184,7 +188,10 @@ extension OpenAPIDocument {
             "counts": Schema.string("\"12 of 20 checked in · …\", in the member's language."),
             "checked_in": Schema.integer,
             "going": Schema.integer,
-            "rows_html": Schema.string("The list's rows as HTML, every value escaped."),
+            "query": Schema.string("The search the rows are for (empty: everyone); a form's answer is for everyone's first page."),
+            "page": Schema.integer,
+            "rows_html": Schema.string("The rows of that search's page as HTML, every value escaped."),
+            "pager_html": Schema.string("Where the page is among the matching rows, with links to its neighbours, as HTML; empty when one page holds them all."),
             "error": Schema.string("Why the form was refused, in words; only on a refusal."),
         ], optional: ["error"]),
     ]

@@ -23,9 +23,24 @@ public final class ResponseCache: Sendable {
         /// A digest of the revoked reward ids and the highest reward id (what the badge status
         /// lists depend on in the database).
         case revocations
+        /// What the console needs to know of a signed-in member besides their session, by member id.
+        case consoleMember(Int64)
+        /// A meetup as the console reads it for a member who manages it, by meetup and member id.
+        case consoleManagedMeetup(meetup: Int64, member: Int64)
+        /// The door list's rows of a meetup, made in one language.
+        case consoleDoorList(meetup: Int64, language: String)
+        /// The table of a dashboard: whose (0 for an admin's, which lists every meetup), which
+        /// tab, which page, in which language.
+        case consoleDashboard(manager: Int64, past: Bool, cursor: String, language: String)
     }
 
-    private let memory: ExpiringMemory<Key, [UInt8]>
+    /// A remembered value and what it costs the memory (its bytes, about).
+    private struct Entry: Sendable {
+        let value: any Sendable
+        let cost: Int
+    }
+
+    private let memory: ExpiringMemory<Key, Entry>
     private let generation = Atomic<UInt64>(0)
 
     /// - Parameters:
@@ -35,7 +50,7 @@ public final class ResponseCache: Sendable {
     ///   - clock: whose monotonic clock ages the bodies.
     public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096, maximumBytes: Int = 32 << 20,
                 clock: any TimeSource = SystemTimeSource()) {
-        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, clock: clock, cost: { $0.count })
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, clock: clock, cost: { $0.cost })
     }
 
     /// Bodies held and their bytes in all.
@@ -49,12 +64,33 @@ public final class ResponseCache: Sendable {
 
     /// The cached body for `key`, when fresh.
     public func body(for key: Key) -> [UInt8]? {
-        memory.value(for: key)
+        value(for: key, as: [UInt8].self)
     }
 
     /// Stores `bytes` for `key` unless a change happened since `readGeneration`.
     public func store(_ bytes: [UInt8], for key: Key, readGeneration: UInt64) {
-        memory.store(bytes, for: key) { generation.load(ordering: .acquiring) != readGeneration }
+        store(bytes, cost: bytes.count, for: key, readGeneration: readGeneration)
+    }
+
+    /// The value cached for `key` when fresh and of type `type` (a value of a page's own shape,
+    /// such as the console's door-list rows, kept under the same freshness rule as the bodies).
+    func value<Value: Sendable>(for key: Key, as type: Value.Type) -> Value? {
+        memory.value(for: key)?.value as? Value
+    }
+
+    /// Stores `value`, costing about `cost` bytes, for `key` unless a change happened since `readGeneration`.
+    func store<Value: Sendable>(_ value: Value, cost: Int, for key: Key, readGeneration: UInt64) {
+        memory.store(Entry(value: value, cost: cost), for: key) { generation.load(ordering: .acquiring) != readGeneration }
+    }
+
+    /// The value cached for `key`, or the one `make` reads now (and caches unless something
+    /// changed while it read). `cost` says what a value costs the memory.
+    func value<Value: Sendable>(for key: Key, cost: (Value) -> Int, make: () throws -> Value) rethrows -> Value {
+        if let known = value(for: key, as: Value.self) { return known }
+        let generation = currentGeneration
+        let made = try make()
+        store(made, cost: cost(made), for: key, readGeneration: generation)
+        return made
     }
 
     /// Forgets everything: something changed.
