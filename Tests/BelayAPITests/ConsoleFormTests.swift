@@ -1,4 +1,5 @@
 @testable import BelayAPI
+import BelayHTTP
 import Testing
 
 /// Reading form bodies as browsers send them.
@@ -25,5 +26,17 @@ import Testing
     @Test func encodingRoundTrips() {
         let text = "지수 & <friends> 100%"
         #expect(ConsoleForm(body: Array("x=\(ConsoleForm.encoded(text))".utf8))["x"] == text)
+    }
+
+    @Test func cookiesAreReadByNameTrimmedFirstOneWinningAcrossHeaders() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Cookie", value: " belay_console = a.b.c ;other=x=y;;noequals; belay_console=second;\tspaced\t=\t1 ")
+        headers.add(name: "Cookie", value: "late=z; other=ignored")
+        let values = ConsoleCookies.values(in: Request(method: .get, path: "/console", queryItems: [], headers: headers, body: [], bodyLimit: 0))
+        #expect(values == ["belay_console": "a.b.c", "other": "x=y", "spaced": "1", "late": "z"])
+        #expect(ConsoleCookies.Session(value: "a.b.c") == ConsoleCookies.Session(accessToken: "a", refreshToken: "b", formSecret: "c"))
+        #expect(ConsoleCookies.Session(value: "a..c") == nil)
+        #expect(ConsoleCookies.Session(value: "a.b.c.d") == nil)
+        #expect(ConsoleCookies.Session(value: "한.b.c")?.accessToken == "한")
     }
 }

@@ -13,7 +13,7 @@ extension APIRoutes {
     func registerConsoleMeetupRoutes(on router: Router<APIContext>) {
         router.get("/console", query: ["scope", "cursor"]) { request, _ in
             try consolePage(request) { visitor, _ in
-                try dashboard(visitor, past: request.query("scope") == "past", cursor: request.query("cursor"))
+                try cachedPage(visitor, request) { try dashboard(visitor, past: request.query("scope") == "past", cursor: request.query("cursor")) }
             }
         }
         router.get("/console/meetups/new") { request, _ in
@@ -33,8 +33,10 @@ extension APIRoutes {
         }
         router.get("/console/meetups/{id}", query: ["q", "page"]) { request, context in
             try consolePage(request) { visitor, _ in
-                let meetup = try managedMeetup(try context.id(), visitor, cached: true)
-                return try doorPage(visitor, meetup, view: DoorView(request), notice: nil, error: nil, typedHandle: "")
+                try cachedPage(visitor, request) {
+                    let meetup = try managedMeetup(try context.id(), visitor, cached: true)
+                    return try doorPage(visitor, meetup, view: DoorView(request), notice: nil, error: nil, typedHandle: "")
+                }
             }
         }
         router.get("/console/meetups/{id}/door.json", query: ["q", "page"]) { request, context in

@@ -337,6 +337,19 @@ extension APIRoutes {
                                                   main: main), status: status)
     }
 
+    /// A page that only shows things (a GET), kept for its session under the response cache's
+    /// rule: made again once a moment, and at once after any change through this server. The
+    /// door list and the dashboard, which a host at the front desk keeps open, are read so.
+    func cachedPage(_ visitor: ConsoleVisitor, _ request: Request, _ make: () throws -> Response) throws -> Response {
+        let target = request.path + "?" + request.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+        let key = ResponseCache.Key.consolePage(session: visitor.formToken, target: target)
+        if let bytes = responseCache.body(for: key) { return Response(status: .ok, headers: ConsoleDocument.pageHeaders, body: ResponseBody(bytes: bytes)) }
+        let generation = responseCache.currentGeneration
+        let response = try make()
+        if response.status == .ok { responseCache.store(response.body.bytes, for: key, readGeneration: generation) }
+        return response
+    }
+
     static func htmlPage(_ html: String, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ConsoleDocument.pageHeaders, body: ResponseBody(string: html))
     }

@@ -32,6 +32,9 @@ public final class ResponseCache: Sendable {
         /// The table of a dashboard: whose (0 for an admin's, which lists every meetup), which
         /// tab, which page, in which language.
         case consoleDashboard(manager: Int64, past: Bool, cursor: String, language: String)
+        /// A console page as one session was last shown it (its forms carry that session's
+        /// token), by the session's form token and the page's path and query.
+        case consolePage(session: String, target: String)
     }
 
     /// A remembered value and what it costs the memory (its bytes, about).
