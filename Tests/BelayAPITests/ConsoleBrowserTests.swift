@@ -169,6 +169,50 @@ import Testing
         #expect(page.messages.filter { !$0.contains("favicon.ico") } == [], "console and log: \(page.messages)")
     }
 
+    @Test func aLongDoorListPagesBy50AndFindsAMemberOnAnotherPageAsOneTypes() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let fixture = served.fixture
+        let meetup = try fixture.meetup(capacity: 80, startsIn: 300, host: served.club.host)
+        var members: [APIFixture.Member] = []
+        for index in 1...64 {
+            let name = index == 60 ? "최지우" : "회원 \(index)"
+            let user = try fixture.domain.users.createUser(NewUser(handle: "door\(index)", displayName: name))
+            let member = APIFixture.Member(user: user, token: try fixture.domain.users.issueToken(userID: user.id).secret)
+            #expect(fixture.post("/v1/meetups/\(meetup.id)/join", as: member).status == 201)
+            members.append(member)
+        }
+        let page = try ChromiumPage(width: 1280, height: 860, profile: fixture.directory.file("chromium-long"))
+        defer { page.close() }
+        try served.signIn(page)
+        try page.navigate(served.base + "/console/meetups/\(meetup.id)")
+        #expect(try page.evaluate("String(document.querySelectorAll('#door-rows tr[data-search]').length)") as? String == "50")
+        #expect(try page.evaluate("document.getElementById('door-pager').textContent.trim()") as? String == "64명 중 1–50 다음")
+        #expect(try Self.accessibilityProblems(page) == [], "a long door list")
+        _ = try page.evaluate("window.sameDocument = 'yes'")
+
+        // 최지우 is on the second page; typing finds them without a reload.
+        _ = try page.evaluate("var q = document.getElementById('q'); q.value = '지우'; q.dispatchEvent(new Event('input')); 1")
+        let found = try page.waitFor("Array.prototype.map.call(document.querySelectorAll('#door-rows tr[data-search]'), function (r) { return r.getAttribute('data-member'); }).join(',')",
+                                     timeout: 10) { $0 == String(members[59].id) }
+        #expect(found == String(members[59].id))
+        #expect(try page.evaluate("document.getElementById('door-pager').textContent") as? String == "", "one match needs no pager")
+        try Self.keep(page, "door-search-long")
+        // Checked in from the row's button, in place; the search stays.
+        _ = try page.evaluate("document.querySelector('#door-rows tr[data-member=\"\(members[59].id)\"] button[form=\"door-check-in\"]').click(); 1")
+        let status = try page.waitFor("document.querySelector('#door-rows tr[data-member=\"\(members[59].id)\"]').getAttribute('data-status')", timeout: 10) { $0 == "checked_in" }
+        #expect(status == "checked_in")
+        #expect(try fixture.domain.attendance.attendance(meetupID: meetup.id, memberID: members[59].id)?.status == .checkedIn)
+        #expect(try page.evaluate("String(document.querySelectorAll('#door-rows tr[data-search]').length)") as? String == "1")
+        #expect(try page.evaluate("window.sameDocument") as? String == "yes", "the page was reloaded")
+
+        // Without script, the pager's link and the search form work as plain pages.
+        try page.navigate(served.base + "/console/meetups/\(meetup.id)?page=2")
+        #expect(try page.evaluate("String(document.querySelectorAll('#door-rows tr[data-search]').length)") as? String == "14")
+        _ = try page.evaluate("document.getElementById('door-pager').scrollIntoView({block: 'center'}); 1")
+        try Self.keep(page, "door-list-page-2")
+    }
+
     /// What the page fails of the accessibility checks, read from the browser itself: the
     /// accessibility tree Chromium computes (every control named, one level-1 heading), the
     /// focus ring of every focusable element, and the contrast of every text against the

@@ -244,7 +244,9 @@ enum ConsoleAssets {
     form.narrow-form { max-width: 640px; }
     td.answer { overflow-wrap: anywhere; max-width: 320px; font-size: 14px; }
     .row-actions { text-align: right; white-space: nowrap; }
-    .row-actions form { display: inline; margin-left: 6px; }
+    .row-actions form, .row-actions button { display: inline; margin-left: 6px; }
+    .pager { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; margin: 12px 0; }
+    .pager:empty { display: none; }
     form.add { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 16px 0; }
     form.add .field { flex: 1 1 240px; margin: 0; }
     .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 16px 0; }
