@@ -29,8 +29,10 @@ public struct SecondFactorState: Sendable, Equatable {
 
 /// A held sign-in that the second factor let through.
 public struct SecondFactorPass: Sendable {
-    /// The identity the emailed code proved, ready for `AccountService.signIn`.
+    /// The identity the first factor proved, ready for `AccountService.signIn`.
     public let identity: ProvenIdentity
+    /// The device that asked to sign in, for the session's name.
+    public let device: DeviceDescription
     /// Whether a recovery code (now spent) was given instead of the authenticator's code.
     public let usedRecoveryCode: Bool
     /// Recovery codes left after this one.

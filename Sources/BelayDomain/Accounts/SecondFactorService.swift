@@ -2,12 +2,12 @@ import BelayCore
 import BelayStorage
 import Foundation
 
-/// A second factor for console sign-ins: TOTP (RFC 6238, HMAC-SHA1, 30-second steps, six
+/// A second factor for sign-ins, the console's and the app's: TOTP (RFC 6238, HMAC-SHA1, 30-second steps, six
 /// digits) from an authenticator app, with ten one-time recovery codes.
 ///
 /// A member enrols by taking a new secret into their app and confirming it with a current
 /// code; only then are recovery codes made (shown once, stored as SHA-256). From then on a
-/// console sign-in whose emailed code was right is *held* (`holdSignIn`) until the
+/// sign-in whose first factor was right is *held* (`holdSignIn`) until the
 /// authenticator's code or a recovery code is given (`completeSignIn`): no session exists
 /// before. A code is accepted one step either side of the server's clock, and each step's
 /// code works once (a code seen over a shoulder or replayed within its window is refused).
@@ -132,22 +132,56 @@ public final class SecondFactorService: Sendable {
 
     // MARK: Signing in
 
-    /// Holds a sign-in whose emailed code was right when its account has a second factor.
-    /// - Returns: the token that names the held sign-in (to give back with the code), or nil
-    ///   when the account has no second factor (sign in at once).
-    /// - Throws: `DomainError.storageFailure`.
-    public func holdSignIn(_ identity: ProvenIdentity) throws -> String? {
-        guard identity.method == .email, identity.emailVerified, let email = identity.email else { return nil }
+    /// Holds a sign-in whose first factor was proven (an emailed code or link, Apple, Google)
+    /// when its account has a second factor: no session exists until `completeSignIn`.
+    ///
+    /// The account is found as `AccountService.signIn` finds it: by the identity, else by its
+    /// verified email. An ID token's digest is recorded as used here, so the token cannot be
+    /// exchanged again while the sign-in waits.
+    /// - Parameters:
+    ///   - device: the device that asked, which names the session once the sign-in completes
+    ///     (checked as `AccountService.signIn` checks it).
+    ///   - enforcingAdminRule: with `console.admin_second_factor` `required`, refuse an admin who
+    ///     has no authenticator (the app's sign-ins; the console instead sends them to enrol).
+    /// - Returns: the held sign-in (its token to give back with the code), or nil when the
+    ///   account has no second factor or does not exist yet (sign in at once).
+    /// - Throws: `DomainError` `second_factor_enrolment_required`, `token_already_used`,
+    ///   `invalid_input` (the device's name), `storage_failure`.
+    public func holdSignIn(_ identity: ProvenIdentity, device: DeviceDescription = DeviceDescription(),
+                           enforcingAdminRule: Bool = false) throws -> HeldSignInChallenge? {
+        let device = try AccountService.checked(device)
         let token = Crypto.base64URL(Crypto.randomBytes(32))
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db -> String? in
+        let expiresAt = Date(millisecondsSince1970: now.addingTimeInterval(policy.emailCodeLifetime).millisecondsSince1970)
+        let rule = policy.adminSecondFactor
+        // Most sign-ins have no second factor: a read finds that without a write.
+        let heldUser = try domainCall {
+            try pool.read { db -> Int64? in
                 let owner = try AccountRepository.identityOwner(method: identity.method, subject: identity.subject, in: db)?.userID
-                guard let userID = try owner ?? AccountRepository.userID(email: email, in: db),
-                      try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil else { return nil }
-                try SecondFactorRepository.insertHeld(tokenHash: Crypto.sha256(Array(token.utf8)), userID: userID, email: email, now: now,
-                                                      expiresAt: now.addingTimeInterval(policy.emailCodeLifetime), in: db)
-                return token
+                let byEmail = identity.emailVerified ? try identity.email.flatMap { try AccountRepository.userID(email: $0, in: db) } : nil
+                guard let userID = owner ?? byEmail else { return nil }
+                if try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil { return userID }
+                if enforcingAdminRule, rule == .required, try UserRepository.find(id: userID, in: db)?.role == .admin {
+                    throw DomainError(.secondFactorEnrolmentRequired,
+                                      "This club's admins sign in with a second factor and this account has none yet; sign in to the console in a browser, set up an authenticator app under Second factor, then sign in here again")
+                }
+                return nil
+            }
+        }
+        guard let userID = heldUser else { return nil }
+        return try domainCall {
+            try pool.write { db -> HeldSignInChallenge? in
+                // Reset meanwhile: the sign-in goes on without a second factor.
+                guard try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil else { return nil }
+                if let digest = identity.tokenDigest {
+                    let expiry = max(identity.tokenExpiresAt ?? now, now).addingTimeInterval(600)
+                    guard try AccountRepository.recordUsedIdentityToken(digest: digest, expiresAt: expiry, now: now, pruning: false, in: db) else {
+                        throw DomainError(.tokenAlreadyUsed, "This ID token was already used to sign in; ask the provider for a new one and sign in again")
+                    }
+                }
+                try SecondFactorRepository.insertHeld(tokenHash: Crypto.sha256(Array(token.utf8)), userID: userID, identity: identity,
+                                                      device: device, now: now, expiresAt: expiresAt, in: db)
+                return HeldSignInChallenge(token: token, expiresAt: expiresAt)
             }
         }
     }
@@ -201,8 +235,7 @@ public final class SecondFactorService: Sendable {
                     return .wrong
                 }
                 try SecondFactorRepository.deleteHeld(tokenHash: tokenHash, in: db)
-                let identity = ProvenIdentity(method: .email, subject: held.email, email: held.email, emailVerified: true)
-                return .passed(SecondFactorPass(identity: identity, usedRecoveryCode: usedRecovery,
+                return .passed(SecondFactorPass(identity: held.identity, device: held.device, usedRecoveryCode: usedRecovery,
                                                 recoveryCodesLeft: try SecondFactorRepository.recoveryCodesLeft(userID: held.userID, in: db)))
             }
         }
