@@ -114,18 +114,74 @@ public final class SecondFactorService: Sendable {
         }
     }
 
-    /// Removes the member's second factor and recovery codes (a lost phone); they sign in with
-    /// the emailed code alone until they enrol again.
+    private enum Regeneration {
+        case made([String])
+        case wrong
+        case replayed
+        case notEnrolled
+    }
+
+    /// Replaces the member's recovery codes by ten new ones (the old ones, spent or not, stop
+    /// working), once the authenticator's current code proves the phone is at hand. The code
+    /// is spent as a sign-in's is: each step's code works once.
+    /// - Returns: the new codes, in the only form they are ever shown.
+    /// - Throws: `DomainError` `invalid_second_factor_code` (field `code`) for a wrong or used
+    ///   code (a recovery code is not taken here), `invalid_input` (field `second_factor`)
+    ///   when the member has no confirmed authenticator.
+    public func regenerateRecoveryCodes(userID: Int64, code: String) throws -> [String] {
+        guard let digits = Self.typedDigits(code) else {
+            throw DomainError(.invalidSecondFactorCode, "Type the six digits your authenticator app shows now", field: "code")
+        }
+        let now = clock.now()
+        let codes = (0..<Self.recoveryCodeCount).map { _ in Self.newRecoveryCode() }
+        let outcome = try domainCall {
+            try pool.write { db -> Regeneration in
+                guard let factor = try SecondFactorRepository.factor(userID: userID, in: db), factor.confirmedAt != nil else { return .notEnrolled }
+                guard let step = TOTP(secret: factor.secret).matchingStep(of: digits, at: now, window: Self.window) else { return .wrong }
+                guard try SecondFactorRepository.useStep(userID: userID, step: step, in: db) else { return .replayed }
+                try SecondFactorRepository.replaceRecoveryCodes(userID: userID, hashes: codes.map { Self.recoveryHash(userID: userID, code: $0) },
+                                                                now: now, in: db)
+                return .made(codes)
+            }
+        }
+        switch outcome {
+        case let .made(codes): return codes
+        case .wrong:
+            throw DomainError(.invalidSecondFactorCode, "This is not the code your authenticator app shows now; check that its clock is right and type the current six digits", field: "code")
+        case .replayed:
+            throw DomainError(.invalidSecondFactorCode, "This code was already used; wait for your authenticator's next code", field: "code")
+        case .notEnrolled:
+            throw DomainError.invalid("second_factor", "You have no authenticator set up, so there are no recovery codes to replace; set one up first")
+        }
+    }
+
+    /// Removes the member's second factor, recovery codes and held sign-ins (a lost phone);
+    /// they sign in with the first factor alone until they enrol again. A reset that removed
+    /// something is written to the moderation audit log (`reset_second_factor` on the member),
+    /// in the same transaction, naming the admin (none for the operator's command line).
+    /// - Parameters:
+    ///   - actor: an admin, or `.commandLine`.
+    ///   - reason: why, in the admin's words, kept in the audit log.
     /// - Returns: whether they had one.
-    /// - Throws: `DomainError` `user_not_found`, `storage_failure`.
+    /// - Throws: `DomainError` `not_permitted` for anyone but an admin, `invalid_input` (field
+    ///   `reason`: too long, or control characters), `user_not_found`, `storage_failure`.
     @discardableResult
-    public func reset(userID: Int64) throws -> Bool {
-        try domainCall {
+    public func reset(userID: Int64, by actor: Actor, reason: String = "") throws -> Bool {
+        guard actor.isAdmin else {
+            throw DomainError(.notPermitted, "Only an admin resets a member's second factor")
+        }
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !reason.isEmpty { try TextRule.moderationReason.check(reason) }
+        let now = clock.now()
+        return try domainCall {
             try pool.write { db in
                 guard try AccountRepository.profile(userID: userID, in: db) != nil else {
                     throw DomainError(.userNotFound, "No account has id \(userID)")
                 }
-                return try SecondFactorRepository.erase(userID: userID, in: db)
+                guard try SecondFactorRepository.erase(userID: userID, in: db) else { return false }
+                _ = try ModerationRepository.insertAction(moderatorID: actor.userID, action: .resetSecondFactor, subjectType: .member,
+                                                          subjectID: String(userID), reason: reason, reportIDs: [], until: nil, now: now, in: db)
+                return true
             }
         }
     }
