@@ -73,7 +73,7 @@ extension APIRoutes {
         // authenticator's current code or an unused recovery code.
         auth.post("/v1/auth/second-factor") { request, _ in
             let body = try request.decodeJSON(as: SecondFactorSignInRequest.self)
-            guard (1...128).contains(body.challenge.utf8.count) else {
+            guard (1...128).contains(body.challenge.unicodeScalars.count) else {
                 throw HTTPError(.unprocessableContent, code: RefusalReason.invalidInput.rawValue,
                                 detail: "`challenge` is the text a sign-in answered with `second_factor_required`; sign in again for a new one.",
                                 extensions: ["field": "challenge"])

@@ -154,7 +154,7 @@ enum ConsoleWord: Sendable {
         case .secondFactorCodeHint: return ("앱에 보이는 여섯 자리. 휴대폰이 없다면 복구 코드 (예: k7m2q-x9tfa)", "アプリに表示された6桁。スマホがなければリカバリーコード（例: k7m2q-x9tfa）", "The six digits the app shows; without your phone, a recovery code (e.g. k7m2q-x9tfa)")
         case .verify: return ("확인", "確認", "Verify")
         case .setUp: return ("인증 앱 등록하기", "認証アプリを登録する", "Set up an authenticator app")
-        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every console sign-in asks for its code. Since")
+        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔과 앱에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールとアプリへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every sign-in, in the console and in the app, asks for its code. Since")
         case .notEnrolled: return ("등록된 인증 앱이 없어요. 로그인할 때 메일 코드만 물어요.", "認証アプリは登録されていません。サインインではメールのコードだけを聞きます。", "No authenticator app is set up: signing in asks for the mailed code only.")
         case .mustEnrol: return ("관리자는 콘솔을 쓰기 전에 인증 앱을 등록해야 해요.", "管理者はコンソールを使う前に認証アプリを登録してください。", "Admins set up an authenticator app before using the console.")
         case .scanQR: return ("인증 앱 (Google Authenticator, 1Password 등)으로 이 QR 코드를 찍거나 설정 키를 입력하세요.", "認証アプリ（Google Authenticator、1Password など）でこのQRコードを読むか、セットアップキーを入力してください。", "Scan this QR code with an authenticator app (Google Authenticator, 1Password, …) or type the setup key.")

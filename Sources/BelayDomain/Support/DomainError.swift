@@ -54,7 +54,7 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case notASession = "not_a_session"
     /// A moderator suspended the account: signing in is refused until the suspension ends.
     case accountSuspended = "account_suspended"
-    /// The authenticator's code or recovery code given for a held console sign-in (or to
+    /// The authenticator's code or recovery code given for a held sign-in (or to
     /// confirm an enrolment) is wrong or already used, or the held sign-in is over (`field`
     /// `sign_in`: start again).
     case invalidSecondFactorCode = "invalid_second_factor_code"
