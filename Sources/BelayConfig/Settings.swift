@@ -537,7 +537,7 @@ extension SettingDeclaration {
     private static let console: [SettingDeclaration] = [
         .choice("console.admin_second_factor", BelayConfiguration.Console.AdminSecondFactor.optional,
                 refusal: "is not \"optional\" (admins may enrol an authenticator) or \"required\" (admins enrol before any other console page)",
-                "whether admins must enrol an authenticator app (TOTP) before any other console page (`required`) or may (`optional`)",
+                "whether admins must enrol an authenticator app (TOTP) before any other console page and before the app signs them in (`required`) or may (`optional`)",
                 field: \.console.adminSecondFactor),
     ]
 

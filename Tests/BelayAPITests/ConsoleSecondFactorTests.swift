@@ -110,7 +110,7 @@ import Testing
         #expect(void.text.contains("action=\"/console/sign-in\""))
 
         // The operator resets a lost phone: the emailed code alone signs in again.
-        #expect(try fixture.domain.secondFactors.reset(userID: admin.id))
+        #expect(try fixture.domain.secondFactors.reset(userID: admin.id, by: .commandLine))
         try client.signIn(email: "mina@example.com", smtp: club.smtp, mailNumber: 5)
     }
 
@@ -138,5 +138,90 @@ import Testing
         let secret = try #require(Self.text(ofID: "setup-key", in: admin.get("/console/second-factor").text)).replacingOccurrences(of: " ", with: "")
         #expect(admin.post("/console/second-factor/confirm", [("code", try Self.referenceCode(secret, at: fixture.clock.now()))]).status == 200)
         #expect(admin.get("/console").status == 200)
+    }
+
+    @Test func newRecoveryCodesNeedTheAppsCurrentCodeAndTheOldOnesStopWorking() throws {
+        let club = try ConsoleFixture()
+        let fixture = club.fixture
+        let admin = try fixture.domain.users.createUser(NewUser(handle: "mina", displayName: "Mina Park", email: "mina@example.com", role: .admin))
+        let client = ConsoleClient(fixture)
+        try client.signIn(email: "mina@example.com", smtp: club.smtp)
+        let totp = try fixture.domain.secondFactors.startEnrolment(userID: admin.id)
+        let secret = Base32.encoded(totp.secret)
+        let old = try fixture.domain.secondFactors.confirmEnrolment(userID: admin.id, code: try Self.referenceCode(secret, at: fixture.clock.now()))
+
+        let page = client.get("/console/second-factor")
+        #expect(page.text.contains("action=\"/console/second-factor/recovery-codes\""))
+        // Without the form's token nothing changes.
+        let forged = client.post("/console/second-factor/recovery-codes", [("code", try Self.referenceCode(secret, at: fixture.clock.now().addingTimeInterval(30)))],
+                                 csrf: "forged")
+        #expect(forged.status == 403)
+        client.get("/console/second-factor")
+        // A wrong code, and the code the enrolment spent, are refused on the form with what was typed.
+        let wrong = client.post("/console/second-factor/recovery-codes", [("code", "12 34 56")])
+        #expect(wrong.status == 401)
+        #expect(wrong.text.contains("value=\"12 34 56\"") && wrong.text.contains("role=\"alert\""))
+        let replayed = client.post("/console/second-factor/recovery-codes", [("code", try Self.referenceCode(secret, at: fixture.clock.now()))])
+        #expect(replayed.status == 401)
+        #expect(client.post("/console/second-factor/recovery-codes", [("code", old[0])]).status == 401, "a recovery code does not make new ones")
+
+        let made = client.post("/console/second-factor/recovery-codes",
+                               [("code", try Self.referenceCode(secret, at: fixture.clock.now().addingTimeInterval(30)))])
+        #expect(made.status == 200, "\(made.text)")
+        let fresh = made.text.components(separatedBy: "<li><code>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        #expect(fresh.count == 10)
+        #expect(Set(fresh).isDisjoint(with: old))
+        #expect(!client.get("/console/second-factor").text.contains(fresh[0]), "shown once")
+        #expect(try fixture.domain.secondFactors.state(userID: admin.id).recoveryCodesLeft == 10)
+
+        // An old code no longer lets a held sign-in through; a new one does.
+        let identity = ProvenIdentity(method: .email, subject: "mina@example.com", email: "mina@example.com", emailVerified: true)
+        let held = try #require(try fixture.domain.secondFactors.holdSignIn(identity))
+        #expect(throws: DomainError.self) { try fixture.domain.secondFactors.completeSignIn(token: held.token, code: old[1]) }
+        #expect(try fixture.domain.secondFactors.completeSignIn(token: held.token, code: fresh[1]).usedRecoveryCode)
+    }
+
+    @Test func anAdminResetsAMembersSecondFactorFromTheMembersPageIntoTheAuditLog() throws {
+        let club = try ConsoleFixture()
+        let fixture = club.fixture
+        let admin = try fixture.domain.users.createUser(NewUser(handle: "mina", displayName: "Mina Park", email: "mina@example.com", role: .admin))
+        let hana = try fixture.domain.users.createUser(NewUser(handle: "hana", displayName: "Hana Lee", email: "hana@example.com", role: .host))
+        let totp = try fixture.domain.secondFactors.startEnrolment(userID: hana.id)
+        _ = try fixture.domain.secondFactors.confirmEnrolment(userID: hana.id, code: totp.code(at: fixture.clock.now()))
+        let client = ConsoleClient(fixture)
+        try client.signIn(email: "mina@example.com", smtp: club.smtp)
+
+        let members = client.get("/console/members?q=hana")
+        #expect(members.status == 200)
+        let action = "action=\"/console/members/\(hana.id)/second-factor/reset\""
+        #expect(members.text.contains(action))
+        // A forged form changes nothing.
+        #expect(client.post("/console/members/\(hana.id)/second-factor/reset", [("q", "hana"), ("reason", "x")], csrf: "forged").status == 403)
+        #expect(try fixture.domain.secondFactors.state(userID: hana.id).enrolled)
+        client.get("/console/members?q=hana")
+        let tooLong = client.post("/console/members/\(hana.id)/second-factor/reset", [("q", "hana"), ("reason", String(repeating: "x", count: 1_001))])
+        #expect(tooLong.status == 422)
+        #expect(try fixture.domain.secondFactors.state(userID: hana.id).enrolled)
+
+        let reset = client.post("/console/members/\(hana.id)/second-factor/reset", [("q", "hana"), ("reason", "Lost her phone; asked in person")])
+        #expect(reset.status == 200, "\(reset.text)")
+        #expect(reset.text.contains("id=\"member-notice\""))
+        #expect(!reset.text.contains(action), "nothing left to reset")
+        #expect(try !fixture.domain.secondFactors.state(userID: hana.id).enrolled)
+        let entry = try #require(try fixture.domain.moderation.audit(by: .commandLine).items.first)
+        #expect(entry.action == .resetSecondFactor)
+        #expect(entry.subjectType == .member && entry.subjectID == String(hana.id))
+        #expect(entry.moderatorID == admin.id)
+        #expect(entry.reason == "Lost her phone; asked in person")
+        #expect(client.get("/console/moderation/audit").text.contains("reset_second_factor"))
+
+        // Anyone but an admin gets the page that does not exist, and nothing is written.
+        let again = try fixture.domain.secondFactors.startEnrolment(userID: hana.id)
+        _ = try fixture.domain.secondFactors.confirmEnrolment(userID: hana.id, code: again.code(at: fixture.clock.now()))
+        let host = try club.signedInHost(mailNumber: 2)
+        #expect(!host.get("/console/members?q=hana").text.contains(action))
+        #expect(host.post("/console/members/\(hana.id)/second-factor/reset", [("q", "hana")]).status == 404)
+        #expect(try fixture.domain.secondFactors.state(userID: hana.id).enrolled)
+        #expect(client.post("/console/members/999999/second-factor/reset", []).status == 404)
     }
 }

@@ -6,7 +6,8 @@ import BelayTestSupport
 import Foundation
 import Testing
 
-/// `POST /v1/meetups/series` and `PATCH /v1/meetups/{id}/following`.
+/// `POST /v1/meetups/series`, `PATCH /v1/meetups/{id}/following` and
+/// `POST /v1/meetups/{id}/cancel-following`.
 @Suite struct MeetupSeriesAPITests {
     @Test func aSeriesOverTheAPI() throws {
         let fixture = try APIFixture()
@@ -34,5 +35,42 @@ import Testing
         let daily = fixture.post("/v1/meetups/series", as: fixture.host, json: body.replacingOccurrences(of: "weekly", with: "daily"))
         #expect(daily.status == 422)
         #expect(daily["field"]?.stringValue == "repeat")
+    }
+
+    @Test func cancellingTheRestOfASeriesOverTheAPI() throws {
+        let fixture = try APIFixture()
+        let schemas = try SchemaConformance(fixture)
+        let start = fixture.clock.now().addingTimeInterval(86_400)
+        let series = try fixture.domain.meetups.createSeries(NewMeetup(
+            title: "Weekly", placeName: "Gym", startsAt: start, endsAt: start.addingTimeInterval(7_200), timeZone: "Asia/Seoul",
+            capacity: 8, hostID: fixture.host.id), repeat: .weekly, until: start.addingTimeInterval(21 * 86_400), by: fixture.host.user.actorForTests)
+        #expect(series.count == 4)
+        let ids = series.map(\.id)
+
+        // Someone who manages none of them changes nothing.
+        let member = try fixture.member()
+        let refused = fixture.post("/v1/meetups/\(ids[1])/cancel-following", as: member)
+        #expect(refused.status == 403)
+        #expect(refused.problemCode == "not_permitted")
+        #expect(fixture.get("/v1/meetups/\(ids[1])", as: fixture.host)["status"]?.stringValue == "scheduled")
+        schemas.check(refused, .post, "/v1/meetups/{id}/cancel-following")
+
+        let cancelled = fixture.post("/v1/meetups/\(ids[1])/cancel-following", as: fixture.host)
+        #expect(cancelled.status == 200, "\(String(decoding: cancelled.bytes, as: UTF8.self))")
+        schemas.check(cancelled, .post, "/v1/meetups/{id}/cancel-following")
+        let items = try #require(cancelled["items"]?.arrayValue)
+        #expect(items.compactMap { $0["id"]?.intValue } == Array(ids[1...]))
+        #expect(items.allSatisfy { $0["status"]?.stringValue == "cancelled" })
+        #expect(fixture.get("/v1/meetups/\(ids[0])", as: fixture.host)["status"]?.stringValue == "scheduled", "earlier meetups stay")
+
+        let again = fixture.post("/v1/meetups/\(ids[2])/cancel-following", as: fixture.host)
+        #expect(again.status == 409)
+        #expect(again.problemCode == "meetup_cancelled")
+        schemas.check(again, .post, "/v1/meetups/{id}/cancel-following")
+        let unknown = fixture.post("/v1/meetups/999999/cancel-following", as: fixture.host)
+        #expect(unknown.status == 404)
+        let notAnID = fixture.post("/v1/meetups/abc/cancel-following", as: fixture.host)
+        #expect(notAnID.status == 400)
+        #expect(fixture.post("/v1/meetups/\(ids[0])/cancel-following", as: nil).status == 401)
     }
 }

@@ -1,4 +1,5 @@
 import BelayCore
+import BelayDomain
 import BelayHTTP
 import BelayStorage
 import BelayTestSupport
@@ -401,5 +402,60 @@ import Testing
         }
         let access = try #require(joined["access_token"]?.stringValue)
         #expect(try server.poll(timeout: 5) { try server.call("GET", "/v1/me", token: access).status == 401 ? true : nil } == true)
+    }
+
+    /// The real binary holds an enrolled admin's sign-in from the app, Apple's and the emailed
+    /// code's alike, until the authenticator's code, computed here by PyOTP at the real time.
+    @Test func anEnrolledAdminsAppSignInAsksForTheAuthenticatorsCode() throws {
+        let peers = try start()
+        let (server, provider, smtp) = (peers.server, peers.provider, peers.smtp)
+        let schemas = try Self.schemas(server)
+        let created = try peers.workspace.cli(["users", "create", "mina", "--name", "Mina Park", "--role", "admin", "--email", "mina@example.com"])
+        let adminID = try #require(created["user"]?["id"]?.intValue)
+
+        // Enrolled as the console enrols (its secret into the app, confirmed with the app's code).
+        let domain = try DomainServices(pool: try peers.workspace.store(), settings: BuiltInSettings.domain())
+        let totp = try domain.secondFactors.startEnrolment(userID: adminID)
+        let secret = Base32.encoded(totp.secret)
+        let recovery = try domain.secondFactors.confirmEnrolment(userID: adminID,
+                                                                 code: try ConsoleSecondFactorTests.referenceCode(secret, at: Date()))
+
+        // Apple: the token proves the admin's address, and the answer is a challenge, not tokens.
+        let token = try Self.appleToken(provider, subject: "000777.apple", nonce: "raw-nonce-2fa", email: "mina@example.com")
+        let held = try server.call("POST", "/v1/auth/apple", json: try Self.body([
+            "identity_token": token, "nonce": "raw-nonce-2fa", "device_name": "Mina's iPhone", "platform": "ios"]))
+        #expect(held.status == 202, "\(held.response.text)")
+        held.check(against: schemas, .post, "/v1/auth/apple")
+        #expect(held["second_factor_required"]?.boolValue == true)
+        #expect(held["access_token"] == nil)
+        let challenge = try #require(held["challenge"]?.stringValue)
+        // The ID token was spent by the held sign-in: it cannot start another.
+        let replay = try server.call("POST", "/v1/auth/apple", json: try Self.body(["identity_token": token, "nonce": "raw-nonce-2fa"]))
+        #expect(replay["code"]?.stringValue == "token_already_used")
+
+        // The next step's code (the enrolment spent this one's) signs in; the same code again is refused.
+        let code = try ConsoleSecondFactorTests.referenceCode(secret, at: Date().addingTimeInterval(30))
+        let passed = try server.call("POST", "/v1/auth/second-factor", json: try Self.body(["challenge": challenge, "code": code]))
+        #expect(passed.status == 200, "\(passed.response.text)")
+        passed.check(against: schemas, .post, "/v1/auth/second-factor")
+        #expect(passed["user"]?["handle"]?.stringValue == "mina")
+        let access = try #require(passed["access_token"]?.stringValue)
+        let sessions = try server.call("GET", "/v1/me/sessions", token: access)
+        #expect(sessions["items"]?.arrayValue?.first?["device_name"]?.stringValue == "Mina's iPhone")
+        #expect(sessions["items"]?.arrayValue?.first?["sign_in_method"]?.stringValue == "apple")
+
+        // The emailed code: held too; a used code is refused, a recovery code finishes it.
+        #expect(try server.call("POST", "/v1/auth/email", json: #"{"email": "mina@example.com", "locale": "en"}"#).status == 202)
+        let mailed = try server.call("POST", "/v1/auth/email/verify",
+                                     json: #"{"email": "mina@example.com", "code": "\#(try Self.emailCode(smtp))"}"#)
+        #expect(mailed.status == 202, "\(mailed.response.text)")
+        let second = try #require(mailed["challenge"]?.stringValue)
+        let used = try server.call("POST", "/v1/auth/second-factor", json: try Self.body(["challenge": second, "code": code]))
+        #expect(used.status == 401)
+        #expect(used["code"]?.stringValue == "invalid_second_factor_code")
+        used.check(against: schemas, .post, "/v1/auth/second-factor")
+        let byRecovery = try server.call("POST", "/v1/auth/second-factor", json: try Self.body(["challenge": second, "code": recovery[0]]))
+        #expect(byRecovery.status == 200, "\(byRecovery.response.text)")
+        #expect(try domain.secondFactors.state(userID: adminID).recoveryCodesLeft == 9)
     }
 }

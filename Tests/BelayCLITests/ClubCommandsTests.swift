@@ -387,6 +387,46 @@ import BelayTestSupport
     }
 }
 
+/// `belay meetups cancel --following` on the real binary: the rest of a series, in one go.
+@Suite struct MeetupSeriesCancelCommandTests {
+    @Test func cancelTheRestOfASeries() throws {
+        let club = try ClubWorkspace()
+        try club.succeed("migrate")
+        try club.succeed("users", "create", "jisoo", "--name", "Jisoo", "--role", "host")
+        let created = try club.run("meetups", "create", "--title", "Friday", "--place", "Gym", "--starts", "2030-03-15 19:00",
+                                   "--ends", "2030-03-15 21:00", "--time-zone", "Asia/Seoul", "--capacity", "10", "--host", "jisoo",
+                                   "--repeat", "weekly", "--until", "2030-04-05")
+        #expect(created.status == 0, "\(created)")
+        let ids = try #require(try club.json("meetups", "list") as? [[String: Any]]).compactMap { $0["id"] as? Int }
+        #expect(ids.count == 4)
+
+        let cancelled = try club.run("meetups", "cancel", String(ids[2]), "--following")
+        #expect(cancelled.status == 0, "\(cancelled)")
+        #expect(cancelled.standardOutput.contains("2030-03-29 19:00"))
+        #expect(cancelled.standardOutput.contains("2030-04-05 19:00"))
+        #expect(!cancelled.standardOutput.contains("2030-03-22"), "earlier meetups stay")
+        #expect(cancelled.standardOutput.components(separatedBy: "cancelled").count - 1 == 2)
+        #expect(cancelled.standardError.contains("Cancelled 2 meetups from \(ids[2]) on"))
+        let statuses = try ids.map { id -> String in
+            try #require(try club.json("meetups", "show", String(id)) as? [String: Any])["status"] as? String ?? ""
+        }
+        #expect(statuses == ["scheduled", "scheduled", "cancelled", "cancelled"])
+
+        // The second meetup on, as JSON: only the one still scheduled is cancelled now.
+        let json = try #require(try club.json("meetups", "cancel", String(ids[1]), "--following") as? [[String: Any]])
+        #expect(json.compactMap { $0["id"] as? Int } == [ids[1]])
+
+        // A meetup already cancelled is refused with the domain's message and exit status 1.
+        let again = try club.run("meetups", "cancel", String(ids[3]), "--following")
+        #expect(again.status == 1)
+        #expect(again.standardOutput.isEmpty)
+        #expect(again.standardError.contains("cancelled"), "\(again.standardError)")
+        let unknown = try club.run("meetups", "cancel", "999", "--following")
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("999"), "\(unknown.standardError)")
+    }
+}
+
 /// `belay attendees claim` with waitlist offers on.
 @Suite struct WaitlistOfferCommandsTests {
     @Test func aHostClaimsAnOfferedPlaceForAMember() throws {

@@ -73,6 +73,13 @@ struct EmailVerifyRequest: Decodable, SignInDetails {
     }
 }
 
+/// `POST /v1/auth/second-factor`: the challenge a sign-in answered and the authenticator's
+/// current code or an unused recovery code.
+struct SecondFactorSignInRequest: Decodable {
+    var challenge: String
+    var code: String
+}
+
 /// `POST /v1/auth/refresh`.
 struct RefreshRequest: Decodable {
     var refreshToken: String

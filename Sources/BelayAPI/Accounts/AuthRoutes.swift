@@ -6,7 +6,8 @@ import BelayRepresentations
 import Foundation
 
 extension APIRoutes {
-    /// Signing in (Apple, Google, an emailed code), refreshing and ending sessions. Every
+    /// Signing in (Apple, Google, an emailed code; then a second factor where the account has
+    /// one), refreshing and ending sessions. Every
     /// `/v1/auth/*` route is limited per client address; mailed codes also per email address.
     func registerAuthRoutes(public router: Router<APIContext>, authenticated: RouteGroup<APIContext>) {
         let limits = signIn.limits
@@ -66,6 +67,28 @@ extension APIRoutes {
                                 detail: "Send either `email` and `code` (the six digits from the mail) or `link_token` (from the mail's link), not both.")
             }
             return try signedIn(identity, details: body)
+        }
+
+        // The second step of a held sign-in: the challenge its first step answered, and the
+        // authenticator's current code or an unused recovery code.
+        auth.post("/v1/auth/second-factor") { request, _ in
+            let body = try request.decodeJSON(as: SecondFactorSignInRequest.self)
+            guard (1...128).contains(body.challenge.unicodeScalars.count) else {
+                throw HTTPError(.unprocessableContent, code: RefusalReason.invalidInput.rawValue,
+                                detail: "`challenge` is the text a sign-in answered with `second_factor_required`; sign in again for a new one.",
+                                extensions: ["field": "challenge"])
+            }
+            let pass = try domain.secondFactors.completeSignIn(token: body.challenge, code: body.code)
+            let deferred = DeferredResponse()
+            let clock = domain.clock
+            domain.accounts.signIn(pass.identity, device: pass.device) { outcome in
+                deferred.complete {
+                    let grant = try outcome.get()
+                    return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
+                                headers: ["Cache-Control": "no-store"])
+                }
+            }
+            return .deferred(deferred)
         }
 
         auth.post("/v1/auth/refresh") { request, _ in
@@ -160,10 +183,23 @@ extension APIRoutes {
         return .deferred(deferred)
     }
 
-    /// Opens the session of `identity` and completes `deferred` with its tokens once committed.
+    /// Opens the session of `identity` and completes `deferred` with its tokens once committed;
+    /// or, when its account has a second factor, holds the sign-in and answers 202 with the
+    /// challenge for `POST /v1/auth/second-factor` (an admin without one, where
+    /// `console.admin_second_factor` is `required`, is refused 403
+    /// `second_factor_enrolment_required`).
     private func startSession(_ identity: ProvenIdentity, details: some SignInDetails, locale: MemberLocale?, answering deferred: DeferredResponse) {
         let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
         let clock = domain.clock
+        do {
+            if let held = try domain.secondFactors.holdSignIn(identity, device: device, enforcingAdminRule: true) {
+                return deferred.complete {
+                    .api(SecondFactorChallengeBody(challenge: held, now: clock.now()), status: .accepted, headers: ["Cache-Control": "no-store"])
+                }
+            }
+        } catch {
+            return deferred.complete { throw error }
+        }
         domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: locale) { outcome in
             deferred.complete {
                 let grant = try outcome.get()

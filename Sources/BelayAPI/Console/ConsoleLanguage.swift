@@ -15,7 +15,8 @@ enum ConsoleWord: Sendable {
     case edit, save, server, value, check, labels, circuit, retire, wall, setFile, setFileHint, chooseFile, subjectMeetup, subjectMember, subjectSharePage, subjectMeetupPage
     case secondFactor, secondFactorAsked, secondFactorCode, secondFactorCodeHint, verify, setUp, enrolledSince, notEnrolled, mustEnrol
     case scanQR, setupKey, appCode, appCodeHint, confirmEnrolment, recoveryCodes, recoveryCodesHelp, recoveryCodesLeft, resetHelp
-    case recoveryCodeSpent, toConsole, startOver
+    case recoveryCodeSpent, toConsole, startOver, newRecoveryCodes, newRecoveryCodesHelp, newRecoveryCodesMade
+    case resetSecondFactor, resetSecondFactorHelp, secondFactorWasReset, secondFactorNone, secondFactorOn
     case invites, newInvite, inviteHelp, uses, usesHint, days, daysHint, inviteCode, link, expires, used, revoke, revoked, expired, noInvites
     case inviteCreated, webhooks, newWebhook, url, urlHint, events, eventsHint, noWebhooks, secretOnce, deliveries, noDeliveries, redeliver
     case redelivered, removeWebhook, webhookRemoved, attempts, answer, event, enabled, disabled, deliveryPending, deliverySucceeded
@@ -154,7 +155,7 @@ enum ConsoleWord: Sendable {
         case .secondFactorCodeHint: return ("앱에 보이는 여섯 자리. 휴대폰이 없다면 복구 코드 (예: k7m2q-x9tfa)", "アプリに表示された6桁。スマホがなければリカバリーコード（例: k7m2q-x9tfa）", "The six digits the app shows; without your phone, a recovery code (e.g. k7m2q-x9tfa)")
         case .verify: return ("확인", "確認", "Verify")
         case .setUp: return ("인증 앱 등록하기", "認証アプリを登録する", "Set up an authenticator app")
-        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every console sign-in asks for its code. Since")
+        case .enrolledSince: return ("인증 앱이 등록되어 있어요. 콘솔과 앱에 로그인할 때마다 코드를 물어요. 등록:", "認証アプリが登録されています。コンソールとアプリへのサインインのたびにコードを聞きます。登録日:", "An authenticator app is set up: every sign-in, in the console and in the app, asks for its code. Since")
         case .notEnrolled: return ("등록된 인증 앱이 없어요. 로그인할 때 메일 코드만 물어요.", "認証アプリは登録されていません。サインインではメールのコードだけを聞きます。", "No authenticator app is set up: signing in asks for the mailed code only.")
         case .mustEnrol: return ("관리자는 콘솔을 쓰기 전에 인증 앱을 등록해야 해요.", "管理者はコンソールを使う前に認証アプリを登録してください。", "Admins set up an authenticator app before using the console.")
         case .scanQR: return ("인증 앱 (Google Authenticator, 1Password 등)으로 이 QR 코드를 찍거나 설정 키를 입력하세요.", "認証アプリ（Google Authenticator、1Password など）でこのQRコードを読むか、セットアップキーを入力してください。", "Scan this QR code with an authenticator app (Google Authenticator, 1Password, …) or type the setup key.")
@@ -164,6 +165,14 @@ enum ConsoleWord: Sendable {
         case .confirmEnrolment: return ("등록 완료", "登録する", "Finish setup")
         case .recoveryCodes: return ("복구 코드", "リカバリーコード", "Recovery codes")
         case .recoveryCodesHelp: return ("지금 한 번만 보여요. 안전한 곳에 적어 두세요. 휴대폰이 없을 때 코드 하나로 한 번 로그인할 수 있어요.", "表示は今回だけです。安全な場所に控えてください。スマホがないとき、1つのコードで1回サインインできます。", "Shown this once: write them down somewhere safe. Each signs you in once without your phone.")
+        case .newRecoveryCodes: return ("새 복구 코드 만들기", "新しいリカバリーコードを作る", "New recovery codes")
+        case .newRecoveryCodesHelp: return ("인증 앱의 지금 코드를 입력하면 새 복구 코드 열 개를 보여 줘요. 예전 코드는 모두 더 이상 쓸 수 없어요.", "認証アプリの今のコードを入力すると、新しいリカバリーコードを10個表示します。以前のコードはすべて使えなくなります。", "Type your authenticator's current code to get ten new recovery codes; the old ones all stop working.")
+        case .newRecoveryCodesMade: return ("새 복구 코드를 만들었어요. 예전 코드는 더 이상 쓸 수 없어요.", "新しいリカバリーコードを作りました。以前のコードはもう使えません。", "New recovery codes made; the old ones no longer work.")
+        case .resetSecondFactor: return ("2단계 인증 초기화", "2段階認証をリセット", "Reset second factor")
+        case .resetSecondFactorHelp: return ("휴대폰을 잃었거나 바꾼 회원의 인증 앱과 복구 코드를 지워요. 다음 로그인은 이메일 코드만으로 되고, 감사 기록에 남아요. 본인이 요청했는지 먼저 확인하세요.", "スマホをなくしたり替えたりしたメンバーの認証アプリとリカバリーコードを消します。次のサインインはメールのコードだけでできます。監査ログに残ります。本人からの依頼か先に確かめてください。", "Removes the authenticator and recovery codes of a member who lost or changed their phone: their next sign-in needs the emailed code alone. Written to the audit log. Check first that the request is really theirs.")
+        case .secondFactorWasReset: return ("2단계 인증을 초기화했어요.", "2段階認証をリセットしました。", "Second factor reset.")
+        case .secondFactorNone: return ("2단계 인증 없음", "2段階認証なし", "No second factor")
+        case .secondFactorOn: return ("2단계 인증 사용 중", "2段階認証あり", "Second factor on")
         case .recoveryCodesLeft: return ("남은 복구 코드", "残りのリカバリーコード", "Recovery codes left")
         case .resetHelp: return ("휴대폰을 바꾸거나 잃었다면 관리자에게 초기화를 부탁하세요 (belay users reset-second-factor).", "スマホを替えたりなくしたりしたら、管理者にリセットを頼んでください（belay users reset-second-factor）。", "New or lost phone? Ask an admin to reset it (belay users reset-second-factor).")
         case .recoveryCodeSpent: return ("복구 코드 하나를 썼어요. 남은 복구 코드:", "リカバリーコードを1つ使いました。残り:", "You used a recovery code. Recovery codes left:")

@@ -30,6 +30,27 @@ extension APIRoutes {
         router.get("/console/members", query: ["q"]) { request, _ in
             try consolePage(request) { visitor, _ in try membersPage(visitor, query: request.query("q") ?? "", failed: nil) }
         }
+        // An admin resets a member's second factor (a lost phone), as `belay users
+        // reset-second-factor` does: written to the audit log with the admin's name and reason.
+        router.post("/console/members/{id}/second-factor/reset") { request, context in
+            try consolePage(request) { visitor, form in
+                guard visitor.isAdmin else { throw ConsolePageNotFound() }
+                let userID = try context.id()
+                let member = try domain.users.user(id: userID)
+                let reason = form.trimmed("reason")
+                let query = form.trimmed("q").isEmpty ? member.handle : form.trimmed("q")
+                let had: Bool
+                do {
+                    had = try domain.secondFactors.reset(userID: userID, by: visitor.actor, reason: reason)
+                } catch let error as DomainError where error.reason == .invalidInput || error.reason == .contentRefused {
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
+                    return try membersPage(visitor, query: query, failed: nil, notice: (message, true), status: status)
+                }
+                let word = visitor.language.word
+                return try membersPage(visitor, query: query, failed: nil,
+                                       notice: ("@\(member.handle): " + word(had ? .secondFactorWasReset : .secondFactorNone), !had))
+            }
+        }
     }
 
     /// The content as first reported: its fields one a line when it is a JSON object (as the
@@ -169,7 +190,8 @@ extension APIRoutes {
 
     /// Members whose name or handle holds `query` (the club's members read page by page; a
     /// club has thousands, not millions), each with the form to suspend or lift.
-    private func membersPage(_ visitor: ConsoleVisitor, query: String, failed: (ConsoleForm, String)?, status: HTTPStatus = .ok) throws -> Response {
+    private func membersPage(_ visitor: ConsoleVisitor, query: String, failed: (ConsoleForm, String)?,
+                             notice: (text: String, warning: Bool)? = nil, status: HTTPStatus = .ok) throws -> Response {
         guard visitor.isModerator else { throw ConsolePageNotFound() }
         let e = HTMLText.escaped
         let language = visitor.language
@@ -187,6 +209,7 @@ extension APIRoutes {
             } while cursor != nil && pages < 100 && found.count < 50
         }
         var main = "<h1>\(e(word(.members)))</h1>" + moderationTabs(visitor, current: "/console/members")
+        if let notice { main += "<p class=\"notice\(notice.warning ? " warn" : "")\" role=\"status\" id=\"member-notice\">\(e(notice.text))</p>" }
         main += """
         <form class="search" method="get" action="/console/members" role="search">
         <label for="q">\(e(word(.search)))</label>
@@ -199,10 +222,32 @@ extension APIRoutes {
             main += "<span class=\"handle\">@\(e(user.handle))</span></h2><p>\(e(word(.role))): \(e(language.role(user.role)))"
             if visitor.isAdmin { main += " · <a href=\"/console/members/\(user.id)/devices\">\(e(word(.devices)))</a>" }
             main += "</p>"
+            if visitor.isAdmin { main += try secondFactorResetForm(visitor, member: user, query: query) }
             main += actionForm(visitor, type: .member, id: String(user.id), failed: failed, extra: [("return", "members"), ("q", query)])
             main += "</section>"
         }
         return Self.htmlPage(ConsoleDocument.page(title: word(.members), language: language, clubName: presentation.clubName,
                                                   viewer: visitor.viewer, section: .moderation, main: main), status: status)
+    }
+
+    /// For admins: whether the member has a second factor and, when they do, the form that
+    /// resets it (with a reason for the audit log).
+    private func secondFactorResetForm(_ visitor: ConsoleVisitor, member: User, query: String) throws -> String {
+        let e = HTMLText.escaped
+        let word = visitor.language.word
+        guard try domain.secondFactors.state(userID: member.id).enrolled else {
+            return "<p class=\"hint\" id=\"second-factor-\(member.id)\">\(e(word(.secondFactorNone)))</p>"
+        }
+        return """
+        <form method="post" action="/console/members/\(member.id)/second-factor/reset" class="second-factor-reset">
+        \(ConsoleDocument.csrfField(visitor.formToken))
+        <input type="hidden" name="q" value="\(e(query))">
+        <p id="second-factor-\(member.id)">\(e(word(.secondFactorOn)))</p>
+        <p class="hint">\(e(word(.resetSecondFactorHelp)))</p>
+        <label for="reset-reason-\(member.id)">\(e(word(.reason)))</label>
+        <input id="reset-reason-\(member.id)" name="reason" type="text" autocomplete="off">
+        <button type="submit" class="secondary">\(e(word(.resetSecondFactor)))</button>
+        </form>
+        """
     }
 }

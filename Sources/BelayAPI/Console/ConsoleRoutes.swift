@@ -82,13 +82,13 @@ extension APIRoutes {
                 try signIn.limits.checkAddress(request.remoteAddress)
                 let identity = try domain.accounts.verifyEmailCode(email: email, code: code)
                 // An account with a second factor is held here: no session exists until its code is given.
-                if let held = try domain.secondFactors.holdSignIn(identity) {
+                if let held = try domain.secondFactors.holdSignIn(identity, device: Self.consoleDevice) {
                     var response = signInPage(request, step: .secondFactor, email: email, error: nil, status: .ok)
                     response.headers.add(name: "Set-Cookie", value: ConsoleCookies.setCookie(
-                        name: ConsoleCookies.heldSignInName, value: held, maxAge: Int(domain.accounts.policy.emailCodeLifetime), secure: secureCookies))
+                        name: ConsoleCookies.heldSignInName, value: held.token, maxAge: Int(domain.accounts.policy.emailCodeLifetime), secure: secureCookies))
                     return response
                 }
-                grant = try domain.accounts.signIn(identity, device: DeviceDescription(name: "Belay console", platform: "web"))
+                grant = try domain.accounts.signIn(identity, device: Self.consoleDevice)
             } catch {
                 let (status, message) = try Self.consoleMessage(for: error, in: clubLanguage)
                 return signInPage(request, step: .code, email: email, code: code, error: message, status: status)
@@ -113,7 +113,7 @@ extension APIRoutes {
             do {
                 try signIn.limits.checkAddress(request.remoteAddress)
                 pass = try domain.secondFactors.completeSignIn(token: held, code: code)
-                grant = try domain.accounts.signIn(pass.identity, device: DeviceDescription(name: "Belay console", platform: "web"))
+                grant = try domain.accounts.signIn(pass.identity, device: pass.device)
             } catch let error as DomainError where error.reason == .invalidSecondFactorCode && error.field == "sign_in" {
                 // Expired, or too many wrong codes: back to the start, the held sign-in forgotten.
                 var response = signInPage(request, step: .email, email: "", error: error.message, status: .unauthorized)
@@ -169,6 +169,9 @@ extension APIRoutes {
         }
         return response
     }
+
+    /// How a console session is named in the member's list of sessions.
+    static let consoleDevice = DeviceDescription(name: "Belay console", platform: "web")
 
     var clubLanguage: SharePageLanguage { services.sharePageSettings.language }
     /// `Secure` cookies when the club is reached over https.

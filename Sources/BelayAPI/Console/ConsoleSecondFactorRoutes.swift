@@ -5,7 +5,8 @@ import Foundation
 
 extension APIRoutes {
     /// Enrolling a second factor: a new secret shown as a QR code (`otpauth://`) and as text,
-    /// confirmed with a current code from the app, then the recovery codes shown once. These
+    /// confirmed with a current code from the app, then the recovery codes shown once; later,
+    /// ten new recovery codes for the authenticator's current code. These
     /// pages stay open to an admin whom `console.admin_second_factor` `required` sends here.
     func registerConsoleSecondFactorRoutes(on router: Router<APIContext>) {
         router.get("/console/second-factor", query: ["recovery_codes_left"]) { request, _ in
@@ -37,6 +38,21 @@ extension APIRoutes {
                 return recoveryCodesPage(visitor, codes)
             }
         }
+        // New recovery codes, for a member who used or lost theirs: the authenticator's current
+        // code proves the phone is at hand; the old codes stop working.
+        router.post("/console/second-factor/recovery-codes") { request, _ in
+            try consolePage(request, secondFactorPage: true) { visitor, form in
+                let code = form.trimmed("code")
+                let codes: [String]
+                do {
+                    codes = try domain.secondFactors.regenerateRecoveryCodes(userID: visitor.user.userID, code: code)
+                } catch let error as DomainError where error.reason == .invalidSecondFactorCode || error.reason == .invalidInput {
+                    let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
+                    return try secondFactorPage(visitor, error: message, code: code, status: status)
+                }
+                return recoveryCodesPage(visitor, codes, regenerated: true)
+            }
+        }
     }
 
     private func secondFactorPage(_ visitor: ConsoleVisitor, recoveryNotice: Int? = nil, error: String?, code: String,
@@ -54,6 +70,17 @@ extension APIRoutes {
             main += "<p>\(e(word(.enrolledSince))) \(e(since))</p>"
             main += "<p>\(e(word(.recoveryCodesLeft))): <strong>\(state.recoveryCodesLeft)</strong></p>"
             main += "<p class=\"hint\">\(e(word(.resetHelp)))</p>"
+            main += """
+            <h2>\(e(word(.newRecoveryCodes)))</h2>
+            <p>\(e(word(.newRecoveryCodesHelp)))</p>
+            <form method="post" action="/console/second-factor/recovery-codes" novalidate>
+            \(ConsoleDocument.csrfField(visitor.formToken))
+            \(ConsoleDocument.errorBox(error))
+            \(ConsoleDocument.field(name: "code", label: word(.appCode), value: code, hint: word(.appCodeHint), error: error,
+                                    extra: " inputmode=\"numeric\" autocomplete=\"one-time-code\""))
+            <button type="submit">\(e(word(.newRecoveryCodes)))</button>
+            </form>
+            """
             if recoveryNotice != nil { main += "<p><a class=\"button\" href=\"/console\">\(e(word(.toConsole)))</a></p>" }
         } else if let totp = try domain.secondFactors.pendingEnrolment(userID: visitor.user.userID) {
             let uri = totp.uri(issuer: presentation.clubName, account: visitor.user.handle)
@@ -90,13 +117,17 @@ extension APIRoutes {
                                                   viewer: visitor.viewer, section: .secondFactor, main: main), status: status)
     }
 
-    /// The recovery codes, in the one answer that ever shows them.
-    private func recoveryCodesPage(_ visitor: ConsoleVisitor, _ codes: [String]) -> Response {
+    /// The recovery codes, in the one answer that ever shows them (after enrolling, or made anew).
+    private func recoveryCodesPage(_ visitor: ConsoleVisitor, _ codes: [String], regenerated: Bool = false) -> Response {
         let e = HTMLText.escaped
         let language = visitor.language
         let word = language.word
         var main = "<section class=\"narrow\"><h1>\(e(word(.recoveryCodes)))</h1>"
-        main += "<p class=\"notice\" role=\"status\">\(e(word(.enrolledSince))) \(e(KioskDocument.format(domain.clock.now(), template: "yMMMd", zone: presentation.clubZone.zone, locale: language.localeIdentifier)))</p>"
+        if regenerated {
+            main += "<p class=\"notice\" role=\"status\">\(e(word(.newRecoveryCodesMade)))</p>"
+        } else {
+            main += "<p class=\"notice\" role=\"status\">\(e(word(.enrolledSince))) \(e(KioskDocument.format(domain.clock.now(), template: "yMMMd", zone: presentation.clubZone.zone, locale: language.localeIdentifier)))</p>"
+        }
         main += "<p>\(e(word(.recoveryCodesHelp)))</p>"
         main += "<ol class=\"recovery-codes\" id=\"recovery-codes\">" + codes.map { "<li><code>\(e($0))</code></li>" }.joined() + "</ol>"
         main += "<p><a class=\"button\" href=\"/console\">\(e(word(.toConsole)))</a></p></section>"

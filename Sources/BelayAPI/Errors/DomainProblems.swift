@@ -49,7 +49,7 @@ public enum DomainProblems {
             status = .unauthorized
         case .signUpClosed, .inviteRequired, .invalidInvite, .recentSignInRequired:
             status = .forbidden
-        case .notASession, .accountSuspended:
+        case .notASession, .accountSuspended, .secondFactorEnrolmentRequired:
             status = .forbidden
         case .reportLimit:
             status = .tooManyRequests

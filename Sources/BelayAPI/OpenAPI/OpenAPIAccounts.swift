@@ -8,24 +8,31 @@ extension OpenAPIDocument {
         typealias Answer = OpenAPIOperation.Answer
         let grant = [Answer(status: 200, description: "Signed in to an existing account.", schema: Schema.ref("SessionGrant")),
                      Answer(status: 201, description: "Signed in to the account this sign-in created.", schema: Schema.ref("SessionGrant"))]
+        // A sign-in of an account with a second factor answers no tokens yet, but a challenge.
+        let signIn = grant + [Answer(status: 202, description: "The account has a second factor: no tokens yet. Send the challenge with the authenticator's code to `POST /v1/auth/second-factor`.",
+                                     schema: Schema.ref("SecondFactorChallenge"))]
         let profile = Answer(status: 200, description: "The caller's account.", schema: Schema.ref("Profile"))
         let invite = Schema.ref("Invite")
         let signInProblems = [401, 403, 413, 415, 422, 429, 503]
         return [
             OpenAPIOperation(method: .post, path: "/v1/auth/apple", operationID: "signInWithApple", summary: "Sign in with Apple.", tag: "accounts",
-                             description: "Send the identity token Apple gave the app and the raw nonce the app generated (Apple puts its SHA-256 in the token). The first sign-in creates the account when the club's sign-up allows it; send `name` then, as Apple gives it only once. 401 codes: `bad_signature`, `algorithm_not_allowed`, `key_mismatch`, `unknown_key`, `wrong_issuer`, `wrong_audience`, `token_expired`, `issued_in_future`, `token_not_yet_valid`, `wrong_nonce`, `malformed_keys`, `token_already_used`; 422 `malformed_token`; 503 `keys_unavailable` with `Retry-After`.",
-                             isPublic: true, requestBody: "AppleSignInRequest", answers: grant, problems: signInProblems),
+                             description: "Send the identity token Apple gave the app and the raw nonce the app generated (Apple puts its SHA-256 in the token). The first sign-in creates the account when the club's sign-up allows it; send `name` then, as Apple gives it only once. 401 codes: `bad_signature`, `algorithm_not_allowed`, `key_mismatch`, `unknown_key`, `wrong_issuer`, `wrong_audience`, `token_expired`, `issued_in_future`, `token_not_yet_valid`, `wrong_nonce`, `malformed_keys`, `token_already_used`; 422 `malformed_token`; 503 `keys_unavailable` with `Retry-After`. An account with a second factor answers 202 with a challenge instead of tokens (see `POST /v1/auth/second-factor`); an admin without one, where `console.admin_second_factor` is `required`, is refused 403 `second_factor_enrolment_required`.",
+                             isPublic: true, requestBody: "AppleSignInRequest", answers: signIn, problems: signInProblems),
             OpenAPIOperation(method: .post, path: "/v1/auth/google", operationID: "signInWithGoogle", summary: "Sign in with Google.", tag: "accounts",
-                             description: "Send the ID token from Google Sign-In (and the nonce when the app set one). Refusals as for Apple, plus `wrong_authorized_party`.",
-                             isPublic: true, requestBody: "GoogleSignInRequest", answers: grant, problems: signInProblems),
+                             description: "Send the ID token from Google Sign-In (and the nonce when the app set one). Refusals as for Apple, plus `wrong_authorized_party`. A second factor as for Apple: 202 with a challenge.",
+                             isPublic: true, requestBody: "GoogleSignInRequest", answers: signIn, problems: signInProblems),
             OpenAPIOperation(method: .post, path: "/v1/auth/email", operationID: "sendEmailCode", summary: "Mail a sign-in code and link.", tag: "accounts",
                              description: "Mails a 6-digit code and a link `<server>/auth/email/{token}` (a universal link the app opens) that work once for `accounts.email_code_minutes`. The answer is the same whether or not the address has an account.",
                              isPublic: true, requestBody: "EmailSignInRequest",
                              answers: [Answer(status: 202, description: "The mail is on its way.", schema: Schema.ref("EmailSent"))],
                              problems: [403, 413, 415, 422, 429, 503]),
             OpenAPIOperation(method: .post, path: "/v1/auth/email/verify", operationID: "verifyEmailCode", summary: "Sign in with the mailed code or link.", tag: "accounts",
-                             description: "Send `email` and `code`, or `link_token` from the link. A code works once; five wrong codes void it (401 `invalid_email_code`).",
-                             isPublic: true, requestBody: "EmailVerifyRequest", answers: grant, problems: [401, 403, 413, 415, 422, 429]),
+                             description: "Send `email` and `code`, or `link_token` from the link. A code works once; five wrong codes void it (401 `invalid_email_code`). A second factor as for Apple: 202 with a challenge.",
+                             isPublic: true, requestBody: "EmailVerifyRequest", answers: signIn, problems: [401, 403, 413, 415, 422, 429]),
+            OpenAPIOperation(method: .post, path: "/v1/auth/second-factor", operationID: "completeSecondFactor",
+                             summary: "Finish a sign-in held for its second factor.", tag: "accounts",
+                             description: "Send the `challenge` a sign-in answered (202, `second_factor_required`) and `code`: the authenticator app's current six digits (TOTP, RFC 6238: 30-second steps, one step either side accepted) or an unused recovery code (`k7m2q-x9tfa`, spent by this). The answer is the sign-in's own: the same tokens. Each step's code works once: a code given again is refused. 401 `invalid_second_factor_code` with `field: \"code\"` for a wrong or used code (try again); with `field: \"sign_in\"` when the challenge is unknown, expired (it lives `accounts.email_code_minutes`) or void after five wrong codes: sign in again from the start.",
+                             isPublic: true, requestBody: "SecondFactorSignInRequest", answers: grant, problems: [401, 403, 413, 415, 422, 429]),
             OpenAPIOperation(method: .post, path: "/v1/auth/refresh", operationID: "refreshSession", summary: "New tokens for a refresh token.", tag: "accounts",
                              description: "Each refresh token works once and is replaced by the one in the answer. Presenting one already used ends its whole session (401 `refresh_token_reused`): sign in again.",
                              isPublic: true, requestBody: "RefreshRequest", answers: [grant[0]], problems: [401, 413, 415, 422, 429]),
@@ -92,6 +99,18 @@ extension OpenAPIDocument {
             "EmailLinkVerification": Schema.object(pairs: [("link_token", nonEmpty)] + device, optional: deviceNames,
                                                    description: "The token of the mail's link."),
             "RefreshRequest": Schema.object(["refresh_token": nonEmpty]),
+            "SecondFactorChallenge": Schema.object([
+                "second_factor_required": ["type": "boolean", "enum": [true], "description": "Always true: tell the two answers of a sign-in apart by it (or by the status, 202)."],
+                "challenge": Schema.string("Names the held sign-in; send it to `POST /v1/auth/second-factor`. Keep it in memory only."),
+                "expires_at": dateTime,
+                "expires_in": Schema.integer("Seconds the challenge works."),
+                "methods": ["type": "array", "items": Schema.enumeration(["totp", "recovery_code"]), "description": "What `code` may be."],
+            ]),
+            "SecondFactorSignInRequest": Schema.object([
+                "challenge": ["type": "string", "minLength": 1, "maxLength": 128],
+                "code": ["type": "string", "minLength": 1, "maxLength": 64,
+                         "description": "The authenticator's six digits (spaces allowed) or a recovery code (dashes and case ignored)."],
+            ]),
             "EmailSent": Schema.object(["status": Schema.enumeration(["sent"]), "expires_in": Schema.integer("Seconds the code works.")]),
             "SessionGrant": Schema.object([
                 "access_token": Schema.string("The bearer token for every other request."),

@@ -119,7 +119,7 @@ extension OpenAPIDocument {
             "reason": Schema.enumeration(ReportReason.allCases.map(\.rawValue)),
             "note": Schema.string,
             "status": Schema.enumeration(ReportStatus.allCases.map(\.rawValue)),
-            "outcome": Schema.nullable(Schema.enumeration(ModerationActionKind.allCases.map(\.rawValue), description: "What the moderators did, once they did.")),
+            "outcome": Schema.nullable(Schema.enumeration(ModerationActionKind.allCases.filter { $0 != .resetSecondFactor }.map(\.rawValue), description: "What the moderators did, once they did.")),
             "created_at": Schema.dateTime, "updated_at": Schema.dateTime, "resolved_at": Schema.nullable(Schema.dateTime),
         ]),
         "ReportList": Schema.list(of: "Report"),

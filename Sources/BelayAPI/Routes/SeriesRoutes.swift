@@ -4,7 +4,8 @@ import BelayRepresentations
 import Foundation
 
 extension APIRoutes {
-    /// Recurring meetups: creating a weekly series, and changing one meetup and every later one.
+    /// Recurring meetups: creating a weekly series, changing one meetup and every later one, and
+    /// cancelling one meetup and every later one.
     func registerSeriesRoutes(on routes: RouteGroup<APIContext>) {
         routes.post("/v1/meetups/series") { request, context in
             let caller = try context.requireRole([.host, .admin], to: "create meetups")
@@ -29,6 +30,12 @@ extension APIRoutes {
                 startsAt: body.startsAt, endsAt: body.endsAt, timeZone: body.timeZone, capacity: body.capacity,
                 hostID: body.hostID, gymID: body.gymID), by: caller.actor)
             return .api(ListBody(items: updated.map(meetupBody), nextCursor: nil))
+        }
+
+        routes.post("/v1/meetups/{id}/cancel-following") { _, context in
+            let caller = try context.caller()  // the domain decides: the host, co-hosts and admins of every one of them
+            let cancelled = try domain.meetups.cancelFollowing(id: try context.id(), by: caller.actor)
+            return .api(ListBody(items: cancelled.map(meetupBody), nextCursor: nil))
         }
     }
 }

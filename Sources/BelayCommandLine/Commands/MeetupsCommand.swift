@@ -305,15 +305,33 @@ struct MeetupsCommand: ParsableCommand {
     /// `belay meetups cancel`.
     struct Cancel: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(name: "cancel", abstract: "Cancel a meetup; every attendance is cancelled with it. Final.")
+            CommandConfiguration(name: "cancel", abstract: "Cancel a meetup (or it and the rest of its series); every attendance is cancelled with it. Final.",
+                                 discussion: """
+                                     With --following, a meetup of a weekly series is cancelled with every later scheduled one, in one \
+                                     transaction (as POST /v1/meetups/{id}/cancel-following); earlier meetups, and later ones already \
+                                     cancelled or completed, stay as they are.
+                                     Example: belay meetups cancel 40 --following
+                                     """)
         }
 
         @Argument(MeetupsCommand.id) var id: Int64
+        @Flag("following", help: "In a series: cancel this meetup and every later scheduled one.") var following: Bool
         @Flag(.json) var json: Bool
 
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             _ = try services.meetup(id)
+            if following {
+                let cancelled = try services.meetups.cancelFollowing(id: id, by: .commandLine)
+                if json { return context.printJSON(cancelled.map(services.body)) }
+                var table = Table(columns: ["id", "starts", "title", "status"])
+                for meetup in cancelled {
+                    table.append([String(meetup.id), TimeFormatting.local(meetup.startsAt, in: meetup.zone), meetup.title, meetup.status.rawValue])
+                }
+                context.printTable(table)
+                context.note("Cancelled \(Plural.counted(cancelled.count, "meetup")) from \(id) on; their attendances are cancelled too.")
+                return
+            }
             let meetup = try services.meetups.cancel(id: id, by: .commandLine)
             if json { return context.printJSON(services.body(meetup)) }
             context.print("\(meetup.id)  \(meetup.status.rawValue)")

@@ -251,17 +251,20 @@ struct UsersCommand: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 name: "reset-second-factor",
-                abstract: "Remove a member's console second factor (a lost or new phone).",
+                abstract: "Remove a member's second factor (a lost or new phone).",
                 discussion: """
-                    Removes the member's authenticator secret and recovery codes, and any console sign-in waiting for them: \
-                    the member signs in to the console with the emailed code alone and may enrol again (with \
-                    console.admin_second_factor "required", an admin is sent to enrol at once). Check who is asking first.
-                    Example: belay users reset-second-factor jisoo
+                    Removes the member's authenticator secret and recovery codes, and any sign-in waiting for them: \
+                    the member signs in (console and app) with the first factor alone and may enrol again (with \
+                    console.admin_second_factor "required", an admin is sent to enrol at once). The reset is written to the \
+                    moderation audit log (belay moderation audit) as reset_second_factor by the operator, with --reason. \
+                    Check who is asking first.
+                    Example: belay users reset-second-factor jisoo --reason "new phone, asked at the front desk"
                     """
             )
         }
 
         @Argument(UsersCommand.handle) var handle: String
+        @OptionalOption("reason", valueName: "text", help: "Why, kept in the audit log.") var reason: String?
         @Flag(.json) var json: Bool
 
         struct Output: Encodable {
@@ -273,10 +276,10 @@ struct UsersCommand: ParsableCommand {
         func run(_ context: CommandContext) throws {
             let services = try context.services()
             let user = try services.user(handle)
-            let had = try services.domain.secondFactors.reset(userID: user.id)
+            let had = try services.domain.secondFactors.reset(userID: user.id, by: .commandLine, reason: reason ?? "")
             if json { return try context.printJSON(Output(id: user.id, handle: user.handle, hadSecondFactor: had)) }
             context.print(had ? "Reset \(user.handle)'s second factor." : "\(user.handle) had no second factor.")
-            if had { context.note("\(user.handle) signs in to the console with the emailed code alone until they enrol again.") }
+            if had { context.note("\(user.handle) signs in with the first factor alone until they set up an authenticator again.") }
         }
     }
 

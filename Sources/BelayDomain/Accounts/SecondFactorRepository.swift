@@ -70,21 +70,41 @@ enum SecondFactorRepository {
 
     struct HeldSignIn {
         let userID: Int64
-        let email: String
+        /// The identity the first factor proved, without its ID token's digest (recorded as
+        /// used when the sign-in was held).
+        let identity: ProvenIdentity
+        let device: DeviceDescription
         let expiresAt: Date
         let wrongAttempts: Int
     }
 
-    static func insertHeld(tokenHash: [UInt8], userID: Int64, email: String, now: Date, expiresAt: Date, in db: Database) throws {
+    static func insertHeld(tokenHash: [UInt8], userID: Int64, identity: ProvenIdentity, device: DeviceDescription, now: Date,
+                           expiresAt: Date, in db: Database) throws {
         try db.execute("DELETE FROM held_sign_ins WHERE expires_at < ?", [now])
-        try db.execute("INSERT INTO held_sign_ins (token_hash, user_id, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                       [Data(tokenHash), userID, email, now, expiresAt])
+        try db.execute("""
+            INSERT INTO held_sign_ins (token_hash, user_id, method, subject, email, email_verified, name, apple_refresh_token,
+                                       device_name, device_platform, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [Data(tokenHash), userID, identity.method.rawValue, identity.subject, identity.email, identity.emailVerified, identity.name,
+                  identity.appleRefreshToken, device.name, device.platform, now, expiresAt])
     }
 
     static func held(tokenHash: [UInt8], in db: Database) throws -> HeldSignIn? {
-        try db.queryOne("SELECT user_id, email, expires_at, wrong_attempts FROM held_sign_ins WHERE token_hash = ?", [Data(tokenHash)]) {
-            HeldSignIn(userID: try $0.get("user_id"), email: try $0.get("email"), expiresAt: try $0.get("expires_at"),
-                       wrongAttempts: Int(try $0.get("wrong_attempts", as: Int64.self)))
+        try db.queryOne("""
+            SELECT user_id, method, subject, email, email_verified, name, apple_refresh_token, device_name, device_platform,
+                   expires_at, wrong_attempts
+            FROM held_sign_ins WHERE token_hash = ?
+            """, [Data(tokenHash)]) { row in
+            let method: String = try row.get("method")
+            guard let signInMethod = SignInMethod(rawValue: method) else {
+                throw DomainError(.invalidInput, "A held sign-in names a way of signing in Belay does not know (\(method)); update Belay")
+            }
+            let identity = ProvenIdentity(method: signInMethod, subject: try row.get("subject"), email: try row.get("email"),
+                                          emailVerified: try row.get("email_verified"), name: try row.get("name"),
+                                          appleRefreshToken: try row.get("apple_refresh_token"))
+            return HeldSignIn(userID: try row.get("user_id"), identity: identity,
+                              device: DeviceDescription(name: try row.get("device_name"), platform: try row.get("device_platform")),
+                              expiresAt: try row.get("expires_at"), wrongAttempts: Int(try row.get("wrong_attempts", as: Int64.self)))
         }
     }
 

@@ -2,12 +2,12 @@ import BelayCore
 import BelayStorage
 import Foundation
 
-/// A second factor for console sign-ins: TOTP (RFC 6238, HMAC-SHA1, 30-second steps, six
+/// A second factor for sign-ins, the console's and the app's: TOTP (RFC 6238, HMAC-SHA1, 30-second steps, six
 /// digits) from an authenticator app, with ten one-time recovery codes.
 ///
 /// A member enrols by taking a new secret into their app and confirming it with a current
 /// code; only then are recovery codes made (shown once, stored as SHA-256). From then on a
-/// console sign-in whose emailed code was right is *held* (`holdSignIn`) until the
+/// sign-in whose first factor was right is *held* (`holdSignIn`) until the
 /// authenticator's code or a recovery code is given (`completeSignIn`): no session exists
 /// before. A code is accepted one step either side of the server's clock, and each step's
 /// code works once (a code seen over a shoulder or replayed within its window is refused).
@@ -114,40 +114,130 @@ public final class SecondFactorService: Sendable {
         }
     }
 
-    /// Removes the member's second factor and recovery codes (a lost phone); they sign in with
-    /// the emailed code alone until they enrol again.
+    private enum Regeneration {
+        case made([String])
+        case wrong
+        case replayed
+        case notEnrolled
+    }
+
+    /// Replaces the member's recovery codes by ten new ones (the old ones, spent or not, stop
+    /// working), once the authenticator's current code proves the phone is at hand. The code
+    /// is spent as a sign-in's is: each step's code works once.
+    /// - Returns: the new codes, in the only form they are ever shown.
+    /// - Throws: `DomainError` `invalid_second_factor_code` (field `code`) for a wrong or used
+    ///   code (a recovery code is not taken here), `invalid_input` (field `second_factor`)
+    ///   when the member has no confirmed authenticator.
+    public func regenerateRecoveryCodes(userID: Int64, code: String) throws -> [String] {
+        guard let digits = Self.typedDigits(code) else {
+            throw DomainError(.invalidSecondFactorCode, "Type the six digits your authenticator app shows now", field: "code")
+        }
+        let now = clock.now()
+        let codes = (0..<Self.recoveryCodeCount).map { _ in Self.newRecoveryCode() }
+        let outcome = try domainCall {
+            try pool.write { db -> Regeneration in
+                guard let factor = try SecondFactorRepository.factor(userID: userID, in: db), factor.confirmedAt != nil else { return .notEnrolled }
+                guard let step = TOTP(secret: factor.secret).matchingStep(of: digits, at: now, window: Self.window) else { return .wrong }
+                guard try SecondFactorRepository.useStep(userID: userID, step: step, in: db) else { return .replayed }
+                try SecondFactorRepository.replaceRecoveryCodes(userID: userID, hashes: codes.map { Self.recoveryHash(userID: userID, code: $0) },
+                                                                now: now, in: db)
+                return .made(codes)
+            }
+        }
+        switch outcome {
+        case let .made(codes): return codes
+        case .wrong:
+            throw DomainError(.invalidSecondFactorCode, "This is not the code your authenticator app shows now; check that its clock is right and type the current six digits", field: "code")
+        case .replayed:
+            throw DomainError(.invalidSecondFactorCode, "This code was already used; wait for your authenticator's next code", field: "code")
+        case .notEnrolled:
+            throw DomainError.invalid("second_factor", "You have no authenticator set up, so there are no recovery codes to replace; set one up first")
+        }
+    }
+
+    /// Removes the member's second factor, recovery codes and held sign-ins (a lost phone);
+    /// they sign in with the first factor alone until they enrol again. A reset that removed
+    /// something is written to the moderation audit log (`reset_second_factor` on the member),
+    /// in the same transaction, naming the admin (none for the operator's command line).
+    /// - Parameters:
+    ///   - actor: an admin, or `.commandLine`.
+    ///   - reason: why, in the admin's words, kept in the audit log.
     /// - Returns: whether they had one.
-    /// - Throws: `DomainError` `user_not_found`, `storage_failure`.
+    /// - Throws: `DomainError` `not_permitted` for anyone but an admin, `invalid_input` (field
+    ///   `reason`: too long, or control characters), `user_not_found`, `storage_failure`.
     @discardableResult
-    public func reset(userID: Int64) throws -> Bool {
-        try domainCall {
+    public func reset(userID: Int64, by actor: Actor, reason: String = "") throws -> Bool {
+        guard actor.isAdmin else {
+            throw DomainError(.notPermitted, "Only an admin resets a member's second factor")
+        }
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !reason.isEmpty { try TextRule.moderationReason.check(reason) }
+        let now = clock.now()
+        return try domainCall {
             try pool.write { db in
                 guard try AccountRepository.profile(userID: userID, in: db) != nil else {
                     throw DomainError(.userNotFound, "No account has id \(userID)")
                 }
-                return try SecondFactorRepository.erase(userID: userID, in: db)
+                guard try SecondFactorRepository.erase(userID: userID, in: db) else { return false }
+                _ = try ModerationRepository.insertAction(moderatorID: actor.userID, action: .resetSecondFactor, subjectType: .member,
+                                                          subjectID: String(userID), reason: reason, reportIDs: [], until: nil, now: now, in: db)
+                return true
             }
         }
     }
 
     // MARK: Signing in
 
-    /// Holds a sign-in whose emailed code was right when its account has a second factor.
-    /// - Returns: the token that names the held sign-in (to give back with the code), or nil
-    ///   when the account has no second factor (sign in at once).
-    /// - Throws: `DomainError.storageFailure`.
-    public func holdSignIn(_ identity: ProvenIdentity) throws -> String? {
-        guard identity.method == .email, identity.emailVerified, let email = identity.email else { return nil }
+    /// Holds a sign-in whose first factor was proven (an emailed code or link, Apple, Google)
+    /// when its account has a second factor: no session exists until `completeSignIn`.
+    ///
+    /// The account is found as `AccountService.signIn` finds it: by the identity, else by its
+    /// verified email. An ID token's digest is recorded as used here, so the token cannot be
+    /// exchanged again while the sign-in waits.
+    /// - Parameters:
+    ///   - device: the device that asked, which names the session once the sign-in completes
+    ///     (checked as `AccountService.signIn` checks it).
+    ///   - enforcingAdminRule: with `console.admin_second_factor` `required`, refuse an admin who
+    ///     has no authenticator (the app's sign-ins; the console instead sends them to enrol).
+    /// - Returns: the held sign-in (its token to give back with the code), or nil when the
+    ///   account has no second factor or does not exist yet (sign in at once).
+    /// - Throws: `DomainError` `second_factor_enrolment_required`, `token_already_used`,
+    ///   `invalid_input` (the device's name), `storage_failure`.
+    public func holdSignIn(_ identity: ProvenIdentity, device: DeviceDescription = DeviceDescription(),
+                           enforcingAdminRule: Bool = false) throws -> HeldSignInChallenge? {
+        let device = try AccountService.checked(device)
         let token = Crypto.base64URL(Crypto.randomBytes(32))
         let now = clock.now()
-        return try domainCall {
-            try pool.write { db -> String? in
+        let expiresAt = Date(millisecondsSince1970: now.addingTimeInterval(policy.emailCodeLifetime).millisecondsSince1970)
+        let rule = policy.adminSecondFactor
+        // Most sign-ins have no second factor: a read finds that without a write.
+        let heldUser = try domainCall {
+            try pool.read { db -> Int64? in
                 let owner = try AccountRepository.identityOwner(method: identity.method, subject: identity.subject, in: db)?.userID
-                guard let userID = try owner ?? AccountRepository.userID(email: email, in: db),
-                      try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil else { return nil }
-                try SecondFactorRepository.insertHeld(tokenHash: Crypto.sha256(Array(token.utf8)), userID: userID, email: email, now: now,
-                                                      expiresAt: now.addingTimeInterval(policy.emailCodeLifetime), in: db)
-                return token
+                let byEmail = identity.emailVerified ? try identity.email.flatMap { try AccountRepository.userID(email: $0, in: db) } : nil
+                guard let userID = owner ?? byEmail else { return nil }
+                if try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil { return userID }
+                if enforcingAdminRule, rule == .required, try UserRepository.find(id: userID, in: db)?.role == .admin {
+                    throw DomainError(.secondFactorEnrolmentRequired,
+                                      "This club's admins sign in with a second factor and this account has none yet; sign in to the console in a browser, set up an authenticator app under Second factor, then sign in here again")
+                }
+                return nil
+            }
+        }
+        guard let userID = heldUser else { return nil }
+        return try domainCall {
+            try pool.write { db -> HeldSignInChallenge? in
+                // Reset meanwhile: the sign-in goes on without a second factor.
+                guard try SecondFactorRepository.factor(userID: userID, in: db)?.confirmedAt != nil else { return nil }
+                if let digest = identity.tokenDigest {
+                    let expiry = max(identity.tokenExpiresAt ?? now, now).addingTimeInterval(600)
+                    guard try AccountRepository.recordUsedIdentityToken(digest: digest, expiresAt: expiry, now: now, pruning: false, in: db) else {
+                        throw DomainError(.tokenAlreadyUsed, "This ID token was already used to sign in; ask the provider for a new one and sign in again")
+                    }
+                }
+                try SecondFactorRepository.insertHeld(tokenHash: Crypto.sha256(Array(token.utf8)), userID: userID, identity: identity,
+                                                      device: device, now: now, expiresAt: expiresAt, in: db)
+                return HeldSignInChallenge(token: token, expiresAt: expiresAt)
             }
         }
     }
@@ -201,8 +291,7 @@ public final class SecondFactorService: Sendable {
                     return .wrong
                 }
                 try SecondFactorRepository.deleteHeld(tokenHash: tokenHash, in: db)
-                let identity = ProvenIdentity(method: .email, subject: held.email, email: held.email, emailVerified: true)
-                return .passed(SecondFactorPass(identity: identity, usedRecoveryCode: usedRecovery,
+                return .passed(SecondFactorPass(identity: held.identity, device: held.device, usedRecoveryCode: usedRecovery,
                                                 recoveryCodesLeft: try SecondFactorRepository.recoveryCodesLeft(userID: held.userID, in: db)))
             }
         }

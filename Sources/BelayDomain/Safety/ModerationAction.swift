@@ -17,6 +17,9 @@ public enum ModerationActionKind: String, Sendable, CaseIterable, Hashable {
     case lift
     /// Belay hid the subject itself after enough distinct members reported it.
     case autoHide = "auto_hide"
+    /// An admin (or the operator) removed the member's second factor: written by
+    /// `SecondFactorService.reset`, never asked for through the moderation queue.
+    case resetSecondFactor = "reset_second_factor"
 
     /// The actions a moderator asks for (the automatic hide is Belay's own).
     public static let requestable: [ModerationActionKind] = [.dismiss, .hide, .warn, .suspend, .lift]

@@ -107,6 +107,9 @@ public final class ModerationService: Sendable {
         guard request.action != .autoHide else {
             throw DomainError.invalid("action", "auto_hide is Belay's own; a moderator hides with hide")
         }
+        guard request.action != .resetSecondFactor else {
+            throw DomainError.invalid("action", "reset_second_factor is not a moderation action; an admin resets a member's second factor from the members page or with belay users reset-second-factor")
+        }
         return try domainCall {
             try pool.write { [events, policy] db in
                 // Reports of what is gone since (a deleted account, a page taken down) can still be dismissed.
@@ -164,7 +167,7 @@ public final class ModerationService: Sendable {
                         throw DomainError.invalid("action", "\(request.subjectType.rawValue) \(request.subjectID) is neither suspended nor hidden; there is nothing to lift")
                     }
                     closed = []
-                case .autoHide:
+                case .autoHide, .resetSecondFactor:
                     closed = []
                 }
                 let logged = try ModerationRepository.insertAction(

@@ -54,10 +54,13 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case notASession = "not_a_session"
     /// A moderator suspended the account: signing in is refused until the suspension ends.
     case accountSuspended = "account_suspended"
-    /// The authenticator's code or recovery code given for a held console sign-in (or to
+    /// The authenticator's code or recovery code given for a held sign-in (or to
     /// confirm an enrolment) is wrong or already used, or the held sign-in is over (`field`
     /// `sign_in`: start again).
     case invalidSecondFactorCode = "invalid_second_factor_code"
+    /// `console.admin_second_factor` is `required` and this admin has no authenticator yet:
+    /// they set one up in the console before signing in anywhere else.
+    case secondFactorEnrolmentRequired = "second_factor_enrolment_required"
 
     // Safety.
     /// The member filed as many reports today as `moderation.reports_per_member_per_day` allows.
