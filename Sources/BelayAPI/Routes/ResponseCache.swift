@@ -23,6 +23,9 @@ public final class ResponseCache: Sendable {
         /// A digest of the revoked reward ids and the highest reward id (what the badge status
         /// lists depend on in the database).
         case revocations
+        /// A reward whose images are rendered, as one caller may read it (their image requests
+        /// ask for it each time an app shows the sticker), by reward and caller id.
+        case renderedReward(reward: Int64, reader: Int64)
         /// What the console needs to know of a signed-in member besides their session, by member id.
         case consoleMember(Int64)
         /// A meetup as the console reads it for a member who manages it, by meetup and member id.

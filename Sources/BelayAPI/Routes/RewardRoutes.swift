@@ -71,6 +71,19 @@ extension APIRoutes {
         return try domain.rewards.reward(id: try context.id(), visibleTo: caller.actor)
     }
 
+    /// As `readableReward`, read once a moment (the response cache's rule) once its images are
+    /// rendered: an app asks for a sticker each time it shows one. A reward still rendering is
+    /// read every time, so that its 202 turns into the image as soon as the render is done.
+    func readableRenderedReward(_ context: APIContext) throws -> Reward {
+        let caller = try context.caller()
+        let key = ResponseCache.Key.renderedReward(reward: try context.id(), reader: caller.userID)
+        if let known = responseCache.value(for: key, as: Reward.self) { return known }
+        let generation = responseCache.currentGeneration
+        let reward = try readableReward(context)
+        if reward.images != nil { responseCache.store(reward, cost: 1_024, for: key, readGeneration: generation) }
+        return reward
+    }
+
     /// Serves one image of a reward from the image store.
     ///
     /// The hash in the path must be the reward's current one: the file read is always the one
@@ -79,7 +92,7 @@ extension APIRoutes {
     /// store, while a render job makes it again.
     private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
         let hash = try Self.imageHash(context)
-        return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableReward(context), request)
+        return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableRenderedReward(context), request)
     }
 
     /// The `hash` path parameter: 64 lowercase hex digits, else 400.
