@@ -57,4 +57,38 @@ import Testing
         #expect(whole["share_sheet"]?["detail"] == .null)
         #expect(try queue.job(id: job.id).status == .done)
     }
+
+    /// The sticker's request reads the reward once a moment per reader; the story that follows
+    /// must not be answered from that reading, which had no story yet.
+    @Test func theStoryIsServedOnceStoredEvenRightAfterItsStickerWasAskedFor() throws {
+        let fixture = try APIFixture(responseCacheLifetime: .seconds(60))
+        let ana = try fixture.member()
+        let meetup = try fixture.meetup()
+        _ = fixture.post("/v1/meetups/\(meetup.id)/join", as: ana)
+        fixture.clock.advance(by: 900)
+        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: ana, json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)
+        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+        let sticker = "55" + String(repeating: "5", count: 62), story = "77" + String(repeating: "7", count: 62)
+        let images = URL(fileURLWithPath: fixture.directory.file("data")).appendingPathComponent("images")
+        for (hash, bytes) in [(sticker, "sticker bytes"), (story, "story bytes")] {
+            let folder = images.appendingPathComponent(String(hash.prefix(2)))
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(bytes.utf8).write(to: folder.appendingPathComponent("\(hash).png"))
+        }
+
+        let queue = fixture.domain.renderJobs
+        let job = try #require(try queue.claim(owner: "test:1:render").first)
+        try queue.complete(jobID: job.id, owner: "test:1:render", output: RenderOutput(
+            stickerHash: sticker, stickerPath: "images/55/\(sticker).png", storyHash: nil, storyPath: nil, templateVersion: 1))
+        let stickerImage = fixture.get("/v1/rewards/\(rewardID)/sticker/\(sticker).png", as: ana)
+        #expect(stickerImage.status == 200)
+        #expect(fixture.get("/v1/rewards/\(rewardID)/story/\(story).png", as: ana).status == 202)
+
+        let storyJob = try #require(try queue.claim(owner: "test:1:render").first)
+        try queue.completeStory(jobID: storyJob.id, owner: "test:1:render", storyHash: story, storyPath: "images/77/\(story).png")
+        let storyImage = fixture.get("/v1/rewards/\(rewardID)/story/\(story).png", as: ana)
+        #expect(storyImage.status == 200, "the story was answered from the reading made for the sticker")
+        #expect(storyImage.bytes == Array("story bytes".utf8))
+        #expect(fixture.get("/v1/rewards/\(rewardID)/sticker/\(sticker).png", as: ana).status == 200)
+    }
 }

@@ -71,16 +71,22 @@ extension APIRoutes {
         return try domain.rewards.reward(id: try context.id(), visibleTo: caller.actor)
     }
 
-    /// As `readableReward`, read once a moment (the response cache's rule) once its images are
-    /// rendered: an app asks for a sticker each time it shows one. A reward still rendering is
-    /// read every time, so that its 202 turns into the image as soon as the render is done.
-    func readableRenderedReward(_ context: APIContext) throws -> Reward {
+    /// As `readableReward`, read once a moment (the response cache's rule) once the image of
+    /// `kind` the caller asks for by `hash` is rendered: an app asks for a sticker each time it
+    /// shows one. A reward whose asked-for image is not stored yet (still rendering, or only its
+    /// sticker stored and its story to follow) or has another hash is read every time, so that a
+    /// 202 turns into the image as soon as the render is done.
+    func readableRenderedReward(_ context: APIContext, kind: RewardImageKind, hash: String) throws -> Reward {
         let caller = try context.caller()
         let key = ResponseCache.Key.renderedReward(reward: try context.id(), reader: caller.userID)
-        if let known = responseCache.value(for: key, as: Reward.self) { return known }
+        func hasAskedImage(_ reward: Reward) -> Bool {
+            guard let images = reward.images, let stored = kind.file(of: images) else { return false }
+            return stored.hash == hash
+        }
+        if let known = responseCache.value(for: key, as: Reward.self), hasAskedImage(known) { return known }
         let generation = responseCache.currentGeneration
         let reward = try readableReward(context)
-        if reward.images != nil { responseCache.store(reward, cost: 1_024, for: key, readGeneration: generation) }
+        if hasAskedImage(reward) { responseCache.store(reward, cost: 1_024, for: key, readGeneration: generation) }
         return reward
     }
 
@@ -92,7 +98,7 @@ extension APIRoutes {
     /// store, while a render job makes it again.
     private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
         let hash = try Self.imageHash(context)
-        return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableRenderedReward(context), request)
+        return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableRenderedReward(context, kind: kind, hash: hash), request)
     }
 
     /// The `hash` path parameter: 64 lowercase hex digits, else 400.
