@@ -8,11 +8,12 @@ CONFIG ?= config.json
 deps:
 	@scripts/install-deps
 
-## What the test suite starts besides: a throwaway PostgreSQL cluster, headless Chromium,
+## What the test suite starts besides: a throwaway PostgreSQL cluster, headless Chromium (and
+## chromium-driver, through which Selenium drives it in the console walks),
 ## nginx, Python's venv for the reference libraries the tests check Belay against, and
 ## zbarimg to read the kiosk's QR code back from a screenshot, and file for the README's walkthroughs.
 test-deps:
-	@scripts/install-deps postgresql chromium nginx python3 python3-venv time zbar-tools file
+	@scripts/install-deps postgresql chromium chromium-driver nginx python3 python3-venv time zbar-tools file
 
 build: deps
 	$(SWIFT) build

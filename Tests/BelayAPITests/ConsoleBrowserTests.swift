@@ -16,10 +16,11 @@ import Testing
         let base: String
         var fixture: APIFixture { club.fixture }
 
-        init(locale: String = "ko_KR", realStickers: Bool = false) throws {
+        /// - Parameter mailSpool: a directory the SMTP server also writes each message to.
+        init(locale: String = "ko_KR", realStickers: Bool = false, mailSpool: String? = nil) throws {
             club = try ConsoleFixture(locale: locale, settings: [
                 "server": ["host": "127.0.0.1", "port": 0, "public_base_url": "http://127.0.0.1"],
-            ], realStickers: realStickers)
+            ], realStickers: realStickers, mailSpool: mailSpool)
             let application = club.fixture.application
             try application.server.start()
             application.services.presentation.baseURL.adopt(boundPort: application.port)

@@ -14,8 +14,9 @@ struct ConsoleFixture {
     /// A host with `jisoo@example.com` and a bearer token.
     let host: APIFixture.Member
 
-    init(locale: String = "en_US", settings: [String: Any] = [:], realStickers: Bool = false) throws {
-        smtp = try SMTPCaptureProcess()
+    /// - Parameter mailSpool: a directory the SMTP server also writes each message to.
+    init(locale: String = "en_US", settings: [String: Any] = [:], realStickers: Bool = false, mailSpool: String? = nil) throws {
+        smtp = try SMTPCaptureProcess(spool: mailSpool)
         var all: [String: Any] = [
             "mail": ["smtp_url": smtp.url, "from": "Belay Climbing Club <no-reply@climb.example>", "require_tls": 0],
             "club": ["name": "Belay Climbing Club", "locale": locale, "time_zone": "Asia/Seoul"],

@@ -27,9 +27,13 @@ public final class SMTPCaptureProcess: @unchecked Sendable {
     private let script: ScriptProcess
     public var port: Int { script.port }
 
-    /// With `user`, the server requires AUTH PLAIN or LOGIN with that user and `password`.
-    public init(user: String? = nil, password: String = "") throws {
-        script = try ScriptProcess(script: "smtp-capture.py", arguments: user.map { ["--user", $0, "--password", password] } ?? [])
+    /// With `user`, the server requires AUTH PLAIN or LOGIN with that user and `password`; with
+    /// `spool`, each message is also written to `spool/NNNNNN.json` (for a browser driver the
+    /// test starts to read its sign-in codes from).
+    public init(user: String? = nil, password: String = "", spool: String? = nil) throws {
+        var arguments = user.map { ["--user", $0, "--password", password] } ?? []
+        if let spool { arguments += ["--spool", spool] }
+        script = try ScriptProcess(script: "smtp-capture.py", arguments: arguments)
     }
 
     /// `smtp://127.0.0.1:PORT`.

@@ -1,20 +1,23 @@
 """An SMTP server on loopback for Belay's tests (aiosmtpd), reading each message with
 Python's own `email` package.
 
-    smtp-capture.py [--user NAME --password SECRET]
+    smtp-capture.py [--user NAME --password SECRET] [--spool DIR]
 
 Prints `listening PORT` once it listens on 127.0.0.1 (a free port), then one JSON line per
 message received: mail_from, rcpt_tos, subject (decoded), message_id, date,
 content_language, text and html (the decoded parts), headers, whether the session logged
 in, the longest line, and the raw message. With --user, AUTH PLAIN and LOGIN are required
 and accepted for that user and password only; over plain TCP, since this is loopback and
-offers no STARTTLS (a client that requires TLS must refuse it).
+offers no STARTTLS (a client that requires TLS must refuse it). With --spool, each message's
+line is also written to DIR/NNNNNN.json (numbered from 1, renamed into place when whole), for
+another process of the test (a browser driver) to read the mail it waits for.
 """
 import argparse
 import asyncio
 import email
 import email.policy
 import json
+import os
 import sys
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
@@ -22,7 +25,9 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 parser = argparse.ArgumentParser()
 parser.add_argument("--user")
 parser.add_argument("--password", default="")
+parser.add_argument("--spool")
 options = parser.parse_args()
+received = 0
 
 
 def authenticator(server, session, envelope, mechanism, auth_data):
@@ -58,7 +63,15 @@ class Handler:
             "bare_line_feeds": raw.replace(b"\r\n", b"").count(b"\n"),
             "raw": raw.decode("utf-8", "replace"),
         }
-        sys.stdout.write(json.dumps(record) + "\n")
+        line = json.dumps(record)
+        if options.spool:
+            global received
+            received += 1
+            path = os.path.join(options.spool, "%06d.json" % received)
+            with open(path + ".partial", "w") as spooled:
+                spooled.write(line)
+            os.replace(path + ".partial", path)
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
         return "250 Message accepted for delivery"
 

@@ -79,8 +79,8 @@ extension APIRoutes {
                          status: HTTPStatus) throws -> Response {
         let e = HTMLText.escaped
         let word = visitor.language.word
-        var main = "<h1>\(e(gymName(gym, visitor.language)))</h1><p class=\"sub\">\(e(gym.address ?? "")) · \(e(gym.timeZone)) · "
-        main += "boulder: \(e(gym.boulderGrading.rawValue)) · route: \(e(gym.routeGrading.rawValue))</p>"
+        let facts = [gym.address ?? "", gym.timeZone, "boulder: \(gym.boulderGrading.rawValue)", "route: \(gym.routeGrading.rawValue)"]
+        var main = "<h1>\(e(gymName(gym, visitor.language)))</h1><p class=\"sub\">\(e(facts.filter { !$0.isEmpty }.joined(separator: " · ")))</p>"
         if let notice { main += "<p class=\"notice\" role=\"status\">\(e(notice))</p>" }
         if !gym.boulderLevels.isEmpty {
             main += "<h2>\(e(word(.circuit)))</h2><ul class=\"circuit\">" + gym.boulderLevels.map {
