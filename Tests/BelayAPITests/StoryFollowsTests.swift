@@ -7,15 +7,21 @@ import Testing
 /// Between its sticker and its story a reward is ready to share to Stories, and every answer
 /// says the story is on its way.
 @Suite struct StoryFollowsTests {
-    @Test func aRewardWithItsStickerAloneCanBeSharedToStoriesAndSaysWhenToAskForTheStory() throws {
-        let fixture = try APIFixture(settings: ["share": ["instagram_app_id": "1234567890"]])
-        let schemas = try SchemaConformance(fixture)
+    /// A member who joined a meetup and checked in, and the id of the reward they earned.
+    static func checkedIn(_ fixture: APIFixture) throws -> (APIFixture.Member, Int64) {
         let ana = try fixture.member()
         let meetup = try fixture.meetup()
         _ = fixture.post("/v1/meetups/\(meetup.id)/join", as: ana)
         fixture.clock.advance(by: 900)
         let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: ana, json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)
         let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+        return (ana, rewardID)
+    }
+
+    @Test func aRewardWithItsStickerAloneCanBeSharedToStoriesAndSaysWhenToAskForTheStory() throws {
+        let fixture = try APIFixture(settings: ["share": ["instagram_app_id": "1234567890"]])
+        let schemas = try SchemaConformance(fixture)
+        let (ana, rewardID) = try Self.checkedIn(fixture)
 
         // A worker records the sticker; the story is left for the job's next step.
         let queue = fixture.domain.renderJobs
@@ -62,12 +68,7 @@ import Testing
     /// must not be answered from that reading, which had no story yet.
     @Test func theStoryIsServedOnceStoredEvenRightAfterItsStickerWasAskedFor() throws {
         let fixture = try APIFixture(responseCacheLifetime: .seconds(60))
-        let ana = try fixture.member()
-        let meetup = try fixture.meetup()
-        _ = fixture.post("/v1/meetups/\(meetup.id)/join", as: ana)
-        fixture.clock.advance(by: 900)
-        let checkIn = fixture.post("/v1/meetups/\(meetup.id)/check-in", as: ana, json: #"{"code": "\#(try fixture.currentCode(meetup))"}"#)
-        let rewardID = try #require(checkIn["reward"]?["id"]?.intValue)
+        let (ana, rewardID) = try Self.checkedIn(fixture)
         let sticker = "55" + String(repeating: "5", count: 62), story = "77" + String(repeating: "7", count: 62)
         let images = URL(fileURLWithPath: fixture.directory.file("data")).appendingPathComponent("images")
         for (hash, bytes) in [(sticker, "sticker bytes"), (story, "story bytes")] {
