@@ -22,7 +22,9 @@ import Testing
         let gyms = client.get("/console/gyms")
         #expect(gyms.text.contains("/console/gyms/\(gymID)\"") && !gyms.text.contains("/console/gyms/\(otherID)\""))
         #expect(client.get("/console/gyms/\(otherID)").status == 404)
-        #expect(client.get("/console/gyms/\(gymID)").status == 200)
+        let page = client.get("/console/gyms/\(gymID)")
+        #expect(page.status == 200)
+        #expect(page.text.contains("<p class=\"sub\">Asia/Seoul · boulder: circuit · route: yds</p>"), "a gym without an address has no empty first fact")
 
         let bad = "wall,colour,grade,set_on\nCave,red,Red,2026-11-20\nCave,pink,Purple,2026-11-20\n"
         let refused = client.post("/console/gyms/\(gymID)/sets", [("csv", bad), ("step", "preview")])

@@ -16,7 +16,7 @@ import Testing
     static func walk(_ served: ConsoleBrowserTests.Served, spool: TemporaryDirectory, _ walks: [[String: Any]]) throws -> [String: Any] {
         var plan: [String: Any] = ["base": served.base, "mail_spool": spool.path, "walks": walks]
         if let screenshots = ProcessInfo.processInfo.environment["BELAY_CONSOLE_SCREENSHOTS"] { plan["screenshots"] = screenshots }
-        let planFile = spool.file("plan.json.txt")
+        let planFile = spool.file("walk-plan.json")
         try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: planFile))
         let root = BelayProcess.packageRoot
         let result = try ExternalTool.output(root.appendingPathComponent("scripts/test-python").path,
@@ -50,7 +50,7 @@ import Testing
             "walk": "evening", "email": "jisoo@example.com", "mail_number": 1,
             "title": "목요일 볼더링 모임", "place": "서울숲 클라이밍", "capacity": 20,
             "starts_at": Self.seoulTime(fixture, minutes: 5), "ends_at": Self.seoulTime(fixture, minutes: 125),
-            "members": members.map { ["handle": $0.user.handle, "name": $0.user.displayName, "token": $0.token, "id": $0.id] as [String: Any] },
+            "members": members.map { ["handle": $0.user.handle, "token": $0.token, "id": $0.id] as [String: Any] },
             "search": "민준",
         ]])
         let evening = try #require(seen["evening"] as? [String: Any])

@@ -9,7 +9,7 @@ the walks to take, each an object with `walk` and what it needs:
 
 - `evening`: the host (`email`, `mail_number`) signs in with the mailed code, creates a meetup
   (`title`, `place`, `starts_at`, `ends_at` in the club's zone, `capacity`), its `members`
-  (`handle`, `name`, `token`) join it from the app, the kiosk is opened in a second window and
+  (`handle`, `id`, `token`) join it from the app, the kiosk is opened in a second window and
   its QR code read back with zbarimg, the members check in with that code while the door list
   follows without a reload, one is undone from its row, one is found by typing part of their
   name, the CSV is exported with the session's cookie and parsed, the members share their
@@ -23,7 +23,6 @@ Prints one JSON line of what was seen (ids, texts, parsed rows) and exits 0; any
 not happen as a person would see it exits 1 naming the step.
 """
 import csv
-import glob
 import io
 import json
 import os
@@ -54,24 +53,32 @@ def expect(condition, step):
 
 
 class Browser:
-    """One Chromium, driven through chromedriver, with a profile of its own."""
+    """One Chromium, driven through chromedriver, with a profile of its own; a context manager
+    that quits it and removes its folder (the profile and the walk's files) at the end."""
 
     def __init__(self, plan, name):
         self.plan = plan
         self.base = plan["base"]
-        self.profile = tempfile.mkdtemp(prefix="belay-selenium-")
-        options = webdriver.ChromeOptions()
-        options.binary_location = plan.get("chromium", "/usr/bin/chromium")
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=1280,860", "--lang=ko-KR", "--user-data-dir=" + self.profile):
-            options.add_argument(argument)
-        service = Service(plan.get("chromedriver", "/usr/bin/chromedriver"))
-        self.driver = webdriver.Chrome(service=service, options=options)
-        self.driver.set_page_load_timeout(30)
         self.name = name
+        self.folder = tempfile.TemporaryDirectory(prefix="belay-selenium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1280,860", "--lang=ko-KR", "--user-data-dir=" + os.path.join(self.folder.name, "profile")):
+            options.add_argument(argument)
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.set_page_load_timeout(30)
 
-    def close(self):
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *failure):
         self.driver.quit()
+        self.folder.cleanup()
+
+    def file(self, name):
+        """A path in this browser's own folder, for files the walk writes."""
+        return os.path.join(self.folder.name, name)
 
     def open(self, path):
         self.driver.get(self.base + path)
@@ -155,9 +162,7 @@ def rows_with_status(browser, status):
 
 def evening(plan, walk):
     seen = {}
-    host = Browser(plan, "host")
-    kiosk = None
-    try:
+    with Browser(plan, "host") as host:
         host.sign_in(walk["email"], walk["mail_number"])
         host.open("/console/meetups/new")
         host.find("#title").send_keys(walk["title"])
@@ -188,7 +193,7 @@ def evening(plan, walk):
         host.driver.switch_to.new_window("window")
         host.driver.get(kiosk_url)
         host.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#code[data-code]"), "the kiosk shows its code")
-        shot = os.path.join(host.profile, "kiosk.png")
+        shot = host.file("kiosk.png")
         host.driver.save_screenshot(shot)
         host.keep("kiosk")
         scanned = subprocess.run(["zbarimg", "--raw", "-q", shot], capture_output=True, text=True)
@@ -253,25 +258,19 @@ def evening(plan, walk):
         host.keep("shares")
 
         host.driver.switch_to.window(kiosk_window)
-        seen["kiosk_title"] = host.driver.title
         host.driver.close()
         host.driver.switch_to.window(host_window)
         logs = [entry for entry in host.driver.get_log("browser") if "favicon.ico" not in entry.get("message", "")]
         seen["browser_log"] = [entry["message"] for entry in logs]
-    finally:
-        host.close()
     return seen
 
 
 def moderation(plan, walk):
     seen = {}
-    moderator = Browser(plan, "moderator")
-    try:
+    with Browser(plan, "moderator") as moderator:
         moderator.sign_in(walk["email"], walk["mail_number"])
         moderator.open("/console/moderation")
-        section = moderator.wait(lambda d: d.find_element(By.ID, "subject-member-%s" % walk["subject_id"]),
-                                 "the reported member is in the queue")
-        seen["queue_heading"] = section.text
+        moderator.wait(lambda d: d.find_element(By.ID, "subject-member-%s" % walk["subject_id"]), "the reported member is in the queue")
         key = "member-%s" % walk["subject_id"]
         Select(moderator.find("#action-" + key)).select_by_value("suspend")
         moderator.find("#reason-" + key).send_keys(walk["reason"])
@@ -281,21 +280,17 @@ def moderation(plan, walk):
         moderator.open("/console/moderation/audit")
         seen["audit"] = moderator.find("main").text
         moderator.keep("audit")
-    finally:
-        moderator.close()
     return seen
 
 
 def gym(plan, walk):
     seen = {}
-    manager = Browser(plan, "manager")
-    try:
+    with Browser(plan, "manager") as manager:
         manager.sign_in(walk["email"], walk["mail_number"])
         manager.open("/console/gyms/%d" % walk["gym_id"])
-        folder = tempfile.mkdtemp(prefix="belay-set-")
 
         def upload(name, text):
-            path = os.path.join(folder, name)
+            path = manager.file(name)
             with open(path, "w") as file:
                 file.write(text)
             manager.find("#csv-file").send_keys(path)
@@ -317,8 +312,6 @@ def gym(plan, walk):
                      and d.find_elements(By.CSS_SELECTOR, "main h3"), "writing the set shows the walls")
         seen["walls"] = [heading.text for heading in manager.all("main h3")]
         manager.keep("set-written")
-    finally:
-        manager.close()
     return seen
 
 

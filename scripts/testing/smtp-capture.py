@@ -27,7 +27,6 @@ parser.add_argument("--user")
 parser.add_argument("--password", default="")
 parser.add_argument("--spool")
 options = parser.parse_args()
-received = 0
 
 
 def authenticator(server, session, envelope, mechanism, auth_data):
@@ -42,6 +41,8 @@ def part(message, kind):
 
 
 class Handler:
+    received = 0
+
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
         message = email.message_from_bytes(raw, policy=email.policy.default)
@@ -65,9 +66,8 @@ class Handler:
         }
         line = json.dumps(record)
         if options.spool:
-            global received
-            received += 1
-            path = os.path.join(options.spool, "%06d.json" % received)
+            self.received += 1
+            path = os.path.join(options.spool, "%06d.json" % self.received)
             with open(path + ".partial", "w") as spooled:
                 spooled.write(line)
             os.replace(path + ".partial", path)
