@@ -88,6 +88,14 @@ public final class BelayApplication: Sendable {
             throw ApplicationError(.cannotListen(reason: "\(error)"))
         }
         services.presentation.baseURL.adopt(boundPort: server.port)
+        // The meetups searches look through are read into memory now, not by the first search.
+        DispatchQueue.global(qos: .utility).async { [domain, logger] in
+            do {
+                try domain.meetups.prepareSearches()
+            } catch {
+                logger.warning("could not read the meetups for search ahead of time (the first search will): \(error)")
+            }
+        }
     }
 
     /// Stops gracefully: no new connections, requests in flight finished (up to

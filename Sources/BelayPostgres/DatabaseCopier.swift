@@ -74,6 +74,8 @@ public struct DatabaseCopier {
                 reports.append(report)
                 progress(report)
             }
+            // Meetups' revisions come from a sequence here: the next is past every copied one.
+            try target.execute("SELECT setval('meetup_revisions', coalesce(max(revision), 0) + 1, false) FROM meetups")
             for table in tables { try target.execute("ALTER TABLE \(Self.quoted(table.name)) ENABLE TRIGGER USER") }
             return reports
         }

@@ -13,6 +13,8 @@ struct PostgresDialect: SQLDialect {
 
     func position(of needle: String, in haystack: String) -> String { "strpos(\(haystack), \(needle))" }
 
+    func integerPart(of expression: String) -> String { "CAST(trunc(\(expression)) AS BIGINT)" }
+
     /// Through `lower(…)`, which the unique indexes on these columns are built on.
     func equalsIgnoringCase(_ column: String, _ parameter: String) -> String { "lower(\(column)) = lower(\(parameter))" }
 

@@ -75,10 +75,23 @@ public struct MeetupBody: JSONRepresentable {
             } else {
                 json.member("public_page", nil as String?)
             }
-            if let distanceKilometres { json.member("distance_km", (distanceKilometres * 100).rounded() / 100) }
+            if let distanceKilometres { Self.writeDistance(distanceKilometres, to: &json) }
             // Only those who may still see a hidden meetup read it (its managers, moderators, its members).
             if meetup.hiddenAt != nil { json.member("hidden", true) }
         }
+    }
+
+    /// Writes a search's item: `body`, a meetup's body as `write(to:)` wrote it for one meetup
+    /// (a cached `GET /v1/meetups/{id}`), with its distance from the search's point, as
+    /// `distanceKilometres` adds it.
+    public static func write(cached body: [UInt8], distanceKilometres: Double?, to json: inout JSONOutput) {
+        json.embed(object: body) { json in
+            if let distanceKilometres { writeDistance(distanceKilometres, to: &json) }
+        }
+    }
+
+    private static func writeDistance(_ kilometres: Double, to json: inout JSONOutput) {
+        json.member("distance_km", (kilometres * 100).rounded() / 100)
     }
 
     public init(meetup: Meetup, window: CheckInWindow, presentation: Presentation) {

@@ -15,6 +15,8 @@ struct SQLiteDialect: SQLDialect {
 
     func position(of needle: String, in haystack: String) -> String { "instr(\(haystack), \(needle))" }
 
+    func integerPart(of expression: String) -> String { "CAST(\(expression) AS INTEGER)" }
+
     /// A plain comparison: the columns that are compared so are declared `COLLATE NOCASE`.
     func equalsIgnoringCase(_ column: String, _ parameter: String) -> String { "\(column) = \(parameter)" }
 

@@ -19,6 +19,10 @@ public protocol SQLDialect: Sendable {
     /// it is not there.
     func position(of needle: String, in haystack: String) -> String
 
+    /// The integer part of `expression`, a number, as a 64-bit integer: the same on every
+    /// engine (a plain `CAST` truncates on SQLite and rounds on PostgreSQL).
+    func integerPart(of expression: String) -> String
+
     /// A condition that `column` equals the text at `parameter` whatever their case, in a way
     /// the column's case-insensitive unique index serves.
     func equalsIgnoringCase(_ column: String, _ parameter: String) -> String

@@ -41,6 +41,12 @@ import BelayTestSupport
         let next = try cluster.psql("INSERT INTO users (handle, display_name, role, created_at) VALUES ('newcomer', 'N', 'member', 0) RETURNING id",
                                     database: "club")
         #expect(next.split(separator: "\n").first.map(String.init) == String((Int(maxID) ?? 0) + 1))
+        // A changed meetup takes a revision past every copied one, which searches read changes by.
+        let maxRevision = Int(try cluster.psql("SELECT max(revision) FROM meetups", database: "club")) ?? 0
+        #expect(maxRevision > 0)
+        let revised = try cluster.psql("UPDATE meetups SET capacity = capacity + 1 WHERE id = (SELECT min(id) FROM meetups) RETURNING revision",
+                                       database: "club")
+        #expect(Int(revised.split(separator: "\n").first.map(String.init) ?? "") == maxRevision + 1, "\(revised)")
 
         let again = try workspace.run("db", "copy", "--to", cluster.url(database: "club"))
         #expect(again.status == 1)

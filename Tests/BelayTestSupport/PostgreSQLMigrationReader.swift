@@ -75,8 +75,8 @@ public struct PostgreSQLMigrationReader {
         } else if cursor.take("CREATE", "FUNCTION") || cursor.take("CREATE", "OR", "REPLACE", "FUNCTION")
                     || cursor.take("CREATE", "TRIGGER") || cursor.take("DROP", "TRIGGER") || cursor.take("DROP", "FUNCTION")
                     || cursor.take("INSERT") || cursor.take("UPDATE") || cursor.take("DELETE") || cursor.take("SELECT")
-                    || cursor.take("COMMENT") {
-            return  // Data, functions and triggers: no table's shape changes.
+                    || cursor.take("COMMENT") || cursor.take("CREATE", "SEQUENCE") {
+            return  // Data, functions, triggers and sequences: no table's shape changes.
         } else {
             throw SchemaShapeError("a statement the schema reader does not know; teach PostgreSQLMigrationReader")
         }

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayRepresentations
@@ -34,6 +35,9 @@ extension APIRoutes {
                 if try query.includePrivate || domain.safety.hasBlocks(caller.userID) {
                     query.viewerID = caller.userID
                     return .json(bytes: render(try domain.meetups.list(query, preferences: preferences)))
+                }
+                if domain.meetups.searchesInMemory(query) {
+                    return .json(bytes: try searchPage(domain.meetups.search(query, preferences: preferences), preferences: preferences))
                 }
                 let key = ResponseCache.Key.meetupList(
                     "\(query.scope.rawValue)|\(query.hostID ?? 0)|\(query.includeCancelled)|\(query.limit)|\(query.cursor ?? "")|\(query.placeName ?? "")|\(query.search.key)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
@@ -81,8 +85,7 @@ extension APIRoutes {
             let caller = try context.caller()
             let id = try context.id()
             let preferences = try logbookPreferences(of: caller)
-            let key = ResponseCache.Key.meetupList("one|\(id)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
-            let cacheKey: ResponseCache.Key = preferences == LogbookPreferences() ? .meetup(id) : key
+            let cacheKey = meetupCacheKey(id, preferences)
             // A cached body is of a public meetup shown to all, but for a member with blocks (made
             // or received) the domain decides whether its host is one of them.
             if let bytes = responseCache.body(for: cacheKey), try !domain.safety.hasBlocks(caller.userID) { return .json(bytes: bytes) }
@@ -173,6 +176,44 @@ extension APIRoutes {
             let code = try domain.meetups.currentCheckInCode(meetupID: id, by: caller.actor)
             return .api(CheckInCodeBody(meetupID: id, code: code, zones: presentation.zones), headers: ["Cache-Control": "no-store"])
         }
+    }
+
+    /// Where the response cache keeps a meetup's body as `GET /v1/meetups/{id}` shows it to a
+    /// reader who reads grades in `preferences`.
+    func meetupCacheKey(_ id: Int64, _ preferences: LogbookPreferences) -> ResponseCache.Key {
+        preferences == LogbookPreferences() ? .meetup(id)
+            : .meetupList("one|\(id)|\(preferences.boulderScale.rawValue)|\(preferences.routeScale.rawValue)")
+    }
+
+    /// A page of a search written as a page of the list: each meetup's body as
+    /// `GET /v1/meetups/{id}` shows it, from the response cache (and put there for those it
+    /// lacks, read in one query), with its distance from the search's point.
+    func searchPage(_ page: Page<MeetupHit>, preferences: LogbookPreferences) throws -> [UInt8] {
+        var bodies: [Int64: [UInt8]] = [:]
+        var missing: [Int64] = []
+        for hit in page.items {
+            if let bytes = responseCache.body(for: meetupCacheKey(hit.id, preferences)) { bodies[hit.id] = bytes } else { missing.append(hit.id) }
+        }
+        if !missing.isEmpty {
+            let generation = responseCache.currentGeneration
+            // The search saw these public and to come an instant ago; one that changed since is left out, never shown.
+            for meetup in try domain.meetups.meetups(ids: missing)
+            where meetup.visibility == .public && meetup.hiddenAt == nil && meetup.status != .cancelled {
+                var body = meetupBody(meetup)
+                body.preferences = preferences
+                let bytes = body.jsonBytes
+                responseCache.store(bytes, for: meetupCacheKey(meetup.id, preferences), readGeneration: generation)
+                bodies[meetup.id] = bytes
+            }
+        }
+        let items = page.items.compactMap { hit in bodies[hit.id].map { (hit, $0) } }
+        var json = JSONOutput(capacity: items.reduce(64) { $0 + $1.1.count + 24 })
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in MeetupBody.write(cached: item.1, distanceKilometres: item.0.distanceKilometres, to: &json) }
+            json.member("next_cursor", page.nextCursor)
+        }
+        return json.bytes
     }
 
     func meetupBody(_ meetup: Meetup) -> MeetupBody {

@@ -151,6 +151,22 @@ public struct JSONOutput: Sendable {
         needsComma = true
     }
 
+    /// Writes `object`, the bytes of an object this writer wrote before (a cached body), as the
+    /// next value, with the members `adding` writes added at its end.
+    @inlinable public mutating func embed(object: [UInt8], adding: (inout JSONOutput) -> Void = { _ in }) {
+        separate()
+        guard object.count >= 2, object.last == UInt8(ascii: "}") else {
+            buffer.append(contentsOf: object)
+            needsComma = true
+            return
+        }
+        buffer.append(contentsOf: object[..<(object.count - 1)])
+        needsComma = object.count > 2
+        adding(&self)
+        buffer.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
     /// Writes a value that can write itself.
     @inlinable public mutating func value(_ value: some JSONRepresentable) {
         value.write(to: &self)

@@ -24,9 +24,7 @@ public enum SearchText {
         var words: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            let properties = scalar.properties
-            if properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
-                || properties.generalCategory == .spacingMark {
+            if isInWord(scalar) {
                 current.append(scalar)
             } else if !current.isEmpty {
                 words.append(String(current))
@@ -35,6 +33,41 @@ public enum SearchText {
         }
         if !current.isEmpty { words.append(String(current)) }
         return words
+    }
+
+    /// Whether `scalar` belongs to a word: a letter, a mark or a digit.
+    private static func isInWord(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
+            || properties.generalCategory == .spacingMark
+    }
+
+    /// A gram as one number (its two scalars' values, or one scalar's for a one-letter word):
+    /// what an index held in memory keys on, without a string per gram.
+    public static func gramKey(_ gram: String) -> UInt64 {
+        var scalars = gram.unicodeScalars.makeIterator()
+        let first = scalars.next().map { UInt64($0.value) } ?? 0
+        return first << 32 | (scalars.next().map { UInt64($0.value) } ?? 0xFFFF_FFFF)
+    }
+
+    /// The distinct grams of folded text as `gramKey` numbers: `indexedGrams`, without the strings.
+    public static func gramKeys(ofFolded text: String) -> Set<UInt64> {
+        var keys = Set<UInt64>()
+        var previous: Unicode.Scalar?
+        var wordLength = 0
+        func endWord() {
+            if wordLength == 1, let previous { keys.insert(UInt64(previous.value) << 32 | 0xFFFF_FFFF) }
+            wordLength = 0
+            previous = nil
+        }
+        for scalar in text.unicodeScalars {
+            guard isInWord(scalar) else { endWord(); continue }
+            if let previous { keys.insert(UInt64(previous.value) << 32 | UInt64(scalar.value)) }
+            previous = scalar
+            wordLength += 1
+        }
+        endWord()
+        return keys
     }
 
     /// The grams of one folded word: its neighbouring pairs of characters, or itself when it

@@ -96,6 +96,10 @@ enum MeetupRepository {
         try db.queryOne("SELECT \(columns) FROM meetups m WHERE m.id = ?", [id], decode)
     }
 
+    static func find(ids: [Int64], in db: Database) throws -> [Meetup] {
+        try db.query("SELECT \(columns) FROM meetups m WHERE m.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))", ids, decode)
+    }
+
     /// The few facts the rules need, without the counts.
     struct Essentials {
         let id: Int64
@@ -224,7 +228,7 @@ enum MeetupRepository {
             let box = db.dialect.pointInBox(id: "m.id", latitude: "m.latitude_e6", longitude: "m.longitude_e6", spatialIndex: "meetup_locations",
                                             box: near.boundingBoxE6(kilometres: resolved.radiusKilometres), leading: !narrowWindow)
             add(box.sql, box.values)
-            distance = "CAST((m.latitude_e6 - ?) * (m.latitude_e6 - ?) + ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) * ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) AS BIGINT)"
+            distance = db.dialect.integerPart(of: "(m.latitude_e6 - ?) * (m.latitude_e6 - ?) + ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION)) * ((m.longitude_e6 - ?) * CAST(? AS DOUBLE PRECISION))")
             let scale = near.longitudeScale
             distanceValues = [near.latitudeE6, near.latitudeE6, near.longitudeE6, scale, near.longitudeE6, scale]
             add("\(distance) <= ?", distanceValues + [Int64(resolved.radiusKeySquared.rounded(.up))])

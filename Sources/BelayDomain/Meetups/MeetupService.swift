@@ -24,6 +24,8 @@ public final class MeetupService: Sendable {
     let screen: (any ContentScreen)?
     /// No links in the descriptions of members too new to the club.
     let links: LinkRule
+    /// The meetups to come that strangers' searches look through, in memory.
+    let searchIndex = MeetupSearchIndex()
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
          creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil, newMemberDays: Int = 0) {
@@ -352,12 +354,12 @@ public final class MeetupService: Sendable {
         return canonical
     }
 
-    private static func listName(_ query: MeetupQuery) -> String {
+    static func listName(_ query: MeetupQuery) -> String {
         query.search.isEmpty ? "meetups-\(query.scope.rawValue)" : "search-\(query.scope.rawValue)-\(query.search.sort.rawValue)"
     }
 
     /// A start key holds the title rank above the milliseconds: rank × 10¹⁴ + milliseconds.
-    private static let rankStep: Int64 = 100_000_000_000_000
+    static let rankStep: Int64 = 100_000_000_000_000
 
     /// A page of meetups (keyset pagination: stable while meetups are added), filtered and
     /// ordered by `query.search` when it has anything: near a point (the engine's spatial

@@ -1,0 +1,474 @@
+import BelayCore
+import BelayStorage
+import Foundation
+import Synchronization
+
+/// The meetups still to come that a stranger's search may find, held in memory so that a
+/// search costs a walk over a few hundred of them instead of a query and a row read per result.
+///
+/// It answers what `MeetupRepository.list` answers for a search of public meetups, in the same
+/// order and with the same cursors: the database's list stays the reference (and answers every
+/// other list), and a test holds the two to each other.
+///
+/// Freshness: before each search it asks the database for the highest meetup revision (every
+/// change to a meetup's row takes the next one, by trigger) and reads the rows changed since.
+/// On SQLite, with its one writer, revisions commit in order, so a search sees every change
+/// committed before it. On PostgreSQL a transaction may commit after another that took a later
+/// revision; the revisions skipped over are read again for `holdingGapsFor` (two seconds), so
+/// such a change shows within a tenth of a second of its commit.
+final class MeetupSearchIndex: Sendable {
+    /// One meetup as a search sees it.
+    struct Entry: Sendable {
+        let id: Int64
+        /// Milliseconds since 1970.
+        let startsAt: Int64
+        let endsAt: Int64
+        /// The day it starts on in its own zone, days since 1970-01-01.
+        let day: Int32
+        let latitudeE6: Int64?
+        let longitudeE6: Int64?
+        let going: Int64
+        let capacity: Int64
+        let gymID: Int64?
+        let discipline: MeetupDiscipline?
+        let levelAxis: GradeAxis?
+        let levelMin: Int64
+        let levelMax: Int64
+        let tagMask: UInt32
+        /// Folded, as `search_title` and `search_text`.
+        let title: String
+        let text: String
+    }
+
+    /// A search as the index reads it.
+    struct Request {
+        /// Folded words, each of which the text must hold (the title too, for rank 0).
+        var words: [String] = []
+        var grams: [UInt64] = []
+        var near: (latitudeE6: Int64, longitudeE6: Int64, longitudeScale: Double, radiusKey: Int64,
+                   box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64))?
+        var gymID: Int64?
+        var discipline: MeetupDiscipline?
+        var tagMask: UInt32 = 0
+        var hasSpots = false
+        var fromDay: Int?
+        var toDay: Int?
+        var levelRanges: [GradeRange] = []
+        var byDistance = false
+        /// The position the page starts after: (title rank, start, id), or (0, distance key, id).
+        var after: (rank: Int64, key: Int64, id: Int64)?
+        /// How many to find at most (a page and one more, to know whether there is a next).
+        var count = 21
+        /// Milliseconds since 1970: meetups that ended by then are left out.
+        var now: Int64 = 0
+    }
+
+    /// One meetup found, with what orders it.
+    struct Found {
+        let entry: Entry
+        let rank: Int64
+        let distanceKey: Int64?
+    }
+
+    /// How long revisions that were skipped over are read again.
+    static let holdingGapsFor: Duration = .seconds(2)
+    /// How often, at most, the skipped revisions are read again while nothing newer comes.
+    static let rereadingGapsEvery: Duration = .milliseconds(100)
+    /// Changes kept beside the sorted entries before these are sorted again.
+    let changesBeforeRebuild: Int
+
+    private let state = Mutex<Snapshot?>(nil)
+    private let refreshing = Mutex<Int>(0)
+    private let rebuilding = Atomic<Bool>(false)
+    private let clock = ContinuousClock()
+
+    init(changesBeforeRebuild: Int = 1_024) {
+        self.changesBeforeRebuild = changesBeforeRebuild
+    }
+
+    /// The changes held beside the sorted entries now (none right after they are sorted in).
+    var heldChanges: Int { state.withLock { $0?.changes.count ?? 0 } }
+
+    static func mask(of tag: MeetupTag) -> UInt32 {
+        1 << UInt32(MeetupTag.allCases.firstIndex(of: tag) ?? 31)
+    }
+
+    // MARK: Freshness
+
+    /// The index as of now: read from the database the first time, brought up to date with
+    /// the rows changed since after that.
+    /// - Throws: `DatabaseError` when the database cannot be read.
+    func current(pool: any DatabaseStore, now: Date) throws -> Snapshot {
+        let latest = try pool.readSingleStatement { try MeetupRepository.latestRevision(in: $0) }
+        if let known = state.withLock({ $0 }), known.isCurrent(latest: latest, at: clock.now) { return known }
+        return try refreshing.withLock { _ in
+            if let known = state.withLock({ $0 }) {
+                if known.isCurrent(latest: latest, at: clock.now) { return known }
+                let updated = try updated(known, pool: pool)
+                state.withLock { $0 = updated }
+                if updated.changes.count > changesBeforeRebuild { rebuildInBackground(now: now) }
+                return updated
+            }
+            let loaded = try load(pool: pool, now: now)
+            state.withLock { $0 = loaded }
+            return loaded
+        }
+    }
+
+    private func load(pool: any DatabaseStore, now: Date) throws -> Snapshot {
+        var zones: [String: TimeZone] = [:]
+        let (latest, entries) = try pool.read { db in
+            (try MeetupRepository.latestRevision(in: db), try MeetupRepository.searchEntries(endingAfter: now, in: db, zones: &zones))
+        }
+        // Transactions on PostgreSQL may still commit revisions below the latest: read the last ones again for a while.
+        let gap = Gap(revisions: max(0, latest - 255)...latest, seenAt: clock.now)
+        return Snapshot(base: Base(entries), changes: [:], revision: latest, gaps: latest > 0 ? [gap] : [], refreshedAt: clock.now,
+                        changeSequence: 0)
+    }
+
+    private func updated(_ known: Snapshot, pool: any DatabaseStore) throws -> Snapshot {
+        let now = clock.now
+        let gaps = known.gaps.filter { now - $0.seenAt < Self.holdingGapsFor }
+        var zones: [String: TimeZone] = [:]
+        let rows = try pool.read { db in
+            try MeetupRepository.searchEntries(revisedAfter: known.revision, orIn: gaps.map(\.revisions), in: db, zones: &zones)
+        }
+        var changes = known.changes
+        var sequence = known.changeSequence
+        var seen = Set<Int64>()
+        var highest = known.revision
+        for row in rows {
+            if row.revision > known.revision { seen.insert(row.revision) }
+            highest = max(highest, row.revision)
+            guard row.entry != nil || changes[row.id] != nil || known.base.position(of: row.id) != nil else { continue }
+            sequence += 1
+            changes[row.id] = Change(entry: row.entry, sequence: sequence)
+        }
+        var newGaps = gaps
+        var start: Int64?
+        for revision in (known.revision + 1)...max(known.revision + 1, highest) where revision <= highest {
+            if seen.contains(revision) {
+                if let first = start { newGaps.append(Gap(revisions: first...(revision - 1), seenAt: now)) }
+                start = nil
+            } else if start == nil {
+                start = revision
+            }
+        }
+        if let first = start, first <= highest { newGaps.append(Gap(revisions: first...highest, seenAt: now)) }
+        if newGaps.count > 32 {
+            // Too many to name one by one: one range over them all, for the same while.
+            let lowest = newGaps.map(\.revisions.lowerBound).min() ?? 0, top = newGaps.map(\.revisions.upperBound).max() ?? 0
+            newGaps = [Gap(revisions: lowest...top, seenAt: now)]
+        }
+        return Snapshot(base: known.base, changes: changes, revision: highest, gaps: newGaps, refreshedAt: now, changeSequence: sequence)
+    }
+
+    /// Sorts the changes into the entries on another thread, so that no search waits for it.
+    private func rebuildInBackground(now: Date) {
+        guard rebuilding.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { rebuilding.store(false, ordering: .releasing) }
+            guard let known = state.withLock({ $0 }) else { return }
+            let nowMilliseconds = now.millisecondsSince1970
+            var entries = known.base.entries.filter { known.changes[$0.id] == nil && $0.endsAt > nowMilliseconds }
+            entries += known.changes.values.compactMap(\.entry).filter { $0.endsAt > nowMilliseconds }
+            let base = Base(entries)
+            state.withLock { current in
+                guard let latest = current else { return }
+                // Changes read while the entries were sorted stay beside them.
+                let later = latest.changes.filter { $0.value.sequence > known.changeSequence }
+                current = Snapshot(base: base, changes: later, revision: latest.revision, gaps: latest.gaps,
+                                   refreshedAt: latest.refreshedAt, changeSequence: latest.changeSequence)
+            }
+        }
+    }
+
+    // MARK: State
+
+    struct Change: Sendable {
+        /// nil: no search may find it any more.
+        let entry: Entry?
+        let sequence: UInt64
+    }
+
+    struct Gap: Sendable {
+        let revisions: ClosedRange<Int64>
+        let seenAt: ContinuousClock.Instant
+    }
+
+    /// The entries as of one refresh: sorted ones with their postings, and the changes since.
+    struct Snapshot: Sendable {
+        let base: Base
+        /// By meetup id: these replace the base's entry of that id.
+        let changes: [Int64: Change]
+        let revision: Int64
+        let gaps: [Gap]
+        let refreshedAt: ContinuousClock.Instant
+        let changeSequence: UInt64
+
+        func isCurrent(latest: Int64, at now: ContinuousClock.Instant) -> Bool {
+            latest <= revision && (gaps.isEmpty || now - refreshedAt < MeetupSearchIndex.rereadingGapsEvery)
+        }
+
+        /// Up to `request.count` meetups found, in the list's order.
+        func search(_ request: Request) -> [Found] {
+            var found = base.search(request, skipping: changes.isEmpty ? nil : changes)
+            for change in changes.values {
+                guard let entry = change.entry, let match = base.match(entry, request), isAfter(match, request) else { continue }
+                found.append(match)
+            }
+            found.sort { Base.precedes($0, $1, byDistance: request.byDistance) }
+            return Array(found.prefix(request.count))
+        }
+
+        private func isAfter(_ found: Found, _ request: Request) -> Bool {
+            Base.isAfter(found, request)
+        }
+    }
+
+    /// Entries sorted by start and id, with what finds them fast: grams of the title and of
+    /// all the text, gyms and cells of a tenth of a degree, each a list of positions in order.
+    final class Base: Sendable {
+        let entries: [Entry]
+        private let positions: [Int64: Int32]
+        private let titlePostings: [UInt64: [Int32]]
+        private let textPostings: [UInt64: [Int32]]
+        private let gymPostings: [Int64: [Int32]]
+        private let cells: [Int64: [Int32]]
+
+        static let cellE6: Int64 = 100_000
+
+        init(_ unsorted: [Entry]) {
+            entries = unsorted.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+            var positions: [Int64: Int32] = [:]
+            var titlePostings: [UInt64: [Int32]] = [:]
+            var textPostings: [UInt64: [Int32]] = [:]
+            var gymPostings: [Int64: [Int32]] = [:]
+            var cells: [Int64: [Int32]] = [:]
+            positions.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() {
+                let position = Int32(index)
+                positions[entry.id] = position
+                for key in SearchText.gramKeys(ofFolded: entry.title) { titlePostings[key, default: []].append(position) }
+                for key in SearchText.gramKeys(ofFolded: entry.text) { textPostings[key, default: []].append(position) }
+                if let gym = entry.gymID { gymPostings[gym, default: []].append(position) }
+                if let latitude = entry.latitudeE6, let longitude = entry.longitudeE6 {
+                    cells[Self.cell(latitude: latitude, longitude: longitude), default: []].append(position)
+                }
+            }
+            self.positions = positions
+            self.titlePostings = titlePostings
+            self.textPostings = textPostings
+            self.gymPostings = gymPostings
+            self.cells = cells
+        }
+
+        func position(of id: Int64) -> Int32? { positions[id] }
+
+        static func cell(latitude: Int64, longitude: Int64) -> Int64 {
+            ((latitude + 90_000_000) / cellE6) * 4_096 + (longitude + 180_000_000) / cellE6
+        }
+
+        // MARK: Matching
+
+        /// `entry` with its rank and distance key when it meets every filter of `request`.
+        func match(_ entry: Entry, _ request: Request) -> Found? {
+            guard entry.endsAt > request.now else { return nil }
+            if let gym = request.gymID, entry.gymID != gym { return nil }
+            if let discipline = request.discipline, entry.discipline != discipline { return nil }
+            if entry.tagMask & request.tagMask != request.tagMask { return nil }
+            if request.hasSpots, entry.going >= entry.capacity { return nil }
+            if let from = request.fromDay, Int(entry.day) < from { return nil }
+            if let to = request.toDay, Int(entry.day) > to { return nil }
+            if !request.levelRanges.isEmpty {
+                guard let axis = entry.levelAxis, request.levelRanges.contains(where: {
+                    $0.axis == axis && entry.levelMin <= Int64($0.highest) && entry.levelMax >= Int64($0.lowest)
+                }) else { return nil }
+            }
+            var distanceKey: Int64?
+            if let near = request.near {
+                guard let latitude = entry.latitudeE6, let longitude = entry.longitudeE6,
+                      latitude >= near.box.minLatitude, latitude <= near.box.maxLatitude,
+                      longitude >= near.box.minLongitude, longitude <= near.box.maxLongitude else { return nil }
+                let dLatitude = latitude - near.latitudeE6
+                let dLongitude = Double(longitude - near.longitudeE6) * near.longitudeScale
+                // As the database's CAST(… AS BIGINT): the squares' sum, truncated.
+                let key = Int64(Double(dLatitude * dLatitude) + dLongitude * dLongitude)
+                guard key <= near.radiusKey else { return nil }
+                distanceKey = key
+            }
+            var rank: Int64 = 0
+            if !request.words.isEmpty {
+                guard request.words.allSatisfy({ Self.contains(entry.text, $0) }) else { return nil }
+                rank = request.words.allSatisfy({ Self.contains(entry.title, $0) }) ? 0 : 1
+            }
+            return Found(entry: entry, rank: rank, distanceKey: distanceKey)
+        }
+
+        /// Whether folded `text` holds `word`, byte for byte (as `instr` and `strpos`).
+        static func contains(_ text: String, _ word: String) -> Bool {
+            var text = text, word = word
+            return text.withUTF8 { haystack in
+                word.withUTF8 { needle in
+                    guard let first = needle.first else { return true }
+                    guard let haystackStart = haystack.baseAddress, let needleStart = needle.baseAddress, haystack.count >= needle.count else {
+                        return false
+                    }
+                    for offset in 0...(haystack.count - needle.count) where haystack[offset] == first {
+                        if memcmp(haystackStart + offset, needleStart, needle.count) == 0 { return true }
+                    }
+                    return false
+                }
+            }
+        }
+
+        static func precedes(_ a: Found, _ b: Found, byDistance: Bool) -> Bool {
+            byDistance ? (a.distanceKey ?? 0, a.entry.id) < (b.distanceKey ?? 0, b.entry.id)
+                       : (a.rank, a.entry.startsAt, a.entry.id) < (b.rank, b.entry.startsAt, b.entry.id)
+        }
+
+        static func isAfter(_ found: Found, _ request: Request) -> Bool {
+            guard let after = request.after else { return true }
+            return request.byDistance ? (found.distanceKey ?? 0, found.entry.id) > (after.key, after.id)
+                                      : (found.rank, found.entry.startsAt, found.entry.id) > (after.rank, after.key, after.id)
+        }
+
+        // MARK: Searching
+
+        /// Up to `request.count` of the sorted entries found, in order, leaving out those in `skipping`.
+        func search(_ request: Request, skipping changed: [Int64: Change]?) -> [Found] {
+            let window = startWindow(request)
+            guard window.lowerBound < window.upperBound else { return [] }
+            func keep(_ position: Int32, rank wanted: Int64?) -> Found? {
+                let entry = entries[Int(position)]
+                if let changed, changed[entry.id] != nil { return nil }
+                guard let found = match(entry, request), wanted == nil || found.rank == wanted, Self.isAfter(found, request) else { return nil }
+                return found
+            }
+            if request.byDistance {
+                guard let candidates = candidates(request, window: window, titleOnly: false) else { return [] }
+                var found: [Found] = []
+                candidates.forEach { position in if let match = keep(position, rank: nil) { found.append(match) } }
+                found.sort { Self.precedes($0, $1, byDistance: true) }
+                return Array(found.prefix(request.count))
+            }
+            var found: [Found] = []
+            // Title matches first, then the rest; each walk in start order stops once it has enough.
+            for rank: Int64 in request.words.isEmpty ? [0] : [0, 1] {
+                if let after = request.after, after.rank > rank { continue }
+                guard found.count < request.count, let candidates = candidates(request, window: window, titleOnly: rank == 0) else { continue }
+                candidates.forEachWhile { position in
+                    guard found.count < request.count else { return false }
+                    if let match = keep(position, rank: request.words.isEmpty ? nil : rank) { found.append(match) }
+                    return true
+                }
+            }
+            return found
+        }
+
+        /// The positions whose start can be in the request's days (each meetup's own day is a
+        /// day either side of UTC's at most, as the database's list reads it).
+        private func startWindow(_ request: Request) -> Range<Int> {
+            var lower = 0, upper = entries.count
+            if let from = request.fromDay { lower = firstPosition(startingAtOrAfter: Int64(from) * 86_400_000 - 15 * 3_600_000) }
+            if let to = request.toDay { upper = firstPosition(startingAtOrAfter: Int64(to + 1) * 86_400_000 + 15 * 3_600_000) }
+            if !request.byDistance, request.words.isEmpty, let after = request.after {
+                lower = max(lower, firstPosition(startingAtOrAfter: after.key))
+            }
+            return lower..<max(lower, upper)
+        }
+
+        private func firstPosition(startingAtOrAfter milliseconds: Int64) -> Int {
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].startsAt < milliseconds { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// The smallest list of positions that holds every match within `window`: the window
+        /// itself, a gram's, the gym's or the cells around the point; nil when nothing can match.
+        private func candidates(_ request: Request, window: Range<Int>, titleOnly: Bool) -> Candidates? {
+            var best = Candidates.window(window)
+            var bestCount = window.count
+            func consider(_ list: [Int32]?) -> Bool {
+                guard let list else { return false }
+                let slice = Self.slice(list, within: window)
+                if slice.count < bestCount {
+                    best = .list(slice)
+                    bestCount = slice.count
+                }
+                return true
+            }
+            for gram in request.grams {
+                guard consider((titleOnly ? titlePostings : textPostings)[gram]) else { return nil }
+            }
+            if let gym = request.gymID, !consider(gymPostings[gym]) { return nil }
+            if let near = request.near {
+                let latitudes = Self.cellRange(near.box.minLatitude + 90_000_000, near.box.maxLatitude + 90_000_000)
+                let longitudes = Self.cellRange(near.box.minLongitude + 180_000_000, near.box.maxLongitude + 180_000_000)
+                if latitudes.count * longitudes.count <= 4_096 {
+                    var lists: [ArraySlice<Int32>] = []
+                    var total = 0
+                    for latitude in latitudes {
+                        for longitude in longitudes {
+                            guard let list = cells[latitude * 4_096 + longitude] else { continue }
+                            let slice = Self.slice(list, within: window)
+                            if !slice.isEmpty {
+                                lists.append(slice)
+                                total += slice.count
+                            }
+                        }
+                    }
+                    if total == 0 { return nil }
+                    if total < bestCount {
+                        best = .list(lists.count == 1 ? lists[0] : ArraySlice(lists.flatMap { $0 }.sorted()))
+                        bestCount = total
+                    }
+                }
+            }
+            return best
+        }
+
+        private static func cellRange(_ low: Int64, _ high: Int64) -> ClosedRange<Int64> {
+            (max(0, low) / cellE6)...(max(0, high) / cellE6)
+        }
+
+        /// The part of sorted `list` that falls within `window`.
+        private static func slice(_ list: [Int32], within window: Range<Int>) -> ArraySlice<Int32> {
+            func first(atLeast value: Int) -> Int {
+                var low = 0, high = list.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Int(list[middle]) < value { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+            return list[first(atLeast: window.lowerBound)..<first(atLeast: window.upperBound)]
+        }
+    }
+
+    /// Positions to look at, in order.
+    enum Candidates {
+        case window(Range<Int>)
+        case list(ArraySlice<Int32>)
+
+        /// Calls `body` with each position in order while it returns true.
+        func forEachWhile(_ body: (Int32) -> Bool) {
+            switch self {
+            case .window(let range):
+                for position in range where !body(Int32(position)) { return }
+            case .list(let list):
+                for position in list where !body(position) { return }
+            }
+        }
+
+        func forEach(_ body: (Int32) -> Void) {
+            forEachWhile { position -> Bool in
+                body(position)
+                return true
+            }
+        }
+    }
+}
