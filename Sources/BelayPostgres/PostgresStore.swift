@@ -101,6 +101,8 @@ public final class PostgresStore: DatabaseStore {
         notifier.stop()
     }
 
+    public var commitCount: UInt64 { writer.commitCount }
+
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
         try submitAndWait(body, isolation: .serializable)
     }

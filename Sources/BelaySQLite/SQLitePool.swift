@@ -99,6 +99,8 @@ public final class SQLitePool: DatabaseStore {
     /// for statements that cannot run in a transaction (`VACUUM`, some pragmas) or that
     /// manage their own transactions (the migrator). Writes queued before it commit first.
     /// - Throws: what `body` throws.
+    public var commitCount: UInt64 { writer.commitCount }
+
     public func writeWithoutTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try perform(body, inTransaction: false)
     }

@@ -24,6 +24,11 @@ public protocol DatabaseStore: Sendable {
     func write<T>(_ body: @escaping @Sendable (any Database) throws -> T,
                   then completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 
+    /// How many times this process has committed writes through this store. It changes
+    /// whenever this process may have changed data, so a reader here that remembers it can
+    /// tell that nothing changed here since (another process's or node's writes it does not see).
+    var commitCount: UInt64 { get }
+
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
     /// - Throws: what `body` throws; `DatabaseError` when no connection could be had.
     func read<T>(_ body: (any Database) throws -> T) throws -> T

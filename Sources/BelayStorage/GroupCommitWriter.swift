@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// What an engine does for the group-commit writer: its connection and the statements that
 /// open, divide and end a transaction. The writer decides everything else (which writes share
@@ -72,6 +73,10 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
     private var exclusiveGroupRunning = false
     private var threadIDs: [pthread_t] = []
     private var threadsEnded = 0
+    private let commits = Atomic<UInt64>(0)
+
+    /// How many transactions (and writes outside one) this writer has committed so far.
+    public var commitCount: UInt64 { commits.load(ordering: .acquiring) }
 
     /// Starts `threads` writer threads.
     /// - Parameters:
@@ -232,6 +237,7 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         }
         _ = pending.runBody(connection)
         pending.releaseBody()
+        commits.add(1, ordering: .releasing)
         engine.committed(on: connection) { pending.report(nil) }
     }
 
@@ -310,6 +316,7 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         }
         let committed = members
         for pending in committed { pending.releaseBody() }
+        commits.add(1, ordering: .releasing)
         engine.committed(on: connection) { Self.report(committed, otherwise: nil) }
         return .settled(count: members.count)
     }

@@ -191,8 +191,8 @@ extension APIRoutes {
     func searchPage(_ page: Page<MeetupHit>, preferences: LogbookPreferences) throws -> [UInt8] {
         var bodies: [Int64: [UInt8]] = [:]
         var missing: [Int64] = []
-        for hit in page.items {
-            if let bytes = responseCache.body(for: meetupCacheKey(hit.id, preferences)) { bodies[hit.id] = bytes } else { missing.append(hit.id) }
+        for (hit, cached) in zip(page.items, responseCache.bodies(for: page.items.map { meetupCacheKey($0.id, preferences) })) {
+            if let cached { bodies[hit.id] = cached } else { missing.append(hit.id) }
         }
         if !missing.isEmpty {
             let generation = responseCache.currentGeneration

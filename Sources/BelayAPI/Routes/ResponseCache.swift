@@ -73,6 +73,11 @@ public final class ResponseCache: Sendable {
         value(for: key, as: [UInt8].self)
     }
 
+    /// The cached bodies for `keys`, each when fresh: one look for all of them.
+    public func bodies(for keys: [Key]) -> [[UInt8]?] {
+        memory.values(for: keys).map { $0?.value as? [UInt8] }
+    }
+
     /// Stores `bytes` for `key` unless a change happened since `readGeneration`.
     public func store(_ bytes: [UInt8], for key: Key, readGeneration: UInt64) {
         store(bytes, cost: bytes.count, for: key, readGeneration: readGeneration)

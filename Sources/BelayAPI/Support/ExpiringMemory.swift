@@ -60,6 +60,18 @@ final class ExpiringMemory<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
+    /// The values stored for `keys`, each while fresh: one lock and one clock reading for all.
+    func values(for keys: [Key]) -> [Value?] {
+        guard lifetimeNanoseconds > 0 else { return keys.map { _ in nil } }
+        let now = clock.monotonicNanoseconds()
+        return contents.withLock { contents in
+            keys.map { key in
+                guard let entry = contents.entries[key], now &- entry.storedAt < lifetimeNanoseconds else { return nil }
+                return entry.value
+            }
+        }
+    }
+
     /// Remembers `value` for `key`, unless `isStale` (asked under the lock) says otherwise.
     func store(_ value: Value, for key: Key, unless isStale: () -> Bool = { false }) {
         guard lifetimeNanoseconds > 0 else { return }

@@ -1,3 +1,4 @@
+import Synchronization
 /// The level a meetup is for: a range of grades on one axis, as the host gave it (in a scale)
 /// and as scores (`GradeTable`), so that a climber searching in another scale finds it.
 public struct MeetupLevel: Sendable, Hashable {
@@ -53,6 +54,27 @@ public struct MeetupLevel: Sendable, Hashable {
     /// that reads it, the reader's preferred scale first.
     /// - Throws: `DomainError.invalid("level")` when no scale reads it.
     public static func searchRanges(for grade: String, discipline: MeetupDiscipline?, preferences: LogbookPreferences) throws -> [GradeRange] {
+        let key = SearchRangesKey(grade: grade, discipline: discipline, preferences: preferences)
+        if let known = searchRangesRead.withLock({ $0[key] }) { return known }
+        let ranges = try readSearchRanges(for: grade, discipline: discipline, preferences: preferences)
+        searchRangesRead.withLock { read in
+            if read.count >= 1_024 { read.removeAll(keepingCapacity: true) }
+            read[key] = ranges
+        }
+        return ranges
+    }
+
+    /// The grades searches asked for, read: a search reads its `level` on every request, and
+    /// trying it in every scale of both axes costs more than the rest of the search.
+    private struct SearchRangesKey: Hashable {
+        let grade: String
+        let discipline: MeetupDiscipline?
+        let preferences: LogbookPreferences
+    }
+
+    private static let searchRangesRead = Mutex<[SearchRangesKey: [GradeRange]]>([:])
+
+    private static func readSearchRanges(for grade: String, discipline: MeetupDiscipline?, preferences: LogbookPreferences) throws -> [GradeRange] {
         let axes = discipline?.axis.map { [$0] } ?? [.boulder, .route]
         var ranges: [GradeRange] = []
         for axis in axes {

@@ -17,7 +17,8 @@ extension MeetupRepository {
     }
 
     /// Every meetup a search may find that ends after `now`.
-    static func searchEntries(endingAfter now: Date, in db: Database, zones: inout [String: TimeZone]) throws -> [MeetupSearchIndex.Entry] {
+    static func searchEntries(endingAfter now: Date, in db: Database,
+                              zones: inout [String: TimeZone]) throws -> [(MeetupSearchIndex.Entry, MeetupSearchIndex.Words)] {
         try db.query("""
             SELECT \(searchEntryColumns) FROM meetups m
             WHERE m.ends_at > ? AND m.status <> 'cancelled' AND m.visibility = 'public' AND m.hidden_at IS NULL
@@ -28,13 +29,16 @@ extension MeetupRepository {
     /// The meetups whose revision is above `revision` or in one of `ranges`, each with its
     /// entry when a search may still find it (nil when it is cancelled, private or hidden).
     static func searchEntries(revisedAfter revision: Int64, orIn ranges: [ClosedRange<Int64>], in db: Database,
-                              zones: inout [String: TimeZone]) throws -> [(id: Int64, revision: Int64, entry: MeetupSearchIndex.Entry?)] {
+                              zones: inout [String: TimeZone]) throws -> [SearchRow] {
         let condition = (["m.revision > ?"] + ranges.map { _ in "m.revision BETWEEN ? AND ?" }).joined(separator: " OR ")
         return try db.query("SELECT \(searchEntryColumns) FROM meetups m WHERE \(condition)",
                             [revision] + ranges.flatMap { [$0.lowerBound, $0.upperBound] }) { row in try searchEntry(row, zones: &zones) }
     }
 
-    private static func searchEntry(_ row: Row, zones: inout [String: TimeZone]) throws -> (id: Int64, revision: Int64, entry: MeetupSearchIndex.Entry?) {
+    /// A meetup as the index reads it: its entry and words when a search may find it.
+    typealias SearchRow = (id: Int64, revision: Int64, entry: (MeetupSearchIndex.Entry, MeetupSearchIndex.Words)?)
+
+    private static func searchEntry(_ row: Row, zones: inout [String: TimeZone]) throws -> SearchRow {
         let id: Int64 = try row.get("id")
         let revision: Int64 = try row.get("revision")
         let searchable = try row.get("status", as: String.self) != MeetupStatus.cancelled.rawValue
@@ -60,7 +64,7 @@ extension MeetupRepository {
             going: try row.get("going_count"), capacity: try row.get("capacity"), gymID: try row.get("gym_id"),
             discipline: try row.get("discipline"), levelAxis: axis,
             levelMin: axis == nil ? 0 : try row.get("level_min_score"), levelMax: axis == nil ? 0 : try row.get("level_max_score"),
-            tagMask: tagMask, title: try row.get("search_title"), text: try row.get("search_text"))
-        return (id, revision, entry)
+            tagMask: tagMask)
+        return (id, revision, (entry, MeetupSearchIndex.Words(title: try row.get("search_title"), text: try row.get("search_text"))))
     }
 }

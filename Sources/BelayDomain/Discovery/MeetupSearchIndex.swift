@@ -10,12 +10,13 @@ import Synchronization
 /// order and with the same cursors: the database's list stays the reference (and answers every
 /// other list), and a test holds the two to each other.
 ///
-/// Freshness: before each search it asks the database for the highest meetup revision (every
-/// change to a meetup's row takes the next one, by trigger) and reads the rows changed since.
-/// On SQLite, with its one writer, revisions commit in order, so a search sees every change
-/// committed before it. On PostgreSQL a transaction may commit after another that took a later
-/// revision; the revisions skipped over are read again for `holdingGapsFor` (two seconds), so
-/// such a change shows within a tenth of a second of its commit.
+/// Freshness: every change to a meetup's row takes the next revision (by trigger). A search
+/// asks the database for the highest one whenever this process has committed a write since the
+/// last look, or the last look is `othersChangesShowWithin` (a tenth of a second) old, and then
+/// reads just the rows changed since. So a search sees every change this process committed
+/// before it, and another process's or node's within a tenth of a second. On PostgreSQL a
+/// transaction may commit after another that took a later revision; the revisions skipped over
+/// are read again for `holdingGapsFor` (two seconds), so such a change shows as soon.
 final class MeetupSearchIndex: Sendable {
     /// One meetup as a search sees it.
     struct Entry: Sendable {
@@ -35,15 +36,19 @@ final class MeetupSearchIndex: Sendable {
         let levelMin: Int64
         let levelMax: Int64
         let tagMask: UInt32
-        /// Folded, as `search_title` and `search_text`.
+    }
+
+    /// What a meetup's words are searched in: folded, as `search_title` and `search_text`.
+    /// Kept apart from its `Entry`, which copies without touching a reference count.
+    struct Words: Sendable {
         let title: String
         let text: String
     }
 
     /// A search as the index reads it.
     struct Request {
-        /// Folded words, each of which the text must hold (the title too, for rank 0).
-        var words: [String] = []
+        /// Folded words as UTF-8, each of which the text must hold (the title too, for rank 0).
+        var words: [[UInt8]] = []
         var grams: [UInt64] = []
         var near: (latitudeE6: Int64, longitudeE6: Int64, longitudeScale: Double, radiusKey: Int64,
                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64))?
@@ -70,6 +75,9 @@ final class MeetupSearchIndex: Sendable {
         let distanceKey: Int64?
     }
 
+    /// How long a search trusts that nothing changed when this process committed nothing since
+    /// the last look: the longest another process's or node's change waits to be found.
+    static let othersChangesShowWithin: Duration = .milliseconds(100)
     /// How long revisions that were skipped over are read again.
     static let holdingGapsFor: Duration = .seconds(2)
     /// How often, at most, the skipped revisions are read again while nothing newer comes.
@@ -78,6 +86,9 @@ final class MeetupSearchIndex: Sendable {
     let changesBeforeRebuild: Int
 
     private let state = Mutex<Snapshot?>(nil)
+    /// The last time a search asked the database: this process's commits then, when, and the
+    /// latest revision it was told.
+    private let lastLook = Mutex<(commits: UInt64, at: ContinuousClock.Instant, revision: Int64)>((0, .now, .max))
     private let refreshing = Mutex<Int>(0)
     private let rebuilding = Atomic<Bool>(false)
     private let clock = ContinuousClock()
@@ -99,7 +110,16 @@ final class MeetupSearchIndex: Sendable {
     /// the rows changed since after that.
     /// - Throws: `DatabaseError` when the database cannot be read.
     func current(pool: any DatabaseStore, now: Date) throws -> Snapshot {
+        // Read before asking, so that a commit after it makes the next search ask again.
+        let commits = pool.commitCount
+        let asked = clock.now
+        if let known = state.withLock({ $0 }), known.gaps.isEmpty, lastLook.withLock({ look in
+            look.commits == commits && asked - look.at < Self.othersChangesShowWithin && look.revision <= known.revision
+        }) {
+            return known
+        }
         let latest = try pool.readSingleStatement { try MeetupRepository.latestRevision(in: $0) }
+        defer { lastLook.withLock { $0 = (commits, asked, latest) } }
         if let known = state.withLock({ $0 }), known.isCurrent(latest: latest, at: clock.now) { return known }
         return try refreshing.withLock { _ in
             if let known = state.withLock({ $0 }) {
@@ -170,8 +190,8 @@ final class MeetupSearchIndex: Sendable {
             defer { rebuilding.store(false, ordering: .releasing) }
             guard let known = state.withLock({ $0 }) else { return }
             let nowMilliseconds = now.millisecondsSince1970
-            var entries = known.base.entries.filter { known.changes[$0.id] == nil && $0.endsAt > nowMilliseconds }
-            entries += known.changes.values.compactMap(\.entry).filter { $0.endsAt > nowMilliseconds }
+            var entries = zip(known.base.entries, known.base.words).filter { known.changes[$0.0.id] == nil && $0.0.endsAt > nowMilliseconds }
+            entries += known.changes.values.compactMap(\.entry).filter { $0.0.endsAt > nowMilliseconds }
             let base = Base(entries)
             state.withLock { current in
                 guard let latest = current else { return }
@@ -187,7 +207,7 @@ final class MeetupSearchIndex: Sendable {
 
     struct Change: Sendable {
         /// nil: no search may find it any more.
-        let entry: Entry?
+        let entry: (Entry, Words)?
         let sequence: UInt64
     }
 
@@ -214,7 +234,7 @@ final class MeetupSearchIndex: Sendable {
         func search(_ request: Request) -> [Found] {
             var found = base.search(request, skipping: changes.isEmpty ? nil : changes)
             for change in changes.values {
-                guard let entry = change.entry, let match = base.match(entry, request), isAfter(match, request) else { continue }
+                guard let (entry, words) = change.entry, let match = base.match(entry, words, request), isAfter(match, request) else { continue }
                 found.append(match)
             }
             found.sort { Base.precedes($0, $1, byDistance: request.byDistance) }
@@ -230,6 +250,13 @@ final class MeetupSearchIndex: Sendable {
     /// all the text, gyms and cells of a tenth of a degree, each a list of positions in order.
     final class Base: Sendable {
         let entries: [Entry]
+        /// The words of each entry, at the same positions.
+        let words: [Words]
+        /// Every entry's title and text as UTF-8, one after the other: searched without a
+        /// reference count touched per entry.
+        private let wordBytes: [UInt8]
+        /// Where each entry's title starts in `wordBytes`, where it ends (and its text starts), and where its text ends.
+        private let wordSpans: [(start: Int32, titleEnd: Int32, textEnd: Int32)]
         private let positions: [Int64: Int32]
         private let titlePostings: [UInt64: [Int32]]
         private let textPostings: [UInt64: [Int32]]
@@ -238,24 +265,36 @@ final class MeetupSearchIndex: Sendable {
 
         static let cellE6: Int64 = 100_000
 
-        init(_ unsorted: [Entry]) {
-            entries = unsorted.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        init(_ unsorted: [(Entry, Words)]) {
+            let sorted = unsorted.sorted { ($0.0.startsAt, $0.0.id) < ($1.0.startsAt, $1.0.id) }
+            entries = sorted.map(\.0)
+            words = sorted.map(\.1)
             var positions: [Int64: Int32] = [:]
             var titlePostings: [UInt64: [Int32]] = [:]
             var textPostings: [UInt64: [Int32]] = [:]
             var gymPostings: [Int64: [Int32]] = [:]
             var cells: [Int64: [Int32]] = [:]
+            var wordBytes: [UInt8] = []
+            var wordSpans: [(start: Int32, titleEnd: Int32, textEnd: Int32)] = []
+            wordSpans.reserveCapacity(entries.count)
             positions.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
+                let start = Int32(wordBytes.count)
+                wordBytes += words[index].title.utf8
+                let titleEnd = Int32(wordBytes.count)
+                wordBytes += words[index].text.utf8
+                wordSpans.append((start, titleEnd, Int32(wordBytes.count)))
                 let position = Int32(index)
                 positions[entry.id] = position
-                for key in SearchText.gramKeys(ofFolded: entry.title) { titlePostings[key, default: []].append(position) }
-                for key in SearchText.gramKeys(ofFolded: entry.text) { textPostings[key, default: []].append(position) }
+                for key in SearchText.gramKeys(ofFolded: words[index].title) { titlePostings[key, default: []].append(position) }
+                for key in SearchText.gramKeys(ofFolded: words[index].text) { textPostings[key, default: []].append(position) }
                 if let gym = entry.gymID { gymPostings[gym, default: []].append(position) }
                 if let latitude = entry.latitudeE6, let longitude = entry.longitudeE6 {
                     cells[Self.cell(latitude: latitude, longitude: longitude), default: []].append(position)
                 }
             }
+            self.wordBytes = wordBytes
+            self.wordSpans = wordSpans
             self.positions = positions
             self.titlePostings = titlePostings
             self.textPostings = textPostings
@@ -271,7 +310,8 @@ final class MeetupSearchIndex: Sendable {
 
         // MARK: Matching
 
-        /// `entry` with its rank and distance key when it meets every filter of `request`.
+        /// `entry` with its distance key when it meets every filter of `request` but the words
+        /// (rank 0: `rank(title:text:words:)` tells the rest).
         func match(_ entry: Entry, _ request: Request) -> Found? {
             guard entry.endsAt > request.now else { return nil }
             if let gym = request.gymID, entry.gymID != gym { return nil }
@@ -297,29 +337,39 @@ final class MeetupSearchIndex: Sendable {
                 guard key <= near.radiusKey else { return nil }
                 distanceKey = key
             }
-            var rank: Int64 = 0
-            if !request.words.isEmpty {
-                guard request.words.allSatisfy({ Self.contains(entry.text, $0) }) else { return nil }
-                rank = request.words.allSatisfy({ Self.contains(entry.title, $0) }) ? 0 : 1
-            }
-            return Found(entry: entry, rank: rank, distanceKey: distanceKey)
+            return Found(entry: entry, rank: 0, distanceKey: distanceKey)
         }
 
-        /// Whether folded `text` holds `word`, byte for byte (as `instr` and `strpos`).
-        static func contains(_ text: String, _ word: String) -> Bool {
-            var text = text, word = word
-            return text.withUTF8 { haystack in
-                word.withUTF8 { needle in
-                    guard let first = needle.first else { return true }
-                    guard let haystackStart = haystack.baseAddress, let needleStart = needle.baseAddress, haystack.count >= needle.count else {
-                        return false
-                    }
-                    for offset in 0...(haystack.count - needle.count) where haystack[offset] == first {
-                        if memcmp(haystackStart + offset, needleStart, needle.count) == 0 { return true }
-                    }
-                    return false
-                }
+        /// `entry` and its `words` as `match` and `rank` find them: for the changes, kept apart from the sorted entries.
+        func match(_ entry: Entry, _ words: Words, _ request: Request) -> Found? {
+            guard let found = match(entry, request) else { return nil }
+            guard !request.words.isEmpty else { return found }
+            var title = words.title, text = words.text
+            let rank = title.withUTF8 { title in text.withUTF8 { text in Self.rank(title: title, text: text, words: request.words) } }
+            return rank.map { Found(entry: entry, rank: $0, distanceKey: found.distanceKey) }
+        }
+
+        /// 0 when `title` holds every word, 1 when only `text` does, nil when `text` lacks one.
+        static func rank(title: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>, words: [[UInt8]]) -> Int64? {
+            var rank: Int64 = 0
+            for word in words {
+                let found = word.withUnsafeBufferPointer { word in (title: contains(title, word), text: contains(text, word)) }
+                if !found.text && !found.title { return nil }
+                if !found.title { rank = 1 }
             }
+            return rank
+        }
+
+        /// Whether folded `haystack` holds `needle`, byte for byte (as `instr` and `strpos`).
+        static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = needle.first else { return true }
+            guard let haystackStart = haystack.baseAddress, let needleStart = needle.baseAddress, haystack.count >= needle.count else {
+                return false
+            }
+            for offset in 0...(haystack.count - needle.count) where haystack[offset] == first {
+                if memcmp(haystackStart + offset, needleStart, needle.count) == 0 { return true }
+            }
+            return false
         }
 
         static func precedes(_ a: Found, _ b: Found, byDistance: Bool) -> Bool {
@@ -339,10 +389,22 @@ final class MeetupSearchIndex: Sendable {
         func search(_ request: Request, skipping changed: [Int64: Change]?) -> [Found] {
             let window = startWindow(request)
             guard window.lowerBound < window.upperBound else { return [] }
+            return wordBytes.withUnsafeBufferPointer { bytes in search(request, window: window, bytes: bytes, skipping: changed) }
+        }
+
+        private func search(_ request: Request, window: Range<Int>, bytes: UnsafeBufferPointer<UInt8>, skipping changed: [Int64: Change]?) -> [Found] {
             func keep(_ position: Int32, rank wanted: Int64?) -> Found? {
                 let entry = entries[Int(position)]
                 if let changed, changed[entry.id] != nil { return nil }
-                guard let found = match(entry, request), wanted == nil || found.rank == wanted, Self.isAfter(found, request) else { return nil }
+                guard var found = match(entry, request) else { return nil }
+                if !request.words.isEmpty {
+                    let span = wordSpans[Int(position)]
+                    let title = UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.titleEnd)])
+                    let text = UnsafeBufferPointer(rebasing: bytes[Int(span.titleEnd)..<Int(span.textEnd)])
+                    guard let rank = Self.rank(title: title, text: text, words: request.words) else { return nil }
+                    found = Found(entry: entry, rank: rank, distanceKey: found.distanceKey)
+                }
+                guard wanted == nil || found.rank == wanted, Self.isAfter(found, request) else { return nil }
                 return found
             }
             if request.byDistance {

@@ -36,7 +36,7 @@ extension MeetupService {
         let now = clock.now()
         let byDistance = query.search.sort == .distance
         var request = MeetupSearchIndex.Request()
-        request.words = resolved.words
+        request.words = resolved.words.map { Array($0.utf8) }
         request.grams = resolved.grams.map(SearchText.gramKey)
         if let near = resolved.near {
             request.near = (near.latitudeE6, near.longitudeE6, near.longitudeScale, Int64(resolved.radiusKeySquared.rounded(.up)),
