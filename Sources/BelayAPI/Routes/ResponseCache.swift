@@ -46,23 +46,28 @@ public final class ResponseCache: Sendable {
         let cost: Int
     }
 
+    /// Bodies as bytes, typed: a search's page looks up each of its meetups' bodies here.
+    private let bodies: ExpiringMemory<Key, [UInt8]>
+    /// Values of other shapes.
     private let memory: ExpiringMemory<Key, Entry>
     private let generation = Atomic<UInt64>(0)
 
     /// - Parameters:
     ///   - lifetime: how long a body is served without asking the database; zero turns the cache off.
-    ///   - capacity: bodies kept at most; when full, the cache starts over.
-    ///   - maximumBytes: the bodies' bytes kept at most (default 32 MiB); when full, the cache starts over.
+    ///   - capacity: bodies kept at most, and values of other shapes at most; when full, that part starts over.
+    ///   - maximumBytes: the bodies' bytes kept at most (default 32 MiB), and a quarter of it for
+    ///     the other values; when full, that part starts over.
     ///   - clock: whose monotonic clock ages the bodies.
     public init(lifetime: Duration = .seconds(1), capacity: Int = 4_096, maximumBytes: Int = 32 << 20,
                 clock: any TimeSource = SystemTimeSource()) {
-        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, clock: clock, cost: { $0.cost })
+        bodies = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes, clock: clock, cost: { $0.count })
+        memory = ExpiringMemory(lifetime: lifetime, capacity: capacity, maximumCost: maximumBytes / 4, clock: clock, cost: { $0.cost })
     }
 
     /// Bodies held and their bytes in all.
     public var usage: (count: Int, bytes: Int) {
-        let usage = memory.usage
-        return (usage.count, usage.cost)
+        let (bodies, values) = (bodies.usage, memory.usage)
+        return (bodies.count + values.count, bodies.cost + values.cost)
     }
 
     /// The generation to pass to `store` for a body about to be read.
@@ -70,17 +75,17 @@ public final class ResponseCache: Sendable {
 
     /// The cached body for `key`, when fresh.
     public func body(for key: Key) -> [UInt8]? {
-        value(for: key, as: [UInt8].self)
+        bodies.value(for: key)
     }
 
     /// The cached bodies for `keys`, each when fresh: one look for all of them.
     public func bodies(for keys: [Key]) -> [[UInt8]?] {
-        memory.values(for: keys).map { $0?.value as? [UInt8] }
+        bodies.values(for: keys)
     }
 
     /// Stores `bytes` for `key` unless a change happened since `readGeneration`.
     public func store(_ bytes: [UInt8], for key: Key, readGeneration: UInt64) {
-        store(bytes, cost: bytes.count, for: key, readGeneration: readGeneration)
+        bodies.store(bytes, for: key) { generation.load(ordering: .acquiring) != readGeneration }
     }
 
     /// The value cached for `key` when fresh and of type `type` (a value of a page's own shape,
@@ -106,7 +111,10 @@ public final class ResponseCache: Sendable {
 
     /// Forgets everything: something changed.
     public func invalidate() {
-        memory.removeAll { generation.add(1, ordering: .releasing) }
+        // The generation moves under the bodies' lock, so no body read before it is stored after.
+        bodies.removeAll {
+            memory.removeAll { generation.add(1, ordering: .releasing) }
+        }
     }
 }
 

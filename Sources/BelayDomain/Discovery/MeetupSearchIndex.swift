@@ -50,6 +50,8 @@ final class MeetupSearchIndex: Sendable {
         /// Folded words as UTF-8, each of which the text must hold (the title too, for rank 0).
         var words: [[UInt8]] = []
         var grams: [UInt64] = []
+        /// Every word is two letters, one gram: the postings tell where they are.
+        var wordsAreGrams = false
         var near: (latitudeE6: Int64, longitudeE6: Int64, longitudeScale: Double, radiusKey: Int64,
                    box: (minLatitude: Int64, maxLatitude: Int64, minLongitude: Int64, maxLongitude: Int64))?
         var gymID: Int64?
@@ -350,12 +352,13 @@ final class MeetupSearchIndex: Sendable {
         }
 
         /// 0 when `title` holds every word, 1 when only `text` does, nil when `text` lacks one.
+        /// (The text begins with the title, so a word in the title is in the text.)
         static func rank(title: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>, words: [[UInt8]]) -> Int64? {
             var rank: Int64 = 0
             for word in words {
-                let found = word.withUnsafeBufferPointer { word in (title: contains(title, word), text: contains(text, word)) }
-                if !found.text && !found.title { return nil }
-                if !found.title { rank = 1 }
+                let found = word.withUnsafeBufferPointer { word in contains(title, word) ? true : contains(text, word) ? false : nil }
+                guard let inTitle = found else { return nil }
+                if !inTitle { rank = 1 }
             }
             return rank
         }
@@ -366,8 +369,14 @@ final class MeetupSearchIndex: Sendable {
             guard let haystackStart = haystack.baseAddress, let needleStart = needle.baseAddress, haystack.count >= needle.count else {
                 return false
             }
-            for offset in 0...(haystack.count - needle.count) where haystack[offset] == first {
-                if memcmp(haystackStart + offset, needleStart, needle.count) == 0 { return true }
+            // memchr finds each place the first byte is (many bytes at a time), memcmp checks the rest.
+            var offset = 0
+            let lastStart = haystack.count - needle.count
+            while offset <= lastStart {
+                guard let found = memchr(haystackStart + offset, Int32(first), lastStart - offset + 1) else { return false }
+                let at = haystackStart.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(haystackStart + at, needleStart, needle.count) == 0 { return true }
+                offset = at + 1
             }
             return false
         }
@@ -393,11 +402,29 @@ final class MeetupSearchIndex: Sendable {
         }
 
         private func search(_ request: Request, window: Range<Int>, bytes: UnsafeBufferPointer<UInt8>, skipping changed: [Int64: Change]?) -> [Found] {
+            // Words of two letters are one gram each: the postings alone then say whether the
+            // title and the text hold them, without reading either.
+            var gramCursors: (title: [PostingCursor], text: [PostingCursor])?
+            func startGramCursors() {
+                guard request.wordsAreGrams else { return }
+                gramCursors = (request.grams.map { PostingCursor(titlePostings[$0] ?? []) }, request.grams.map { PostingCursor(textPostings[$0] ?? []) })
+            }
             func keep(_ position: Int32, rank wanted: Int64?) -> Found? {
+                var knownRank: Int64?
+                if var cursors = gramCursors {
+                    defer { gramCursors = cursors }
+                    let inTitle = cursors.title.indices.allSatisfy { cursors.title[$0].contains(position) }
+                    let inText = inTitle || cursors.text.indices.allSatisfy { cursors.text[$0].contains(position) }
+                    guard inText else { return nil }
+                    knownRank = inTitle ? 0 : 1
+                    if let wanted, knownRank != wanted { return nil }
+                }
                 let entry = entries[Int(position)]
                 if let changed, changed[entry.id] != nil { return nil }
                 guard var found = match(entry, request) else { return nil }
-                if !request.words.isEmpty {
+                if let knownRank {
+                    found = Found(entry: entry, rank: knownRank, distanceKey: found.distanceKey)
+                } else if !request.words.isEmpty {
                     let span = wordSpans[Int(position)]
                     let title = UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.titleEnd)])
                     let text = UnsafeBufferPointer(rebasing: bytes[Int(span.titleEnd)..<Int(span.textEnd)])
@@ -409,6 +436,7 @@ final class MeetupSearchIndex: Sendable {
             }
             if request.byDistance {
                 guard let candidates = candidates(request, window: window, titleOnly: false) else { return [] }
+                startGramCursors()
                 var found: [Found] = []
                 candidates.forEach { position in if let match = keep(position, rank: nil) { found.append(match) } }
                 found.sort { Self.precedes($0, $1, byDistance: true) }
@@ -419,6 +447,7 @@ final class MeetupSearchIndex: Sendable {
             for rank: Int64 in request.words.isEmpty ? [0] : [0, 1] {
                 if let after = request.after, after.rank > rank { continue }
                 guard found.count < request.count, let candidates = candidates(request, window: window, titleOnly: rank == 0) else { continue }
+                startGramCursors()
                 candidates.forEachWhile { position in
                     guard found.count < request.count else { return false }
                     if let match = keep(position, rank: request.words.isEmpty ? nil : rank) { found.append(match) }
@@ -508,6 +537,20 @@ final class MeetupSearchIndex: Sendable {
                 return low
             }
             return list[first(atLeast: window.lowerBound)..<first(atLeast: window.upperBound)]
+        }
+    }
+
+    /// A walk along one sorted list of positions, asked about positions in ascending order.
+    struct PostingCursor {
+        let list: [Int32]
+        var index = 0
+
+        init(_ list: [Int32]) { self.list = list }
+
+        /// Whether the list holds `position` (no smaller than any asked before).
+        mutating func contains(_ position: Int32) -> Bool {
+            while index < list.count && list[index] < position { index += 1 }
+            return index < list.count && list[index] == position
         }
     }
 

@@ -38,6 +38,7 @@ extension MeetupService {
         var request = MeetupSearchIndex.Request()
         request.words = resolved.words.map { Array($0.utf8) }
         request.grams = resolved.grams.map(SearchText.gramKey)
+        request.wordsAreGrams = !resolved.words.isEmpty && resolved.words.allSatisfy { $0.unicodeScalars.count == 2 }
         if let near = resolved.near {
             request.near = (near.latitudeE6, near.longitudeE6, near.longitudeScale, Int64(resolved.radiusKeySquared.rounded(.up)),
                             near.boundingBoxE6(kilometres: resolved.radiusKilometres))
