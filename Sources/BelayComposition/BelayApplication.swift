@@ -91,7 +91,11 @@ public final class BelayApplication: Sendable {
         // The meetups searches look through are read into memory now, not by the first search.
         DispatchQueue.global(qos: .utility).async { [domain, logger] in
             do {
-                try domain.meetups.prepareSearches()
+                let started = ContinuousClock.now
+                let count = try domain.meetups.prepareSearches()
+                let took = (ContinuousClock.now - started).components
+                let milliseconds = took.seconds * 1_000 + took.attoseconds / 1_000_000_000_000_000
+                logger.info("search: \(count) meetups to come held in memory, read in \(milliseconds) ms")
             } catch {
                 logger.warning("could not read the meetups for search ahead of time (the first search will): \(error)")
             }

@@ -189,28 +189,28 @@ extension APIRoutes {
     /// `GET /v1/meetups/{id}` shows it, from the response cache (and put there for those it
     /// lacks, read in one query), with its distance from the search's point.
     func searchPage(_ page: Page<MeetupHit>, preferences: LogbookPreferences) throws -> [UInt8] {
-        var bodies: [Int64: [UInt8]] = [:]
-        var missing: [Int64] = []
-        for (hit, cached) in zip(page.items, responseCache.bodies(for: page.items.map { meetupCacheKey($0.id, preferences) })) {
-            if let cached { bodies[hit.id] = cached } else { missing.append(hit.id) }
-        }
+        var bodies = responseCache.bodies(for: page.items.map { meetupCacheKey($0.id, preferences) })
+        let missing = page.items.indices.filter { bodies[$0] == nil }
         if !missing.isEmpty {
             let generation = responseCache.currentGeneration
+            let read = try domain.meetups.meetups(ids: missing.map { page.items[$0].id })
             // The search saw these public and to come an instant ago; one that changed since is left out, never shown.
-            for meetup in try domain.meetups.meetups(ids: missing)
-            where meetup.visibility == .public && meetup.hiddenAt == nil && meetup.status != .cancelled {
+            for index in missing {
+                guard let meetup = read.first(where: { $0.id == page.items[index].id }),
+                      meetup.visibility == .public, meetup.hiddenAt == nil, meetup.status != .cancelled else { continue }
                 var body = meetupBody(meetup)
                 body.preferences = preferences
                 let bytes = body.jsonBytes
                 responseCache.store(bytes, for: meetupCacheKey(meetup.id, preferences), readGeneration: generation)
-                bodies[meetup.id] = bytes
+                bodies[index] = bytes
             }
         }
-        let items = page.items.compactMap { hit in bodies[hit.id].map { (hit, $0) } }
-        var json = JSONOutput(capacity: items.reduce(64) { $0 + $1.1.count + 24 })
+        var json = JSONOutput(capacity: bodies.reduce(64) { $0 + ($1?.count ?? 0) + 24 })
         json.object { json in
             json.key("items")
-            json.array(items) { json, item in MeetupBody.write(cached: item.1, distanceKilometres: item.0.distanceKilometres, to: &json) }
+            json.array(page.items.indices) { json, index in
+                if let body = bodies[index] { MeetupBody.write(cached: body, distanceKilometres: page.items[index].distanceKilometres, to: &json) }
+            }
             json.member("next_cursor", page.nextCursor)
         }
         return json.bytes

@@ -71,9 +71,12 @@ extension MeetupService {
 
     /// Reads the meetups that searches look through into memory now, which the first search
     /// would otherwise do: for a server about to answer.
+    /// - Returns: how many meetups searches look through.
     /// - Throws: `DomainError` when the database cannot be read.
-    public func prepareSearches() throws {
-        _ = try domainCall { try searchIndex.current(pool: pool, now: clock.now()) }
+    @discardableResult
+    public func prepareSearches() throws -> Int {
+        let snapshot = try domainCall { try searchIndex.current(pool: pool, now: clock.now()) }
+        return snapshot.base.entries.count + snapshot.changes.count
     }
 
     /// The meetups of `ids` that exist, in one read, in the order of `ids`.
