@@ -192,7 +192,9 @@ final class MeetupSearchIndex: Sendable {
             defer { rebuilding.store(false, ordering: .releasing) }
             guard let known = state.withLock({ $0 }) else { return }
             let nowMilliseconds = now.millisecondsSince1970
-            var entries = zip(known.base.entries, known.base.words).filter { known.changes[$0.0.id] == nil && $0.0.endsAt > nowMilliseconds }
+            var entries = known.base.entries.indices.filter {
+                known.changes[known.base.entries[$0].id] == nil && known.base.entries[$0].endsAt > nowMilliseconds
+            }.map { (known.base.entries[$0], known.base.words(at: $0)) }
             entries += known.changes.values.compactMap(\.entry).filter { $0.0.endsAt > nowMilliseconds }
             let base = Base(entries)
             state.withLock { current in
@@ -252,25 +254,23 @@ final class MeetupSearchIndex: Sendable {
     /// all the text, gyms and cells of a tenth of a degree, each a list of positions in order.
     final class Base: Sendable {
         let entries: [Entry]
-        /// The words of each entry, at the same positions.
-        let words: [Words]
         /// Every entry's title and text as UTF-8, one after the other: searched without a
         /// reference count touched per entry.
         private let wordBytes: [UInt8]
         /// Where each entry's title starts in `wordBytes`, where it ends (and its text starts), and where its text ends.
         private let wordSpans: [(start: Int32, titleEnd: Int32, textEnd: Int32)]
         private let positions: [Int64: Int32]
-        private let titlePostings: [UInt64: [Int32]]
-        private let textPostings: [UInt64: [Int32]]
-        private let gymPostings: [Int64: [Int32]]
-        private let cells: [Int64: [Int32]]
+        private let titlePostings: Postings<UInt64>
+        private let textPostings: Postings<UInt64>
+        private let gymPostings: Postings<Int64>
+        private let cells: Postings<Int64>
 
         static let cellE6: Int64 = 100_000
 
         init(_ unsorted: [(Entry, Words)]) {
             let sorted = unsorted.sorted { ($0.0.startsAt, $0.0.id) < ($1.0.startsAt, $1.0.id) }
             entries = sorted.map(\.0)
-            words = sorted.map(\.1)
+            let words = sorted.map(\.1)
             var positions: [Int64: Int32] = [:]
             var titlePostings: [UInt64: [Int32]] = [:]
             var textPostings: [UInt64: [Int32]] = [:]
@@ -298,13 +298,20 @@ final class MeetupSearchIndex: Sendable {
             self.wordBytes = wordBytes
             self.wordSpans = wordSpans
             self.positions = positions
-            self.titlePostings = titlePostings
-            self.textPostings = textPostings
-            self.gymPostings = gymPostings
-            self.cells = cells
+            self.titlePostings = Postings(titlePostings)
+            self.textPostings = Postings(textPostings)
+            self.gymPostings = Postings(gymPostings)
+            self.cells = Postings(cells)
         }
 
         func position(of id: Int64) -> Int32? { positions[id] }
+
+        /// The title and text of the entry at `index`, as they were given.
+        func words(at index: Int) -> Words {
+            let span = wordSpans[index]
+            return Words(title: String(decoding: wordBytes[Int(span.start)..<Int(span.titleEnd)], as: UTF8.self),
+                         text: String(decoding: wordBytes[Int(span.titleEnd)..<Int(span.textEnd)], as: UTF8.self))
+        }
 
         static func cell(latitude: Int64, longitude: Int64) -> Int64 {
             ((latitude + 90_000_000) / cellE6) * 4_096 + (longitude + 180_000_000) / cellE6
@@ -483,7 +490,7 @@ final class MeetupSearchIndex: Sendable {
         private func candidates(_ request: Request, window: Range<Int>, titleOnly: Bool) -> Candidates? {
             var best = Candidates.window(window)
             var bestCount = window.count
-            func consider(_ list: [Int32]?) -> Bool {
+            func consider(_ list: ArraySlice<Int32>?) -> Bool {
                 guard let list else { return false }
                 let slice = Self.slice(list, within: window)
                 if slice.count < bestCount {
@@ -527,9 +534,9 @@ final class MeetupSearchIndex: Sendable {
         }
 
         /// The part of sorted `list` that falls within `window`.
-        private static func slice(_ list: [Int32], within window: Range<Int>) -> ArraySlice<Int32> {
+        private static func slice(_ list: ArraySlice<Int32>, within window: Range<Int>) -> ArraySlice<Int32> {
             func first(atLeast value: Int) -> Int {
-                var low = 0, high = list.count
+                var low = list.startIndex, high = list.endIndex
                 while low < high {
                     let middle = (low + high) / 2
                     if Int(list[middle]) < value { low = middle + 1 } else { high = middle }
@@ -542,15 +549,43 @@ final class MeetupSearchIndex: Sendable {
 
     /// A walk along one sorted list of positions, asked about positions in ascending order.
     struct PostingCursor {
-        let list: [Int32]
-        var index = 0
+        let list: ArraySlice<Int32>
+        var index: Int
 
-        init(_ list: [Int32]) { self.list = list }
+        init(_ list: ArraySlice<Int32>) {
+            self.list = list
+            index = list.startIndex
+        }
 
         /// Whether the list holds `position` (no smaller than any asked before).
         mutating func contains(_ position: Int32) -> Bool {
-            while index < list.count && list[index] < position { index += 1 }
-            return index < list.count && list[index] == position
+            while index < list.endIndex && list[index] < position { index += 1 }
+            return index < list.endIndex && list[index] == position
+        }
+    }
+
+    /// Lists of positions by key, all in one array: a dictionary of arrays costs each list its
+    /// header and its growth's slack, several times the positions themselves for the text's grams.
+    struct Postings<Key: Hashable & Sendable>: Sendable {
+        private let spans: [Key: Range<Int32>]
+        private let positions: [Int32]
+
+        init(_ lists: [Key: [Int32]]) {
+            var spans: [Key: Range<Int32>] = [:]
+            spans.reserveCapacity(lists.count)
+            var positions: [Int32] = []
+            positions.reserveCapacity(lists.values.reduce(0) { $0 + $1.count })
+            for (key, list) in lists {
+                let start = Int32(positions.count)
+                positions += list
+                spans[key] = start..<Int32(positions.count)
+            }
+            self.spans = spans
+            self.positions = positions
+        }
+
+        subscript(key: Key) -> ArraySlice<Int32>? {
+            spans[key].map { positions[Int($0.lowerBound)..<Int($0.upperBound)] }
         }
     }
 
