@@ -1,12 +1,6 @@
 import BelayCore
 import Foundation
 
-/// A meetup a search found: its id, and how far it is from the search's point when it has one.
-public struct MeetupHit: Sendable, Hashable {
-    public let id: Int64
-    public let distanceKilometres: Double?
-}
-
 extension MeetupService {
     /// Whether `search(_:preferences:)` answers `query`: a search (some filter or order given)
     /// of the public meetups to come, for anyone (no host's own list, no place or host filter,
