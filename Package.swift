@@ -113,18 +113,20 @@ let package = Package(
         .target(name: "BelayPush", dependencies: ["BelayCore", "BelayDomain", "BelayOutbound", "BelayIdentity", "CCurlShim"]),
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender"]),
+        // What HTTP, the console and the command line run alike: each flow of domain services and outbound clients (signing in, deleting an account).
+        .target(name: "BelayUseCases", dependencies: ["BelayDomain", "BelayIdentity"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayDomain", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity",
-                                             "CQREncode"]),
+                                             "BelayUseCases", "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.
         .target(name: "BelayComposition",
                 dependencies: ["BelayCore", "BelayAPI", "BelayRepresentations", "BelayConfig", "BelayDomain", "BelayPipeline", "BelayRender", "BelayWebhooks", "BelayText",
                                "BelayHTTP", "BelayStorage", "BelaySQLite", "BelayPostgres", "BelayIdentity", "BelayPush", "BelayObjectStore",
-                               "CDeflate"]),
+                               "BelayUseCases", "CDeflate"]),
         // The command-line framework: declarations, parsing, help, exit codes (no Belay commands).
         .target(name: "BelayArguments", dependencies: ["BelayCore"]),
         // The commands: they reach the database engines (BelaySQLite, BelayPostgres) only through BelayComposition.
         .target(name: "BelayCommandLine", dependencies: ["BelayCore", "BelayArguments", "BelayComposition", "BelayConfig", "BelayDomain", "BelayPipeline",
-                                                     "BelayRender", "BelayRepresentations", "BelayWebhooks", "BelayPush"]),
+                                                     "BelayRender", "BelayRepresentations", "BelayUseCases", "BelayWebhooks", "BelayPush"]),
         .executableTarget(name: "belay", dependencies: ["BelayCommandLine"]),
         // The HTTP layer alone with the API's JSON writer, for bench/http's comparison with nginx.
         .executableTarget(name: "belay-http-bench", dependencies: ["BelayCore", "BelayHTTP"], path: "Sources/BelayHTTPBenchServer"),
@@ -154,7 +156,8 @@ let package = Package(
         .testTarget(name: "BelayPushTests", dependencies: ["BelayPush", "BelayCore", "BelayDomain", "BelayStorage", "BelayTestSupport"]),
         // `belay` is there for the binary the tests run (BelayProcess), not for an import.
         .testTarget(name: "BelayAPITests", dependencies: ["BelayAPI", "BelayComposition", "BelayConfig", "BelayCore", "BelayDomain", "BelayHTTP",
-                                                          "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelaySQLite", "BelayTestSupport", "belay"]),
+                                                          "BelayIdentity", "BelayPipeline", "BelayRender", "BelayRepresentations", "BelayStorage", "BelaySQLite",
+                                                          "BelayTestSupport", "BelayUseCases", "belay"]),
         .testTarget(name: "BelayArgumentsTests", dependencies: ["BelayArguments"]),
         .testTarget(name: "BelayCLITests", dependencies: ["BelayCommandLine", "BelayAPI", "BelayArguments", "BelayConfig", "BelayCore", "BelayDomain",
                                                           "BelayPipeline", "BelayStorage", "BelaySQLite", "BelayTestSupport", "belay"]),

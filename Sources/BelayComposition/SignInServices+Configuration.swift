@@ -3,6 +3,7 @@ import BelayConfig
 import BelayDomain
 import BelayCore
 import BelayIdentity
+import BelayUseCases
 import Foundation
 
 extension SignInServices {
@@ -53,28 +54,16 @@ extension SignInServices {
     }
 }
 
-/// Revokes a deleted member's Sign in with Apple tokens at Apple, as App Store rules ask.
-public enum AppleTokenRevocation {
-    /// Revokes every token of `deletion` with the team key of `configuration`; nothing to do
-    /// when the key is not configured or the member had no Apple token.
-    /// - Returns: one line per token that could not be revoked, saying why (never the token).
-    public static func revoke(_ deletion: AccountDeletion, configuration: BelayConfiguration,
-                              clock: any TimeSource = SystemTimeSource()) -> [String] {
-        guard !deletion.appleRefreshTokens.isEmpty else { return [] }
-        let apple: AppleAccountClient
+extension AccountErasure {
+    /// Account deletion as `belay users delete` runs it: Apple's tokens revoked with the team key
+    /// of `configuration` (when it is set and loads; otherwise the aftermath says why not).
+    public init(configuration: BelayConfiguration, accounts: AccountService, clock: any TimeSource = SystemTimeSource()) {
         do {
-            guard let client = try SignInServices(configuration: configuration, clock: clock, log: { _ in }).appleAccounts else {
-                return ["\(deletion.appleRefreshTokens.count) Apple token(s) of user \(deletion.userID) were not revoked: auth.apple.private_key_file is not set"]
-            }
-            apple = client
+            let apple = try SignInServices(configuration: configuration, clock: clock, log: { _ in }).appleAccounts
+            self.init(accounts: accounts, appleAccounts: apple)
         } catch {
-            return ["Apple tokens of user \(deletion.userID) were not revoked: \(error)"]
+            self.init(accounts: accounts, appleAccounts: nil, appleUnavailable: "\(error)")
         }
-        var failures: [String] = []
-        for token in deletion.appleRefreshTokens {
-            do { try apple.revoke(refreshToken: token) } catch { failures.append("an Apple token of user \(deletion.userID) was not revoked: \(error)") }
-        }
-        return failures
     }
 }
 

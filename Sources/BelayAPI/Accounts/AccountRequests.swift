@@ -2,7 +2,7 @@ import BelayDomain
 import Foundation
 
 /// What every sign-in body may say about the device and the new member.
-protocol SignInDetails {
+protocol SignInRequestDetails {
     var deviceName: String? { get }
     var platform: String? { get }
     var inviteCode: String? { get }
@@ -10,7 +10,7 @@ protocol SignInDetails {
 }
 
 /// `POST /v1/auth/apple`.
-struct AppleSignInRequest: Decodable, SignInDetails {
+struct AppleSignInRequest: Decodable, SignInRequestDetails {
     var identityToken: String
     /// The raw nonce the app generated; the token carries its SHA-256.
     var nonce: String
@@ -33,7 +33,7 @@ struct AppleSignInRequest: Decodable, SignInDetails {
 }
 
 /// `POST /v1/auth/google`.
-struct GoogleSignInRequest: Decodable, SignInDetails {
+struct GoogleSignInRequest: Decodable, SignInRequestDetails {
     var idToken: String
     var nonce: String?
     var deviceName: String?
@@ -56,7 +56,7 @@ struct EmailSignInRequest: Decodable {
 }
 
 /// `POST /v1/auth/email/verify`: `email` and `code`, or `link_token`.
-struct EmailVerifyRequest: Decodable, SignInDetails {
+struct EmailVerifyRequest: Decodable, SignInRequestDetails {
     var email: String?
     var code: String?
     var linkToken: String?

@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayRepresentations
+import BelayUseCases
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -33,11 +34,9 @@ extension APIRoutes {
 
         routes.delete("/v1/me") { _, context in
             let caller = try context.caller()
-            let deletion = try domain.accounts.deleteOwnAccount(userID: caller.userID, sessionID: caller.sessionID)
+            _ = try erasure.eraseOwnAccount(userID: caller.userID, sessionID: caller.sessionID, log: signIn.log)
             tokenCache.removeAll()
             sharePageCache.removeAll()
-            revokeAtApple(deletion)
-            discardErasedData(of: deletion)
             services.notifyWebhookWorkers()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
@@ -105,29 +104,6 @@ extension APIRoutes {
     }
 
     func inviteLink(_ code: String) -> String { presentation.baseURL.url + "/invite/" + code }
-
-    /// Revokes a leaving member's Apple tokens at Apple, off the request's thread; a failure is logged, not retried.
-    private func revokeAtApple(_ deletion: AccountDeletion) {
-        guard let apple = signIn.appleAccounts, !deletion.appleRefreshTokens.isEmpty else { return }
-        let tokens = deletion.appleRefreshTokens
-        let log = signIn.log
-        DispatchQueue.global(qos: .utility).async {
-            for token in tokens {
-                do { try apple.revoke(refreshToken: token) } catch { log("Apple token of deleted user \(deletion.userID) was not revoked: \(error)") }
-            }
-        }
-    }
-
-    /// Checkpoints the erasure out of the database's files on a thread of its own (the
-    /// checkpoint waits for readers, which no HTTP thread should).
-    private func discardErasedData(of deletion: AccountDeletion) {
-        let (accounts, log) = (domain.accounts, signIn.log)
-        DispatchQueue.global(qos: .utility).async {
-            do { try accounts.discardErasedData() } catch {
-                log("The data of deleted user \(deletion.userID) may stay in the database's write-ahead log until its next checkpoint: \(error)")
-            }
-        }
-    }
 
     /// Everything Belay keeps about the member as one JSON document, written page by page
     /// into an unlinked temporary file and sent from it, so a long history never sits in memory.

@@ -3,6 +3,7 @@ import BelayDomain
 import BelayHTTP
 import BelayIdentity
 import BelayRepresentations
+import BelayUseCases
 import Foundation
 
 extension APIRoutes {
@@ -16,28 +17,23 @@ extension APIRoutes {
 
         auth.post("/v1/auth/apple") { request, _ in
             let body = try request.decodeJSON(as: AppleSignInRequest.self)
-            guard let verifier = signIn.apple else { throw Self.disabled("Sign in with Apple", setting: "auth.apple.client_ids") }
-            let code = body.authorizationCode.flatMap { $0.isEmpty ? nil : $0 }
-            let exchange = code.flatMap { code in signIn.appleAccounts.map { apple in (apple, code) } }
-            let callsOut = exchange != nil || verifier.needsKeyFetch(body.identityToken)
-            return try signedIn(details: body, callingOut: callsOut) {
-                let token = try Self.verified { try verifier.verify(body.identityToken, nonce: body.nonce) }
-                // Kept only to be revoked when the member leaves; a failed exchange does not stop the sign-in.
-                let refreshToken = exchange.flatMap { try? $0.0.exchange(authorizationCode: $0.1) }
-                return ProvenIdentity(method: .apple, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
-                                      name: body.name, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt,
-                                      appleRefreshToken: refreshToken)
+            let deferred = DeferredResponse()
+            let details = try Self.details(body)
+            try Self.admitted {
+                try signingIn.withApple(identityToken: body.identityToken, nonce: body.nonce, name: body.name,
+                                        authorizationCode: body.authorizationCode, details: details, then: answer(deferred, clock: domain.clock))
             }
+            return .deferred(deferred)
         }
 
         auth.post("/v1/auth/google") { request, _ in
             let body = try request.decodeJSON(as: GoogleSignInRequest.self)
-            guard let verifier = signIn.google else { throw Self.disabled("Sign in with Google", setting: "auth.google.client_ids") }
-            return try signedIn(details: body, callingOut: verifier.needsKeyFetch(body.idToken)) {
-                let token = try Self.verified { try verifier.verify(body.idToken, nonce: body.nonce) }
-                return ProvenIdentity(method: .google, subject: token.subject, email: token.email, emailVerified: token.emailVerified,
-                                      name: nil, tokenDigest: token.tokenDigest, tokenExpiresAt: token.expiresAt)
+            let deferred = DeferredResponse()
+            let details = try Self.details(body)
+            try Self.admitted {
+                try signingIn.withGoogle(idToken: body.idToken, nonce: body.nonce, details: details, then: answer(deferred, clock: domain.clock))
             }
+            return .deferred(deferred)
         }
 
         auth.post("/v1/auth/email") { request, _ in
@@ -66,7 +62,9 @@ extension APIRoutes {
                 throw HTTPError(.unprocessableContent, code: "invalid_body",
                                 detail: "Send either `email` and `code` (the six digits from the mail) or `link_token` (from the mail's link), not both.")
             }
-            return try signedIn(identity, details: body)
+            let deferred = DeferredResponse()
+            signingIn.withIdentity(identity, details: try Self.details(body), then: answer(deferred, clock: domain.clock))
+            return .deferred(deferred)
         }
 
         // The second step of a held sign-in: the challenge its first step answered, and the
@@ -78,10 +76,9 @@ extension APIRoutes {
                                 detail: "`challenge` is the text a sign-in answered with `second_factor_required`; sign in again for a new one.",
                                 extensions: ["field": "challenge"])
             }
-            let pass = try domain.secondFactors.completeSignIn(token: body.challenge, code: body.code)
             let deferred = DeferredResponse()
             let clock = domain.clock
-            domain.accounts.signIn(pass.identity, device: pass.device) { outcome in
+            try signingIn.completeSecondFactor(challenge: body.challenge, code: body.code) { outcome in
                 deferred.complete {
                     let grant = try outcome.get()
                     return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
@@ -148,65 +145,33 @@ extension APIRoutes {
                         body: ResponseBody(string: html))
     }
 
-    /// The tokens of a proven identity's sign-in, answered once the session is committed: like
-    /// a check-in, the write joins the writer's next group commit while the connection is
-    /// suspended, so a burst of sign-ins holds no HTTP thread.
-    private func signedIn(_ identity: ProvenIdentity, details: some SignInDetails) throws -> Response {
-        let deferred = DeferredResponse()
-        startSession(identity, details: details, locale: try Self.locale(details.locale), answering: deferred)
-        return .deferred(deferred)
-    }
-
-    /// Signs in with the identity `prove` establishes. When proving it calls a provider (keys to
-    /// fetch, a code to exchange), `prove` runs on the outbound threads and no HTTP thread waits
-    /// for the provider; otherwise here. Either way the answer waits for the write's commit
-    /// deferred, as check-ins do.
-    /// - Throws: 503 `busy` when too many sign-ins are waiting on providers; `prove`'s refusal
-    ///   when it ran here.
-    private func signedIn<Details: SignInDetails & Sendable>(details: Details, callingOut: Bool,
-                                                             prove: @escaping @Sendable () throws -> ProvenIdentity) throws -> Response {
-        let locale = try Self.locale(details.locale)
-        guard callingOut else { return try signedIn(try prove(), details: details) }
-        let deferred = DeferredResponse()
-        let admitted = signIn.outbound.submit { [self] in
-            do {
-                startSession(try prove(), details: details, locale: locale, answering: deferred)
-            } catch {
-                deferred.complete { throw error }
-            }
-        }
-        guard admitted else {
-            throw HTTPError(.serviceUnavailable, code: "busy",
-                            detail: "Too many sign-ins are waiting for the identity provider; try again in a few seconds.",
-                            headers: ["Retry-After": "5"])
-        }
-        return .deferred(deferred)
-    }
-
-    /// Opens the session of `identity` and completes `deferred` with its tokens once committed;
-    /// or, when its account has a second factor, holds the sign-in and answers 202 with the
-    /// challenge for `POST /v1/auth/second-factor` (an admin without one, where
-    /// `console.admin_second_factor` is `required`, is refused 403
-    /// `second_factor_enrolment_required`).
-    private func startSession(_ identity: ProvenIdentity, details: some SignInDetails, locale: MemberLocale?, answering deferred: DeferredResponse) {
-        let device = DeviceDescription(name: details.deviceName ?? "", platform: details.platform ?? "")
-        let clock = domain.clock
-        do {
-            if let held = try domain.secondFactors.holdSignIn(identity, device: device, enforcingAdminRule: true) {
-                return deferred.complete {
-                    .api(SecondFactorChallengeBody(challenge: held, now: clock.now()), status: .accepted, headers: ["Cache-Control": "no-store"])
+    /// Completes `deferred` with a sign-in's outcome: 201 or 200 with the session's tokens, 202
+    /// with the challenge of a held sign-in, or the problem of its refusal (an ID token's
+    /// refusal mapped by `problem(for:)`). The answer waits for the session's commit, as a
+    /// check-in's does, so a burst of sign-ins holds no HTTP thread.
+    func answer(_ deferred: DeferredResponse, clock: any TimeSource) -> @Sendable (Result<SignInOutcome, any Error>) -> Void {
+        { outcome in
+            deferred.complete {
+                switch outcome {
+                case let .success(.signedIn(grant)):
+                    return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
+                                headers: ["Cache-Control": "no-store"])
+                case let .success(.secondFactorRequired(held)):
+                    return .api(SecondFactorChallengeBody(challenge: held, now: clock.now()), status: .accepted, headers: ["Cache-Control": "no-store"])
+                case let .failure(error as IdentityTokenError):
+                    throw Self.problem(for: error)
+                case let .failure(error):
+                    throw error
                 }
             }
-        } catch {
-            return deferred.complete { throw error }
         }
-        domain.accounts.signIn(identity, device: device, inviteCode: details.inviteCode, locale: locale) { outcome in
-            deferred.complete {
-                let grant = try outcome.get()
-                return .api(SessionGrantBody(grant: grant, now: clock.now()), status: grant.accountCreated ? .created : .ok,
-                            headers: ["Cache-Control": "no-store"])
-            }
-        }
+    }
+
+    /// The device, invite code and language a sign-in body gives.
+    /// - Throws: 422 `invalid_input` (field `locale`) for a language Belay does not speak.
+    static func details(_ body: some SignInRequestDetails) throws -> SignInDetails {
+        SignInDetails(device: DeviceDescription(name: body.deviceName ?? "", platform: body.platform ?? ""),
+                      inviteCode: body.inviteCode, locale: try locale(body.locale))
     }
 
     static func locale(_ text: String?) throws -> MemberLocale? {
@@ -216,15 +181,6 @@ extension APIRoutes {
                             detail: "`locale` is ko, ja or en; got `\(text.prefix(20))`.", extensions: ["field": "locale"])
         }
         return locale
-    }
-
-    /// Runs a token check, turning its refusal into the problem the client gets.
-    static func verified(_ check: () throws -> VerifiedIdentityToken) throws -> VerifiedIdentityToken {
-        do {
-            return try check()
-        } catch let error as IdentityTokenError {
-            throw problem(for: error)
-        }
     }
 
     /// 503 with `Retry-After` when the provider's keys cannot be fetched, 422 for something
@@ -239,6 +195,23 @@ extension APIRoutes {
         default:
             return HTTPError.unauthorized(detail: error.detail, challenge: AuthenticationProblems.realm + ", error=\"invalid_token\"",
                                           code: error.code.rawValue)
+        }
+    }
+
+    /// Runs `start`, answering a sign-in refused before its proof was looked at: 403
+    /// `sign_in_method_disabled`, or 503 `busy` when too many wait for the providers.
+    static func admitted(_ start: () throws -> Void) throws {
+        do {
+            try start()
+        } catch let refusal as SignInRefusal {
+            switch refusal {
+            case let .methodDisabled(method, setting):
+                throw disabled(method, setting: setting)
+            case .providersBusy:
+                throw HTTPError(.serviceUnavailable, code: "busy",
+                                detail: "Too many sign-ins are waiting for the identity provider; try again in a few seconds.",
+                                headers: ["Retry-After": "5"])
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayIdentity
+import BelayUseCases
 import Foundation
 import Synchronization
 

@@ -2,6 +2,7 @@ import BelayCore
 import BelayDomain
 import BelayHTTP
 import BelayRepresentations
+import BelayUseCases
 import Foundation
 
 /// Every route of the Belay API, registered on a router: the three public ones, and the
@@ -22,6 +23,10 @@ public struct APIRoutes: Sendable {
     let openAPIBytes: [UInt8]
     /// The identity providers, mail and limits of signing in.
     let signIn: SignInServices
+    /// Signing in with a provider's token, an emailed code or a second factor.
+    let signingIn: SignIn
+    /// Deleting a member's own account, and revoking their Apple tokens after.
+    let erasure: AccountErasure
     /// Limits per member and per address on the rest of the API.
     let limits: APIRateLimits
     /// Members' calendar feeds as built, by ETag.
@@ -35,6 +40,9 @@ public struct APIRoutes: Sendable {
                 sharePageCacheLifetime: Duration = .seconds(10), clock: any TimeSource = SystemTimeSource(),
                 signIn: SignInServices, limits: APIRateLimits) {
         self.signIn = signIn
+        signingIn = SignIn(accounts: services.domain.accounts, secondFactors: services.domain.secondFactors, apple: signIn.apple,
+                           google: signIn.google, appleAccounts: signIn.appleAccounts, outbound: signIn.outbound)
+        erasure = AccountErasure(accounts: services.domain.accounts, appleAccounts: signIn.appleAccounts)
         self.limits = limits
         sharePageCache = ExpiringMemory(lifetime: sharePageCacheLifetime, capacity: 4_096, maximumCost: 16 << 20,
                                         clock: clock, cost: { $0.bytes.count })

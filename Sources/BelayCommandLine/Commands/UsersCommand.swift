@@ -2,6 +2,7 @@ import Foundation
 import BelayArguments
 import BelayComposition
 import BelayDomain
+import BelayUseCases
 
 /// `belay users create|list|role|share-name|token|tokens|revoke|delete`: people and their API tokens.
 struct UsersCommand: ParsableCommand {
@@ -318,14 +319,12 @@ struct UsersCommand: ParsableCommand {
             let services = try context.services()
             let user = try services.user(handle)
             if !yes { try Self.confirm(user.handle, displayName: user.displayName, context) }
-            let deletion = try services.domain.accounts.deleteAccount(userID: user.id)
-            do { try services.domain.accounts.discardErasedData() } catch {
-                context.note("warning: the deleted data may stay in the database's write-ahead log until its next checkpoint: \(error)")
-            }
-            let failures = AppleTokenRevocation.revoke(deletion, configuration: services.configuration)
-            for failure in failures { context.note("warning: " + failure) }
+            let (deletion, aftermath) = try AccountErasure(configuration: services.configuration, accounts: services.domain.accounts)
+                .eraseAccount(userID: user.id)
+            for problem in aftermath.problems { context.note("warning: " + problem) }
             let output = Output(id: user.id, handle: user.handle, tombstone: "deleted-\(user.id)", revokedRewards: deletion.revokedRewardIDs.count,
-                                appleTokensRevoked: deletion.appleRefreshTokens.count - failures.count, appleTokensNotRevoked: failures.count)
+                                appleTokensRevoked: aftermath.appleTokensRevoked,
+                                appleTokensNotRevoked: deletion.appleRefreshTokens.count - aftermath.appleTokensRevoked)
             if json { return try context.printJSON(output) }
             context.print("Deleted \(user.handle) (user \(user.id), now deleted-\(user.id)).")
             context.note("Revoked \(Plural.counted(deletion.revokedRewardIDs.count, "reward")); attendance stays, anonymous. Running servers stop accepting the member's tokens within a second.")
