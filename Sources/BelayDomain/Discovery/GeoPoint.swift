@@ -17,11 +17,30 @@ public struct GeoPoint: Sendable, Hashable {
     /// Reads `LAT,LON` in degrees (`37.4979,127.0276`).
     /// - Throws: `DomainError.invalid(field)` naming what was wrong and the form expected.
     public init(parsing text: String, field: String) throws {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(Self.withoutSurroundingSpaces)
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+        guard let (latitude, longitude) = Self.degrees(in: text) else {
             throw DomainError.invalid(field, "\(field) is a latitude and a longitude in degrees, comma-separated, such as 37.4979,127.0276 (got \"\(text)\")")
         }
         try self.init(checkingLatitude: latitude, longitude: longitude, field: field)
+    }
+
+    /// The two numbers of `LAT,LON`, each with spaces or tabs around it allowed; nil unless
+    /// there are exactly two and both are numbers. Read over the UTF-8 bytes: every search
+    /// near a point parses one, and splitting into an array of trimmed substrings cost more than
+    /// the numbers' parse.
+    private static func degrees(in text: String) -> (Double, Double)? {
+        let bytes = text.utf8
+        guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")) else { return nil }
+        let afterComma = bytes.index(after: comma)
+        guard !bytes[afterComma...].contains(UInt8(ascii: ",")) else { return nil }
+        func number(_ range: Range<String.Index>) -> Double? {
+            var lower = range.lowerBound, upper = range.upperBound
+            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            while lower < upper, isSpace(bytes[lower]) { lower = bytes.index(after: lower) }
+            while lower < upper, isSpace(bytes[bytes.index(before: upper)]) { upper = bytes.index(before: upper) }
+            return Double(text[lower..<upper])
+        }
+        guard let latitude = number(bytes.startIndex..<comma), let longitude = number(afterComma..<bytes.endIndex) else { return nil }
+        return (latitude, longitude)
     }
 
     /// A point whose degrees are checked: latitude −90…90, longitude −180…180, both finite.
@@ -37,14 +56,6 @@ public struct GeoPoint: Sendable, Hashable {
     }
 
     /// Millionths of a degree, as stored.
-    /// `part` without the spaces and tabs around it (Foundation's trimming costs more than the parse).
-    private static func withoutSurroundingSpaces(_ part: Substring) -> Substring {
-        var part = part
-        while part.first == " " || part.first == "\t" { part.removeFirst() }
-        while part.last == " " || part.last == "\t" { part.removeLast() }
-        return part
-    }
-
     public var latitudeE6: Int64 { Int64((latitude * 1_000_000).rounded()) }
     public var longitudeE6: Int64 { Int64((longitude * 1_000_000).rounded()) }
 
