@@ -42,10 +42,10 @@ public protocol Database: AnyObject {
     /// - Throws: `DatabaseError` naming the statement that failed.
     func executeScript(_ script: String) throws
 
-    /// Tells the nodes listening on `channel` (PostgreSQL's `NOTIFY`) once the current
-    /// transaction has committed (a store's writes: shortly after, one notification for a
-    /// burst of commits); nothing on SQLite, whose writers share one machine and wake their
-    /// workers themselves.
+    /// Announces that the current transaction queued work on `channel`, for when it commits: the
+    /// store then runs this process's handlers for the channel (`DatabaseStore.wakeAfterCommit`),
+    /// and on PostgreSQL also tells every node listening on it (`NOTIFY`, shortly after the
+    /// commit, one notification for a burst of commits). A write that rolls back announces nothing.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
 

@@ -38,7 +38,6 @@ extension APIRoutes {
             sharePageCache.removeAll()
             revokeAtApple(deletion)
             discardErasedData(of: deletion)
-            services.notifyWebhookWorkers()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
 

@@ -77,6 +77,7 @@ enum WebhookRepository {
             """, [now, id])
         try db.execute("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?",
                        [now, id, now])
+        try WorkNotification.send(.webhookDeliveries, in: db)
     }
 
     static func markFailing(id: Int64, now: Date, in db: Database) throws -> Date {
