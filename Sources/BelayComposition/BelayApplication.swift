@@ -218,11 +218,9 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     let rendering = RenderSettings(configuration: configuration)
     do {
         let factory = options.rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
-        // A stored sticker queues its "ready" notice: the push worker sends it at once.
         pipeline = try PipelineComponents(configuration: configuration, domain: domain,
                                           rendererFactory: BackgroundPriorityRenderer.wrapping(factory),
-                                          log: { line in logger.info(line) }, onRewardImages: { pushWorker?.notify() },
-                                          imageStore: imageStorage.store)
+                                          log: { line in logger.info(line) }, imageStore: imageStorage.store)
     } catch {
         throw ApplicationError(.invalidSetting(key: "render", message: "\(error)"))
     }
@@ -248,12 +246,19 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
             """)
     }
     let webhookWorker = WebhookDeliveryWorker.make(configuration: configuration, domain: domain, log: { line in logger.warning(line) })
+    // The one wake signal: a committed write that queued work (a render job, a webhook delivery,
+    // a push notice) wakes the workers that do it, this node's at once and, on PostgreSQL, every
+    // other node's through the listener; no service or route wakes a worker itself.
+    let wakeListener = database.wakeWorkers([
+        WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
+        WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
+        WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
+    ])
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
     var services = APIServices(
         domain: domain, presentation: Presentation(configuration: configuration),
         imageFile: { [service = pipeline.service] in service.fileURL(forRowPath: $0) },
-        notifyRenderWorkers: { [workers = pipeline.workers] in workers.notify() },
         metrics: apiMetrics, collections: options.collections ?? pipeline.collections,
         shareCards: pipeline.shareCards, badges: pipeline.badges, sharePageSettings: SharePageSettings(configuration: configuration),
         readiness: {
@@ -263,7 +268,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
             return report
         },
         metricsText: { applicationBox.application?.metricsText() ?? metricsRegistry.prometheusText() },
-        notifyWebhookWorkers: { webhookWorker.notify() }, calendar: CalendarSettings(configuration: configuration),
+        calendar: CalendarSettings(configuration: configuration),
         assetsDirectory: configuration.assetsDirectory, remoteImages: imageStorage.serving())
     services.logbookPictures = LogbookPictureService(settings: rendering)
 
@@ -290,11 +295,7 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
                                                                              intervalSeconds: configuration.meetups.completeEverySeconds,
                                                                              log: { line in logger.info(line) }),
                                        backfillMetrics: pipeline.backfill.metrics, logger: logger,
-                                       wakeListener: database.wakeListener(handlers: [
-                                           WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
-                                           WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
-                                           WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
-                                       ]),
+                                       wakeListener: wakeListener,
                                        backups: try DatabaseBackupScheduler.make(configuration: configuration, database: database,
                                                                                  log: { line in logger.info(line) }))
     applicationBox.set(application)

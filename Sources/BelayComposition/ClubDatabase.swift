@@ -153,10 +153,13 @@ public struct ClubDatabase: Sendable {
         }
     }
 
-    /// Calls `handlers[channel]` whenever another node announces work on `channel`: a listener
-    /// on PostgreSQL, whose notifications reach every node sharing the database; nil on SQLite,
-    /// where one process does all the work and wakes its own workers. Start it to listen.
-    public func wakeListener(handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener? {
+    /// Calls `handlers[channel]` whenever a committed write announces work on `channel`
+    /// (`Database.notifyAtCommit`): this process's writes through the store, right after their
+    /// commit, and on PostgreSQL every other node's through a listener, returned (start it to
+    /// listen); nil on SQLite, where one machine does all the writing. Called once, where the
+    /// workers are made.
+    public func wakeWorkers(_ handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener? {
+        for (channel, wake) in handlers { store.wakeAfterCommit(on: channel, wake) }
         if case let .postgresql(_, store) = opened { return PostgresWakeListener(url: store.settings.url, handlers: handlers) }
         return nil
     }

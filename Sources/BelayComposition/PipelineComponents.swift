@@ -8,8 +8,8 @@ import Foundation
 /// and its image store, one renderer per worker, the server's worker pool, the backfill
 /// runner and its schedule, the collection renderer and the garbage collector.
 ///
-/// `belay serve` builds one and calls `workers.start()`, `scheduler.start()`, and
-/// `workers.notify()` after each check-in commits; on shutdown `scheduler.stop()` then
+/// `belay serve` builds one and calls `workers.start()` and `scheduler.start()` (the store
+/// wakes the workers when a commit queues a render job); on shutdown `scheduler.stop()` then
 /// `workers.stop()`. The CLI's `backfill`, `gc` and `render collection` use the same parts.
 public struct PipelineComponents: Sendable {
     public let settings: RenderPipelineSettings
@@ -35,14 +35,11 @@ public struct PipelineComponents: Sendable {
     /// - Parameters:
     ///   - rendererFactory: replaces the real renderer (tests).
     ///   - log: one line per notable event of the workers and the scheduler.
-    ///   - onRewardImages: called after a worker recorded a reward's sticker or story (to
-    ///     wake the push worker for the "ready" notice).
     ///   - imageStore: where reward images go (`ImageStorage.store`); nil for the directory
     ///     under the data directory.
     /// - Throws: `PipelineError` naming a setting that cannot work.
     public init(configuration: BelayConfiguration, domain: DomainServices, rendererFactory: RewardImageRendererFactory? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {},
-                imageStore: (any RewardImageStore)? = nil) throws {
+                log: @escaping @Sendable (String) -> Void = { _ in }, imageStore: (any RewardImageStore)? = nil) throws {
         settings = RenderPipelineSettings(configuration: configuration)
         badges = BadgeIssuer(settings: BadgeSettings(configuration: configuration))
         service = try RenderService(queue: domain.renderJobs, clock: domain.clock, settings: settings, badges: badges,
@@ -51,7 +48,7 @@ public struct PipelineComponents: Sendable {
         self.rendererFactory = rendererFactory ?? { try BelayRewardRenderer(settings: rendering) }
         let metrics = RenderMetrics()
         workers = RenderWorkerPool(service: service, queue: domain.renderJobs, rendererFactory: self.rendererFactory,
-                                   workers: configuration.render.workers, metrics: metrics, log: log, onRewardImages: onRewardImages,
+                                   workers: configuration.render.workers, metrics: metrics, log: log,
                                    warmUp: { [service, catalog = domain.catalog] context in
                                        service.warmUp(context, holds: (try? catalog.holds()) ?? [], backgrounds: (try? catalog.backgrounds()) ?? [])
                                    })

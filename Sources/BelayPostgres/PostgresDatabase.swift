@@ -166,6 +166,13 @@ public final class PostgresDatabase: Database {
         return answer
     }
 
+    /// One statement, the change a data-modifying `WITH` of the statement it feeds.
+    public func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                                _ arguments: [any DatabaseValueConvertible],
+                                _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        try queryLater("WITH \(name) AS (\(change) RETURNING \(columns.joined(separator: ", "))) \(statement)", arguments, read)
+    }
+
     public func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                              failure: (@Sendable (DatabaseError) -> any Error)?) throws {
         guard connection.isPipelining else {

@@ -9,8 +9,9 @@ import Foundation
 /// until it is durable). Sent inside the writes' own transactions, a `NOTIFY` per check-in
 /// made every node's commits wait for each other's flushes; sent here, a burst of commits
 /// costs one notification, a few milliseconds later. This node's workers are woken by the
-/// services themselves; the notification is for the other nodes', whose polling stays the
-/// safety net should this process die between a commit and its notification.
+/// store's writer itself (`DatabaseStore.wakeAfterCommit`); the notification is for the other
+/// nodes', whose polling stays the safety net should this process die between a commit and
+/// its notification.
 final class PostgresNotifier: @unchecked Sendable {
     private let connect: () throws -> PostgresDatabase
     private let interval: TimeInterval

@@ -103,6 +103,10 @@ public final class PostgresStore: DatabaseStore {
 
     public var commitCount: UInt64 { writer.commitCount }
 
+    public func wakeAfterCommit(on channel: String, _ wake: @escaping @Sendable () -> Void) {
+        writer.wakes.add(channel, wake)
+    }
+
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {
         try submitAndWait(body, isolation: .serializable)
     }

@@ -71,6 +71,8 @@ final class PostgresWriterEngine: GroupCommitEngine, @unchecked Sendable {
         if !connection.isBroken && connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 
+    func announcedChannels(on connection: PostgresDatabase) -> Set<String> { connection.channelsToNotify ?? [] }
+
     func runsOneGroupAtATime(_ kind: Kind) -> Bool { kind == .serializable }
 
     func committed(on connection: PostgresDatabase, report: @escaping @Sendable () -> Void) {

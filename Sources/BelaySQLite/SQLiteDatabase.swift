@@ -102,6 +102,9 @@ public final class SQLiteDatabase: Database {
     /// The database file's path.
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The channels the writer's open transaction announced work on (`notifyAtCommit`);
+    /// emptied when the writer begins the next one.
+    var announcedChannels: Set<String> = []
 
     var handle: OpaquePointer? { connection }
 
@@ -273,8 +276,11 @@ public final class SQLiteDatabase: Database {
         return try read(Row(cursor: statement))
     }
 
-    /// Nothing: SQLite's writers share one machine, and the services wake their workers.
-    public func notifyAtCommit(_ channel: String) throws {}
+    /// Notes `channel` for the writer, which wakes this process's workers after the commit
+    /// (SQLite's writers share one machine: no other node listens).
+    public func notifyAtCommit(_ channel: String) throws {
+        announcedChannels.insert(channel)
+    }
 
     /// Runs a script of several `;`-separated statements without arguments (migrations).
     /// - Throws: `DatabaseError` naming the statement that failed.

@@ -95,6 +95,10 @@ public final class SQLitePool: DatabaseStore {
         writer.submit(body, kind: .write, completion: completion)
     }
 
+    public func wakeAfterCommit(on channel: String, _ wake: @escaping @Sendable () -> Void) {
+        writer.wakes.add(channel, wake)
+    }
+
     /// Runs `body` on the writer connection outside any transaction, one caller at a time;
     /// for statements that cannot run in a transaction (`VACUUM`, some pragmas) or that
     /// manage their own transactions (the migrator). Writes queued before it commit first.

@@ -30,6 +30,7 @@ final class SQLiteWriterEngine: GroupCommitEngine, @unchecked Sendable {
     func isInTransaction(_ connection: SQLiteDatabase) -> Bool { connection.isInTransaction }
 
     func begin(_ kind: Kind, savepoint: Bool, on connection: SQLiteDatabase) throws {
+        connection.announcedChannels = []
         try connection.execute("BEGIN IMMEDIATE")
         if savepoint {
             do {
@@ -58,6 +59,8 @@ final class SQLiteWriterEngine: GroupCommitEngine, @unchecked Sendable {
     func rollback(on connection: SQLiteDatabase) {
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
+
+    func announcedChannels(on connection: SQLiteDatabase) -> Set<String> { connection.announcedChannels }
 
     func runsOneGroupAtATime(_ kind: Kind) -> Bool { false }
 

@@ -42,10 +42,10 @@ public protocol Database: AnyObject {
     /// - Throws: `DatabaseError` naming the statement that failed.
     func executeScript(_ script: String) throws
 
-    /// Tells the nodes listening on `channel` (PostgreSQL's `NOTIFY`) once the current
-    /// transaction has committed (a store's writes: shortly after, one notification for a
-    /// burst of commits); nothing on SQLite, whose writers share one machine and wake their
-    /// workers themselves.
+    /// Announces that the current transaction queued work on `channel`, for when it commits: the
+    /// store then runs this process's handlers for the channel (`DatabaseStore.wakeAfterCommit`),
+    /// and on PostgreSQL also tells every node listening on it (`NOTIFY`, shortly after the
+    /// commit, one notification for a burst of commits). A write that rolls back announces nothing.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
 
@@ -58,6 +58,20 @@ public protocol Database: AnyObject {
     ///   the answer's `get()`, or fails the write at its commit.
     func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                        _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]>
+
+    /// Runs `change`, an `INSERT`, `UPDATE` or `DELETE` written without `RETURNING`, and then
+    /// `statement`, which reads the `columns` of the rows `change` returned as the table `name`
+    /// (writes that feed each other: an event and its deliveries, a reward and its render job, a
+    /// claim and what it claimed). Both take their values from `arguments` by number only (`?1`,
+    /// `?2`, …), `change` the first ones. Where the engine can it is one statement, sent like
+    /// `queryLater` (PostgreSQL: `WITH name AS (change RETURNING columns) statement`); elsewhere
+    /// `change` runs first and its rows reach `statement` as bound values (SQLite, whose `WITH`
+    /// cannot hold a change: the default).
+    /// - Returns: `statement`'s rows (or what `read` made of them), as `queryLater` answers them.
+    /// - Throws: as `queryLater`.
+    func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                         _ arguments: [any DatabaseValueConvertible],
+                         _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]>
 
     /// Sends one statement whose rows nobody reads, like `queryLater`: an error it meets fails
     /// the write (at the next statement that waits for an answer, or at its commit) with
@@ -81,6 +95,52 @@ extension Database {
     public func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
                               _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
         DatabaseAnswer(Result { try query(sql, arguments, read) })
+    }
+
+    /// Two statements, run at once, for an engine whose `WITH` cannot hold a change (SQLite):
+    /// `change` with `RETURNING`, then `statement` with those rows as the `VALUES` of a `WITH`,
+    /// bound after `arguments` so that `statement`'s own numbers stand.
+    public func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                                _ arguments: [any DatabaseValueConvertible],
+                                _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        let names = columns.joined(separator: ", ")
+        let returning = change + " RETURNING " + names
+        let fed = try query(returning, Array(arguments.prefix(Self.highestParameter(in: returning)))) { row in
+            (0..<columns.count).map { row.value($0) }
+        }
+        var values = arguments
+        let table: String
+        if fed.isEmpty {
+            table = "SELECT " + columns.map { _ in "NULL" }.joined(separator: ", ") + " WHERE 1 = 0"
+        } else {
+            table = "VALUES " + fed.map { row in
+                "(" + row.map { value in
+                    values.append(value)
+                    return "?\(values.count)"
+                }.joined(separator: ", ") + ")"
+            }.joined(separator: ", ")
+        }
+        let sql = "WITH \(name)(\(names)) AS (\(table)) \(statement)"
+        return DatabaseAnswer(.success(try query(sql, Array(values.prefix(Self.highestParameter(in: sql))), read)))
+    }
+
+    /// The highest `?N` in `sql` (the number of values it binds when every placeholder is numbered).
+    static func highestParameter(in sql: String) -> Int {
+        var highest = 0
+        var bytes = sql.utf8.makeIterator()
+        var afterMark = false
+        var number = 0
+        while let byte = bytes.next() {
+            if afterMark, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                number = number * 10 + Int(byte - UInt8(ascii: "0"))
+                continue
+            }
+            if afterMark { highest = max(highest, number) }
+            afterMark = byte == UInt8(ascii: "?")
+            number = 0
+        }
+        if afterMark { highest = max(highest, number) }
+        return highest
     }
 
     /// Runs the statement at once: the engine does not pipeline.

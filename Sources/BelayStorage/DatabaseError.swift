@@ -145,6 +145,14 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// (serialization failure or deadlock): running it again may succeed.
     public var isConflict: Bool { cause == .conflict }
 
+    /// This refusal as a conflict, for a write that knows a concurrent one caused it (a unique
+    /// key another node's write took first, which the next run finds): the group-commit writer
+    /// then runs the write again under its own policy, as after any conflict the engine reports.
+    public func asConflict() -> DatabaseError {
+        guard case let .engine(label, code, message, sql, _) = kind else { return self }
+        return .engine(label: label, code: code, message: message, sql: sql, cause: .conflict)
+    }
+
     /// True when the disk (or the user's quota) holding the database is full.
     /// Nothing can be written until space is freed; reads still work.
     public var isStorageFull: Bool { cause == .storageFull }

@@ -64,6 +64,13 @@ public protocol DatabaseStore: Sendable {
     /// - Throws: as `write`.
     func lockedWriteWithoutWaitingForFlush<T>(_ body: (any Database) throws -> T) throws -> T
 
+    /// Runs `wake` after every commit of this process whose transaction announced work on
+    /// `channel` (`Database.notifyAtCommit`), once the writes' callers have heard of the commit,
+    /// on a thread of the store's: keep it short (a worker's wake-up) and never write from it.
+    /// Registered once per worker, where the workers are made; work another node queues reaches
+    /// them through that engine's own listener, if any.
+    func wakeAfterCommit(on channel: String, _ wake: @escaping @Sendable () -> Void)
+
     /// Removes, as far as the engine can at once, the copies that rows deleted or overwritten
     /// before this call left in its files (an erased member's email): on SQLite, whose freed
     /// space is zeroed (`secure_delete`), a checkpoint copies the write-ahead log into the

@@ -34,6 +34,9 @@ public protocol GroupCommitEngine: AnyObject, Sendable {
     func commit(releasingSavepoint: Bool, on connection: Connection) throws
     /// Rolls the open transaction back, if any (nothing of it is kept).
     func rollback(on connection: Connection)
+    /// The channels the open transaction on `connection` announced work on
+    /// (`Database.notifyAtCommit`) since it began.
+    func announcedChannels(on connection: Connection) -> Set<String>
     /// True when groups of `kind` run one at a time whichever thread takes them.
     func runsOneGroupAtATime(_ kind: Kind) -> Bool
     /// A group (or a write outside any transaction) has committed on `connection`; `report`
@@ -57,7 +60,8 @@ public protocol GroupCommitEngine: AnyObject, Sendable {
 /// broke), the writes run so far fail and the rest run in a new transaction.
 ///
 /// A caller is told its outcome only after the thread has let go of its body, so the body
-/// never outlives the call that passed it.
+/// never outlives the call that passed it. After the callers of a committed group have been
+/// told, the writer runs the `wakes` registered for the channels the group announced work on.
 public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Sendable {
     private let engine: Engine
     private let maximumWritesPerCommit: Int
@@ -74,6 +78,9 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
     private var threadIDs: [pthread_t] = []
     private var threadsEnded = 0
     private let commits = Atomic<UInt64>(0)
+
+    /// What runs after a commit that announced work on a channel.
+    public let wakes = WorkWakes()
 
     /// How many transactions (and writes outside one) this writer has committed so far.
     public var commitCount: UInt64 { commits.load(ordering: .acquiring) }
@@ -317,7 +324,11 @@ public final class GroupCommitWriter<Engine: GroupCommitEngine>: @unchecked Send
         let committed = members
         for pending in committed { pending.releaseBody() }
         commits.add(1, ordering: .releasing)
-        engine.committed(on: connection) { Self.report(committed, otherwise: nil) }
+        let announced = engine.announcedChannels(on: connection)
+        engine.committed(on: connection) { [wakes] in
+            Self.report(committed, otherwise: nil)
+            wakes.wake(announced)
+        }
         return .settled(count: members.count)
     }
 

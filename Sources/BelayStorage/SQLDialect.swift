@@ -1,6 +1,7 @@
 /// The few things the engines' SQL says differently, each named for what a repository needs
 /// rather than for the engine that needs it: a repository writes one statement and asks its
-/// connection's dialect for the part that differs.
+/// connection's dialect for the part that differs. Writes that feed each other are one
+/// operation of the connection (`Database.queryFeeding`), not a choice of the repository.
 public protocol SQLDialect: Sendable {
     /// What a claim adds after its `LIMIT` so that it passes over rows another connection is
     /// claiming at that moment instead of waiting for or conflicting with it.
@@ -58,7 +59,9 @@ public protocol SQLDialect: Sendable {
     /// start from the small table); it takes an `ON`.
     var joinInWrittenOrder: String { get }
 
-    /// True when a `WITH` clause may hold an `INSERT`, `UPDATE` or `DELETE … RETURNING`, so
-    /// that writes which feed each other are one statement and one round trip.
+    /// True when a `WITH` clause may hold an `INSERT`, `UPDATE` or `DELETE … RETURNING`. Writes
+    /// that feed each other use `Database.queryFeeding` instead; only the webhook emitter still
+    /// asks, to choose between writing an event blind (one statement that also finds the
+    /// subscribers) and reading the subscribers first.
     var writesInCommonTableExpressions: Bool { get }
 }

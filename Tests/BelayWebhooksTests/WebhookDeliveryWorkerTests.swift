@@ -88,6 +88,56 @@ import Testing
         }
     }
 
+    /// Counts requests, and lets a test wait for the first with a limit.
+    final class ArrivalTransport: WebhookTransport, @unchecked Sendable {
+        private let condition = NSCondition()
+        private var count = 0
+
+        func post(url: String, headers: [(String, String)], body: [UInt8]) -> WebhookAttemptResult {
+            condition.lock()
+            count += 1
+            condition.broadcast()
+            condition.unlock()
+            return WebhookAttemptResult(statusCode: 204, error: nil)
+        }
+
+        /// True once a request arrived, false when none did within `seconds`.
+        func waitForFirst(seconds: TimeInterval) -> Bool {
+            let limit = Date().addingTimeInterval(seconds)
+            condition.lock()
+            defer { condition.unlock() }
+            while count == 0 { if !condition.wait(until: limit) { return count > 0 } }
+            return true
+        }
+    }
+
+    /// The committed work is the wake signal: a service that queues a delivery and calls nothing
+    /// else has it sent at once by a worker that would otherwise look again only in a minute,
+    /// woken by the store after the commit through the one registration the composition root
+    /// makes for the channel.
+    @Test func aQueuedDeliveryWakesTheWorkerThroughTheStoreAlone() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),
+                                                  migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
+        let clock = ManualTimeSource(Date(timeIntervalSince1970: 1_795_914_000))
+        let domain = try DomainServices(pool: pool, clock: clock, settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
+        let endpoint = try domain.webhooks.add(url: "https://hooks.example.com/", by: .commandLine)
+        let transport = ArrivalTransport()
+        let worker = WebhookDeliveryWorker(service: domain.webhooks, transport: transport, clock: clock, threads: 1,
+                                           ownerPrefix: "test:1", pollSeconds: 60, isGone: { _ in false }, quietSeconds: 0,
+                                           log: { _ in })
+        pool.wakeAfterCommit(on: WorkNotification.webhookDeliveries.rawValue) { worker.notify() }
+        worker.start()
+        defer { worker.stop() }
+        // Its first look found nothing: the next is a minute away unless something wakes it.
+        let looked = Date().addingTimeInterval(10)
+        while worker.looksForDueDeliveries == 0 && Date() < looked { usleep(1_000) }
+        #expect(worker.looksForDueDeliveries >= 1)
+
+        _ = try domain.webhooks.sendTest(id: endpoint.id, by: .commandLine)
+        #expect(transport.waitForFirst(seconds: 10), "the delivery was not attempted after its commit")
+    }
+
     /// A club with one webhook endpoint and its `webhook.test` event waiting to be sent.
     static func clubWithATestEventQueued(in directory: TemporaryDirectory) throws -> (DomainServices, ManualTimeSource) {
         let pool = try TestDatabase.migratedStore(sqlitePath: directory.file("belay.sqlite"),

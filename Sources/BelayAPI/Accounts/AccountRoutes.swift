@@ -37,7 +37,6 @@ extension APIRoutes {
             _ = try erasure.eraseOwnAccount(userID: caller.userID, sessionID: caller.sessionID, log: signIn.log)
             tokenCache.removeAll()
             sharePageCache.removeAll()
-            services.notifyWebhookWorkers()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
 

@@ -94,7 +94,6 @@ extension APIRoutes {
                 let meetup = try managedMeetup(try context.id(), visitor)
                 do {
                     _ = try domain.meetups.cancel(id: meetup.id, by: visitor.actor)
-                    services.notifyWebhookWorkers()
                     return Self.seeOther("/console/meetups/\(meetup.id)")
                 } catch let error as DomainError {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
@@ -294,7 +293,6 @@ extension APIRoutes {
                                                              endsAt: values.endsAt, timeZone: values.zone.identifier, capacity: values.capacity,
                                                              hostID: visitor.user.userID), by: visitor.actor)
             }
-            services.notifyWebhookWorkers()
             return Self.seeOther("/console/meetups/\(meetup.id)")
         } catch let error as DomainError where error.reason != .notPermitted {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
@@ -479,7 +477,6 @@ extension APIRoutes {
                     throw HTTPError(.notFound, code: "user_not_found", detail: "No member you can add has the handle @\(bare).")
                 }
             }
-            services.notifyWebhookWorkers()
         } catch {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
             let current = (try? domain.meetups.meetup(id: meetup.id)) ?? meetup

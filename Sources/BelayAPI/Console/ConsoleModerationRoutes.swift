@@ -102,7 +102,6 @@ extension APIRoutes {
         // As the API does: a suspended member's cached authentications and a hidden page's cached answer go at once.
         tokenCache.removeAll()
         sharePageCache.removeAll()
-        services.notifyWebhookWorkers()
     }
 
     /// The form that acts on one subject; `failed` keeps what was typed and says what was wrong.

@@ -214,7 +214,6 @@ extension APIRoutes {
         }
         do {
             let series = try domain.meetups.createSeries(values.meetup, repeat: .weekly, until: values.until, by: visitor.actor)
-            services.notifyWebhookWorkers()
             return Self.seeOther("/console/series/\(series[0].id)")
         } catch let error as DomainError where error.reason != .notPermitted {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
@@ -292,7 +291,6 @@ extension APIRoutes {
         }
         do {
             let cancelled = try domain.meetups.cancelFollowing(id: from.id, by: visitor.actor)
-            services.notifyWebhookWorkers()
             return Self.seeOther("/console/series/\(first.id)?cancelled=\(cancelled.count)")
         } catch let error as DomainError where error.reason != .notPermitted && error.reason != .meetupNotFound {
             let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)

@@ -47,7 +47,6 @@ extension APIRoutes {
                     let (status, message) = try Self.consoleMessage(for: error, in: visitor.language)
                     return try webhookPage(visitor, try domain.webhooks.endpoint(id: id, by: visitor.actor), notice: nil, error: message, status: status)
                 }
-                services.notifyWebhookWorkers()
                 return try webhookPage(visitor, try domain.webhooks.endpoint(id: id, by: visitor.actor), notice: visitor.language.word(.redelivered),
                                        error: nil)
             }

@@ -56,8 +56,6 @@ public struct APIServices: Sendable {
     /// The absolute file of an image path stored on a reward row, or nil when the path does
     /// not lie inside the image store.
     public let imageFile: @Sendable (String) -> URL?
-    /// Wakes a render worker; called after a check-in commits.
-    public let notifyRenderWorkers: @Sendable () -> Void
     public let metrics: APIMetrics
     /// Nil when this server cannot render collections.
     public let collections: (any CollectionImageSource)?
@@ -71,8 +69,6 @@ public struct APIServices: Sendable {
     public let readiness: @Sendable () -> ReadinessReport
     /// The Prometheus text of everything `/metrics` shows.
     public let metricsText: @Sendable () -> String
-    /// Wakes the webhook workers; called after an admin queues a test event or enables an endpoint.
-    public let notifyWebhookWorkers: @Sendable () -> Void
     /// Calendar feed settings (reminders, event UIDs).
     public let calendar: CalendarSettings
     /// Where hold artwork is read from (`assets_directory`); nil when this server serves none.
@@ -83,12 +79,12 @@ public struct APIServices: Sendable {
     public let remoteImages: RemoteImageServing?
 
     public init(domain: DomainServices, presentation: Presentation, imageFile: @escaping @Sendable (String) -> URL?,
-                notifyRenderWorkers: @escaping @Sendable () -> Void, metrics: APIMetrics,
+                metrics: APIMetrics,
                 collections: (any CollectionImageSource)?, shareCards: (any ShareCardSource)? = nil, badges: BadgeIssuer? = nil,
                 sharePageSettings: SharePageSettings,
                 readiness: @escaping @Sendable () -> ReadinessReport,
                 metricsText: @escaping @Sendable () -> String,
-                notifyWebhookWorkers: @escaping @Sendable () -> Void = {}, calendar: CalendarSettings,
+                calendar: CalendarSettings,
                 assetsDirectory: String? = nil, remoteImages: RemoteImageServing? = nil) {
         self.remoteImages = remoteImages
         self.shareCards = shareCards
@@ -97,12 +93,10 @@ public struct APIServices: Sendable {
         self.domain = domain
         self.presentation = presentation
         self.imageFile = imageFile
-        self.notifyRenderWorkers = notifyRenderWorkers
         self.metrics = metrics
         self.collections = collections
         self.readiness = readiness
         self.metricsText = metricsText
-        self.notifyWebhookWorkers = notifyWebhookWorkers
         self.calendar = calendar
         self.assetsDirectory = assetsDirectory
     }

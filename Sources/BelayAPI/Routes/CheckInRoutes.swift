@@ -65,9 +65,6 @@ extension APIRoutes {
             services.metrics.checkInRepeated()
         } else {
             services.metrics.checkInCreated()
-            services.notifyRenderWorkers()
-            // check_in.created and reward.ready subscribers hear of it without waiting for the poll.
-            services.notifyWebhookWorkers()
         }
         return .api(CheckInBody(result: result, presentation: presentation), status: result.isRepeat ? .ok : .created)
     }

@@ -24,7 +24,6 @@ extension APIRoutes {
             let id = try context.id()
             let body = try request.decodeJSON(as: AttendeeRequest.self)
             let result = try domain.attendance.join(meetupID: id, memberID: body.userID, by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(try attendeeBody(result.attendance), status: result.changed ? .created : .ok)
         }
 
@@ -32,7 +31,6 @@ extension APIRoutes {
             let caller = try context.caller()
             let id = try context.id()
             let result = try domain.attendance.leave(meetupID: id, memberID: try context.id("user_id"), by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(AttendeeRemovalBody(removed: try attendeeBody(result.attendance), promoted: try result.promoted.map(attendeeBody)))
         }
 
@@ -41,7 +39,6 @@ extension APIRoutes {
             let id = try context.id()
             let body = try request.decodeJSON(as: AttendeeRequest.self)
             let attendance = try domain.checkIns.undoCheckIn(meetupID: id, memberID: body.userID, by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(try attendeeBody(attendance))
         }
 

@@ -156,7 +156,6 @@ extension APIRoutes {
             // The store lost the file (deleted, or not yet on this node's mount): renders are
             // deterministic, so a render job makes the same file again from the reward's row.
             try domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
-            services.notifyRenderWorkers()
             return Self.renderPending(rewardID: reward.id, status: .pending)
         }
         headers.add(name: "Content-Type", value: RewardImageKind.contentType(forExtension: fileExtension))
@@ -191,7 +190,6 @@ extension APIRoutes {
                 bytes = try remote.bytes(path)
             } catch let error as ImageStoreError where error.isMissing {
                 try domain.renderJobs.enqueue(rewardID: reward.id, reason: .rerender)
-                services.notifyRenderWorkers()
                 return Self.renderPending(rewardID: reward.id, status: .pending)
             } catch let error as ImageStoreError where error.isTransient {
                 throw HTTPError(.serviceUnavailable, code: "image_store_unavailable",

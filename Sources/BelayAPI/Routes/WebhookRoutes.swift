@@ -44,21 +44,18 @@ extension APIRoutes {
         routes.post("/v1/webhooks/{id}/enable") { _, context in
             let caller = try context.requireRole([.admin], to: "manage webhooks")
             let endpoint = try domain.webhooks.enable(id: try context.id(), by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(WebhookEndpointBody(endpoint: endpoint, includeSecret: false, presentation: presentation))
         }
 
         routes.post("/v1/webhooks/{id}/test") { _, context in
             let caller = try context.requireRole([.admin], to: "manage webhooks")
             let delivery = try domain.webhooks.sendTest(id: try context.id(), by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(WebhookDeliveryBody(delivery: delivery, presentation: presentation), status: .accepted)
         }
 
         routes.post("/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver") { _, context in
             let caller = try context.requireRole([.admin], to: "manage webhooks")
             let delivery = try domain.webhooks.redeliver(deliveryID: try context.id("delivery_id"), endpointID: try context.id(), by: caller.actor)
-            services.notifyWebhookWorkers()
             return .api(WebhookDeliveryBody(delivery: delivery, presentation: presentation), status: .accepted)
         }
 

@@ -48,7 +48,6 @@ extension APIRoutes {
             let body = try request.decodeJSON(as: ReportRequest.self)
             let filing = try domain.reports.file(try body.report(), by: caller.userID)
             if filing.hidSubject { sharePageCache.removeAll() }
-            services.notifyWebhookWorkers()
             return .api(ReportBody(report: filing.report), status: filing.created ? .created : .ok, headers: ["Cache-Control": "no-store"])
         }
         routes.get("/v1/me/reports", query: ["limit", "cursor"]) { request, context in
@@ -79,7 +78,6 @@ extension APIRoutes {
             // A suspended member's cached authentications and a hidden page's cached answer go at once.
             tokenCache.removeAll()
             sharePageCache.removeAll()
-            services.notifyWebhookWorkers()
             return .api(ModerationActionBody(action: action), status: .created, headers: ["Cache-Control": "no-store"])
         }
         routes.get("/v1/moderation/audit", query: ["limit", "cursor", "subject_type", "subject_id"]) { request, context in

@@ -53,23 +53,16 @@ public final class AccountService: Sendable {
                        then completion: @escaping @Sendable (Result<SessionGrant, any Error>) -> Void) {
         let checked: DeviceDescription
         do { checked = try Self.checked(device) } catch { return completion(.failure(error)) }
-        submitSignIn(identity, device: checked, inviteCode: inviteCode, locale: locale, attempt: 1, then: completion)
-    }
-
-    private func submitSignIn(_ identity: ProvenIdentity, device: DeviceDescription, inviteCode: String?, locale: MemberLocale?,
-                              attempt: Int, then completion: @escaping @Sendable (Result<SessionGrant, any Error>) -> Void) {
         let now = clock.now()
         pool.write({ [self] db in
-            try signInWrite(identity, device: device, inviteCode: inviteCode, locale: locale, now: now, in: db)
-        }, then: { [self] result in
-            if case let .failure(error as DatabaseError) = result, error.isUniqueConstraintViolation, attempt < 3 {
-                // Another node made the same account at this instant: the next attempt finds it.
-                // Queued from another thread, never from the store's own.
-                DispatchQueue.global().async {
-                    self.submitSignIn(identity, device: device, inviteCode: inviteCode, locale: locale, attempt: attempt + 1, then: completion)
-                }
-                return
+            do {
+                return try signInWrite(identity, device: checked, inviteCode: inviteCode, locale: locale, now: now, in: db)
+            } catch let error as DatabaseError where error.isUniqueConstraintViolation {
+                // Another node made the same account at this instant: the writer runs the write
+                // again, as after any conflict, and the next run finds the account.
+                throw error.asConflict()
             }
+        }, then: { result in
             completion(result.mapError(domainError))
         })
     }

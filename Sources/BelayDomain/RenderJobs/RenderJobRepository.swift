@@ -8,19 +8,20 @@ enum RenderJobRepository {
     /// - Returns: the new job's id, or nil when one was already in flight.
     static func enqueue(rewardID: Int64, reason: RenderJobReason, availableAt: Date, now: Date, in db: Database) throws -> Int64? {
         try WorkNotification.send(.renderJobs, in: db)
-        return try db.queryOne(enqueueStatement(rewardID: "?"), [rewardID] + enqueueParameters(reason: reason, availableAt: availableAt, now: now)) {
+        return try db.queryOne(enqueueStatement(rewardID: "?1", parametersFrom: 2),
+                               [rewardID] + enqueueParameters(reason: reason, availableAt: availableAt, now: now)) {
             try $0.get("job_id", as: Int64.self)
         }
     }
 
     /// The statement that queues a render of the reward whose id is the SQL expression
     /// `rewardID` unless one is queued or running, returning `job_id` and `reward_id`; its
-    /// parameters, after any of `rewardID`'s, are `enqueueParameters`. The caller sends the
-    /// work notification.
-    static func enqueueStatement(rewardID: String) -> String {
+    /// parameters are `enqueueParameters`, numbered from `first` (`?first`, …). The caller
+    /// sends the work notification.
+    static func enqueueStatement(rewardID: String, parametersFrom first: Int) -> String {
         """
         INSERT INTO render_jobs (reward_id, reason, status, attempts, available_at, created_at, updated_at)
-        VALUES (\(rewardID), ?, 'queued', 0, ?, ?, ?)
+        VALUES (\(rewardID), ?\(first), 'queued', 0, ?\(first + 1), ?\(first + 2), ?\(first + 3))
         ON CONFLICT (reward_id) WHERE status IN ('queued', 'running') DO NOTHING
         RETURNING id AS job_id, reward_id
         """
@@ -108,10 +109,9 @@ enum RenderJobRepository {
     }
 
     /// Claims up to `limit` due jobs, stickers before stories and oldest first, for `owner` until `leaseUntil`, skipping
-    /// rows other workers hold, and returns them in id order with everything a render needs.
-    /// On PostgreSQL that is one statement, the claim's `UPDATE … RETURNING` joined to what
-    /// the job renders; on SQLite, where a `WITH` cannot hold an `UPDATE`, the claim and then
-    /// a read per job.
+    /// rows other workers hold, and returns them in id order with everything a render needs:
+    /// the claim's `UPDATE` feeding the read of what the jobs render (`Database.queryFeeding`:
+    /// one statement on PostgreSQL).
     static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, scope: RewardScope = .all,
                       in db: Database) throws -> [RenderJob] {
         let due: String
@@ -136,18 +136,9 @@ enum RenderJobRepository {
                                    updated_at = ?3
             WHERE id IN (\(due))
             """
-        if db.dialect.writesInCommonTableExpressions {
-            return try db.query("""
-                WITH claimed AS (\(update) RETURNING id, reward_id, reason, attempts, lease_owner, lease_expires_at, story_only)
-                \(claimedJobSelect(from: "claimed j")) ORDER BY j.id
-                """, arguments, decodeClaimedJob)
-        }
-        let ids = try db.query(update + " RETURNING id", arguments) { try $0.get("id", as: Int64.self) }
-        return try ids.sorted().compactMap { try claimedJob(id: $0, in: db) }
-    }
-
-    private static func claimedJob(id: Int64, in db: Database) throws -> RenderJob? {
-        try db.queryOne(claimedJobSelect(from: "render_jobs j") + " WHERE j.id = ?", [id], decodeClaimedJob)
+        return try db.queryFeeding(update, returning: ["id", "reward_id", "reason", "attempts", "lease_owner", "lease_expires_at", "story_only"],
+                                   as: "claimed", into: claimedJobSelect(from: "claimed j") + " ORDER BY j.id", arguments,
+                                   decodeClaimedJob).get()
     }
 
     /// What a claimed job renders, for the jobs in `source` (a table or `WITH` name, as `j`).

@@ -117,8 +117,8 @@ enum RewardRepository {
         }
     }
 
-    /// Inserts the reward of a pick and queues its render, sent for later where the engine
-    /// can (see `Database.queryLater`).
+    /// Inserts the reward of a pick and queues its render, the insert feeding the job's
+    /// (`Database.queryFeeding`: one statement on PostgreSQL, sent for later).
     /// - Returns: the reward's id, once answered.
     static func insertQueueingRender(attendanceID: Int64, memberID: Int64, meetupID: Int64, pick: RewardPicker.Pick,
                                      reason: RenderJobReason, at now: Date, in db: Database) throws -> DatabaseAnswer<Int64> {
@@ -126,24 +126,20 @@ enum RewardRepository {
         let insert = """
             INSERT INTO rewards (attendance_id, member_id, meetup_id, hold_id, background_id, milestone, streak_milestone,
                                  awarded_at, render_status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') RETURNING id
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'pending')
             """
         let parameters: [any DatabaseValueConvertible] = [attendanceID, memberID, meetupID, pick.holdID, pick.backgroundID,
                                                           pick.milestone, pick.streakMilestone, now]
         let job = RenderJobRepository.enqueueParameters(reason: reason, availableAt: now, now: now)
-        if db.dialect.writesInCommonTableExpressions {
-            // One statement, one round trip to the server instead of two for every check-in.
-            let both = "WITH reward AS (\(insert)) " + RenderJobRepository.enqueueStatement(rewardID: "(SELECT id FROM reward)")
-            return try db.queryLater(both, parameters + job) { try $0.get("reward_id", as: Int64.self) }.map { ids in
-                guard let id = ids.first else {
-                    throw DomainError(.storageFailure, "The reward of attendance \(attendanceID) was written without its render job")
-                }
-                return id
+        let enqueue = RenderJobRepository.enqueueStatement(rewardID: "(SELECT id FROM reward)", parametersFrom: parameters.count + 1)
+        return try db.queryFeeding(insert, returning: ["id"], as: "reward", into: enqueue, parameters + job) {
+            try $0.get("reward_id", as: Int64.self)
+        }.map { ids in
+            guard let id = ids.first else {
+                throw DomainError(.storageFailure, "The reward of attendance \(attendanceID) was written without its render job")
             }
+            return id
         }
-        let rewardID = try db.insertReturningID(insert, parameters)
-        _ = try db.queryOne(RenderJobRepository.enqueueStatement(rewardID: "?"), [rewardID] + job) { _ in () }
-        return DatabaseAnswer(.success(rewardID))
     }
 
     static func setRevoked(_ revokedAt: Date?, id: Int64, in db: Database) throws {

@@ -1,7 +1,9 @@
 import BelayStorage
 
-/// The PostgreSQL channels on which a write tells every node that work is queued for it: the
-/// repositories `NOTIFY` in the transaction that queues the work, so it arrives at commit.
+/// The channels on which a write announces that work is queued: the repositories announce it
+/// in the transaction that queues the work, and its commit wakes the workers that do it (this
+/// process's through the store, every node's through `NOTIFY` on PostgreSQL). A service that
+/// queues work therefore never wakes a worker itself.
 public enum WorkNotification: String, CaseIterable, Sendable {
     /// A render job was queued.
     case renderJobs = "belay_render_jobs"
@@ -10,8 +12,7 @@ public enum WorkNotification: String, CaseIterable, Sendable {
     /// A push notice was queued.
     case pushNotices = "belay_push_notices"
 
-    /// Notifies the channel when `db`'s transaction commits, on PostgreSQL; on SQLite, whose
-    /// writers share one machine, the services wake their workers themselves.
+    /// Announces work on the channel for when `db`'s transaction commits (`Database.notifyAtCommit`).
     static func send(_ channel: WorkNotification, in db: Database) throws {
         try db.notifyAtCommit(channel.rawValue)
     }

@@ -77,6 +77,7 @@ enum WebhookRepository {
             """, [now, id])
         try db.execute("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?",
                        [now, id, now])
+        try WorkNotification.send(.webhookDeliveries, in: db)
     }
 
     static func markFailing(id: Int64, now: Date, in db: Database) throws -> Date {
@@ -105,31 +106,23 @@ enum WebhookRepository {
     }
 
     /// Writes the event and one pending delivery of it to each of `endpointIDs`, about
-    /// `subject` (see `WebhookSubject`): on PostgreSQL in one statement (one round trip in the
-    /// check-in's transaction), on SQLite in two.
+    /// `subject` (see `WebhookSubject`), the event's insert feeding the deliveries'
+    /// (`Database.queryFeeding`: one statement and one round trip on PostgreSQL).
     /// - Returns: the delivery ids.
     static func insertEvent(messageID: String, type: String, body: [UInt8], subject: String, now: Date,
                             deliveringTo endpointIDs: [Int64], in db: Database) throws -> [Int64] {
         try WorkNotification.send(.webhookDeliveries, in: db)
         let endpoints = "[" + endpointIDs.map { "[\($0)]" }.joined(separator: ",") + "]"
-        func deliveries(from event: String) -> String {
-            """
+        let deliveries = """
             INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at, subject, turn)
             SELECT endpoints.id, event.id, 'pending', 0, ?4, ?4, ?5, \(nextTurn(endpoint: "endpoints.id", subject: "?5"))
-            FROM (\(db.dialect.integerRows(ofJSON: "?6", columns: ["id"]))) AS endpoints, \(event)
+            FROM (\(db.dialect.integerRows(ofJSON: "?6", columns: ["id"]))) AS endpoints, event
             ORDER BY endpoints.id
             RETURNING id
             """
-        }
-        let insertEvent = "INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id"
-        if db.dialect.writesInCommonTableExpressions {
-            return try db.query("WITH event AS (\(insertEvent)) " + deliveries(from: "event"),
-                                [messageID, type, Data(body), now, subject, endpoints]) { try $0.get("id") }
-        }
-        let eventID = try db.insertReturningID(insertEvent, [messageID, type, Data(body), now])
-        return try db.query(deliveries(from: "(SELECT ?7 AS id) AS event"), [messageID, type, Data(body), now, subject, endpoints, eventID]) {
-            try $0.get("id")
-        }
+        return try db.queryFeeding("INSERT INTO webhook_events (message_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4)",
+                                   returning: ["id"], as: "event", into: deliveries,
+                                   [messageID, type, Data(body), now, subject, endpoints]) { try $0.get("id", as: Int64.self) }.get()
     }
 
     /// On PostgreSQL, the event and a pending delivery to each endpoint that takes events of

@@ -7,7 +7,7 @@ import Synchronization
 /// engine), claiming jobs from the queue with a lease and rendering them with
 /// `RenderService`.
 ///
-/// - Prompt: `notify()` (call it after committing a check-in) wakes an idle worker at once;
+/// - Prompt: `notify()` (the store calls it when a commit queued a render job) wakes an idle worker at once;
 ///   idle workers also look every `pollInterval` seconds, for jobs queued by other
 ///   processes and retries coming due.
 /// - Crash-safe: a claim is atomic and leased; jobs of a process that died are claimed
@@ -24,7 +24,6 @@ public final class RenderWorkerPool: Sendable {
     private let workerCount: Int
     private let identity: WorkerIdentity
     private let log: @Sendable (String) -> Void
-    private let onRewardImages: @Sendable () -> Void
     private let warmUp: (@Sendable (RenderWorkerContext) -> Void)?
     private let signal = WakeSignal()
     private let state = Mutex(PoolState())
@@ -42,14 +41,11 @@ public final class RenderWorkerPool: Sendable {
     ///     node on PostgreSQL with `render.workers` 0 leaves rendering to `belay worker` nodes.
     ///   - identity: names this process's leases (`host:pid:render-N`).
     ///   - log: one line per notable event (failures, postponements, reclaimed jobs).
-    ///   - onRewardImages: called after a reward's sticker or story is recorded.
     ///   - warmUp: run by each worker on its own thread before it claims anything (to draw a
     ///     throwaway image, so the first real one is as quick as the rest).
     public init(service: RenderService, queue: RenderJobQueue, rendererFactory: @escaping RewardImageRendererFactory,
                 workers: Int? = nil, identity: WorkerIdentity = .current, metrics: RenderMetrics = RenderMetrics(),
-                log: @escaping @Sendable (String) -> Void = { _ in }, onRewardImages: @escaping @Sendable () -> Void = {},
-                warmUp: (@Sendable (RenderWorkerContext) -> Void)? = nil) {
-        self.onRewardImages = onRewardImages
+                log: @escaping @Sendable (String) -> Void = { _ in }, warmUp: (@Sendable (RenderWorkerContext) -> Void)? = nil) {
         self.warmUp = warmUp
         self.service = service
         self.queue = queue
@@ -134,13 +130,12 @@ public final class RenderWorkerPool: Sendable {
     private func run(_ context: RenderWorkerContext) {
         let pollInterval = service.settings.pollInterval
         let storageRefused = Mutex(false)
-        let metrics = metrics, log = log, onRewardImages = onRewardImages, signal = signal
+        let metrics = metrics, log = log, signal = signal
         let renderer = PipelinedRenderer(service: service, context: context, storyLater: true,
                                          commitsInFlight: Self.jobsPerClaim) { job, report in
             metrics.record(report)
             switch report.outcome {
             case let .completed(rewardID, _, _), let .stickerStored(rewardID, _, _):
-                onRewardImages()
                 // The story went back to the queue: a worker waiting for work takes it.
                 if case .stickerStored = report.outcome { signal.notify() }
                 if !report.missingCharacters.isEmpty {
