@@ -38,7 +38,9 @@ import Testing
     func googleToken(subject: String) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
         return try provider.sign(claims: ["iss": "https://accounts.google.com", "aud": Self.googleClient, "sub": subject,
-                                          "iat": now, "exp": now + 600, "email": "\(subject)@gmail.com", "email_verified": true],
+                                          "iat": now, "exp": now + 600, "email": "\(subject)@gmail.com", "email_verified": true,
+                                          // Two tokens for one subject within a second differ, as Google's do.
+                                          "jti": UUID().uuidString],
                                  kid: "rsa-1")
     }
 
