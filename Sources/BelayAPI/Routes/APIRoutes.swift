@@ -9,8 +9,10 @@ import Foundation
 ///
 /// Handlers translate HTTP to the domain and back: they read path, query and body, ask the
 /// domain (which enforces the rules and the roles it knows about), and write the answer.
-/// Role rules the domain cannot know (who may see another member's reward, statistics,
-/// metrics) are checked here.
+/// Every route is registered with its OpenAPI operation (`OperationRoutes`); those behind
+/// authentication get their caller by type (`AuthenticatedContext`). Role rules the domain
+/// cannot know (who may see another member's reward, statistics, metrics) are declared with
+/// the route's registration, or checked in its handler when they depend on the request.
 public struct APIRoutes: Sendable {
     let services: APIServices
     let tokenCache: TokenCache
