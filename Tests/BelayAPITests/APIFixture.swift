@@ -110,6 +110,17 @@ final class APIFixture: @unchecked Sendable {
         return response
     }
 
+    /// The OpenAPI document the application serves at `/openapi.json`, read through the router
+    /// without holding the answer to the document itself (`ResponseContract.current` is made
+    /// from it).
+    func servedDocument() -> JSONValue {
+        let request = Request(method: .get, path: "/openapi.json", queryItems: [], headers: HTTPHeaders(), body: [], bodyLimit: 65_536)
+        guard let document = APIResponse(application.responder.respondWaiting(to: request)).json else {
+            preconditionFailure("/openapi.json did not answer JSON")
+        }
+        return document
+    }
+
     func get(_ path: String, as member: Member? = nil, headers: [(String, String)] = []) -> APIResponse {
         send(.get, path, token: member?.token, headers: headers)
     }

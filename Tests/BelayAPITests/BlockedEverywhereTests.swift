@@ -10,7 +10,7 @@ import Testing
 @Suite struct BlockedEverywhereTests {
     /// The document's operations as (method, path, the 200 answer's schema reference).
     static func operations() -> [(method: String, path: String, answer: String?)] {
-        let document = OpenAPIDocument.document(serverURL: "/")
+        let document = ResponseContract.current.conformance.document
         var found: [(String, String, String?)] = []
         for (path, item) in document["paths"]?.objectValue ?? [:] {
             for (method, operation) in item.objectValue ?? [:] {
@@ -37,7 +37,7 @@ import Testing
 
     /// The document's query parameters of an operation.
     static func queryParameters(_ method: String, _ path: String) -> [String] {
-        let operation = OpenAPIDocument.document(serverURL: "/")["paths"]?[path]?[method]
+        let operation = ResponseContract.current.conformance.document["paths"]?[path]?[method]
         return (operation?["parameters"]?.arrayValue ?? []).compactMap { $0["in"]?.stringValue == "query" ? $0["name"]?.stringValue : nil }
     }
 

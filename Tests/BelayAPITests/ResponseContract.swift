@@ -72,12 +72,12 @@ struct ResponseContract {
         }
     }
 
-    /// The contract of the code under test: the document `/openapi.json` serves, made by the
-    /// same BelayAPI the binary is built from (a test elsewhere checks that the binary serves
-    /// exactly this), read once.
+    /// The contract of the code under test: the document `/openapi.json` serves, collected from
+    /// the routes of the same BelayAPI the binary is built from (a test elsewhere checks that the
+    /// binary serves exactly this), read once.
     static let current: ResponseContract = {
         do {
-            return try ResponseContract(document: OpenAPIDocument.document(serverURL: "/"))
+            return try ResponseContract(document: APIFixture().servedDocument())
         } catch {
             preconditionFailure("the OpenAPI document cannot be read as a contract: \(error)")
         }

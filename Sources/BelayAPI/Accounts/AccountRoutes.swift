@@ -10,9 +10,9 @@ import Glibc
 
 extension APIRoutes {
     /// The member's own account: profile, sessions, export and deletion; and invites.
-    func registerAccountRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me") { _, context in
-            let caller = try context.caller()
+    func registerAccountRoutes(public router: OperationRoutes<APIContext>, authenticated routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.me) { _, context in
+            let caller = context.caller
             var body = ProfileBody(profile: try domain.accounts.profile(userID: caller.userID),
                                    calendarURL: try calendarFeedURL(memberID: caller.userID),
                                    progress: try domain.progress.progress(memberID: caller.userID))
@@ -20,8 +20,8 @@ extension APIRoutes {
             return .api(body, headers: ["Cache-Control": "no-store"])
         }
 
-        routes.patch("/v1/me") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.updateMe) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: ProfileRequest.self)
             let change = ProfileChange(displayName: body.displayName, handle: body.handle, locale: try Self.locale(body.locale),
                                        showNameOnSharePages: body.showNameOnSharePages)
@@ -32,16 +32,16 @@ extension APIRoutes {
                         headers: ["Cache-Control": "no-store"])
         }
 
-        routes.delete("/v1/me") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.deleteMe) { _, context in
+            let caller = context.caller
             _ = try erasure.eraseOwnAccount(userID: caller.userID, sessionID: caller.sessionID, log: signIn.log)
             tokenCache.removeAll()
             sharePageCache.removeAll()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
 
-        routes.get("/v1/me/sessions") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listSessions) { _, context in
+            let caller = context.caller
             let sessions = try domain.accounts.sessions(userID: caller.userID)
             var json = JSONOutput()
             json.object { json in
@@ -52,19 +52,19 @@ extension APIRoutes {
                             body: ResponseBody(bytes: json.bytes))
         }
 
-        routes.delete("/v1/me/sessions/{id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.endSession) { _, context in
+            let caller = context.caller
             try domain.accounts.endSession(id: try context.id(), userID: caller.userID)
             tokenCache.removeAll()
             return Response(status: .noContent, headers: [:], body: .empty)
         }
 
-        routes.get("/v1/me/export") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.exportMe) { _, context in
+            let caller = context.caller
             return try export(userID: caller.userID)
         }
 
-        routes.post("/v1/invites") { request, context in
+        routes.on(Operations.createInvite) { request, context in
             let body = request.body.isEmpty ? CreateInviteRequest() : try request.decodeJSON(as: CreateInviteRequest.self)
             let days = body.expiresInDays ?? 7
             guard (1...365).contains(days) else {
@@ -73,12 +73,12 @@ extension APIRoutes {
             }
             let now = domain.clock.now()
             let invite = try domain.invites.create(uses: body.uses ?? 1, expiresAt: now.addingTimeInterval(TimeInterval(days) * 86_400),
-                                                   by: try context.actor())
+                                                   by: context.actor)
             return .api(InviteBody(invite: invite, link: inviteLink(invite.code), now: now), status: .created)
         }
 
-        routes.get("/v1/invites") { _, context in
-            let invites = try domain.invites.list(by: try context.actor())
+        routes.on(Operations.listInvites) { _, context in
+            let invites = try domain.invites.list(by: context.actor)
             let now = domain.clock.now()
             var json = JSONOutput()
             json.object { json in
@@ -89,13 +89,13 @@ extension APIRoutes {
                             body: ResponseBody(bytes: json.bytes))
         }
 
-        routes.delete("/v1/invites/{id}") { _, context in
-            let invite = try domain.invites.revoke(id: try context.id(), by: try context.actor())
+        routes.on(Operations.revokeInvite) { _, context in
+            let invite = try domain.invites.revoke(id: try context.id(), by: context.actor)
             return .api(InviteBody(invite: invite, link: inviteLink(invite.code), now: domain.clock.now()))
         }
 
         // The invite link: the app opens it where it is installed; a browser is told how to use the code.
-        router.get("/invite/{code}") { _, context in
+        router.on(Operations.invitePage) { _, context in
             let code = try context.parameters.require("code")
             return appLinkPage(title: "You are invited to \(services.sharePageSettings.clubName)",
                                detail: "Install the club's app and sign in; when it asks for an invite code, enter \(code.prefix(40)).")

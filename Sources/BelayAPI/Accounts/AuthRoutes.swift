@@ -10,12 +10,12 @@ extension APIRoutes {
     /// Signing in (Apple, Google, an emailed code; then a second factor where the account has
     /// one), refreshing and ending sessions. Every
     /// `/v1/auth/*` route is limited per client address; mailed codes also per email address.
-    func registerAuthRoutes(public router: Router<APIContext>, authenticated: RouteGroup<APIContext>) {
+    func registerAuthRoutes(public router: OperationRoutes<APIContext>, authenticated: OperationRoutes<AuthenticatedContext>) {
         let limits = signIn.limits
         // Refusals become problems inside the limit, so that they carry its RateLimit fields too.
-        let auth = router.group().add(middleware: limits.addressMiddleware()).add(middleware: DomainErrorMiddleware())
+        let auth = router.add(middleware: limits.addressMiddleware()).add(middleware: DomainErrorMiddleware())
 
-        auth.post("/v1/auth/apple") { request, _ in
+        auth.on(Operations.signInWithApple) { request, _ in
             let body = try request.decodeJSON(as: AppleSignInRequest.self)
             let deferred = DeferredResponse()
             let details = try Self.details(body)
@@ -26,7 +26,7 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        auth.post("/v1/auth/google") { request, _ in
+        auth.on(Operations.signInWithGoogle) { request, _ in
             let body = try request.decodeJSON(as: GoogleSignInRequest.self)
             let deferred = DeferredResponse()
             let details = try Self.details(body)
@@ -36,7 +36,7 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        auth.post("/v1/auth/email") { request, _ in
+        auth.on(Operations.sendEmailCode) { request, _ in
             let body = try request.decodeJSON(as: EmailSignInRequest.self)
             guard let mail = signIn.mail else { throw Self.disabled("Sign-in by email", setting: "mail.smtp_url") }
             let minutes = try mailSignInCode(to: body.email, locale: try Self.locale(body.locale), through: mail)
@@ -50,7 +50,7 @@ extension APIRoutes {
                             body: ResponseBody(bytes: json.bytes))
         }
 
-        auth.post("/v1/auth/email/verify") { request, _ in
+        auth.on(Operations.verifyEmailCode) { request, _ in
             let body = try request.decodeJSON(as: EmailVerifyRequest.self)
             let identity: ProvenIdentity
             switch (body.email, body.code, body.linkToken) {
@@ -69,7 +69,7 @@ extension APIRoutes {
 
         // The second step of a held sign-in: the challenge its first step answered, and the
         // authenticator's current code or an unused recovery code.
-        auth.post("/v1/auth/second-factor") { request, _ in
+        auth.on(Operations.completeSecondFactor) { request, _ in
             let body = try request.decodeJSON(as: SecondFactorSignInRequest.self)
             guard (1...128).contains(body.challenge.unicodeScalars.count) else {
                 throw HTTPError(.unprocessableContent, code: RefusalReason.invalidInput.rawValue,
@@ -88,7 +88,7 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        auth.post("/v1/auth/refresh") { request, _ in
+        auth.on(Operations.refreshSession) { request, _ in
             let body = try request.decodeJSON(as: RefreshRequest.self)
             let deferred = DeferredResponse()
             let clock = domain.clock
@@ -100,8 +100,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        authenticated.post("/v1/auth/sign-out") { _, context in
-            let caller = try context.caller()
+        authenticated.on(Operations.signOut) { _, context in
+            let caller = context.caller
             guard let sessionID = caller.sessionID else { throw Self.notASession() }
             try domain.accounts.endSession(id: sessionID, userID: caller.userID)
             tokenCache.removeAll()
@@ -110,7 +110,7 @@ extension APIRoutes {
 
         // The universal link in the mail: the app opens it where it is installed; a browser
         // gets a page that says so.
-        router.get("/auth/email/{token}") { _, _ in
+        router.on(Operations.emailLinkPage) { _, _ in
             appLinkPage(title: "Open the app to sign in",
                         detail: "This sign-in link works in the club's app. Open it on the phone where the app is installed, or type the six-digit code from the mail into the app.")
         }

@@ -31,9 +31,9 @@ struct RegisterDeviceRequest: Decodable {
 
 extension APIRoutes {
     /// The member's phones for push notices, and which notices they want.
-    func registerDeviceRoutes(authenticated routes: RouteGroup<APIContext>) {
-        routes.post("/v1/me/devices") { request, context in
-            let caller = try context.caller()
+    func registerDeviceRoutes(authenticated routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.registerDevice) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: RegisterDeviceRequest.self)
             guard let platform = DevicePlatform(rawValue: body.platform) else {
                 throw Self.invalid("platform", "`platform` is ios or android; got `\(body.platform.prefix(20))`.")
@@ -51,8 +51,8 @@ extension APIRoutes {
                         status: .created, headers: ["Cache-Control": "no-store"])
         }
 
-        routes.get("/v1/me/devices") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listDevices) { _, context in
+            let caller = context.caller
             let devices = try domain.push.devices(userID: caller.userID)
             var json = JSONOutput()
             json.object { json in
@@ -65,19 +65,19 @@ extension APIRoutes {
                             body: ResponseBody(bytes: json.bytes))
         }
 
-        routes.delete("/v1/me/devices/{id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.removeDevice) { _, context in
+            let caller = context.caller
             try domain.push.removeDevice(id: try context.id(), userID: caller.userID)
             return Response(status: .noContent, headers: [:], body: .empty)
         }
 
-        routes.get("/v1/me/notifications") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.notificationSettings) { _, context in
+            let caller = context.caller
             return .api(NotificationSettingsBody(settings: try domain.push.settings(userID: caller.userID)), headers: ["Cache-Control": "no-store"])
         }
 
-        routes.put("/v1/me/notifications") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.updateNotificationSettings) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: [String: Bool].self)
             var changes: [(kind: NoticeKind, enabled: Bool)] = []
             for (name, enabled) in body.sorted(by: { $0.key < $1.key }) {

@@ -5,27 +5,27 @@ import BelayHTTP
 /// authentication middleware found behind the request's bearer token.
 public struct APIContext: RequestContext {
     public var core: CoreRequestContext
-    /// The caller; nil only on the public routes (`/healthz`, `/readyz`, `/openapi.json`).
+    /// The caller, set by `AuthenticationMiddleware`; nil on the public routes. Handlers behind
+    /// authentication get it, not optional, as `AuthenticatedContext.caller`.
     public var user: AuthenticatedUser?
 
     public init(core: CoreRequestContext) {
         self.core = core
     }
 
-    /// The authenticated caller.
-    /// - Throws: `HTTPError` 401 when the route was registered without authentication (a bug
-    ///   that must not turn into an anonymous request).
-    public func caller() throws -> AuthenticatedUser {
-        guard let user else { throw AuthenticationProblems.missingToken() }
-        return user
-    }
-
     /// The path parameter `name` as a positive 64-bit id, 1 through 2^63−1 (every `{id}` of
     /// the API, declared int64 ≥ 1), parsed without the generic integer parser (this runs on
     /// every request for a meetup).
     /// - Throws: `HTTPError` 400 `invalid_path_parameter` naming the parameter.
-    public func id(_ name: String = "id") throws -> Int64 {
-        let text = try parameters.require(name)
+    public func id(_ name: String = "id") throws -> Int64 { try core.parameters.positiveID(name) }
+}
+
+extension Parameters {
+    /// The parameter `name` as a positive 64-bit id (`APIContext.id(_:)`,
+    /// `AuthenticatedContext.id(_:)`).
+    /// - Throws: `HTTPError` 400 `invalid_path_parameter` naming the parameter.
+    func positiveID(_ name: String) throws -> Int64 {
+        let text = try require(name)
         var value: Int64 = 0
         var digits = 0
         for byte in text.utf8 {
@@ -42,23 +42,5 @@ public struct APIContext: RequestContext {
                             extensions: ["parameter": .string(name), "expected": "a positive integer"])
         }
         return value
-    }
-
-    /// The caller as the actor of domain operations.
-    public func actor() throws -> Actor { try caller().actor }
-
-    /// The caller, when their role is one of `roles`.
-    /// - Throws: `HTTPError` 403 `not_permitted` (the code and reason every 403 has) saying who
-    ///   may `action`.
-    @discardableResult
-    public func requireRole(_ roles: Set<Role>, to action: String) throws -> AuthenticatedUser {
-        let user = try caller()
-        guard roles.contains(user.role) else {
-            let allowed = Role.allCases.filter(roles.contains).map { $0.rawValue + "s" }.joined(separator: " and ")
-            throw HTTPError(.forbidden, code: RefusalReason.notPermitted.rawValue,
-                            detail: "Only \(allowed) may \(action); you are signed in as \(user.handle), a \(user.role.rawValue).",
-                            extensions: ["reason": .string(RefusalReason.notPermitted.rawValue)])
-        }
-        return user
     }
 }

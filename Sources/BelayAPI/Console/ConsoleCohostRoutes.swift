@@ -7,13 +7,13 @@ extension APIRoutes {
     /// A meetup's co-hosts, as `/v1/meetups/{id}/cohosts`: everyone who manages the meetup sees
     /// them; its host and admins add one by handle (a host or admin the caller may see) and
     /// remove one. Anyone else gets the page that does not exist.
-    func registerConsoleCohostRoutes(on router: Router<APIContext>) {
-        router.get("/console/meetups/{id}/cohosts") { request, context in
+    func registerConsoleCohostRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleCohosts) { request, context in
             try consolePage(request) { visitor, _ in
                 try cohostsPage(visitor, try managedMeetup(try context.id(), visitor), notice: nil, error: nil, typedHandle: "")
             }
         }
-        router.post("/console/meetups/{id}/cohosts") { request, context in
+        router.on(Operations.consoleAddCohost) { request, context in
             try consolePage(request) { visitor, form in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 guard Self.namesCohosts(meetup, visitor) else { throw ConsolePageNotFound() }
@@ -38,7 +38,7 @@ extension APIRoutes {
                 return try cohostsPage(visitor, meetup, notice: visitor.language.word(.cohostAdded), error: nil, typedHandle: "")
             }
         }
-        router.post("/console/meetups/{id}/cohosts/{user_id}/remove") { request, context in
+        router.on(Operations.consoleRemoveCohost) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 guard Self.namesCohosts(meetup, visitor) else { throw ConsolePageNotFound() }

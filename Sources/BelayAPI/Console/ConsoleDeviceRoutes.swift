@@ -7,11 +7,11 @@ extension APIRoutes {
     /// A member's push devices, for admins (what `belay push devices` lists), with a test
     /// notice sent to each of them (`belay push test`). Anyone else gets the page that does
     /// not exist: the domain lets only admins (or the member) see them.
-    func registerConsoleDeviceRoutes(on router: Router<APIContext>) {
-        router.get("/console/members/{id}/devices") { request, context in
+    func registerConsoleDeviceRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleMemberDevices) { request, context in
             try consolePage(request) { visitor, _ in try devicesPage(visitor, userID: try context.id(), notice: nil) }
         }
-        router.post("/console/members/{id}/devices/test") { request, context in
+        router.on(Operations.consoleTestNotice) { request, context in
             try consolePage(request) { visitor, _ in
                 let userID = try context.id()
                 let queued = try domain.push.queueTest(userID: userID, by: visitor.actor)

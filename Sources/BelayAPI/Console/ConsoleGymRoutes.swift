@@ -8,22 +8,22 @@ extension APIRoutes {
     /// wall, a new set from CSV previewed (its rows and every row's error) before anything is
     /// written, and retiring a wall. The domain decides who manages a gym (its managers and
     /// admins); anyone else gets the page that does not exist.
-    func registerConsoleGymRoutes(on router: Router<APIContext>) {
-        router.get("/console/gyms") { request, _ in
+    func registerConsoleGymRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleGyms) { request, _ in
             try consolePage(request) { visitor, _ in try gymsPage(visitor) }
         }
-        router.get("/console/gyms/{id}") { request, context in
+        router.on(Operations.consoleGym) { request, context in
             try consolePage(request) { visitor, _ in
                 try gymPage(visitor, try managedGym(try context.id(), visitor), upload: nil, notice: nil, status: .ok)
             }
         }
-        router.post("/console/gyms/{id}/sets") { request, context in
+        router.on(Operations.consoleProblemSet) { request, context in
             try consolePage(request) { visitor, form in
                 let gym = try managedGym(try context.id(), visitor)
                 return try setUpload(visitor, gym, form)
             }
         }
-        router.post("/console/gyms/{id}/retirements") { request, context in
+        router.on(Operations.consoleRetireWall) { request, context in
             try consolePage(request) { visitor, form in
                 let gym = try managedGym(try context.id(), visitor)
                 let wall = form.trimmed("wall")

@@ -7,11 +7,11 @@ extension APIRoutes {
     /// Invite codes (`accounts.sign_up` = `invite`): the list, a new code, revoking one. As
     /// `/v1/invites`: hosts see and revoke their own, admins everyone's; members get the page
     /// that does not exist.
-    func registerConsoleInviteRoutes(on router: Router<APIContext>) {
-        router.get("/console/invites") { request, _ in
+    func registerConsoleInviteRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleInvites) { request, _ in
             try consolePage(request) { visitor, _ in try invitesPage(visitor, form: ConsoleForm(), notice: nil, error: nil) }
         }
-        router.post("/console/invites") { request, _ in
+        router.on(Operations.consoleCreateInvite) { request, _ in
             try consolePage(request) { visitor, form in
                 let now = domain.clock.now()
                 let invite: Invite
@@ -30,7 +30,7 @@ extension APIRoutes {
                                        status: .created)
             }
         }
-        router.post("/console/invites/{id}/revoke") { request, context in
+        router.on(Operations.consoleRevokeInvite) { request, context in
             try consolePage(request) { visitor, _ in
                 _ = try domain.invites.revoke(id: try context.id(), by: visitor.actor)
                 return Self.seeOther("/console/invites")

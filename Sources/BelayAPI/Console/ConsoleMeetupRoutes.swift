@@ -10,28 +10,28 @@ struct ConsolePageNotFound: Error {}
 extension APIRoutes {
     /// The host's pages: their meetups, a new meetup, the door list (search, check in, undo,
     /// add, remove, live updates), the CSV export, the kiosk and cancelling.
-    func registerConsoleMeetupRoutes(on router: Router<APIContext>) {
-        router.get("/console", query: ["scope", "cursor"]) { request, _ in
+    func registerConsoleMeetupRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleMeetups) { request, _ in
             try consolePage(request) { visitor, _ in
                 try cachedPage(visitor, request) { try dashboard(visitor, past: request.query("scope") == "past", cursor: request.query("cursor")) }
             }
         }
-        router.get("/console/meetups/new") { request, _ in
+        router.on(Operations.consoleNewMeetupPage) { request, _ in
             try consolePage(request) { visitor, _ in meetupFormPage(visitor, form: ConsoleForm(), error: nil) }
         }
-        router.post("/console/meetups") { request, _ in
+        router.on(Operations.consoleCreateMeetup) { request, _ in
             try consolePage(request) { visitor, form in try saveMeetup(visitor, editing: nil, form) }
         }
-        router.get("/console/meetups/{id}/edit") { request, context in
+        router.on(Operations.consoleEditMeetupPage) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 return meetupFormPage(visitor, editing: meetup, form: meetupForm(meetup), error: nil)
             }
         }
-        router.post("/console/meetups/{id}/edit") { request, context in
+        router.on(Operations.consoleEditMeetup) { request, context in
             try consolePage(request) { visitor, form in try saveMeetup(visitor, editing: try managedMeetup(try context.id(), visitor), form) }
         }
-        router.get("/console/meetups/{id}", query: ["q", "page"]) { request, context in
+        router.on(Operations.consoleDoorList) { request, context in
             try consolePage(request) { visitor, _ in
                 try cachedPage(visitor, request) {
                     let meetup = try managedMeetup(try context.id(), visitor, cached: true)
@@ -39,13 +39,13 @@ extension APIRoutes {
                 }
             }
         }
-        router.get("/console/meetups/{id}/door.json", query: ["q", "page"]) { request, context in
+        router.on(Operations.consoleDoorState) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor, cached: true)
                 return try doorState(visitor, meetup, view: DoorView(request))
             }
         }
-        router.get("/console/meetups/{id}/attendees.csv") { request, context in
+        router.on(Operations.consoleAttendeesCSV) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 let zone = TimeZone(identifier: meetup.timeZone) ?? presentation.clubZone.zone
@@ -55,7 +55,7 @@ extension APIRoutes {
             }
         }
         for action in DoorAction.allCases {
-            router.post("/console/meetups/{id}/\(action.rawValue)") { request, context in
+            router.on(action.operation) { request, context in
                 try consolePage(request) { visitor, form in
                     let wantsJSON = request.headers["Accept"] == "application/json"
                     if action == .checkIn, let memberID = try? Self.memberID(form) {
@@ -69,7 +69,7 @@ extension APIRoutes {
                 }
             }
         }
-        router.post("/console/meetups/{id}/kiosk") { request, context in
+        router.on(Operations.consoleKioskLink) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 do {
@@ -82,14 +82,14 @@ extension APIRoutes {
                 }
             }
         }
-        router.post("/console/meetups/{id}/kiosk/off") { request, context in
+        router.on(Operations.consoleKioskOff) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 _ = try domain.kiosks.revokeLinks(meetupID: meetup.id, by: visitor.actor)
                 return try doorPage(visitor, meetup, notice: visitor.language.word(.kiosksTurnedOff), error: nil, typedHandle: "")
             }
         }
-        router.post("/console/meetups/{id}/cancel") { request, context in
+        router.on(Operations.consoleCancelMeetup) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 do {
@@ -109,6 +109,16 @@ extension APIRoutes {
         case undo = "undo-check-in"
         case add = "add"
         case remove = "remove"
+
+        /// The operation of the action's form, posted to `/console/meetups/{id}/<raw value>`.
+        var operation: OpenAPIOperation {
+            switch self {
+            case .checkIn: Operations.consoleCheckIn
+            case .undo: Operations.consoleUndoCheckIn
+            case .add: Operations.consoleAddAttendee
+            case .remove: Operations.consoleRemoveAttendee
+            }
+        }
     }
 
     /// The meetup when the visitor manages it (its host, a co-host, an admin), as the API's

@@ -7,11 +7,11 @@ extension APIRoutes {
     /// The moderators' pages: the report queue with an action form per subject, the audit
     /// log, and members (search, suspend, lift). The domain decides who is a moderator
     /// (admins and those granted it); anyone else gets the page that does not exist.
-    func registerConsoleModerationRoutes(on router: Router<APIContext>) {
-        router.get("/console/moderation") { request, _ in
+    func registerConsoleModerationRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleReportQueue) { request, _ in
             try consolePage(request) { visitor, _ in try queuePage(visitor, failed: nil) }
         }
-        router.post("/console/moderation/actions") { request, _ in
+        router.on(Operations.consoleModerate) { request, _ in
             try consolePage(request) { visitor, form in
                 do {
                     try moderate(visitor, form)
@@ -24,15 +24,15 @@ extension APIRoutes {
                 return Self.seeOther(form["return"] == "members" ? "/console/members?q=" + ConsoleForm.encoded(form["q"] ?? "") : "/console/moderation")
             }
         }
-        router.get("/console/moderation/audit") { request, _ in
+        router.on(Operations.consoleAuditLog) { request, _ in
             try consolePage(request) { visitor, _ in try auditPage(visitor) }
         }
-        router.get("/console/members", query: ["q"]) { request, _ in
+        router.on(Operations.consoleMembers) { request, _ in
             try consolePage(request) { visitor, _ in try membersPage(visitor, query: request.query("q") ?? "", failed: nil) }
         }
         // An admin resets a member's second factor (a lost phone), as `belay users
         // reset-second-factor` does: written to the audit log with the admin's name and reason.
-        router.post("/console/members/{id}/second-factor/reset") { request, context in
+        router.on(Operations.consoleResetSecondFactor) { request, context in
             try consolePage(request) { visitor, form in
                 guard visitor.isAdmin else { throw ConsolePageNotFound() }
                 let userID = try context.id()

@@ -8,18 +8,18 @@ extension APIRoutes {
     /// A meetup's rewards on the host's pages: who checked in, the hold they earned and a
     /// thumbnail of their sticker, served by the same code as `GET /v1/rewards/{id}/sticker/{hash}.png`
     /// under the console's cookie, with the rule of `RewardService.reward(id:visibleTo:)`.
-    func registerConsoleRewardRoutes(on router: Router<APIContext>) {
-        router.get("/console/meetups/{id}/rewards") { request, context in
+    func registerConsoleRewardRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleMeetupRewards) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 return try rewardsPage(visitor, meetup)
             }
         }
-        router.get("/console/rewards/{id}/sticker/{hash}.png") { request, context in
+        router.on(Operations.consoleStickerImage) { request, context in
             try consolePage(request) { visitor, _ in
                 // A reward, or a sticker of it, the member may not see answers like a page that does not exist.
                 do {
-                    let hash = try Self.imageHash(context)
+                    let hash = try Self.imageHash(context.parameters)
                     let reward = try domain.rewards.reward(id: try context.id(), visibleTo: visitor.actor)
                     return try rewardImage(.sticker, fileExtension: "png", hash: hash, of: reward, request)
                 } catch let error as DomainError where error.reason == .rewardNotFound {

@@ -35,23 +35,23 @@ extension APIRoutes {
     /// The console at `/console`: signing in by email code into a cookie session, and the
     /// pages of hosts and moderators (registered by the files beside this one). Every action
     /// calls the same domain services as the API with the signed-in member as the actor.
-    func registerConsoleRoutes(on router: Router<APIContext>) {
-        router.get(ConsoleDocument.scriptPath, query: ["v"]) { _, _ in
+    func registerConsoleRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleScript) { _, _ in
             Response(status: .ok, headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: ConsoleAssets.script))
         }
-        router.get(ConsoleDocument.stylesheetPath, query: ["v"]) { _, _ in
+        router.on(Operations.consoleStylesheet) { _, _ in
             Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: ConsoleAssets.stylesheet))
         }
 
-        router.get("/console/sign-in") { request, _ in
+        router.on(Operations.consoleSignInPage) { request, _ in
             if try consoleVisitor(request) != nil { return Self.seeOther("/console") }
             return signInPage(request, step: .email, email: "", error: nil, status: .ok)
         }
-        router.post("/console/sign-in") { request, _ in
+        router.on(Operations.consoleSendCode) { request, _ in
             let form = ConsoleForm(body: request.body)
             let email = form.trimmed("email")
             guard preSignInFormIsGenuine(request, form) else {
@@ -70,7 +70,7 @@ extension APIRoutes {
             }
             return signInPage(request, step: .code, email: email, error: nil, status: .ok)
         }
-        router.post("/console/sign-in/code") { request, _ in
+        router.on(Operations.consoleVerifyCode) { request, _ in
             let form = ConsoleForm(body: request.body)
             let email = form.trimmed("email")
             let code = form.trimmed("code")
@@ -95,13 +95,13 @@ extension APIRoutes {
             }
             return signedIn(grant, notice: nil)
         }
-        router.get("/console/sign-in/second-factor") { request, _ in
+        router.on(Operations.consoleSecondFactorPage) { request, _ in
             guard let held = ConsoleCookies.values(in: request)[ConsoleCookies.heldSignInName], try domain.secondFactors.isHeld(token: held) else {
                 return Self.seeOther("/console/sign-in")
             }
             return signInPage(request, step: .secondFactor, email: "", error: nil, status: .ok)
         }
-        router.post("/console/sign-in/second-factor") { request, _ in
+        router.on(Operations.consoleVerifySecondFactor) { request, _ in
             let form = ConsoleForm(body: request.body)
             let code = form.trimmed("code")
             guard preSignInFormIsGenuine(request, form) else {
@@ -126,7 +126,7 @@ extension APIRoutes {
             }
             return signedIn(grant, notice: pass.usedRecoveryCode ? pass.recoveryCodesLeft : nil)
         }
-        router.post("/console/sign-out") { request, _ in
+        router.on(Operations.consoleSignOut) { request, _ in
             let form = ConsoleForm(body: request.body)
             guard let visitor = try consoleVisitor(request) else { return Self.seeOther("/console/sign-in") }
             guard ConsoleCookies.isFormToken(form["csrf"], of: visitor.session.formSecret) else { return formExpiredPage(visitor) }

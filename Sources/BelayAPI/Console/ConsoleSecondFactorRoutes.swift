@@ -8,14 +8,14 @@ extension APIRoutes {
     /// confirmed with a current code from the app, then the recovery codes shown once; later,
     /// ten new recovery codes for the authenticator's current code. These
     /// pages stay open to an admin whom `console.admin_second_factor` `required` sends here.
-    func registerConsoleSecondFactorRoutes(on router: Router<APIContext>) {
-        router.get("/console/second-factor", query: ["recovery_codes_left"]) { request, _ in
+    func registerConsoleSecondFactorRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleSecondFactor) { request, _ in
             try consolePage(request, secondFactorPage: true) { visitor, _ in
                 let left = request.query("recovery_codes_left").flatMap { Int($0) }
                 return try secondFactorPage(visitor, recoveryNotice: left, error: nil, code: "")
             }
         }
-        router.post("/console/second-factor/start") { request, _ in
+        router.on(Operations.consoleStartSecondFactor) { request, _ in
             try consolePage(request, secondFactorPage: true) { visitor, _ in
                 do {
                     try domain.secondFactors.startEnrolment(userID: visitor.user.userID)
@@ -25,7 +25,7 @@ extension APIRoutes {
                 return Self.seeOther("/console/second-factor")
             }
         }
-        router.post("/console/second-factor/confirm") { request, _ in
+        router.on(Operations.consoleConfirmSecondFactor) { request, _ in
             try consolePage(request, secondFactorPage: true) { visitor, form in
                 let code = form.trimmed("code")
                 let codes: [String]
@@ -40,7 +40,7 @@ extension APIRoutes {
         }
         // New recovery codes, for a member who used or lost theirs: the authenticator's current
         // code proves the phone is at hand; the old codes stop working.
-        router.post("/console/second-factor/recovery-codes") { request, _ in
+        router.on(Operations.consoleNewRecoveryCodes) { request, _ in
             try consolePage(request, secondFactorPage: true) { visitor, form in
                 let code = form.trimmed("code")
                 let codes: [String]

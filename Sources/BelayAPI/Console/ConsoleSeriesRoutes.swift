@@ -7,23 +7,23 @@ extension APIRoutes {
     /// A host's recurring series: the list, a new weekly series (a weekday, a time, a number of
     /// weeks, at a gym or a place) and one series' meetups with cancelling the rest of it, through
     /// `MeetupService.createSeries` and `cancelFollowing` as `POST /v1/meetups/series` does.
-    func registerConsoleSeriesRoutes(on router: Router<APIContext>) {
-        router.get("/console/series") { request, _ in
+    func registerConsoleSeriesRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleSeriesList) { request, _ in
             try consolePage(request) { visitor, _ in try seriesListPage(visitor) }
         }
-        router.get("/console/series/new") { request, _ in
+        router.on(Operations.consoleNewSeries) { request, _ in
             try consolePage(request) { visitor, _ in try seriesFormPage(visitor, form: ConsoleForm(), problem: nil) }
         }
-        router.post("/console/series") { request, _ in
+        router.on(Operations.consoleCreateSeries) { request, _ in
             try consolePage(request) { visitor, form in try createSeries(visitor, form) }
         }
-        router.get("/console/series/{id}", query: ["cancelled"]) { request, context in
+        router.on(Operations.consoleSeries) { request, context in
             try consolePage(request) { visitor, _ in
                 let first = try seriesFirstMeetup(try context.id(), visitor)
                 return try seriesPage(visitor, first, cancelled: request.query("cancelled").flatMap { Int($0) }, error: nil, chosen: nil)
             }
         }
-        router.post("/console/series/{id}/cancel-rest") { request, context in
+        router.on(Operations.consoleCancelRestOfSeries) { request, context in
             try consolePage(request) { visitor, form in
                 let first = try seriesFirstMeetup(try context.id(), visitor)
                 return try cancelRestOfSeries(visitor, first, form)

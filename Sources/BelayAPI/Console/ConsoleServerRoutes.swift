@@ -7,8 +7,8 @@ extension APIRoutes {
     /// The server at a glance, for admins: what `/readyz` checks and what `/metrics` says
     /// about the queues (render jobs, webhook deliveries, notices, reports) and traffic, each
     /// in the words of its metric's help text.
-    func registerConsoleServerRoutes(on router: Router<APIContext>) {
-        router.get("/console/server") { request, _ in
+    func registerConsoleServerRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleServer) { request, _ in
             try consolePage(request) { visitor, _ in
                 guard visitor.isAdmin else { throw ConsolePageNotFound() }
                 return serverPage(visitor)

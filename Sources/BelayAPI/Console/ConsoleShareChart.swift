@@ -46,8 +46,8 @@ enum ConsoleShareChart {
 
 extension APIRoutes {
     /// A meetup's share statistics: shares by day and by target, drawn as charts with their tables.
-    func registerConsoleShareRoutes(on router: Router<APIContext>) {
-        router.get("/console/meetups/{id}/shares") { request, context in
+    func registerConsoleShareRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleShareCharts) { request, context in
             try consolePage(request) { visitor, _ in
                 let meetup = try managedMeetup(try context.id(), visitor)
                 let statistics = try domain.shares.statistics(meetupID: meetup.id)

@@ -7,11 +7,11 @@ extension APIRoutes {
     /// Webhook endpoints for admins, as `/v1/webhooks`: the list, a new endpoint (its secret
     /// shown once), removing one, an endpoint's recent deliveries and sending one again.
     /// Anyone else gets the page that does not exist (the domain refuses them).
-    func registerConsoleWebhookRoutes(on router: Router<APIContext>) {
-        router.get("/console/webhooks") { request, _ in
+    func registerConsoleWebhookRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.consoleWebhooks) { request, _ in
             try consolePage(request) { visitor, _ in try webhooksPage(visitor, form: ConsoleForm(), error: nil) }
         }
-        router.post("/console/webhooks") { request, _ in
+        router.on(Operations.consoleAddWebhook) { request, _ in
             try consolePage(request) { visitor, form in
                 let endpoint: WebhookEndpoint
                 do {
@@ -27,18 +27,18 @@ extension APIRoutes {
                                        status: .created)
             }
         }
-        router.get("/console/webhooks/{id}") { request, context in
+        router.on(Operations.consoleWebhook) { request, context in
             try consolePage(request) { visitor, _ in
                 try webhookPage(visitor, try domain.webhooks.endpoint(id: try context.id(), by: visitor.actor), notice: nil, error: nil)
             }
         }
-        router.post("/console/webhooks/{id}/remove") { request, context in
+        router.on(Operations.consoleRemoveWebhook) { request, context in
             try consolePage(request) { visitor, _ in
                 try domain.webhooks.remove(id: try context.id(), by: visitor.actor)
                 return Self.seeOther("/console/webhooks")
             }
         }
-        router.post("/console/webhooks/{id}/deliveries/{delivery_id}/redeliver") { request, context in
+        router.on(Operations.consoleRedeliverWebhook) { request, context in
             try consolePage(request) { visitor, _ in
                 let id = try context.id()
                 do {

@@ -3,10 +3,9 @@ import BelayHTTP
 
 extension APIRoutes {
     /// `GET /`: the club's name and where to go (the console, the API document, the health
-    /// checks); `GET /openapi.html`: the API document as a page, drawn here from the same
-    /// document `/openapi.json` serves.
-    func registerFrontDoorRoutes(on router: Router<APIContext>) {
-        router.get("/") { _, _ in
+    /// checks).
+    func registerFrontDoorRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.frontDoor) { _, _ in
             let language = clubLanguage
             let word = language.word
             let e = HTMLText.escaped
@@ -22,8 +21,12 @@ extension APIRoutes {
             return Self.htmlPage(ConsoleDocument.page(title: presentation.clubName, language: language, clubName: presentation.clubName,
                                                       viewer: nil, main: main))
         }
-        let readable = Self.readableDocument(OpenAPIDocument.document(serverURL: "/"), language: clubLanguage, clubName: presentation.clubName)
-        router.get("/openapi.html") { _, _ in Self.htmlPage(readable) }
+    }
+
+    /// `GET /openapi.html`: `document` (what `/openapi.json` serves) as a page.
+    func registerReadableDocumentRoute(on router: OperationRoutes<APIContext>, document: JSONValue) {
+        let readable = Self.readableDocument(document, language: clubLanguage, clubName: presentation.clubName)
+        router.on(Operations.readableAPIDocument) { _, _ in Self.htmlPage(readable) }
     }
 
     /// The operations of `document`, by tag: method, path, summary, and under each its

@@ -6,30 +6,30 @@ import Foundation
 
 extension APIRoutes {
     /// Finding meetups beside the list: follows, the feed, and publishing a meetup's page.
-    func registerDiscoveryRoutes(on routes: RouteGroup<APIContext>) {
-        for (path, type) in [("/v1/me/follows/gyms/{id}", "gym"), ("/v1/me/follows/hosts/{id}", "host")] {
-            routes.put(path) { _, context in
-                let caller = try context.caller()
+    func registerDiscoveryRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        for (follow, unfollow, type) in [(Operations.followGym, Operations.unfollowGym, "gym"), (Operations.followHost, Operations.unfollowHost, "host")] {
+            routes.on(follow) { _, context in
+                let caller = context.caller
                 let id = try context.id()
                 let follows = try domain.meetups.follow(type == "gym" ? .gym(id) : .host(id), by: caller.actor)
                 return .api(ListBody(items: follows.map { FollowBody(follow: $0, presentation: presentation) }, nextCursor: nil),
                             headers: ["Cache-Control": "no-store"])
             }
-            routes.delete(path) { _, context in
-                let caller = try context.caller()
+            routes.on(unfollow) { _, context in
+                let caller = context.caller
                 let id = try context.id()
                 let follows = try domain.meetups.unfollow(type == "gym" ? .gym(id) : .host(id), by: caller.actor)
                 return .api(ListBody(items: follows.map { FollowBody(follow: $0, presentation: presentation) }, nextCursor: nil),
                             headers: ["Cache-Control": "no-store"])
             }
         }
-        routes.get("/v1/me/follows") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listFollows) { _, context in
+            let caller = context.caller
             return .api(ListBody(items: try domain.meetups.follows(of: caller.userID).map { FollowBody(follow: $0, presentation: presentation) },
                                  nextCursor: nil), headers: ["Cache-Control": "no-store"])
         }
-        routes.get("/v1/me/feed", query: ["limit", "cursor", "near"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.feed) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 20, maximum: 100)
             let near = try searchingQuery { try request.query("near").map { try GeoPoint(parsing: $0, field: "near") } }
             let preferences = try logbookPreferences(of: caller)
@@ -40,15 +40,15 @@ extension APIRoutes {
                 return FeedItemBody(meetup: body, reason: item.reason)
             }, nextCursor: feed.nextCursor), headers: ["Cache-Control": "no-store"])
         }
-        routes.put("/v1/meetups/{id}/page") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.publishMeetupPage) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = request.body.isEmpty ? PublishPageRequest() : try request.decodeJSON(as: PublishPageRequest.self)
             let meetup = try domain.meetups.publishPage(meetupID: id, showsHost: body.showHost ?? false, by: caller.actor)
             return .api(meetupBody(meetup))
         }
-        routes.delete("/v1/meetups/{id}/page") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.unpublishMeetupPage) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let meetup = try domain.meetups.unpublishPage(meetupID: id, by: caller.actor)
             sharePageCache.removeAll()

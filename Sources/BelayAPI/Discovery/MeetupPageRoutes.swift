@@ -10,8 +10,8 @@ extension APIRoutes {
     /// (`/m/{slug}.ics`) and its link-preview card (`/m/{slug}/card.png`). Like share pages they
     /// take any query string (messengers append their own) and are cached briefly, so a change
     /// to the meetup shows within `sharePageMaxAge` seconds.
-    func registerMeetupPageRoutes(on router: RouteGroup<APIContext>) {
-        router.get("/m/{slug}", query: .any) { request, context in
+    func registerMeetupPageRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.meetupPage) { request, context in
             let slug = try context.parameters.require("slug")
             // Kept as the share pages are (briefly, emptied by an unpublish, an edit or a moderator's
             // action), under a key no share page's slug can have.
@@ -36,7 +36,7 @@ extension APIRoutes {
             if page.status != .notFound { sharePageCache.store(page, for: key) }
             return Self.pageResponse(page, request)
         }
-        router.get("/m/{slug}/card.png", query: .any) { request, context in
+        router.on(Operations.meetupPageCard) { request, context in
             let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))
             guard let pictures = services.logbookPictures else {
                 throw HTTPError(.serviceUnavailable, code: "card_unavailable",
@@ -52,7 +52,7 @@ extension APIRoutes {
             // Public like the page, so that a preview robot's proxy or a CDN keeps it as long.
             return Self.deferredPicture(request, cacheControl: "public, max-age=\(Self.sharePageMaxAge)") { pictures.meetupCard(content, then: $0) }
         }
-        router.get("/m/{slug}.ics", query: .any) { request, context in
+        router.on(Operations.meetupPageCalendar) { request, context in
             let meetup = try publishedMeetup(slug: try context.parameters.require("slug"))
             let entry = try domain.calendar.entry(meetupID: meetup.id)
             return calendarResponse(CalendarFeedBody(name: meetup.title, entries: [entry], settings: services.calendar).bytes,

@@ -9,31 +9,31 @@ extension APIRoutes {
     /// public page a link opens with the state its script polls, the script and stylesheet,
     /// and the page of the check-in link inside the QR code (`/c/{id}?code=…`) for a phone
     /// without the app.
-    func registerKioskRoutes(public publicPages: RouteGroup<APIContext>, authenticated: RouteGroup<APIContext>) {
-        authenticated.post("/v1/meetups/{id}/kiosk") { _, context in
-            let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
+    func registerKioskRoutes(public publicPages: OperationRoutes<APIContext>, authenticated: OperationRoutes<AuthenticatedContext>) {
+        authenticated.on(Operations.createKioskLink) { _, context in
+            let caller = context.caller  // the domain decides: the meetup's host, co-hosts, admins
             let link = try domain.kiosks.createLink(meetupID: try context.id(), by: caller.actor)
             return .api(KioskLinkBody(link: link, presentation: presentation), status: .created, headers: ["Cache-Control": "no-store"])
         }
-        authenticated.delete("/v1/meetups/{id}/kiosk") { _, context in
-            let caller = try context.caller()
+        authenticated.on(Operations.revokeKioskLinks) { _, context in
+            let caller = context.caller
             let id = try context.id()
             return .api(KioskRevocationBody(meetupID: id, revoked: try domain.kiosks.revokeLinks(meetupID: id, by: caller.actor)))
         }
 
-        publicPages.get("/k/{token}") { _, context in
+        publicPages.on(Operations.kioskPage) { _, context in
             try kioskPage(token: try context.parameters.require("token"))
         }
-        publicPages.get("/k/{token}/state") { _, context in
+        publicPages.on(Operations.kioskState) { _, context in
             try kioskState(token: try context.parameters.require("token"))
         }
         // Named by the page with `?v=` and a digest of their content, so they may be kept a day.
-        publicPages.get(KioskDocument.scriptPath, query: ["v"]) { _, _ in
+        publicPages.on(Operations.kioskScript) { _, _ in
             Response(status: .ok, headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: KioskDocument.script))
         }
-        publicPages.get(KioskDocument.stylesheetPath, query: ["v"]) { _, _ in
+        publicPages.on(Operations.kioskStylesheet) { _, _ in
             Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: KioskDocument.stylesheet))
@@ -42,7 +42,7 @@ extension APIRoutes {
         // instead (apple-app-site-association and assetlinks.json cover /c/*) and checks the
         // member in with the code; a browser gets this page. It reads nothing about the
         // meetup, so trying ids tells nobody anything.
-        publicPages.get("/c/{id}", query: .any) { request, context in
+        publicPages.on(Operations.checkInLinkPage) { request, context in
             _ = try context.id()
             let digits = String((request.query("code") ?? "").prefix(6).filter(\.isASCII).filter(\.isNumber))
             var headers = Self.publicPageHeaders

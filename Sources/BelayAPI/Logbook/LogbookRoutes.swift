@@ -6,7 +6,7 @@ import Foundation
 
 extension APIRoutes {
     /// Gyms, their problems, and members' ticks, logbooks and summaries.
-    func registerLogbookRoutes(on routes: RouteGroup<APIContext>) {
+    func registerLogbookRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
         registerGymRoutes(on: routes)
         registerProblemRoutes(on: routes)
         registerTickRoutes(on: routes)
@@ -14,9 +14,9 @@ extension APIRoutes {
         registerRecapRoute(on: routes)
     }
 
-    private func registerGymRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/gyms", query: ["q", "near", "limit", "cursor"]) { request, context in
-            let caller = try context.caller()
+    private func registerGymRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.listGyms) { request, context in
+            let caller = context.caller
             let paging = try request.pagination(defaultLimit: 20, maximum: 100)
             let near = try request.coordinates("near")
             let page = try domain.gyms.list(matching: request.query("q"), near: near, limit: paging.limit, cursor: paging.cursor)
@@ -26,36 +26,36 @@ extension APIRoutes {
             }, nextCursor: page.nextCursor))
         }
 
-        routes.post("/v1/gyms") { request, context in
-            let caller = try context.requireRole([.admin], to: "add gyms")
+        routes.on(Operations.createGym, allowing: [.admin], to: "add gyms") { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: GymRequest.self)
             let gym = try domain.gyms.create(body.draft, by: caller.actor)
             return .api(GymBody(gym: gym, preferences: try domain.logbook.preferences(memberID: caller.userID)), status: .created)
         }
 
-        routes.get("/v1/gyms/{id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.getGym) { _, context in
+            let caller = context.caller
             let gym = try domain.gyms.gym(id: try context.id())
             return .api(GymBody(gym: gym, preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
-        routes.patch("/v1/gyms/{id}") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.updateGym) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: GymRequest.self)
             let gym = try domain.gyms.update(id: try context.id(), body.draft, by: caller.actor)
             return .api(GymBody(gym: gym, preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
-        routes.get("/v1/gyms/{id}/ranking") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.gymRanking) { _, context in
+            let caller = context.caller
             let ranking = try domain.logbook.ranking(gymID: try context.id(), viewerID: caller.userID)
             var users: [Int64: User] = [:]
             for entry in ranking.entries { users[entry.userID] = try domain.users.user(id: entry.userID) }
             return .api(GymRankingBody(ranking: ranking, users: users, preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
-        routes.get("/v1/gyms/{id}/managers") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listGymManagers) { _, context in
+            let caller = context.caller
             let id = try context.id()
             guard try domain.gyms.isManaged(gymID: id, by: caller.actor) else {
                 _ = try domain.gyms.gym(id: id)
@@ -65,15 +65,15 @@ extension APIRoutes {
             return try managerList(id)
         }
 
-        routes.put("/v1/gyms/{id}/managers/{user_id}") { _, context in
-            let caller = try context.requireRole([.admin], to: "name gym managers")
+        routes.on(Operations.addGymManager, allowing: [.admin], to: "name gym managers") { _, context in
+            let caller = context.caller
             let id = try context.id()
             _ = try domain.gyms.addManager(gymID: id, userID: try context.id("user_id"), by: caller.actor)
             return try managerList(id)
         }
 
-        routes.delete("/v1/gyms/{id}/managers/{user_id}") { _, context in
-            let caller = try context.requireRole([.admin], to: "name gym managers")
+        routes.on(Operations.removeGymManager, allowing: [.admin], to: "name gym managers") { _, context in
+            let caller = context.caller
             let id = try context.id()
             _ = try domain.gyms.removeManager(gymID: id, userID: try context.id("user_id"), by: caller.actor)
             return try managerList(id)
@@ -85,9 +85,9 @@ extension APIRoutes {
         return .api(ListBody(items: users.map(CohostBody.init), nextCursor: nil))
     }
 
-    private func registerProblemRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/gyms/{id}/problems", query: ["on", "wall", "grade", "limit", "cursor"]) { request, context in
-            let caller = try context.caller()
+    private func registerProblemRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.listProblems) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let paging = try request.pagination(defaultLimit: 50, maximum: 200)
             let page = try domain.problems.list(gymID: id, on: request.query("on"), wall: request.query("wall"), grade: request.query("grade"),
@@ -97,8 +97,8 @@ extension APIRoutes {
             return .api(ListBody(items: page.items.map { ProblemBody(problem: $0, gym: gym, preferences: preferences) }, nextCursor: page.nextCursor))
         }
 
-        routes.post("/v1/gyms/{id}/problems") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.addProblem) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = try request.decodeJSON(as: ProblemRequest.self)
             let problem = try domain.problems.add(body.problem, gymID: id, by: caller.actor)
@@ -106,8 +106,8 @@ extension APIRoutes {
                         status: .created)
         }
 
-        routes.post("/v1/gyms/{id}/problem-sets") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.importProblemSet) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: ProblemSetRequest.self)
             do {
                 let outcome = try domain.problems.importSet(csv: body.csv, gymID: try context.id(), discipline: body.discipline ?? .boulder,
@@ -122,17 +122,17 @@ extension APIRoutes {
             }
         }
 
-        routes.post("/v1/gyms/{id}/retirements") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.retireWall) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: RetireWallRequest.self)
             let retired = try domain.problems.retireWall(body.wall, gymID: try context.id(), on: body.on, by: caller.actor)
             return .api(RetirementBody(wall: body.wall, retired: retired))
         }
     }
 
-    private func registerTickRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/me/ticks") { request, context in
-            let caller = try context.caller()
+    private func registerTickRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.logTick) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: TickRequest.self)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
             switch try domain.logbook.log(body.tick, memberID: caller.userID) {
@@ -142,8 +142,8 @@ extension APIRoutes {
             }
         }
 
-        routes.post("/v1/me/ticks:batch") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.logTicks) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: TickBatchRequest.self)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
             // Answered deferred, like check-ins: no HTTP thread waits for the group commit.
@@ -156,42 +156,42 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.patch("/v1/me/ticks/{id}") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.updateTick) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: UpdateTickRequest.self)
             let tick = try domain.logbook.update(tickID: try context.id(), memberID: caller.userID, style: body.style, attempts: body.attempts,
                                                  note: body.note, stars: body.stars, feltGrade: body.feltGrade, visibility: body.visibility)
             return .api(TickBody(tick: tick, preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
-        routes.delete("/v1/me/ticks/{id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.deleteTick) { _, context in
+            let caller = context.caller
             try domain.logbook.delete(tickID: try context.id(), memberID: caller.userID)
             return Response(status: .noContent)
         }
 
-        routes.get("/v1/me/logbook", query: Self.logbookQuery) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.myLogbook) { request, context in
+            let caller = context.caller
             return try logbook(of: caller.userID, viewer: caller.userID, request)
         }
 
-        routes.get("/v1/members/{id}/logbook", query: Self.logbookQuery) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.memberLogbook) { request, context in
+            let caller = context.caller
             return try logbook(of: try context.id(), viewer: caller.userID, request)
         }
 
-        routes.get("/v1/me/logbook/summary", query: ["period", "from", "to"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.myLogbookSummary) { request, context in
+            let caller = context.caller
             return try summary(of: caller.userID, viewer: caller.userID, request)
         }
 
-        routes.get("/v1/members/{id}/logbook/summary", query: ["period", "from", "to"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.memberLogbookSummary) { request, context in
+            let caller = context.caller
             return try summary(of: try context.id(), viewer: caller.userID, request)
         }
 
-        routes.get("/v1/me/logbook.csv") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.myLogbookCSV) { _, context in
+            let caller = context.caller
             var ticks: [Tick] = []
             var cursor: String?
             repeat {
@@ -204,8 +204,8 @@ extension APIRoutes {
                             body: ResponseBody(string: TickCSV.text(ticks, preferences: try domain.logbook.preferences(memberID: caller.userID))))
         }
 
-        routes.post("/v1/me/logbook/imports") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.importLogbook) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: TickImportRequest.self)
             do {
                 let outcome = try domain.logbook.importTicks(csv: body.csv, memberID: caller.userID, dryRun: body.dryRun ?? false)
@@ -221,13 +221,13 @@ extension APIRoutes {
             }
         }
 
-        routes.get("/v1/me/logbook/preferences") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.logbookPreferences) { _, context in
+            let caller = context.caller
             return .api(LogbookPreferencesBody(preferences: try domain.logbook.preferences(memberID: caller.userID)))
         }
 
-        routes.put("/v1/me/logbook/preferences") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.setLogbookPreferences) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: LogbookPreferencesRequest.self)
             let current = try domain.logbook.preferences(memberID: caller.userID)
             let saved = try domain.logbook.setPreferences(LogbookPreferences(boulderScale: body.boulderScale, routeScale: body.routeScale,
@@ -236,15 +236,13 @@ extension APIRoutes {
             return .api(LogbookPreferencesBody(preferences: saved))
         }
 
-        routes.get("/v1/meetups/{id}/ticks") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.meetupTicks) { _, context in
+            let caller = context.caller
             let ticks = try domain.logbook.meetupTicks(meetupID: try context.id(), seenBy: caller.actor)
             let preferences = try domain.logbook.preferences(memberID: caller.userID)
             return .api(ListBody(items: ticks.map { TickBody(tick: $0, preferences: preferences) }, nextCursor: nil))
         }
     }
-
-    static let logbookQuery: AcceptedQuery = ["gym_id", "meetup_id", "discipline", "style", "grade_min", "grade_max", "from", "to", "limit", "cursor"]
 
     private func logbook(of memberID: Int64, viewer: Int64, _ request: Request) throws -> Response {
         let paging = try request.pagination(defaultLimit: 50, maximum: 200)

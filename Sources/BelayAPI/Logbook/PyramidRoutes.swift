@@ -8,9 +8,9 @@ import Foundation
 
 extension APIRoutes {
     /// The member's grade pyramid as a picture to share.
-    func registerPyramidRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/logbook/pyramid.png", query: ["period", "from", "to", "axis"]) { request, context in
-            let caller = try context.caller()
+    func registerPyramidRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.myGradePyramid) { request, context in
+            let caller = context.caller
             let pictures = try logbookPictures()
             let (from, to) = try summaryPeriod(request)
             let summary = try domain.logbook.summary(memberID: caller.userID, viewerID: caller.userID, from: from, to: to)
@@ -24,9 +24,9 @@ extension APIRoutes {
     }
 
     /// A season of the member's climbing as a story to share.
-    func registerRecapRoute(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/logbook/recap.png", query: ["period", "from", "to"]) { request, context in
-            let caller = try context.caller()
+    func registerRecapRoute(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.mySeasonRecap) { request, context in
+            let caller = context.caller
             let pictures = try logbookPictures()
             let (from, to) = try summaryPeriod(request)
             let summary = try domain.logbook.summary(memberID: caller.userID, viewerID: caller.userID, from: from, to: to)

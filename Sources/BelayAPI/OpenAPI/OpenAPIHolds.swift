@@ -3,19 +3,6 @@ import BelayDomain
 import BelayHTTP
 
 extension OpenAPIDocument {
-    /// The hold catalogue.
-    static let holdOperations: [OpenAPIOperation] = [
-        OpenAPIOperation(method: .get, path: "/v1/holds", operationID: "listHolds", summary: "The hold catalogue (retired holds left out).",
-                         tag: "rewards",
-                         answers: [OpenAPIOperation.Answer(status: 200, description: "Every hold that can be earned.", schema: Schema.ref("HoldList"))]),
-        OpenAPIOperation(method: .get, path: "/v1/holds/{hold_id}/artwork.png", operationID: "holdArtwork", summary: "A hold's artwork.",
-                         tag: "rewards", headerParameters: [OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")],
-                         answers: [.bytes("The PNG.", contentType: "image/png",
-                                          headers: ["ETag": ["schema": Schema.string, "description": "The artwork's digest."]]),
-                                   OpenAPIOperation.Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)],
-                         problems: [404]),
-    ]
-
     static let holdSchemas: [String: JSONValue] = [
         "Hold": Schema.object([
             "id": Schema.string,
@@ -44,4 +31,17 @@ extension OpenAPIDocument {
                 "remaining": Schema.integer("Weeks to go from the current streak.")])),
         ]),
     ]
+}
+
+/// The hold catalogue.
+extension Operations {
+    static let listHolds = OpenAPIOperation(method: .get, path: "/v1/holds", operationID: "listHolds", summary: "The hold catalogue (retired holds left out).",
+                                            tag: "rewards",
+                                            answers: [OpenAPIOperation.Answer(status: 200, description: "Every hold that can be earned.", schema: Schema.ref("HoldList"))])
+    static let holdArtwork = OpenAPIOperation(method: .get, path: "/v1/holds/{hold_id}/artwork.png", operationID: "holdArtwork", summary: "A hold's artwork.",
+                                              tag: "rewards", headerParameters: [OpenAPIOperation.header("If-None-Match", "An ETag from an earlier answer: 304 when it is still current.")],
+                                              answers: [.bytes("The PNG.", contentType: "image/png",
+                                                               headers: ["ETag": ["schema": Schema.string, "description": "The artwork's digest."]]),
+                                                        OpenAPIOperation.Answer(status: 304, description: "The `If-None-Match` ETag is current.", schema: nil)],
+                                              problems: [404])
 }

@@ -1,8 +1,10 @@
 import BelayCore
 import BelayHTTP
 
-/// One operation of the API as the OpenAPI document describes it.
-struct OpenAPIOperation {
+/// One operation of the API as the OpenAPI document describes it, and what its route is
+/// registered from: method, path and the query parameters it takes
+/// (`OperationRoutes.on(_:use:)`). Each is named in `Operations`.
+struct OpenAPIOperation: Sendable {
     /// A documented response.
     struct Answer {
         let status: Int
@@ -38,7 +40,12 @@ struct OpenAPIOperation {
     var description = ""
     /// Reachable without a bearer token.
     var isPublic = false
+    /// The query parameters the route takes; the router answers any other with 400
+    /// `unknown_query_parameter`.
     var queryParameters: [JSONValue] = []
+    /// The route takes any query string besides those documented: a public page that link
+    /// unfurlers and messengers open with parameters of their own appended (`fbclid`, `utm_source`).
+    var takesAnyQuery = false
     var headerParameters: [JSONValue] = []
     /// The request body's schema name in `components/schemas`.
     var requestBody: String?
@@ -47,6 +54,11 @@ struct OpenAPIOperation {
     var answers: [Answer]
     /// Statuses answered with a problem (besides 401, which every authenticated route has).
     var problems: [Int] = []
+
+    /// The query parameters the router lets through to the route: the documented ones, or any.
+    var acceptedQuery: AcceptedQuery {
+        takesAnyQuery ? .any : .only(Set(queryParameters.compactMap { $0["name"]?.stringValue }))
+    }
 
     /// `{name}` segments of the path, in order.
     var pathParameterNames: [String] {

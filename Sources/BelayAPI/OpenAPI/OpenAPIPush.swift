@@ -3,30 +3,6 @@ import BelayDomain
 import BelayHTTP
 
 extension OpenAPIDocument {
-    /// The member's devices for push notices, and which notices they want.
-    static let pushOperations: [OpenAPIOperation] = {
-        typealias Answer = OpenAPIOperation.Answer
-        let kinds = NoticeKind.switchable.map { "`\($0.rawValue)`" }.joined(separator: ", ")
-        let settings = Answer(status: 200, description: "Each kind of notice and whether it is on.", schema: Schema.ref("NotificationSettings"))
-        return [
-            OpenAPIOperation(method: .post, path: "/v1/me/devices", operationID: "registerDevice", summary: "Register this phone for push notices.", tag: "notifications",
-                             description: "Send the token APNs or FCM gave the app, the app's bundle id or package name, and for iOS whether the build talks to APNs' production or sandbox host. The device belongs to the caller's session: signing out or deleting the account removes it. Registering a token again updates it, and a token registered by another member moves to the caller (one phone, signed out and in).",
-                             requestBody: "DeviceRegistration",
-                             answers: [Answer(status: 201, description: "The device, registered or updated.", schema: Schema.ref("Device"))],
-                             problems: [413, 415, 422]),
-            OpenAPIOperation(method: .get, path: "/v1/me/devices", operationID: "listDevices", summary: "The caller's registered devices.", tag: "notifications",
-                             answers: [Answer(status: 200, description: "Devices, oldest first.", schema: Schema.ref("DeviceList"))]),
-            OpenAPIOperation(method: .delete, path: "/v1/me/devices/{id}", operationID: "removeDevice", summary: "Stop push notices to one device.", tag: "notifications",
-                             answers: [Answer(status: 204, description: "The device is removed with the notices waiting for it.", schema: nil)], problems: [404]),
-            OpenAPIOperation(method: .get, path: "/v1/me/notifications", operationID: "notificationSettings", summary: "Which notices the caller gets.", tag: "notifications",
-                             description: "Every kind is on until the member switches it off, except `personal_best`, which is off until the member switches it on: \(kinds).",
-                             answers: [settings]),
-            OpenAPIOperation(method: .put, path: "/v1/me/notifications", operationID: "updateNotificationSettings", summary: "Switch kinds of notice on or off.", tag: "notifications",
-                             description: "Send the kinds to change, each `true` or `false`; kinds left out stay as they are. An unknown kind is 422 naming it.",
-                             requestBody: "NotificationSettingsChange", answers: [settings], problems: [413, 415, 422]),
-        ]
-    }()
-
     static let pushSchemas: [String: JSONValue] = {
         let switches = NoticeKind.switchable.map { ($0.rawValue, Schema.boolean) }
         return [
@@ -49,4 +25,26 @@ extension OpenAPIDocument {
             "NotificationSettingsChange": Schema.object(pairs: switches, optional: Set(NoticeKind.switchable.map(\.rawValue))),
         ]
     }()
+}
+
+/// The member's devices for push notices, and which notices they want.
+extension Operations {
+    private static let kinds = NoticeKind.switchable.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    private static let settings = Answer(status: 200, description: "Each kind of notice and whether it is on.", schema: Schema.ref("NotificationSettings"))
+
+    static let registerDevice = OpenAPIOperation(method: .post, path: "/v1/me/devices", operationID: "registerDevice", summary: "Register this phone for push notices.", tag: "notifications",
+                                                 description: "Send the token APNs or FCM gave the app, the app's bundle id or package name, and for iOS whether the build talks to APNs' production or sandbox host. The device belongs to the caller's session: signing out or deleting the account removes it. Registering a token again updates it, and a token registered by another member moves to the caller (one phone, signed out and in).",
+                                                 requestBody: "DeviceRegistration",
+                                                 answers: [Answer(status: 201, description: "The device, registered or updated.", schema: Schema.ref("Device"))],
+                                                 problems: [413, 415, 422])
+    static let listDevices = OpenAPIOperation(method: .get, path: "/v1/me/devices", operationID: "listDevices", summary: "The caller's registered devices.", tag: "notifications",
+                                              answers: [Answer(status: 200, description: "Devices, oldest first.", schema: Schema.ref("DeviceList"))])
+    static let removeDevice = OpenAPIOperation(method: .delete, path: "/v1/me/devices/{id}", operationID: "removeDevice", summary: "Stop push notices to one device.", tag: "notifications",
+                                               answers: [Answer(status: 204, description: "The device is removed with the notices waiting for it.", schema: nil)], problems: [404])
+    static let notificationSettings = OpenAPIOperation(method: .get, path: "/v1/me/notifications", operationID: "notificationSettings", summary: "Which notices the caller gets.", tag: "notifications",
+                                                       description: "Every kind is on until the member switches it off, except `personal_best`, which is off until the member switches it on: \(kinds).",
+                                                       answers: [settings])
+    static let updateNotificationSettings = OpenAPIOperation(method: .put, path: "/v1/me/notifications", operationID: "updateNotificationSettings", summary: "Switch kinds of notice on or off.", tag: "notifications",
+                                                             description: "Send the kinds to change, each `true` or `false`; kinds left out stay as they are. An unknown kind is 422 naming it.",
+                                                             requestBody: "NotificationSettingsChange", answers: [settings], problems: [413, 415, 422])
 }

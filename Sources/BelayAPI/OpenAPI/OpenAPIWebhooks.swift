@@ -3,49 +3,6 @@ import BelayDomain
 import BelayHTTP
 
 extension OpenAPIDocument {
-    /// `/v1/webhooks…`: endpoints and delivery logs, for admins.
-    static let webhookOperations: [OpenAPIOperation] = {
-        typealias Answer = OpenAPIOperation.Answer
-        let ok = { (description: String, schema: String) in Answer(status: 200, description: description, schema: Schema.ref(schema)) }
-        return [
-            OpenAPIOperation(method: .get, path: "/v1/webhooks", operationID: "listWebhooks",
-                             summary: "Every webhook endpoint (admins).", tag: "webhooks",
-                             answers: [ok("The endpoints, oldest first, without their secrets.", "WebhookEndpointList")], problems: [403]),
-            OpenAPIOperation(method: .post, path: "/v1/webhooks", operationID: "addWebhook",
-                             summary: "Register an endpoint (admins); the answer carries its signing secret.", tag: "webhooks",
-                             description: "Loopback, link-local and private addresses are refused (422, `field: url`) unless `webhooks.allow_private_addresses` is 1; the address is checked again when each request connects.",
-                             requestBody: "WebhookRequest",
-                             answers: [Answer(status: 201, description: "Registered; `secret` is shown here and on rotation only.",
-                                              schema: Schema.ref("WebhookEndpoint"))],
-                             problems: [403, 413, 415, 422]),
-            OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}", operationID: "getWebhook",
-                             summary: "One endpoint (admins): enabled, failing since, or disabled and why.", tag: "webhooks",
-                             answers: [ok("The endpoint, without its secret.", "WebhookEndpoint")], problems: [403, 404]),
-            OpenAPIOperation(method: .delete, path: "/v1/webhooks/{id}", operationID: "removeWebhook",
-                             summary: "Remove an endpoint (admins); nothing more is sent to it.", tag: "webhooks",
-                             answers: [Answer(status: 204, description: "Removed.", schema: nil)], problems: [403, 404]),
-            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/rotate-secret", operationID: "rotateWebhookSecret",
-                             summary: "Give an endpoint a new secret (admins); the old one also signs for 24 hours.", tag: "webhooks",
-                             answers: [ok("The endpoint with its new `secret`.", "WebhookEndpoint")], problems: [403, 404]),
-            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/enable", operationID: "enableWebhook",
-                             summary: "Enable a disabled endpoint (admins); what waited is sent, in order.", tag: "webhooks",
-                             answers: [ok("The endpoint.", "WebhookEndpoint")], problems: [403, 404]),
-            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/test", operationID: "testWebhook",
-                             summary: "Queue a signed `webhook.test` event for one endpoint (admins).", tag: "webhooks",
-                             answers: [Answer(status: 202, description: "Queued; follow it in the delivery log.", schema: Schema.ref("WebhookDelivery"))],
-                             problems: [403, 404, 422]),
-            OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver", operationID: "redeliverWebhook",
-                             summary: "Send a delivery again (admins): the same event and `webhook-id`, after what is pending about its subject, with a fresh round of attempts.",
-                             tag: "webhooks",
-                             answers: [Answer(status: 202, description: "Queued (a delivery still pending is left as it is).", schema: Schema.ref("WebhookDelivery"))],
-                             problems: [403, 404, 422]),
-            OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}/deliveries", operationID: "webhookDeliveries",
-                             summary: "An endpoint's delivery log, newest first (admins).", tag: "webhooks",
-                             queryParameters: [OpenAPIOperation.limit(50, 500), OpenAPIOperation.cursor],
-                             answers: [ok("A page of deliveries.", "WebhookDeliveryList")], problems: [403, 404]),
-        ]
-    }()
-
     /// Request and response bodies of the webhook routes, and the payload receivers get.
     static let webhookSchemas: [String: JSONValue] = {
         let eventTypes = WebhookEventType.allCases.map(\.rawValue)
@@ -106,4 +63,45 @@ extension OpenAPIDocument {
             ],
         ],
     ]
+}
+
+/// `/v1/webhooks…`: endpoints and delivery logs, for admins.
+extension Operations {
+    private static func ok(_ description: String, _ schema: String) -> Answer { Answer(status: 200, description: description, schema: Schema.ref(schema)) }
+
+    static let listWebhooks = OpenAPIOperation(method: .get, path: "/v1/webhooks", operationID: "listWebhooks",
+                                               summary: "Every webhook endpoint (admins).", tag: "webhooks",
+                                               answers: [ok("The endpoints, oldest first, without their secrets.", "WebhookEndpointList")], problems: [403])
+    static let addWebhook = OpenAPIOperation(method: .post, path: "/v1/webhooks", operationID: "addWebhook",
+                                             summary: "Register an endpoint (admins); the answer carries its signing secret.", tag: "webhooks",
+                                             description: "Loopback, link-local and private addresses are refused (422, `field: url`) unless `webhooks.allow_private_addresses` is 1; the address is checked again when each request connects.",
+                                             requestBody: "WebhookRequest",
+                                             answers: [Answer(status: 201, description: "Registered; `secret` is shown here and on rotation only.",
+                                                              schema: Schema.ref("WebhookEndpoint"))],
+                                             problems: [403, 413, 415, 422])
+    static let getWebhook = OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}", operationID: "getWebhook",
+                                             summary: "One endpoint (admins): enabled, failing since, or disabled and why.", tag: "webhooks",
+                                             answers: [ok("The endpoint, without its secret.", "WebhookEndpoint")], problems: [403, 404])
+    static let removeWebhook = OpenAPIOperation(method: .delete, path: "/v1/webhooks/{id}", operationID: "removeWebhook",
+                                                summary: "Remove an endpoint (admins); nothing more is sent to it.", tag: "webhooks",
+                                                answers: [Answer(status: 204, description: "Removed.", schema: nil)], problems: [403, 404])
+    static let rotateWebhookSecret = OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/rotate-secret", operationID: "rotateWebhookSecret",
+                                                      summary: "Give an endpoint a new secret (admins); the old one also signs for 24 hours.", tag: "webhooks",
+                                                      answers: [ok("The endpoint with its new `secret`.", "WebhookEndpoint")], problems: [403, 404])
+    static let enableWebhook = OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/enable", operationID: "enableWebhook",
+                                                summary: "Enable a disabled endpoint (admins); what waited is sent, in order.", tag: "webhooks",
+                                                answers: [ok("The endpoint.", "WebhookEndpoint")], problems: [403, 404])
+    static let testWebhook = OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/test", operationID: "testWebhook",
+                                              summary: "Queue a signed `webhook.test` event for one endpoint (admins).", tag: "webhooks",
+                                              answers: [Answer(status: 202, description: "Queued; follow it in the delivery log.", schema: Schema.ref("WebhookDelivery"))],
+                                              problems: [403, 404, 422])
+    static let redeliverWebhook = OpenAPIOperation(method: .post, path: "/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver", operationID: "redeliverWebhook",
+                                                   summary: "Send a delivery again (admins): the same event and `webhook-id`, after what is pending about its subject, with a fresh round of attempts.",
+                                                   tag: "webhooks",
+                                                   answers: [Answer(status: 202, description: "Queued (a delivery still pending is left as it is).", schema: Schema.ref("WebhookDelivery"))],
+                                                   problems: [403, 404, 422])
+    static let webhookDeliveries = OpenAPIOperation(method: .get, path: "/v1/webhooks/{id}/deliveries", operationID: "webhookDeliveries",
+                                                    summary: "An endpoint's delivery log, newest first (admins).", tag: "webhooks",
+                                                    queryParameters: [OpenAPIOperation.limit(50, 500), OpenAPIOperation.cursor],
+                                                    answers: [ok("A page of deliveries.", "WebhookDeliveryList")], problems: [403, 404])
 }

@@ -10,8 +10,10 @@ import Foundation
 ///
 /// Handlers translate HTTP to the domain and back: they read path, query and body, ask the
 /// domain (which enforces the rules and the roles it knows about), and write the answer.
-/// Role rules the domain cannot know (who may see another member's reward, statistics,
-/// metrics) are checked here.
+/// Every route is registered with its OpenAPI operation (`OperationRoutes`); those behind
+/// authentication get their caller by type (`AuthenticatedContext`). Role rules the domain
+/// cannot know (who may see another member's reward, statistics, metrics) are declared with
+/// the route's registration, or checked in its handler when they depend on the request.
 public struct APIRoutes: Sendable {
     let services: APIServices
     let tokenCache: TokenCache
@@ -19,8 +21,6 @@ public struct APIRoutes: Sendable {
     /// Share pages as sent, for a few seconds: crawlers and friends opening the same link
     /// cost a lookup, and a revocation still shows within the pages' cache lifetime.
     let sharePageCache: ExpiringMemory<String, CachedPage>
-    /// The OpenAPI document, serialised once.
-    let openAPIBytes: [UInt8]
     /// The identity providers, mail and limits of signing in.
     let signIn: SignInServices
     /// Signing in with a provider's token, an emailed code or a second factor.
@@ -51,40 +51,38 @@ public struct APIRoutes: Sendable {
         self.responseCache = responseCache
         termsGate = TermsGate(safety: services.domain.safety)
         calendarFeeds = CalendarFeedCache(name: "\(services.presentation.clubName) meetups", settings: services.calendar, clock: clock)
-        openAPIBytes = JSONOutput.bytes(of: OpenAPIDocument.document(serverURL: "/"))
     }
 
     var domain: DomainServices { services.domain }
     var presentation: Presentation { services.presentation }
 
-    /// Registers every route on `router`; authenticated routes also go through the middleware
-    /// that empties the response cache after changes.
+    /// Registers every route on `router`, each with its OpenAPI operation, and serves the document
+    /// made of those operations; authenticated routes also go through the middleware that
+    /// empties the response cache after changes.
     public func register(on router: Router<APIContext>) {
-        router.get("/healthz") { _, _ in Self.healthy }
-        router.get("/readyz") { _, _ in readiness() }
-        router.get("/openapi.json") { [openAPIBytes] _, _ in
-            Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-cache"],
-                     body: ResponseBody(bytes: openAPIBytes))
-        }
+        let registered = RegisteredOperations()
+        let routes = OperationRoutes<APIContext>(router.group(), recordingIn: registered)
+        routes.on(Operations.health) { _, _ in Self.healthy }
+        routes.on(Operations.readiness) { _, _ in readiness() }
 
         // Refusals become problems inside each limit, so that they carry its RateLimit fields too.
-        let publicPages = router.group().add(middleware: limits.publicMiddleware()).add(middleware: DomainErrorMiddleware())
+        let publicPages = routes.add(middleware: limits.publicMiddleware()).add(middleware: DomainErrorMiddleware())
         registerSharePageRoutes(on: publicPages)
         registerBadgeRoutes(on: publicPages)
         registerPublicHoldArtworkRoute(on: publicPages)
 
-        let authenticated = router.group()
+        let authenticated = routes
             .add(middleware: AuthenticationMiddleware(users: domain.users, cache: tokenCache))
             .add(middleware: termsGate.middleware())
             .add(middleware: limits.writesMiddleware())
             .add(middleware: limits.shareEventsMiddleware())
             .add(middleware: ResponseCacheInvalidation(cache: responseCache))
-        authenticated.get("/metrics") { _, context in
-            try context.requireRole([.admin], to: "read the server's metrics")
-            return .metrics(text: services.metricsText() + moderationMetricsText())
+            .with(AuthenticatedContext.self)
+        authenticated.on(Operations.metrics, allowing: [.admin], to: "read the server's metrics") { _, _ in
+            .metrics(text: services.metricsText() + moderationMetricsText())
         }
-        registerAuthRoutes(public: router, authenticated: authenticated)
-        registerAccountRoutes(public: router, authenticated: authenticated)
+        registerAuthRoutes(public: routes, authenticated: authenticated)
+        registerAccountRoutes(public: routes, authenticated: authenticated)
         registerDeviceRoutes(authenticated: authenticated)
         registerMeetupRoutes(on: authenticated)
         registerAttendanceRoutes(on: authenticated)
@@ -94,7 +92,7 @@ public struct APIRoutes: Sendable {
         registerCollectionRoutes(on: authenticated)
         registerSharePreferenceRoutes(on: authenticated)
         registerWebhookRoutes(on: authenticated)
-        registerCalendarRoutes(public: router, authenticated: authenticated)
+        registerCalendarRoutes(public: routes, authenticated: authenticated)
         registerHoldRoutes(on: authenticated)
         registerCohostRoutes(on: authenticated)
         registerSeriesRoutes(on: authenticated)
@@ -105,8 +103,21 @@ public struct APIRoutes: Sendable {
         registerSafetyRoutes(on: authenticated)
         registerDiscoveryRoutes(on: authenticated)
         registerMeetupPageRoutes(on: publicPages)
-        registerConsoleRoutes(on: router)
-        registerFrontDoorRoutes(on: router)
+        registerConsoleRoutes(on: routes)
+        registerFrontDoorRoutes(on: routes)
+        registerDocumentRoutes(on: routes)
+    }
+
+    /// `GET /openapi.json` and `GET /openapi.html`, registered last: the document describes the
+    /// operations every other route was registered with, and these two.
+    private func registerDocumentRoutes(on routes: OperationRoutes<APIContext>) {
+        let document = routes.registered.document(adding: [Operations.openAPI, Operations.readableAPIDocument], serverURL: "/")
+        let bytes = JSONOutput.bytes(of: document)
+        routes.on(Operations.openAPI) { _, _ in
+            Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-cache"],
+                     body: ResponseBody(bytes: bytes))
+        }
+        registerReadableDocumentRoute(on: routes, document: document)
     }
 
     static let healthy = Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

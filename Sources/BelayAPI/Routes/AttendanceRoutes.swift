@@ -7,9 +7,9 @@ extension APIRoutes {
     ///
     /// Joins and leaves are answered deferred: the write joins the writer's next group commit
     /// while the connection is suspended, so a burst of them holds no HTTP thread.
-    func registerAttendanceRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/meetups/{id}/join") { _, context in
-            let caller = try context.caller()
+    func registerAttendanceRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.joinMeetup) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let deferred = DeferredResponse()
             let presentation = presentation
@@ -23,8 +23,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.post("/v1/meetups/{id}/leave") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.leaveMeetup) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let deferred = DeferredResponse()
             let presentation = presentation
@@ -34,8 +34,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.get("/v1/meetups/{id}/attendance") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.myAttendance) { _, context in
+            let caller = context.caller
             let id = try context.id()
             guard let attendance = try domain.attendance.attendance(meetupID: id, memberID: caller.userID) else {
                 throw HTTPError(.notFound, code: RefusalReason.notAttending.rawValue,

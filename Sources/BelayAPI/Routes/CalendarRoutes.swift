@@ -7,21 +7,21 @@ import Foundation
 extension APIRoutes {
     /// Calendar feeds: the member's private feed (its token is the credential, so calendar
     /// apps can subscribe without an API token), one meetup as `.ics`, and revoking the feed URL.
-    func registerCalendarRoutes(public router: Router<APIContext>, authenticated routes: RouteGroup<APIContext>) {
-        router.get("/v1/calendar/{token}.ics") { request, context in
+    func registerCalendarRoutes(public router: OperationRoutes<APIContext>, authenticated routes: OperationRoutes<AuthenticatedContext>) {
+        router.on(Operations.calendarFeed) { request, context in
             let token = try context.parameters.require("token")
             return try calendarFeed(memberID: try calendarFeedMember(token: token), request: request)
         }
 
-        routes.get("/v1/meetups/{id}.ics") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.meetupCalendar) { request, context in
+            let caller = context.caller
             let entry = try domain.calendar.entry(meetupID: try context.id(), seenBy: caller.actor)
             return calendarResponse(CalendarFeedBody(name: entry.meetup.title, entries: [entry], settings: services.calendar).bytes,
                                     request: request, fileName: "meetup-\(entry.meetup.id).ics")
         }
 
-        routes.post("/v1/me/calendar/revoke") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.revokeCalendarFeed) { _, context in
+            let caller = context.caller
             let token = try domain.calendar.revokeFeedToken(memberID: caller.userID, by: caller.actor)
             var json = JSONOutput()
             json.object { json in json.member("calendar_url", calendarFeedURL(token: token)) }

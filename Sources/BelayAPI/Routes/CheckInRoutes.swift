@@ -9,9 +9,9 @@ extension APIRoutes {
     ///
     /// The answer is deferred: the check-in's write joins the writer's next group commit while
     /// the connection is suspended, so a burst of check-ins holds no HTTP thread.
-    func registerCheckInRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/meetups/{id}/check-in") { request, context in
-            let caller = try context.caller()
+    func registerCheckInRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.checkIn) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = try request.decodeJSON(as: CheckInRequestBody.self)
             let proof: CheckInRequest.Proof

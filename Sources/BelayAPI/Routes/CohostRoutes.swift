@@ -15,24 +15,24 @@ struct AddCohostRequest: Decodable {
 
 extension APIRoutes {
     /// A meetup's co-hosts: listed for those who manage it, named by its host or an admin.
-    func registerCohostRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/meetups/{id}/cohosts") { _, context in
-            let caller = try context.requireRole([.host, .admin], to: "see a meetup's co-hosts")
+    func registerCohostRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.listCohosts, allowing: [.host, .admin], to: "see a meetup's co-hosts") { _, context in
+            let caller = context.caller
             let meetup = try domain.meetups.meetup(id: try context.id())
             try requireManager(of: meetup, caller, to: "see its co-hosts")
             return try cohostList(meetup.id)
         }
 
-        routes.post("/v1/meetups/{id}/cohosts") { request, context in
-            let caller = try context.requireRole([.host, .admin], to: "name co-hosts")
+        routes.on(Operations.addCohost, allowing: [.host, .admin], to: "name co-hosts") { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = try request.decodeJSON(as: AddCohostRequest.self)
             try domain.meetups.addCohost(meetupID: id, userID: body.userID, by: caller.actor)
             return try cohostList(id)
         }
 
-        routes.delete("/v1/meetups/{id}/cohosts/{user_id}") { _, context in
-            let caller = try context.requireRole([.host, .admin], to: "remove co-hosts")
+        routes.on(Operations.removeCohost, allowing: [.host, .admin], to: "remove co-hosts") { _, context in
+            let caller = context.caller
             let id = try context.id()
             try domain.meetups.removeCohost(meetupID: id, userID: try context.id("user_id"), by: caller.actor)
             return try cohostList(id)

@@ -5,12 +5,12 @@ import Foundation
 extension APIRoutes {
     /// A member's whole hold collection as one tall PNG, rendered on demand and cached by
     /// content (the ETag is the content digest, so a repeat with `If-None-Match` is a 304).
-    func registerCollectionRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/collection.png", query: ["scale"]) { request, context in
-            try collection(memberID: try context.caller().userID, hostedBy: nil, request)
+    func registerCollectionRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.myCollection) { request, context in
+            try collection(memberID: context.caller.userID, hostedBy: nil, request)
         }
-        routes.get("/v1/users/{id}/collection.png", query: ["scale"]) { request, context in
-            let caller = try context.requireRole([.host, .admin], to: "see other members' collections")
+        routes.on(Operations.memberCollection, allowing: [.host, .admin], to: "see other members' collections") { request, context in
+            let caller = context.caller
             let id = try context.id()
             // A host sees members of the meetups they host, drawn from those meetups only.
             _ = try domain.users.user(id: id, visibleTo: caller.actor)

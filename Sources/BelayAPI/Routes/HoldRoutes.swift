@@ -5,23 +5,21 @@ import Foundation
 
 extension APIRoutes {
     /// The hold catalogue and its artwork.
-    func registerHoldRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/holds") { _, context in
-            _ = try context.caller()
+    func registerHoldRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.listHolds) { _, _ in
             let rewards = domain.settings.rewards
             let holds = try domain.catalog.holds()
             return .api(ListBody(items: holds.map { HoldBody(hold: $0, rewards: rewards, presentation: presentation) }, nextCursor: nil))
         }
 
-        routes.get("/v1/holds/{hold_id}/artwork.png") { request, context in
-            _ = try context.caller()
-            return try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "private, max-age=86400", request)
+        routes.on(Operations.holdArtwork) { request, context in
+            try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "private, max-age=86400", request)
         }
     }
 
     /// The catalogue's artwork without a token, for the badges that name it as their image.
-    func registerPublicHoldArtworkRoute(on router: RouteGroup<APIContext>) {
-        router.get("/holds/{hold_id}/artwork.png") { request, context in
+    func registerPublicHoldArtworkRoute(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.publicHoldArtwork) { request, context in
             try holdArtwork(id: try context.parameters.require("hold_id"), cacheControl: "public, max-age=86400", request)
         }
     }

@@ -18,40 +18,40 @@ extension APIRoutes {
     /// up), undoing a check-in (the reward is revoked); then, once the meetup is completed, who
     /// held a place and never came; and a member's attendance record. A user the caller may not
     /// see is answered exactly like one that does not exist (404 `user_not_found`).
-    func registerHostTaskRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/meetups/{id}/attendees") { request, context in
-            let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
+    func registerHostTaskRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.addAttendee) { request, context in
+            let caller = context.caller  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let body = try request.decodeJSON(as: AttendeeRequest.self)
             let result = try domain.attendance.join(meetupID: id, memberID: body.userID, by: caller.actor)
             return .api(try attendeeBody(result.attendance), status: result.changed ? .created : .ok)
         }
 
-        routes.delete("/v1/meetups/{id}/attendees/{user_id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.removeAttendee) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let result = try domain.attendance.leave(meetupID: id, memberID: try context.id("user_id"), by: caller.actor)
             return .api(AttendeeRemovalBody(removed: try attendeeBody(result.attendance), promoted: try result.promoted.map(attendeeBody)))
         }
 
-        routes.post("/v1/meetups/{id}/undo-check-in") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.undoCheckIn) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = try request.decodeJSON(as: AttendeeRequest.self)
             let attendance = try domain.checkIns.undoCheckIn(meetupID: id, memberID: body.userID, by: caller.actor)
             return .api(try attendeeBody(attendance))
         }
 
-        routes.get("/v1/meetups/{id}/no-shows", query: ["limit", "cursor"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.listNoShows) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 50, maximum: 500)
             let noShows = try domain.attendance.noShows(meetupID: try context.id(), by: caller.actor, limit: page.limit, cursor: page.cursor)
             return .api(ListBody(items: noShows.items.map { AttendeeBody(attendee: $0, presentation: presentation) },
                                  nextCursor: noShows.nextCursor))
         }
 
-        routes.get("/v1/users/{id}/attendance-record") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.attendanceRecord) { _, context in
+            let caller = context.caller
             return .api(AttendanceRecordBody(record: try domain.attendance.record(memberID: try context.id(), by: caller.actor)),
                         headers: ["Cache-Control": "private, no-store"])
         }

@@ -6,10 +6,9 @@ import Foundation
 
 extension APIRoutes {
     /// Meetups: list, get, create, update, cancel, attendees and the host's check-in code.
-    func registerMeetupRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/meetups", query: ["limit", "cursor", "scope", "place", "host_id", "include_cancelled", "near", "radius_km", "gym_id",
-                                          "from", "to", "q", "level", "discipline", "tag", "has_spots", "sort"]) { request, context in
-            let caller = try context.caller()
+    func registerMeetupRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.listMeetups) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             var query = MeetupQuery(scope: try request.query("scope", oneOf: MeetupQuery.Scope.self) ?? .upcoming,
                                     limit: page.limit, cursor: page.cursor)
@@ -49,9 +48,9 @@ extension APIRoutes {
             }
         }
 
-        routes.post("/v1/meetups") { request, context in
+        routes.on(Operations.createMeetup) { request, context in
             // Who may create is the domain's rule (`meetups.created_by`); it refuses with not_permitted.
-            let caller = try context.caller()
+            let caller = context.caller
             let body = try request.decodeJSON(as: CreateMeetupRequest.self)
             guard body.placeName != nil || body.gymID != nil else {
                 throw HTTPError(.unprocessableContent, code: "missing_field", detail: "`place_name` is required unless `gym_id` names the gym the meetup is at.",
@@ -81,8 +80,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.get("/v1/meetups/{id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.getMeetup) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let preferences = try logbookPreferences(of: caller)
             let cacheKey = meetupCacheKey(id, preferences)
@@ -99,8 +98,8 @@ extension APIRoutes {
             return .json(bytes: bytes)
         }
 
-        routes.patch("/v1/meetups/{id}") { request, context in
-            let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
+        routes.on(Operations.updateMeetup) { request, context in
+            let caller = context.caller  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
             let preferences = try logbookPreferences(of: caller)
@@ -130,8 +129,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.post("/v1/meetups/{id}/cancel") { _, context in
-            let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
+        routes.on(Operations.cancelMeetup) { _, context in
+            let caller = context.caller  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let deferred = DeferredResponse()
             domain.meetups.cancel(id: id, by: caller.actor) { [self] outcome in
@@ -140,8 +139,8 @@ extension APIRoutes {
             return .deferred(deferred)
         }
 
-        routes.get("/v1/meetups/{id}/attendees", query: ["limit", "cursor", "status"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.listAttendees) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let meetup = try domain.meetups.meetup(id: id)
             try requireManager(of: meetup, caller, to: "see its attendees")
@@ -152,8 +151,8 @@ extension APIRoutes {
                                  nextCursor: attendees.nextCursor))
         }
 
-        routes.get("/v1/meetups/{id}/attendees.csv") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.meetupAttendeesCSV) { _, context in
+            let caller = context.caller
             let id = try context.id()
             let meetup = try domain.meetups.meetup(id: id)
             try requireManager(of: meetup, caller, to: "see its attendees")
@@ -170,8 +169,8 @@ extension APIRoutes {
                             body: ResponseBody(string: AttendeeCSV.text(attendees, zone: zone)))
         }
 
-        routes.get("/v1/meetups/{id}/check-in-code") { _, context in
-            let caller = try context.caller()  // the domain decides: the meetup's host, co-hosts, admins
+        routes.on(Operations.checkInCode) { _, context in
+            let caller = context.caller  // the domain decides: the meetup's host, co-hosts, admins
             let id = try context.id()
             let code = try domain.meetups.currentCheckInCode(meetupID: id, by: caller.actor)
             return .api(CheckInCodeBody(meetupID: id, code: code, zones: presentation.zones), headers: ["Cache-Control": "no-store"])

@@ -7,9 +7,9 @@ import Foundation
 
 extension APIRoutes {
     /// The caller's rewards, one reward, and its images at content-addressed URLs.
-    func registerRewardRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/rewards", query: ["limit", "cursor", "include_revoked"]) { request, context in
-            let caller = try context.caller()
+    func registerRewardRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.myRewards) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 20, maximum: 200)
             let includeRevoked = try request.query("include_revoked", as: Bool.self) ?? false
             let rewards = try domain.rewards.rewards(memberID: caller.userID, includeRevoked: includeRevoked,
@@ -18,20 +18,20 @@ extension APIRoutes {
                                  nextCursor: rewards.nextCursor))
         }
 
-        routes.get("/v1/rewards/{id}") { _, context in
+        routes.on(Operations.getReward) { _, context in
             let reward = try readableReward(context)
             return .api(RewardBody(reward: reward, presentation: presentation))
         }
 
-        routes.get("/v1/rewards/{id}/sticker/{hash}.png") { request, context in
+        routes.on(Operations.stickerImage) { request, context in
             try image(.sticker, fileExtension: "png", request, context)
         }
-        for fileExtension in ["png", "jpg"] {
-            routes.get("/v1/rewards/{id}/story/{hash}.\(fileExtension)") { request, context in
+        for (fileExtension, operation) in [("png", Operations.storyImagePNG), ("jpg", Operations.storyImageJPEG)] {
+            routes.on(operation) { request, context in
                 try image(.story, fileExtension: fileExtension, request, context)
             }
         }
-        routes.get("/v1/rewards/{id}/stories-background/{hash}.png") { request, context in
+        routes.on(Operations.storiesBackgroundPNG) { request, context in
             try storiesBackground(request, context)
         }
     }
@@ -40,7 +40,7 @@ extension APIRoutes {
     /// sticker), rendered on first request and stored by content.
     /// - Throws: 404 `image_not_found` when the hash is not the reward's current background,
     ///   or when the server sends only colours (`share.stories_background: colors`).
-    private func storiesBackground(_ request: Request, _ context: APIContext) throws -> Response {
+    private func storiesBackground(_ request: Request, _ context: AuthenticatedContext) throws -> Response {
         let hash = try context.parameters.require("hash")
         let reward = try readableReward(context)
         guard let backgrounds = presentation.storyBackgrounds else {
@@ -66,8 +66,8 @@ extension APIRoutes {
     /// the host of its meetup, or an admin.
     /// - Throws: 404 `reward_not_found`, alike for a reward that does not exist and one the
     ///   caller may not see.
-    func readableReward(_ context: APIContext) throws -> Reward {
-        let caller = try context.caller()
+    func readableReward(_ context: AuthenticatedContext) throws -> Reward {
+        let caller = context.caller
         return try domain.rewards.reward(id: try context.id(), visibleTo: caller.actor)
     }
 
@@ -76,8 +76,8 @@ extension APIRoutes {
     /// shows one. A reward whose asked-for image is not stored yet (still rendering, or only its
     /// sticker stored and its story to follow) or has another hash is read every time, so that a
     /// 202 turns into the image as soon as the render is done.
-    func readableRenderedReward(_ context: APIContext, kind: RewardImageKind, hash: String) throws -> Reward {
-        let caller = try context.caller()
+    func readableRenderedReward(_ context: AuthenticatedContext, kind: RewardImageKind, hash: String) throws -> Reward {
+        let caller = context.caller
         let key = ResponseCache.Key.renderedReward(reward: try context.id(), reader: caller.userID)
         func hasAskedImage(_ reward: Reward) -> Bool {
             guard let images = reward.images, let stored = kind.file(of: images) else { return false }
@@ -96,14 +96,14 @@ extension APIRoutes {
     /// the reward's row names, never a path made from the request. While the first render is
     /// pending the answer is 202 with `Retry-After`; so it is when the file has gone from the
     /// store, while a render job makes it again.
-    private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: APIContext) throws -> Response {
-        let hash = try Self.imageHash(context)
+    private func image(_ kind: RewardImageKind, fileExtension: String, _ request: Request, _ context: AuthenticatedContext) throws -> Response {
+        let hash = try Self.imageHash(context.parameters)
         return try rewardImage(kind, fileExtension: fileExtension, hash: hash, of: try readableRenderedReward(context, kind: kind, hash: hash), request)
     }
 
     /// The `hash` path parameter: 64 lowercase hex digits, else 400.
-    static func imageHash(_ context: APIContext) throws -> String {
-        let hash = try context.parameters.require("hash")
+    static func imageHash(_ parameters: Parameters) throws -> String {
+        let hash = try parameters.require("hash")
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             throw HTTPError(.badRequest, code: "invalid_path_parameter",
                             detail: "Path parameter `hash` must be the 64 lowercase hex digits of an image's content hash, as in the reward's image URL.",

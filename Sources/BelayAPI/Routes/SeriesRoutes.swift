@@ -6,9 +6,9 @@ import Foundation
 extension APIRoutes {
     /// Recurring meetups: creating a weekly series, changing one meetup and every later one, and
     /// cancelling one meetup and every later one.
-    func registerSeriesRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/meetups/series") { request, context in
-            let caller = try context.requireRole([.host, .admin], to: "create meetups")
+    func registerSeriesRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.createMeetupSeries, allowing: [.host, .admin], to: "create meetups") { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: CreateSeriesRequest.self)
             guard let repeats = MeetupRepeat(rawValue: body.repeats) else {
                 throw HTTPError(.unprocessableContent, code: "invalid_field",
@@ -22,8 +22,8 @@ extension APIRoutes {
             return .api(ListBody(items: series.map(meetupBody), nextCursor: nil), status: .created)
         }
 
-        routes.patch("/v1/meetups/{id}/following") { request, context in
-            let caller = try context.requireRole([.host, .admin], to: "change meetups")
+        routes.on(Operations.updateMeetupAndFollowing, allowing: [.host, .admin], to: "change meetups") { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: UpdateMeetupRequest.self)
             let updated = try domain.meetups.updateFollowing(id: try context.id(), MeetupChanges(
                 title: body.title, description: body.description, placeName: body.placeName, address: body.address,
@@ -32,8 +32,8 @@ extension APIRoutes {
             return .api(ListBody(items: updated.map(meetupBody), nextCursor: nil))
         }
 
-        routes.post("/v1/meetups/{id}/cancel-following") { _, context in
-            let caller = try context.caller()  // the domain decides: the host, co-hosts and admins of every one of them
+        routes.on(Operations.cancelMeetupAndFollowing) { _, context in
+            let caller = context.caller  // the domain decides: the host, co-hosts and admins of every one of them
             let cancelled = try domain.meetups.cancelFollowing(id: try context.id(), by: caller.actor)
             return .api(ListBody(items: cancelled.map(meetupBody), nextCursor: nil))
         }

@@ -5,9 +5,9 @@ import Foundation
 
 extension APIRoutes {
     /// The share payload, share events and share statistics.
-    func registerShareRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/rewards/{id}/share") { _, context in
-            let caller = try context.caller()
+    func registerShareRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.sharePayload) { _, context in
+            let caller = context.caller
             let reward = try readableReward(context)
             // Reading never publishes: the page's link is there once its member published it.
             let slug = try domain.sharePages.slug(for: reward)
@@ -19,8 +19,8 @@ extension APIRoutes {
         }
 
         // The reward's public page: published by its member on purpose, taken down by them (or an admin).
-        routes.post("/v1/rewards/{id}/share-page") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.publishSharePage) { _, context in
+            let caller = context.caller
             let reward = try readableReward(context)
             let (slug, published) = try domain.sharePages.publish(reward, by: caller.actor)
             return .api(SharePageBody(rewardID: reward.id, slug: slug, showsName: try domain.sharePages.showsName(userID: reward.memberID),
@@ -28,8 +28,8 @@ extension APIRoutes {
                         status: published ? .created : .ok, headers: ["Cache-Control": "no-store"])
         }
 
-        routes.delete("/v1/rewards/{id}/share-page") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.unpublishSharePage) { _, context in
+            let caller = context.caller
             let reward = try readableReward(context)
             if try domain.sharePages.unpublish(reward, by: caller.actor) {
                 // This node's rendered copy goes now; other nodes' within their cache lifetime.
@@ -38,8 +38,8 @@ extension APIRoutes {
             return Response(status: .noContent)
         }
 
-        routes.post("/v1/rewards/{id}/share-events") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.recordShareEvent) { request, context in
+            let caller = context.caller
             let id = try context.id()
             let body = try request.decodeJSON(as: ShareEventRequest.self)
             let result = try domain.shares.record(NewShareEvent(
@@ -49,12 +49,12 @@ extension APIRoutes {
             return .api(ShareEventBody(event: result.event, presentation: presentation), status: result.isRepeat ? .ok : .created)
         }
 
-        routes.get("/v1/stats/shares", query: ["limit", "cursor", "meetup_id", "from", "to", "by"]) { request, context in
+        routes.on(Operations.shareStatistics) { request, context in
             let meetupID = try request.query("meetup_id", as: Int64.self)
             // A member who hosts a meetup (members create their own) sees its counts by naming it;
             // every meetup they host at once is for the host role and admins.
             let caller = meetupID == nil ? try context.requireRole([.host, .admin], to: "see share statistics without naming a meetup_id they host")
-                                         : try context.caller()
+                                         : context.caller
             let page = try request.pagination(defaultLimit: 100, maximum: 500)
             let from = try request.query("from", asDate: ())
             let to = try request.query("to", asDate: ())

@@ -4,9 +4,9 @@ import BelayRepresentations
 
 extension APIRoutes {
     /// Claiming an offered place (declining is leaving: `POST /v1/meetups/{id}/leave`).
-    func registerWaitlistRoutes(on routes: RouteGroup<APIContext>) {
-        routes.post("/v1/meetups/{id}/claim") { _, context in
-            let caller = try context.caller()
+    func registerWaitlistRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.claimOffer) { _, context in
+            let caller = context.caller
             let attendance = try domain.attendance.claim(meetupID: try context.id(), memberID: caller.userID, by: caller.actor)
             return .api(AttendanceBody(attendance: attendance, presentation: presentation))
         }

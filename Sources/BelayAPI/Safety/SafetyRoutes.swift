@@ -7,72 +7,72 @@ import Foundation
 extension APIRoutes {
     /// Safety where strangers meet: the member's blocks and bans, reports and their outcome,
     /// the club's terms, and the moderators' queue, actions and log.
-    func registerSafetyRoutes(on routes: RouteGroup<APIContext>) {
-        routes.put("/v1/me/blocks/{user_id}") { _, context in
-            let caller = try context.caller()
+    func registerSafetyRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.blockMember) { _, context in
+            let caller = context.caller
             let id = try context.id("user_id")
             let made = try domain.safety.block(id, by: caller.userID)
             return .api(BlockStateBody(userID: id, active: true, name: "blocked"), status: made ? .created : .ok, headers: ["Cache-Control": "no-store"])
         }
-        routes.delete("/v1/me/blocks/{user_id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.unblockMember) { _, context in
+            let caller = context.caller
             let id = try context.id("user_id")
             try domain.safety.unblock(id, by: caller.userID)
             return .api(BlockStateBody(userID: id, active: false, name: "blocked"), headers: ["Cache-Control": "no-store"])
         }
-        routes.get("/v1/me/blocks") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listBlocks) { _, context in
+            let caller = context.caller
             return .api(ListBody(items: try domain.safety.blocks(of: caller.userID).map(BlockedMemberBody.init), nextCursor: nil),
                         headers: ["Cache-Control": "no-store"])
         }
-        routes.put("/v1/me/banned/{user_id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.banMember) { _, context in
+            let caller = context.caller
             let id = try context.id("user_id")
             let made = try domain.safety.ban(id, by: caller.userID)
             return .api(BlockStateBody(userID: id, active: true, name: "banned"), status: made ? .created : .ok, headers: ["Cache-Control": "no-store"])
         }
-        routes.delete("/v1/me/banned/{user_id}") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.unbanMember) { _, context in
+            let caller = context.caller
             let id = try context.id("user_id")
             try domain.safety.unban(id, by: caller.userID)
             return .api(BlockStateBody(userID: id, active: false, name: "banned"), headers: ["Cache-Control": "no-store"])
         }
-        routes.get("/v1/me/banned") { _, context in
-            let caller = try context.caller()
+        routes.on(Operations.listBans) { _, context in
+            let caller = context.caller
             return .api(ListBody(items: try domain.safety.bans(of: caller.userID).map(BlockedMemberBody.init), nextCursor: nil),
                         headers: ["Cache-Control": "no-store"])
         }
 
-        routes.post("/v1/reports") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.fileReport) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: ReportRequest.self)
             let filing = try domain.reports.file(try body.report(), by: caller.userID)
             if filing.hidSubject { sharePageCache.removeAll() }
             return .api(ReportBody(report: filing.report), status: filing.created ? .created : .ok, headers: ["Cache-Control": "no-store"])
         }
-        routes.get("/v1/me/reports", query: ["limit", "cursor"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.listMyReports) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 50, maximum: 200)
             let reports = try domain.reports.reports(of: caller.userID, limit: page.limit, cursor: page.cursor)
             return .api(ListBody(items: reports.items.map(ReportBody.init), nextCursor: reports.nextCursor), headers: ["Cache-Control": "no-store"])
         }
 
-        routes.post("/v1/me/terms") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.acceptTerms) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: TermsRequest.self)
             let accepted = try domain.safety.acceptTerms(userID: caller.userID, version: body.version)
             termsGate.remember(caller.userID)
             return .api(TermsAcceptanceBody(version: body.version, acceptedAt: accepted), headers: ["Cache-Control": "no-store"])
         }
 
-        routes.get("/v1/moderation/reports", query: ["limit"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.moderationQueue) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 50, maximum: 200)
             let subjects = try domain.moderation.queue(limit: page.limit, by: caller.actor)
             return .api(ListBody(items: subjects.map(ReportedSubjectBody.init), nextCursor: nil), headers: ["Cache-Control": "no-store"])
         }
-        routes.post("/v1/moderation/actions") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.moderate) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: ModerationActionRequest.self)
             let action = try domain.moderation.act(try body.request(), by: caller.actor)
             // A suspended member's cached authentications and a hidden page's cached answer go at once.
@@ -80,8 +80,8 @@ extension APIRoutes {
             sharePageCache.removeAll()
             return .api(ModerationActionBody(action: action), status: .created, headers: ["Cache-Control": "no-store"])
         }
-        routes.get("/v1/moderation/audit", query: ["limit", "cursor", "subject_type", "subject_id"]) { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.moderationAudit) { request, context in
+            let caller = context.caller
             let page = try request.pagination(defaultLimit: 50, maximum: 200)
             var subject: (ReportSubjectType, String)?
             if let type = try request.query("subject_type", oneOf: ReportSubjectType.self) {

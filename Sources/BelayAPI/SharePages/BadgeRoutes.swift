@@ -7,8 +7,8 @@ import Foundation
 extension APIRoutes {
     /// What anyone needs to check a badge, without a token: the issuer's profile with its
     /// public keys (current and rotated), each key by its id, and the revocation list.
-    func registerBadgeRoutes(on router: RouteGroup<APIContext>) {
-        router.get("/issuer") { _, _ in
+    func registerBadgeRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.badgeIssuer) { _, _ in
             let badges = try requireBadges()
             let keysRevision = badges.keys.revision()
             if let bytes = badgeAnswers.answer("issuer", inputs: keysRevision) { return jsonBytes(bytes, maxAge: 300) }
@@ -17,7 +17,7 @@ extension APIRoutes {
             badgeAnswers.store(bytes, as: "issuer", inputs: keysRevision)
             return jsonBytes(bytes, maxAge: 300)
         }
-        router.get("/issuer/keys/{thumbprint}") { _, context in
+        router.on(Operations.badgeKey) { _, context in
             let badges = try requireBadges()
             let thumbprint = try context.parameters.require("thumbprint")
             guard let key = badges.keys.key(withThumbprint: thumbprint) else {
@@ -27,7 +27,7 @@ extension APIRoutes {
             jwk["kid"] = .string(badges.keyID(key))
             return jsonObject(jwk, maxAge: 86_400)
         }
-        router.get("/badges/status/{thumbprint}") { _, context in
+        router.on(Operations.badgeRevocations) { _, context in
             let badges = try requireBadges()
             let thumbprint = try context.parameters.require("thumbprint")
             return try badgeStatusList(badges, thumbprint: thumbprint)

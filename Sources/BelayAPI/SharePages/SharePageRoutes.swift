@@ -10,26 +10,26 @@ extension APIRoutes {
     /// app-link files that let `/s/…` open the club's app where it is installed. The shared
     /// pages take any query string: messengers and link unfurlers append their own
     /// (`fbclid`, `utm_source`), and a shared link must still open.
-    func registerSharePageRoutes(on router: RouteGroup<APIContext>) {
-        router.get("/s/{slug}", query: .any) { request, context in
+    func registerSharePageRoutes(on router: OperationRoutes<APIContext>) {
+        router.on(Operations.sharePage) { request, context in
             try sharePage(slug: try context.parameters.require("slug"), request)
         }
-        router.get("/s/{slug}/sticker.png", query: .any) { request, context in
+        router.on(Operations.sharePageSticker) { request, context in
             try sharePageImage(slug: try context.parameters.require("slug"), card: false, request)
         }
-        router.get("/s/{slug}/card.png", query: .any) { request, context in
+        router.on(Operations.sharePageCard) { request, context in
             try sharePageImage(slug: try context.parameters.require("slug"), card: true, request)
         }
-        router.get(SharePageDocument.stylesheetPath) { _, _ in
+        router.on(Operations.sharePageStylesheet) { _, _ in
             Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600",
                                             "X-Content-Type-Options": "nosniff"],
                      body: ResponseBody(string: SharePageDocument.stylesheet))
         }
-        router.get("/.well-known/apple-app-site-association") { _, _ in
+        router.on(Operations.appleAppSiteAssociation) { _, _ in
             try appLinkFile(AppLinkFiles.appleAppSiteAssociation(settings: services.sharePageSettings), name: "apple-app-site-association",
                             settings: "app_links.ios_app_ids")
         }
-        router.get("/.well-known/assetlinks.json") { _, _ in
+        router.on(Operations.assetLinks) { _, _ in
             try appLinkFile(AppLinkFiles.assetLinks(settings: services.sharePageSettings), name: "assetlinks.json",
                             settings: "app_links.android_package and app_links.android_sha256_fingerprints")
         }

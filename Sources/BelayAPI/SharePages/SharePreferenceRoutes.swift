@@ -15,13 +15,13 @@ struct SharePreferencesRequest: Decodable {
 
 extension APIRoutes {
     /// The member's choice of what their share pages show.
-    func registerSharePreferenceRoutes(on routes: RouteGroup<APIContext>) {
-        routes.get("/v1/me/share-preferences") { _, context in
-            let caller = try context.caller()
+    func registerSharePreferenceRoutes(on routes: OperationRoutes<AuthenticatedContext>) {
+        routes.on(Operations.sharePreferences) { _, context in
+            let caller = context.caller
             return preferences(showsName: try domain.sharePages.showsName(userID: caller.userID))
         }
-        routes.put("/v1/me/share-preferences") { request, context in
-            let caller = try context.caller()
+        routes.on(Operations.setSharePreferences) { request, context in
+            let caller = context.caller
             let body = try request.decodeJSON(as: SharePreferencesRequest.self)
             try domain.sharePages.setShowsName(body.showNameOnSharePages, userID: caller.userID)
             return preferences(showsName: body.showNameOnSharePages)
