@@ -249,10 +249,12 @@ public func buildApplication(_ configuration: BelayConfiguration, options: Appli
     // The one wake signal: a committed write that queued work (a render job, a webhook delivery,
     // a push notice) wakes the workers that do it, this node's at once and, on PostgreSQL, every
     // other node's through the listener; no service or route wakes a worker itself.
+    // Weakly: the store keeps these handlers, and the workers keep the store; a strong capture
+    // would keep a stopped application's store, and its connections, for the process's life.
     let wakeListener = database.wakeWorkers([
-        WorkNotification.renderJobs.rawValue: { [workers = pipeline.workers] in workers.notify() },
-        WorkNotification.webhookDeliveries.rawValue: { webhookWorker.notify() },
-        WorkNotification.pushNotices.rawValue: { pushWorker?.notify() },
+        WorkNotification.renderJobs.rawValue: { [weak workers = pipeline.workers] in workers?.notify() },
+        WorkNotification.webhookDeliveries.rawValue: { [weak webhookWorker] in webhookWorker?.notify() },
+        WorkNotification.pushNotices.rawValue: { [weak pushWorker] in pushWorker?.notify() },
     ])
     let apiMetrics = APIMetrics(registry: metricsRegistry)
     let applicationBox = ApplicationReference()
