@@ -10,16 +10,12 @@ import Testing
 /// refresh token kept), deleted as an admin deletes them, with Apple's revocation endpoint
 /// played by the provider fixture, which checks the client secret's signature.
 @Suite struct AccountErasureTests {
-    let directory: TemporaryDirectory
-    let provider: IdentityProviderProcess
-    let domain: DomainServices
+    let world: IdentityProviderWorld
+    var provider: IdentityProviderProcess { world.provider }
+    var domain: DomainServices { world.domain }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        provider = try IdentityProviderProcess(in: directory)
-        let store = try TestDatabase.migratedStore(sqlitePath: directory.file("club.sqlite"),
-                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        domain = try DomainServices(pool: store, settings: BuiltInSettings.domain())
+        world = try IdentityProviderWorld()
     }
 
     func appleMember(subject: String, refreshToken: String) throws -> SessionGrant {

@@ -14,16 +14,12 @@ import Testing
 @Suite struct SignInUseCaseTests {
     static let googleClient = "1234-web.apps.googleusercontent.com"
 
-    let directory: TemporaryDirectory
-    let provider: IdentityProviderProcess
-    let domain: DomainServices
+    let world: IdentityProviderWorld
+    var provider: IdentityProviderProcess { world.provider }
+    var domain: DomainServices { world.domain }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        provider = try IdentityProviderProcess(in: directory)
-        let store = try TestDatabase.migratedStore(sqlitePath: directory.file("club.sqlite"),
-                                                   migrations: BelayProcess.packageRoot.appendingPathComponent("Migrations").path)
-        domain = try DomainServices(pool: store, settings: BuiltInSettings.domain())
+        world = try IdentityProviderWorld()
     }
 
     func googleVerifier() -> IdentityTokenVerifier {
