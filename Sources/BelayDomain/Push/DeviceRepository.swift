@@ -28,6 +28,10 @@ enum DeviceRepository {
         case let .member(id):
             members = "d.user_id = ?"
             arguments = [id]
+        case let .members(ids):
+            guard !ids.isEmpty else { return [] }
+            members = "d.user_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))"
+            arguments = ids
         case let .attendeesOf(meetupID, statuses):
             members = "d.user_id IN (SELECT member_id FROM attendances WHERE meetup_id = ? AND status IN (\(statuses)))"
             arguments = [meetupID]

@@ -10,15 +10,34 @@ import Glibc
 /// enabled endpoint that wants the type. When no endpoint wants it, nothing is written and
 /// the payload is never built, so a club without webhooks pays one small query.
 ///
-/// It also holds the writer of members' push notices, which the same changes queue in the
-/// same transaction.
-final class WebhookEmitter: Sendable {
+/// It subscribes to the domain's `ChangeEvent`s beside the notice writer; events no other
+/// subscriber hears are queued by calling it directly.
+final class WebhookEmitter: ChangeSubscriber {
     let encoder: any WebhookPayloadEncoding
-    let notices: PushNoticeWriter
 
-    init(encoder: any WebhookPayloadEncoding, notices: PushNoticeWriter) {
+    init(encoder: any WebhookPayloadEncoding) {
         self.encoder = encoder
-        self.notices = notices
+    }
+
+    func changed(_ event: ChangeEvent, now: Date, in db: Database) throws {
+        switch event {
+        case let .attendanceJoined(attendanceID, _, _, _, _): try attendance(.attendanceJoined, id: attendanceID, now: now, in: db)
+        case let .attendancePromoted(attendanceID, _, _, _): try attendance(.attendancePromoted, id: attendanceID, now: now, in: db)
+        case .waitlistOffered: break
+        case let .offerExpired(attendanceID): try attendance(.attendanceOfferExpired, id: attendanceID, now: now, in: db)
+        case let .meetupCreated(meetup, _): try self.meetup(.meetupCreated, id: meetup.id, now: now, in: db)
+        case let .meetupUpdated(meetup, _): try self.meetup(.meetupUpdated, id: meetup.id, now: now, in: db)
+        case let .meetupCancelled(meetup, _): try self.meetup(.meetupCancelled, id: meetup.id, now: now, in: db)
+        case let .rewardReady(rewardID): try reward(.rewardReady, id: rewardID, now: now, in: db)
+        case let .ticksLogged(memberID, created, _):
+            // Private ticks are the member's own: never sent out.
+            let shared = created.filter { $0.visibility != .private }
+            guard !shared.isEmpty else { return }
+            try emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
+                encoder.data(ticks: shared, memberID: memberID)
+            }
+        case .moderated: break
+        }
     }
 
     /// Queues an event about a meetup, read in the transaction.
