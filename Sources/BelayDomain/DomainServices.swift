@@ -62,7 +62,7 @@ public struct DomainServices: Sendable {
         let notices = PushNoticeWriter(policy: settings.push)
         let emitter = WebhookEmitter(encoder: webhookPayloads)
         // The one place changes' subscribers are registered: webhooks and notices, beside each other.
-        let changes = ChangeFeed(webhooks: emitter, subscribers: [emitter, notices])
+        let changes = ChangeFeed(subscribers: [emitter, notices])
         let waitlist = WaitlistRules(policy: settings.waitlist, events: changes)
         self.pool = pool
         self.clock = clock
@@ -73,7 +73,7 @@ public struct DomainServices: Sendable {
                                 creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen,
                                 newMemberDays: settings.moderation.newMemberDays)
         attendance = AttendanceService(pool: pool, clock: clock, events: changes, waitlist: waitlist)
-        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
+        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: changes)
         catalog = CatalogService(pool: pool, clock: clock)
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
         renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs, events: changes)
@@ -83,7 +83,7 @@ public struct DomainServices: Sendable {
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
-        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
+        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: changes, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
         secondFactors = SecondFactorService(pool: pool, clock: clock, policy: settings.accounts)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn, logbook: settings.logbook)
@@ -93,7 +93,7 @@ public struct DomainServices: Sendable {
         logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone,
                                  policy: settings.logbook, events: changes)
         safety = SafetyService(pool: pool, clock: clock, policy: settings.moderation)
-        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
+        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: changes)
         moderation = ModerationService(pool: pool, clock: clock, policy: settings.moderation, events: changes)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)

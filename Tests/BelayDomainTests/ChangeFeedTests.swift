@@ -47,7 +47,7 @@ import Testing
     private func cancel(_ meetup: Meetup, subscribers: (WebhookEmitter, PushNoticeWriter) -> [any ChangeSubscriber]) throws
         -> (notified: Set<Int64>, events: [String]) {
         let emitter = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
-        let feed = ChangeFeed(webhooks: emitter, subscribers: subscribers(emitter, PushNoticeWriter(policy: settings.push)))
+        let feed = ChangeFeed(subscribers: subscribers(emitter, PushNoticeWriter(policy: settings.push)))
         let now = fixture.clock.now()
         return try fixture.pool.write { db in
             try MeetupService.cancelInTransaction(meetup, events: feed, now: now, in: db)

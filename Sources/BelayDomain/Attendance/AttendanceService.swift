@@ -139,7 +139,7 @@ public final class AttendanceService: Sendable {
                     break
                 }
                 try AttendanceRepository.setStatus(.cancelled, id: attendance.id, at: now, in: db)
-                try events.webhooks.attendance(.attendanceLeft, id: attendance.id, now: now, in: db)
+                try events.changed(.attendanceLeft(attendanceID: attendance.id), now: now, in: db)
                 var promoted: [Attendance] = []
                 // A leaving member who held a place, or an offer of one (declining it), frees it.
                 if (attendance.status == .going || attendance.offerExpiresAt != nil) && meetup.status == .scheduled {

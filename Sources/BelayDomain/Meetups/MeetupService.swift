@@ -231,7 +231,7 @@ public final class MeetupService: Sendable {
             try pool.write { db in
                 try MeetupLifecycleRepository.scheduledEnded(before: cutoff, limit: limit, in: db).compactMap { id in
                     try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
-                    try events.webhooks.meetup(.meetupCompleted, id: id, now: now, in: db)
+                    try events.changed(.meetupCompleted(meetupID: id), now: now, in: db)
                     return try MeetupRepository.find(id: id, in: db)
                 }
             }
@@ -327,7 +327,7 @@ public final class MeetupService: Sendable {
                     throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
                 }
                 try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
-                try events.webhooks.meetup(.meetupCompleted, id: id, now: now, in: db)
+                try events.changed(.meetupCompleted(meetupID: id), now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }

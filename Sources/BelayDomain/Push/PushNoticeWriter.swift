@@ -28,6 +28,9 @@ public struct PushNoticeWriter: ChangeSubscriber {
             if let member = try AttendanceRepository.find(id: attendanceID, in: db)?.memberID {
                 try caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
             }
+        case .attendanceLeft, .checkedIn, .checkInUndone, .seriesCreated, .meetupPageChanged, .meetupCompleted, .accountDeleted, .reportFiled,
+             .contentHidden, .memberSuspended:
+            break
         case let .waitlistOffered(attendanceID): try attendance(.waitlistOffer, id: attendanceID, now: now, in: db)
         case let .offerExpired(attendanceID): try attendance(.waitlistOfferExpired, id: attendanceID, now: now, in: db)
         case let .meetupCreated(meetup, ended): if !ended { try newMeetup(meetup, now: now, in: db) }

@@ -130,7 +130,7 @@ public final class ModerationService: Sendable {
                                                         outcome: .dismiss, now: now, in: db)
                 case .hide:
                     if try ReportedContent.hide(request.subjectType, request.subjectID, now: now, in: db) {
-                        try ReportedContent.emitHidden(request.subjectType, request.subjectID, automatically: false, events: events.webhooks, now: now, in: db)
+                        try events.changed(.contentHidden(subjectType: request.subjectType, subjectID: request.subjectID, automatically: false), now: now, in: db)
                     }
                     closed = try ReportRepository.close(subjectType: request.subjectType, subjectID: request.subjectID, status: .actioned,
                                                         outcome: .hide, now: now, in: db)
@@ -146,14 +146,7 @@ public final class ModerationService: Sendable {
                     for meetup in try ModerationRepository.upcomingHosted(userID: memberID, now: now, in: db) {
                         try MeetupService.cancelInTransaction(meetup, events: events, now: now, in: db)
                     }
-                    try events.webhooks.emit(.memberSuspended, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
-                        var json = JSONOutput()
-                        json.object { json in
-                            json.member("id", memberID)
-                            json.member("until", request.until.map { RFC3339.string(from: $0, fraction: .none) })
-                        }
-                        return json.bytes
-                    }
+                    try events.changed(.memberSuspended(memberID: memberID, until: request.until), now: now, in: db)
                     closed = try ReportRepository.close(subjectType: request.subjectType, subjectID: request.subjectID, status: .actioned,
                                                         outcome: .suspend, now: now, in: db)
                 case .lift:
