@@ -71,6 +71,21 @@ import Testing
         #expect(heard.events == ["meetup.cancelled"])
     }
 
+    @Test func theMembersSentHomeFromAHugeWaitlistAreFoundWhateverTheEnginesCapOnParameters() throws {
+        let (_, told) = try meetupWithPhones()
+        let owners = try fixture.pool.read { db in
+            try db.query("SELECT user_id FROM devices WHERE token NOT LIKE 'gone-%' ORDER BY id", []) { try $0.get("user_id", as: Int64.self) }
+        }
+        // More members than PostgreSQL binds in one statement (65,535), the ones with phones
+        // last and in the reverse order of their devices.
+        let ids = Array(Int64(1_000_000)..<Int64(1_070_000)) + owners.reversed()
+        let now = fixture.clock.now()
+        let found = try fixture.pool.read { db in
+            try DeviceRepository.recipients(.members(ids), kind: .meetupCancelled, platforms: settings.push.platforms, now: now, in: db).map(\.id)
+        }
+        #expect(found == told.sorted())
+    }
+
     @Test func theDomainRegistersBothSubscribers() throws {
         let (meetup, told) = try meetupWithPhones()
         _ = try fixture.domain.meetups.cancel(id: meetup.id, by: fixture.hostActor)
