@@ -60,28 +60,30 @@ public struct DomainServices: Sendable {
                 webhookPayloads: any WebhookPayloadEncoding = WebhookIdentifiersEncoding()) throws {
         try settings.validate()
         let notices = PushNoticeWriter(policy: settings.push)
-        let emitter = WebhookEmitter(encoder: webhookPayloads, notices: notices)
-        let waitlist = WaitlistRules(policy: settings.waitlist, events: emitter)
+        let emitter = WebhookEmitter(encoder: webhookPayloads)
+        // The one place changes' subscribers are registered: webhooks and notices, beside each other.
+        let changes = ChangeFeed(subscribers: [emitter, notices])
+        let waitlist = WaitlistRules(policy: settings.waitlist, events: changes)
         self.pool = pool
         self.clock = clock
         self.settings = settings
         let awarder = RewardAwarder(policy: settings.rewards, clubTimeZone: settings.clubTimeZone)
         users = UserService(pool: pool, clock: clock)
-        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: emitter, waitlist: waitlist,
+        meetups = MeetupService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, events: changes, waitlist: waitlist,
                                 creators: settings.meetupCreators, clubTimeZone: settings.clubTimeZone, screen: settings.contentScreen,
                                 newMemberDays: settings.moderation.newMemberDays)
-        attendance = AttendanceService(pool: pool, clock: clock, events: emitter, waitlist: waitlist)
-        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: emitter)
+        attendance = AttendanceService(pool: pool, clock: clock, events: changes, waitlist: waitlist)
+        checkIns = CheckInService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, awarder: awarder, events: changes)
         catalog = CatalogService(pool: pool, clock: clock)
         rewards = RewardService(pool: pool, clock: clock, awarder: awarder)
-        renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs, events: emitter)
+        renderJobs = RenderJobQueue(pool: pool, clock: clock, policy: settings.renderJobs, events: changes)
         shares = ShareService(pool: pool, clock: clock, clubTimeZone: settings.clubTimeZone, maxEventsPerReward: settings.maxShareEventsPerReward)
         sharePages = SharePageService(pool: pool, clock: clock)
         leases = LeaseService(pool: pool, clock: clock)
         backfill = BackfillService(pool: pool, clock: clock, queue: renderJobs)
         webhooks = WebhookService(pool: pool, clock: clock, policy: settings.webhooks, emitter: emitter)
         calendar = CalendarService(pool: pool, clock: clock)
-        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: emitter, screen: settings.contentScreen)
+        accounts = AccountService(pool: pool, clock: clock, policy: settings.accounts, events: changes, screen: settings.contentScreen)
         invites = InviteService(pool: pool, clock: clock)
         secondFactors = SecondFactorService(pool: pool, clock: clock, policy: settings.accounts)
         push = PushService(pool: pool, clock: clock, writer: notices, checkInPolicy: settings.checkIn, logbook: settings.logbook)
@@ -89,10 +91,10 @@ public struct DomainServices: Sendable {
         gyms = GymService(pool: pool, clock: clock)
         problems = ProblemService(pool: pool, clock: clock)
         logbook = LogbookService(pool: pool, clock: clock, checkInPolicy: settings.checkIn, clubTimeZone: settings.clubTimeZone,
-                                 policy: settings.logbook, events: emitter)
+                                 policy: settings.logbook, events: changes)
         safety = SafetyService(pool: pool, clock: clock, policy: settings.moderation)
-        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
-        moderation = ModerationService(pool: pool, clock: clock, policy: settings.moderation, events: emitter)
+        reports = ReportService(pool: pool, clock: clock, policy: settings.moderation, events: changes)
+        moderation = ModerationService(pool: pool, clock: clock, policy: settings.moderation, events: changes)
         progress = ProgressService(pool: pool, clock: clock, milestones: settings.rewards.milestones,
                                    streakMilestones: settings.rewards.streakMilestones, clubTimeZone: settings.clubTimeZone)
     }

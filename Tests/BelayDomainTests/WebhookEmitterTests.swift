@@ -7,8 +7,8 @@ import Testing
 /// What the outbox's writer asks of the database beyond its rows: the work notification that
 /// wakes every node's delivery workers.
 @Suite struct WebhookEmitterTests {
-    /// An emitter whose events carry ids only, with the built-in push policy.
-    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding(), notices: PushNoticeWriter(policy: BuiltInSettings.domain().push))
+    /// An emitter whose events carry ids only.
+    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
 
     @Test func onlyAnEventSomeEndpointTakesWakesTheDeliveryWorkers() throws {
         // On PostgreSQL the event is written by the statement that finds its subscribers; the

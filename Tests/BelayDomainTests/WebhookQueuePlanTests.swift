@@ -14,7 +14,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.isPostgreSQL, "plans of prepared statements are PostgreSQL's"))
 struct WebhookQueuePlanTests {
     /// An emitter whose events carry ids only, with the built-in push policy.
-    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding(), notices: PushNoticeWriter(policy: BuiltInSettings.domain().push))
+    static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
 
     /// Pending deliveries queued to the one endpoint before the plans are looked at.
     static let backlog = 1_500

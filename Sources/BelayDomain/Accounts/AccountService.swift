@@ -13,7 +13,7 @@ public final class AccountService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
     public let policy: AccountPolicy
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
     /// The club's blocked words, checked in display names and handles.
     private let screen: (any ContentScreen)?
     /// Refresh tokens start with this, so that they are recognised in logs and never taken for access tokens.
@@ -21,7 +21,7 @@ public final class AccountService: Sendable {
     /// When this process last forgot expired ID tokens; at most once a minute, since it scans.
     private let lastUsedTokenPrune = Mutex<Date?>(nil)
 
-    init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: WebhookEmitter, screen: (any ContentScreen)? = nil) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: AccountPolicy, events: ChangeFeed, screen: (any ContentScreen)? = nil) {
         self.screen = screen
         self.pool = pool
         self.clock = clock
@@ -467,7 +467,7 @@ public final class AccountService: Sendable {
         try SafetyRepository.deleteAll(userID: userID, in: db)
         try ReportRepository.forgetReporter(userID: userID, in: db)
         _ = try CalendarRepository.bumpGeneration(userID: userID, now: now, in: db)
-        try events.emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
+        try events.changed(.accountDeleted(userID: userID), now: now, in: db)
         return AccountDeletion(userID: userID, appleRefreshTokens: appleTokens, revokedRewardIDs: rewards)
     }
 

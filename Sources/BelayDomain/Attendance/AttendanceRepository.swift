@@ -132,12 +132,14 @@ enum AttendanceRepository {
     }
 
     /// Cancels every `going` or `waitlisted` attendance of a meetup.
-    static func cancelOpen(meetupID: Int64, at now: Date, in db: Database) throws -> Int {
-        try db.execute("""
+    /// Ends the attendances of those going to and waiting for a meetup.
+    /// - Returns: the members whose attendance it ended.
+    static func cancelOpen(meetupID: Int64, at now: Date, in db: Database) throws -> [Int64] {
+        try db.query("""
             UPDATE attendances SET status = 'cancelled', updated_at = ?
             WHERE meetup_id = ? AND status IN ('going', 'waitlisted')
-            """, [now, meetupID])
-        return db.changes
+            RETURNING member_id
+            """, [now, meetupID]) { try $0.get("member_id", as: Int64.self) }
     }
 
     static func attendees(meetupID: Int64, status: AttendanceStatus?, afterPosition: Int64, limit: Int,

@@ -10,10 +10,10 @@ import Foundation
 public final class AttendanceService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
     private let waitlist: WaitlistRules
 
-    init(pool: any DatabaseStore, clock: any TimeSource, events: WebhookEmitter, waitlist: WaitlistRules) {
+    init(pool: any DatabaseStore, clock: any TimeSource, events: ChangeFeed, waitlist: WaitlistRules) {
         self.pool = pool
         self.clock = clock
         self.events = events
@@ -92,10 +92,8 @@ public final class AttendanceService: Sendable {
                     id = try AttendanceRepository.insert(meetupID: meetupID, memberID: memberID, status: status,
                                                          queuePosition: position, at: now, in: db)
                 }
-                try events.attendance(.attendanceJoined, id: id, now: now, in: db)
-                if status == .going {
-                    try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
-                }
+                try events.changed(.attendanceJoined(attendanceID: id, memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt,
+                                                     going: status == .going), now: now, in: db)
                 // With places free, the line ahead holds only members passed over (blocked
                 // either way with the host, or banned): the line moves on to this one.
                 if status == .waitlisted && (waitlist.policy.makesOffers || taken < meetup.capacity) && meetup.status == .scheduled {
@@ -141,7 +139,7 @@ public final class AttendanceService: Sendable {
                     break
                 }
                 try AttendanceRepository.setStatus(.cancelled, id: attendance.id, at: now, in: db)
-                try events.attendance(.attendanceLeft, id: attendance.id, now: now, in: db)
+                try events.changed(.attendanceLeft(attendanceID: attendance.id), now: now, in: db)
                 var promoted: [Attendance] = []
                 // A leaving member who held a place, or an offer of one (declining it), frees it.
                 if (attendance.status == .going || attendance.offerExpiresAt != nil) && meetup.status == .scheduled {
@@ -187,8 +185,8 @@ public final class AttendanceService: Sendable {
                     return nil
                 }
                 try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
-                try events.attendance(.attendancePromoted, id: attendance.id, now: now, in: db)
-                try events.notices.caughtUp(memberID: memberID, meetupID: meetupID, startsAt: meetup.startsAt, now: now, in: db)
+                try events.changed(.attendancePromoted(attendanceID: attendance.id, meetupID: meetupID, startsAt: meetup.startsAt,
+                                                       claimedOffer: true), now: now, in: db)
                 try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
                 return try AttendanceRepository.find(id: attendance.id, in: db) ?? attendance
             }

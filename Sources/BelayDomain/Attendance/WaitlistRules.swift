@@ -6,7 +6,7 @@ import Foundation
 /// taken, so going members and open offers together never exceed the capacity.
 struct WaitlistRules: Sendable {
     let policy: WaitlistPolicy
-    let events: WebhookEmitter
+    let events: ChangeFeed
 
     /// Fills the free places of a scheduled meetup from the front of the waitlist.
     /// - Returns: the attendances promoted at once (none while offers are made).
@@ -21,14 +21,11 @@ struct WaitlistRules: Sendable {
         for id in try WaitlistRepository.nextInLine(meetupID: meetupID, limit: free, in: db) {
             if offering {
                 try WaitlistRepository.offer(id: id, until: now.addingTimeInterval(Double(policy.claimMinutes) * 60), now: now, in: db)
-                try events.notices.attendance(.waitlistOffer, id: id, now: now, in: db)
+                try events.changed(.waitlistOffered(attendanceID: id), now: now, in: db)
             } else {
                 try AttendanceRepository.setStatus(.going, id: id, at: now, in: db)
-                try events.attendance(.attendancePromoted, id: id, now: now, in: db)
-                try events.notices.attendance(.waitlistPromoted, id: id, now: now, in: db)
-                if let member = try AttendanceRepository.find(id: id, in: db)?.memberID {
-                    try events.notices.caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
-                }
+                try events.changed(.attendancePromoted(attendanceID: id, meetupID: meetupID, startsAt: startsAt, claimedOffer: false),
+                                   now: now, in: db)
                 if let attendance = try AttendanceRepository.find(id: id, in: db) { promoted.append(attendance) }
             }
         }
@@ -43,8 +40,7 @@ struct WaitlistRules: Sendable {
         let due = try WaitlistRepository.dueOffers(now: now, meetupID: meetupID, limit: limit, in: db)
         for offer in due {
             try AttendanceRepository.setStatus(.cancelled, id: offer.id, at: now, in: db)
-            try events.attendance(.attendanceOfferExpired, id: offer.id, now: now, in: db)
-            try events.notices.attendance(.waitlistOfferExpired, id: offer.id, now: now, in: db)
+            try events.changed(.offerExpired(attendanceID: offer.id), now: now, in: db)
         }
         for meetupID in Set(due.map(\.meetupID)) {
             guard let meetup = try MeetupRepository.essentials(id: meetupID, in: db), meetup.status == .scheduled else { continue }

@@ -17,9 +17,9 @@ public final class CheckInService: Sendable {
     private let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
     private let awarder: RewardAwarder
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
 
-    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, awarder: RewardAwarder, events: ChangeFeed) {
         self.pool = pool
         self.clock = clock
         self.policy = checkInPolicy
@@ -217,7 +217,7 @@ public final class CheckInService: Sendable {
             try CheckInRepository.rememberKey(actorID: actorKey, key: key, fingerprint: request.fingerprint,
                                               attendanceID: attendance.id, at: now, taken: Self.keyReused, in: db)
         }
-        try events.attendance(.checkInCreated, checkedIn, now: now, in: db)
+        try events.changed(.checkedIn(checkedIn), now: now, in: db)
         return .checkedIn(attendanceID: attendance.id, attendance: checkedIn, awarded: awarded, meetup: meetup, isRepeat: false)
     }
 
@@ -246,7 +246,7 @@ public final class CheckInService: Sendable {
                     try RenderJobRepository.cancelQueued(rewardID: reward.id, now: now, in: db)
                 }
                 try CheckInRepository.forgetKeys(attendanceID: attendance.id, in: db)
-                try events.attendance(.checkInUndone, id: attendance.id, now: now, in: db)
+                try events.changed(.checkInUndone(attendanceID: attendance.id), now: now, in: db)
                 return try AttendanceRepository.find(id: attendance.id, in: db)!
             }
         }

@@ -49,7 +49,7 @@ extension MeetupService {
                 }
                 try MeetupPageRepository.publish(meetupID: meetupID, slug: Crypto.base64URL(Crypto.randomBytes(16)), showsHost: showsHost,
                                                  at: now, in: db)
-                try events.meetup(.meetupUpdated, id: meetupID, now: now, in: db)
+                try events.changed(.meetupPageChanged(meetupID: meetupID), now: now, in: db)
                 return try Self.require(meetupID, in: db)
             }
         }
@@ -65,7 +65,7 @@ extension MeetupService {
                 try Self.requireManager(of: meetup, actor, in: db)
                 if meetup.page?.isPublished == true {
                     try MeetupPageRepository.unpublish(meetupID: meetupID, in: db)
-                    try events.meetup(.meetupUpdated, id: meetupID, now: now, in: db)
+                    try events.changed(.meetupPageChanged(meetupID: meetupID), now: now, in: db)
                 }
                 return try Self.require(meetupID, in: db)
             }

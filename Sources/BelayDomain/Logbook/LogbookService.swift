@@ -11,7 +11,7 @@ public final class LogbookService: Sendable {
     private let checkIn: CheckInPolicy
     private let clubTimeZone: TimeZone
     private let policy: LogbookPolicy
-    private let events: WebhookEmitter?
+    private let events: ChangeFeed?
 
     /// Ticks one batch may carry.
     public static let maximumBatch = 200
@@ -24,7 +24,7 @@ public final class LogbookService: Sendable {
     }
 
     init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, clubTimeZone: TimeZone,
-         policy: LogbookPolicy, events: WebhookEmitter?) {
+         policy: LogbookPolicy, events: ChangeFeed?) {
         self.events = events
         self.pool = pool
         self.clock = clock
@@ -121,47 +121,15 @@ public final class LogbookService: Sendable {
                 return nil
             })
             try refreshStories(memberID: memberID, meetupIDs: meetups, now: now, in: db)
-            if let notices = events?.notices {
+            if let events {
                 let created = outcomes.compactMap { outcome -> Tick? in
                     if case let .created(tick) = outcome { return tick }
                     return nil
                 }
-                try Self.tellPersonalBests(created, memberID: memberID, preferences: preferences, notices: notices, now: now, in: db)
-            }
-            let shared = outcomes.compactMap { outcome -> Tick? in
-                if case let .created(tick) = outcome, tick.visibility != .private { return tick }
-                return nil
-            }
-            if !shared.isEmpty, let events {
-                try events.emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
-                    events.encoder.data(ticks: shared, memberID: memberID)
-                }
+                try events.changed(.ticksLogged(memberID: memberID, created: created, preferences: preferences), now: now, in: db)
             }
             return outcomes
         })
-    }
-
-    /// Tells the member (when they switched it on) of each axis's hardest new send that is
-    /// harder than every send they logged before. Only a send of the last day is news: an old
-    /// tick logged late is history, and a member's very first send beats nothing. The member's
-    /// earlier sends are read only when the notice would reach one of their devices: for most
-    /// members (the kind is off by default) a batch reads none.
-    private static func tellPersonalBests(_ created: [Tick], memberID: Int64, preferences: LogbookPreferences, notices: PushNoticeWriter,
-                                          now: Date, in db: Database) throws {
-        let recent = created.filter { $0.style.topped && $0.climbedAt > now.addingTimeInterval(-86_400) }
-        guard let firstNew = created.map(\.id).min(), !recent.isEmpty,
-              try notices.reaches(.personalBest, memberID: memberID, now: now, in: db) else { return }
-        for axis in GradeAxis.allCases {
-            let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
-            guard let best = recent.filter({ $0.range.axis == axis }).max(by: order) else { continue }
-            // Ticks are numbered in the order they are logged: every earlier one has a lower id.
-            let before = try db.queryOne("""
-                SELECT max(score_min) AS best FROM ticks WHERE user_id = ? AND axis = ? AND style <> 'attempt' AND id < ?
-                """, [memberID, axis.rawValue, firstNew]) { try $0.get("best", as: Int64?.self) } ?? nil
-            guard let before, best.range.lowest > Int(before) else { continue }
-            let grade = GradeTable.display(best.range, from: best.gradeScale, in: preferences.scale(axis))
-            try notices.personalBest(best, grade: grade, memberID: memberID, now: now, in: db)
-        }
     }
 
     /// Imports another logbook's export (theCrag's logbook CSV or Mountain Project's tick

@@ -58,7 +58,7 @@ extension MeetupService {
                     ids.append(try MeetupRepository.insert(occurrence, secret: Crypto.randomBytes(32), at: now, in: db))
                 }
                 try MeetupSeriesRepository.setSeries(ids[0], ids: ids, in: db)
-                for id in ids { try events.meetup(.meetupCreated, id: id, now: now, in: db) }
+                try events.changed(.seriesCreated(meetupIDs: ids), now: now, in: db)
                 return try ids.compactMap { try MeetupRepository.find(id: $0, in: db) }
             }
         }

@@ -14,7 +14,7 @@ public final class MeetupService: Sendable {
     let clock: any TimeSource
     let policy: CheckInPolicy
     private let codes: CheckInCodeGenerator
-    let events: WebhookEmitter
+    let events: ChangeFeed
     let waitlist: WaitlistRules
     /// Who may create meetups.
     let creators: MeetupCreators
@@ -27,7 +27,7 @@ public final class MeetupService: Sendable {
     /// The meetups to come that strangers' searches look through, in memory.
     let searchIndex = MeetupSearchIndex()
 
-    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: WebhookEmitter, waitlist: WaitlistRules,
+    init(pool: any DatabaseStore, clock: any TimeSource, checkInPolicy: CheckInPolicy, events: ChangeFeed, waitlist: WaitlistRules,
          creators: MeetupCreators, clubTimeZone: TimeZone, screen: (any ContentScreen)? = nil, newMemberDays: Int = 0) {
         self.screen = screen
         self.links = LinkRule(newMemberDays: newMemberDays)
@@ -102,9 +102,8 @@ public final class MeetupService: Sendable {
                 try links.check(description: meetup.description, hostID: meetup.hostID, by: actor, now: now, in: db)
                 let id = try MeetupRepository.insert(meetup, secret: secret, at: now, in: db)
                 if recordPast && windowClosed { try MeetupRepository.setStatus(.completed, id: id, at: now, in: db) }
-                try events.meetup(.meetupCreated, id: id, now: now, in: db)
                 let created = try MeetupRepository.find(id: id, in: db)!
-                if !ended { try events.notices.newMeetup(created, now: now, in: db) }
+                try events.changed(.meetupCreated(created, ended: ended), now: now, in: db)
                 return created
             })
     }
@@ -174,11 +173,9 @@ public final class MeetupService: Sendable {
                 if merged.capacity > current.capacity {
                     try waitlist.fill(meetupID: id, capacity: merged.capacity, startsAt: merged.startsAt, now: now, in: db)
                 }
-                try events.meetup(.meetupUpdated, id: id, now: now, in: db)
                 let updated = try MeetupRepository.find(id: id, in: db)!
-                if updated.startsAt != current.startsAt || updated.placeName != current.placeName || updated.address != current.address {
-                    try events.notices.meetup(.meetupChanged, updated, now: now, in: db)
-                }
+                let moved = updated.startsAt != current.startsAt || updated.placeName != current.placeName || updated.address != current.address
+                try events.changed(.meetupUpdated(updated, timeOrPlaceChanged: moved), now: now, in: db)
                 return updated
     }
 
@@ -214,12 +211,10 @@ public final class MeetupService: Sendable {
     /// Cancels a scheduled meetup inside the caller's transaction: those going and waiting are
     /// told, their attendances end, and `meetup.cancelled` goes out. Also used when a
     /// moderator suspends the meetup's host.
-    static func cancelInTransaction(_ current: Meetup, events: WebhookEmitter, now: Date, in db: Database) throws {
-        // Told before their attendances end with the meetup.
-        try events.notices.meetup(.meetupCancelled, current, now: now, in: db)
+    static func cancelInTransaction(_ current: Meetup, events: ChangeFeed, now: Date, in db: Database) throws {
         try MeetupRepository.setStatus(.cancelled, id: current.id, at: now, in: db)
-        _ = try AttendanceRepository.cancelOpen(meetupID: current.id, at: now, in: db)
-        try events.meetup(.meetupCancelled, id: current.id, now: now, in: db)
+        let sentHome = try AttendanceRepository.cancelOpen(meetupID: current.id, at: now, in: db)
+        try events.changed(.meetupCancelled(current, sentHome: sentHome), now: now, in: db)
     }
 
     /// Completes every scheduled meetup whose check-in window has closed (up to `limit`, the
@@ -236,7 +231,7 @@ public final class MeetupService: Sendable {
             try pool.write { db in
                 try MeetupLifecycleRepository.scheduledEnded(before: cutoff, limit: limit, in: db).compactMap { id in
                     try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
-                    try events.meetup(.meetupCompleted, id: id, now: now, in: db)
+                    try events.changed(.meetupCompleted(meetupID: id), now: now, in: db)
                     return try MeetupRepository.find(id: id, in: db)
                 }
             }
@@ -332,7 +327,7 @@ public final class MeetupService: Sendable {
                     throw DomainError(.meetupCancelled, "Meetup \(id) is cancelled and cannot be completed")
                 }
                 try MeetupRepository.setStatus(.completed, id: id, at: now, in: db)
-                try events.meetup(.meetupCompleted, id: id, now: now, in: db)
+                try events.changed(.meetupCompleted(meetupID: id), now: now, in: db)
                 return try MeetupRepository.find(id: id, in: db)!
             }
         }

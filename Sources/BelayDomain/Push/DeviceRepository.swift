@@ -18,6 +18,9 @@ enum DeviceRepository {
         let locale: MemberLocale?
     }
 
+    /// The most members named in one statement of `recipients`.
+    static let membersPerStatement = 500
+
     /// The devices of `recipients` that want `kind`: the member is not deleted, the session
     /// that registered the device is live, and the member has not switched `kind` off.
     static func recipients(_ recipients: PushNoticeWriter.Recipients, kind: NoticeKind, platforms: Set<DevicePlatform>, now: Date,
@@ -28,6 +31,18 @@ enum DeviceRepository {
         case let .member(id):
             members = "d.user_id = ?"
             arguments = [id]
+        case let .members(ids):
+            guard !ids.isEmpty else { return [] }
+            // A bound parameter per member, a few hundred to a statement (engines cap how many
+            // one takes); the devices come in the order one statement would give.
+            if ids.count > membersPerStatement {
+                return try stride(from: 0, to: ids.count, by: membersPerStatement).flatMap { start in
+                    try self.recipients(.members(Array(ids[start..<min(start + membersPerStatement, ids.count)])), kind: kind,
+                                        platforms: platforms, now: now, in: db)
+                }.sorted { $0.id < $1.id }
+            }
+            members = "d.user_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))"
+            arguments = ids
         case let .attendeesOf(meetupID, statuses):
             members = "d.user_id IN (SELECT member_id FROM attendances WHERE meetup_id = ? AND status IN (\(statuses)))"
             arguments = [meetupID]

@@ -7,11 +7,44 @@ import Foundation
 /// (or the member, or the club), unless the member switched that kind off. A member with no
 /// device costs one small query and writes nothing. Each row has a collapse id made from what
 /// it is about, so the same notice is never queued twice for a device.
-public struct PushNoticeWriter: Sendable {
+///
+/// It subscribes to the domain's `ChangeEvent`s beside the webhook emitter; `PushService`
+/// calls it directly for the notices the clock brings (reminders, check-in open, an offer
+/// running out, a project ending, `belay push test`).
+public struct PushNoticeWriter: ChangeSubscriber {
     public let policy: PushPolicy
 
     public init(policy: PushPolicy) {
         self.policy = policy
+    }
+
+    func changed(_ event: ChangeEvent, now: Date, in db: Database) throws {
+        switch event {
+        case let .attendanceJoined(_, memberID, meetupID, startsAt, going):
+            if going { try caughtUp(memberID: memberID, meetupID: meetupID, startsAt: startsAt, now: now, in: db) }
+        case let .attendancePromoted(attendanceID, meetupID, startsAt, claimedOffer):
+            // A member claiming an offer knows already; one given a place at once is told.
+            if !claimedOffer { try attendance(.waitlistPromoted, id: attendanceID, now: now, in: db) }
+            if let member = try AttendanceRepository.find(id: attendanceID, in: db)?.memberID {
+                try caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
+            }
+        case .attendanceLeft, .checkedIn, .checkInUndone, .seriesCreated, .meetupPageChanged, .meetupCompleted, .accountDeleted, .reportFiled,
+             .contentHidden, .memberSuspended:
+            break
+        case let .waitlistOffered(attendanceID): try attendance(.waitlistOffer, id: attendanceID, now: now, in: db)
+        case let .offerExpired(attendanceID): try attendance(.waitlistOfferExpired, id: attendanceID, now: now, in: db)
+        case let .meetupCreated(meetup, ended): if !ended { try newMeetup(meetup, now: now, in: db) }
+        case let .meetupUpdated(meetup, timeOrPlaceChanged): if timeOrPlaceChanged { try self.meetup(.meetupChanged, meetup, now: now, in: db) }
+        case let .meetupCancelled(meetup, sentHome): try self.meetup(.meetupCancelled, meetup, to: .members(sentHome), now: now, in: db)
+        case let .rewardReady(rewardID): try rewardReady(id: rewardID, now: now, in: db)
+        case let .ticksLogged(memberID, created, preferences): try personalBests(created, memberID: memberID, preferences: preferences, now: now, in: db)
+        case let .moderated(actionID, action, memberID, closedReports, rule, appealAddress):
+            // The reporters hear the outcome; the member hears what was done, the rule and where to appeal.
+            try reportOutcome(reportIDs: closedReports, action: action, now: now, in: db)
+            if [.warn, .suspend, .hide].contains(action), let memberID {
+                try moderation(memberID: memberID, actionID: actionID, action: action, rule: rule, appealAddress: appealAddress, now: now, in: db)
+            }
+        }
     }
 
     /// Tells a waitlisted member about their place: promoted, offered, warned, or the offer ended.
@@ -36,11 +69,10 @@ public struct PushNoticeWriter: Sendable {
         }
     }
 
-    /// Tells the members going to (and waiting for) a meetup that it changed or was cancelled,
-    /// or reminds those going that it starts soon or that check-in is open. Call it before the
-    /// change ends their attendances (a cancellation).
+    /// Tells the members going to (and waiting for) a meetup that it changed, or reminds those
+    /// going that it starts soon or that check-in is open.
     func meetup(_ kind: NoticeKind, _ meetup: Meetup, now: Date, in db: Database) throws {
-        let statuses = kind == .meetupChanged || kind == .meetupCancelled ? "'going', 'waitlisted'" : "'going'"
+        let statuses = kind == .meetupChanged ? "'going', 'waitlisted'" : "'going'"
         try self.meetup(kind, meetup, to: .attendeesOf(meetup.id, statuses: statuses), now: now, in: db)
     }
 
@@ -113,9 +145,28 @@ public struct PushNoticeWriter: Sendable {
         }
     }
 
-    /// Tells a member who switched it on that `tick` is their hardest send yet on its axis
-    /// ("your first V5 send"), the grade in their own scale. One notice per grade and axis,
-    /// however often it is logged again.
+    /// Tells the member (when they switched it on) of each axis's hardest new send that is
+    /// harder than every send they logged before. Only a send of the last day is news: an old
+    /// tick logged late is history, and a member's very first send beats nothing. The member's
+    /// earlier sends are read only when the notice would reach one of their devices: for most
+    /// members (the kind is off by default) a batch reads none.
+    private func personalBests(_ created: [Tick], memberID: Int64, preferences: LogbookPreferences, now: Date, in db: Database) throws {
+        let recent = created.filter { $0.style.topped && $0.climbedAt > now.addingTimeInterval(-86_400) }
+        guard let firstNew = created.map(\.id).min(), !recent.isEmpty,
+              try reaches(.personalBest, memberID: memberID, now: now, in: db) else { return }
+        for axis in GradeAxis.allCases {
+            let order: (Tick, Tick) -> Bool = { ($0.range.lowest, $0.range.highest) < ($1.range.lowest, $1.range.highest) }
+            guard let best = recent.filter({ $0.range.axis == axis }).max(by: order) else { continue }
+            // Ticks are numbered in the order they are logged: every earlier one has a lower id.
+            let before = try db.queryOne("""
+                SELECT max(score_min) AS best FROM ticks WHERE user_id = ? AND axis = ? AND style <> 'attempt' AND id < ?
+                """, [memberID, axis.rawValue, firstNew]) { try $0.get("best", as: Int64?.self) } ?? nil
+            guard let before, best.range.lowest > Int(before) else { continue }
+            let grade = GradeTable.display(best.range, from: best.gradeScale, in: preferences.scale(axis))
+            try personalBest(best, grade: grade, memberID: memberID, now: now, in: db)
+        }
+    }
+
     /// Whether a notice of `kind` to the member would reach any device: push is set up for a
     /// platform they have a device on, and they did not switch the kind off (or, for a kind
     /// that is off by default, switched it on). Lets a caller skip reading what only the
@@ -125,7 +176,10 @@ public struct PushNoticeWriter: Sendable {
         return try !DeviceRepository.recipients(.member(memberID), kind: kind, platforms: policy.platforms, now: now, in: db).isEmpty
     }
 
-    func personalBest(_ tick: Tick, grade: String, memberID: Int64, now: Date, in db: Database) throws {
+    /// Tells a member who switched it on that `tick` is their hardest send yet on its axis
+    /// ("your first V5 send"), the grade in their own scale. One notice per grade and axis,
+    /// however often it is logged again.
+    private func personalBest(_ tick: Tick, grade: String, memberID: Int64, now: Date, in db: Database) throws {
         let gym = try tick.gymID.flatMap { try GymRepository.find(id: $0, in: db) }
         try queue(.personalBest, to: .member(memberID), collapseID: "best-u\(memberID)-\(tick.range.axis.rawValue)-\(tick.range.lowest)",
                   expiresAt: now.addingTimeInterval(86_400), now: now, in: db) { locale in
@@ -178,6 +232,7 @@ public struct PushNoticeWriter: Sendable {
 
     enum Recipients {
         case member(Int64)
+        case members([Int64])
         case attendeesOf(Int64, statuses: String)
     }
 

@@ -12,12 +12,12 @@ public final class RenderJobQueue: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let policy: RenderJobPolicy
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
     /// When this process's claims next look for expired leases (by `clock`): at most once a
     /// second, not in every claim's transaction, since a lease runs for minutes.
     private let nextLeaseScan = Mutex<Date>(.distantPast)
 
-    init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: RenderJobPolicy, events: ChangeFeed) {
         self.pool = pool
         self.clock = clock
         self.policy = policy
@@ -105,8 +105,7 @@ public final class RenderJobQueue: Sendable {
                 guard let rewardID = held else { throw try Self.notHeld(jobID, owner, in: db) }
                 if output.storyHash == nil { try WorkNotification.send(.renderJobs, in: db) }
                 if try RenderJobRepository.markRewardReady(rewardID: rewardID, output: output, now: now, in: db) {
-                    try events.reward(.rewardReady, id: rewardID, now: now, in: db)
-                    try events.notices.rewardReady(id: rewardID, now: now, in: db)
+                    try events.changed(.rewardReady(rewardID: rewardID), now: now, in: db)
                 }
                 return try Self.reward(rewardID, of: jobID, in: db)
             }

@@ -13,10 +13,10 @@ import Foundation
 public final class ModerationService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
     private let policy: ModerationPolicy
 
-    init(pool: any DatabaseStore, clock: any TimeSource, policy: ModerationPolicy, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: ModerationPolicy, events: ChangeFeed) {
         self.policy = policy
         self.pool = pool
         self.clock = clock
@@ -130,7 +130,7 @@ public final class ModerationService: Sendable {
                                                         outcome: .dismiss, now: now, in: db)
                 case .hide:
                     if try ReportedContent.hide(request.subjectType, request.subjectID, now: now, in: db) {
-                        try ReportedContent.emitHidden(request.subjectType, request.subjectID, automatically: false, events: events, now: now, in: db)
+                        try events.changed(.contentHidden(subjectType: request.subjectType, subjectID: request.subjectID, automatically: false), now: now, in: db)
                     }
                     closed = try ReportRepository.close(subjectType: request.subjectType, subjectID: request.subjectID, status: .actioned,
                                                         outcome: .hide, now: now, in: db)
@@ -146,14 +146,7 @@ public final class ModerationService: Sendable {
                     for meetup in try ModerationRepository.upcomingHosted(userID: memberID, now: now, in: db) {
                         try MeetupService.cancelInTransaction(meetup, events: events, now: now, in: db)
                     }
-                    try events.emit(.memberSuspended, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
-                        var json = JSONOutput()
-                        json.object { json in
-                            json.member("id", memberID)
-                            json.member("until", request.until.map { RFC3339.string(from: $0, fraction: .none) })
-                        }
-                        return json.bytes
-                    }
+                    try events.changed(.memberSuspended(memberID: memberID, until: request.until), now: now, in: db)
                     closed = try ReportRepository.close(subjectType: request.subjectType, subjectID: request.subjectID, status: .actioned,
                                                         outcome: .suspend, now: now, in: db)
                 case .lift:
@@ -173,12 +166,8 @@ public final class ModerationService: Sendable {
                 let logged = try ModerationRepository.insertAction(
                     moderatorID: actor.userID, action: request.action, subjectType: request.subjectType, subjectID: request.subjectID,
                     reason: request.reason, reportIDs: closed, until: request.action == .suspend ? request.until : nil, now: now, in: db)
-                // The reporters hear the outcome; the member hears what was done, the rule and where to appeal.
-                try events.notices.reportOutcome(reportIDs: closed, action: request.action, now: now, in: db)
-                if [.warn, .suspend, .hide].contains(request.action), let memberID = content.userID {
-                    try events.notices.moderation(memberID: memberID, actionID: logged.id, action: request.action, rule: request.reason,
-                                                  appealAddress: policy.appealAddress, now: now, in: db)
-                }
+                try events.changed(.moderated(actionID: logged.id, action: request.action, memberID: content.userID, closedReports: closed,
+                                              rule: request.reason, appealAddress: policy.appealAddress), now: now, in: db)
                 return logged
             }
         }

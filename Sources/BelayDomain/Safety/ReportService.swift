@@ -14,9 +14,9 @@ public final class ReportService: Sendable {
     private let pool: any DatabaseStore
     private let clock: any TimeSource
     private let policy: ModerationPolicy
-    private let events: WebhookEmitter
+    private let events: ChangeFeed
 
-    init(pool: any DatabaseStore, clock: any TimeSource, policy: ModerationPolicy, events: WebhookEmitter) {
+    init(pool: any DatabaseStore, clock: any TimeSource, policy: ModerationPolicy, events: ChangeFeed) {
         self.pool = pool
         self.clock = clock
         self.policy = policy
@@ -52,17 +52,8 @@ public final class ReportService: Sendable {
                     ?? subject.snapshot
                 let id = try ReportRepository.insert(reporterID: reporterID, report, subjectUserID: subject.userID, snapshot: snapshot,
                                                      now: now, in: db)
-                try events.emit(.reportCreated, subject: .reported(report.subjectType, report.subjectID), now: now,
-                                buildReadsNothing: true, in: db) {
-                    var json = JSONOutput()
-                    json.object { json in
-                        json.member("id", id)
-                        json.member("subject_type", report.subjectType.rawValue)
-                        json.member("subject_id", report.subjectID)
-                        json.member("reason", report.reason.rawValue)
-                    }
-                    return json.bytes
-                }
+                try events.changed(.reportFiled(reportID: id, subjectType: report.subjectType, subjectID: report.subjectID, reason: report.reason),
+                                   now: now, in: db)
                 var hid = false
                 if policy.autoHideReports > 0,
                    try ReportRepository.distinctReporters(subjectType: report.subjectType, subjectID: report.subjectID,
@@ -73,7 +64,7 @@ public final class ReportService: Sendable {
                         moderatorID: nil, action: .autoHide, subjectType: report.subjectType, subjectID: report.subjectID,
                         reason: "\(policy.autoHideReports) members reported it within \(Int(policy.autoHideWindow / 3_600)) hours",
                         reportIDs: open.map(\.id), until: nil, now: now, in: db)
-                    try ReportedContent.emitHidden(report.subjectType, report.subjectID, automatically: true, events: events, now: now, in: db)
+                    try events.changed(.contentHidden(subjectType: report.subjectType, subjectID: report.subjectID, automatically: true), now: now, in: db)
                     hid = true
                 }
                 guard let created = try ReportRepository.find(id: id, in: db) else { throw ReportService.vanished(id) }

@@ -101,18 +101,4 @@ struct ReportedContent {
             return false
         }
     }
-
-    /// Queues `content.hidden` about the subject.
-    static func emitHidden(_ type: ReportSubjectType, _ id: String, automatically: Bool, events: WebhookEmitter, now: Date,
-                           in db: Database) throws {
-        try events.emit(.contentHidden, subject: .reported(type, id), now: now, buildReadsNothing: true, in: db) {
-            var json = JSONOutput()
-            json.object { json in
-                json.member("subject_type", type.rawValue)
-                json.member("subject_id", id)
-                json.member("automatic", automatically)
-            }
-            return json.bytes
-        }
-    }
 }

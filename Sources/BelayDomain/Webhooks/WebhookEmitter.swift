@@ -10,15 +10,73 @@ import Glibc
 /// enabled endpoint that wants the type. When no endpoint wants it, nothing is written and
 /// the payload is never built, so a club without webhooks pays one small query.
 ///
-/// It also holds the writer of members' push notices, which the same changes queue in the
-/// same transaction.
-final class WebhookEmitter: Sendable {
+/// It subscribes to the domain's `ChangeEvent`s beside the notice writer, and decides which
+/// event type each change is and what its `data` says; `webhook.test` alone is queued by
+/// calling it directly (`WebhookService`).
+final class WebhookEmitter: ChangeSubscriber {
     let encoder: any WebhookPayloadEncoding
-    let notices: PushNoticeWriter
 
-    init(encoder: any WebhookPayloadEncoding, notices: PushNoticeWriter) {
+    init(encoder: any WebhookPayloadEncoding) {
         self.encoder = encoder
-        self.notices = notices
+    }
+
+    func changed(_ event: ChangeEvent, now: Date, in db: Database) throws {
+        switch event {
+        case let .attendanceJoined(attendanceID, _, _, _, _): try attendance(.attendanceJoined, id: attendanceID, now: now, in: db)
+        case let .attendancePromoted(attendanceID, _, _, _): try attendance(.attendancePromoted, id: attendanceID, now: now, in: db)
+        case let .attendanceLeft(attendanceID): try attendance(.attendanceLeft, id: attendanceID, now: now, in: db)
+        case let .checkedIn(checkedIn): try attendance(.checkInCreated, checkedIn, now: now, in: db)
+        case let .checkInUndone(attendanceID): try attendance(.checkInUndone, id: attendanceID, now: now, in: db)
+        case .waitlistOffered: break
+        case let .offerExpired(attendanceID): try attendance(.attendanceOfferExpired, id: attendanceID, now: now, in: db)
+        case let .meetupCreated(meetup, _): try self.meetup(.meetupCreated, id: meetup.id, now: now, in: db)
+        case let .seriesCreated(meetupIDs): for id in meetupIDs { try self.meetup(.meetupCreated, id: id, now: now, in: db) }
+        case let .meetupUpdated(meetup, _): try self.meetup(.meetupUpdated, id: meetup.id, now: now, in: db)
+        case let .meetupPageChanged(meetupID): try self.meetup(.meetupUpdated, id: meetupID, now: now, in: db)
+        case let .meetupCompleted(meetupID): try self.meetup(.meetupCompleted, id: meetupID, now: now, in: db)
+        case let .meetupCancelled(meetup, _): try self.meetup(.meetupCancelled, id: meetup.id, now: now, in: db)
+        case let .rewardReady(rewardID): try reward(.rewardReady, id: rewardID, now: now, in: db)
+        case let .ticksLogged(memberID, created, _):
+            // Private ticks are the member's own: never sent out.
+            let shared = created.filter { $0.visibility != .private }
+            guard !shared.isEmpty else { return }
+            try emit(.tickCreated, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
+                encoder.data(ticks: shared, memberID: memberID)
+            }
+        case let .accountDeleted(userID):
+            try emit(.userDeleted, subject: .member(userID), now: now, buildReadsNothing: true, in: db) { Array("{\"id\":\(userID)}".utf8) }
+        case let .reportFiled(reportID, subjectType, subjectID, reason):
+            try emit(.reportCreated, subject: .reported(subjectType, subjectID), now: now, buildReadsNothing: true, in: db) {
+                var json = JSONOutput()
+                json.object { json in
+                    json.member("id", reportID)
+                    json.member("subject_type", subjectType.rawValue)
+                    json.member("subject_id", subjectID)
+                    json.member("reason", reason.rawValue)
+                }
+                return json.bytes
+            }
+        case let .contentHidden(subjectType, subjectID, automatically):
+            try emit(.contentHidden, subject: .reported(subjectType, subjectID), now: now, buildReadsNothing: true, in: db) {
+                var json = JSONOutput()
+                json.object { json in
+                    json.member("subject_type", subjectType.rawValue)
+                    json.member("subject_id", subjectID)
+                    json.member("automatic", automatically)
+                }
+                return json.bytes
+            }
+        case let .memberSuspended(memberID, until):
+            try emit(.memberSuspended, subject: .member(memberID), now: now, buildReadsNothing: true, in: db) {
+                var json = JSONOutput()
+                json.object { json in
+                    json.member("id", memberID)
+                    json.member("until", until.map { RFC3339.string(from: $0, fraction: .none) })
+                }
+                return json.bytes
+            }
+        case .moderated: break
+        }
     }
 
     /// Queues an event about a meetup, read in the transaction.
