@@ -55,23 +55,3 @@ enum ChangeEvent {
     case moderated(actionID: Int64, action: ModerationActionKind, memberID: Int64?, closedReports: [Int64], rule: String,
                    appealAddress: String?)
 }
-
-/// Hears every `ChangeEvent`, inside the transaction that made the change; what it writes
-/// commits or rolls back with the change.
-protocol ChangeSubscriber: Sendable {
-    func changed(_ event: ChangeEvent, now: Date, in db: Database) throws
-}
-
-/// The one place the subscribers of changes are registered (`DomainServices`): services tell
-/// it what changed, and it tells each subscriber in the order registered.
-final class ChangeFeed: Sendable {
-    let subscribers: [any ChangeSubscriber]
-
-    init(subscribers: [any ChangeSubscriber]) {
-        self.subscribers = subscribers
-    }
-
-    func changed(_ event: ChangeEvent, now: Date, in db: Database) throws {
-        for subscriber in subscribers { try subscriber.changed(event, now: now, in: db) }
-    }
-}

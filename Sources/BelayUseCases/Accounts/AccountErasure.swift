@@ -9,11 +9,12 @@ import Dispatch
 /// still hold (a checkpoint). Both wait on something slow (Apple, the readers a checkpoint
 /// waits for), so a server runs them on a background thread and a command waits for them.
 public struct AccountErasure: Sendable {
-    /// What could not be done after the erasure, one line each (never a token): the account is
-    /// gone either way.
+    /// What happened after the erasure: the Apple tokens revoked, and what could not be done,
+    /// one line each (never a token). The account is gone either way.
     public struct Aftermath: Sendable, Equatable {
         /// The member's Apple tokens Apple confirmed revoked.
         public var appleTokensRevoked = 0
+        /// What could not be done, each saying why.
         public var problems: [String] = []
     }
 
