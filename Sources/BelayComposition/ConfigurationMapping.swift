@@ -207,6 +207,9 @@ extension PushDeliveryWorker {
                             log: @escaping @Sendable (String) -> Void,
                             alarm: (@Sendable (String) -> Void)? = nil) throws -> PushDeliveryWorker? {
         let push = configuration.push
+        let unworded = NoticeWording.belay.unworded(domain.push.policy.kinds)
+        // A kind declared without words is a programmer's error: stop before any notice goes out blank.
+        precondition(unworded.isEmpty, "notice kinds without words in NoticeWording: \(unworded.map(\.rawValue).joined(separator: ", "))")
         var gateways: [DevicePlatform: any PushGateway] = [:]
         if push.apns.isConfigured {
             do {

@@ -11,6 +11,8 @@ import Synchronization
 /// worker's); `interrupt` from any thread.
 public final class APNsClient: StreamingPushGateway, @unchecked Sendable {
     public let settings: APNsSettings
+    /// The words of each kind of notice.
+    public let wording: NoticeWording
     private let providerToken: APNsProviderToken
     private let streams: HTTP2Streams
     /// The notices under way, by stream: each with the provider token it went with, and whether
@@ -22,12 +24,13 @@ public final class APNsClient: StreamingPushGateway, @unchecked Sendable {
     /// Reads the team's key.
     /// - Throws: `JWTSigningKeyError` or `PushSetupError` when the `.p8` file cannot be read or is not an EC P-256
     ///   key; `OutboundHTTPError` when libcurl cannot start.
-    public init(settings: APNsSettings, clock: any TimeSource) throws {
+    public init(settings: APNsSettings, clock: any TimeSource, wording: NoticeWording = .belay) throws {
         let key = try JWTSigningKey(file: settings.keyFile)
         guard key.algorithm == "ES256" else {
             throw PushSetupError(description: "the APNs key file \(settings.keyFile) holds an RSA key; APNs signs with the EC P-256 .p8 key from Apple's developer site (push.apns.key_file)")
         }
         self.settings = settings
+        self.wording = wording
         providerToken = APNsProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID, clock: clock)
         streams = try HTTP2Streams(caFile: settings.caFile, timeout: settings.timeoutSeconds)
     }
@@ -77,13 +80,13 @@ public final class APNsClient: StreamingPushGateway, @unchecked Sendable {
         return HTTP2Request(url: base + "/3/device/" + delivery.token,
                             headers: ["authorization: bearer \(token)", "apns-topic: \(delivery.appID)", "apns-push-type: alert",
                                       "apns-priority: 10", "apns-expiration: \(expiration)", "apns-collapse-id: \(delivery.collapseID)"],
-                            body: Self.payload(delivery))
+                            body: Self.payload(delivery, wording: wording))
     }
 
     /// `{"aps": {"alert": {title, body}, "sound": "default", "thread-id", "mutable-content"?}, …}`
     /// with the notice's link, kind, ids and image beside `aps` for the app.
-    static func payload(_ delivery: PushDelivery) -> [UInt8] {
-        let notice = (try? JSONParser.parse(delivery.payload))?.objectValue ?? JSONObject()
+    static func payload(_ delivery: PushDelivery, wording: NoticeWording = .belay) -> [UInt8] {
+        let notice = wording.shown(delivery)
         var aps: [(String, JSONValue)] = [
             ("alert", .object(JSONObject([("title", notice["title"] ?? .string("")), ("body", notice["body"] ?? .string(""))]))),
             ("sound", .string("default")), ("thread-id", .string(delivery.kind.rawValue)),

@@ -14,6 +14,8 @@ public final class FCMClient: StreamingPushGateway, @unchecked Sendable {
     public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
 
     public let settings: FCMSettings
+    /// The words of each kind of notice.
+    public let wording: NoticeWording
     private let clock: any TimeSource
     private let account: ServiceAccount
     private let streams: HTTP2Streams
@@ -34,8 +36,9 @@ public final class FCMClient: StreamingPushGateway, @unchecked Sendable {
     /// Reads the service account's key file.
     /// - Throws: `PushSetupError` or `JWTSigningKeyError` naming what is missing or wrong in the file;
     ///   `OutboundHTTPError` when libcurl cannot start.
-    public init(settings: FCMSettings, clock: any TimeSource) throws {
+    public init(settings: FCMSettings, clock: any TimeSource, wording: NoticeWording = .belay) throws {
         self.settings = settings
+        self.wording = wording
         self.clock = clock
         account = try Self.readServiceAccount(settings.serviceAccountFile)
         streams = try HTTP2Streams(caFile: settings.caFile, timeout: settings.timeoutSeconds)
@@ -132,13 +135,13 @@ public final class FCMClient: StreamingPushGateway, @unchecked Sendable {
 
     func request(for delivery: PushDelivery, token: String) -> HTTP2Request {
         HTTP2Request(url: settings.url + "/v1/projects/\(account.projectID)/messages:send",
-                     headers: ["Authorization: Bearer \(token)"], body: Self.message(delivery, now: clock.now()))
+                     headers: ["Authorization: Bearer \(token)"], body: Self.message(delivery, now: clock.now(), wording: wording))
     }
 
     /// `{"message": {token, notification: {title, body, image?}, data: {…strings}, android:
     /// {collapse_key, ttl, priority, notification: {tag}}}}`.
-    static func message(_ delivery: PushDelivery, now: Date) -> [UInt8] {
-        let notice = (try? JSONParser.parse(delivery.payload))?.objectValue ?? JSONObject()
+    static func message(_ delivery: PushDelivery, now: Date, wording: NoticeWording = .belay) -> [UInt8] {
+        let notice = wording.shown(delivery)
         var shown: [(String, JSONValue)] = [("title", notice["title"] ?? .string("")), ("body", notice["body"] ?? .string(""))]
         if let image = notice["image"] { shown.append(("image", image)) }
         var data: [(String, JSONValue)] = []

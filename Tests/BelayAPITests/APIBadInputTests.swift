@@ -7,6 +7,22 @@ import Testing
 
 /// Every class of bad input is a 4xx problem that names what was wrong, and changes nothing.
 @Suite struct APIBadInputTests {
+    /// A member switches only the kinds of notice the API lists: a moderator's notice and a test
+    /// notice are always sent, and a name that is no kind is refused by name; nothing changes.
+    @Test func onlySwitchableKindsOfNoticeAreSwitched() throws {
+        let fixture = try APIFixture()
+        let member = try fixture.member()
+        let before = fixture.get("/v1/me/notifications", as: member)
+        #expect(before.status == 200 && before["moderation"] == nil && before["test"] == nil, "\(String(decoding: before.bytes, as: UTF8.self))")
+        for name in ["moderation", "test", "meetup_remindr"] {
+            let refused = fixture.send(.put, "/v1/me/notifications", token: member.token, json: #"{"\#(name)": false, "meetup_reminder": false}"#)
+            #expect(refused.status == 422, "\(name)")
+            #expect(refused.problemCode == "invalid_input" && refused["field"]?.stringValue == name, "\(name): \(String(decoding: refused.bytes, as: UTF8.self))")
+            #expect(refused["detail"]?.stringValue?.contains("meetup_reminder") == true, "the detail lists the kinds a member can switch")
+        }
+        #expect(fixture.get("/v1/me/notifications", as: member)["meetup_reminder"]?.boolValue == true, "nothing was half switched")
+    }
+
     @Test func bodiesAreDecodedStrictly() throws {
         let fixture = try APIFixture()
         let schemas = try SchemaConformance(fixture)

@@ -29,7 +29,7 @@ import Testing
             try db.query("""
                 SELECT u.handle, n.payload FROM push_notices n JOIN devices d ON d.id = n.device_id JOIN users u ON u.id = d.user_id
                 WHERE n.kind = 'new_meetup' ORDER BY n.id
-                """, []) { (try $0.get("handle"), try JSONParser.parse(Array(try $0.get("payload", as: Data.self)))) }
+                """, []) { (try $0.get("handle"), shownNotice(kind: "new_meetup", payload: try $0.get("payload"))) }
         }
         return Dictionary(grouping: rows, by: \.0).mapValues { $0.compactMap { $0.1["body"]?.stringValue } }
     }

@@ -198,12 +198,16 @@ import Testing
             _ = try told.domain.push.register(DeviceRegistration(platform: .ios, token: token, appID: "club.belay.app", locale: locale),
                                               userID: member.id, sessionID: nil)
         }
+        // A switch an earlier Belay let the member store does not silence what the club always sends.
+        try told.pool.write { db in
+            try db.execute("INSERT INTO notification_settings (user_id, kind, enabled) VALUES (?, 'moderation', 0)", [author.id])
+        }
         let filed = try told.domain.reports.file(NewReport(subjectType: .member, subjectID: String(author.id), reason: .harassment), by: reporter.id)
         _ = try told.domain.moderation.act(ModerationRequest(action: .warn, subjectType: .member, subjectID: String(author.id),
                                                              reason: "Rule 1: be kind to other climbers."), by: .commandLine)
         let notices: [(kind: String, payload: JSONValue)] = try told.pool.read { db in
             try db.query("SELECT kind, payload FROM push_notices ORDER BY id", []) { row in
-                (try row.get("kind"), try JSONParser.parse(Array(try row.get("payload", as: Data.self))))
+                (try row.get("kind"), shownNotice(kind: try row.get("kind"), payload: try row.get("payload")))
             }
         }
         #expect(notices.map(\.kind) == ["report_outcome", "moderation"])

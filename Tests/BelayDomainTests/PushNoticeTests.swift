@@ -32,7 +32,7 @@ import Testing
         try fixture.pool.read { db in
             try db.query("SELECT device_id, kind, collapse_id, expires_at, payload FROM push_notices ORDER BY id", []) { row in
                 (try row.get("device_id"), try row.get("kind"), try row.get("collapse_id"), try row.get("expires_at"),
-                 try JSONParser.parse(Array(try row.get("payload", as: Data.self))))
+                 shownNotice(kind: try row.get("kind"), payload: try row.get("payload")))
             }
         }
     }
@@ -182,7 +182,7 @@ import Testing
     /// Each kind's priority as NoticeKind gives it is the one the README's table of notices says.
     @Test func theReadmeGivesEachKindItsPriority() throws {
         let readme = try String(contentsOf: BelayProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for kind in NoticeKind.allCases where kind != .test {
+        for kind in NoticeKinds.belay.all where kind != .test {
             let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(kind.rawValue)` |") }
             let written = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces)
             #expect(written == "\(kind.priority)", "README's row of \(kind.rawValue): \(row ?? "missing")")

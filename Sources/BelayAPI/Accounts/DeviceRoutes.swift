@@ -81,11 +81,7 @@ extension APIRoutes {
             let body = try request.decodeJSON(as: [String: Bool].self)
             var changes: [(kind: NoticeKind, enabled: Bool)] = []
             for (name, enabled) in body.sorted(by: { $0.key < $1.key }) {
-                guard let kind = NoticeKind(rawValue: name), kind != .test else {
-                    let known = NoticeKind.switchable.map(\.rawValue).joined(separator: ", ")
-                    throw Self.invalid(name, "`\(name.prefix(40))` is not a kind of notice; the kinds are \(known).")
-                }
-                changes.append((kind, enabled))
+                changes.append((try domain.push.switchableKind(named: name), enabled))
             }
             return .api(NotificationSettingsBody(settings: try domain.push.updateSettings(userID: caller.userID, changes)),
                         headers: ["Cache-Control": "no-store"])

@@ -4,7 +4,7 @@ import BelayHTTP
 
 extension OpenAPIDocument {
     static let pushSchemas: [String: JSONValue] = {
-        let switches = NoticeKind.switchable.map { ($0.rawValue, Schema.boolean) }
+        let switches = NoticeKinds.belay.switchable.map { ($0.rawValue, Schema.boolean) }
         return [
             "DeviceRegistration": Schema.object(pairs: [
                 ("platform", Schema.enumeration(DevicePlatform.allCases.map(\.rawValue))),
@@ -22,14 +22,14 @@ extension OpenAPIDocument {
             ]),
             "DeviceList": Schema.object(["items": Schema.array(of: Schema.ref("Device"))]),
             "NotificationSettings": Schema.object(pairs: switches),
-            "NotificationSettingsChange": Schema.object(pairs: switches, optional: Set(NoticeKind.switchable.map(\.rawValue))),
+            "NotificationSettingsChange": Schema.object(pairs: switches, optional: Set(NoticeKinds.belay.switchable.map(\.rawValue))),
         ]
     }()
 }
 
 /// The member's devices for push notices, and which notices they want.
 extension Operations {
-    private static let kinds = NoticeKind.switchable.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    private static let kinds = NoticeKinds.belay.switchable.map { "`\($0.rawValue)`" }.joined(separator: ", ")
     private static let settings = Answer(status: 200, description: "Each kind of notice and whether it is on.", schema: Schema.ref("NotificationSettings"))
 
     static let registerDevice = OpenAPIOperation(method: .post, path: "/v1/me/devices", operationID: "registerDevice", summary: "Register this phone for push notices.", tag: "notifications",

@@ -47,7 +47,18 @@ enum DeviceRepository {
             members = "d.user_id IN (SELECT member_id FROM attendances WHERE meetup_id = ? AND status IN (\(statuses)))"
             arguments = [meetupID]
         }
-        arguments += [now, kind.rawValue]
+        arguments.append(now)
+        // A kind a member cannot switch goes whatever a row says (one written before it was fixed).
+        let choice: String
+        if kind.isSwitchable {
+            choice = """
+                AND \(kind.isOnByDefault ? "NOT EXISTS" : "EXISTS") (SELECT 1 FROM notification_settings n
+                     WHERE n.user_id = d.user_id AND n.kind = ? AND n.enabled = \(kind.isOnByDefault ? 0 : 1))
+                """
+            arguments.append(kind.rawValue)
+        } else {
+            choice = ""
+        }
         // Platform names are Belay's own constants, never input.
         let platformList = platforms.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         return try db.query("""
@@ -56,8 +67,7 @@ enum DeviceRepository {
             LEFT JOIN sessions s ON s.id = d.session_id
             WHERE \(members) AND u.deleted_at IS NULL AND d.platform IN (\(platformList))
               AND (d.session_id IS NULL OR (s.ended_at IS NULL AND s.expires_at > ?))
-              AND \(kind.isOnByDefault ? "NOT EXISTS" : "EXISTS") (SELECT 1 FROM notification_settings n
-                                 WHERE n.user_id = d.user_id AND n.kind = ? AND n.enabled = \(kind.isOnByDefault ? 0 : 1))
+              \(choice)
             ORDER BY d.id
             """, arguments) { Recipient(id: try $0.get("id"), locale: try $0.get("locale")) }
     }
@@ -124,16 +134,14 @@ enum DeviceRepository {
         try db.execute("DELETE FROM notification_settings WHERE user_id = ?", [userID])
     }
 
-    /// The kinds the member switched off. A kind this build does not know (a newer Belay's)
-    /// is left out: it is never sent by this build, so whether it is off changes nothing here.
-    /// The kinds the member switched to other than their default (a row of a kind this build
-    /// does not know, written by a newer Belay, is left alone).
-    static func choices(userID: Int64, in db: Database) throws -> [NoticeKind: Bool] {
-        var choices: [NoticeKind: Bool] = [:]
-        for (raw, enabled) in try db.query("SELECT kind, enabled FROM notification_settings WHERE user_id = ?", [userID], {
+    /// What the member chose for each kind they switched, by the kind's name (a row of a kind
+    /// this build does not send, written by a newer Belay, is read and changes nothing).
+    static func choices(userID: Int64, in db: Database) throws -> [String: Bool] {
+        var choices: [String: Bool] = [:]
+        for (name, enabled) in try db.query("SELECT kind, enabled FROM notification_settings WHERE user_id = ?", [userID], {
             (try $0.get("kind", as: String.self), try $0.get("enabled", as: Int64.self) == 1)
         }) {
-            if let kind = NoticeKind(rawValue: raw) { choices[kind] = enabled }
+            choices[name] = enabled
         }
         return choices
     }

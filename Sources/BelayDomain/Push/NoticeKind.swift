@@ -1,58 +1,69 @@
-/// The kinds of notice Belay sends to members' phones. Each is on unless the member switches
-/// it off (`PUT /v1/me/notifications`); the raw values are part of the API.
-public enum NoticeKind: String, Sendable, CaseIterable, Codable {
+/// A kind of notice Belay sends to members' phones, declared once with everything that
+/// differs between kinds: its name in the API and the outbox, how soon it goes out, and whether
+/// a member gets it without asking and may switch it off (`PUT /v1/me/notifications`). Its
+/// words are BelayPush's (`NoticeWording`); the catalogue of kinds a club's Belay sends is
+/// `NoticeKinds` (`PushPolicy.kinds`).
+///
+/// Two kinds are the same kind when their names are.
+public struct NoticeKind: Sendable, Hashable, CustomStringConvertible {
+    /// The name in the API, the outbox and the app's payload (`waitlist_offer`).
+    public let rawValue: String
+    /// How soon it goes out when many notices are due at once (the README's table says why each).
+    public let priority: NoticePriority
+    /// Whether a member who never chose gets it.
+    public let isOnByDefault: Bool
+    /// Whether a member may switch it (the API lists only these).
+    public let isSwitchable: Bool
+
+    public init(_ rawValue: String, priority: NoticePriority, onByDefault: Bool = true, switchable: Bool = true) {
+        self.rawValue = rawValue
+        self.priority = priority
+        self.isOnByDefault = onByDefault
+        self.isSwitchable = switchable
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: NoticeKind, rhs: NoticeKind) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+}
+
+// Belay's kinds. The priorities: a member at the wall waiting to share, or with a claim window
+// running out, goes first (high); a plan the member made that changed, or a moderator acting
+// on them, next (normal); reminders, fan-outs to followers and the logbook's news keep for
+// minutes (low).
+extension NoticeKind {
     /// Moved from the waitlist to going.
-    case waitlistPromoted = "waitlist_promoted"
+    public static let waitlistPromoted = NoticeKind("waitlist_promoted", priority: .high)
     /// Offered a freed place, to claim before a time.
-    case waitlistOffer = "waitlist_offer"
+    public static let waitlistOffer = NoticeKind("waitlist_offer", priority: .high)
     /// The offer runs out in a few minutes.
-    case waitlistOfferExpiring = "waitlist_offer_expiring"
+    public static let waitlistOfferExpiring = NoticeKind("waitlist_offer_expiring", priority: .high)
     /// The offer ran out unclaimed.
-    case waitlistOfferExpired = "waitlist_offer_expired"
+    public static let waitlistOfferExpired = NoticeKind("waitlist_offer_expired", priority: .normal)
     /// A meetup the member is going to starts soon.
-    case meetupReminder = "meetup_reminder"
+    public static let meetupReminder = NoticeKind("meetup_reminder", priority: .low)
     /// Check-in has opened.
-    case checkInOpen = "check_in_open"
+    public static let checkInOpen = NoticeKind("check_in_open", priority: .normal)
     /// The meetup's time or place changed.
-    case meetupChanged = "meetup_changed"
+    public static let meetupChanged = NoticeKind("meetup_changed", priority: .normal)
     /// The meetup was cancelled.
-    case meetupCancelled = "meetup_cancelled"
+    public static let meetupCancelled = NoticeKind("meetup_cancelled", priority: .normal)
     /// The member's sticker is ready to share.
-    case rewardReady = "reward_ready"
+    public static let rewardReady = NoticeKind("reward_ready", priority: .high)
     /// A new meetup at a gym or by a host the member follows (at most one a day per gym or
     /// host; later ones that day are told with the next).
-    case newMeetup = "new_meetup"
+    public static let newMeetup = NoticeKind("new_meetup", priority: .low)
     /// The member's hardest send yet on an axis (off until the member switches it on).
-    case personalBest = "personal_best"
+    public static let personalBest = NoticeKind("personal_best", priority: .low, onByDefault: false)
     /// A problem the member tried and has not sent comes down in a few days.
-    case projectEnding = "project_ending"
+    public static let projectEnding = NoticeKind("project_ending", priority: .low)
     /// The club's moderators acted on something the member reported.
-    case reportOutcome = "report_outcome"
+    public static let reportOutcome = NoticeKind("report_outcome", priority: .low)
     /// The club's moderators warned the member, suspended them or hid what they wrote, naming
     /// the rule and where to appeal: always sent, never switchable.
-    case moderation = "moderation"
-    /// `belay push test`: always sent, never switchable.
-    case test = "test"
-
-    /// The kinds a member can switch, in the order the API lists them.
-    public static let switchable: [NoticeKind] = allCases.filter { $0 != .test && $0 != .moderation }
-
-    /// Whether a member who never chose gets this kind: every kind but a personal best, which
-    /// a member asks for.
-    public var isOnByDefault: Bool { self != .personalBest }
-
-    /// How soon it goes out when many notices are due at once (the README's table says why each).
-    public var priority: NoticePriority {
-        switch self {
-        // The member is at the wall waiting to share, or has a claim window running out.
-        case .rewardReady, .waitlistOffer, .waitlistOfferExpiring, .waitlistPromoted: .high
-        // Someone ran `belay push test` and is reading its answers.
-        case .test: .high
-        // A plan the member made changed: the meetup moved, was cancelled, opened check-in, or
-        // the place they were offered went to someone else; a moderator acted on them.
-        case .meetupChanged, .meetupCancelled, .checkInOpen, .waitlistOfferExpired, .moderation: .normal
-        // Reminders (hours ahead), fan-outs to followers and the logbook's news keep for minutes.
-        case .meetupReminder, .newMeetup, .personalBest, .projectEnding, .reportOutcome: .low
-        }
-    }
+    public static let moderation = NoticeKind("moderation", priority: .normal, switchable: false)
+    /// `belay push test`: always sent, never switchable; high, since someone is reading its answers.
+    public static let test = NoticeKind("test", priority: .high, switchable: false)
 }

@@ -25,10 +25,12 @@ enum PushNoticeRepository {
         let noticeID: Int64
         let deviceID: Int64
         let kind: String
+        /// The kinds this build sends.
+        let known: NoticeKinds
 
         /// What the log says of it.
         var message: String {
-            "push: notice \(noticeID) to device \(deviceID) was not sent: its kind \(JSONOutput.quoted(kind)) is not one this build of Belay knows (\(NoticeKind.allCases.map(\.rawValue).joined(separator: ", "))); it is marked failed. A newer Belay wrote it: run that version, or delete the notice."
+            "push: notice \(noticeID) to device \(deviceID) was not sent: its kind \(JSONOutput.quoted(kind)) is not one this build of Belay knows (\(known.all.map(\.rawValue).joined(separator: ", "))); it is marked failed. A newer Belay wrote it: run that version, or delete the notice."
         }
     }
 
@@ -38,7 +40,7 @@ enum PushNoticeRepository {
     /// batch's streams start with its most pressing notices. A notice of a kind this build does
     /// not know is never sent as another kind: it is ended `failed` in the same transaction and
     /// returned in `unknown`.
-    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil,
+    static func claim(owner: String, leaseUntil: Date, now: Date, limit: Int, only: [Int64]? = nil, kinds: NoticeKinds,
                       in db: Database) throws -> (deliveries: [PushDelivery], unknown: [UnknownKind]) {
         let chosen = only.map { " AND id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
         let ids = try db.query("""
@@ -57,8 +59,8 @@ enum PushNoticeRepository {
             WHERE n.id IN (\(placeholders)) ORDER BY n.priority, n.id
             """, ids) { row -> PushDelivery? in
             let word = try row.get("kind", as: String.self)
-            guard let kind = NoticeKind(rawValue: word) else {
-                unknown.append(UnknownKind(noticeID: try row.get("id"), deviceID: try row.get("device_id"), kind: word))
+            guard let kind = kinds.named(word) else {
+                unknown.append(UnknownKind(noticeID: try row.get("id"), deviceID: try row.get("device_id"), kind: word, known: kinds))
                 return nil
             }
             return PushDelivery(noticeID: try row.get("id"), deviceID: try row.get("device_id"), platform: try row.get("platform"),

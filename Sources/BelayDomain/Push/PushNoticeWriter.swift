@@ -24,18 +24,18 @@ public struct PushNoticeWriter: ChangeSubscriber {
             if going { try caughtUp(memberID: memberID, meetupID: meetupID, startsAt: startsAt, now: now, in: db) }
         case let .attendancePromoted(attendanceID, meetupID, startsAt, claimedOffer):
             // A member claiming an offer knows already; one given a place at once is told.
-            if !claimedOffer { try attendance(.waitlistPromoted, id: attendanceID, now: now, in: db) }
+            if !claimedOffer { try attendance(.promoted, id: attendanceID, now: now, in: db) }
             if let member = try AttendanceRepository.find(id: attendanceID, in: db)?.memberID {
                 try caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
             }
         case .attendanceLeft, .checkedIn, .checkInUndone, .seriesCreated, .meetupPageChanged, .meetupCompleted, .accountDeleted, .reportFiled,
              .contentHidden, .memberSuspended:
             break
-        case let .waitlistOffered(attendanceID): try attendance(.waitlistOffer, id: attendanceID, now: now, in: db)
-        case let .offerExpired(attendanceID): try attendance(.waitlistOfferExpired, id: attendanceID, now: now, in: db)
+        case let .waitlistOffered(attendanceID): try attendance(.offer, id: attendanceID, now: now, in: db)
+        case let .offerExpired(attendanceID): try attendance(.offerExpired, id: attendanceID, now: now, in: db)
         case let .meetupCreated(meetup, ended): if !ended { try newMeetup(meetup, now: now, in: db) }
-        case let .meetupUpdated(meetup, timeOrPlaceChanged): if timeOrPlaceChanged { try self.meetup(.meetupChanged, meetup, now: now, in: db) }
-        case let .meetupCancelled(meetup, sentHome): try self.meetup(.meetupCancelled, meetup, to: .members(sentHome), now: now, in: db)
+        case let .meetupUpdated(meetup, timeOrPlaceChanged): if timeOrPlaceChanged { try self.meetup(.changed, meetup, now: now, in: db) }
+        case let .meetupCancelled(meetup, sentHome): try self.meetup(.cancelled, meetup, to: .members(sentHome), now: now, in: db)
         case let .rewardReady(rewardID): try rewardReady(id: rewardID, now: now, in: db)
         case let .ticksLogged(memberID, created, preferences): try personalBests(created, memberID: memberID, preferences: preferences, now: now, in: db)
         case let .moderated(actionID, action, memberID, closedReports, rule, appealAddress):
@@ -48,32 +48,30 @@ public struct PushNoticeWriter: ChangeSubscriber {
     }
 
     /// Tells a waitlisted member about their place: promoted, offered, warned, or the offer ended.
-    func attendance(_ kind: NoticeKind, id attendanceID: Int64, now: Date, in db: Database) throws {
+    func attendance(_ notice: AttendanceNotice, id attendanceID: Int64, now: Date, in db: Database) throws {
         guard let attendance = try AttendanceRepository.find(id: attendanceID, in: db),
               let meetup = try MeetupRepository.find(id: attendance.meetupID, in: db) else { return }
         let offerEnds = attendance.offerExpiresAt
         let seconds = Int64((offerEnds ?? now).timeIntervalSince1970.rounded(.down))
-        let (collapseID, expiresAt): (String, Date) = switch kind {
-        case .waitlistOffer: ("offer-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
-        case .waitlistOfferExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
-        case .waitlistOfferExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
-        case .waitlistPromoted: ("promoted-a\(attendanceID)", meetup.startsAt)
-        case .meetupReminder, .checkInOpen, .meetupChanged, .meetupCancelled, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup,
-             .personalBest, .projectEnding:
-            preconditionFailure("\(kind.rawValue) is not a notice about an attendance")
+        let (collapseID, expiresAt): (String, Date) = switch notice {
+        case .offer: ("offer-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
+        case .offerExpiring: ("offer-ending-a\(attendanceID)-\(seconds)", offerEnds ?? meetup.startsAt)
+        case .offerExpired: ("offer-ended-a\(attendanceID)", min(meetup.startsAt, now.addingTimeInterval(3_600)))
+        case .promoted: ("promoted-a\(attendanceID)", meetup.startsAt)
         }
-        let facts = Self.facts(meetup)
-        try queue(kind, to: .member(attendance.memberID), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
-            (NoticeText.make(kind, locale: locale, meetup: facts, offerEndsAt: offerEnds, warningMinutes: policy.offerWarningMinutes),
-             [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+        var facts = Self.facts(meetup)
+        if notice == .offer || notice == .offerExpiring { facts[instant: .offerEndsAt] = offerEnds }
+        if notice == .offerExpiring { facts[number: .warningMinutes] = policy.offerWarningMinutes }
+        try queue(notice.kind, to: .member(attendance.memberID), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { _ in
+            (facts, [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
         }
     }
 
     /// Tells the members going to (and waiting for) a meetup that it changed, or reminds those
     /// going that it starts soon or that check-in is open.
-    func meetup(_ kind: NoticeKind, _ meetup: Meetup, now: Date, in db: Database) throws {
-        let statuses = kind == .meetupChanged ? "'going', 'waitlisted'" : "'going'"
-        try self.meetup(kind, meetup, to: .attendeesOf(meetup.id, statuses: statuses), now: now, in: db)
+    func meetup(_ notice: MeetupNotice, _ meetup: Meetup, now: Date, in db: Database) throws {
+        let statuses = notice == .changed ? "'going', 'waitlisted'" : "'going'"
+        try self.meetup(notice, meetup, to: .attendeesOf(meetup.id, statuses: statuses), now: now, in: db)
     }
 
     /// Catches up a member who became `going` after the meetup's reminder or check-in-open
@@ -81,29 +79,26 @@ public struct PushNoticeWriter: ChangeSubscriber {
     /// nobody else is told twice). Costs one lookup of the schedule's marks.
     func caughtUp(memberID: Int64, meetupID: Int64, startsAt: Date, now: Date, in db: Database) throws {
         guard !policy.platforms.isEmpty, startsAt > now else { return }
-        let kinds = try db.query(
+        let scheduled: [MeetupNotice] = [.reminder, .checkInOpen]
+        let marked = try db.query(
             "SELECT kind FROM push_schedule_marks WHERE kind IN (?, ?) AND subject_id = ? AND due_at = ?",
-            [NoticeKind.meetupReminder.rawValue, NoticeKind.checkInOpen.rawValue, meetupID, startsAt]) {
-            try $0.get("kind", as: NoticeKind.self)
-        }
-        guard !kinds.isEmpty, let meetup = try MeetupRepository.find(id: meetupID, in: db) else { return }
-        for kind in kinds { try self.meetup(kind, meetup, to: .member(memberID), now: now, in: db) }
+            scheduled.map(\.kind.rawValue) + [meetupID, startsAt]) { try $0.get("kind", as: String.self) }
+        let notices = scheduled.filter { marked.contains($0.kind.rawValue) }
+        guard !notices.isEmpty, let meetup = try MeetupRepository.find(id: meetupID, in: db) else { return }
+        for notice in notices { try self.meetup(notice, meetup, to: .member(memberID), now: now, in: db) }
     }
 
-    private func meetup(_ kind: NoticeKind, _ meetup: Meetup, to recipients: Recipients, now: Date, in db: Database) throws {
+    private func meetup(_ notice: MeetupNotice, _ meetup: Meetup, to recipients: Recipients, now: Date, in db: Database) throws {
         let starts = Int64(meetup.startsAt.timeIntervalSince1970.rounded(.down))
-        let (collapseID, expiresAt): (String, Date) = switch kind {
-        case .meetupReminder: ("reminder-m\(meetup.id)-\(starts)", meetup.startsAt)
+        let (collapseID, expiresAt): (String, Date) = switch notice {
+        case .reminder: ("reminder-m\(meetup.id)-\(starts)", meetup.startsAt)
         case .checkInOpen: ("check-in-m\(meetup.id)-\(starts)", meetup.endsAt)
-        case .meetupCancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
-        case .meetupChanged: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
-        case .waitlistPromoted, .waitlistOffer, .waitlistOfferExpiring, .waitlistOfferExpired, .rewardReady, .reportOutcome, .moderation, .test, .newMeetup,
-             .personalBest, .projectEnding:
-            preconditionFailure("\(kind.rawValue) is not a notice about a meetup")
+        case .cancelled: ("cancelled-m\(meetup.id)", meetup.startsAt)
+        case .changed: ("changed-m\(meetup.id)-\(now.millisecondsSince1970)", meetup.startsAt)
         }
         let facts = Self.facts(meetup)
-        try queue(kind, to: recipients, collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
-            (NoticeText.make(kind, locale: locale, meetup: facts), [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+        try queue(notice.kind, to: recipients, collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { _ in
+            (facts, [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
         }
     }
 
@@ -121,13 +116,12 @@ public struct PushNoticeWriter: ChangeSubscriber {
                 continue
             }
             try FollowRepository.markNotified(userID: follower.userID, follower.subject, on: today, in: db)
-            let facts = Self.facts(meetup)
-            let folded = Int(follower.folded)
-            let place = meetup.placeName
+            var facts = Self.facts(meetup)
+            facts[number: .placesLeft] = meetup.placesLeft
+            facts[number: .folded] = Int(follower.folded)
             try queue(.newMeetup, to: .member(follower.userID), collapseID: "new-meetup-m\(meetup.id)-u\(follower.userID)",
-                      expiresAt: meetup.startsAt, now: now, in: db) { locale in
-                (NoticeText.newMeetup(locale: locale, meetup: facts, place: place, placesLeft: meetup.placesLeft, folded: folded),
-                 [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
+                      expiresAt: meetup.startsAt, now: now, in: db) { _ in
+                (facts, [("meetup_id", .int(meetup.id))], "/meetups/\(meetup.id)", nil)
             }
         }
     }
@@ -135,13 +129,14 @@ public struct PushNoticeWriter: ChangeSubscriber {
     /// Tells a member their sticker is ready, with its URL for the notification to show.
     func rewardReady(id rewardID: Int64, now: Date, in db: Database) throws {
         guard let reward = try RewardRepository.find(id: rewardID, in: db), !reward.isRevoked, let images = reward.images else { return }
-        let facts = NoticeText.MeetupFacts(title: reward.meetupTitle, placeName: reward.placeName, startsAt: reward.meetupStartsAt,
-                                           timeZone: TimeZone(identifier: reward.meetupTimeZone) ?? .gmt)
+        let meetup = NoticeFacts(meetupTitle: reward.meetupTitle, placeName: reward.placeName, startsAt: reward.meetupStartsAt,
+                                 timeZone: reward.meetupTimeZone)
         let image = policy.publicBaseURL + "/v1/rewards/\(rewardID)/sticker/\(images.stickerHash).png"
         try queue(.rewardReady, to: .member(reward.memberID), collapseID: "ready-r\(rewardID)", expiresAt: now.addingTimeInterval(86_400),
                   now: now, in: db) { locale in
-            (NoticeText.make(.rewardReady, locale: locale, meetup: facts, holdName: policy.holdNames.name(of: reward.hold, locale: locale.rawValue)),
-             [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
+            var facts = meetup
+            facts[text: .holdName] = policy.holdNames.name(of: reward.hold, locale: locale.rawValue)
+            return (facts, [("reward_id", .int(rewardID)), ("meetup_id", .int(reward.meetupID))], "/rewards/\(rewardID)", image)
         }
     }
 
@@ -183,8 +178,10 @@ public struct PushNoticeWriter: ChangeSubscriber {
         let gym = try tick.gymID.flatMap { try GymRepository.find(id: $0, in: db) }
         try queue(.personalBest, to: .member(memberID), collapseID: "best-u\(memberID)-\(tick.range.axis.rawValue)-\(tick.range.lowest)",
                   expiresAt: now.addingTimeInterval(86_400), now: now, in: db) { locale in
-            (NoticeText.personalBest(locale: locale, grade: grade, gym: gym?.name(in: locale.rawValue)),
-             [("tick_id", .int(tick.id))], "/me/logbook", nil)
+            var facts = NoticeFacts()
+            facts[text: .grade] = grade
+            facts[text: .gymName] = gym?.name(in: locale.rawValue)
+            return (facts, [("tick_id", .int(tick.id))], "/me/logbook", nil)
         }
     }
 
@@ -195,9 +192,11 @@ public struct PushNoticeWriter: ChangeSubscriber {
         let endOfRemovalDay = Date(timeIntervalSince1970: Double(removalDay.adding(days: 1).daysSinceEpoch) * 86_400 - Double(zone.secondsFromGMT(for: now)))
         try queue(.projectEnding, to: .member(memberID), collapseID: "project-p\(problem.id)-u\(memberID)", expiresAt: endOfRemovalDay,
                   now: now, in: db) { locale in
-            let what = problem.name ?? "\(problem.wall) · \(problem.holdColour) \(problem.grade)"
-            return (NoticeText.projectEnding(locale: locale, problem: what, gym: gym.name(in: locale.rawValue), removalDay: removalDay),
-                    [("problem_id", .int(problem.id)), ("gym_id", .int(gym.id))], "/gyms/\(gym.id)/problems/\(problem.id)", nil)
+            var facts = NoticeFacts()
+            facts[text: .problem] = problem.name ?? "\(problem.wall) · \(problem.holdColour) \(problem.grade)"
+            facts[text: .gymName] = gym.name(in: locale.rawValue)
+            facts[text: .removalDay] = removalDay.description
+            return (facts, [("problem_id", .int(problem.id)), ("gym_id", .int(gym.id))], "/gyms/\(gym.id)/problems/\(problem.id)", nil)
         }
     }
 
@@ -205,9 +204,10 @@ public struct PushNoticeWriter: ChangeSubscriber {
     func reportOutcome(reportIDs: [Int64], action: ModerationActionKind, now: Date, in db: Database) throws {
         for (reporterID, reportID) in try ReportRepository.reporters(of: reportIDs, in: db) {
             try queue(.reportOutcome, to: .member(reporterID), collapseID: "report-\(reportID)", expiresAt: now.addingTimeInterval(7 * 86_400),
-                      now: now, in: db) { locale in
-                (NoticeText.make(.reportOutcome, locale: locale, meetup: nil, moderation: NoticeText.ModerationFacts(action: action, rule: "", appealAddress: nil)),
-                 [("report_id", .int(reportID))], "/reports", nil)
+                      now: now, in: db) { _ in
+                var facts = NoticeFacts()
+                facts[text: .action] = action.rawValue
+                return (facts, [("report_id", .int(reportID))], "/reports", nil)
             }
         }
     }
@@ -217,17 +217,28 @@ public struct PushNoticeWriter: ChangeSubscriber {
     func moderation(memberID: Int64, actionID: Int64, action: ModerationActionKind, rule: String, appealAddress: String?, now: Date,
                     in db: Database) throws {
         try queue(.moderation, to: .member(memberID), collapseID: "moderation-\(actionID)", expiresAt: now.addingTimeInterval(7 * 86_400),
-                  now: now, in: db) { locale in
-            (NoticeText.make(.moderation, locale: locale, meetup: nil,
-                             moderation: NoticeText.ModerationFacts(action: action, rule: rule, appealAddress: appealAddress)),
-             [("action", .string(action.rawValue))], "/", nil)
+                  now: now, in: db) { _ in
+            var facts = NoticeFacts()
+            facts[text: .action] = action.rawValue
+            facts[text: .rule] = rule
+            facts[text: .appealAddress] = appealAddress
+            return (facts, [("action", .string(action.rawValue))], "/", nil)
+        }
+    }
+
+    /// Tells one member a notice of `kind` told directly, not caused by a change (a test
+    /// notice, or a kind declared outside Belay's own).
+    func tell(_ kind: NoticeKind, memberID: Int64, collapseID: String, expiresAt: Date, path: String, ids: [(String, JSONValue)],
+              now: Date, in db: Database, facts: (MemberLocale) -> NoticeFacts) throws -> [Int64] {
+        try queue(kind, to: .member(memberID), collapseID: collapseID, expiresAt: expiresAt, now: now, in: db) { locale in
+            (facts(locale), ids, path, nil)
         }
     }
 
     /// A test notice to every device of a member (`belay push test`), whatever they switched off.
     func test(userID: Int64, now: Date, in db: Database) throws -> [Int64] {
-        try queue(.test, to: .member(userID), collapseID: "test-\(now.millisecondsSince1970)", expiresAt: now.addingTimeInterval(3_600),
-                  now: now, in: db) { locale in (NoticeText.make(.test, locale: locale, meetup: nil), [], "/", nil) }
+        try tell(.test, memberID: userID, collapseID: "test-\(now.millisecondsSince1970)", expiresAt: now.addingTimeInterval(3_600),
+                 path: "/", ids: [], now: now, in: db) { _ in NoticeFacts() }
     }
 
     enum Recipients {
@@ -236,10 +247,14 @@ public struct PushNoticeWriter: ChangeSubscriber {
         case attendeesOf(Int64, statuses: String)
     }
 
-    /// Writes one notice per device of `recipients` that wants `kind`; returns their ids.
+    /// Writes one notice per device of `recipients` that wants `kind`; returns their ids. What
+    /// each says is made once per language: the facts its words are made of, the ids the app
+    /// reads, the path its link opens and the image it shows (nil: none). Stored as
+    /// `{"kind", "link", "image"?, ids…, "locale", "facts"}`: BelayPush words the facts in
+    /// the locale, and gives the app the rest.
     @discardableResult
     private func queue(_ kind: NoticeKind, to recipients: Recipients, collapseID: String, expiresAt: Date, now: Date, in db: Database,
-                       content: (MemberLocale) -> (NoticeText, [(String, JSONValue)], String, String?)) throws -> [Int64] {
+                       content: (MemberLocale) -> (NoticeFacts, [(String, JSONValue)], String, String?)) throws -> [Int64] {
         guard expiresAt > now, !policy.platforms.isEmpty else { return [] }
         let devices = try DeviceRepository.recipients(recipients, kind: kind, platforms: policy.platforms, now: now, in: db)
         var ids: [Int64] = []
@@ -250,11 +265,12 @@ public struct PushNoticeWriter: ChangeSubscriber {
             if let known = made[locale] {
                 payload = known
             } else {
-                let (text, facts, path, image) = content(locale)
-                var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("title", .string(text.title)),
-                                                      ("body", .string(text.body)), ("link", .string(policy.publicBaseURL + path))]
+                let (facts, ids, path, image) = content(locale)
+                var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("link", .string(policy.publicBaseURL + path))]
                 if let image { members.append(("image", .string(image))) }
-                payload = JSONValue.object(JSONObject(members + facts)).jsonBytes
+                members += ids
+                members += [("locale", .string(locale.rawValue)), ("facts", .object(facts.object))]
+                payload = JSONValue.object(JSONObject(members)).jsonBytes
                 made[locale] = payload
             }
             if let id = try PushNoticeRepository.insert(deviceID: device.id, kind: kind, collapseID: collapseID, payload: payload,
@@ -266,8 +282,7 @@ public struct PushNoticeWriter: ChangeSubscriber {
         return ids
     }
 
-    private static func facts(_ meetup: Meetup) -> NoticeText.MeetupFacts {
-        NoticeText.MeetupFacts(title: meetup.title, placeName: meetup.placeName, startsAt: meetup.startsAt,
-                               timeZone: TimeZone(identifier: meetup.timeZone) ?? .gmt)
+    private static func facts(_ meetup: Meetup) -> NoticeFacts {
+        NoticeFacts(meetupTitle: meetup.title, placeName: meetup.placeName, startsAt: meetup.startsAt, timeZone: meetup.timeZone)
     }
 }

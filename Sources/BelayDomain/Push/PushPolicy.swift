@@ -20,6 +20,9 @@ public struct PushPolicy: Sendable {
     public var holdNames = LocalizedHoldNames()
     /// The platforms a push service is configured for: devices of others are told nothing.
     public var platforms: Set<DevicePlatform> = Set(DevicePlatform.allCases)
+    /// The kinds of notice this Belay sends: Belay's own, and any a deployment or a test adds
+    /// (each worded by BelayPush's `NoticeWording`).
+    public var kinds: NoticeKinds = .belay
 
     /// The reminder, warning, address, language and retention come from `config.json`; the
     /// attempts and lease are Belay's own.

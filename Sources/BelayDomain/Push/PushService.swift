@@ -102,14 +102,27 @@ public final class PushService: Sendable {
     /// they switched it on).
     public func settings(userID: Int64) throws -> [(kind: NoticeKind, enabled: Bool)] {
         let choices = try domainCall { try pool.read { db in try DeviceRepository.choices(userID: userID, in: db) } }
-        return NoticeKind.switchable.map { ($0, choices[$0] ?? $0.isOnByDefault) }
+        return policy.kinds.switchable.map { ($0, choices[$0.rawValue] ?? $0.isOnByDefault) }
     }
+
+    /// The switchable kind named `name`, as a member names it in `PUT /v1/me/notifications`.
+    /// - Throws: `DomainError` `invalid_input` naming `name` when no kind a member can switch is so named.
+    public func switchableKind(named name: String) throws -> NoticeKind {
+        guard let kind = policy.kinds.named(name), kind.isSwitchable else {
+            throw DomainError.invalid(name, "`\(name.prefix(40))` is not a kind of notice a member can switch; the kinds are \(switchableNames).")
+        }
+        return kind
+    }
+
+    private var switchableNames: String { policy.kinds.switchable.map(\.rawValue).joined(separator: ", ") }
 
     /// Switches kinds of notice on or off; kinds not named stay as they are.
     /// - Returns: every switchable kind and whether it is on.
+    /// - Throws: `DomainError` `invalid_input` naming a kind that is always sent (a test, a
+    ///   moderator's notice) or that this build does not send.
     public func updateSettings(userID: Int64, _ changes: [(kind: NoticeKind, enabled: Bool)]) throws -> [(kind: NoticeKind, enabled: Bool)] {
-        if let test = changes.first(where: { $0.kind == .test }) {
-            throw DomainError.invalid(test.kind.rawValue, "test notices cannot be switched off; the kinds are \(NoticeKind.switchable.map(\.rawValue).joined(separator: ", "))")
+        if let fixed = changes.first(where: { !$0.kind.isSwitchable || policy.kinds.named($0.kind.rawValue) == nil }) {
+            throw DomainError.invalid(fixed.kind.rawValue, "\(fixed.kind.rawValue) notices cannot be switched; the kinds are \(switchableNames)")
         }
         try domainCall {
             try pool.write { db in
@@ -117,6 +130,29 @@ public final class PushService: Sendable {
             }
         }
         return try settings(userID: userID)
+    }
+
+    /// Tells a member a notice of `kind` that no change of Belay's causes (one a deployment or
+    /// a test declared beside Belay's own): one notice per device that wants the kind, in the
+    /// device's language, none twice with one `collapseID`.
+    /// - Parameters:
+    ///   - path: what its link opens, after `server.public_base_url`.
+    ///   - ids: what the app reads beside the words (`("meetup_id", 7)`).
+    ///   - facts: what its words are made of, in each language it is told in.
+    /// - Returns: the notices queued (none when no device wants it).
+    /// - Throws: `DomainError` `invalid_input` when this Belay does not send `kind` (`PushPolicy.kinds`).
+    public func tell(_ kind: NoticeKind, memberID: Int64, collapseID: String, expiresAt: Date, path: String,
+                     ids: [(String, JSONValue)] = [], facts: @escaping (MemberLocale) -> NoticeFacts) throws -> [Int64] {
+        guard policy.kinds.named(kind.rawValue) != nil else {
+            throw DomainError.invalid("kind", "\(kind.rawValue) is not a kind of notice this Belay sends (PushPolicy.kinds)")
+        }
+        let now = clock.now()
+        return try domainCall {
+            try pool.write { db in
+                try writer.tell(kind, memberID: memberID, collapseID: collapseID, expiresAt: expiresAt, path: path, ids: ids, now: now, in: db,
+                                facts: facts)
+            }
+        }
     }
 
     /// Queues a test notice to every device of the member, whatever they switched off.
@@ -138,7 +174,7 @@ public final class PushService: Sendable {
                 let ids = try writer.test(userID: userID, now: now, in: db)
                 guard !ids.isEmpty else { return [] }
                 return try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)),
-                                                      now: now, limit: ids.count, only: ids, in: db).deliveries
+                                                      now: now, limit: ids.count, only: ids, kinds: policy.kinds, in: db).deliveries
             }
         }
     }
@@ -157,7 +193,7 @@ public final class PushService: Sendable {
         try domainCall {
             if policy.reminderMinutesBefore > 0 {
                 let horizon = now.addingTimeInterval(Double(policy.reminderMinutesBefore) * 60)
-                queued += try queueMeetups(.meetupReminder, sql: "m.starts_at > ? AND m.starts_at <= ?", [now, horizon], limit: limit, now: now)
+                queued += try queueMeetups(.reminder, sql: "m.starts_at > ? AND m.starts_at <= ?", [now, horizon], limit: limit, now: now)
             }
             let opensWithin = now.addingTimeInterval(Double(checkInOpensMinutesBefore) * 60)
             queued += try queueMeetups(.checkInOpen, sql: "m.starts_at <= ? AND m.ends_at > ?", [opensWithin, now], limit: limit, now: now)
@@ -176,7 +212,7 @@ public final class PushService: Sendable {
                 for (id, endsAt) in offers {
                     try pool.write { db in
                         guard try mark(.waitlistOfferExpiring, subject: id, dueAt: endsAt, in: db) else { return }
-                        try writer.attendance(.waitlistOfferExpiring, id: id, now: now, in: db)
+                        try writer.attendance(.offerExpiring, id: id, now: now, in: db)
                     }
                     queued += 1
                 }
@@ -228,7 +264,7 @@ public final class PushService: Sendable {
         return queued
     }
 
-    private func queueMeetups(_ kind: NoticeKind, sql condition: String, _ arguments: [any DatabaseValueConvertible], limit: Int,
+    private func queueMeetups(_ notice: MeetupNotice, sql condition: String, _ arguments: [any DatabaseValueConvertible], limit: Int,
                               now: Date) throws -> Int {
         let due = try pool.read { db in
             try db.query("""
@@ -236,13 +272,13 @@ public final class PushService: Sendable {
                 WHERE m.status = 'scheduled' AND \(condition)
                   AND NOT EXISTS (SELECT 1 FROM push_schedule_marks k WHERE k.kind = ? AND k.subject_id = m.id AND k.due_at = m.starts_at)
                 ORDER BY m.starts_at LIMIT ?
-                """, arguments + [kind.rawValue, limit]) { (try $0.get("id", as: Int64.self), try $0.get("starts_at", as: Date.self)) }
+                """, arguments + [notice.kind.rawValue, limit]) { (try $0.get("id", as: Int64.self), try $0.get("starts_at", as: Date.self)) }
         }
         for (id, startsAt) in due {
             try pool.write { db in
-                guard try mark(kind, subject: id, dueAt: startsAt, in: db), let meetup = try MeetupRepository.find(id: id, in: db),
+                guard try mark(notice.kind, subject: id, dueAt: startsAt, in: db), let meetup = try MeetupRepository.find(id: id, in: db),
                       meetup.status == .scheduled else { return }
-                try writer.meetup(kind, meetup, now: now, in: db)
+                try writer.meetup(notice, meetup, now: now, in: db)
             }
         }
         return due.count
@@ -267,7 +303,7 @@ public final class PushService: Sendable {
         let claimed = try domainCall {
             try pool.lockedWrite { db in
                 try PushNoticeRepository.claim(owner: owner, leaseUntil: now.addingTimeInterval(Double(policy.leaseSeconds)), now: now,
-                                               limit: max(1, min(limit, 500)), only: only, in: db)
+                                               limit: max(1, min(limit, 500)), only: only, kinds: policy.kinds, in: db)
             }
         }
         for notice in claimed.unknown { skipped(notice.message) }
