@@ -114,7 +114,7 @@ let package = Package(
         // Each entity's one JSON shape (and the attendee CSV), for the API, webhooks and `--json` alike.
         .target(name: "BelayRepresentations", dependencies: ["BelayCore", "BelayDomain", "BelayPipeline", "BelayRender"]),
         // What HTTP, the console and the command line run alike: each flow of domain services and outbound clients (signing in, deleting an account).
-        .target(name: "BelayUseCases", dependencies: ["BelayDomain", "BelayIdentity"]),
+        .target(name: "BelayUseCases", dependencies: ["BelayCore", "BelayDomain", "BelayIdentity"]),
         .target(name: "BelayAPI", dependencies: ["BelayCore", "BelayDomain", "BelayRepresentations", "BelayPipeline", "BelayRender", "BelayHTTP", "BelayIdentity",
                                              "BelayUseCases", "CQREncode"]),
         // The composition root: config.json into every layer's settings, the pipeline and the server wired.

@@ -52,10 +52,19 @@ import Testing
         return try #require(result.withLock { $0 }).get()
     }
 
+    /// A queue with no room: its one place is held by work that waits for `release`.
+    private static func fullQueue(until release: DispatchSemaphore) -> BoundedWorkQueue {
+        let queue = BoundedWorkQueue(name: "test-full", threads: 1, capacity: 1)
+        _ = queue.submit { release.wait() }
+        return queue
+    }
+
     @Test func aTokenWhoseKeysMustBeFetchedIsCheckedOnTheOutboundThreadsNeverTheCallers() throws {
         // No room off the caller's thread: a proof that calls out is refused, not run here.
         let verifier = googleVerifier()
-        let full = signIn(google: verifier, outbound: BoundedWorkQueue(label: "test.full", concurrent: true, capacity: 0))
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let full = signIn(google: verifier, outbound: Self.fullQueue(until: release))
         let first = try googleToken(subject: "1001")
         #expect(throws: SignInRefusal.providersBusy) {
             try full.withGoogle(idToken: first, nonce: nil, details: SignInDetails()) { _ in Issue.record("a refused sign-in has no outcome") }
@@ -63,7 +72,7 @@ import Testing
         #expect(try provider.jwksFetches() == 0)
 
         // With room, the keys are fetched there and the member signed in.
-        let open = signIn(google: verifier, outbound: BoundedWorkQueue(label: "test.open", concurrent: true, capacity: 4))
+        let open = signIn(google: verifier, outbound: BoundedWorkQueue(name: "test-open", threads: 4, capacity: 4))
         let created = try outcome { try open.withGoogle(idToken: first, nonce: nil, details: SignInDetails(device: DeviceDescription(name: "Pixel")), then: $0) }
         guard case let .signedIn(grant) = created else { Issue.record("expected a session, got \(created)"); return }
         #expect(grant.accountCreated)
@@ -72,12 +81,14 @@ import Testing
 
     @Test func aTokenWhoseKeysAreKnownIsCheckedAtOnceWithoutTheOutboundThreads() throws {
         let verifier = googleVerifier()
-        let open = signIn(google: verifier, outbound: BoundedWorkQueue(label: "test.open", concurrent: true, capacity: 4))
+        let open = signIn(google: verifier, outbound: BoundedWorkQueue(name: "test-open", threads: 4, capacity: 4))
         _ = try outcome { try open.withGoogle(idToken: try googleToken(subject: "2001"), nonce: nil, details: SignInDetails(), then: $0) }
 
         // The verifier now holds the keys: the same use case signs in with no outbound room at all,
         // and the outcome arrives before the call returns (the session waits only for its commit).
-        let full = signIn(google: verifier, outbound: BoundedWorkQueue(label: "test.full", concurrent: true, capacity: 0))
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let full = signIn(google: verifier, outbound: Self.fullQueue(until: release))
         let again = try outcome { try full.withGoogle(idToken: try googleToken(subject: "2001"), nonce: nil, details: SignInDetails(), then: $0) }
         guard case let .signedIn(grant) = again else { Issue.record("expected a session, got \(again)"); return }
         #expect(!grant.accountCreated)
@@ -85,7 +96,7 @@ import Testing
     }
 
     @Test func aRefusedTokenReachesTheOutcomeAsTheVerifiersRefusal() throws {
-        let open = signIn(google: googleVerifier(), outbound: BoundedWorkQueue(label: "test.open", concurrent: true, capacity: 4))
+        let open = signIn(google: googleVerifier(), outbound: BoundedWorkQueue(name: "test-open", threads: 4, capacity: 4))
         let now = Int(Date().timeIntervalSince1970)
         let expired = try provider.sign(claims: ["iss": "https://accounts.google.com", "aud": Self.googleClient, "sub": "3001",
                                                  "iat": now - 7200, "exp": now - 3600], kid: "rsa-1")
@@ -97,7 +108,7 @@ import Testing
     }
 
     @Test func aProviderTheClubDidNotSetUpIsRefusedBeforeAnyProof() throws {
-        let off = signIn(google: nil, outbound: BoundedWorkQueue(label: "test.open", concurrent: true, capacity: 4))
+        let off = signIn(google: nil, outbound: BoundedWorkQueue(name: "test-open", threads: 4, capacity: 4))
         #expect(throws: SignInRefusal.methodDisabled(method: "Sign in with Google", setting: "auth.google.client_ids")) {
             try off.withGoogle(idToken: "x.y.z", nonce: nil, details: SignInDetails()) { _ in }
         }

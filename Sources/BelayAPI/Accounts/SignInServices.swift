@@ -24,7 +24,7 @@ public struct SignInServices: Sendable {
     public var clubName: String
     /// Runs the sign-ins that must call a provider (keys to fetch, a code to exchange) off the
     /// HTTP threads.
-    public var outbound = BoundedWorkQueue(label: "belay.sign-in-outbound", concurrent: true, capacity: 64)
+    public var outbound = BoundedWorkQueue(name: "belay-sign-in-outbound", threads: 64, capacity: 64, quality: .userInitiated)
     /// Told what went wrong outside a request (a revocation at Apple that failed).
     public var log: @Sendable (String) -> Void = { _ in }
 
@@ -50,7 +50,7 @@ public final class SignInMailQueue: Sendable {
     /// - Parameter log: told of each message that could not be sent (never the code).
     public init(mailer: any MailSending, capacity: Int = 256, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.mailer = mailer
-        queue = BoundedWorkQueue(label: "belay.sign-in-mail", concurrent: false, qos: .utility, capacity: capacity)
+        queue = BoundedWorkQueue(name: "belay-sign-in-mail", threads: 1, capacity: capacity)
         self.log = log
     }
 
@@ -67,7 +67,7 @@ public final class SignInMailQueue: Sendable {
 
     /// Waits until every queued message has been tried (tests, shutdown).
     public func drain() {
-        queue.drain()
+        queue.waitUntilIdle()
     }
 
     /// `j***@example.com`: enough to tell addresses apart in a log, not enough to read them.

@@ -1,3 +1,4 @@
+import BelayCore
 import BelayDomain
 import BelayIdentity
 

@@ -1,4 +1,4 @@
-@testable import BelayPipeline
+import BelayCore
 import Foundation
 import Synchronization
 import Testing
