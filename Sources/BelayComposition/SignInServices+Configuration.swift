@@ -17,18 +17,7 @@ extension SignInServices {
             settings: IdentityTokenVerifierSettings(provider: .apple, jwksURL: auth.apple.jwksURL, clientIDs: auth.apple.clientIDs), clock: clock)
         let google = auth.google.clientIDs.isEmpty ? nil : IdentityTokenVerifier(
             settings: IdentityTokenVerifierSettings(provider: .google, jwksURL: auth.google.jwksURL, clientIDs: auth.google.clientIDs), clock: clock)
-        var appleAccounts: AppleAccountClient?
-        if !auth.apple.privateKeyFile.isEmpty, let clientID = auth.apple.clientIDs.first {
-            do {
-                // The URLs are the operator's, not a caller's: they may point at a relay on the club's network.
-                appleAccounts = try AppleAccountClient(settings: AppleClientSettings(
-                    teamID: auth.apple.teamID, keyID: auth.apple.keyID, privateKeyFile: auth.apple.privateKeyFile, clientID: clientID,
-                    tokenURL: auth.apple.tokenURL, revokeURL: auth.apple.revokeURL, allowPrivateAddresses: true), clock: clock)
-            } catch {
-                throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): auth.apple.private_key_file",
-                                                       message: "\(error)"))
-            }
-        }
+        let appleAccounts = try AppleAccountClient(configuration: configuration, clock: clock)
         let mail = configuration.mail
         let mailer: (any MailSending)? = switch configuration.mailTransport {
         case .smtp:
@@ -54,13 +43,32 @@ extension SignInServices {
     }
 }
 
+extension AppleAccountClient {
+    /// Apple's token exchange and revocation with the team's key of `config.json`
+    /// (`auth.apple.private_key_file`, `key_id`, `team_id`, the first of `client_ids`); nil
+    /// when no key is set.
+    /// - Throws: `ApplicationError` naming `auth.apple.private_key_file` when the key cannot be used.
+    convenience init?(configuration: BelayConfiguration, clock: any TimeSource) throws {
+        let apple = configuration.auth.apple
+        guard !apple.privateKeyFile.isEmpty, let clientID = apple.clientIDs.first else { return nil }
+        do {
+            // The URLs are the operator's, not a caller's: they may point at a relay on the club's network.
+            try self.init(settings: AppleClientSettings(
+                teamID: apple.teamID, keyID: apple.keyID, privateKeyFile: apple.privateKeyFile, clientID: clientID,
+                tokenURL: apple.tokenURL, revokeURL: apple.revokeURL, allowPrivateAddresses: true), clock: clock)
+        } catch {
+            throw ApplicationError(.invalidSetting(key: "\(configuration.sourceFile ?? "config.json"): auth.apple.private_key_file",
+                                                   message: "\(error)"))
+        }
+    }
+}
+
 extension AccountErasure {
     /// Account deletion as `belay users delete` runs it: Apple's tokens revoked with the team key
     /// of `configuration` (when it is set and loads; otherwise the aftermath says why not).
     public init(configuration: BelayConfiguration, accounts: AccountService, clock: any TimeSource = SystemTimeSource()) {
         do {
-            let apple = try SignInServices(configuration: configuration, clock: clock, log: { _ in }).appleAccounts
-            self.init(accounts: accounts, appleAccounts: apple)
+            self.init(accounts: accounts, appleAccounts: try AppleAccountClient(configuration: configuration, clock: clock))
         } catch {
             self.init(accounts: accounts, appleAccounts: nil, appleUnavailable: "\(error)")
         }
