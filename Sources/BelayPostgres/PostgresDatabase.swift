@@ -13,7 +13,9 @@ public final class PostgresDatabase: Database {
     public let connection: PostgresConnection
     private var lastChanges = 0
     /// While the writer collects them: the channels to notify once the group has committed
-    /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction).
+    /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction, and
+    /// without the store's payload: no writer wakes this process's workers after such a
+    /// transaction, so its own listener must).
     var channelsToNotify: Set<String>?
 
     public var dialect: any SQLDialect { PostgresDialect() }

@@ -44,7 +44,7 @@ public protocol Database: AnyObject {
 
     /// Announces that the current transaction queued work on `channel`, for when it commits: the
     /// store then runs this process's handlers for the channel (`DatabaseStore.wakeAfterCommit`),
-    /// and on PostgreSQL also tells every node listening on it (`NOTIFY`, shortly after the
+    /// and on PostgreSQL also tells the other nodes listening on it (`NOTIFY`, shortly after the
     /// commit, one notification for a burst of commits). A write that rolls back announces nothing.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
