@@ -27,7 +27,7 @@ struct WebhookQueuePlanTests {
                 try Self.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
                                                     buildReadsNothing: true, in: db) { Array("{}".utf8) }
             }
-            let name = try Self.preparedStatement(startingWith: "WITH subscriber AS", in: db)
+            let name = try Self.preparedStatement(startingWith: "WITH event AS (INSERT INTO webhook_events (message_id, type, body, created_at)\nSELECT", in: db)
             // A member with nothing queued yet, as at every first check-in: the new delivery takes
             // the turn the queue is at.
             let body = "'\\x7b7d'::bytea"
