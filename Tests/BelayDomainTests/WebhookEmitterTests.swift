@@ -65,6 +65,13 @@ private final class NotificationRecordingDatabase: Database {
         try database.queryFeeding(change, returning: columns, as: name, into: statement, arguments, read)
     }
 
+    func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                         when condition: String, _ arguments: [any DatabaseValueConvertible],
+                         then build: () throws -> [any DatabaseValueConvertible]?,
+                         _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        try database.queryFeeding(change, returning: columns, as: name, into: statement, when: condition, arguments, then: build, read)
+    }
+
     func notifyAtCommit(_ channel: String) throws {
         channels.append(channel)
         try database.notifyAtCommit(channel)
