@@ -30,6 +30,26 @@ import Testing
         }
         #expect(asked == [[], [WorkNotification.webhookDeliveries.rawValue]])
     }
+
+    @Test func aPayloadThatReadsNothingIsBuiltBeforeAskingOnlyWhereAskingCostsARoundTrip() throws {
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: .commandLine)
+        let now = fixture.clock.now()
+        var built: [WebhookEventType] = []
+        let events = try fixture.pool.write { db -> [String] in
+            for type in [WebhookEventType.checkInCreated, .rewardReady] {
+                try Self.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: db) {
+                    built.append(type)
+                    return Array("{}".utf8)
+                }
+            }
+            return try db.query("SELECT type FROM webhook_events ORDER BY id", []) { try $0.get("type", as: String.self) }
+        }
+        #expect(events == [WebhookEventType.rewardReady.rawValue])
+        // SQLite's statements run in-process: it asks for the subscribers first and builds only
+        // for one. PostgreSQL builds first and asks inside the one statement it sends.
+        #expect(built == (TestDatabase.isPostgreSQL ? [.checkInCreated, .rewardReady] : [.rewardReady]))
+    }
 }
 
 /// A database that passes everything on and records the notifications asked of it.
