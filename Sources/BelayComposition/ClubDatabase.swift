@@ -160,7 +160,7 @@ public struct ClubDatabase: Sendable {
     /// workers are made.
     public func wakeWorkers(_ handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener? {
         for (channel, wake) in handlers { store.wakeAfterCommit(on: channel, wake) }
-        if case let .postgresql(_, store) = opened { return PostgresWakeListener(url: store.settings.url, handlers: handlers) }
+        if case let .postgresql(_, store) = opened { return store.makeWakeListener(handlers: handlers) }
         return nil
     }
 

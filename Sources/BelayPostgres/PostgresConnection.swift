@@ -212,11 +212,12 @@ public final class PostgresConnection {
     }
 
     /// Waits up to `timeoutMilliseconds` for notifications on the channels this connection
-    /// listens to (`LISTEN channel`), and returns their channel names (empty on a timeout).
+    /// listens to (`LISTEN channel`), and returns them in the order they were sent (empty on a
+    /// timeout).
     /// - Throws: `PostgresError` (`connectionFailed`) when the connection is lost.
-    public func waitForNotifications(timeoutMilliseconds: Int32) throws -> [String] {
-        var channels = pendingNotifications()
-        guard channels.isEmpty else { return channels }
+    public func waitForNotifications(timeoutMilliseconds: Int32) throws -> [PostgresNotification] {
+        var notifications = pendingNotifications()
+        guard notifications.isEmpty else { return notifications }
         var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
         guard descriptor.fd >= 0 else { throw PostgresError(.connectionFailed, "The PostgreSQL connection is closed") }
         let ready = poll(&descriptor, 1, timeoutMilliseconds)
@@ -224,18 +225,19 @@ public final class PostgresConnection {
             guard PQconsumeInput(connection) == 1, !isBroken else {
                 throw PostgresError(.connectionFailed, "The PostgreSQL connection was lost: \(String(cString: PQerrorMessage(connection)))")
             }
-            channels = pendingNotifications()
+            notifications = pendingNotifications()
         }
-        return channels
+        return notifications
     }
 
-    private func pendingNotifications() -> [String] {
-        var channels: [String] = []
+    private func pendingNotifications() -> [PostgresNotification] {
+        var notifications: [PostgresNotification] = []
         while let notification = PQnotifies(connection) {
-            channels.append(String(cString: notification.pointee.relname))
+            notifications.append(PostgresNotification(channel: String(cString: notification.pointee.relname),
+                                                      payload: String(cString: notification.pointee.extra)))
             PQfreemem(notification)
         }
-        return channels
+        return notifications
     }
 
     /// Runs a script of several statements without parameters (a migration).

@@ -13,7 +13,9 @@ public final class PostgresDatabase: Database {
     public let connection: PostgresConnection
     private var lastChanges = 0
     /// While the writer collects them: the channels to notify once the group has committed
-    /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction).
+    /// (nil: `notifyAtCommit` sends `NOTIFY` at once, inside the caller's transaction, and
+    /// without the store's payload: no writer wakes this process's workers after such a
+    /// transaction, so its own listener must).
     var channelsToNotify: Set<String>?
 
     public var dialect: any SQLDialect { PostgresDialect() }
@@ -171,6 +173,17 @@ public final class PostgresDatabase: Database {
                                 _ arguments: [any DatabaseValueConvertible],
                                 _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
         try queryLater("WITH \(name) AS (\(change) RETURNING \(columns.joined(separator: ", "))) \(statement)", arguments, read)
+    }
+
+    /// Built first and sent as one statement that asks the condition itself: building costs
+    /// less than the round trip asking first would.
+    public func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                                when condition: String, _ arguments: [any DatabaseValueConvertible],
+                                then build: () throws -> [any DatabaseValueConvertible]?,
+                                _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        guard let built = try build() else { return DatabaseAnswer(.success([])) }
+        return try queryFeeding(change + " WHERE EXISTS (\(condition))", returning: columns, as: name, into: statement,
+                                arguments + built, read)
     }
 
     public func executeLater(_ sql: String, _ arguments: [any DatabaseValueConvertible],

@@ -37,6 +37,4 @@ struct PostgresDialect: SQLDialect {
 
     /// PostgreSQL plans joins itself; its `JOIN` takes the `ON` that SQLite's `CROSS JOIN` takes.
     var joinInWrittenOrder: String { "JOIN" }
-
-    var writesInCommonTableExpressions: Bool { true }
 }

@@ -11,9 +11,11 @@ import Foundation
 /// costs one notification, a few milliseconds later. This node's workers are woken by the
 /// store's writer itself (`DatabaseStore.wakeAfterCommit`); the notification is for the other
 /// nodes', whose polling stays the safety net should this process die between a commit and
-/// its notification.
+/// its notification. So that its own listener can tell them from other nodes' and not wake
+/// the workers a second time, every notification carries the store's `payload`.
 final class PostgresNotifier: @unchecked Sendable {
     private let connect: () throws -> PostgresDatabase
+    private let payload: String
     private let interval: TimeInterval
     /// The threads' stop handshake; its condition also guards the queue.
     private let lifecycle = ThreadStop()
@@ -21,8 +23,9 @@ final class PostgresNotifier: @unchecked Sendable {
     private var owed: Set<String> = []
     private var connection: PostgresDatabase?
 
-    init(connect: @escaping () throws -> PostgresDatabase, interval: TimeInterval = 0.02) {
+    init(connect: @escaping () throws -> PostgresDatabase, payload: String, interval: TimeInterval = 0.02) {
         self.connect = connect
+        self.payload = payload
         self.interval = interval
         let thread = Thread { [self] in run() }
         thread.name = "belay-postgres-notify"
@@ -64,7 +67,8 @@ final class PostgresNotifier: @unchecked Sendable {
         do {
             let database = try connection.flatMap { $0.isBroken ? nil : $0 } ?? connect()
             connection = database
-            try database.executeScript(channels.sorted().map { "NOTIFY \($0)" }.joined(separator: "; "))
+            let notifications = channels.sorted().map { PostgresNotification(channel: $0, payload: payload) }
+            try database.executeScript(notifications.map(\.statement).joined(separator: "; "))
         } catch {
             if connection?.isBroken ?? true { connection = nil }
         }

@@ -53,6 +53,9 @@ public final class PostgresStore: DatabaseStore {
     private let slots: DispatchSemaphore
     private let writer: GroupCommitWriter<PostgresWriterEngine>
     private let notifier: PostgresNotifier
+    /// The payload of the notifications this store's writes send after their commit: a token of
+    /// its own, by which its wake listener (`makeWakeListener`) knows them from other nodes'.
+    private let notificationPayload = UUID().uuidString
     /// Opens a connection with the session settings.
     private let connect: @Sendable () throws -> PostgresDatabase
     private let retries: SharedCounter
@@ -82,7 +85,7 @@ public final class PostgresStore: DatabaseStore {
         idle.withLock { $0.append(first) }
         let retries = SharedCounter()
         self.retries = retries
-        let notifier = PostgresNotifier(connect: connect)
+        let notifier = PostgresNotifier(connect: connect, payload: notificationPayload)
         self.notifier = notifier
         let writerRoundTrips = self.writerRoundTrips
         let connectWriter: @Sendable () throws -> PostgresDatabase = {
@@ -105,6 +108,13 @@ public final class PostgresStore: DatabaseStore {
 
     public func wakeAfterCommit(on channel: String, _ wake: @escaping @Sendable () -> Void) {
         writer.wakes.add(channel, wake)
+    }
+
+    /// A listener that calls `handlers[channel]` when another node commits work on `channel`
+    /// (or anything else sends `NOTIFY channel`), not started. The notifications of this store's
+    /// own writes are left out: their wakes (`wakeAfterCommit`) ran at their commit.
+    public func makeWakeListener(handlers: [String: @Sendable () -> Void]) -> PostgresWakeListener {
+        PostgresWakeListener(url: settings.url, handlers: handlers, ignoringPayload: notificationPayload)
     }
 
     public func write<T>(_ body: (any Database) throws -> T) throws -> T {

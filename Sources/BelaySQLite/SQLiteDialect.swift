@@ -44,6 +44,4 @@ struct SQLiteDialect: SQLDialect {
 
     /// SQLite's planner keeps the order of a `CROSS JOIN`.
     var joinInWrittenOrder: String { "CROSS JOIN" }
-
-    var writesInCommonTableExpressions: Bool { false }
 }

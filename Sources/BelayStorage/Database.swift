@@ -44,7 +44,7 @@ public protocol Database: AnyObject {
 
     /// Announces that the current transaction queued work on `channel`, for when it commits: the
     /// store then runs this process's handlers for the channel (`DatabaseStore.wakeAfterCommit`),
-    /// and on PostgreSQL also tells every node listening on it (`NOTIFY`, shortly after the
+    /// and on PostgreSQL also tells the other nodes listening on it (`NOTIFY`, shortly after the
     /// commit, one notification for a burst of commits). A write that rolls back announces nothing.
     /// - Throws: `DatabaseError` when the engine refuses it.
     func notifyAtCommit(_ channel: String) throws
@@ -71,6 +71,21 @@ public protocol Database: AnyObject {
     /// - Throws: as `queryLater`.
     func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
                          _ arguments: [any DatabaseValueConvertible],
+                         _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]>
+
+    /// `queryFeeding`, when the query `condition` finds a row; otherwise nothing is written and
+    /// the answer is empty. `condition` reads `arguments` only; `change` and `statement` read
+    /// them and then the values `build` makes, numbered after them (`build` answering nil
+    /// writes nothing). Where statements run in-process the condition is asked first and the
+    /// values are built only when it holds (SQLite: the default); where a statement costs a
+    /// round trip they are built first and the condition is asked inside the one statement,
+    /// sent like `queryLater` (PostgreSQL: `change` takes `WHERE EXISTS (condition)`, so it
+    /// must be an `INSERT … SELECT` without a `WHERE` of its own).
+    /// - Returns: `statement`'s rows (or what `read` made of them), as `queryLater` answers them.
+    /// - Throws: what `build` throws, or as `queryLater`.
+    func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                         when condition: String, _ arguments: [any DatabaseValueConvertible],
+                         then build: () throws -> [any DatabaseValueConvertible]?,
                          _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]>
 
     /// Sends one statement whose rows nobody reads, like `queryLater`: an error it meets fails
@@ -122,6 +137,18 @@ extension Database {
         }
         let sql = "WITH \(name)(\(names)) AS (\(table)) \(statement)"
         return DatabaseAnswer(.success(try query(sql, Array(values.prefix(Self.highestParameter(in: sql))), read)))
+    }
+
+    /// The condition asked on its own first, for an engine whose statements cost no round trip
+    /// (SQLite): the values are built only when it holds.
+    public func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                                when condition: String, _ arguments: [any DatabaseValueConvertible],
+                                then build: () throws -> [any DatabaseValueConvertible]?,
+                                _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        let ask = "SELECT 1 AS found WHERE EXISTS (\(condition))"
+        guard try queryOne(ask, Array(arguments.prefix(Self.highestParameter(in: ask))), { _ in true }) != nil,
+              let built = try build() else { return DatabaseAnswer(.success([])) }
+        return try queryFeeding(change, returning: columns, as: name, into: statement, arguments + built, read)
     }
 
     /// The highest `?N` in `sql` (the number of values it binds when every placeholder is numbered).

@@ -58,10 +58,4 @@ public protocol SQLDialect: Sendable {
     /// The join keyword that keeps the tables in the order written (for a plan that must
     /// start from the small table); it takes an `ON`.
     var joinInWrittenOrder: String { get }
-
-    /// True when a `WITH` clause may hold an `INSERT`, `UPDATE` or `DELETE … RETURNING`. Writes
-    /// that feed each other use `Database.queryFeeding` instead; only the webhook emitter still
-    /// asks, to choose between writing an event blind (one statement that also finds the
-    /// subscribers) and reading the subscribers first.
-    var writesInCommonTableExpressions: Bool { get }
 }

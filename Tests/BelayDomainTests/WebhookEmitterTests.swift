@@ -11,9 +11,9 @@ import Testing
     static let identifiers = WebhookEmitter(encoder: WebhookIdentifiersEncoding())
 
     @Test func onlyAnEventSomeEndpointTakesWakesTheDeliveryWorkers() throws {
-        // On PostgreSQL the event is written by the statement that finds its subscribers; the
-        // notification must follow what that statement queued, or every check-in of a club
-        // whose endpoints do not take check-ins would wake every node's workers.
+        // The event is written by the statements that find its subscribers; the notification
+        // must follow what they queued, or every check-in of a club whose endpoints do not take
+        // check-ins would wake every node's workers.
         let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
         _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: .commandLine)
         let now = fixture.clock.now()
@@ -22,11 +22,33 @@ import Testing
             var asked: [[String]] = []
             for type in [WebhookEventType.checkInCreated, .rewardReady] {
                 try Self.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: recording) { Array("{}".utf8) }
+                // A statement that waits for its answer has the ones sent for later answered first.
+                _ = try recording.scalar("SELECT 1", as: Int64.self)
                 asked.append(recording.channels)
             }
             return asked
         }
         #expect(asked == [[], [WorkNotification.webhookDeliveries.rawValue]])
+    }
+
+    @Test func aPayloadThatReadsNothingIsBuiltBeforeAskingOnlyWhereAskingCostsARoundTrip() throws {
+        let fixture = try DomainFixture(settings: BuiltInSettings.domain { $0.webhooks.allowPrivateAddresses = true })
+        _ = try fixture.domain.webhooks.add(url: "https://hooks.example.com/rewards", events: [.rewardReady], by: .commandLine)
+        let now = fixture.clock.now()
+        var built: [WebhookEventType] = []
+        let events = try fixture.pool.write { db -> [String] in
+            for type in [WebhookEventType.checkInCreated, .rewardReady] {
+                try Self.identifiers.emit(type, subject: .member(1), now: now, buildReadsNothing: true, in: db) {
+                    built.append(type)
+                    return Array("{}".utf8)
+                }
+            }
+            return try db.query("SELECT type FROM webhook_events ORDER BY id", []) { try $0.get("type", as: String.self) }
+        }
+        #expect(events == [WebhookEventType.rewardReady.rawValue])
+        // SQLite's statements run in-process: it asks for the subscribers first and builds only
+        // for one. PostgreSQL builds first and asks inside the one statement it sends.
+        #expect(built == (TestDatabase.isPostgreSQL ? [.checkInCreated, .rewardReady] : [.rewardReady]))
     }
 }
 
@@ -51,6 +73,24 @@ private final class NotificationRecordingDatabase: Database {
     }
 
     func executeScript(_ script: String) throws { try database.executeScript(script) }
+
+    func queryLater<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible],
+                       _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        try database.queryLater(sql, arguments, read)
+    }
+
+    func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                         _ arguments: [any DatabaseValueConvertible],
+                         _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        try database.queryFeeding(change, returning: columns, as: name, into: statement, arguments, read)
+    }
+
+    func queryFeeding<T>(_ change: String, returning columns: [String], as name: String, into statement: String,
+                         when condition: String, _ arguments: [any DatabaseValueConvertible],
+                         then build: () throws -> [any DatabaseValueConvertible]?,
+                         _ read: @escaping (Row) throws -> T) throws -> DatabaseAnswer<[T]> {
+        try database.queryFeeding(change, returning: columns, as: name, into: statement, when: condition, arguments, then: build, read)
+    }
 
     func notifyAtCommit(_ channel: String) throws {
         channels.append(channel)

@@ -27,12 +27,12 @@ struct WebhookQueuePlanTests {
                 try Self.identifiers.emit(.checkInCreated, subject: .member(Int64(index % 50)), now: now,
                                                     buildReadsNothing: true, in: db) { Array("{}".utf8) }
             }
-            let name = try Self.preparedStatement(startingWith: "WITH subscriber AS", in: db)
+            let name = try Self.preparedStatement(startingWith: "WITH event AS (INSERT INTO webhook_events (message_id, type, body, created_at) SELECT", in: db)
             // A member with nothing queued yet, as at every first check-in: the new delivery takes
             // the turn the queue is at.
             let body = "'\\x7b7d'::bytea"
             return try Self.rowsRead(of: "webhook_deliveries", explaining:
-                "EXECUTE \(name)('plan-test', 'check_in.created', \(body), \(now.millisecondsSince1970), NULL, 'member:999')", in: db)
+                "EXECUTE \(name)('check_in.created', NULL, \(now.millisecondsSince1970), 'plan-test', \(body), 'member:999')", in: db)
         }
         #expect(!rows.isEmpty, "the plan read no pending delivery at all: has the statement changed?")
         #expect(rows.allSatisfy { $0.rows <= 1 }, "\(rows)")

@@ -225,6 +225,58 @@ import Testing
         #expect(heard.withLock { $0 }.contains("render"))
     }
 
+    /// The store wakes this node's workers at the commit; its own listener must not wake them a
+    /// second time when the store's notification comes back, while any other sender's still wakes them.
+    @Test func aStoresListenerSkipsTheStoresOwnNotificationsButNotOthers() throws {
+        let store = try store()
+        let wokenAtCommit = Mutex(0)
+        store.wakeAfterCommit(on: "belay_webhook_deliveries") { wokenAtCommit.withLock { $0 += 1 } }
+        let heard = Mutex<[String]>([])
+        let listener = store.makeWakeListener(handlers: [
+            "belay_render_jobs": { heard.withLock { $0.append("render") } },
+            "belay_webhook_deliveries": { heard.withLock { $0.append("webhook") } },
+        ])
+        listener.start()
+        defer { listener.stop() }
+        func waitFor(_ isDone: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if isDone() { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+        #expect(waitFor { heard.withLock { $0.count } == 2 }, "each handler runs once on connecting")
+        heard.withLock { $0.removeAll() }
+        // A connection of the test's own sees the store's notification queued, so that the
+        // other sender's below come after it.
+        let observer = try PostgresConnection(url: cluster.url(database: "store"))
+        try observer.execute("LISTEN belay_webhook_deliveries")
+
+        try store.write { try $0.notifyAtCommit("belay_webhook_deliveries") }
+        #expect(waitFor { wokenAtCommit.withLock { $0 } == 1 })
+        var observed: [PostgresNotification] = []
+        #expect(waitFor {
+            observed += (try? observer.waitForNotifications(timeoutMilliseconds: 100)) ?? []
+            return !observed.isEmpty
+        })
+        #expect(observed.map(\.channel) == ["belay_webhook_deliveries"])
+        // The listener reads notifications in the order they were sent, so once it has woken for
+        // the one below, it has read the store's.
+        let otherNode = try PostgresConnection(url: cluster.url(database: "store"))
+        try otherNode.execute("NOTIFY belay_render_jobs, 'another node'")
+        #expect(waitFor { !heard.withLock { $0 }.isEmpty })
+        #expect(heard.withLock { $0 } == ["render"], "the store's own notification woke nothing")
+
+        // The same channel from another sender, with a payload or without, wakes.
+        try otherNode.execute("NOTIFY belay_webhook_deliveries, 'another node'")
+        #expect(waitFor { heard.withLock { $0.count } == 2 })
+        try otherNode.execute("NOTIFY belay_webhook_deliveries")
+        #expect(waitFor { heard.withLock { $0.count } == 3 })
+        #expect(heard.withLock { $0 } == ["render", "webhook", "webhook"])
+        #expect(wokenAtCommit.withLock { $0 } == 1)
+    }
+
     @Test func aWriteThatThrowsLeavesNothingWhetherAloneOrInAGroup() throws {
         let store = try store(writers: 1)
         try store.write { try $0.execute("CREATE TABLE kept (id BIGINT PRIMARY KEY)") }

@@ -7,8 +7,9 @@ import Glibc
 
 /// Writes webhook events into the outbox inside the transaction of the change that caused
 /// them: one `webhook_events` row with the exact payload and one pending delivery per
-/// enabled endpoint that wants the type. When no endpoint wants it, nothing is written and
-/// the payload is never built, so a club without webhooks pays one small query.
+/// enabled endpoint that wants the type. When no endpoint wants it, nothing is written, so a
+/// club without webhooks pays one small query, and the payload is built only where building
+/// it costs less than asking first (on PostgreSQL, for an event whose payload reads nothing).
 ///
 /// It subscribes to the domain's `ChangeEvent`s beside the notice writer, and decides which
 /// event type each change is and what its `data` says; `webhook.test` alone is queued by
@@ -105,10 +106,10 @@ final class WebhookEmitter: ChangeSubscriber {
 
     /// Queues `type` about `subject` with the `data` that `build` writes (nil: the subject is
     /// gone, nothing is queued) for every subscribed endpoint, or only `endpointID` when given.
-    /// - Parameter buildReadsNothing: `build` only encodes what the caller holds. On
-    ///   PostgreSQL the payload is then built first and written in the same statement that
-    ///   finds the subscribers, sent for later (`Database.queryLater`): no round trip of its
-    ///   own; otherwise it is built only when some endpoint wants it.
+    /// - Parameter buildReadsNothing: `build` only encodes what the caller holds. The event is
+    ///   then written by the statements that find the subscribers, and the engine decides
+    ///   whether to ask for them before building it (`WebhookRepository.insertEventForSubscribers`);
+    ///   otherwise the subscribers are read first and it is built only when some endpoint wants it.
     func emit(_ type: WebhookEventType, subject: WebhookSubject, now: Date, only endpointID: Int64? = nil,
               buildReadsNothing: Bool = false, in db: Database, data build: () throws -> [UInt8]?) throws {
         try emitEvent(type, now: now, only: endpointID, buildReadsNothing: buildReadsNothing, in: db) { try build().map { (subject, $0) } }
@@ -117,11 +118,10 @@ final class WebhookEmitter: ChangeSubscriber {
     /// `emit` for an event whose subject is known once it is read: `build` gives both.
     func emitEvent(_ type: WebhookEventType, now: Date, only endpointID: Int64? = nil, buildReadsNothing: Bool = false,
                    in db: Database, event build: () throws -> (subject: WebhookSubject, data: [UInt8])?) throws {
-        if buildReadsNothing && db.dialect.writesInCommonTableExpressions {
-            guard let event = try build() else { return }
-            try WebhookRepository.insertEventForSubscribers(messageID: Self.messageID(at: now), type: type.rawValue,
-                                                            body: Self.body(type, now: now, data: event.data),
-                                                            subject: event.subject.key, only: endpointID, now: now, in: db)
+        if buildReadsNothing {
+            try WebhookRepository.insertEventForSubscribers(type: type.rawValue, only: endpointID, now: now, in: db) {
+                try build().map { (Self.messageID(at: now), Self.body(type, now: now, data: $0.data), $0.subject.key) }
+            }
             return
         }
         let subscribers = try WebhookRepository.subscribers(to: type.rawValue, only: endpointID, in: db)

@@ -125,26 +125,28 @@ enum WebhookRepository {
                                    [messageID, type, Data(body), now, subject, endpoints]) { try $0.get("id", as: Int64.self) }.get()
     }
 
-    /// On PostgreSQL, the event and a pending delivery to each endpoint that takes events of
-    /// `type` (only `endpointID` when given) in one statement, which also finds the
-    /// endpoints: nothing is written, and no worker woken, when none takes it. Sent for later
-    /// (see `Database.queryLater`): it costs the write no round trip of its own.
-    static func insertEventForSubscribers(messageID: String, type: String, body: [UInt8], subject: String, only endpointID: Int64?,
-                                          now: Date, in db: Database) throws {
-        let queued = try db.queryLater("""
-            WITH subscriber AS (SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?2", only: "?5", in: db))),
-            event AS (
-                INSERT INTO webhook_events (message_id, type, body, created_at)
-                SELECT CAST(?1 AS text), CAST(?2 AS text), CAST(?3 AS bytea), CAST(?4 AS bigint)
-                WHERE EXISTS (SELECT 1 FROM subscriber)
-                RETURNING id)
+    /// The event that `build` makes (its `webhook-id`, payload and subject; nil: nothing is
+    /// queued) and a pending delivery of it to each endpoint that takes events of `type` (only
+    /// `endpointID` when given), written by statements that also find the endpoints: nothing is
+    /// written, and no worker woken, when none takes it. The engine chooses whether to ask
+    /// first (`Database.queryFeeding(…when:…)`): SQLite does, and builds the event only when
+    /// some endpoint takes it; PostgreSQL builds it first and sends one statement for later,
+    /// which costs the write no round trip of its own.
+    static func insertEventForSubscribers(type: String, only endpointID: Int64?, now: Date, in db: Database,
+                                          event build: () throws -> (messageID: String, body: [UInt8], subject: String)?) throws {
+        let subscribers = "SELECT id FROM webhook_endpoints WHERE \(subscribed(to: "?1", only: "?2", in: db))"
+        let deliveries = """
             INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at, created_at, subject, turn)
-            SELECT subscriber.id, event.id, 'pending', 0, ?4, ?4, CAST(?6 AS text),
-                   \(nextTurn(endpoint: "subscriber.id", subject: "CAST(?6 AS text)"))
-            FROM subscriber, event
+            SELECT subscriber.id, event.id, 'pending', 0, ?3, ?3, ?6, \(nextTurn(endpoint: "subscriber.id", subject: "?6"))
+            FROM (\(subscribers)) AS subscriber, event
             ORDER BY subscriber.id
             RETURNING id
-            """, [messageID, type, Data(body), now, endpointID, subject]) { try $0.get("id", as: Int64.self) }
+            """
+        let queued = try db.queryFeeding("INSERT INTO webhook_events (message_id, type, body, created_at) SELECT ?4, ?1, ?5, ?3",
+                                         returning: ["id"], as: "event", into: deliveries, when: subscribers, [type, endpointID, now],
+                                         then: { try build().map { [$0.messageID, Data($0.body), $0.subject] } }) {
+            try $0.get("id", as: Int64.self)
+        }
         queued.whenAnswered { ids in
             if case let .success(ids) = ids, !ids.isEmpty { try? WorkNotification.send(.webhookDeliveries, in: db) }
         }
