@@ -11,7 +11,9 @@ public struct PushDelivery: Sendable, Hashable {
     public let kind: NoticeKind
     /// The same on every attempt: `apns-collapse-id`, FCM `collapse_key`.
     public let collapseID: String
-    /// `{"kind","title","body","link","image"?,"meetup_id"?,"reward_id"?}`, in the member's language.
+    /// As the writer stored it: `{"kind","link","image"?,"meetup_id"?,"reward_id"?,…,"locale","facts"}`,
+    /// the facts to be worded in `locale` (`NoticeWording`); a notice queued by an earlier Belay
+    /// has `"title"` and `"body"` in place of the last two.
     public let payload: [UInt8]
     /// Past this the notice is of no use: it is dropped, and the push service is told to drop it too.
     public let expiresAt: Date
