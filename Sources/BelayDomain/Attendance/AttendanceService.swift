@@ -185,10 +185,10 @@ public final class AttendanceService: Sendable {
                     return nil
                 }
                 try AttendanceRepository.setStatus(.going, id: attendance.id, at: now, in: db)
-                try events.changed(.attendancePromoted(attendanceID: attendance.id, meetupID: meetupID, startsAt: meetup.startsAt,
-                                                       claimedOffer: true), now: now, in: db)
+                let going = try AttendanceRepository.find(id: attendance.id, in: db) ?? attendance
+                try events.changed(.attendancePromoted(going, startsAt: meetup.startsAt, claimedOffer: true), now: now, in: db)
                 try waitlist.fill(meetupID: meetupID, capacity: meetup.capacity, startsAt: meetup.startsAt, now: now, in: db)
-                return try AttendanceRepository.find(id: attendance.id, in: db) ?? attendance
+                return going
             }
         }
         guard let claimed else {

@@ -24,9 +24,9 @@ struct WaitlistRules: Sendable {
                 try events.changed(.waitlistOffered(attendanceID: id), now: now, in: db)
             } else {
                 try AttendanceRepository.setStatus(.going, id: id, at: now, in: db)
-                try events.changed(.attendancePromoted(attendanceID: id, meetupID: meetupID, startsAt: startsAt, claimedOffer: false),
-                                   now: now, in: db)
-                if let attendance = try AttendanceRepository.find(id: id, in: db) { promoted.append(attendance) }
+                guard let attendance = try AttendanceRepository.find(id: id, in: db) else { continue }
+                try events.changed(.attendancePromoted(attendance, startsAt: startsAt, claimedOffer: false), now: now, in: db)
+                promoted.append(attendance)
             }
         }
         return promoted

@@ -12,9 +12,9 @@ import Foundation
 enum ChangeEvent {
     /// A member joined a meetup, going (`going`) or on its waitlist.
     case attendanceJoined(attendanceID: Int64, memberID: Int64, meetupID: Int64, startsAt: Date, going: Bool)
-    /// A waitlisted member became `going`: given a freed place at once, or by claiming the
-    /// offer of one (`claimedOffer`).
-    case attendancePromoted(attendanceID: Int64, meetupID: Int64, startsAt: Date, claimedOffer: Bool)
+    /// A waitlisted member became `going` (`attendance` as written): given a freed place at
+    /// once, or by claiming the offer of one (`claimedOffer`).
+    case attendancePromoted(Attendance, startsAt: Date, claimedOffer: Bool)
     /// A member left a meetup (or declined the offer of a place).
     case attendanceLeft(attendanceID: Int64)
     /// A member checked in: `attendance` as the check-in wrote it.

@@ -22,12 +22,10 @@ public struct PushNoticeWriter: ChangeSubscriber {
         switch event {
         case let .attendanceJoined(_, memberID, meetupID, startsAt, going):
             if going { try caughtUp(memberID: memberID, meetupID: meetupID, startsAt: startsAt, now: now, in: db) }
-        case let .attendancePromoted(attendanceID, meetupID, startsAt, claimedOffer):
+        case let .attendancePromoted(promoted, startsAt, claimedOffer):
             // A member claiming an offer knows already; one given a place at once is told.
-            if !claimedOffer { try attendance(.promoted, id: attendanceID, now: now, in: db) }
-            if let member = try AttendanceRepository.find(id: attendanceID, in: db)?.memberID {
-                try caughtUp(memberID: member, meetupID: meetupID, startsAt: startsAt, now: now, in: db)
-            }
+            if !claimedOffer { try attendance(.promoted, id: promoted.id, now: now, in: db) }
+            try caughtUp(memberID: promoted.memberID, meetupID: promoted.meetupID, startsAt: startsAt, now: now, in: db)
         case .attendanceLeft, .checkedIn, .checkInUndone, .seriesCreated, .meetupPageChanged, .meetupCompleted, .accountDeleted, .reportFiled,
              .contentHidden, .memberSuspended:
             break

@@ -24,7 +24,7 @@ final class WebhookEmitter: ChangeSubscriber {
     func changed(_ event: ChangeEvent, now: Date, in db: Database) throws {
         switch event {
         case let .attendanceJoined(attendanceID, _, _, _, _): try attendance(.attendanceJoined, id: attendanceID, now: now, in: db)
-        case let .attendancePromoted(attendanceID, _, _, _): try attendance(.attendancePromoted, id: attendanceID, now: now, in: db)
+        case let .attendancePromoted(promoted, _, _): try attendance(.attendancePromoted, promoted, now: now, in: db)
         case let .attendanceLeft(attendanceID): try attendance(.attendanceLeft, id: attendanceID, now: now, in: db)
         case let .checkedIn(checkedIn): try attendance(.checkInCreated, checkedIn, now: now, in: db)
         case let .checkInUndone(attendanceID): try attendance(.checkInUndone, id: attendanceID, now: now, in: db)
