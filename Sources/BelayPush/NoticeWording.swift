@@ -12,46 +12,46 @@ public struct NoticeWording: Sendable {
     /// A kind's words: its facts, in the device's language, as a member reads them.
     public typealias Words = @Sendable (NoticeFacts, MemberLocale) -> NoticeText
 
-    private let words: [String: Words]
+    private let words: [NoticeKind: Words]
 
-    private init(_ words: [String: Words]) {
+    private init(_ words: [NoticeKind: Words]) {
         self.words = words
     }
 
     /// The words of Belay's own kinds.
     public static let belay = NoticeWording([
-        NoticeKind.waitlistPromoted.rawValue: NoticeText.waitlistPromoted,
-        NoticeKind.waitlistOffer.rawValue: NoticeText.waitlistOffer,
-        NoticeKind.waitlistOfferExpiring.rawValue: NoticeText.waitlistOfferExpiring,
-        NoticeKind.waitlistOfferExpired.rawValue: NoticeText.waitlistOfferExpired,
-        NoticeKind.meetupReminder.rawValue: NoticeText.meetupReminder,
-        NoticeKind.checkInOpen.rawValue: NoticeText.checkInOpen,
-        NoticeKind.meetupChanged.rawValue: NoticeText.meetupChanged,
-        NoticeKind.meetupCancelled.rawValue: NoticeText.meetupCancelled,
-        NoticeKind.rewardReady.rawValue: NoticeText.rewardReady,
-        NoticeKind.newMeetup.rawValue: NoticeText.newMeetup,
-        NoticeKind.personalBest.rawValue: NoticeText.personalBest,
-        NoticeKind.projectEnding.rawValue: NoticeText.projectEnding,
-        NoticeKind.reportOutcome.rawValue: NoticeText.reportOutcome,
-        NoticeKind.moderation.rawValue: NoticeText.moderation,
-        NoticeKind.test.rawValue: NoticeText.test,
+        .waitlistPromoted: NoticeText.waitlistPromoted,
+        .waitlistOffer: NoticeText.waitlistOffer,
+        .waitlistOfferExpiring: NoticeText.waitlistOfferExpiring,
+        .waitlistOfferExpired: NoticeText.waitlistOfferExpired,
+        .meetupReminder: NoticeText.meetupReminder,
+        .checkInOpen: NoticeText.checkInOpen,
+        .meetupChanged: NoticeText.meetupChanged,
+        .meetupCancelled: NoticeText.meetupCancelled,
+        .rewardReady: NoticeText.rewardReady,
+        .newMeetup: NoticeText.newMeetup,
+        .personalBest: NoticeText.personalBest,
+        .projectEnding: NoticeText.projectEnding,
+        .reportOutcome: NoticeText.reportOutcome,
+        .moderation: NoticeText.moderation,
+        .test: NoticeText.test,
     ])
 
     /// These words and `words` for `kind` (in place of any it had).
     public func adding(_ kind: NoticeKind, words: @escaping Words) -> NoticeWording {
         var all = self.words
-        all[kind.rawValue] = words
+        all[kind] = words
         return NoticeWording(all)
     }
 
     /// The kinds of `kinds` that have no words here, in the catalogue's order.
     public func unworded(_ kinds: NoticeKinds) -> [NoticeKind] {
-        kinds.all.filter { words[$0.rawValue] == nil }
+        kinds.all.filter { words[$0] == nil }
     }
 
     /// The words of `kind` from `facts` in `locale`; nil when the kind has none here.
     public func text(_ kind: NoticeKind, _ facts: NoticeFacts, in locale: MemberLocale) -> NoticeText? {
-        words[kind.rawValue].map { $0(facts, locale) }
+        words[kind].map { $0(facts, locale) }
     }
 
     /// The notice as the app gets it: `title` and `body` worded from the stored facts in the
