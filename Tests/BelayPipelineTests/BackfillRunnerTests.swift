@@ -248,3 +248,22 @@ import Testing
         #expect(try fixture.domain.leases.release(BackfillRunner.leaseName, holderID: holder.holderID))
     }
 }
+
+/// What a backfill worker does when its claim found nothing.
+@Suite struct AfterEmptyClaimTests {
+    let now = Date(timeIntervalSince1970: 1_795_914_000)
+
+    /// A job that became due between the claim and the look after it (its back-off ran out,
+    /// another worker's failed attempt came back) is claimed, not left for the next backfill:
+    /// the worker that finished here left a failing reward pending under load.
+    @Test func aJobDueSinceTheClaimIsClaimedAgainAtOnce() {
+        #expect(AfterEmptyClaim(due: 1, nextRetryAt: nil, now: now) == .claimAgain(after: AfterEmptyClaim.shortestWait))
+        #expect(AfterEmptyClaim(due: 2, nextRetryAt: now.addingTimeInterval(30), now: now) == .claimAgain(after: AfterEmptyClaim.shortestWait))
+    }
+
+    @Test func aBackOffIsWaitedOutAndAnEmptyQueueFinishes() {
+        #expect(AfterEmptyClaim(due: 0, nextRetryAt: now.addingTimeInterval(2), now: now) == .claimAgain(after: 2))
+        #expect(AfterEmptyClaim(due: 0, nextRetryAt: now.addingTimeInterval(-1), now: now) == .claimAgain(after: AfterEmptyClaim.shortestWait))
+        #expect(AfterEmptyClaim(due: 0, nextRetryAt: nil, now: now) == .finish)
+    }
+}

@@ -233,15 +233,16 @@ public final class BackfillRunner: Sendable {
 
 extension BackfillRunner {
     /// Claims a job in scope, waiting for the earliest back-off to pass when it does so
-    /// within the run's remaining wait budget (shared by the workers).
+    /// within the run's remaining wait budget (shared by the workers), and claiming again when
+    /// a job became due since the claim looked (`AfterEmptyClaim`).
     /// - Returns: the job, or nil when none is due within the budget (or the run stops).
     fileprivate func claimAfterBackOff(owner: String, options: BackfillOptions, waitBudget: borrowing Mutex<TimeInterval>,
                                        stop: RunStop) throws -> RenderJob? {
         while !stop.isRequested {
             if let job = try domain.renderJobs.claim(owner: owner, limit: 1, scope: options.scope).first { return job }
             let state = try domain.backfill.queueState(scope: options.scope)
-            guard state.due == 0, let next = state.nextRetryAt else { return nil }
-            let delay = max(next.timeIntervalSince(domain.clock.now()), 0.01)
+            guard case let .claimAgain(delay) = AfterEmptyClaim(due: state.due, nextRetryAt: state.nextRetryAt,
+                                                                  now: domain.clock.now()) else { return nil }
             let granted = waitBudget.withLock { remaining -> Bool in
                 guard delay <= remaining else { return false }
                 remaining -= delay
